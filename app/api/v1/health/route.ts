@@ -1,0 +1,15 @@
+import { checkDatabase } from "@/db/queries/health";
+import { ApiError } from "@/lib/errors";
+import { json, route } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(
+  async () => {
+    if (!(await checkDatabase())) {
+      throw new ApiError("database_unavailable", "The database is not answering.", { headers: { "Retry-After": "5" } });
+    }
+    return json({ status: "ok", database: "ok" });
+  },
+  { public: true },
+);

@@ -1,0 +1,11 @@
+import { ingestPasses } from "@/db/queries/passes";
+import { readJson } from "@/lib/http/body";
+import { parseOneOrBatch } from "@/lib/http/batch";
+import { json, route } from "@/lib/http/route";
+import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
+
+export const POST = route(async (request) => {
+  const { items, batch } = parseOneOrBatch(await readJson(request), passReceiptSchema, "receipts", MAX_PASS_BATCH);
+  const { results, created } = await ingestPasses(items);
+  return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
+});

@@ -1,0 +1,33 @@
+import { getPolicy, listPolicyVersions, updatePolicy } from "@/db/queries/policies";
+import { ApiError } from "@/lib/errors";
+import { readJson } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/batch";
+import { json, route } from "@/lib/http/route";
+import { contentClassSchema } from "@/lib/schemas/common";
+import { policyBodySchema } from "@/lib/schemas/policies";
+
+type Context = { params: Promise<{ content_class: string }> };
+
+async function contentClassOf(params: Context["params"]): Promise<string> {
+  const { content_class } = await params;
+  const parsed = contentClassSchema.safeParse(content_class);
+  if (!parsed.success) {
+    throw new ApiError("validation_failed", "The content class in the URL is not valid.", {
+      issues: [{ path: "content_class", message: parsed.error.issues[0].message }],
+    });
+  }
+  return parsed.data;
+}
+
+export const GET = route<Context>(async (request, { params }) => {
+  const contentClass = await contentClassOf(params);
+  const [policy, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
+  return json({ ...policy, versions });
+});
+
+export const PUT = route<Context>(async (request, { params }) => {
+  const contentClass = await contentClassOf(params);
+  const body = parseBody(await readJson(request), policyBodySchema);
+  const { policy, created } = await updatePolicy(contentClass, body);
+  return json(policy, created ? 201 : 200);
+});

@@ -1,0 +1,10 @@
+import { getTrace } from "@/db/queries/traces";
+import { ApiError } from "@/lib/errors";
+import { json, route } from "@/lib/http/route";
+
+export const GET = route<{ params: Promise<{ trace_id: string }> }>(async (_request, { params }) => {
+  const { trace_id } = await params;
+  const trace = await getTrace(trace_id);
+  if (!trace) throw new ApiError("not_found", `No trace ${JSON.stringify(trace_id)} has been stored.`);
+  return json(trace);
+});

@@ -1,0 +1,16 @@
+import { readJson } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/batch";
+import { json, route } from "@/lib/http/route";
+import { compressRequestSchema } from "@/lib/schemas/traces";
+import { compressTrace, MissingVerificationReceiptError } from "@/lib/trace";
+import { missingReceiptError } from "@/db/queries/traces";
+
+export const POST = route(async (request) => {
+  const { nodes } = parseBody(await readJson(request), compressRequestSchema);
+  try {
+    return json(compressTrace(nodes));
+  } catch (error) {
+    if (error instanceof MissingVerificationReceiptError) throw missingReceiptError(error);
+    throw error;
+  }
+});

@@ -1,0 +1,166 @@
+// Demo data that teaches: one healthy chain, one chain per failure mode of the reference
+// (schema truncation, semantic void, encoding degradation), one chain whose receipts do
+// not hold together, and boundary receipts for halt, restore and accept-loss.
+import { sql } from "drizzle-orm";
+import { getDb } from "./index";
+import { ingestBoundaries } from "./queries/boundaries";
+import { ingestPasses } from "./queries/passes";
+import { updatePolicy } from "./queries/policies";
+import { storeTrace } from "./queries/traces";
+import { sha256Hex } from "@/lib/hash";
+import type { PassReceipt } from "@/lib/schemas/passes";
+import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
+
+interface Step {
+  size: number;
+  density: number;
+  parseable?: boolean;
+  schemaValid?: boolean;
+  /** Break the hash chain at this pass (the input is not the previous output). */
+  foreignInput?: boolean;
+  clientVerdict?: PassReceipt["verdict"];
+}
+
+function chain(chainId: string, contentClass: string, startedMinutesAgo: number, steps: Step[], skip: number[] = []): PassReceipt[] {
+  const start = Date.now() - startedMinutesAgo * 60_000;
+  let previous = sha256Hex(`${chainId}:source`);
+  const receipts: PassReceipt[] = [];
+  steps.forEach((step, i) => {
+    const passNumber = i + 1;
+    const current = sha256Hex(`${chainId}:pass:${passNumber}`);
+    if (!skip.includes(passNumber)) {
+      receipts.push({
+        chain_id: chainId,
+        pass_id: `${chainId}.p${passNumber}`,
+        pass_number: passNumber,
+        input_content_hash: step.foreignInput ? sha256Hex(`${chainId}:elsewhere`) : previous,
+        current_content_hash: current,
+        current_size_bytes: step.size,
+        is_parseable: step.parseable ?? true,
+        schema_valid: step.schemaValid ?? true,
+        semantic_density_score: step.density,
+        content_class: contentClass,
+        created_at: new Date(start + i * 4 * 60_000).toISOString(),
+        verdict: step.clientVerdict ?? null,
+        metadata: { agent: "demo-agent", step: i + 1 },
+      });
+    }
+    previous = current;
+  });
+  return receipts;
+}
+
+export async function seedDemoIfEmpty(): Promise<number> {
+  const db = await getDb();
+  const [{ n }] = (await db.execute(sql`select (select count(*) from passes) + (select count(*) from policies) as n`).then((r) =>
+    Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
+  )) as Array<{ n: number | string }>;
+  if (Number(n) > 0) return 0;
+
+  await updatePolicy("api-json", {
+    min_size_bytes: 2048,
+    min_semantic_density: 0.55,
+    max_pass_number: 6,
+    required_fields: ["id", "status", "items.sku", "items.quantity"],
+    description: "Tool responses from the orders API: JSON that must keep its schema fields.",
+  });
+  await updatePolicy("summary", {
+    min_size_bytes: 400,
+    min_semantic_density: 0.45,
+    max_pass_number: 8,
+    required_fields: [],
+    description: "Recursive prose summaries: stop before they become 'the document discusses various topics'.",
+  });
+  await updatePolicy("base64-blob", {
+    min_size_bytes: 1024,
+    min_semantic_density: 0.3,
+    max_pass_number: 5,
+    required_fields: [],
+    description: "Encoded attachments: each pass must still decode to the original format.",
+  });
+
+  const receipts: PassReceipt[] = [
+    ...chain("demo-healthy-orders", "api-json", 180, [
+      { size: 96_000, density: 0.94 },
+      { size: 51_200, density: 0.9 },
+      { size: 27_400, density: 0.84 },
+      { size: 15_100, density: 0.79 },
+      { size: 9_800, density: 0.72 },
+    ]),
+    ...chain("demo-schema-truncation", "api-json", 150, [
+      { size: 88_000, density: 0.93 },
+      { size: 41_000, density: 0.88 },
+      { size: 19_500, density: 0.8 },
+      { size: 8_900, density: 0.71 },
+      { size: 3_900, density: 0.63, schemaValid: false, clientVerdict: "SAFE_TO_COMPRESS" },
+      { size: 1_700, density: 0.5, schemaValid: false },
+    ]),
+    ...chain("demo-semantic-void", "summary", 120, [
+      { size: 24_000, density: 0.91 },
+      { size: 9_600, density: 0.78 },
+      { size: 3_900, density: 0.61 },
+      { size: 1_500, density: 0.38 },
+      { size: 620, density: 0.14 },
+    ]),
+    ...chain("demo-encoding-degradation", "base64-blob", 90, [
+      { size: 140_000, density: 0.88 },
+      { size: 70_400, density: 0.83 },
+      { size: 35_300, density: 0.74 },
+      { size: 17_800, density: 0.52, parseable: false },
+      { size: 9_000, density: 0.21, parseable: false },
+    ]),
+    ...chain(
+      "demo-broken-receipts",
+      "summary",
+      45,
+      [
+        { size: 30_000, density: 0.9 },
+        { size: 14_000, density: 0.82 },
+        { size: 7_100, density: 0.75 },
+        { size: 3_500, density: 0.66 },
+        { size: 1_900, density: 0.58, foreignInput: true, clientVerdict: "NO_RECURSIVE_COMPRESSION" },
+      ],
+      [3],
+    ),
+  ];
+  await ingestPasses(receipts);
+
+  const boundaries: BoundaryReceipt[] = [
+    {
+      chain_id: "demo-schema-truncation",
+      pass_number: 5,
+      strategy: "restore",
+      reason: "Pass 5 dropped the required field items.sku; restored pass 4 output from the cache.",
+      restore_pass_id: "demo-schema-truncation.p4",
+    },
+    {
+      chain_id: "demo-semantic-void",
+      pass_number: 4,
+      strategy: "halt",
+      reason: "Density fell to 0.38; the summary no longer names a single concrete fact. Stopped compressing.",
+    },
+    {
+      chain_id: "demo-encoding-degradation",
+      pass_number: 4,
+      strategy: "accept_loss",
+      reason: "Attachment is a decorative image; the operator accepted a lossy re-encode for this run.",
+      relaxed_policy: { min_size_bytes: 4096, min_semantic_density: 0.2, max_pass_number: 6 },
+    },
+  ];
+  await ingestBoundaries(boundaries);
+
+  await storeTrace({
+    trace_id: "demo-trace-auth",
+    chain_id: "demo-healthy-orders",
+    keep_nodes: true,
+    nodes: [
+      { node_id: "n1", node_type: "EXPLORATORY_CHATTER", content: "Maybe the orders API takes an API key in the query string?", verification_receipt: null },
+      { node_id: "n2", node_type: "FALSIFIED_PATH", content: "API key in query string", verification_receipt: "HTTP 401 from GET /orders?key=..." },
+      { node_id: "n3", node_type: "FALSIFIED_PATH", content: "Basic auth with the service account", verification_receipt: null },
+      { node_id: "n4", node_type: "VERIFIED_CONCLUSION", content: "The orders API requires Bearer auth", verification_receipt: "HTTP 200 from GET /orders with Authorization: Bearer" },
+      { node_id: "n5", node_type: "VERIFIED_CONCLUSION", content: "/var/cache/orders is read-only", verification_receipt: "EROFS on open(O_WRONLY), exit 1" },
+    ],
+    residual_digest: null,
+  });
+  return new Set(receipts.map((r) => r.chain_id)).size;
+}

@@ -1,0 +1,106 @@
+import "server-only";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { getDb, type Executor } from "../index";
+import { policies } from "../schema";
+import { defaultPolicyFor, type PolicyInForce } from "@/lib/policy";
+import type { PolicyBody } from "@/lib/schemas/policies";
+
+type PolicyRow = typeof policies.$inferSelect;
+
+function toPolicy(row: PolicyRow): PolicyInForce {
+  return {
+    content_class: row.contentClass,
+    version: row.version,
+    min_size_bytes: row.minSizeBytes,
+    min_semantic_density: row.minSemanticDensity,
+    max_pass_number: row.maxPassNumber,
+    required_fields: row.requiredFields,
+    description: row.description,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The policy in force for each class asked for; classes with none get the conservative default. */
+export async function getPoliciesInForce(classes: readonly string[], executor?: Executor): Promise<Map<string, PolicyInForce>> {
+  const db = executor ?? (await getDb());
+  const unique = [...new Set(classes)];
+  const found = new Map<string, PolicyInForce>();
+  if (unique.length > 0) {
+    const rows = await db
+      .selectDistinctOn([policies.contentClass])
+      .from(policies)
+      .where(sql`${policies.contentClass} in ${unique}`)
+      .orderBy(policies.contentClass, desc(policies.version));
+    for (const row of rows) found.set(row.contentClass, toPolicy(row));
+  }
+  for (const c of unique) if (!found.has(c)) found.set(c, defaultPolicyFor(c));
+  return found;
+}
+
+export async function getPolicy(contentClass: string): Promise<PolicyInForce> {
+  return (await getPoliciesInForce([contentClass])).get(contentClass)!;
+}
+
+/** The current policy of every class that has one. */
+export async function listPolicies(): Promise<PolicyInForce[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectDistinctOn([policies.contentClass])
+    .from(policies)
+    .orderBy(policies.contentClass, desc(policies.version));
+  return rows.map(toPolicy);
+}
+
+export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {
+  const db = await getDb();
+  const rows = await db.select().from(policies).where(eq(policies.contentClass, contentClass)).orderBy(desc(policies.version));
+  return rows.map(toPolicy);
+}
+
+export async function getPolicyVersion(contentClass: string, version: number): Promise<PolicyInForce | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.contentClass, contentClass), eq(policies.version, version)));
+  return row ? toPolicy(row) : null;
+}
+
+function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
+  return (
+    current.min_size_bytes === body.min_size_bytes &&
+    current.min_semantic_density === body.min_semantic_density &&
+    current.max_pass_number === body.max_pass_number &&
+    JSON.stringify(current.required_fields) === JSON.stringify(body.required_fields) &&
+    (current.description ?? null) === (body.description ?? null)
+  );
+}
+
+/** A new version for the class, unless the body repeats the version in force (then nothing is written). */
+export async function updatePolicy(contentClass: string, body: PolicyBody): Promise<{ policy: PolicyInForce; created: boolean }> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    // Serialise writers of one class so versions stay dense and an identical retry is seen.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"policy:" + contentClass}))`);
+    const [latest] = await tx
+      .select()
+      .from(policies)
+      .where(eq(policies.contentClass, contentClass))
+      .orderBy(desc(policies.version))
+      .limit(1);
+    if (latest && sameFloor(toPolicy(latest), body)) return { policy: toPolicy(latest), created: false };
+    const [row] = await tx
+      .insert(policies)
+      .values({
+        contentClass,
+        version: (latest?.version ?? 0) + 1,
+        minSizeBytes: body.min_size_bytes,
+        minSemanticDensity: body.min_semantic_density,
+        maxPassNumber: body.max_pass_number,
+        requiredFields: body.required_fields,
+        description: body.description ?? null,
+      })
+      .returning();
+    return { policy: toPolicy(row), created: true };
+  });
+}

@@ -1,0 +1,5 @@
+export * from "./policies";
+export * from "./passes";
+export * from "./boundaries";
+export * from "./chains";
+export * from "./traces";

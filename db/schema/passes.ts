@@ -1,0 +1,48 @@
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+} from "drizzle-orm/pg-core";
+import { safeBigint, timestampMs } from "./columns";
+
+/** One compression-pass receipt with the server's own verdict on it. */
+export const passes = pgTable(
+  "passes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    chainId: text("chain_id").notNull(),
+    passId: text("pass_id").notNull(),
+    passNumber: safeBigint("pass_number").notNull(),
+    inputContentHash: text("input_content_hash"),
+    currentContentHash: text("current_content_hash").notNull(),
+    currentSizeBytes: safeBigint("current_size_bytes").notNull(),
+    isParseable: boolean("is_parseable").notNull(),
+    schemaValid: boolean("schema_valid").notNull(),
+    semanticDensityScore: doublePrecision("semantic_density_score").notNull(),
+    contentClass: text("content_class").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    clientVerdict: text("client_verdict"),
+    clientManifestDigest: text("client_manifest_digest"),
+    verdict: text("verdict").notNull(),
+    directive: text("directive").notNull(),
+    manifestDigest: text("manifest_digest").notNull(),
+    policyVersion: integer("policy_version").notNull(),
+    clientMismatch: boolean("client_mismatch").notNull(),
+    /** sha256 of the receipt as received: tells an idempotent retry from a conflicting one. */
+    bodyDigest: text("body_digest").notNull(),
+    createdAt: timestampMs("created_at").notNull(),
+    receivedAt: timestampMs("received_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("passes_chain_pass_key").on(t.chainId, t.passId),
+    index("passes_chain_number_idx").on(t.chainId, t.passNumber, t.id),
+    index("passes_current_hash_idx").on(t.currentContentHash),
+    index("passes_input_hash_idx").on(t.inputContentHash),
+  ],
+);

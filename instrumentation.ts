@@ -1,0 +1,7 @@
+// Runs once when the server starts: migrate (and seed the demo) before the first request,
+// and close the embedded database cleanly on shutdown.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startDatabase } = await import("./db/startup");
+  await startDatabase();
+}

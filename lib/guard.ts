@@ -1,0 +1,98 @@
+// Port of RecursiveCompressionCollapseGuard (shared/reference/collapse-guard.txt).
+// Gate order, directive text and digest payloads are the contract: clients compare our
+// output with their own guard's byte for byte.
+import { sha256Hex } from "./hash";
+import { pyFormatFixed, pyJsonDumps } from "./python";
+
+export const VERDICTS = [
+  "NO_RECURSIVE_COMPRESSION",
+  "SAFE_TO_COMPRESS",
+  "FLOOR_BREACH_DETECTED",
+  "COLLAPSE_IMMINENT",
+] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Verdicts that mean the chain has collapsed (or will on the next pass). */
+export const COLLAPSE_VERDICTS: ReadonlySet<Verdict> = new Set(["FLOOR_BREACH_DETECTED", "COLLAPSE_IMMINENT"]);
+
+export interface CompressionPass {
+  pass_id: string;
+  pass_number: number;
+  current_content_hash: string;
+  current_size_bytes: number;
+  is_parseable: boolean;
+  schema_valid: boolean;
+  semantic_density_score: number;
+}
+
+export interface CompressionPolicy {
+  min_size_bytes: number;
+  min_semantic_density: number;
+  max_pass_number: number;
+}
+
+export interface CompressionManifest {
+  verdict: Verdict;
+  directive: string;
+  manifest_digest: string;
+}
+
+export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): CompressionManifest {
+  if (cp.pass_number <= 1) {
+    return {
+      verdict: "NO_RECURSIVE_COMPRESSION",
+      directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
+      manifest_digest: sha256Hex(pyJsonDumps({ pass: cp.pass_id, number: String(cp.pass_number) })),
+    };
+  }
+  if (cp.pass_number > policy.max_pass_number) {
+    return {
+      verdict: "COLLAPSE_IMMINENT",
+      directive: `HALT: Pass ${cp.pass_number} > ${policy.max_pass_number}, use previous.`,
+      manifest_digest: sha256Hex(`MAX_PASS:${cp.pass_id}`),
+    };
+  }
+  if (!cp.is_parseable) {
+    return {
+      verdict: "FLOOR_BREACH_DETECTED",
+      directive: `HALT: Pass ${cp.pass_id} unparseable, restore previous.`,
+      manifest_digest: sha256Hex(`UNPARSEABLE:${cp.pass_id}`),
+    };
+  }
+  if (!cp.schema_valid) {
+    return {
+      verdict: "FLOOR_BREACH_DETECTED",
+      directive: `HALT: Pass ${cp.pass_id} schema invalid.`,
+      manifest_digest: sha256Hex(`SCHEMA:${cp.pass_id}`),
+    };
+  }
+  if (cp.current_size_bytes < policy.min_size_bytes) {
+    return {
+      verdict: "COLLAPSE_IMMINENT",
+      directive: `HALT: Size ${cp.current_size_bytes} < ${policy.min_size_bytes}, next pass will collapse.`,
+      manifest_digest: sha256Hex(`SMALL:${cp.pass_id}`),
+    };
+  }
+  if (cp.semantic_density_score < policy.min_semantic_density) {
+    const density = pyFormatFixed(cp.semantic_density_score, 2);
+    const floor = pyFormatFixed(policy.min_semantic_density, 2);
+    return {
+      verdict: "COLLAPSE_IMMINENT",
+      directive: `HALT: Density ${density} < ${floor}.`,
+      manifest_digest: sha256Hex(`LOW_DENSITY:${cp.pass_id}`),
+    };
+  }
+  return {
+    verdict: "SAFE_TO_COMPRESS",
+    directive: `PROCEED: Pass ${cp.pass_number} safe for further compression.`,
+    manifest_digest: sha256Hex(
+      pyJsonDumps({
+        pass: cp.pass_id,
+        number: String(cp.pass_number),
+        size: String(cp.current_size_bytes),
+        density: pyFormatFixed(cp.semantic_density_score, 3),
+        hash: cp.current_content_hash,
+      }),
+    ),
+  };
+}

@@ -1,0 +1,41 @@
+import { timingSafeEqual } from "node:crypto";
+import { ApiError, toErrorResponse } from "../errors";
+
+type Context = { params: Promise<Record<string, string | string[]>> };
+type Handler<C extends Context> = (request: Request, context: C) => Promise<Response>;
+
+function checkAuth(request: Request): void {
+  const token = process.env.FLOORLINE_API_TOKEN;
+  if (!token) return;
+  const given = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw new ApiError("unauthorized", "Send the API token as 'Authorization: Bearer <token>'.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="floorline"' },
+    });
+  }
+}
+
+/** Every API handler goes through here: auth, then the handler, with any failure answered per the contract. */
+export function route<C extends Context>(handler: Handler<C>, options: { public?: boolean } = {}): Handler<C> {
+  return async (request, context) => {
+    try {
+      if (!options.public) checkAuth(request);
+      return await handler(request, context);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+}
+
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return Response.json(body, { status, headers });
+}
+
+export function methodNotAllowed(allowed: string[]): Handler<Context> {
+  return async () =>
+    new ApiError("method_not_allowed", `This endpoint accepts ${allowed.join(", ")}.`, {
+      headers: { Allow: allowed.join(", ") },
+    }).toResponse();
+}

@@ -1,0 +1,32 @@
+import type { CompressionPolicy } from "./guard";
+
+export interface PolicyInForce extends CompressionPolicy {
+  content_class: string;
+  /** 0 for the built-in default; stored versions start at 1. */
+  version: number;
+  required_fields: string[];
+  description: string | null;
+  created_at: string | null;
+}
+
+/**
+ * The conservative floor for a content class with no policy of its own (decision boundary
+ * step 2 of the reference: "If no, assume conservative floor"). Conservative means it
+ * halts early: at least 256 bytes, density 0.5, and no more than 4 recursive passes.
+ */
+export const CONSERVATIVE_DEFAULT_POLICY: Readonly<CompressionPolicy> = Object.freeze({
+  min_size_bytes: 256,
+  min_semantic_density: 0.5,
+  max_pass_number: 4,
+});
+
+export function defaultPolicyFor(contentClass: string): PolicyInForce {
+  return {
+    content_class: contentClass,
+    version: 0,
+    ...CONSERVATIVE_DEFAULT_POLICY,
+    required_fields: [],
+    description: "Built-in conservative default: this content class has no policy of its own.",
+    created_at: null,
+  };
+}
