@@ -2,18 +2,32 @@ import type { Metadata } from "next";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Floorline",
-  description: "Watch agent context-compression chains collapse, and stop them before they do.",
+  title: { default: "Floorline", template: "%s · Floorline" },
+  description: "Watch agent context-compression chains, and see where they collapse below the floor.",
 };
+
+const NAV = [
+  { href: "/", label: "Overview" },
+  { href: "/chains", label: "Chains" },
+  { href: "/policies", label: "Policies" },
+  { href: "/originals", label: "Originals" },
+  { href: "/traces", label: "Traces" },
+];
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
       <body>
         <header className="site-header">
-          <a href="/" className="brand">Floorline</a>
-          <nav>
-            <a href="/">Chains</a>
+          <a href="/" className="brand">
+            Floorline
+          </a>
+          <nav aria-label="Main">
+            {NAV.map((item) => (
+              <a key={item.href} href={item.href}>
+                {item.label}
+              </a>
+            ))}
           </nav>
         </header>
         <main>{children}</main>

@@ -1,0 +1,57 @@
+"use client";
+// The one table of the app, on @tanstack/react-table v8. Rows arrive already filtered,
+// sorted and paged by the server; the table only draws them.
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+
+export interface DataTableProps<Row> {
+  columns: ColumnDef<Row, any>[];
+  rows: Row[];
+  /** Stable id per row (used for keys, selection and test ids). */
+  rowId: (row: Row) => string;
+  empty?: React.ReactNode;
+  selectedId?: string | null;
+  onRowClick?: (row: Row) => void;
+  testId?: string;
+}
+
+export function DataTable<Row>({ columns, rows, rowId, empty, selectedId, onRowClick, testId }: DataTableProps<Row>) {
+  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: rowId });
+  return (
+    <table className="data" data-testid={testId}>
+      <thead>
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => (
+              <th key={header.id} scope="col">
+                {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+              </th>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody>
+        {table.getRowModel().rows.length === 0 ? (
+          <tr>
+            <td colSpan={columns.length} className="empty">
+              {empty ?? "Nothing here yet."}
+            </td>
+          </tr>
+        ) : (
+          table.getRowModel().rows.map((row) => (
+            <tr
+              key={row.id}
+              data-row-id={row.id}
+              data-selected={selectedId === row.id}
+              onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+              style={onRowClick ? { cursor: "pointer" } : undefined}
+            >
+              {row.getVisibleCells().map((cell) => (
+                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+              ))}
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `npm test`: unit, integration on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL
+# is set), then Playwright end-to-end against the built app in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+echo "== typecheck"
+node_modules/.bin/tsc --noEmit
+echo "== schema and migrations agree"
+node_modules/.bin/drizzle-kit check
+echo "== unit"
+node_modules/.bin/vitest run --project unit
+echo "== integration (PGlite)"
+env -u TEST_DATABASE_URL node_modules/.bin/vitest run --project integration
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "== integration (PostgreSQL)"
+  node_modules/.bin/vitest run --project integration
+else
+  echo "== integration (PostgreSQL) skipped: TEST_DATABASE_URL is not set"
+fi
+echo "== e2e"
+node_modules/.bin/playwright test
