@@ -69,13 +69,22 @@ async function open(config: DatabaseConfig): Promise<Handle> {
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
 }
 
+/** Opening or migrating the database failed: the API answers 503 and the next request retries. */
+export class DatabaseUnavailableError extends Error {
+  readonly code = "DATABASE_UNAVAILABLE";
+  constructor(cause: unknown) {
+    super("The database could not be opened", { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
 const globalForDb = globalThis as unknown as { floorlineDb?: Promise<Handle> };
 
 /** The process-wide database, migrated on first use. Cached on globalThis so dev reloads reuse it. */
 export function getHandle(): Promise<Handle> {
   globalForDb.floorlineDb ??= open(configFromEnv()).catch((error: unknown) => {
     globalForDb.floorlineDb = undefined;
-    throw error;
+    throw new DatabaseUnavailableError(error);
   });
   return globalForDb.floorlineDb;
 }

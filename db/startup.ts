@@ -23,14 +23,20 @@ async function shutdown(signal: string) {
 }
 
 export async function startDatabase(): Promise<void> {
-  const handle = await getHandle();
-  console.log(`[floorline] database ready (${handle.driver}); migrations applied`);
-  if (demoEnabled()) {
-    const seeded = await seedDemoIfEmpty();
-    if (seeded) console.log(`[floorline] demo data seeded: ${seeded} chains`);
-  }
   // With NEXT_MANUAL_SIG_HANDLE set (scripts/start.mjs sets it), Next leaves signals to us,
   // so the embedded database is closed before the process exits.
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
+  try {
+    const handle = await getHandle();
+    console.log(`[floorline] database ready (${handle.driver}); migrations applied`);
+    if (demoEnabled()) {
+      const seeded = await seedDemoIfEmpty();
+      if (seeded) console.log(`[floorline] demo data seeded: ${seeded} chains`);
+    }
+  } catch (error) {
+    // Serve anyway: the API answers 503 until the database is reachable, and every request
+    // tries to connect (and migrate) again.
+    console.error("[floorline] database unavailable at start-up; requests will retry:", error);
+  }
 }
