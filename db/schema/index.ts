@@ -3,3 +3,4 @@ export * from "./passes";
 export * from "./boundaries";
 export * from "./chains";
 export * from "./traces";
+export * from "./originals";

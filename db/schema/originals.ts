@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { safeBigint, timestampMs } from "./columns";
+
+export const ORIGINAL_STATUSES = ["live", "evicted", "expired"] as const;
+export type OriginalStatus = (typeof ORIGINAL_STATUSES)[number];
+
+/**
+ * The CCR store: one row per original, keyed by the sha256 of its text. An evicted or
+ * expired row drops its content but stays as a tombstone (hash, size, when, why), so the
+ * key answers 410 for ever instead of looking like a typo.
+ */
+export const originals = pgTable(
+  "originals",
+  {
+    hash: text("hash").primaryKey(),
+    status: text("status").$type<OriginalStatus>().notNull(),
+    /** Null once the entry is gone; only tombstone fields remain. */
+    original: text("original"),
+    compressed: text("compressed"),
+    sizeBytes: safeBigint("size_bytes").notNull(),
+    compressedSizeBytes: safeBigint("compressed_size_bytes"),
+    contentType: text("content_type"),
+    toolName: text("tool_name"),
+    chainId: text("chain_id"),
+    passId: text("pass_id"),
+    originalItems: safeBigint("original_items"),
+    compressedItems: safeBigint("compressed_items"),
+    originalTokens: safeBigint("original_tokens"),
+    compressedTokens: safeBigint("compressed_tokens"),
+    /** Tokens this compression saved (given or estimated counts); null when the compressed side is unknown. */
+    tokensSaved: safeBigint("tokens_saved"),
+    /** Tokens one retrieval puts back into a context: the whole original. */
+    retrievalTokens: safeBigint("retrieval_tokens").notNull(),
+    /** True when a token count was estimated from bytes because the client sent none. */
+    tokensEstimated: boolean("tokens_estimated").notNull().default(false),
+    ttlSeconds: safeBigint("ttl_seconds"),
+    createdAt: timestampMs("created_at").notNull(),
+    expiresAt: timestampMs("expires_at"),
+    lastRetrievedAt: timestampMs("last_retrieved_at"),
+    /** The eviction key: the last retrieval, or the store time for an entry never retrieved. */
+    recencyAt: timestampMs("recency_at").notNull(),
+    retrievalCount: safeBigint("retrieval_count").notNull().default(0),
+    storeCount: safeBigint("store_count").notNull().default(1),
+    goneAt: timestampMs("gone_at"),
+    goneReason: text("gone_reason"),
+  },
+  (t) => [
+    // Prefix lookups (`hash like 'abc…%'`) need the pattern opclass under a non-C collation.
+    index("originals_hash_prefix_idx").using("btree", t.hash.op("text_pattern_ops")),
+    index("originals_live_recency_idx").on(t.recencyAt, t.hash).where(sql`${t.status} = 'live'`),
+    index("originals_live_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'live' and ${t.expiresAt} is not null`),
+    index("originals_created_idx").on(t.createdAt, t.hash),
+    index("originals_chain_pass_idx").on(t.chainId, t.passId),
+  ],
+);
+
+/**
+ * CCR counters per hour (UTC hour start) and metric, incremented in the transaction of the
+ * event they count; totals are sums over hours.
+ */
+export const ccrCounters = pgTable(
+  "ccr_counters",
+  {
+    hour: timestampMs("hour").notNull(),
+    metric: text("metric").notNull(),
+    value: safeBigint("value").notNull(),
+  },
+  (t) => [primaryKey({ name: "ccr_counters_pkey", columns: [t.hour, t.metric] })],
+);
