@@ -1,11 +1,12 @@
 import "server-only";
-import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb } from "../index";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { getDb, type Db } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/canonical";
+import type { TraceConstraints } from "@/lib/action-space";
 import { compressTraceWithStats, MissingVerificationReceiptError, type BindingConclusion, type ReasoningNode } from "@/lib/trace";
-import type { TraceSubmission } from "@/lib/schemas/traces";
+import { missingReceiptError, type ListKey, type TraceSubmission } from "@/lib/schemas/traces";
 
 type TraceRecord = typeof traces.$inferSelect;
 
@@ -17,19 +18,31 @@ export interface TraceWire {
   residual_digest: string;
   client_residual_digest: string | null;
   digest_mismatch: boolean;
+  /** Every recorded negative constraint, sorted; kept even when no axiom carries them (the reference's residual drops them then). */
   invalidated_paths: string[];
   node_count: number;
   pruned_chatter_count: number;
+  /** FALSIFIED_PATH nodes the reference dropped for lacking a receipt. */
   omitted_falsified_paths: number;
+  /** The raw trace, only when it was submitted with `keep_nodes`. */
   nodes: ReasoningNode[] | null;
   created_at: string;
 }
 
-export function toTraceWire(t: TraceRecord): TraceWire {
+// jsonb hands objects back with its own key order; the wire keeps the reference's.
+function conclusionWire(c: BindingConclusion): BindingConclusion {
+  return { axiom: c.axiom, proof_receipt: c.proof_receipt, invalidated_paths: c.invalidated_paths };
+}
+
+function nodeWire(n: ReasoningNode): ReasoningNode {
+  return { node_id: n.node_id, node_type: n.node_type, content: n.content, verification_receipt: n.verification_receipt ?? null };
+}
+
+function toTraceWire(t: TraceRecord): TraceWire {
   return {
     trace_id: t.traceId,
     chain_id: t.chainId,
-    conclusions: t.conclusions,
+    conclusions: t.conclusions.map(conclusionWire),
     eviction_boundary_index: t.evictionBoundaryIndex,
     residual_digest: t.residualDigest,
     client_residual_digest: t.clientResidualDigest,
@@ -38,20 +51,30 @@ export function toTraceWire(t: TraceRecord): TraceWire {
     node_count: t.nodeCount,
     pruned_chatter_count: t.prunedChatterCount,
     omitted_falsified_paths: t.omittedFalsifiedCount,
-    nodes: t.nodes,
+    nodes: t.nodes ? t.nodes.map(nodeWire) : null,
     created_at: t.createdAt.toISOString(),
   };
 }
 
-export function missingReceiptError(error: MissingVerificationReceiptError): ApiError {
-  return new ApiError(
-    "missing_verification_receipt",
-    `Node ${JSON.stringify(error.nodeId)} is a VERIFIED_CONCLUSION without a verification receipt; it cannot be promoted to a binding axiom.`,
-    { extra: { node_id: error.nodeId }, issues: [{ path: `nodes.${error.nodeIndex}.verification_receipt`, message: "required for VERIFIED_CONCLUSION" }] },
-  );
+/**
+ * The idempotency fingerprint: the submission as the server understood it, with absent and
+ * null optional fields made equal, so a retry that spells "no chain" differently is a retry.
+ */
+function submissionDigest(s: TraceSubmission): string {
+  return bodyDigest({
+    trace_id: s.trace_id,
+    chain_id: s.chain_id ?? null,
+    residual_digest: s.residual_digest ?? null,
+    keep_nodes: s.keep_nodes,
+    nodes: s.nodes.map(nodeWire),
+  });
 }
 
-/** Distils and stores a trace; fail-closed submissions are recorded, then refused. */
+/**
+ * Distils and stores a trace. A fail-closed submission (a VERIFIED_CONCLUSION without a
+ * receipt) is recorded as a rejection before it is refused, so operators can see agents
+ * trying to promote unverified conclusions.
+ */
 export async function storeTrace(submission: TraceSubmission): Promise<{ trace: TraceWire; created: boolean }> {
   const db = await getDb();
   let distilled: ReturnType<typeof compressTraceWithStats>;
@@ -69,7 +92,7 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
   }
 
   const { residual, invalidations, stats } = distilled;
-  const digest = bodyDigest(submission);
+  const digest = submissionDigest(submission);
   const clientDigest = submission.residual_digest ?? null;
   const [inserted] = await db
     .insert(traces)
@@ -85,7 +108,7 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
       nodeCount: submission.nodes.length,
       prunedChatterCount: stats.prunedChatter,
       omittedFalsifiedCount: stats.omittedFalsifiedPaths,
-      nodes: submission.keep_nodes ? submission.nodes : null,
+      nodes: submission.keep_nodes ? submission.nodes.map(nodeWire) : null,
       bodyDigest: digest,
     })
     .onConflictDoNothing()
@@ -105,37 +128,246 @@ export async function getTrace(traceId: string): Promise<TraceWire | null> {
   return row ? toTraceWire(row) : null;
 }
 
+/** A list row: the residual without the raw nodes (which can be megabytes) and without repeating the invalidations per axiom. */
+export interface TraceSummary {
+  trace_id: string;
+  chain_id: string | null;
+  axioms: string[];
+  axiom_count: number;
+  invalidated_paths: string[];
+  invalidation_count: number;
+  eviction_boundary_index: number;
+  residual_digest: string;
+  client_residual_digest: string | null;
+  digest_mismatch: boolean;
+  node_count: number;
+  pruned_chatter_count: number;
+  omitted_falsified_paths: number;
+  nodes_kept: boolean;
+  created_at: string;
+}
+
+// Explicit columns are load-bearing: `nodes` is never read for a list, and the axioms are
+// unpacked in SQL so each row does not carry its invalidations once per conclusion.
+const axiomTexts = sql<string[]>`(select coalesce(jsonb_agg(c.v -> 'axiom' order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
+  (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as string[],
+);
+
+const summaryColumns = {
+  traceId: traces.traceId,
+  chainId: traces.chainId,
+  axioms: axiomTexts,
+  invalidatedPaths: traces.invalidatedPaths,
+  evictionBoundaryIndex: traces.evictionBoundaryIndex,
+  residualDigest: traces.residualDigest,
+  clientResidualDigest: traces.clientResidualDigest,
+  digestMismatch: traces.digestMismatch,
+  nodeCount: traces.nodeCount,
+  prunedChatterCount: traces.prunedChatterCount,
+  omittedFalsifiedCount: traces.omittedFalsifiedCount,
+  nodesKept: sql<boolean>`(${traces.nodes} is not null)`.mapWith(Boolean),
+  createdAt: traces.createdAt,
+};
+
+function selectSummaries(db: Db) {
+  return db.select(summaryColumns).from(traces).$dynamic();
+}
+
+type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
+
+function toSummary(r: SummaryRow): TraceSummary {
+  return {
+    trace_id: r.traceId,
+    chain_id: r.chainId,
+    axioms: r.axioms,
+    axiom_count: r.axioms.length,
+    invalidated_paths: r.invalidatedPaths,
+    invalidation_count: r.invalidatedPaths.length,
+    eviction_boundary_index: r.evictionBoundaryIndex,
+    residual_digest: r.residualDigest,
+    client_residual_digest: r.clientResidualDigest,
+    digest_mismatch: r.digestMismatch,
+    node_count: r.nodeCount,
+    pruned_chatter_count: r.prunedChatterCount,
+    omitted_falsified_paths: r.omittedFalsifiedCount,
+    nodes_kept: r.nodesKept,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+function likePattern(text: string): string {
+  return "%" + text.replace(/[\\%_]/g, "\\$&") + "%";
+}
+
+export interface Page<T, K> {
+  items: T[];
+  /** Key of the last item when older rows follow. */
+  next: K | null;
+  /** Key of the first item when newer rows precede (only known when paging from a cursor). */
+  prev: K | null;
+}
+
+/**
+ * Newest first, keyed on (created_at, tiebreak): many rows share a millisecond, so the
+ * unique tiebreak is what keeps pages from skipping or repeating rows. The row-value
+ * comparison matches the (created_at, id) index order on both drivers.
+ */
+async function keysetPage<T, K extends ListKey<string | number>>(options: {
+  limit: number;
+  after?: K;
+  before?: K;
+  keyOf: (row: T) => K;
+  run: (position: SQL | undefined, newestFirst: boolean, limit: number) => Promise<T[]>;
+  position: (op: "<" | ">", key: K) => SQL;
+}): Promise<Page<T, K>> {
+  const { limit, after, before, keyOf } = options;
+  if (before && !after) {
+    const rows = await options.run(options.position(">", before), false, limit + 1);
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit).reverse();
+    return {
+      items,
+      next: items.length ? keyOf(items[items.length - 1]) : null,
+      prev: more && items.length ? keyOf(items[0]) : null,
+    };
+  }
+  const rows = await options.run(after ? options.position("<", after) : undefined, true, limit + 1);
+  const items = rows.slice(0, limit);
+  return {
+    items,
+    next: rows.length > limit ? keyOf(items[items.length - 1]) : null,
+    prev: after && items.length ? keyOf(items[0]) : null,
+  };
+}
+
 export interface TraceListQuery {
   chain_id?: string;
   mismatch?: boolean;
   q?: string;
   limit: number;
-  after?: [string, string];
+  after?: ListKey<string>;
+  before?: ListKey<string>;
 }
 
-export async function listTraces(query: TraceListQuery): Promise<{ items: TraceWire[]; next: [string, string] | null }> {
+export async function listTraces(query: TraceListQuery): Promise<Page<TraceSummary, ListKey<string>>> {
   const db = await getDb();
   const where: SQL[] = [];
-  if (query.chain_id) where.push(eq(traces.chainId, query.chain_id));
+  if (query.chain_id !== undefined) where.push(eq(traces.chainId, query.chain_id));
   if (query.mismatch !== undefined) where.push(eq(traces.digestMismatch, query.mismatch));
   if (query.q) {
-    const pattern = "%" + query.q.replace(/[\\%_]/g, "\\$&") + "%";
-    where.push(sql`(${traces.conclusions}::text ilike ${pattern} or ${traces.invalidatedPaths}::text ilike ${pattern})`);
+    const pattern = likePattern(query.q);
+    // Element by element: casting the jsonb to text would also match key names and JSON escapes.
+    where.push(sql`(exists (select 1 from jsonb_array_elements(${traces.conclusions}) as c(v) where c.v ->> 'axiom' ilike ${pattern} or c.v ->> 'proof_receipt' ilike ${pattern})
+      or exists (select 1 from jsonb_array_elements_text(${traces.invalidatedPaths}) as i(v) where i.v ilike ${pattern}))`);
   }
-  if (query.after) {
-    const [at, id] = query.after;
-    where.push(or(lt(traces.createdAt, new Date(at)), and(eq(traces.createdAt, new Date(at)), lt(traces.traceId, id)))!);
-  }
-  const rows = await db
-    .select()
-    .from(traces)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(traces.createdAt), desc(traces.traceId))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
+  const page = await keysetPage<SummaryRow, ListKey<string>>({
+    limit: query.limit,
+    after: query.after,
+    before: query.before,
+    keyOf: (r) => [r.createdAt.toISOString(), r.traceId],
+    position: (op, [at, id]) => sql`(${traces.createdAt}, ${traces.traceId}) ${sql.raw(op)} (${at}::timestamptz, ${id})`,
+    run: (position, newestFirst, limit) => {
+      const order = newestFirst ? [desc(traces.createdAt), desc(traces.traceId)] : [asc(traces.createdAt), asc(traces.traceId)];
+      return selectSummaries(db)
+        .where(and(...where, position))
+        .orderBy(...order)
+        .limit(limit);
+    },
+  });
+  return { ...page, items: page.items.map(toSummary) };
+}
+
+export interface TraceRejectionWire {
+  id: number;
+  trace_id: string | null;
+  chain_id: string | null;
+  node_id: string;
+  node_index: number;
+  created_at: string;
+}
+
+export interface RejectionListQuery {
+  chain_id?: string;
+  trace_id?: string;
+  limit: number;
+  after?: ListKey<number>;
+  before?: ListKey<number>;
+}
+
+function rejectionFilter(query: Pick<RejectionListQuery, "chain_id" | "trace_id">): SQL | undefined {
+  return and(
+    query.chain_id !== undefined ? eq(traceRejections.chainId, query.chain_id) : undefined,
+    query.trace_id !== undefined ? eq(traceRejections.traceId, query.trace_id) : undefined,
+  );
+}
+
+/** Fail-closed submissions, newest first, with how many there are in all (under the same filter). */
+export async function listTraceRejections(query: RejectionListQuery): Promise<Page<TraceRejectionWire, ListKey<number>> & { total: number }> {
+  const db = await getDb();
+  const filter = rejectionFilter(query);
+  const [page, [{ total }]] = await Promise.all([
+    keysetPage<typeof traceRejections.$inferSelect, ListKey<number>>({
+      limit: query.limit,
+      after: query.after,
+      before: query.before,
+      keyOf: (r) => [r.createdAt.toISOString(), r.id],
+      position: (op, [at, id]) => sql`(${traceRejections.createdAt}, ${traceRejections.id}) ${sql.raw(op)} (${at}::timestamptz, ${id}::bigint)`,
+      run: (position, newestFirst, limit) => {
+        const order = newestFirst ? [desc(traceRejections.createdAt), desc(traceRejections.id)] : [asc(traceRejections.createdAt), asc(traceRejections.id)];
+        return db.select().from(traceRejections).where(and(filter, position)).orderBy(...order).limit(limit);
+      },
+    }),
+    db.select({ total: count() }).from(traceRejections).where(filter),
+  ]);
   return {
-    items: page.map(toTraceWire),
-    next: rows.length > query.limit && last ? [last.createdAt.toISOString(), last.traceId] : null,
+    ...page,
+    total: Number(total),
+    items: page.items.map((r) => ({
+      id: r.id,
+      trace_id: r.traceId,
+      chain_id: r.chainId,
+      node_id: r.nodeId,
+      node_index: r.nodeIndex,
+      created_at: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Enough of a chain's traces to build its action space; more than this is shown as truncated. */
+export const ACTION_SPACE_TRACE_LIMIT = 2_000;
+
+export interface ChainTraceConstraints {
+  traces: Array<TraceConstraints & { omitted_falsified_paths: number; digest_mismatch: boolean }>;
+  truncated: boolean;
+}
+
+/** Oldest first, so the first wording of a constraint is the one that established it. */
+export async function getChainTraceConstraints(chainId: string): Promise<ChainTraceConstraints> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      traceId: traces.traceId,
+      createdAt: traces.createdAt,
+      conclusions: sql<Array<{ axiom: string; proof_receipt: string }>>`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
+        (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as Array<{ axiom: string; proof_receipt: string }>,
+      ),
+      invalidatedPaths: traces.invalidatedPaths,
+      omittedFalsifiedCount: traces.omittedFalsifiedCount,
+      digestMismatch: traces.digestMismatch,
+    })
+    .from(traces)
+    .where(eq(traces.chainId, chainId))
+    .orderBy(asc(traces.createdAt), asc(traces.traceId))
+    .limit(ACTION_SPACE_TRACE_LIMIT + 1);
+  return {
+    truncated: rows.length > ACTION_SPACE_TRACE_LIMIT,
+    traces: rows.slice(0, ACTION_SPACE_TRACE_LIMIT).map((r) => ({
+      trace_id: r.traceId,
+      created_at: r.createdAt.toISOString(),
+      conclusions: r.conclusions,
+      invalidated_paths: r.invalidatedPaths,
+      omitted_falsified_paths: r.omittedFalsifiedCount,
+      digest_mismatch: r.digestMismatch,
+    })),
   };
 }

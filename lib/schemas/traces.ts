@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { NODE_TYPES } from "../trace";
+import { ApiError } from "../errors";
+import { decodeCursor, limitSchema } from "../http/list";
+import { NODE_TYPES, type MissingVerificationReceiptError } from "../trace";
 import { chainIdSchema, text } from "./common";
 
 export const MAX_TRACE_NODES = 10_000;
@@ -22,3 +24,70 @@ export const traceSubmissionSchema = compressRequestSchema.extend({
   keep_nodes: z.boolean().default(false),
 });
 export type TraceSubmission = z.infer<typeof traceSubmissionSchema>;
+
+/** The contract's fail-closed answer: 422 naming the node, in the message and in `error.node_id`. */
+export function missingReceiptError(error: MissingVerificationReceiptError): ApiError {
+  return new ApiError(
+    "missing_verification_receipt",
+    `Node ${JSON.stringify(error.nodeId)} is a VERIFIED_CONCLUSION without a verification receipt; it cannot be promoted to a binding axiom.`,
+    {
+      extra: { node_id: error.nodeId },
+      issues: [{ path: `nodes.${error.nodeIndex}.verification_receipt`, message: "required for VERIFIED_CONCLUSION" }],
+    },
+  );
+}
+
+/** A keyset position in a newest-first list: the row's creation time and its unique tiebreaker. */
+export type ListKey<T extends string | number> = readonly [createdAt: string, tiebreak: T];
+
+const cursorTime = z.iso.datetime().refine((v) => !Number.isNaN(Date.parse(v)));
+
+function cursorOf<T extends z.ZodType<string | number>>(tiebreak: T) {
+  return (cursor: string | undefined, param = "cursor"): ListKey<z.infer<T>> | undefined => {
+    const raw = decodeCursor(cursor, 2);
+    if (!raw) return undefined;
+    const parsed = z.tuple([cursorTime, tiebreak]).safeParse(raw);
+    if (!parsed.success) {
+      throw new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {
+        issues: [{ path: param, message: "unrecognised cursor" }],
+      });
+    }
+    return parsed.data as ListKey<z.infer<T>>;
+  };
+}
+
+export const decodeTraceCursor = cursorOf(z.string());
+export const decodeRejectionCursor = cursorOf(z.int().min(1));
+
+// An empty parameter is an unset filter: that is what a search form submits.
+const optionalId = z
+  .string()
+  .max(256)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const searchText = z
+  .string()
+  .max(256)
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+
+export const traceListQuerySchema = z.object({
+  chain_id: optionalId,
+  /** "true": only traces whose client digest differs from the server's; "false": only those that match or sent none. */
+  mismatch: z
+    .enum(["true", "false", ""])
+    .optional()
+    .transform((v) => (v ? v === "true" : undefined)),
+  /** Text in an axiom, its proof receipt, or an invalidation (case-insensitive substring). */
+  q: searchText,
+  cursor: z.string().optional(),
+  limit: limitSchema,
+});
+
+export const rejectionListQuerySchema = z.object({
+  chain_id: optionalId,
+  trace_id: optionalId,
+  cursor: z.string().optional(),
+  limit: limitSchema,
+});

@@ -1,10 +1,10 @@
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { json, route } from "@/lib/http/route";
-import { compressRequestSchema } from "@/lib/schemas/traces";
+import { compressRequestSchema, missingReceiptError } from "@/lib/schemas/traces";
 import { compressTrace, MissingVerificationReceiptError } from "@/lib/trace";
-import { missingReceiptError } from "@/db/queries/traces";
 
+// Stateless: nothing is stored, not even a fail-closed rejection (that is POST /traces' job).
 export const POST = route(async (request) => {
   const { nodes } = parseBody(await readJson(request), compressRequestSchema);
   try {

@@ -1,0 +1,11 @@
+import { listTraceRejections } from "@/db/queries/traces";
+import { encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { json, route } from "@/lib/http/route";
+import { decodeRejectionCursor, rejectionListQuerySchema } from "@/lib/schemas/traces";
+
+// Fail-closed trace submissions: agents that tried to promote a conclusion with no receipt.
+export const GET = route(async (request) => {
+  const { cursor, ...query } = parseSearchParams(request.url, rejectionListQuerySchema);
+  const { items, next, total } = await listTraceRejections({ ...query, after: decodeRejectionCursor(cursor) });
+  return json({ items, next_cursor: next ? encodeCursor([...next]) : null, total });
+});
