@@ -1,0 +1,195 @@
+// `npm run bench:ingest`: receipts per second through POST /api/v1/passes (the built app over
+// real HTTP, 5,000-receipt batches, PostgreSQL) against a raw postgres.js multi-row insert
+// of the same rows into the same table, in one run, and the ratio.
+import os from "node:os";
+import postgres from "postgres";
+import { openDatabase } from "@/db/index";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { MAX_PASS_BATCH } from "@/lib/schemas/passes";
+import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
+import { chainBatches, STORED_PASS_COLUMNS, toStoredRow, type BenchPolicy, type StoredPassRow, type WireReceipt } from "./support/receipts";
+import { formatRate, printTable, ratioLine } from "./support/report";
+import { findFreePort, startApp, type RunningApp } from "./support/server";
+
+const DIST_DIR = ".next-bench";
+const PORTS = [3500, 3599] as const;
+const TARGET = 0.5;
+// Postgres binds at most 65,535 parameters per statement; one per column per row.
+const RAW_CHUNK = Math.floor(65_535 / STORED_PASS_COLUMNS.length);
+const BENCH_POLICY = { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 100_000 };
+
+interface Scenario {
+  name: string;
+  prefix: string;
+  chains: number;
+  passesPerBatch: number;
+  batches: number;
+}
+
+// Each batch is MAX_PASS_BATCH receipts: chains x passesPerBatch.
+const SCENARIOS: Scenario[] = [
+  { name: "many chains (2,500 chains, +2 passes each per batch)", prefix: "many", chains: 2_500, passesPerBatch: 2, batches: 5 },
+  { name: "few long chains (5 chains, +1,000 passes each per batch)", prefix: "long", chains: 5, passesPerBatch: 1_000, batches: 5 },
+];
+const WARMUP: Scenario = { name: "warm-up", prefix: "warm", chains: 1_000, passesPerBatch: 5, batches: 2 };
+
+interface Side {
+  receipts: number;
+  seconds: number;
+}
+
+async function putPolicy(app: RunningApp, contentClass: string): Promise<BenchPolicy> {
+  const response = await fetch(`${app.baseUrl}/api/v1/policies/${contentClass}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(BENCH_POLICY),
+  });
+  if (!response.ok) throw new Error(`PUT policy answered ${response.status}: ${await response.text()}`);
+  const body = (await response.json()) as { version: number };
+  return { content_class: contentClass, ...BENCH_POLICY, version: body.version };
+}
+
+async function postBatch(app: RunningApp, body: string, expected: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  const response = await fetch(`${app.baseUrl}/api/v1/passes`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const text = await response.text();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (response.status !== 201) throw new Error(`POST /api/v1/passes answered ${response.status}: ${text.slice(0, 500)}`);
+  const { results } = JSON.parse(text) as { results: unknown[] };
+  if (results.length !== expected) throw new Error(`expected ${expected} results, got ${results.length}`);
+  return seconds;
+}
+
+async function insertRaw(raw: postgres.Sql, rows: readonly StoredPassRow[]): Promise<number> {
+  const start = process.hrtime.bigint();
+  // One transaction per batch, as the app has: the batch is all or nothing on both sides.
+  await raw.begin(async (tx) => {
+    for (let i = 0; i < rows.length; i += RAW_CHUNK) {
+      const chunk = rows.slice(i, i + RAW_CHUNK) as unknown as Record<string, postgres.ParameterOrJSON<never>>[];
+      await tx`insert into passes ${tx(chunk, ...STORED_PASS_COLUMNS)}`;
+    }
+  });
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** Runs the batches of one scenario on both sides, alternating batch by batch so drift hits both alike. */
+async function runScenario(app: RunningApp, raw: postgres.Sql, scenario: Scenario, policyOf: (contentClass: string) => BenchPolicy, seed: number) {
+  const appSide: Side = { receipts: 0, seconds: 0 };
+  const rawSide: Side = { receipts: 0, seconds: 0 };
+  const batches = chainBatches({
+    ...scenario,
+    // One chain in ten has no policy of its own and is judged by the conservative default.
+    contentClassOf: (i) => (i % 10 === 0 ? "default" : "bench"),
+    policyOf,
+    seed,
+  });
+  for (const batch of batches) {
+    if (batch.length !== MAX_PASS_BATCH) throw new Error(`batch of ${batch.length}, expected ${MAX_PASS_BATCH}`);
+    const body = JSON.stringify({ receipts: batch });
+    const rows = batch.map((r: WireReceipt) => toStoredRow(r, policyOf(r.content_class)));
+    appSide.seconds += await postBatch(app, body, batch.length);
+    appSide.receipts += batch.length;
+    rawSide.seconds += await insertRaw(raw, rows);
+    rawSide.receipts += rows.length;
+  }
+  return { appSide, rawSide };
+}
+
+/** The stored receipts of both databases, reduced to one digest: equal digests mean the baseline wrote the same rows. */
+async function storedDigest(url: string): Promise<{ count: number; digest: string }> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ count: number; digest: string }[]>`
+      select count(*)::int as count, md5(string_agg(
+        concat_ws('|', chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
+          is_parseable, schema_valid, semantic_density_score, content_class, metadata::text, client_verdict,
+          client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch, body_digest,
+          created_at),
+        ',' order by chain_id, pass_id)) as digest
+      from passes`;
+    return row;
+  } finally {
+    await sql.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const adminUrl = adminUrlFromEnv();
+  if (!adminUrl) {
+    console.log("bench:ingest needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (a role that may create databases). Skipped.");
+    return;
+  }
+  const unreachable = await unreachableReason(adminUrl);
+  if (unreachable) {
+    console.log(`bench:ingest: PostgreSQL at ${new URL(adminUrl).host} is not reachable (${unreachable}). Skipped.`);
+    return;
+  }
+
+  const databases: BenchDatabase[] = [];
+  let app: RunningApp | undefined;
+  let raw: postgres.Sql | undefined;
+  const cleanUp = async () => {
+    await app?.stop();
+    await raw?.end({ timeout: 5 }).catch(() => {});
+    for (const db of databases) await db.drop().catch((error: unknown) => console.error(`could not drop ${db.name}:`, error));
+  };
+  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+
+  try {
+    const appDb = await createDatabase(adminUrl, "floorline_bench");
+    databases.push(appDb);
+    const rawDb = await createDatabase(adminUrl, "floorline_bench");
+    databases.push(rawDb);
+    // The baseline table must be the app's table: same migrations, same indexes and constraints.
+    await (await openDatabase({ url: rawDb.url })).close();
+
+    const port = await findFreePort(...PORTS);
+    console.log(`starting the app on port ${port} (NEXT_DIST_DIR=${DIST_DIR}; builds first if the build is stale)...`);
+    app = await startApp({
+      port,
+      distDir: DIST_DIR,
+      env: { DATABASE_URL: appDb.url, FLOORLINE_DEMO: "0", FLOORLINE_API_TOKEN: "", NODE_ENV: "production" },
+    });
+    raw = postgres(rawDb.url, { max: 1, onnotice: () => {} });
+
+    const benchPolicy = await putPolicy(app, "bench");
+    const defaultPolicy: BenchPolicy = { content_class: "default", ...CONSERVATIVE_DEFAULT_POLICY, version: 0 };
+    const policyOf = (contentClass: string) => (contentClass === "bench" ? benchPolicy : defaultPolicy);
+
+    const [{ server_version: serverVersion }] = await raw<{ server_version: string }[]>`show server_version`;
+    console.log(`PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs; ` +
+      `${MAX_PASS_BATCH}-receipt batches; raw baseline: multi-row INSERT in chunks of ${RAW_CHUNK} rows, one transaction per batch\n`);
+
+    await runScenario(app, raw, WARMUP, policyOf, 1);
+    const rows: string[][] = [];
+    const total = { app: { receipts: 0, seconds: 0 }, raw: { receipts: 0, seconds: 0 } };
+    for (const [i, scenario] of SCENARIOS.entries()) {
+      const { appSide, rawSide } = await runScenario(app, raw, scenario, policyOf, 100 + i);
+      const appRate = appSide.receipts / appSide.seconds;
+      const rawRate = rawSide.receipts / rawSide.seconds;
+      rows.push([scenario.name, appSide.receipts.toLocaleString("en-US"), formatRate(appRate), formatRate(rawRate), (appRate / rawRate).toFixed(2)]);
+      total.app.receipts += appSide.receipts;
+      total.app.seconds += appSide.seconds;
+      total.raw.receipts += rawSide.receipts;
+      total.raw.seconds += rawSide.seconds;
+    }
+    const appRate = total.app.receipts / total.app.seconds;
+    const rawRate = total.raw.receipts / total.raw.seconds;
+    rows.push(["all", total.app.receipts.toLocaleString("en-US"), formatRate(appRate), formatRate(rawRate), (appRate / rawRate).toFixed(2)]);
+    printTable(["scenario", "receipts", "POST /api/v1/passes /s", "raw INSERT /s", "ratio"], rows);
+    console.log("");
+    console.log(ratioLine("POST / raw INSERT", appRate / rawRate, TARGET));
+
+    const [a, b] = await Promise.all([storedDigest(appDb.url), storedDigest(rawDb.url)]);
+    console.log(a.digest === b.digest
+      ? `stored rows: ${a.count} in each database, identical`
+      : `stored rows DIFFER: app ${a.count} (${a.digest}), raw ${b.count} (${b.digest})`);
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

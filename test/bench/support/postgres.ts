@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** The server the benches may create databases on: BENCH_DATABASE_URL, else TEST_DATABASE_URL. */
+export function adminUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || null;
+}
+
+/** Null when the server answers; otherwise why not, for a one-line message. */
+export async function unreachableReason(adminUrl: string): Promise<string | null> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await admin`select 1`;
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await admin.end({ timeout: 1 }).catch(() => {});
+  }
+}
+
+/** A fresh, empty database on the admin URL's server; `drop()` removes it even if connections linger. */
+export async function createDatabase(adminUrl: string, prefix: string): Promise<BenchDatabase> {
+  const name = `${prefix}_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await a.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/** Rates, ratios and tables printed the same way by every bench. */
+
+export function formatRate(perSecond: number): string {
+  return Math.round(perSecond).toLocaleString("en-US");
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function printTable(headers: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(headers));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+/** "ratio 3.41 (target >= 3): met" — the verdict is information, never an assertion. */
+export function ratioLine(label: string, ratio: number, target: number): string {
+  return `${label}: ${ratio.toFixed(2)} (target >= ${target}): ${ratio >= target ? "met" : "NOT met"}`;
+}

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { repoRoot } from "./paths";
+
+export interface RunningApp {
+  baseUrl: string;
+  /** SIGTERM, then wait for the process (and the database it closes) to exit. */
+  stop: () => Promise<void>;
+}
+
+function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A free port in [first, last], starting at a random one so parallel runs rarely collide. */
+export async function findFreePort(first: number, last: number, host = "127.0.0.1"): Promise<number> {
+  const span = last - first + 1;
+  const offset = Math.floor(Math.random() * span);
+  for (let i = 0; i < span; i++) {
+    const port = first + ((offset + i) % span);
+    if (await portIsFree(port, host)) return port;
+  }
+  throw new Error(`no free port in ${first}-${last}`);
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Starts the built app the way users do (`node scripts/start.mjs`, which builds first when
+ * the build in `distDir` is stale) and resolves once /api/v1/health answers 200.
+ */
+export async function startApp(options: { port: number; distDir: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunningApp> {
+  const host = "127.0.0.1";
+  const baseUrl = `http://${host}:${options.port}`;
+  const child = spawn(process.execPath, [path.join(repoRoot, "scripts/start.mjs")], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...options.env,
+      HOST: host,
+      PORT: String(options.port),
+      NEXT_DIST_DIR: options.distDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // Kept for the error message only: a build or start-up failure is otherwise invisible.
+  const log: string[] = [];
+  const keep = (chunk: Buffer) => {
+    log.push(chunk.toString());
+    if (log.length > 200) log.shift();
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    if (!(await waitForExit(child, 15_000))) {
+      child.kill("SIGKILL");
+      await waitForExit(child, 5_000);
+    }
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 300_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${baseUrl}/api/v1/health`);
+      if (response.ok) return { baseUrl, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`the app did not become healthy on ${baseUrl}; its output ended with:\n${log.join("").slice(-4000)}`);
+}
