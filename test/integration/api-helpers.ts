@@ -1,0 +1,104 @@
+// Shared by the API integration suites: call a handler, check the error contract, and
+// count rows so a test can prove that a refused request wrote nothing.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { getDb, queryRows } from "@/db/index";
+import { jsonRequest } from "../support/database";
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+type Handler<C> = (request: Request, context: C) => Promise<Response>;
+
+export async function call<C = { params: Promise<Record<string, string>> }>(
+  handler: Handler<C>,
+  request: Request,
+  context: C = { params: Promise.resolve({}) } as C,
+): Promise<Answer> {
+  const response = await handler(request, context);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+export const post = <C>(handler: Handler<C>, path: string, body: unknown, context?: C) =>
+  call(handler, jsonRequest(path, { body }), context);
+
+/** Asserts the contract's error body exactly: {"error": {"code", "message", "issues"?}}. */
+export function expectError(answer: Answer, status: number, code: string): { code: string; message: string; issues?: Array<{ path: string; message: string }> } {
+  expect(answer.status, answer.text).toBe(status);
+  expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(Object.keys(answer.body)).toEqual(["error"]);
+  const error = answer.body.error;
+  expect(error.code).toBe(code);
+  expect(typeof error.message).toBe("string");
+  expect(error.message.length).toBeGreaterThan(0);
+  expect(answer.text).not.toMatch(/\n\s+at |node_modules|<html/i);
+  if (error.issues !== undefined) {
+    expect(Array.isArray(error.issues)).toBe(true);
+    for (const issue of error.issues) {
+      expect(Object.keys(issue).sort()).toEqual(["message", "path"]);
+      expect(typeof issue.path).toBe("string");
+      expect(typeof issue.message).toBe("string");
+    }
+  }
+  return error;
+}
+
+/** Issue paths of a 422, for asserting which items and fields were named. */
+export function issuePaths(answer: Answer): string[] {
+  return (answer.body?.error?.issues ?? []).map((i: { path: string }) => i.path);
+}
+
+const TABLES = ["passes", "boundaries", "chains", "policies", "traces", "trace_rejections"] as const;
+export type TableCounts = Record<(typeof TABLES)[number], number>;
+
+export async function countRows(): Promise<TableCounts> {
+  const db = await getDb();
+  const counts = {} as TableCounts;
+  for (const table of TABLES) {
+    const [row] = await queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+/** The full content of the written tables, to prove that nothing changed (not only the counts). */
+export async function tableFingerprint(): Promise<string> {
+  const db = await getDb();
+  const parts: string[] = [];
+  for (const table of TABLES) {
+    const rows = await queryRows<{ t: string | null }>(
+      db,
+      sql`select coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '') as t from ${sql.identifier(table)} as x`,
+    );
+    parts.push(`${table}:${rows[0]?.t ?? ""}`);
+  }
+  return parts.join("|");
+}
+
+export interface GuardVector {
+  pass: Record<string, unknown>;
+  policy: Record<string, unknown>;
+  expect: { verdict: string; directive: string; manifest_digest: string };
+}
+
+export interface TraceVector {
+  nodes: Array<Record<string, unknown>>;
+  expect: Record<string, unknown> & ({ residual_digest: string } | { error: string; node_id: string });
+}
+
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(path.join(__dirname, "../fixtures", name), "utf8")) as T;
+export const guardVectors = (): GuardVector[] => fixture("guard-public.json");
+export const traceVectors = (): TraceVector[] => fixture("trace-public.json");
