@@ -236,7 +236,7 @@ describe("POST /api/v1/passes: batches are all or nothing", () => {
     [{ receipts: {} }, "receipts as an object"],
     [{ receipts: "x" }, "receipts as a string"],
     [{ receipts: null }, "receipts as null"],
-  ])("refuses %j (%s) with 422", async (body) => {
+  ] as Array<[unknown, string]>)("refuses %j (%s) with 422", async (body) => {
     const before = await countRows();
     expectError(await send(body), 422, "validation_failed");
     expect(await countRows()).toEqual(before);
