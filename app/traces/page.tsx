@@ -1,0 +1,41 @@
+import { Suspense } from "react";
+import type { Metadata } from "next";
+import { RejectionListSection } from "@/components/traces/rejection-list-section";
+import { TableSkeleton } from "@/components/traces/table-skeleton";
+import { TraceFilters } from "@/components/traces/trace-filters";
+import { TraceListSection } from "@/components/traces/trace-list-section";
+import { parseTracesPageParams, type RawSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Traces" };
+
+export default async function TracesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const params = parseTracesPageParams(await searchParams);
+  // Keys make each list suspend again when its own page or the filters change.
+  const traceKey = JSON.stringify([params.q, params.chain_id, params.mismatch, params.after, params.before]);
+  const rejectionKey = JSON.stringify([params.chain_id, params.r_after, params.r_before]);
+  return (
+    <>
+      <h1>Distilled traces</h1>
+      <p className="subtitle">
+        What agents concluded and ruled out: binding axioms with their proof receipts, falsified paths kept as negative
+        constraints, and the submissions refused for promoting an unverified conclusion.
+      </p>
+      <div className="traces-layout">
+        <section aria-labelledby="traces-heading">
+          <h2 id="traces-heading">Traces</h2>
+          <TraceFilters params={params} />
+          <Suspense key={traceKey} fallback={<TableSkeleton rows={8} label="Loading traces" />}>
+            <TraceListSection params={params} />
+          </Suspense>
+        </section>
+        <section aria-labelledby="rejections-heading" className="panel rejections-panel">
+          <h2 id="rejections-heading">Rejected submissions</h2>
+          <Suspense key={rejectionKey} fallback={<TableSkeleton rows={4} label="Loading rejected submissions" />}>
+            <RejectionListSection params={params} />
+          </Suspense>
+        </section>
+      </div>
+    </>
+  );
+}

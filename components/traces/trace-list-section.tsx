@@ -1,0 +1,40 @@
+import { listTraces } from "@/db/queries/traces";
+import { encodeCursor } from "@/lib/http/list";
+import { TRACE_PAGE_SIZE, traceCursor, tracesHref, type TracesPageParams } from "@/app/traces/search-params";
+import { Pager } from "./pager";
+import { TraceTable } from "./trace-table";
+
+export async function TraceListSection({ params }: { params: TracesPageParams }) {
+  const after = traceCursor(params.after);
+  const before = after.key ? { rejected: false, key: undefined } : traceCursor(params.before);
+  const page = await listTraces({
+    chain_id: params.chain_id,
+    mismatch: params.mismatch,
+    q: params.q,
+    limit: TRACE_PAGE_SIZE,
+    after: after.key,
+    before: before.key,
+  });
+  const paged = Boolean(params.after || params.before);
+  const filtered = Boolean(params.q || params.chain_id || params.mismatch !== undefined);
+  return (
+    <>
+      {after.rejected || before.rejected ? (
+        <p className="audit-notice" role="status">
+          That page link is no longer valid; showing the newest traces instead.
+        </p>
+      ) : null}
+      <TraceTable
+        rows={page.items}
+        empty={filtered ? "No trace matches these filters." : "No trace has been stored yet. POST one to /api/v1/traces."}
+      />
+      <Pager
+        label="Trace pages"
+        testId="trace-pager"
+        first={paged ? tracesHref(params, { after: undefined, before: undefined }) : null}
+        newer={page.prev ? tracesHref(params, { after: undefined, before: encodeCursor([...page.prev]) }) : null}
+        older={page.next ? tracesHref(params, { before: undefined, after: encodeCursor([...page.next]) }) : null}
+      />
+    </>
+  );
+}
