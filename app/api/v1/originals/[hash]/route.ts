@@ -1,0 +1,31 @@
+import { retrieveOriginal } from "@/db/queries/originals";
+import { parseSearchParams } from "@/lib/http/list";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { originalGetQuerySchema } from "@/lib/schemas/originals";
+
+/** A client that asks for plain text (and not JSON) gets the bare original, as with `?raw=1`. */
+function wantsRaw(request: Request, raw: boolean | undefined): boolean {
+  if (raw !== undefined) return raw;
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("text/plain") && !accept.includes("application/json");
+}
+
+// A retrieval like POST /retrieve: it refreshes recency and is counted.
+export const GET = route<{ params: Promise<{ hash: string }> }>(async (request, { params }) => {
+  const { hash } = await params;
+  const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
+  const found = await retrieveOriginal(hash);
+  if (!wantsRaw(request, raw)) return json(found);
+  return new Response(found.original, {
+    headers: {
+      // Always text: stored content is never rendered as a page of this origin.
+      "content-type": "text/plain; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "x-original-hash": found.hash,
+    },
+  });
+});
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,28 @@
+import { listOriginals, storeOriginal } from "@/db/queries/originals";
+import { MAX_ORIGINAL_BYTES } from "@/lib/ccr";
+import { readJson } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/batch";
+import { decodeCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { originalListQuerySchema, storeOriginalSchema } from "@/lib/schemas/originals";
+
+// An original of the full 32 MiB still has to fit in its JSON envelope, with escaping and
+// an optional compressed text beside it; the 32 MiB rule itself is applied to the parsed
+// original (413 either way).
+const BODY_LIMIT = 2 * MAX_ORIGINAL_BYTES + 1024 * 1024;
+
+export const POST = route(async (request) => {
+  const input = parseBody(await readJson(request, BODY_LIMIT), storeOriginalSchema);
+  const { result, created } = await storeOriginal(input);
+  return json(result, created ? 201 : 200);
+});
+
+export const GET = route(async (request) => {
+  const { cursor, ...query } = parseSearchParams(request.url, originalListQuerySchema);
+  const after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
+  const { items, next } = await listOriginals(query, after);
+  return json({ items, next_cursor: next ? encodeCursor(next) : null });
+});
+
+const notAllowed = methodNotAllowed(["GET", "POST"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

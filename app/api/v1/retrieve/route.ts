@@ -1,0 +1,14 @@
+import { retrieveOriginal } from "@/db/queries/originals";
+import { readJson } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/batch";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { retrieveRequestSchema } from "@/lib/schemas/originals";
+
+/** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */
+export const POST = route(async (request) => {
+  const { hash } = parseBody(await readJson(request), retrieveRequestSchema);
+  return json(await retrieveOriginal(hash));
+});
+
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,183 @@
+// CCR (Compress, Cache, Retrieve) rules that need no database: store keys, markers,
+// configuration, TTLs and the wording of a miss. The query layer applies them.
+import { MiB } from "./http/body";
+
+export const FULL_HASH_LENGTH = 64;
+/** Compression markers carry 12- and 24-character keys; shorter ones collide too easily. */
+export const MIN_PREFIX_LENGTH = 12;
+export const MARKER_KEY_LENGTH = 24;
+export const MAX_ORIGINAL_BYTES = 32 * MiB;
+export const DEFAULT_MAX_BYTES = 1024 * MiB;
+/** No TTL unless the operator sets CCR_TTL_SECONDS or the client sets ttl_seconds. */
+export const DEFAULT_TTL_SECONDS: number | null = null;
+/** Keeps `now + ttl` a representable date with room to spare (about 100 years). */
+export const MAX_TTL_SECONDS = 100 * 365 * 24 * 3600;
+
+export type HashKey = { ok: true; key: string; full: boolean } | { ok: false; message: string };
+
+/**
+ * Reads a store key the way an agent is likely to send it: copied from a marker, perhaps as
+ * `hash=…` or in upper case. Anything that is not 12 to 64 hex characters is refused.
+ */
+export function parseHashKey(input: string): HashKey {
+  const key = input.trim().replace(/^hash=/i, "").toLowerCase();
+  if (!/^[0-9a-f]*$/.test(key)) {
+    return { ok: false, message: "must be hexadecimal: the sha256 of the original, or a prefix of it from a compression marker" };
+  }
+  if (key.length < MIN_PREFIX_LENGTH || key.length > FULL_HASH_LENGTH) {
+    return { ok: false, message: `must be ${MIN_PREFIX_LENGTH} to ${FULL_HASH_LENGTH} hex characters (a full sha256 or a prefix of at least ${MIN_PREFIX_LENGTH})` };
+  }
+  return { ok: true, key, full: key.length === FULL_HASH_LENGTH };
+}
+
+/** A client-supplied key must name this original: its digest or a long enough prefix of it. */
+export function checkClientHash(clientHash: string, digest: string): string | null {
+  const parsed = parseHashKey(clientHash);
+  if (!parsed.ok) return parsed.message;
+  if (!digest.startsWith(parsed.key)) {
+    return `is not the sha256 of the original as UTF-8 (which is ${digest}) nor a prefix of it`;
+  }
+  return null;
+}
+
+/** The key a marker carries: the client's own when it sent one, else a 24-character prefix. */
+export function markerKey(digest: string, clientHash?: string | null): string {
+  const parsed = clientHash ? parseHashKey(clientHash) : null;
+  return parsed?.ok ? parsed.key : digest.slice(0, MARKER_KEY_LENGTH);
+}
+
+/** The text appended to compressed output so the model knows more exists and how to get it. */
+export function formatMarker(key: string, originalItems?: number | null, compressedItems?: number | null): string {
+  if (originalItems != null && compressedItems != null) {
+    return `[${originalItems} items compressed to ${compressedItems}. Retrieve more: hash=${key}]`;
+  }
+  return `[Content compressed. Retrieve more: hash=${key}]`;
+}
+
+export interface CcrConfig {
+  /** Byte budget for live originals (original plus compressed text). */
+  maxBytes: number;
+  /** TTL for entries that do not set their own; null for none. */
+  defaultTtlSeconds: number | null;
+}
+
+function wholeNumber(env: Record<string, string | undefined>, name: string, max: number, problems: string[]): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return null;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    problems.push(`${name} must be a whole number from 0 to ${max}; got ${JSON.stringify(raw)}, so the default applies.`);
+    return null;
+  }
+  return value;
+}
+
+/**
+ * CCR_MAX_BYTES (default 1 GiB) and CCR_TTL_SECONDS (default none; 0 also means none).
+ * A malformed value falls back to the default and is reported in `problems`, for the caller
+ * to log: refusing every request over a typo in the environment would be worse.
+ */
+export function ccrConfigFromEnv(env: Record<string, string | undefined>): { config: CcrConfig; problems: string[] } {
+  const problems: string[] = [];
+  const maxBytes = wholeNumber(env, "CCR_MAX_BYTES", Number.MAX_SAFE_INTEGER, problems);
+  const ttl = wholeNumber(env, "CCR_TTL_SECONDS", MAX_TTL_SECONDS, problems);
+  return {
+    config: {
+      maxBytes: maxBytes === null || maxBytes === 0 ? DEFAULT_MAX_BYTES : maxBytes,
+      defaultTtlSeconds: ttl === null || ttl === 0 ? DEFAULT_TTL_SECONDS : ttl,
+    },
+    problems,
+  };
+}
+
+/** An entry's own positive TTL wins; 0 or none falls back to the store default (which may be none). */
+export function effectiveTtlSeconds(entryTtl: number | null | undefined, defaultTtl: number | null): number | null {
+  if (entryTtl != null && entryTtl > 0) return entryTtl;
+  return defaultTtl;
+}
+
+export function expiryFor(storedAt: Date, ttlSeconds: number | null): Date | null {
+  return ttlSeconds === null ? null : new Date(storedAt.getTime() + ttlSeconds * 1000);
+}
+
+/** A live row past its expiry is already expired to every reader, before any sweep marks it. */
+export function displayStatus(status: "live" | "evicted" | "expired", expiresAt: Date | null, now: Date): "live" | "evicted" | "expired" {
+  return status === "live" && expiresAt !== null && expiresAt.getTime() <= now.getTime() ? "expired" : status;
+}
+
+/** Cheap guess when the client names no content type: JSON only when it actually parses. */
+export function guessContentType(original: string): string {
+  const first = original.trimStart()[0];
+  if ((first === "{" || first === "[") && original.length <= 4 * MiB) {
+    try {
+      JSON.parse(original);
+      return "application/json";
+    } catch {
+      return "text/plain";
+    }
+  }
+  return "text/plain";
+}
+
+/** UTC start of the hour containing `at`: the bucket of the per-hour counters. */
+export function hourOf(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+}
+
+export function evictionReason(maxBytes: number, lastRetrievedAt: Date | null, createdAt: Date): string {
+  const recency = lastRetrievedAt ? `last retrieved ${lastRetrievedAt.toISOString()}` : `never retrieved since it was stored ${createdAt.toISOString()}`;
+  return `Evicted to keep the store within its byte budget (CCR_MAX_BYTES=${maxBytes}); it was the least recently retrieved entry (${recency}).`;
+}
+
+export function expiryReason(ttlSeconds: number | null, expiresAt: Date): string {
+  const ttl = ttlSeconds === null ? "its TTL" : `its TTL of ${ttlSeconds} s`;
+  return `Expired: ${ttl} ran out at ${expiresAt.toISOString()}.`;
+}
+
+/** The 410 message: when, why, and that the agent should stop asking for this key. */
+export function goneMessage(hash: string, status: "evicted" | "expired", goneAt: Date, reason: string | null): string {
+  const why = reason ?? (status === "evicted" ? "It was evicted to keep the store within its byte budget." : "Its TTL ran out.");
+  return (
+    `The original ${hash} was ${status} at ${goneAt.toISOString()} and is gone for good. ${why} ` +
+    `Retrying this hash will not help; work from the compressed content, or re-run the tool that produced the original.`
+  );
+}
+
+export function unknownMessage(key: string): string {
+  return (
+    `No original was ever stored under ${key}. Check the key against the compression marker ` +
+    `(it must be the sha256 of the original or a prefix of at least ${MIN_PREFIX_LENGTH} hex characters); retrying the same key will not help.`
+  );
+}
+
+export function ambiguousMessage(key: string, count: number): string {
+  return `The prefix ${key} matches ${count} stored originals; send more characters of the hash (up to the full ${FULL_HASH_LENGTH}).`;
+}
+
+/** What the per-hour counters count. Totals are sums over hours. */
+export const CCR_METRICS = [
+  "stored",
+  "stored_bytes",
+  "deduplicated",
+  "retrieved",
+  "retrieved_bytes",
+  "miss_unknown",
+  "miss_evicted",
+  "miss_expired",
+  "miss_ambiguous",
+  "evictions",
+  "evicted_bytes",
+  "expiries",
+  "expired_bytes",
+  "tokens_saved_gross",
+  "tokens_respent",
+] as const;
+export type CcrMetric = (typeof CCR_METRICS)[number];
+export type CcrCounts = Record<CcrMetric, number>;
+
+export const MISS_REASONS = ["unknown", "evicted", "expired", "ambiguous"] as const;
+export type MissReason = (typeof MISS_REASONS)[number];
+
+export function emptyCounts(): CcrCounts {
+  return Object.fromEntries(CCR_METRICS.map((m) => [m, 0])) as CcrCounts;
+}

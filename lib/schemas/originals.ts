@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { MAX_TTL_SECONDS, parseHashKey } from "../ccr";
+import { limitSchema } from "../http/list";
+import { chainIdSchema, nonNegativeInt, text } from "./common";
+
+// Originals run to 32 MiB: checked in linear native calls, never by splitting into code
+// points as the short-text helper does.
+const storableLargeText = z
+  .string()
+  .refine((v) => !v.includes("\u0000") && v.isWellFormed(), "must not contain NUL characters or unpaired surrogates");
+
+export const storeOriginalSchema = z.object({
+  original: storableLargeText,
+  compressed: storableLargeText.nullish(),
+  content_type: text({ min: 1, max: 255 }).nullish(),
+  hash: z.string().max(256).nullish(),
+  chain_id: chainIdSchema.nullish(),
+  pass_id: text({ min: 1, max: 256 }).nullish(),
+  tool_name: text({ min: 1, max: 256 }).nullish(),
+  original_items: nonNegativeInt.nullish(),
+  compressed_items: nonNegativeInt.nullish(),
+  original_tokens: nonNegativeInt.nullish(),
+  compressed_tokens: nonNegativeInt.nullish(),
+  ttl_seconds: nonNegativeInt.max(MAX_TTL_SECONDS, `must be at most ${MAX_TTL_SECONDS} (about 100 years)`).nullish(),
+});
+export type StoreOriginalInput = z.infer<typeof storeOriginalSchema>;
+
+/** A store key as an agent sends it: normalised (trimmed, `hash=` dropped, lower case) or refused. */
+export const hashKeySchema = z.string().transform((value, ctx) => {
+  const parsed = parseHashKey(value);
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  }
+  return parsed.key;
+});
+
+/** The `headroom_retrieve` tool call. */
+export const retrieveRequestSchema = z.object({ hash: hashKeySchema });
+
+export const ORIGINAL_SORTS = ["created", "last_retrieved", "size", "retrievals"] as const;
+export type OriginalSort = (typeof ORIGINAL_SORTS)[number];
+export const ORIGINAL_STATUS_FILTERS = ["live", "evicted", "expired", "gone"] as const;
+
+export const originalListQuerySchema = z.object({
+  status: z.enum(ORIGINAL_STATUS_FILTERS).optional(),
+  content_type: z.string().max(255).optional(),
+  tool_name: z.string().max(256).optional(),
+  chain_id: z.string().max(256).optional(),
+  /** A hash prefix, or text found in the tool name, chain id or pass id. */
+  q: z.string().max(256).optional(),
+  sort: z.enum(ORIGINAL_SORTS).default("created"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  cursor: z.string().optional(),
+  limit: limitSchema,
+});
+export type OriginalListQuery = z.infer<typeof originalListQuerySchema>;
+
+export const originalStatsQuerySchema = z.object({
+  hours: z.coerce.number().int("hours must be a whole number").min(1).max(24 * 14).default(24),
+});
+
+/** `?raw=1` asks GET /originals/{hash} for the bare text instead of the JSON envelope. */
+export const originalGetQuerySchema = z.object({
+  raw: z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true").optional(),
+});
