@@ -772,7 +772,7 @@ export async function getOriginalText(
   const now = options.now ?? new Date();
   const db = await getDb();
   const column = sql.raw(part === "original" ? "original" : "compressed");
-  const text = slice ? sql`substring(${column} from ${slice.offset + 1} for ${slice.length})` : column;
+  const text = slice ? sql`substring(${column} from ${slice.offset + 1}::int for ${slice.length}::int)` : column;
   const [row] = await queryRows<{ text: string | null; total_chars: unknown }>(
     db,
     sql`
