@@ -1,10 +1,13 @@
 import "server-only";
-import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb } from "../index";
-import { boundaries, chains, passes } from "../schema";
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import { boundaries, chains, passes, policies } from "../schema";
 import { toBoundaryWire, type BoundaryWire } from "./boundaries";
 import { findIntegrityIssues, type IntegrityFinding } from "@/lib/chain-integrity";
-import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard";
+import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chain-series";
+import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/downsample";
+import { COLLAPSE_VERDICTS, type CompressionPolicy, type Verdict } from "@/lib/guard";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
 import type { ChainListQuery } from "@/lib/schemas/chains";
 
 type PassRecord = typeof passes.$inferSelect;
@@ -200,4 +203,246 @@ export async function listChains(query: ChainListQuery & { after?: [string | num
     items: page.map(toChainSummaryWire),
     next: rows.length > query.limit && last ? [key.fromRow(last), last.chainId] : null,
   };
+}
+
+// ---- The chain page: a summary, a downsampled series and pages of passes, never all passes.
+
+export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(chains).where(eq(chains.chainId, chainId));
+  return row ? toChainSummaryWire(row) : null;
+}
+
+export async function listChainBoundaries(chainId: string): Promise<BoundaryWire[]> {
+  const db = await getDb();
+  const rows = await db.select().from(boundaries).where(eq(boundaries.chainId, chainId)).orderBy(asc(boundaries.passNumber));
+  return rows.map(toBoundaryWire);
+}
+
+interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
+  client_mismatch: boolean;
+  total: number;
+  flagged_total: number;
+}
+
+/**
+ * The chain's curves, downsampled in the database as lib/downsample.ts specifies: one ordered
+ * scan computes each pass's flags against the pass before it, then per bucket the first,
+ * last, smallest and largest pass of each curve are kept, plus every flagged pass (collapse
+ * point, boundaries, floor crossings, mismatches, integrity findings, policy changes).
+ */
+export async function getChainSeries(chainId: string, boundaryList: readonly BoundaryWire[]): Promise<ChainSeries> {
+  const db = await getDb();
+  const boundaryNumbers = JSON.stringify(boundaryList.map((b) => b.pass_number));
+  const restoreIds = JSON.stringify(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
+  const d = CONSERVATIVE_DEFAULT_POLICY;
+  // Inlined: a bind parameter inside `case` has no type for `|` to work with.
+  const flag = Object.fromEntries(Object.entries(PASS_FLAG).map(([k, v]) => [k, sql.raw(String(v))])) as Record<keyof typeof PASS_FLAG, SQL>;
+  const rows = await queryRows<SeriesSqlRow>(
+    db,
+    sql`
+      with seq as materialized (
+        select p.id, p.pass_id, p.pass_number, p.current_size_bytes as s, p.semantic_density_score as d, p.verdict,
+          p.client_mismatch, p.content_class, p.policy_version, p.input_content_hash, p.current_content_hash,
+          row_number() over w as rn,
+          lag(p.pass_id) over w as prev_pass_id,
+          lag(p.pass_number) over w as prev_pn,
+          lag(p.current_content_hash) over w as prev_hash,
+          lag(p.current_size_bytes) over w as prev_s,
+          lag(p.semantic_density_score) over w as prev_d,
+          lag(p.verdict) over w as prev_verdict,
+          lag(p.policy_version) over w as prev_version,
+          lag(p.content_class) over w as prev_class
+        from passes p
+        where p.chain_id = ${chainId}
+        window w as (order by p.pass_number, p.id)
+      ),
+      bounds as (select min(pass_number) as lo, max(pass_number) as hi, count(*) as n, max(rn) as last_rn from seq),
+      floors as (
+        select content_class, version, min_size_bytes, min_semantic_density, max_pass_number from policies
+        where content_class in (select distinct content_class from seq)
+      ),
+      judged as materialized (
+        select seq.*,
+          coalesce(f.min_size_bytes, ${d.min_size_bytes}) as fs,
+          coalesce(f.min_semantic_density, ${d.min_semantic_density}) as fd,
+          coalesce(f.max_pass_number, ${d.max_pass_number}) as fm,
+          (case when seq.rn = 1 then ${flag.first} else 0 end)
+          | (case when seq.rn = bounds.last_rn then ${flag.last} else 0 end)
+          | (case when seq.rn > 1 and seq.verdict <> seq.prev_verdict then ${flag.verdictChange} else 0 end)
+          | (case when seq.rn > 1 and (seq.policy_version <> seq.prev_version or seq.content_class <> seq.prev_class)
+              then ${flag.policyChange} else 0 end)
+          | (case when seq.rn > 1
+                and (seq.s < coalesce(f.min_size_bytes, ${d.min_size_bytes})) <> (seq.prev_s < coalesce(pf.min_size_bytes, ${d.min_size_bytes}))
+              then ${flag.sizeCrossing} else 0 end)
+          | (case when seq.rn > 1
+                and (seq.d < coalesce(f.min_semantic_density, ${d.min_semantic_density}))
+                  <> (seq.prev_d < coalesce(pf.min_semantic_density, ${d.min_semantic_density}))
+              then ${flag.densityCrossing} else 0 end)
+          | (case when seq.client_mismatch then ${flag.clientMismatch} else 0 end)
+          | (case when (seq.rn = 1 and seq.pass_number > 1) or seq.pass_number = seq.prev_pn or seq.pass_number > seq.prev_pn + 1
+                or (seq.pass_number = seq.prev_pn + 1 and seq.input_content_hash is not null and seq.input_content_hash <> seq.prev_hash)
+              then ${flag.integrity} else 0 end)
+          | (case when seq.pass_number in (select value::bigint from json_array_elements_text(${boundaryNumbers}::json))
+                or seq.pass_id in (select value from json_array_elements_text(${restoreIds}::json))
+              then ${flag.boundary} else 0 end)
+          as flags
+        from seq
+        cross join bounds
+        left join floors f on f.content_class = seq.content_class and f.version = seq.policy_version
+        left join floors pf on pf.content_class = seq.prev_class and pf.version = seq.prev_version
+      ),
+      picks as (
+        select unnest(array[
+          (min(array[pass_number::float8, id::float8]))[2], (max(array[pass_number::float8, id::float8]))[2],
+          (min(array[s::float8, id::float8]))[2], (max(array[s::float8, id::float8]))[2],
+          (min(array[d, id::float8]))[2], (max(array[d, id::float8]))[2]
+        ])::bigint as id
+        from judged cross join bounds
+        where bounds.n > ${DOWNSAMPLE.fullDetailUpTo}
+        group by floor((pass_number - bounds.lo)::float8 * ${DOWNSAMPLE.buckets} / (bounds.hi - bounds.lo + 1))
+      ),
+      flagged as (
+        select id from judged where flags <> 0 order by pass_number, id limit ${DOWNSAMPLE.flaggedCap}
+      )
+      select j.pass_id, j.pass_number::float8 as pass_number, j.s::float8 as size, j.d as density, j.verdict,
+        p.directive, p.client_verdict, j.client_mismatch, j.content_class, j.policy_version,
+        j.fs::float8 as floor_size, j.fd as floor_density, j.fm::float8 as max_pass, j.flags,
+        j.input_content_hash, j.current_content_hash, j.prev_pass_id, j.prev_pn::float8 as prev_pass_number, j.prev_hash,
+        bounds.n::float8 as total,
+        (select count(*) from judged where flags <> 0)::float8 as flagged_total
+      from judged j
+      join passes p on p.id = j.id
+      cross join bounds
+      where bounds.n <= ${DOWNSAMPLE.fullDetailUpTo} or j.id in (select id from picks) or j.id in (select id from flagged)
+      order by j.pass_number, j.id`,
+  );
+  const total = rows[0]?.total ?? 0;
+  const flaggedTotal = rows[0]?.flagged_total ?? 0;
+  return buildChainSeries(
+    rows.map((r) => ({ ...r, policy_version: Number(r.policy_version), flags: Number(r.flags) })),
+    Number(total),
+    Number(flaggedTotal) > DOWNSAMPLE.flaggedCap,
+  );
+}
+
+export interface PassRow extends PassWire {
+  /** Row id: with pass_number, the keyset of the passes table. */
+  id: number;
+  flags: number;
+  integrity: IntegrityFinding | null;
+}
+
+export interface PassPage {
+  rows: PassRow[];
+  /** Keyset cursors [pass_number, id] for the neighbouring pages, null at either end. */
+  prev: [number, number] | null;
+  next: [number, number] | null;
+}
+
+export type PassCursor = { after: [number, number] } | { before: [number, number] } | { from: number } | { start: true };
+
+/**
+ * One page of a chain's passes in chain order, keyset-paged by (pass_number, id). `from`
+ * opens the page that starts at a pass number (used to jump to a selected pass).
+ */
+export async function listChainPasses(chainId: string, cursor: PassCursor, limit: number, boundaryList: readonly BoundaryWire[]): Promise<PassPage> {
+  const db = await getDb();
+  const key = sql`(${passes.passNumber}, ${passes.id})`;
+  const inChain = eq(passes.chainId, chainId);
+  const backwards = "before" in cursor;
+  let where: SQL | undefined = inChain;
+  if ("after" in cursor) where = and(inChain, sql`${key} > (${cursor.after[0]}, ${cursor.after[1]})`);
+  if ("before" in cursor) where = and(inChain, sql`${key} < (${cursor.before[0]}, ${cursor.before[1]})`);
+  if ("from" in cursor) where = and(inChain, sql`${passes.passNumber} >= ${cursor.from}`);
+  const fetched = await db
+    .select()
+    .from(passes)
+    .where(where)
+    .orderBy(backwards ? desc(passes.passNumber) : asc(passes.passNumber), backwards ? desc(passes.id) : asc(passes.id))
+    .limit(limit + 1);
+  const more = fetched.length > limit;
+  const page = fetched.slice(0, limit);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  if (!first || !last) return { rows: [], prev: null, next: null };
+
+  // The pass before the page decides the first row's flags, and tells whether there is a previous page.
+  const [before, after] = await Promise.all([
+    db
+      .select()
+      .from(passes)
+      .where(and(inChain, sql`${key} < (${first.passNumber}, ${first.id})`))
+      .orderBy(desc(passes.passNumber), desc(passes.id))
+      .limit(1),
+    backwards
+      ? db.select({ id: passes.id }).from(passes).where(and(inChain, sql`${key} > (${last.passNumber}, ${last.id})`)).limit(1)
+      : Promise.resolve(more ? [{ id: 0 }] : []),
+  ]);
+  const classes = [...new Set([...page, ...before].map((p) => p.contentClass))];
+  const floorOf = await policyFloors(classes);
+  const boundaryNumbers = new Set(boundaryList.map((b) => b.pass_number));
+  const restoreIds = new Set(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
+
+  let prevInput: FlagInput | null = before[0] ? toFlagInput(before[0], floorOf) : null;
+  let prevWire: PassWire | null = before[0] ? toPassWire(before[0]) : null;
+  const rows = page.map((p) => {
+    const wire = toPassWire(p);
+    const input = toFlagInput(p, floorOf);
+    const flags = passFlags(prevInput, input, { isBoundary: boundaryNumbers.has(p.passNumber) || restoreIds.has(p.passId) });
+    const integrity = flags & PASS_FLAG.integrity ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire]).find((f) => f.pass_id === p.passId) ?? null) : null;
+    prevInput = input;
+    prevWire = wire;
+    return { ...wire, id: p.id, flags, integrity };
+  });
+  return {
+    rows,
+    prev: before.length > 0 ? [first.passNumber, first.id] : null,
+    next: after.length > 0 ? [last.passNumber, last.id] : null,
+  };
+}
+
+/** Floors by "class:version" for the given classes, the built-in default under version 0. */
+async function policyFloors(classes: readonly string[]): Promise<(contentClass: string, version: number) => CompressionPolicy> {
+  const db = await getDb();
+  const rows = classes.length ? await db.select().from(policies).where(inArray(policies.contentClass, [...classes])) : [];
+  const byKey = new Map(rows.map((r) => [`${r.contentClass}:${r.version}`, r]));
+  return (contentClass, version) => {
+    const row = byKey.get(`${contentClass}:${version}`);
+    return row
+      ? { min_size_bytes: row.minSizeBytes, min_semantic_density: row.minSemanticDensity, max_pass_number: row.maxPassNumber }
+      : CONSERVATIVE_DEFAULT_POLICY;
+  };
+}
+
+function toFlagInput(p: PassRecord, floorOf: (contentClass: string, version: number) => CompressionPolicy): FlagInput {
+  const floor = floorOf(p.contentClass, p.policyVersion);
+  return {
+    pass_id: p.passId,
+    pass_number: p.passNumber,
+    input_content_hash: p.inputContentHash,
+    current_content_hash: p.currentContentHash,
+    current_size_bytes: p.currentSizeBytes,
+    semantic_density_score: p.semanticDensityScore,
+    verdict: p.verdict,
+    client_mismatch: p.clientMismatch,
+    policy_version: p.policyVersion,
+    content_class: p.contentClass,
+    floor_size: floor.min_size_bytes,
+    floor_density: floor.min_semantic_density,
+  };
+}
+
+export interface PassDetail extends PassWire {
+  id: number;
+  policy: CompressionPolicy & { content_class: string; version: number };
+}
+
+export async function getChainPass(chainId: string, passId: string): Promise<PassDetail | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(passes).where(and(eq(passes.chainId, chainId), eq(passes.passId, passId)));
+  if (!row) return null;
+  const floorOf = await policyFloors([row.contentClass]);
+  return { ...toPassWire(row), id: row.id, policy: { ...floorOf(row.contentClass, row.policyVersion), content_class: row.contentClass, version: row.policyVersion } };
 }

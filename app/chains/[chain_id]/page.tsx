@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { getChainSummary, listChainBoundaries } from "@/db/queries/chains";
+import { parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { BoundaryList } from "@/components/chains/boundary-list";
+import { ChainHeader } from "@/components/chains/chain-header";
+import { ChainTabs } from "@/components/chains/chain-tabs";
+import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { ChartsSection } from "./charts-section";
+import { PassesSection } from "./passes-section";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ chain_id: string }>; searchParams: Promise<RawSearchParams> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { chain_id } = await params;
+  return { title: chain_id };
+}
+
+export default async function ChainPage({ params, searchParams }: Props) {
+  const { chain_id: chainId } = await params;
+  const query = parseChainPageParams(await searchParams);
+  const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
+  if (!summary) notFound();
+  return (
+    <>
+      <ChainHeader summary={summary} now={new Date()} />
+      <ChainTabs chainId={chainId} active="curves" />
+      <Suspense fallback={<ChartsSkeleton />}>
+        <ChartsSection chainId={chainId} summary={summary} boundaries={boundaries} selectedPassId={query.pass ?? null} />
+      </Suspense>
+      <BoundaryList chainId={chainId} boundaries={boundaries} />
+      <Suspense fallback={<TableSkeleton label="Loading passes" />}>
+        <PassesSection chainId={chainId} query={query} boundaries={boundaries} />
+      </Suspense>
+    </>
+  );
+}

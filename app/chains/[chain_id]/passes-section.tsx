@@ -1,0 +1,69 @@
+import type { BoundaryWire } from "@/db/queries/boundaries";
+import { getChainPass, listChainPasses, type PassCursor } from "@/db/queries/chains";
+import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";
+import { PassDetail } from "@/components/chains/pass-detail";
+import { PassesTable } from "@/components/chains/passes-table";
+
+const LAST_PAGE = formatPassCursor([Number.MAX_SAFE_INTEGER, 0]);
+
+/** A page of the chain's passes (keyset by pass number) and, when one is chosen, all of its fields. */
+export async function PassesSection({ chainId, query, boundaries }: { chainId: string; query: ChainPageParams; boundaries: BoundaryWire[] }) {
+  const cursor: PassCursor = query.after
+    ? { after: query.after }
+    : query.before
+      ? { before: query.before }
+      : query.from !== undefined
+        ? { from: query.from }
+        : { start: true };
+  const [page, selected] = await Promise.all([
+    listChainPasses(chainId, cursor, query.size, boundaries),
+    query.pass ? getChainPass(chainId, query.pass) : Promise.resolve(null),
+  ]);
+  const path = `/chains/${encodeURIComponent(chainId)}`;
+  const keep = { pass: query.pass, size: query.size === 50 ? undefined : query.size };
+  const first = page.rows[0]?.pass_number;
+  const last = page.rows.at(-1)?.pass_number;
+  return (
+    <section className="passes-layout" aria-label="Passes">
+      <div className="panel passes-panel">
+        <div className="section-head">
+          <h2>Passes</h2>
+          {first !== undefined ? (
+            <span className="muted" data-testid="passes-range">
+              passes {first}–{last}
+            </span>
+          ) : null}
+        </div>
+        <PassesTable rows={page.rows} selectedPassId={query.pass ?? null} />
+        <nav className="pager" aria-label="Pages of passes">
+          <a href={hrefWith(path, keep)} aria-disabled={!page.prev}>
+            ⇤ First
+          </a>
+          {page.prev ? <a href={hrefWith(path, { ...keep, before: formatPassCursor(page.prev) })}>← Earlier</a> : <span className="muted">← Earlier</span>}
+          {page.next ? (
+            <a href={hrefWith(path, { ...keep, after: formatPassCursor(page.next) })} data-testid="passes-next">
+              Later →
+            </a>
+          ) : (
+            <span className="muted">Later →</span>
+          )}
+          <a href={hrefWith(path, { ...keep, before: LAST_PAGE })} aria-disabled={!page.next}>
+            Last ⇥
+          </a>
+        </nav>
+      </div>
+      {query.pass ? (
+        selected ? (
+          <PassDetail
+            pass={selected}
+            boundaries={boundaries}
+            closeHref={hrefWith(path, { ...keep, pass: undefined, from: query.from, after: query.after && formatPassCursor(query.after), before: query.before && formatPassCursor(query.before) })}
+            originals={{ input: null, output: null }}
+          />
+        ) : (
+          <aside className="panel pass-detail empty">No pass {JSON.stringify(query.pass)} in this chain.</aside>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ChainSummaryWire } from "@/db/queries/chains";
+import { formatAge, formatCount, formatUtc } from "@/lib/format";
+import { hrefWith } from "@/lib/schemas/search-params";
+import { StatusBadges } from "@/components/ui/status-badges";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { CopyButton } from "@/components/ui/copy-button";
+
+export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
+  const path = `/chains/${encodeURIComponent(summary.chain_id)}`;
+  const collapse = summary.collapse_point;
+  return (
+    <header className="page-head">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <a href="/chains">Chains</a> <span aria-hidden>/</span>
+      </nav>
+      <h1>
+        <span data-testid="chain-id">{summary.chain_id}</span> <CopyButton value={summary.chain_id} label="Copy chain id" />
+      </h1>
+      <div className="facts">
+        <StatusBadges statuses={summary.statuses} />
+        <span>
+          class <a href={hrefWith("/policies", { class: summary.content_class })}>{summary.content_class}</a>
+        </span>
+        <span data-testid="pass-count">{formatCount(summary.pass_count)} passes</span>
+        <span>
+          last verdict <VerdictBadge verdict={summary.last_verdict} />
+        </span>
+        <span data-testid="collapse-summary">
+          {collapse ? (
+            <>
+              collapsed at <a href={hrefWith(path, { pass: collapse.pass_id, from: collapse.pass_number })}>pass {collapse.pass_number}</a>{" "}
+              <VerdictBadge verdict={collapse.verdict} />
+            </>
+          ) : (
+            "no collapse"
+          )}
+        </span>
+        <span className="muted" title={formatUtc(summary.last_activity_at)}>
+          last activity {formatAge(summary.last_activity_at, now)}
+        </span>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,43 @@
+import type { ChainSeries } from "@/lib/chain-series";
+
+/** What the lines and marks mean, and how much of the chain is drawn. */
+export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; hasCandidate: boolean }) {
+  return (
+    <div className="chart-legend">
+      <ul aria-label="Legend">
+        <li>
+          <span className="swatch line curve" /> the pass&apos;s value
+        </li>
+        <li>
+          <span className="swatch dashed danger" /> floor of the policy version that judged the pass
+        </li>
+        <li>
+          <span className="swatch vline danger" /> collapse point (first floor breach or collapse-imminent verdict)
+        </li>
+        <li>
+          <span className="swatch dashed muted" /> max pass number
+        </li>
+        <li>
+          <span className="glyph boundary">⚑</span> boundary receipt (halt, restore, accept loss)
+        </li>
+        <li>
+          <span className="glyph integrity">▲</span> integrity finding
+        </li>
+        <li>
+          <span className="glyph mismatch">◆</span> client/server mismatch
+        </li>
+        {hasCandidate ? (
+          <li>
+            <span className="swatch dashed accent" /> candidate floor (what-if, not saved)
+          </li>
+        ) : null}
+      </ul>
+      <p className="muted" data-testid="series-coverage">
+        {series.downsampled
+          ? `${series.points.length.toLocaleString("en")} of ${series.total_passes.toLocaleString("en")} passes drawn: the smallest and largest value of every stretch, and every pass where something happened.`
+          : `All ${series.total_passes.toLocaleString("en")} passes drawn.`}
+        {series.flagged_truncated ? " This chain has more flagged passes than can be drawn; the earliest are shown." : ""}
+      </p>
+    </div>
+  );
+}

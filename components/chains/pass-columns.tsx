@@ -1,0 +1,51 @@
+"use client";
+import { createColumnHelper } from "@tanstack/react-table";
+import type { PassRow } from "@/db/queries/chains";
+import { PASS_FLAG } from "@/lib/downsample";
+import { formatBytes } from "@/lib/chart-domain";
+import { ShortHash } from "@/components/ui/short-hash";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+
+const col = createColumnHelper<PassRow>();
+
+/** The marks a row carries, so findings show where they occur and not only in a list. */
+function RowMarks({ row }: { row: PassRow }) {
+  return (
+    <span className="row-marks">
+      {row.client_mismatch ? (
+        <span className="mark mismatch" title={`Client said ${row.client_verdict ?? "a different digest"}; server said ${row.verdict}`} data-testid="row-mismatch">
+          ◆ client mismatch
+        </span>
+      ) : null}
+      {row.integrity ? (
+        <span className="mark integrity" title={row.integrity.detail} data-testid="row-integrity">
+          ▲ {row.integrity.kind.replace("_", " ")}
+        </span>
+      ) : null}
+      {row.flags & PASS_FLAG.boundary ? (
+        <span className="mark boundary" title="A boundary receipt names this pass" data-testid="row-boundary">
+          ⚑ boundary
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export const passColumns = [
+  col.accessor("pass_number", { header: "Pass", cell: (c) => <strong>{c.getValue()}</strong> }),
+  col.accessor("pass_id", { header: "Pass id", cell: (c) => <code className="ellipsis" title={c.getValue()}>{c.getValue()}</code> }),
+  col.accessor("verdict", {
+    header: "Verdict",
+    cell: (c) => (
+      <>
+        <VerdictBadge verdict={c.getValue()} /> <RowMarks row={c.row.original} />
+      </>
+    ),
+  }),
+  col.accessor("directive", { header: "Directive", cell: (c) => <span className="directive">{c.getValue()}</span> }),
+  col.accessor("current_size_bytes", { header: "Size", cell: (c) => <span className="nowrap" title={`${c.getValue()} bytes`}>{formatBytes(c.getValue())}</span> }),
+  col.accessor("semantic_density_score", { header: "Density", cell: (c) => c.getValue().toFixed(3) }),
+  col.accessor("input_content_hash", { header: "Input hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
+  col.accessor("current_content_hash", { header: "Output hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
+  col.accessor("manifest_digest", { header: "Manifest digest", cell: (c) => <ShortHash value={c.getValue()} /> }),
+];

@@ -1,0 +1,100 @@
+import type { BoundaryWire } from "@/db/queries/boundaries";
+import type { PassDetail as PassDetailData } from "@/db/queries/chains";
+import { formatBytes } from "@/lib/chart-domain";
+import { ShortHash } from "@/components/ui/short-hash";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { OriginalLinks, type OriginalLinkProps } from "./original-links";
+
+/** Every field of one pass, with the floor that judged it and the boundaries that name it. */
+export interface PassDetailProps {
+  pass: PassDetailData;
+  boundaries: BoundaryWire[];
+  closeHref: string;
+  originals: { input: OriginalLinkProps | null; output: OriginalLinkProps | null };
+}
+
+export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetailProps) {
+  const related = boundaries.filter((b) => b.pass_number === pass.pass_number || b.restore_pass_id === pass.pass_id);
+  return (
+    <aside className="panel pass-detail" aria-label={`Pass ${pass.pass_id}`} data-testid="pass-detail">
+      <div className="detail-head">
+        <h2>
+          Pass {pass.pass_number} <code>{pass.pass_id}</code>
+        </h2>
+        <a href={closeHref} aria-label="Close pass details">
+          ✕ close
+        </a>
+      </div>
+      <dl className="fields">
+        <dt>Verdict</dt>
+        <dd>
+          <VerdictBadge verdict={pass.verdict} /> <code>{pass.verdict}</code>
+        </dd>
+        <dt>Directive</dt>
+        <dd className="directive">{pass.directive}</dd>
+        <dt>Judged by</dt>
+        <dd>
+          <a href={`/policies?class=${encodeURIComponent(pass.policy.content_class)}`}>{pass.policy.content_class}</a> policy v{pass.policy.version}
+          {pass.policy.version === 0 ? " (built-in default)" : ""}: size ≥ {formatBytes(pass.policy.min_size_bytes)}, density ≥{" "}
+          {pass.policy.min_semantic_density}, pass ≤ {pass.policy.max_pass_number}
+        </dd>
+        <dt>Size</dt>
+        <dd>
+          {pass.current_size_bytes.toLocaleString("en")} bytes ({formatBytes(pass.current_size_bytes)})
+        </dd>
+        <dt>Semantic density</dt>
+        <dd>{pass.semantic_density_score}</dd>
+        <dt>Parseable / schema valid</dt>
+        <dd>
+          {pass.is_parseable ? "yes" : <strong className="danger-text">no</strong>} / {pass.schema_valid ? "yes" : <strong className="danger-text">no</strong>}
+        </dd>
+        <dt>Input hash</dt>
+        <dd>
+          <ShortHash value={pass.input_content_hash} length={24} />
+        </dd>
+        <dt>Output hash</dt>
+        <dd>
+          <ShortHash value={pass.current_content_hash} length={24} />
+        </dd>
+        <dt>Manifest digest</dt>
+        <dd>
+          <ShortHash value={pass.manifest_digest} length={24} />
+        </dd>
+        <dt>Client verdict</dt>
+        <dd>
+          {pass.client_verdict ?? <span className="muted">not sent</span>}
+          {pass.client_mismatch ? <span className="badge warn"> mismatch</span> : null}
+        </dd>
+        <dt>Client digest</dt>
+        <dd>
+          <ShortHash value={pass.client_manifest_digest} length={24} />
+        </dd>
+        <dt>Created / received</dt>
+        <dd>
+          <time dateTime={pass.created_at}>{pass.created_at}</time> / <time dateTime={pass.received_at}>{pass.received_at}</time>
+        </dd>
+        <dt>Cached originals</dt>
+        <dd>
+          <OriginalLinks input={originals.input} output={originals.output} />
+        </dd>
+        {related.map((b) => (
+          <BoundaryField key={b.pass_number} boundary={b} />
+        ))}
+        <dt>Metadata</dt>
+        <dd>{pass.metadata ? <pre className="json">{JSON.stringify(pass.metadata, null, 2)}</pre> : <span className="muted">none</span>}</dd>
+      </dl>
+    </aside>
+  );
+}
+
+function BoundaryField({ boundary }: { boundary: BoundaryWire }) {
+  return (
+    <>
+      <dt>Boundary</dt>
+      <dd>
+        <strong>{boundary.strategy.replace("_", " ")}</strong> at pass {boundary.pass_number}: {boundary.reason}
+        {boundary.restore_pass_id ? ` (restores ${boundary.restore_pass_id})` : ""}
+      </dd>
+    </>
+  );
+}

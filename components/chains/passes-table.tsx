@@ -1,0 +1,27 @@
+"use client";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import type { PassRow } from "@/db/queries/chains";
+import { DataTable } from "@/components/data-table";
+import { passColumns } from "./pass-columns";
+
+/** The chain's passes; choosing a row puts the pass in the URL, which opens its details. */
+export function PassesTable({ rows, selectedPassId }: { rows: PassRow[]; selectedPassId: string | null }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  return (
+    <DataTable
+      testId="passes-table"
+      columns={passColumns}
+      rows={rows}
+      rowId={(r) => r.pass_id}
+      selectedId={selectedPassId}
+      empty="This chain has no passes yet."
+      onRowClick={(row) => {
+        const params = new URLSearchParams(searchParams.toString());
+        params.set("pass", row.pass_id);
+        router.push(`${pathname}?${params.toString()}`, { scroll: false });
+      }}
+    />
+  );
+}

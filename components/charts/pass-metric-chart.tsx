@@ -1,0 +1,311 @@
+"use client";
+// One curve of a chain over pass number (size or semantic density) with everything an
+// operator needs to read it in place: the floor of the policy version that judged each
+// stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
+// and client/server mismatches. Props arrive shaped and downsampled by the server.
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { CartesianGrid, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import type { BoundaryWire } from "@/db/queries/boundaries";
+import type { IntegrityFinding } from "@/lib/chain-integrity";
+import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chain-series";
+import { LOG_AXIS_MIN, formatByteTick, formatBytes, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+
+export type Metric = "size" | "density";
+
+export interface CollapseMarker {
+  pass_id: string;
+  pass_number: number;
+  verdict: string;
+}
+
+export interface CandidateOverlay {
+  min_size_bytes: number;
+  min_semantic_density: number;
+  max_pass_number: number;
+  collapse_pass_number: number | null;
+}
+
+export interface PassMetricChartProps {
+  metric: Metric;
+  points: SeriesPoint[];
+  floors: FloorSpan[];
+  collapse: CollapseMarker | null;
+  boundaries: Pick<BoundaryWire, "pass_number" | "strategy" | "reason">[];
+  findings: IntegrityFinding[];
+  mismatches: Mismatch[];
+  selectedPassId?: string | null;
+  candidate?: CandidateOverlay | null;
+  height?: number;
+}
+
+const METRIC = {
+  size: { title: "Size", value: (p: SeriesPoint) => Math.max(p.size, LOG_AXIS_MIN), floor: (f: FloorSpan) => f.min_size_bytes },
+  density: { title: "Semantic density", value: (p: SeriesPoint) => p.density, floor: (f: FloorSpan) => f.min_semantic_density },
+} as const;
+
+const BOUNDARY_LABEL: Record<BoundaryWire["strategy"], string> = { halt: "halt", restore: "restore", accept_loss: "accept loss" };
+const BOUNDARY_COLOR: Record<BoundaryWire["strategy"], string> = {
+  halt: "var(--boundary-halt)",
+  restore: "var(--boundary-restore)",
+  accept_loss: "var(--boundary-accept)",
+};
+
+interface LabelViewBox {
+  viewBox?: { x?: number; y?: number; width?: number; height?: number };
+}
+
+/** A label at the top of a vertical reference line, carrying a test id and a native tooltip. */
+function topLabel(text: string, color: string, testId: string, title: string, row = 0) {
+  function TopLabel({ viewBox }: LabelViewBox) {
+    const x = viewBox?.x ?? 0;
+    const y = (viewBox?.y ?? 0) + 4 + row * 14;
+    return (
+      <g data-testid={testId}>
+        <title>{title}</title>
+        <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return TopLabel;
+}
+
+function floorLabel(text: string, testId: string) {
+  function FloorLabel({ viewBox }: LabelViewBox) {
+    const x = (viewBox?.x ?? 0) + (viewBox?.width ?? 0);
+    const y = viewBox?.y ?? 0;
+    return (
+      <g data-testid={testId}>
+        <text x={x - 4} y={y - 4} fill="var(--danger)" fontSize={11} textAnchor="end">
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return FloorLabel;
+}
+
+function formatValue(metric: Metric, value: number): string {
+  return metric === "size" ? formatBytes(value) : value.toFixed(3);
+}
+
+function PassTooltip({ active, payload, metric }: Pick<TooltipContentProps, "active" | "payload"> & { metric: Metric }) {
+  const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
+  if (!point) return null;
+  return (
+    <div className="chart-tooltip" data-testid="chart-tooltip">
+      <div>
+        <strong>Pass {point.pass_number}</strong> <code>{point.pass_id}</code>
+      </div>
+      <div>
+        <VerdictBadge verdict={point.verdict} /> <span className="muted">policy v{point.policy_version}</span>
+      </div>
+      <div className="directive">{point.directive}</div>
+      <div className="muted">
+        size {formatBytes(point.size)} · density {point.density.toFixed(3)}
+      </div>
+      {point.client_mismatch ? <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div> : null}
+      {point.integrity ? <div className="integrity-text">Integrity: {point.integrity.replace("_", " ")}</div> : null}
+      <div className="muted hint">Click to open this pass</div>
+      {metric === "size" && point.size < LOG_AXIS_MIN ? <div className="muted">(0 bytes drawn at 1 B on the log axis)</div> : null}
+    </div>
+  );
+}
+
+function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
+  return (
+    <g data-testid={testId}>
+      <title>{title}</title>
+      <path d={`M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`} fill="var(--warn)" stroke="var(--panel)" strokeWidth={1.5} />
+    </g>
+  );
+}
+
+function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
+  return (
+    <g data-testid={testId}>
+      <title>{title}</title>
+      <path d={`M ${cx} ${cy - 8} L ${cx + 7} ${cy + 5} L ${cx - 7} ${cy + 5} Z`} fill="var(--integrity)" stroke="var(--panel)" strokeWidth={1.5} />
+    </g>
+  );
+}
+
+export function PassMetricChart(props: PassMetricChartProps) {
+  const { metric, points, floors, collapse, boundaries, findings, mismatches, selectedPassId, candidate, height = 260 } = props;
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const m = METRIC[metric];
+
+  if (points.length === 0) return <div className="empty">No passes yet.</div>;
+
+  const first = points[0].pass_number;
+  const last = points[points.length - 1].pass_number;
+  const limits = [...floors.map((f) => f.max_pass_number), ...(candidate ? [candidate.max_pass_number] : [])];
+  const x = passDomain(first, last, limits);
+  const floorValues = floors.map(m.floor);
+  const candidateFloor = candidate ? (metric === "size" ? candidate.min_size_bytes : candidate.min_semantic_density) : null;
+  const yDomain: [number, number] =
+    metric === "size" ? logDomain([...points.map(m.value), ...floorValues, ...(candidateFloor !== null ? [candidateFloor] : [])]) : [0, 1];
+  const valueAt = new Map(points.map((p) => [p.pass_number, m.value(p)]));
+  const selected = selectedPassId ? points.find((p) => p.pass_id === selectedPassId) : undefined;
+  const showDots = points.length <= 120;
+
+  function openPass(index: number | undefined) {
+    const point = index === undefined ? undefined : points[index];
+    if (!point) return;
+    const params = new URLSearchParams(searchParams.toString());
+    params.set("pass", point.pass_id);
+    params.delete("after");
+    params.delete("before");
+    params.set("from", String(point.pass_number));
+    router.push(`${pathname}?${params.toString()}`, { scroll: false });
+  }
+
+  return (
+    <div className="chart" data-testid={`${metric}-chart`} data-points={points.length}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height }}
+        data={points}
+        margin={{ top: 34, right: 16, bottom: 4, left: 8 }}
+        onClick={(state) => openPass(typeof state.activeIndex === "number" ? state.activeIndex : Number(state.activeIndex ?? NaN))}
+      >
+        <CartesianGrid stroke="var(--grid)" strokeDasharray="2 4" />
+        <XAxis
+          dataKey="pass_number"
+          type="number"
+          domain={x.domain}
+          allowDecimals={false}
+          stroke="var(--muted)"
+          tick={{ fontSize: 11, fill: "var(--muted)" }}
+          label={{ value: "pass number", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "var(--muted)" }}
+          height={34}
+        />
+        <YAxis
+          type="number"
+          scale={metric === "size" ? "log" : "linear"}
+          domain={yDomain}
+          ticks={metric === "size" ? logTicks(yDomain) : [0, 0.25, 0.5, 0.75, 1]}
+          tickFormatter={(v: number) => (metric === "size" ? formatByteTick(v) : v.toFixed(2))}
+          allowDataOverflow
+          stroke="var(--muted)"
+          tick={{ fontSize: 11, fill: "var(--muted)" }}
+          width={56}
+        />
+        <Tooltip content={(p) => <PassTooltip active={p.active} payload={p.payload} metric={metric} />} isAnimationActive={false} />
+
+        {floors.map((f, i) => {
+          const to = floors[i + 1]?.from ?? x.domain[1];
+          const from = f.from === to ? f.from - 0.5 : f.from;
+          const text = `floor ${formatValue(metric, m.floor(f))}${floors.length > 1 || f.policy_version > 0 ? ` (v${f.policy_version})` : " (default)"}`;
+          return (
+            <ReferenceLine
+              key={`floor-${i}`}
+              segment={[
+                { x: from, y: m.floor(f) },
+                { x: to, y: m.floor(f) },
+              ]}
+              stroke="var(--danger)"
+              strokeDasharray="6 4"
+              strokeWidth={1.5}
+              ifOverflow="visible"
+              label={floorLabel(text, `${metric}-floor`)}
+            />
+          );
+        })}
+        {candidateFloor !== null ? (
+          <ReferenceLine
+            y={candidateFloor}
+            stroke="var(--accent)"
+            strokeDasharray="2 3"
+            strokeWidth={2}
+            ifOverflow="extendDomain"
+            label={floorLabel(`candidate ${formatValue(metric, candidateFloor)}`, `${metric}-candidate-floor`)}
+          />
+        ) : null}
+        {x.limits.map((limit) => (
+          <ReferenceLine
+            key={`limit-${limit}`}
+            x={limit + 0.5}
+            stroke="var(--muted)"
+            strokeDasharray="3 3"
+            label={topLabel(`max pass ${limit}`, "var(--muted)", `${metric}-max-pass`, `Passes after ${limit} exceed max_pass_number`, 1)}
+          />
+        ))}
+        {boundaries.map((b) => (
+          <ReferenceLine
+            key={`boundary-${b.pass_number}`}
+            x={b.pass_number}
+            stroke={BOUNDARY_COLOR[b.strategy]}
+            strokeWidth={2}
+            strokeDasharray="1 3"
+            label={topLabel(`⚑ ${BOUNDARY_LABEL[b.strategy]}`, BOUNDARY_COLOR[b.strategy], `${metric}-boundary-marker`, `${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`, 1)}
+          />
+        ))}
+        {collapse ? (
+          <ReferenceLine
+            x={collapse.pass_number}
+            stroke="var(--danger)"
+            strokeWidth={2}
+            label={topLabel(`collapse · pass ${collapse.pass_number}`, "var(--danger)", `${metric}-collapse-marker`, `Collapse point: ${collapse.pass_id} (${collapse.verdict})`)}
+          />
+        ) : null}
+        {candidate?.collapse_pass_number != null ? (
+          <ReferenceLine
+            x={candidate.collapse_pass_number}
+            stroke="var(--accent)"
+            strokeWidth={2}
+            strokeDasharray="4 2"
+            label={topLabel(
+              `candidate collapse · pass ${candidate.collapse_pass_number}`,
+              "var(--accent)",
+              `${metric}-candidate-collapse`,
+              "Where the chain would collapse under the candidate floor",
+              collapse ? 2 : 0,
+            )}
+          />
+        ) : null}
+        {selected ? <ReferenceLine x={selected.pass_number} stroke="var(--accent)" strokeOpacity={0.5} strokeWidth={6} /> : null}
+
+        <Line
+          type="linear"
+          dataKey={m.value}
+          name={m.title}
+          stroke="var(--curve)"
+          strokeWidth={2}
+          dot={showDots ? { r: 3, fill: "var(--curve)", strokeWidth: 0 } : false}
+          activeDot={{ r: 5 }}
+          isAnimationActive={false}
+        />
+
+        {mismatches.map((mm) =>
+          valueAt.has(mm.pass_number) ? (
+            <ReferenceDot
+              key={`mismatch-${mm.pass_id}`}
+              x={mm.pass_number}
+              y={valueAt.get(mm.pass_number)!}
+              ifOverflow="visible"
+              shape={(p) => (
+                <Diamond {...p} testId={`${metric}-mismatch-marker`} title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`} />
+              )}
+            />
+          ) : null,
+        )}
+        {findings.map((f) =>
+          valueAt.has(f.pass_number) ? (
+            <ReferenceDot
+              key={`finding-${f.pass_id}-${f.kind}`}
+              x={f.pass_number}
+              y={valueAt.get(f.pass_number)!}
+              ifOverflow="visible"
+              shape={(p) => <Triangle {...p} testId={`${metric}-integrity-marker`} title={`${f.kind.replace("_", " ")}: ${f.detail}`} />}
+            />
+          ) : null,
+        )}
+      </LineChart>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// The URL state of every dashboard page, parsed once with zod so that a view is a shareable
+// link. Pages never fail on a hand-edited URL: a value that does not parse falls back to
+// its default.
+import { z } from "zod";
+import { chainListQuerySchema } from "./chains";
+
+export type RawSearchParams = Record<string, string | string[] | undefined>;
+
+/** Next.js hands repeated keys over as arrays; like the API, the first value wins. */
+export function firstValues(raw: RawSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first !== "") out[key] = first;
+  }
+  return out;
+}
+
+/** Keyset cursor [pass_number, row id] as it appears in the URL: "12.3456". */
+const passCursorSchema = z
+  .string()
+  .regex(/^\d{1,16}\.\d{1,16}$/)
+  .transform((v) => v.split(".").map(Number) as [number, number]);
+
+export function formatPassCursor(cursor: readonly [number, number]): string {
+  return `${cursor[0]}.${cursor[1]}`;
+}
+
+export const PASS_PAGE_SIZES = [25, 50, 100, 200] as const;
+
+export const chainPageParamsSchema = z.object({
+  pass: z.string().max(256).optional().catch(undefined),
+  after: passCursorSchema.optional().catch(undefined),
+  before: passCursorSchema.optional().catch(undefined),
+  from: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().catch(undefined),
+  size: z.coerce
+    .number()
+    .pipe(z.union(PASS_PAGE_SIZES.map((n) => z.literal(n))))
+    .default(50)
+    .catch(50),
+});
+export type ChainPageParams = z.infer<typeof chainPageParamsSchema>;
+
+export function parseChainPageParams(raw: RawSearchParams): ChainPageParams {
+  return chainPageParamsSchema.parse(firstValues(raw));
+}
+
+/** The chains list: the API's filters with its defaults, every bad value dropped rather than refused. */
+const chainsShape = chainListQuerySchema.shape;
+export const chainsPageParamsSchema = z.object({
+  status: chainsShape.status.catch(undefined),
+  content_class: chainsShape.content_class.catch(undefined),
+  q: chainsShape.q.catch(undefined),
+  sort: chainsShape.sort.catch("last_activity"),
+  order: chainsShape.order.catch(undefined),
+  cursor: z.string().max(512).optional().catch(undefined),
+  dir: z.enum(["next", "prev"]).default("next").catch("next"),
+  limit: z.coerce
+    .number()
+    .pipe(z.union(PASS_PAGE_SIZES.map((n) => z.literal(n))))
+    .default(50)
+    .catch(50),
+});
+export type ChainsPageParams = z.infer<typeof chainsPageParamsSchema>;
+
+export function parseChainsPageParams(raw: RawSearchParams): ChainsPageParams {
+  return chainsPageParamsSchema.parse(firstValues(raw));
+}
+
+/** A URL with the given params, dropping empty ones so links stay short. */
+export function hrefWith(pathname: string, params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
