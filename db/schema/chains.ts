@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
 
@@ -30,5 +31,12 @@ export const chains = pgTable(
   (t) => [
     index("chains_last_activity_idx").on(t.lastActivityAt, t.chainId),
     index("chains_class_activity_idx").on(t.contentClass, t.lastActivityAt, t.chainId),
+    // One per sort of the chains list; the expressions must match SORT_KEYS in
+    // db/queries/chains.ts exactly, or keyset pages fall back to sorting every chain.
+    index("chains_pass_count_idx").on(t.passCount, t.chainId),
+    index("chains_min_density_idx").on(sql`coalesce(${t.minDensity}, 2)`, t.chainId),
+    index("chains_min_size_idx").on(sql`coalesce(${t.minSizeBytes}, 9007199254740991)`, t.chainId),
+    // The overview groups chains by when they started.
+    index("chains_first_seen_idx").on(t.firstSeenAt),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
@@ -44,5 +45,10 @@ export const passes = pgTable(
     index("passes_chain_number_idx").on(t.chainId, t.passNumber, t.id),
     index("passes_current_hash_idx").on(t.currentContentHash),
     index("passes_input_hash_idx").on(t.inputContentHash),
+    // The overview counts passes in a time range and lists the latest collapses.
+    index("passes_created_idx").on(t.createdAt),
+    index("passes_collapse_created_idx")
+      .on(t.createdAt)
+      .where(sql`${t.verdict} in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')`),
   ],
 );
