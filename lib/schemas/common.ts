@@ -22,26 +22,62 @@ export const unitInterval = z.number().min(0).max(1);
 
 export const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
 
-export const timestampSchema = z.iso.datetime({ offset: true, message: "must be an RFC 3339 timestamp" });
+// Postgres has no year 0 (the regex admits "0000") and JavaScript prints years past 9999
+// with a sign that Postgres cannot read back, so both ends are refused here.
+const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
 
-function storableJson(value: unknown): boolean {
-  if (typeof value === "string") return storable(value);
-  if (Array.isArray(value)) return value.every(storableJson);
-  if (value && typeof value === "object") {
-    return Object.entries(value).every(([k, v]) => storable(k) && storableJson(v));
+export const timestampSchema = z.iso
+  .datetime({ offset: true, message: "must be an RFC 3339 timestamp", abort: true })
+  .refine((v) => {
+    const at = Date.parse(v);
+    return at >= EARLIEST && at <= LATEST;
+  }, "must be an RFC 3339 timestamp between the years 0001 and 9999 (UTC)");
+
+/**
+ * For the optional `keys` of an object schema, null and absent mean the same: nulls are
+ * dropped before parsing, so a retry that spells a field the other way has the same body
+ * (and the same idempotency digest).
+ */
+export function nullMeansAbsent<T extends z.ZodType>(keys: readonly string[], schema: T) {
+  return z.preprocess((value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    return Object.fromEntries(Object.entries(value).filter(([key, v]) => !(v === null && keys.includes(key))));
+  }, schema);
+}
+
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Walks a parsed JSON value without recursion: a 10 MiB body can nest millions deep, and
+ * a recursive walk (or JSON.stringify) would overflow the stack and answer 500.
+ */
+function jsonProblem(root: unknown): string | null {
+  const stack: Array<[value: unknown, depth: number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === "string") {
+      if (!storable(value)) return STORABLE_MESSAGE;
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= MAX_JSON_DEPTH) return `must be nested at most ${MAX_JSON_DEPTH} levels deep`;
+      for (const [k, v] of Object.entries(value)) {
+        if (!storable(k)) return STORABLE_MESSAGE;
+        stack.push([v, depth + 1]);
+      }
+    }
   }
-  return true;
+  return null;
 }
 
 /** A free-form JSON object of bounded size, storable as jsonb. */
 export function jsonObject(maxBytes: number) {
-  return z
-    .record(z.string(), z.unknown())
-    .refine(storableJson, `must not contain NUL characters or unpaired surrogates`)
-    .refine(
-      (v) => Buffer.byteLength(JSON.stringify(v), "utf8") <= maxBytes,
-      `must be at most ${maxBytes / 1024} KiB as JSON`,
-    );
+  return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const problem = jsonProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    else if (Buffer.byteLength(JSON.stringify(value), "utf8") > maxBytes) {
+      ctx.addIssue({ code: "custom", message: `must be at most ${maxBytes / 1024} KiB as JSON` });
+    }
+  });
 }
 
 /** Content classes appear in URLs (`/policies/{content_class}`): keep them to a safe alphabet. */
