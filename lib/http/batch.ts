@@ -38,6 +38,8 @@ export function parseItems<S extends z.ZodType>(items: unknown[], schema: S, pre
   return parsed;
 }
 
+const singular = (plural: string) => plural.replace(/ies$/, "y").replace(/s$/, "");
+
 /** A body that is either one item or `{ [key]: [...items] }`. */
 export function parseOneOrBatch<S extends z.ZodType>(
   body: unknown,
@@ -60,7 +62,7 @@ export function parseOneOrBatch<S extends z.ZodType>(
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = zodIssues(result.error);
-    throw new ApiError("validation_failed", `The ${key.replace(/s$/, "")} is not valid (first at ${issues[0]?.path || "the top level"}); nothing was written.`, { issues });
+    throw new ApiError("validation_failed", `The ${singular(key)} is not valid (first at ${issues[0]?.path || "the top level"}); nothing was written.`, { issues });
   }
   return { items: [result.data], batch: false };
 }

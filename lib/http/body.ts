@@ -3,6 +3,8 @@ import { ApiError } from "../errors";
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 function isJsonContentType(header: string | null): boolean {
   // A missing header is accepted as JSON: scripts posting with bare clients often omit it.
   if (!header) return true;
@@ -34,7 +36,13 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks, size).toString("utf8");
+  let text: string;
+  try {
+    // Fatal: a lenient decode would store U+FFFD where the client sent other bytes.
+    text = UTF8.decode(Buffer.concat(chunks, size));
+  } catch {
+    throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
+  }
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON document.");
   try {
     return JSON.parse(text);

@@ -4,11 +4,12 @@ import { ApiError, zodIssues } from "../errors";
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
-export const limitSchema = z.coerce
-  .number()
-  .int("limit must be a whole number")
-  .min(1, "limit must be at least 1")
-  .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
+// Digits only: Number() would also take "1e2", "0x10" and " 5 ", which no client means as a page size.
+export const limitSchema = z
+  .string()
+  .regex(/^[0-9]+$/, "limit must be a whole number")
+  .transform(Number)
+  .pipe(z.number().min(1, "limit must be at least 1").max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`))
   .default(DEFAULT_LIMIT);
 
 /** Keyset cursors are opaque to clients: base64url of the last row's sort key. */
@@ -16,11 +17,14 @@ export function encodeCursor(key: unknown[]): string {
   return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
 }
 
+// Sort keys are strings and numbers; anything else cannot have come from encodeCursor.
+const isKeyPart = (v: unknown) => (typeof v === "string" && !v.includes("\u0000")) || (typeof v === "number" && Number.isFinite(v));
+
 export function decodeCursor(cursor: string | undefined, arity: number): unknown[] | undefined {
   if (cursor === undefined || cursor === "") return undefined;
   try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === arity) return key;
+    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === arity && key.every(isKeyPart)) return key;
   } catch {
     // fall through to the error below
   }
@@ -29,11 +33,21 @@ export function decodeCursor(cursor: string | undefined, arity: number): unknown
   });
 }
 
-/** Parses URL search params with a zod schema; repeated keys keep their first value. */
+/**
+ * Parses URL search params with a zod schema; repeated keys keep their first value. A NUL
+ * is refused for every parameter: no stored value can contain one, and Postgres text
+ * cannot carry it into a query.
+ */
 export function parseSearchParams<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
   const params = new URL(url).searchParams;
   const raw: Record<string, string> = {};
   for (const [key, value] of params) if (!(key in raw)) raw[key] = value;
+  const withNul = Object.keys(raw).filter((key) => raw[key].includes("\u0000"));
+  if (withNul.length > 0) {
+    throw new ApiError("invalid_query", "The query parameters are not valid.", {
+      issues: withNul.map((path) => ({ path, message: "must not contain NUL characters" })),
+    });
+  }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     throw new ApiError("invalid_query", "The query parameters are not valid.", { issues: zodIssues(parsed.error) });

@@ -17,11 +17,22 @@ function checkAuth(request: Request): void {
   }
 }
 
+// Nothing stored can be named with a NUL or an unpaired surrogate (the schemas refuse both),
+// and Postgres cannot even compare such text: answer 404 before any query sees it.
+async function refuseUnnameable(params: Context["params"] | undefined): Promise<void> {
+  if (!params) return;
+  const values = Object.values(await params).flat();
+  if (values.some((v) => v.includes("\u0000") || !v.isWellFormed())) {
+    throw new ApiError("not_found", "No resource has that name: it contains a NUL character or an unpaired surrogate.");
+  }
+}
+
 /** Every API handler goes through here: auth, then the handler, with any failure answered per the contract. */
 export function route<C extends Context>(handler: Handler<C>, options: { public?: boolean } = {}): Handler<C> {
   return async (request, context) => {
     try {
       if (!options.public) checkAuth(request);
+      await refuseUnnameable(context?.params);
       return await handler(request, context);
     } catch (error) {
       return toErrorResponse(error);
