@@ -134,6 +134,16 @@ describe("POST /api/v1/passes: idempotency", () => {
     expect(await tableFingerprint()).toBe(before);
   });
 
+  it("null and absent optional fields are the same receipt: a retry spelling them either way writes nothing", async () => {
+    const plain = receipt("idem-null", "p1", { pass_number: 1 });
+    expect((await send(plain)).status).toBe(201);
+    const before = await tableFingerprint();
+    const nulls = { input_content_hash: null, created_at: null, metadata: null, verdict: null, manifest_digest: null, content_class: null };
+    const retry = await send({ ...plain, ...nulls });
+    expect(retry.status).toBe(200);
+    expect(await tableFingerprint()).toBe(before);
+  });
+
   it.each([
     ["another pass_number", { pass_number: 2 }],
     ["another size", { current_size_bytes: 1001 }],
