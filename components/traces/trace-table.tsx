@@ -11,7 +11,7 @@ const columns: ColumnDef<TraceSummary>[] = [
     id: "trace",
     header: "Trace",
     cell: ({ row }) => (
-      <Link href={traceHref(row.original.trace_id)} className="mono" data-testid="trace-link">
+      <Link href={traceHref(row.original.trace_id)} className="mono audit-nowrap" data-testid="trace-link">
         {row.original.trace_id}
       </Link>
     ),
@@ -24,7 +24,7 @@ const columns: ColumnDef<TraceSummary>[] = [
         <span className="audit-subtle">none</span>
       ) : (
         <span className="audit-stack">
-          <Link href={`/chains/${encodeURIComponent(row.original.chain_id)}`} className="mono">
+          <Link href={`/chains/${encodeURIComponent(row.original.chain_id)}`} className="mono audit-nowrap">
             {row.original.chain_id}
           </Link>
           <Link href={actionSpaceHref(row.original.chain_id)} className="audit-small">
@@ -76,7 +76,11 @@ const columns: ColumnDef<TraceSummary>[] = [
   {
     id: "created",
     header: "Stored",
-    cell: ({ row }) => <time dateTime={row.original.created_at}>{formatTime(row.original.created_at)}</time>,
+    cell: ({ row }) => (
+      <time dateTime={row.original.created_at} className="audit-nowrap">
+        {formatTime(row.original.created_at)}
+      </time>
+    ),
   },
 ];
 

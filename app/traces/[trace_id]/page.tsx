@@ -9,6 +9,8 @@ import { NodeTable, type NodeRow } from "@/components/traces/node-table";
 
 export const dynamic = "force-dynamic";
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 type Props = { params: Promise<{ trace_id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -35,7 +37,7 @@ export default async function TracePage({ params }: Props) {
       <p className="audit-crumbs">
         <Link href="/traces">Traces</Link> /
       </p>
-      <h1 className="mono">{trace.trace_id}</h1>
+      <h1 className="audit-title">{trace.trace_id}</h1>
       <p className="subtitle">
         {trace.chain_id ? (
           <>
@@ -62,8 +64,8 @@ export default async function TracePage({ params }: Props) {
           </dd>
           <dt>Nodes submitted</dt>
           <dd>
-            {trace.node_count} ({axiomCount} became binding axioms, {trace.invalidated_paths.length} distinct invalidated paths,{" "}
-            {trace.pruned_chatter_count} exploratory chatter pruned)
+            {trace.node_count}: {plural(axiomCount, "binding axiom")}, {plural(trace.invalidated_paths.length, "distinct invalidated path")},{" "}
+            {plural(trace.pruned_chatter_count, "exploratory node")} pruned
           </dd>
           <dt>Omitted falsified paths</dt>
           <dd data-testid="omitted-count" data-count={trace.omitted_falsified_paths}>
@@ -78,9 +80,9 @@ export default async function TracePage({ params }: Props) {
         </dl>
         {trace.omitted_falsified_paths > 0 ? (
           <p className="audit-notice" role="note">
-            {trace.omitted_falsified_paths === 1 ? "One falsified path was" : `${trace.omitted_falsified_paths} falsified paths were`} dropped, as
-            the reference does, because nothing deterministic ruled {trace.omitted_falsified_paths === 1 ? "it" : "them"} out. They are
-            not negative constraints: a successor is free to try {trace.omitted_falsified_paths === 1 ? "it" : "them"} again.
+            {trace.omitted_falsified_paths === 1
+              ? "One falsified path was dropped, as the reference does, because nothing deterministic ruled it out. It is not a negative constraint: a successor is free to try it again."
+              : `${trace.omitted_falsified_paths} falsified paths were dropped, as the reference does, because nothing deterministic ruled them out. They are not negative constraints: a successor is free to try them again.`}
           </p>
         ) : null}
       </section>
