@@ -8,7 +8,7 @@ import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chain-
 import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/downsample";
 import { COLLAPSE_VERDICTS, type CompressionPolicy, type Verdict } from "@/lib/guard";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
-import type { ChainListQuery } from "@/lib/schemas/chains";
+import type { ChainListQuery, ChainSort, ChainStatus, ChainSummaryWire, CollapsePoint } from "@/lib/schemas/chains";
 
 type PassRecord = typeof passes.$inferSelect;
 type ChainRecord = typeof chains.$inferSelect;
@@ -61,11 +61,7 @@ export function toPassWire(p: PassRecord): PassWire {
   };
 }
 
-export interface CollapsePoint {
-  pass_id: string;
-  pass_number: number;
-  verdict: Verdict;
-}
+export type { ChainSummaryWire, CollapsePoint } from "@/lib/schemas/chains";
 
 export interface ChainDetail {
   chain_id: string;
@@ -98,26 +94,8 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
   };
 }
 
-export const CHAIN_STATUSES = ["healthy", "collapse_imminent", "floor_breached", "client_mismatch", "broken_integrity"] as const;
-export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+export { CHAIN_STATUSES, type ChainStatus } from "@/lib/schemas/chains";
 
-export interface ChainSummaryWire {
-  chain_id: string;
-  content_class: string;
-  pass_count: number;
-  boundary_count: number;
-  last_pass_id: string | null;
-  last_pass_number: number | null;
-  last_verdict: Verdict | null;
-  collapse_point: CollapsePoint | null;
-  statuses: ChainStatus[];
-  client_mismatches: number;
-  integrity_findings: number;
-  min_semantic_density: number | null;
-  min_size_bytes: number | null;
-  first_seen_at: string;
-  last_activity_at: string;
-}
 
 export function statusesOf(c: ChainRecord): ChainStatus[] {
   const s: ChainStatus[] = [];
@@ -159,50 +137,119 @@ const STATUS_FILTER: Record<ChainStatus, SQL> = {
   broken_integrity: sql`${chains.integrityCount} > 0`,
 };
 
-// Sort keys are never null (coalesced), so one keyset comparison works for every sort.
-const SORT_KEYS = {
-  last_activity: { expr: sql`${chains.lastActivityAt}`, fromRow: (c: ChainRecord) => c.lastActivityAt.toISOString(), cast: sql`timestamptz` },
-  pass_count: { expr: sql`${chains.passCount}`, fromRow: (c: ChainRecord) => c.passCount, cast: sql`integer` },
-  min_density: { expr: sql`coalesce(${chains.minDensity}, 2)`, fromRow: (c: ChainRecord) => c.minDensity ?? 2, cast: sql`double precision` },
+// Sort keys are never null (coalesced), so one keyset comparison works for every sort. Each
+// expression has an index of its own (db/schema/chains.ts): keep the two identical.
+const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => string | number; cast: SQL }> = {
+  last_activity: { expr: sql`${chains.lastActivityAt}`, fromRow: (c) => c.lastActivityAt.toISOString(), cast: sql`timestamptz` },
+  pass_count: { expr: sql`${chains.passCount}`, fromRow: (c) => c.passCount, cast: sql`integer` },
+  min_density: { expr: sql`coalesce(${chains.minDensity}, 2)`, fromRow: (c) => c.minDensity ?? 2, cast: sql`double precision` },
   min_size: {
     expr: sql`coalesce(${chains.minSizeBytes}, 9007199254740991)`,
-    fromRow: (c: ChainRecord) => c.minSizeBytes ?? Number.MAX_SAFE_INTEGER,
+    fromRow: (c) => c.minSizeBytes ?? Number.MAX_SAFE_INTEGER,
     cast: sql`bigint`,
   },
-} as const;
-export type ChainSort = keyof typeof SORT_KEYS;
-export const CHAIN_SORTS = Object.keys(SORT_KEYS) as ChainSort[];
+};
+export { CHAIN_SORTS, type ChainSort } from "@/lib/schemas/chains";
 
-/** Keyset pages over the chain summaries: `cursor` is the last row's (sort key, chain id). */
-export async function listChains(query: ChainListQuery & { after?: [string | number, string] }): Promise<{ items: ChainSummaryWire[]; next: [string | number, string] | null }> {
+export type ChainKey = [string | number, string];
+
+export interface ChainFilter {
+  status?: ChainStatus;
+  content_class?: string;
+  q?: string;
+}
+
+function chainFilter(filter: ChainFilter): SQL[] {
+  const where: SQL[] = [];
+  if (filter.status) where.push(STATUS_FILTER[filter.status]);
+  if (filter.content_class) where.push(eq(chains.contentClass, filter.content_class));
+  if (filter.q) where.push(sql`${chains.chainId} ilike ${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"}`);
+  return where;
+}
+
+/**
+ * Keyset pages over the chain summaries. `after` is the last row's (sort key, chain id) of
+ * the page before; `before` the first row's of the page after, for paging back. `prev` and
+ * `next` are the keys to pass on, null at either end (`prev` only when `withPrev`).
+ */
+export async function listChains(
+  query: ChainListQuery & { after?: ChainKey; before?: ChainKey; withPrev?: boolean },
+): Promise<{ items: ChainSummaryWire[]; next: ChainKey | null; prev: ChainKey | null }> {
   const db = await getDb();
   const key = SORT_KEYS[query.sort];
   const descending = query.order === "desc";
-  const where: SQL[] = [];
-  if (query.status) where.push(STATUS_FILTER[query.status]);
-  if (query.content_class) where.push(eq(chains.contentClass, query.content_class));
-  if (query.q) where.push(sql`${chains.chainId} ilike ${"%" + query.q.replace(/[\\%_]/g, "\\$&") + "%"}`);
-  if (query.after) {
-    const [value, id] = query.after;
-    const v = sql`${value}::${key.cast}`;
-    where.push(
-      descending
-        ? or(sql`${key.expr} < ${v}`, and(sql`${key.expr} = ${v}`, lt(chains.chainId, id)))!
-        : or(sql`${key.expr} > ${v}`, and(sql`${key.expr} = ${v}`, gt(chains.chainId, id)))!,
-    );
-  }
+  const backwards = query.before !== undefined;
+  const where = chainFilter(query);
+  const beyond = (k: ChainKey, forward: boolean): SQL => {
+    const v = sql`${k[0]}::${key.cast}`;
+    const later = descending !== !forward;
+    return later
+      ? or(sql`${key.expr} < ${v}`, and(sql`${key.expr} = ${v}`, lt(chains.chainId, k[1])))!
+      : or(sql`${key.expr} > ${v}`, and(sql`${key.expr} = ${v}`, gt(chains.chainId, k[1])))!;
+  };
+  if (query.after) where.push(beyond(query.after, true));
+  if (query.before) where.push(beyond(query.before, false));
+  const ascending = descending === backwards;
   const rows = await db
     .select()
     .from(chains)
     .where(where.length ? and(...where) : undefined)
-    .orderBy(descending ? desc(key.expr) : asc(key.expr), descending ? desc(chains.chainId) : asc(chains.chainId))
+    .orderBy(ascending ? asc(key.expr) : desc(key.expr), ascending ? asc(chains.chainId) : desc(chains.chainId))
     .limit(query.limit + 1);
+  const more = rows.length > query.limit;
+  // Paging back onto the first page: show it whole, as it looks when reached from the start.
+  if (backwards && !more) return listChains({ ...query, before: undefined, after: undefined });
   const page = rows.slice(0, query.limit);
+  if (backwards) page.reverse();
+  const first = page[0];
   const last = page.at(-1);
-  return {
-    items: page.map(toChainSummaryWire),
-    next: rows.length > query.limit && last ? [key.fromRow(last), last.chainId] : null,
-  };
+  const keyOf = (c: ChainRecord): ChainKey => [key.fromRow(c), c.chainId];
+
+  let next: ChainKey | null = null;
+  let prev: ChainKey | null = null;
+  if (backwards) {
+    prev = more && first ? keyOf(first) : null;
+    next = last ? keyOf(last) : null;
+  } else {
+    next = more && last ? keyOf(last) : null;
+    if (query.withPrev && first && query.after) {
+      const [before] = await db
+        .select({ chainId: chains.chainId })
+        .from(chains)
+        .where(and(...chainFilter(query), beyond(keyOf(first), false)))
+        .limit(1);
+      prev = before ? keyOf(first) : null;
+    }
+  }
+  return { items: page.map(toChainSummaryWire), next, prev };
+}
+
+/** Every chain matching a filter, in list order, read in keyset pages so memory stays flat. */
+export async function* iterateChains(query: ChainFilter & { sort: ChainSort; order: "asc" | "desc" }, pageSize = 1_000): AsyncGenerator<ChainSummaryWire[]> {
+  let after: ChainKey | undefined;
+  for (;;) {
+    const { items, next } = await listChains({ ...query, limit: pageSize, after });
+    if (items.length > 0) yield items;
+    if (!next) return;
+    after = next;
+  }
+}
+
+/** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
+export async function listChainClasses(): Promise<string[]> {
+  const db = await getDb();
+  const rows = await queryRows<{ content_class: string }>(
+    db,
+    sql`
+      with recursive classes as (
+        (select content_class from chains order by content_class limit 1)
+        union all
+        select (select c.content_class from chains c where c.content_class > classes.content_class order by c.content_class limit 1)
+        from classes where classes.content_class is not null
+      )
+      select content_class from classes where content_class is not null`,
+  );
+  return rows.map((r) => r.content_class);
 }
 
 // ---- The chain page: a summary, a downsampled series and pages of passes, never all passes.
@@ -445,4 +492,14 @@ export async function getChainPass(chainId: string, passId: string): Promise<Pas
   if (!row) return null;
   const floorOf = await policyFloors([row.contentClass]);
   return { ...toPassWire(row), id: row.id, policy: { ...floorOf(row.contentClass, row.policyVersion), content_class: row.contentClass, version: row.policyVersion } };
+}
+
+export async function countChains(filter: ChainFilter): Promise<number> {
+  const db = await getDb();
+  const where = chainFilter(filter);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(chains)
+    .where(where.length ? and(...where) : undefined);
+  return Number(row.n);
 }

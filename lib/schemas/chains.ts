@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
+import type { Verdict } from "../guard";
+
+export const CHAIN_STATUSES = ["healthy", "collapse_imminent", "floor_breached", "client_mismatch", "broken_integrity"] as const;
+export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;
+export type ChainSort = (typeof CHAIN_SORTS)[number];
 
 export const chainListQuerySchema = z.object({
-  status: z.enum(["healthy", "collapse_imminent", "floor_breached", "client_mismatch", "broken_integrity"]).optional(),
+  status: z.enum(CHAIN_STATUSES).optional(),
   content_class: contentClassSchema.optional(),
   q: z.string().max(256).optional(),
-  sort: z.enum(["last_activity", "pass_count", "min_density", "min_size"]).default("last_activity"),
+  sort: z.enum(CHAIN_SORTS).default("last_activity"),
   order: z.enum(["asc", "desc"]).optional(),
   cursor: z.string().optional(),
   limit: limitSchema,
@@ -16,4 +22,30 @@ export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" 
 /** Lowest density and smallest size read best ascending; activity and pass counts descending. */
 export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {
   return sort === "min_density" || sort === "min_size" ? "asc" : "desc";
+}
+
+/** The collapse point of a chain: its first FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT pass. */
+export interface CollapsePoint {
+  pass_id: string;
+  pass_number: number;
+  verdict: Verdict;
+}
+
+/** A chain as `GET /api/v1/chains` lists it. */
+export interface ChainSummaryWire {
+  chain_id: string;
+  content_class: string;
+  pass_count: number;
+  boundary_count: number;
+  last_pass_id: string | null;
+  last_pass_number: number | null;
+  last_verdict: Verdict | null;
+  collapse_point: CollapsePoint | null;
+  statuses: ChainStatus[];
+  client_mismatches: number;
+  integrity_findings: number;
+  min_semantic_density: number | null;
+  min_size_bytes: number | null;
+  first_seen_at: string;
+  last_activity_at: string;
 }

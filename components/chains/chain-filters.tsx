@@ -1,0 +1,135 @@
+"use client";
+// The chains list filters as a plain GET form: the URL is the state, and it works before
+// hydration. Once hydrated, choices apply at once and the search applies as you pause typing.
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { CHAIN_SORTS, CHAIN_STATUSES, type ChainSort } from "@/lib/schemas/chains";
+import { STATUS_LABEL } from "@/components/ui/status-badges";
+
+export const SORT_LABEL: Record<ChainSort, string> = {
+  last_activity: "Last activity",
+  pass_count: "Pass count",
+  min_density: "Lowest density",
+  min_size: "Smallest size",
+};
+
+export interface ChainFiltersProps {
+  status?: string;
+  contentClass?: string;
+  q?: string;
+  sort: ChainSort;
+  order: "asc" | "desc";
+  limit: number;
+  classes: string[];
+}
+
+export function ChainFilters({ status, contentClass, q, sort, order, limit, classes }: ChainFiltersProps) {
+  const router = useRouter();
+  const form = useRef<HTMLFormElement>(null);
+  const [search, setSearch] = useState(q ?? "");
+  const typed = useRef(false);
+
+  function apply() {
+    if (!form.current) return;
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(form.current)) if (typeof value === "string" && value !== "") params.set(key, value);
+    // Defaults stay out of the URL so that links stay short.
+    if (params.get("sort") === "last_activity") params.delete("sort");
+    if (params.get("limit") === "50") params.delete("limit");
+    const query = params.toString();
+    router.push(query ? `/chains?${query}` : "/chains");
+  }
+
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(apply, 350);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  // A link elsewhere on the page (or the back button) can change the search: follow it.
+  useEffect(() => {
+    if (document.activeElement?.getAttribute("name") !== "q") setSearch(q ?? "");
+  }, [q]);
+
+  return (
+    <form
+      ref={form}
+      method="get"
+      action="/chains"
+      className="toolbar"
+      role="search"
+      aria-label="Filter chains"
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply();
+      }}
+    >
+      <label>
+        <span className="visually-hidden">Search chain id</span>
+        <input
+          type="search"
+          name="q"
+          placeholder="Search chain id…"
+          value={search}
+          onChange={(event) => {
+            typed.current = true;
+            setSearch(event.target.value);
+          }}
+          data-testid="filter-q"
+        />
+      </label>
+      <label>
+        Status{" "}
+        <select key={status ?? ""} name="status" defaultValue={status ?? ""} onChange={apply} data-testid="filter-status">
+          <option value="">any</option>
+          {CHAIN_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Class{" "}
+        <select key={contentClass ?? ""} name="content_class" defaultValue={contentClass ?? ""} onChange={apply} data-testid="filter-class">
+          <option value="">any</option>
+          {classes.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Sort{" "}
+        <select key={sort} name="sort" defaultValue={sort} onChange={apply} data-testid="filter-sort">
+          {CHAIN_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="visually-hidden">Order</span>
+        <select key={order} name="order" defaultValue={order} onChange={apply} data-testid="filter-order">
+          <option value="desc">highest first</option>
+          <option value="asc">lowest first</option>
+        </select>
+      </label>
+      <label>
+        Rows{" "}
+        <select key={limit} name="limit" defaultValue={String(limit)} onChange={apply}>
+          {[25, 50, 100, 200].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </label>
+      <noscript>
+        <button type="submit">Apply</button>
+      </noscript>
+    </form>
+  );
+}
