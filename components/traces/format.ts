@@ -10,3 +10,16 @@ export function traceHref(traceId: string): string {
 export function actionSpaceHref(chainId: string): string {
   return `/chains/${encodeURIComponent(chainId)}/action-space`;
 }
+
+/**
+ * Page params arrive still percent-encoded (unlike route handlers'; vercel/next.js#48058), so
+ * ids with spaces, slashes or non-ASCII need one decode. A value that is not valid
+ * percent-encoding is taken as it is.
+ */
+export function pageParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -213,3 +213,16 @@ test("the chain's action space unions the traces, links each constraint to its t
   await forbidden.filter({ hasText: "spool folder" }).getByTestId("source-trace").click();
   await expect(page).toHaveURL(new RegExp(`/traces/${ids.probe}$`));
 });
+
+test("ids with spaces, slashes and non-ASCII open their detail and action-space pages", async ({ page, request }) => {
+  const traceId = `odd id/${run} ü%`;
+  const oddChain = `odd chain/${run} é`;
+  await submit(request, { trace_id: traceId, chain_id: oddChain, nodes: [node("1", "VERIFIED_CONCLUSION", "Odd ids survive the URL", "round trip ok")] });
+  await page.goto(`/traces?chain_id=${encodeURIComponent(oddChain)}`);
+  await page.getByTestId("trace-table").getByRole("link", { name: traceId }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(traceId);
+  await expect(page.getByTestId("axiom")).toContainText("Odd ids survive the URL");
+  await page.getByRole("link", { name: "action space handed to a successor" }).click();
+  await expect(page.getByTestId("axiom-total")).toHaveText("1");
+  await expect(page.getByTestId("axiom-table")).toContainText("Odd ids survive the URL");
+});

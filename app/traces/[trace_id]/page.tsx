@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { getTrace } from "@/db/queries/traces";
 import { nodeOutcomes, parseInvalidation } from "@/lib/action-space";
 import { DigestBadge } from "@/components/traces/digest-badge";
-import { actionSpaceHref, formatTime } from "@/components/traces/format";
+import { actionSpaceHref, formatTime, pageParam } from "@/components/traces/format";
 import { NodeTable, type NodeRow } from "@/components/traces/node-table";
 
 export const dynamic = "force-dynamic";
@@ -14,11 +14,11 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 type Props = { params: Promise<{ trace_id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Trace ${(await params).trace_id}` };
+  return { title: `Trace ${pageParam((await params).trace_id)}` };
 }
 
 export default async function TracePage({ params }: Props) {
-  const { trace_id } = await params;
+  const trace_id = pageParam((await params).trace_id);
   const trace = await getTrace(trace_id);
   if (!trace) notFound();
 

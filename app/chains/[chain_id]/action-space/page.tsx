@@ -3,14 +3,14 @@ import type { Metadata } from "next";
 import { getChainTraceConstraints, listTraceRejections, ACTION_SPACE_TRACE_LIMIT } from "@/db/queries/traces";
 import { buildActionSpace } from "@/lib/action-space";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
-import { traceHref } from "@/components/traces/format";
+import { pageParam, traceHref } from "@/components/traces/format";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ chain_id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Action space · ${(await params).chain_id}` };
+  return { title: `Action space · ${pageParam((await params).chain_id)}` };
 }
 
 function TraceLinks({ ids }: { ids: string[] }) {
@@ -29,7 +29,7 @@ function TraceLinks({ ids }: { ids: string[] }) {
 }
 
 export default async function ActionSpacePage({ params }: Props) {
-  const { chain_id } = await params;
+  const chain_id = pageParam((await params).chain_id);
   const [{ traces, truncated }, rejections] = await Promise.all([
     getChainTraceConstraints(chain_id),
     listTraceRejections({ chain_id, limit: 1 }),
