@@ -768,19 +768,19 @@ export async function getOriginalText(
   part: OriginalPart,
   slice: { offset: number; length: number } | null,
   options: CcrOptions = {},
-): Promise<{ text: string; total_chars: number; offset: number } | null> {
+): Promise<{ text: string; total_chars: number; offset: number; content_type: string | null } | null> {
   const now = options.now ?? new Date();
   const db = await getDb();
   const column = sql.raw(part === "original" ? "original" : "compressed");
   const text = slice ? sql`substring(${column} from ${slice.offset + 1}::int for ${slice.length}::int)` : column;
-  const [row] = await queryRows<{ text: string | null; total_chars: unknown }>(
+  const [row] = await queryRows<{ text: string | null; total_chars: unknown; content_type: string | null }>(
     db,
     sql`
-      select ${text} as text, length(${column}) as total_chars from originals
+      select ${text} as text, length(${column}) as total_chars, content_type from originals
       where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})`,
   );
   if (!row || row.text === null) return null;
-  return { text: row.text, total_chars: Number(row.total_chars), offset: slice?.offset ?? 0 };
+  return { text: row.text, total_chars: Number(row.total_chars), offset: slice?.offset ?? 0, content_type: row.content_type };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ describe("views for the dashboard", () => {
     expect(view.kind).toBe("found");
     if (view.kind !== "found") return;
     expect(view.original).toMatchObject({ hash: result.hash, original_chars: 10_000, compressed_chars: 5, retrieval_count: 0 });
-    expect(await getOriginalText(result.hash, "original", { offset: 9_995, length: 100 })).toEqual({ text: "56789", total_chars: 10_000, offset: 9_995 });
+    expect(await getOriginalText(result.hash, "original", { offset: 9_995, length: 100 })).toEqual({ text: "56789", total_chars: 10_000, offset: 9_995, content_type: "text/plain" });
     expect((await getOriginalText(result.hash, "compressed", null))!.text).toBe("0123…");
     const after = await getOriginalStats(1, { config });
     expect(after.totals.retrieved).toBe(before.totals.retrieved);

@@ -1,0 +1,43 @@
+// The detail page's own reader: slices and whole texts for display, copy and download. It
+// is not the retrieval API: nothing here is counted or refreshes recency.
+import { z } from "zod";
+import { getOriginalText } from "@/db/queries/originals";
+import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr";
+import { ApiError } from "@/lib/errors";
+import { parseSearchParams } from "@/lib/http/list";
+import { json, route } from "@/lib/http/route";
+
+const querySchema = z.object({
+  part: z.enum(["original", "compressed"]).default("original"),
+  offset: z.coerce.number().int().min(0).optional(),
+  length: z.coerce.number().int().min(1).max(1_000_000).default(65_536),
+  download: z.enum(["1", "true"]).optional(),
+});
+
+// Public like the dashboard pages that link here; the API's token guards the agents' API.
+export const GET = route<{ params: Promise<{ hash: string }> }>(
+  async (request, { params }) => {
+    const { hash } = await params;
+    const key = parseHashKey(hash);
+    const query = parseSearchParams(request.url, querySchema);
+    const found =
+      key.ok && key.key.length === FULL_HASH_LENGTH
+        ? await getOriginalText(key.key, query.part, query.offset === undefined ? null : { offset: query.offset, length: query.length })
+        : null;
+    if (!found) throw new ApiError("not_found", `There is no live ${query.part} text stored under ${hash}.`);
+    if (query.offset !== undefined) return json(found);
+    const extension = found.content_type?.includes("json") && query.part === "original" ? "json" : "txt";
+    const name = `${key.ok ? key.key.slice(0, 16) : "original"}${query.part === "compressed" ? ".compressed" : ""}.${extension}`;
+    return new Response(found.text, {
+      headers: {
+        // Always plain text, never interpreted: stored content must not run as a page of this origin.
+        "content-type": "text/plain; charset=utf-8",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cache-control": "no-store",
+        ...(query.download ? { "content-disposition": `attachment; filename="${name}"` } : {}),
+      },
+    });
+  },
+  { public: true },
+);

@@ -1,0 +1,97 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getOriginalForView, listPassesForOriginal } from "@/db/queries/originals";
+import { ContentPane } from "@/components/originals/content-pane";
+import { CopyValueButton } from "@/components/originals/copy-value-button";
+import { formatBytes, formatUtc, originalHref } from "@/components/originals/format";
+import { OriginalFacts, OriginalProvenance } from "@/components/originals/original-facts";
+import { OriginalStatusBadge } from "@/components/originals/status-badge";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ hash: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { hash } = await params;
+  return { title: `Original ${hash.slice(0, 12)}` };
+}
+
+export default async function OriginalPage({ params }: Props) {
+  const { hash } = await params;
+  const lookup = await getOriginalForView(hash);
+  if (lookup.kind === "unknown") notFound();
+  if (lookup.kind === "ambiguous") {
+    return (
+      <>
+        <h1>Ambiguous key</h1>
+        <p className="subtitle">
+          <code>{hash}</code> is the start of {lookup.candidates.length} stored hashes; agents sending it get 409. Pick one:
+        </p>
+        <ul className="ccr-list" data-testid="ambiguous-candidates">
+          {lookup.candidates.map((c) => (
+            <li key={c.hash}>
+              <a href={originalHref(c.hash)} className="mono">
+                {c.hash}
+              </a>{" "}
+              <OriginalStatusBadge status={c.status} />
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  const original = lookup.original;
+  // A prefix opens the entry under its full key, so the address bar is always the shareable link.
+  if (original.hash !== hash) redirect(originalHref(original.hash));
+  const passes = await listPassesForOriginal(original.hash);
+  const live = original.status === "live";
+
+  return (
+    <>
+      <h1>
+        Original <OriginalStatusBadge status={original.status} />
+      </h1>
+      <p className="subtitle full-hash">
+        <code data-testid="original-hash">{original.hash}</code> <CopyValueButton value={original.hash} label="Copy hash" />
+      </p>
+      {live ? null : (
+        <section className="panel tombstone" role="status" data-testid="tombstone">
+          <strong>
+            {original.status === "evicted" ? "Evicted" : "Expired"} at {formatUtc(original.gone_at)}.
+          </strong>{" "}
+          {original.gone_reason} Only this tombstone remains ({formatBytes(original.size_bytes)} were stored): agents asking for this
+          hash get <code>410 {original.status}</code> and are told that retrying will not help.
+        </section>
+      )}
+      <div className="grid-2 original-facts">
+        <OriginalFacts original={original} />
+        <OriginalProvenance original={original} passes={passes} />
+      </div>
+      {live ? (
+        <div className="side-by-side" data-testid="side-by-side">
+          <ContentPane
+            hash={original.hash}
+            part="original"
+            title={`Original (${formatBytes(original.size_bytes)})`}
+            totalChars={original.original_chars ?? 0}
+            contentType={original.content_type}
+          />
+          {original.compressed_chars !== null ? (
+            <ContentPane
+              hash={original.hash}
+              part="compressed"
+              title={`Compressed (${formatBytes(original.compressed_size_bytes)})`}
+              totalChars={original.compressed_chars}
+              contentType={original.content_type}
+            />
+          ) : (
+            <section className="panel content-pane" data-testid="pane-compressed">
+              <h2>Compressed</h2>
+              <p className="muted">No compressed text was stored with this original.</p>
+            </section>
+          )}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { getOriginalStats, listOriginals } from "@/db/queries/originals";
+import { encodeCursor } from "@/lib/http/list";
+import { CcrCounters } from "@/components/originals/ccr-counters";
+import { OriginalsFilters } from "@/components/originals/originals-filters";
+import { OriginalsTable } from "@/components/originals/originals-table";
+import { parseOriginalsPageParams, type OriginalsPageQuery, type RawSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Originals" };
+
+async function CountersSection() {
+  return <CcrCounters stats={await getOriginalStats(24)} />;
+}
+
+async function TableSection({ query }: { query: OriginalsPageQuery }) {
+  const { items, next } = await listOriginals(query.filter, query.after);
+  const nextParams = new URLSearchParams(query.base);
+  if (next) nextParams.set("cursor", encodeCursor(next));
+  return (
+    <>
+      <OriginalsTable rows={items} sort={{ sort: query.filter.sort, order: query.filter.order, base: query.filtersOnly }} />
+      <nav className="pager" aria-label="Pages">
+        {query.after ? <a href={`?${query.base}`}>← First page</a> : null}
+        {next ? (
+          <a href={`?${nextParams}`} rel="next" data-testid="next-page">
+            Next page →
+          </a>
+        ) : null}
+      </nav>
+    </>
+  );
+}
+
+function CountersSkeleton() {
+  return <div className="skeleton" style={{ height: 168, marginBottom: 16 }} role="status" aria-label="Loading counters" />;
+}
+
+function TableSkeleton() {
+  return (
+    <div role="status" aria-label="Loading originals">
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="skeleton" style={{ height: 28, marginBottom: 6 }} />
+      ))}
+    </div>
+  );
+}
+
+export default async function OriginalsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const query = parseOriginalsPageParams(await searchParams);
+  return (
+    <>
+      <h1>Originals</h1>
+      <p className="subtitle">
+        Uncompressed tool outputs kept for <code>headroom_retrieve</code>, least recently retrieved evicted first. Gone entries keep a
+        tombstone so agents hear &ldquo;gone, don&rsquo;t retry&rdquo;, not &ldquo;never existed&rdquo;.
+      </p>
+      <Suspense fallback={<CountersSkeleton />}>
+        <CountersSection />
+      </Suspense>
+      <h2>Stored originals</h2>
+      <OriginalsFilters filter={query.filter} />
+      <Suspense key={query.base + String(query.after)} fallback={<TableSkeleton />}>
+        <TableSection query={query} />
+      </Suspense>
+    </>
+  );
+}

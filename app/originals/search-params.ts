@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { DEFAULT_LIMIT, decodeCursor } from "@/lib/http/list";
+import { ORIGINAL_SORTS, ORIGINAL_STATUS_FILTERS, type OriginalListQuery } from "@/lib/schemas/originals";
+
+export type RawSearchParams = Record<string, string | string[] | undefined>;
+
+const optionalText = z.string().trim().max(256).optional().catch(undefined).transform((v) => v || undefined);
+
+// A page never answers 422: a parameter it cannot read is dropped, so a stale link still opens.
+const pageParamsSchema = z.object({
+  status: z.enum(ORIGINAL_STATUS_FILTERS).optional().catch(undefined),
+  content_type: optionalText,
+  tool_name: optionalText,
+  chain_id: optionalText,
+  q: optionalText,
+  sort: z.enum(ORIGINAL_SORTS).catch("created").default("created"),
+  order: z.enum(["asc", "desc"]).catch("desc").default("desc"),
+  limit: z.coerce.number().int().min(1).max(200).catch(DEFAULT_LIMIT).default(DEFAULT_LIMIT),
+  cursor: z.string().optional().catch(undefined),
+});
+
+export interface OriginalsPageQuery {
+  filter: Omit<OriginalListQuery, "cursor">;
+  after: [string | number, string] | undefined;
+  /** Filters and sort as a query string, for links that keep them. */
+  base: string;
+  /** Filters only, for sort links. */
+  filtersOnly: string;
+}
+
+export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQuery {
+  const first = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  const { cursor, ...filter } = pageParamsSchema.parse(first);
+  let after: [string | number, string] | undefined;
+  try {
+    after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
+  } catch {
+    after = undefined;
+  }
+  const filters = new URLSearchParams();
+  for (const key of ["status", "content_type", "tool_name", "chain_id", "q"] as const) {
+    const value = filter[key];
+    if (value) filters.set(key, value);
+  }
+  if (filter.limit !== DEFAULT_LIMIT) filters.set("limit", String(filter.limit));
+  const base = new URLSearchParams(filters);
+  base.set("sort", filter.sort);
+  base.set("order", filter.order);
+  return { filter, after, base: base.toString(), filtersOnly: filters.toString() };
+}

@@ -1,0 +1,162 @@
+"use client";
+// One side of the side-by-side view. Text is fetched a page at a time from the page's own
+// content route, so a 32 MiB original never sits in the DOM whole; JSON small enough to
+// parse comfortably is shown as a foldable tree. Everything is rendered as text.
+import { useEffect, useState } from "react";
+import { JsonTree } from "./json-tree";
+
+export const PAGE_CHARS = 64 * 1024;
+/** Above this, parsing and holding the tree would cost the browser more than it is worth. */
+export const TREE_LIMIT_CHARS = 4 * 1024 * 1024;
+
+export interface ContentPaneProps {
+  hash: string;
+  part: "original" | "compressed";
+  title: string;
+  totalChars: number;
+  contentType: string | null;
+}
+
+type Tree = { value: unknown } | { error: string };
+
+function contentUrl(hash: string, part: string, extra = ""): string {
+  return `/originals/${hash}/content?part=${part}${extra}`;
+}
+
+async function fetchText(url: string, signal?: AbortSignal): Promise<string> {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  return response.text();
+}
+
+export function ContentPane({ hash, part, title, totalChars, contentType }: ContentPaneProps) {
+  const jsonLike = (contentType ?? "").includes("json");
+  const treeAllowed = jsonLike && totalChars <= TREE_LIMIT_CHARS;
+  const [mode, setMode] = useState<"tree" | "text">(treeAllowed ? "tree" : "text");
+  const pages = Math.max(1, Math.ceil(totalChars / PAGE_CHARS));
+  const [page, setPage] = useState(0);
+  const [slice, setSlice] = useState<{ page: number; text: string } | null>(null);
+  const [whole, setWhole] = useState<string | null>(null);
+  const [tree, setTree] = useState<Tree | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const canTree = treeAllowed && !(tree && "error" in tree);
+
+  useEffect(() => {
+    if (mode !== "text" || slice?.page === page) return;
+    const controller = new AbortController();
+    fetch(contentUrl(hash, part, `&offset=${page * PAGE_CHARS}&length=${PAGE_CHARS}`), { signal: controller.signal })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`the server answered ${response.status}`);
+        const body = (await response.json()) as { text: string };
+        setSlice({ page, text: body.text });
+        setError(null);
+      })
+      .catch((e: Error) => {
+        if (e.name !== "AbortError") setError(`Could not load this page: ${e.message}.`);
+      });
+    return () => controller.abort();
+  }, [hash, part, mode, page, slice?.page]);
+
+  useEffect(() => {
+    if (mode !== "tree" || tree) return;
+    const controller = new AbortController();
+    fetchText(contentUrl(hash, part), controller.signal)
+      .then((text) => {
+        setWhole(text);
+        try {
+          setTree({ value: JSON.parse(text) });
+        } catch (e) {
+          setTree({ error: (e as Error).message });
+          setMode("text");
+        }
+      })
+      .catch((e: Error) => {
+        if (e.name !== "AbortError") setError(`Could not load the content: ${e.message}.`);
+      });
+    return () => controller.abort();
+  }, [hash, part, mode, tree]);
+
+  async function copy() {
+    try {
+      const text = whole ?? (await fetchText(contentUrl(hash, part)));
+      setWhole(text);
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch (e) {
+      setError(`Could not copy: ${(e as Error).message}.`);
+    }
+  }
+
+  return (
+    <section className="panel content-pane" aria-label={title} data-testid={`pane-${part}`}>
+      <header className="content-pane-header">
+        <h2>{title}</h2>
+        <div className="content-pane-actions">
+          {canTree ? (
+            <div role="group" aria-label="View">
+              <button type="button" aria-pressed={mode === "tree"} onClick={() => setMode("tree")}>
+                Tree
+              </button>
+              <button type="button" aria-pressed={mode === "text"} onClick={() => setMode("text")}>
+                Text
+              </button>
+            </div>
+          ) : null}
+          <button type="button" onClick={() => void copy()}>
+            {copied ? "Copied" : "Copy"}
+          </button>
+          <a className="ccr-button-link" href={contentUrl(hash, part, "&download=1")} download>
+            Download
+          </a>
+        </div>
+      </header>
+      {jsonLike && !treeAllowed ? (
+        <p className="muted">Too large for the tree view; showing the text as stored, a page at a time.</p>
+      ) : null}
+      {tree && "error" in tree ? <p className="muted">Not valid JSON ({tree.error}); showing the text as stored.</p> : null}
+      {error ? (
+        <p className="badge danger" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {mode === "tree" ? (
+        tree && "value" in tree ? (
+          <JsonTree value={tree.value} />
+        ) : (
+          <div className="skeleton" style={{ height: 240 }} role="status" aria-label="Loading content" />
+        )
+      ) : (
+        <>
+          {pages > 1 ? (
+            <nav className="pager content-pager" aria-label={`${title} pages`}>
+              <button type="button" onClick={() => setPage(0)} disabled={page === 0}>
+                First
+              </button>
+              <button type="button" onClick={() => setPage(page - 1)} disabled={page === 0}>
+                Previous
+              </button>
+              <span data-testid="page-indicator">
+                Page {page + 1} of {pages}
+              </span>
+              <button type="button" onClick={() => setPage(page + 1)} disabled={page >= pages - 1}>
+                Next
+              </button>
+              <button type="button" onClick={() => setPage(pages - 1)} disabled={page >= pages - 1}>
+                Last
+              </button>
+            </nav>
+          ) : null}
+          {slice?.page === page ? (
+            <pre className="content-text" data-testid="content-text">
+              {slice.text}
+            </pre>
+          ) : (
+            <div className="skeleton" style={{ height: 240 }} role="status" aria-label="Loading content" />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

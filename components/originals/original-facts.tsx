@@ -1,0 +1,99 @@
+import type { MatchingPassWire, OriginalSummaryWire } from "@/db/queries/originals";
+import { CopyValueButton } from "./copy-value-button";
+import { chainHref, formatBytes, formatCount, formatUtc } from "./format";
+
+type Original = OriginalSummaryWire & { marker: string };
+
+function arrow(before: number | null, after: number | null, format: (n: number | null) => string = formatCount): string {
+  if (before === null && after === null) return "not sent by the client";
+  return `${format(before)} → ${format(after)}`;
+}
+
+/** What is stored and what it is worth: sizes, counts, tokens, TTL, retrievals, marker. */
+export function OriginalFacts({ original: o }: { original: Original }) {
+  const ratio = o.compressed_size_bytes !== null && o.size_bytes > 0 ? o.compressed_size_bytes / o.size_bytes : null;
+  return (
+    <section className="panel" aria-label="Entry">
+      <h2>Entry</h2>
+      <dl className="ccr-facts" data-testid="original-facts">
+        <dt>Size</dt>
+        <dd>
+          {arrow(o.size_bytes, o.compressed_size_bytes, formatBytes)}
+          {ratio !== null ? <span className="muted"> ({ratio < 0.001 ? "under 0.1" : (ratio * 100).toFixed(1)}% of the original)</span> : null}
+        </dd>
+        <dt>Content type</dt>
+        <dd>{o.content_type ?? "—"}</dd>
+        <dt>Tool</dt>
+        <dd>{o.tool_name ?? "—"}</dd>
+        <dt>Items</dt>
+        <dd>{arrow(o.original_items, o.compressed_items)}</dd>
+        <dt>Tokens</dt>
+        <dd>
+          {arrow(o.original_tokens, o.compressed_tokens)}
+          <div className="muted">
+            {o.tokens_saved === null ? "saving unknown (no compressed side)" : `${formatCount(o.tokens_saved)} saved by compressing`}; each
+            retrieval re-spends {formatCount(o.retrieval_tokens)}
+            {o.tokens_estimated ? " (estimated from bytes, about 4 per token)" : ""}
+          </div>
+        </dd>
+        <dt>Stored</dt>
+        <dd>
+          {formatUtc(o.created_at)}
+          {o.store_count > 1 ? <span className="muted"> (stored {o.store_count} times; deduplicated)</span> : null}
+        </dd>
+        <dt>Expires</dt>
+        <dd>{o.expires_at ? `${formatUtc(o.expires_at)} (TTL ${o.ttl_seconds} s)` : "never: no TTL"}</dd>
+        <dt>Retrievals</dt>
+        <dd data-testid="retrieval-count">
+          {formatCount(o.retrieval_count)}
+          <span className="muted">, last {o.last_retrieved_at ? formatUtc(o.last_retrieved_at) : "never"}</span>
+        </dd>
+        <dt>Marker</dt>
+        <dd>
+          <code data-testid="marker">{o.marker}</code> <CopyValueButton value={o.marker} label="Copy marker" />
+        </dd>
+      </dl>
+      <p className="muted ccr-note">Viewing this page is not a retrieval: it is not counted and does not keep the entry from eviction.</p>
+    </section>
+  );
+}
+
+/** Where the original came from, and every pass whose recorded hashes point at it. */
+export function OriginalProvenance({ original: o, passes }: { original: Original; passes: MatchingPassWire[] }) {
+  return (
+    <section className="panel" aria-label="Provenance">
+      <h2>Provenance</h2>
+      <dl className="ccr-facts">
+        <dt>Came from</dt>
+        <dd>
+          {o.chain_id ? (
+            <a href={chainHref(o.chain_id, o.pass_id)} data-testid="source-chain-link">
+              chain {o.chain_id}
+              {o.pass_id ? `, pass ${o.pass_id}` : ""}
+            </a>
+          ) : (
+            <span className="muted">no chain recorded</span>
+          )}
+        </dd>
+      </dl>
+      <h3 className="ccr-subheading">Passes with this hash</h3>
+      {passes.length === 0 ? (
+        <p className="muted">No pass receipt names this hash as its input or output.</p>
+      ) : (
+        <ul className="ccr-list" data-testid="matching-passes">
+          {passes.map((p) => (
+            <li key={`${p.chain_id}/${p.pass_id}/${p.relation}`}>
+              <a href={chainHref(p.chain_id, p.pass_id)}>
+                {p.chain_id} · pass {p.pass_number}
+              </a>{" "}
+              <span className="muted">
+                ({p.pass_id}) {p.relation === "input" ? "compressed this original" : "produced this content"}
+              </span>{" "}
+              <span className="badge neutral">{p.verdict}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+// The demo originals show every state the store can be in, link to the demo chain's
+// restore boundary, and seed only once.
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoIfEmpty } from "@/db/demo";
+import { seedDemoOriginals } from "@/db/demo-originals";
+import { getChainOriginalLinks, getOriginalStats, listOriginals } from "@/db/queries/originals";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+beforeAll(async () => {
+  await seedDemoIfEmpty();
+  // 0 when db/demo.ts already seeds the originals itself.
+  expect([0, 5]).toContain(await seedDemoOriginals());
+});
+
+describe("seedDemoOriginals", () => {
+  it("stores live, evicted and expired entries, retrievals and misses of every kind but ambiguous", async () => {
+    const { items } = await listOriginals({ sort: "created", order: "desc", limit: 50 }, undefined);
+    expect(items.map((i) => i.status).sort()).toEqual(["evicted", "expired", "live", "live", "live"]);
+    const stats = await getOriginalStats(24);
+    expect(stats.totals).toMatchObject({ stored: 5, retrieved: 2, evictions: 1, expiries: 1 });
+    expect(stats.totals.misses).toMatchObject({ unknown: 1, evicted: 1, expired: 1 });
+    expect(stats.totals.tokens.net).toBe(stats.totals.tokens.saved_gross - stats.totals.tokens.respent);
+    expect(await seedDemoOriginals()).toBe(0);
+  });
+
+  it("gives the demo chain's restore boundary the original it rolls back to", async () => {
+    const links = await getChainOriginalLinks("demo-schema-truncation");
+    expect(links.restores["demo-schema-truncation.p4"]).toMatchObject({ status: "live", match: "recorded_pass" });
+  });
+});
