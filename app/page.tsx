@@ -1,15 +1,74 @@
-import { listChains } from "@/db/queries/chains";
-import { ChainsTable } from "@/components/chains/chains-table";
+import { Suspense } from "react";
+import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
+import { chooseStride, pivotCollapseRates, RANGE_KEYS, RANGES, rangeStart, type RangeKey } from "@/lib/overview";
+import { parseOverviewParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
+import { Figures } from "@/components/overview/figures";
+import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
+import { RecentCollapses } from "@/components/overview/recent-collapses";
 
 export const dynamic = "force-dynamic";
 
-export default async function Home() {
-  const { items } = await listChains({ sort: "last_activity", order: "desc", limit: 100 });
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const { range } = parseOverviewParams(await searchParams);
+  const now = new Date();
+  const since = rangeStart(range, now, range === "all" ? await getFirstActivity() : null);
   return (
     <>
-      <h1>Chains</h1>
-      <p className="subtitle">Every compression chain with its last verdict and where it collapsed.</p>
-      <ChainsTable rows={items} empty="No chains yet: post receipts to /api/v1/passes." />
+      <div className="overview-head">
+        <div>
+          <h1>Overview</h1>
+          <p className="subtitle">How compression chains are holding up: collapses, breaches, disagreements and broken receipts.</p>
+        </div>
+        <nav className="segmented" aria-label="Time range" data-testid="range">
+          {RANGE_KEYS.map((key) => (
+            <a key={key} href={key === "7d" ? "/" : `/?range=${key}`} aria-current={key === range ? "true" : undefined}>
+              {RANGES[key].label}
+            </a>
+          ))}
+        </nav>
+      </div>
+      <Suspense key={`figures-${range}`} fallback={<FiguresSkeleton />}>
+        <FiguresSection since={since} range={range} />
+      </Suspense>
+      <div className="grid-2">
+        <Suspense key={`rates-${range}`} fallback={<PanelSkeleton label="Loading collapse rates" />}>
+          <CollapseRateSection since={since} now={now} />
+        </Suspense>
+        <Suspense key={`recent-${range}`} fallback={<PanelSkeleton label="Loading recent collapses" />}>
+          <RecentSection since={since} now={now} />
+        </Suspense>
+      </div>
     </>
+  );
+}
+
+async function FiguresSection({ since, range }: { since: Date | null; range: RangeKey }) {
+  // "All time" with nothing recorded yet has no start: count everything, which is nothing.
+  const figures = await getOverviewFigures(range === "all" ? null : since);
+  return <Figures figures={figures} />;
+}
+
+async function CollapseRateSection({ since, now }: { since: Date | null; now: Date }) {
+  const origin = since ?? now;
+  const stride = chooseStride((now.getTime() - origin.getTime()) / 1000);
+  const rows = since ? await listCollapseRates(origin, stride) : [];
+  const { classes, points } = pivotCollapseRates(rows, origin, now, stride);
+  return (
+    <section className="panel" aria-label="Collapse rate per content class">
+      <h2>Collapse rate per content class</h2>
+      <p className="muted small">Of the chains that started in each period, the share that has collapsed so far.</p>
+      <CollapseRateChart classes={classes} points={points} strideSeconds={stride} />
+    </section>
+  );
+}
+
+async function RecentSection({ since, now }: { since: Date | null; now: Date }) {
+  const items = await listRecentCollapses(since);
+  return (
+    <section className="panel" aria-label="Most recent collapse points">
+      <h2>Most recent collapse points</h2>
+      <RecentCollapses items={items} now={now} />
+    </section>
   );
 }

@@ -3,6 +3,7 @@
 // its default.
 import { z } from "zod";
 import { chainListQuerySchema } from "./chains";
+import { DEFAULT_RANGE, RANGE_KEYS, type RangeKey } from "../overview";
 
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
@@ -75,4 +76,13 @@ export function hrefWith(pathname: string, params: Record<string, string | numbe
   }
   const query = search.toString();
   return query ? `${pathname}?${query}` : pathname;
+}
+
+export const overviewParamsSchema = z.object({
+  range: z.enum(RANGE_KEYS as [RangeKey, ...RangeKey[]]).default(DEFAULT_RANGE).catch(DEFAULT_RANGE),
+});
+export type OverviewParams = z.infer<typeof overviewParamsSchema>;
+
+export function parseOverviewParams(raw: RawSearchParams): OverviewParams {
+  return overviewParamsSchema.parse(firstValues(raw));
 }

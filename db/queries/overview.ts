@@ -1,0 +1,110 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import type { Verdict } from "@/lib/guard";
+import type { CollapseRateRow } from "@/lib/overview";
+
+export interface OverviewFigures {
+  /** Chains with any activity in the range. */
+  chains: number;
+  passes: number;
+  /** Chains whose collapse point (first collapse verdict) falls in the range. */
+  chains_collapsed: number;
+  /** Passes judged FLOOR_BREACH_DETECTED. */
+  floor_breaches: number;
+  /** Passes whose client verdict or digest disagreed with the server's. */
+  client_mismatches: number;
+  /** Integrity findings of the chains active in the range. */
+  integrity_findings: number;
+}
+
+/**
+ * The headline figures since a moment (or over all time when `since` is null). Every
+ * count reads an index range (passes by time, collapse passes by time, chains by activity).
+ */
+export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
+  const db = await getDb();
+  const activeChains = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const [row] = await queryRows<Record<keyof OverviewFigures, number | string>>(
+    db,
+    sql`
+      select
+        (select count(*) from chains where ${activeChains}) as chains,
+        (select count(*) from passes p where ${passesIn}) as passes,
+        (select count(*) from passes p join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
+          where p.verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT') and ${passesIn}) as chains_collapsed,
+        (select count(*) from passes p where p.verdict = 'FLOOR_BREACH_DETECTED' and ${passesIn}) as floor_breaches,
+        (select count(*) from passes p where p.client_mismatch and ${passesIn}) as client_mismatches,
+        (select coalesce(sum(integrity_count), 0) from chains where ${activeChains}) as integrity_findings`,
+  );
+  return {
+    chains: Number(row.chains),
+    passes: Number(row.passes),
+    chains_collapsed: Number(row.chains_collapsed),
+    floor_breaches: Number(row.floor_breaches),
+    client_mismatches: Number(row.client_mismatches),
+    integrity_findings: Number(row.integrity_findings),
+  };
+}
+
+/** When the first chain started: where "all time" begins. */
+export async function getFirstActivity(): Promise<Date | null> {
+  const db = await getDb();
+  const [row] = await queryRows<{ first: Date | string | null }>(db, sql`select min(first_seen_at) as first from chains`);
+  return row?.first ? new Date(row.first) : null;
+}
+
+/**
+ * Chains that started in each time bucket, per content class, and how many of them have
+ * collapsed (so far). Buckets are `stride` wide, aligned to `origin`.
+ */
+export async function listCollapseRates(origin: Date, strideSeconds: number): Promise<CollapseRateRow[]> {
+  const db = await getDb();
+  const rows = await queryRows<{ bucket: Date | string; content_class: string; started: number | string; collapsed: number | string }>(
+    db,
+    sql`
+      select date_bin(make_interval(secs => ${strideSeconds}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
+        content_class,
+        count(*) as started,
+        count(collapse_pass_id) as collapsed
+      from chains
+      where first_seen_at >= ${origin.toISOString()}::timestamptz
+      group by 1, 2
+      order by 1, 2`,
+  );
+  return rows.map((r) => ({
+    bucket: new Date(r.bucket).toISOString(),
+    content_class: r.content_class,
+    started: Number(r.started),
+    collapsed: Number(r.collapsed),
+  }));
+}
+
+export interface RecentCollapse {
+  chain_id: string;
+  content_class: string;
+  pass_id: string;
+  pass_number: number;
+  verdict: Verdict;
+  directive: string;
+  created_at: string;
+}
+
+/** The latest collapse points: newest collapse-verdict passes that are their chain's collapse point. */
+export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
+  const db = await getDb();
+  const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const rows = await queryRows<Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }>(
+    db,
+    sql`
+      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.verdict, p.directive, p.created_at
+      from passes p
+      join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
+      where p.verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
+        and ${passesIn}
+      order by p.created_at desc, p.id desc
+      limit ${limit}`,
+  );
+  return rows.map((r) => ({ ...r, pass_number: Number(r.pass_number), created_at: new Date(r.created_at).toISOString() }));
+}

@@ -1,0 +1,89 @@
+// The overview's time ranges and the shaping of collapse rates for its chart.
+
+export const RANGES = {
+  "24h": { label: "24 hours", seconds: 86_400 },
+  "7d": { label: "7 days", seconds: 7 * 86_400 },
+  "30d": { label: "30 days", seconds: 30 * 86_400 },
+  "90d": { label: "90 days", seconds: 90 * 86_400 },
+  all: { label: "All time", seconds: null },
+} as const;
+export type RangeKey = keyof typeof RANGES;
+export const RANGE_KEYS = Object.keys(RANGES) as RangeKey[];
+export const DEFAULT_RANGE: RangeKey = "7d";
+
+/** Where a range starts; "all" starts at the first activity (null: nothing recorded yet). */
+export function rangeStart(range: RangeKey, now: Date, firstActivity: Date | null): Date | null {
+  const seconds = RANGES[range].seconds;
+  return seconds === null ? firstActivity : new Date(now.getTime() - seconds * 1000);
+}
+
+const STRIDES = [3_600, 3 * 3_600, 6 * 3_600, 12 * 3_600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 91 * 86_400, 365 * 86_400];
+export const MAX_BUCKETS = 36;
+
+/** The narrowest round bucket width that cuts the span into at most MAX_BUCKETS buckets. */
+export function chooseStride(spanSeconds: number): number {
+  return STRIDES.find((s) => Math.ceil(spanSeconds / s) <= MAX_BUCKETS) ?? STRIDES[STRIDES.length - 1];
+}
+
+export interface CollapseRateRow {
+  /** Bucket start, RFC 3339. */
+  bucket: string;
+  content_class: string;
+  started: number;
+  collapsed: number;
+}
+
+export interface CollapseRatePoint {
+  /** Bucket start in epoch milliseconds. */
+  t: number;
+  /** Share of the chains started in the bucket that collapsed, per class; null when none started. */
+  rate: Record<string, number | null>;
+  started: Record<string, number>;
+  collapsed: Record<string, number>;
+}
+
+export const OTHER_CLASSES = "other classes";
+
+/**
+ * One point per bucket from `origin` up to `end` (empty buckets included, so the axis spans
+ * the whole range), one series per class. Classes beyond the `maxClasses` busiest are summed
+ * into one "other classes" series so that the chart stays readable.
+ */
+export function pivotCollapseRates(
+  rows: readonly CollapseRateRow[],
+  origin: Date,
+  end: Date,
+  strideSeconds: number,
+  maxClasses = 6,
+): { classes: string[]; points: CollapseRatePoint[] } {
+  const totals = new Map<string, number>();
+  for (const r of rows) totals.set(r.content_class, (totals.get(r.content_class) ?? 0) + r.started);
+  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([c]) => c);
+  const kept = ranked.length > maxClasses ? ranked.slice(0, maxClasses - 1) : ranked;
+  const classes = ranked.length > maxClasses ? [...kept, OTHER_CLASSES] : kept;
+  const seriesOf = (c: string) => (kept.includes(c) ? c : OTHER_CLASSES);
+
+  const stride = strideSeconds * 1000;
+  const points: CollapseRatePoint[] = [];
+  const index = new Map<number, CollapseRatePoint>();
+  for (let t = origin.getTime(); t < end.getTime(); t += stride) {
+    const point: CollapseRatePoint = { t, rate: {}, started: {}, collapsed: {} };
+    for (const c of classes) {
+      point.started[c] = 0;
+      point.collapsed[c] = 0;
+    }
+    points.push(point);
+    index.set(t, point);
+  }
+  for (const r of rows) {
+    const point = index.get(Date.parse(r.bucket));
+    if (!point) continue;
+    const c = seriesOf(r.content_class);
+    point.started[c] += r.started;
+    point.collapsed[c] += r.collapsed;
+  }
+  for (const point of points) {
+    for (const c of classes) point.rate[c] = point.started[c] > 0 ? point.collapsed[c] / point.started[c] : null;
+  }
+  return { classes, points };
+}

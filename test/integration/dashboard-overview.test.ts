@@ -1,0 +1,86 @@
+// The overview's figures, collapse rates and latest collapses over time ranges.
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../support/database";
+import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
+import { ingestPasses } from "@/db/queries/passes";
+import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/overview";
+import type { PassReceipt } from "@/lib/schemas/passes";
+
+useTestDatabase();
+
+const NOW = new Date();
+const HOUR = 3_600_000;
+
+/** A chain of `sizes` passes starting `hoursAgo`, one pass a minute, under the default floor of 256 bytes. */
+function chain(id: string, contentClass: string, hoursAgo: number, sizes: number[], extra: Partial<PassReceipt>[] = []): PassReceipt[] {
+  return sizes.map((size, i) => ({
+    chain_id: id,
+    pass_id: `${id}.${i + 1}`,
+    pass_number: i + 1,
+    input_content_hash: null,
+    current_content_hash: `${id}:${i + 1}`,
+    current_size_bytes: size,
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.9,
+    content_class: contentClass,
+    created_at: new Date(NOW.getTime() - hoursAgo * HOUR + i * 60_000).toISOString(),
+    metadata: null,
+    verdict: null,
+    manifest_digest: null,
+    ...extra[i],
+  }));
+}
+
+describe("overview", () => {
+  it("counts figures over a time range", async () => {
+    await ingestPasses([
+      // 2 hours ago: collapses at pass 3 (size), one pass is schema-invalid, one client mismatch.
+      ...chain("recent-collapse", "summary", 2, [1000, 900, 100, 50], [{}, { verdict: "COLLAPSE_IMMINENT" }]),
+      ...chain("recent-breach", "api-json", 3, [1000, 900, 800], [{}, {}, { schema_valid: false }]),
+      ...chain("recent-healthy", "api-json", 5, [1000, 900, 800]),
+      // 3 days ago: collapsed.
+      ...chain("older-collapse", "summary", 72, [1000, 100]),
+      // 40 days ago: healthy, and a missing pass (integrity finding).
+      ...chain("ancient", "summary", 960, [1000, 900]).map((r, i) => (i === 1 ? { ...r, pass_number: 3 } : r)),
+    ]);
+
+    const day = await getOverviewFigures(rangeStart("24h", NOW, null));
+    // Chains count as active when a receipt was created or received in the range: the
+    // back-dated chains were all received just now.
+    expect(day).toEqual({ chains: 5, passes: 10, chains_collapsed: 2, floor_breaches: 1, client_mismatches: 1, integrity_findings: 1 });
+    const week = await getOverviewFigures(rangeStart("7d", NOW, null));
+    expect(week).toMatchObject({ passes: 12, chains_collapsed: 3 });
+    const all = await getOverviewFigures(null);
+    expect(all).toEqual({ chains: 5, passes: 14, chains_collapsed: 3, floor_breaches: 1, client_mismatches: 1, integrity_findings: 1 });
+    expect((await getFirstActivity())!.getTime()).toBe(NOW.getTime() - 960 * HOUR);
+  });
+
+  it("lists the latest collapse points, newest first, one per chain", async () => {
+    const recent = await listRecentCollapses(null);
+    expect(recent.map((c) => [c.chain_id, c.pass_number, c.verdict])).toEqual([
+      ["recent-collapse", 3, "COLLAPSE_IMMINENT"],
+      ["recent-breach", 3, "FLOOR_BREACH_DETECTED"],
+      ["older-collapse", 2, "COLLAPSE_IMMINENT"],
+    ]);
+    expect(await listRecentCollapses(rangeStart("24h", NOW, null))).toHaveLength(2);
+  });
+
+  it("gives the collapse rate per class of the chains started in each bucket", async () => {
+    const origin = rangeStart("7d", NOW, null)!;
+    const stride = chooseStride(7 * 86_400);
+    expect(stride).toBe(6 * 3_600);
+    const rows = await listCollapseRates(origin, stride);
+    expect(rows.map((r) => [r.content_class, r.started, r.collapsed])).toEqual([
+      ["summary", 1, 1],
+      ["api-json", 2, 1],
+      ["summary", 1, 1],
+    ]);
+    const { classes, points } = pivotCollapseRates(rows, origin, NOW, stride);
+    expect(classes).toEqual(["api-json", "summary"]);
+    expect(points).toHaveLength(28);
+    const last = points.at(-1)!;
+    expect(last.rate).toEqual({ "api-json": 0.5, summary: 1 });
+    expect(points.filter((p) => p.rate.summary !== null)).toHaveLength(2);
+  });
+});
