@@ -54,9 +54,8 @@ describe("GET /api/v1/health", () => {
 
 describe("unknown API paths", () => {
   it.each(["GET", "POST", "PUT", "PATCH", "DELETE"] as const)("%s /api/v1/nope is a JSON 404 in the error shape", async (method) => {
-    const handler = unknownPath[method];
     const request = new Request("http://localhost/api/v1/nope/deeper", { method, body: method === "GET" ? undefined : "{}" });
-    const answer = await call(handler as (r: Request, c: unknown) => Promise<Response>, request, params({ path: ["v1", "nope", "deeper"] }));
+    const answer = await call(async (r: Request) => unknownPath[method](r), request);
     const error = expectError(answer, 404, "not_found");
     expect(error.message).toContain("/api/v1/nope/deeper");
   });
