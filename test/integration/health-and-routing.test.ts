@@ -5,7 +5,7 @@ import { GET as health } from "@/app/api/v1/health/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { getHandle, openDatabase, setHandle } from "@/db/index";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, useTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 
 useTestDatabase();
