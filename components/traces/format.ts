@@ -3,6 +3,11 @@ export function formatTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
+/** The same instant on two short lines, for narrow table columns. */
+export function formatTimeParts(iso: string): [date: string, time: string] {
+  return [iso.slice(0, 10), `${iso.slice(11, 19)} UTC`];
+}
+
 export function traceHref(traceId: string): string {
   return `/traces/${encodeURIComponent(traceId)}`;
 }

@@ -3,50 +3,48 @@ import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { TraceRejectionWire } from "@/db/queries/traces";
-import { formatTime } from "./format";
+import { Stamp } from "./stamp";
 
+// Two stacked columns so the list fits beside the trace table.
 const columns: ColumnDef<TraceRejectionWire>[] = [
   {
-    id: "when",
-    header: "When",
-    cell: ({ row }) => <time dateTime={row.original.created_at}>{formatTime(row.original.created_at)}</time>,
-  },
-  {
-    id: "trace",
-    header: "Trace",
-    cell: ({ row }) => <span className="mono">{row.original.trace_id ?? "—"}</span>,
-  },
-  {
-    id: "chain",
-    header: "Chain",
-    cell: ({ row }) =>
-      row.original.chain_id === null ? (
-        <span className="audit-subtle">none</span>
-      ) : (
-        <Link href={`/traces?chain_id=${encodeURIComponent(row.original.chain_id)}`} className="mono">
-          {row.original.chain_id}
-        </Link>
-      ),
+    id: "submission",
+    header: "Refused trace",
+    cell: ({ row }) => (
+      <span className="audit-stack">
+        <span className="mono" data-testid="rejected-trace">{row.original.trace_id ?? "—"}</span>
+        {row.original.chain_id === null ? (
+          <span className="audit-subtle audit-small">no chain</span>
+        ) : (
+          <Link href={`/traces?chain_id=${encodeURIComponent(row.original.chain_id)}`} className="mono audit-small">
+            {row.original.chain_id}
+          </Link>
+        )}
+      </span>
+    ),
   },
   {
     id: "node",
     header: "Unverified node",
     cell: ({ row }) => (
-      <span className="mono" title={`node #${row.original.node_index} of the submitted trace`}>
+      <span className="mono" title={`node #${row.original.node_index} of the submitted trace`} data-testid="rejected-node">
         {row.original.node_id} <span className="audit-subtle">#{row.original.node_index}</span>
       </span>
     ),
   },
+  { id: "when", header: "When", cell: ({ row }) => <Stamp iso={row.original.created_at} /> },
 ];
 
 export function RejectionTable({ rows }: { rows: TraceRejectionWire[] }) {
   return (
-    <DataTable
-      columns={columns}
-      rows={rows}
-      rowId={(r) => String(r.id)}
-      empty="No submission has been refused: every VERIFIED_CONCLUSION so far came with a receipt."
-      testId="rejection-table"
-    />
+    <div className="audit-scroll">
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowId={(r) => String(r.id)}
+        empty="No submission has been refused: every VERIFIED_CONCLUSION so far came with a receipt."
+        testId="rejection-table"
+      />
+    </div>
   );
 }

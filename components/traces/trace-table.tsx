@@ -4,7 +4,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { TraceSummary } from "@/db/queries/traces";
 import { DigestBadge } from "./digest-badge";
-import { actionSpaceHref, formatTime, traceHref } from "./format";
+import { actionSpaceHref, traceHref } from "./format";
+import { Stamp } from "./stamp";
 
 const columns: ColumnDef<TraceSummary>[] = [
   {
@@ -23,19 +24,14 @@ const columns: ColumnDef<TraceSummary>[] = [
       row.original.chain_id === null ? (
         <span className="audit-subtle">none</span>
       ) : (
-        <span className="audit-stack">
-          <Link href={`/chains/${encodeURIComponent(row.original.chain_id)}`} className="mono audit-nowrap">
-            {row.original.chain_id}
-          </Link>
-          <Link href={actionSpaceHref(row.original.chain_id)} className="audit-small">
-            action space
-          </Link>
-        </span>
+        <Link href={actionSpaceHref(row.original.chain_id)} className="mono" title="The action space this chain hands to a successor">
+          {row.original.chain_id}
+        </Link>
       ),
   },
   {
     id: "axioms",
-    header: "Binding axioms",
+    header: "Axioms",
     cell: ({ row }) => {
       const { axioms, axiom_count } = row.original;
       return (
@@ -53,19 +49,21 @@ const columns: ColumnDef<TraceSummary>[] = [
   },
   {
     id: "invalidations",
-    header: "Invalidated paths",
+    header: "Invalidated",
     cell: ({ row }) => <span data-testid="invalidation-count">{row.original.invalidation_count}</span>,
   },
   {
     id: "omitted",
-    header: "Omitted (no receipt)",
+    header: "Omitted",
     cell: ({ row }) =>
       row.original.omitted_falsified_paths > 0 ? (
-        <span className="badge warn" title="Falsified paths dropped because they carried no deterministic receipt">
-          {row.original.omitted_falsified_paths} omitted
+        <span className="badge warn" title="Falsified paths dropped because they carried no deterministic receipt" data-testid="omitted-count">
+          {row.original.omitted_falsified_paths}
         </span>
       ) : (
-        <span className="audit-subtle">0</span>
+        <span className="audit-subtle" data-testid="omitted-count">
+          0
+        </span>
       ),
   },
   {
@@ -76,14 +74,14 @@ const columns: ColumnDef<TraceSummary>[] = [
   {
     id: "created",
     header: "Stored",
-    cell: ({ row }) => (
-      <time dateTime={row.original.created_at} className="audit-nowrap">
-        {formatTime(row.original.created_at)}
-      </time>
-    ),
+    cell: ({ row }) => <Stamp iso={row.original.created_at} />,
   },
 ];
 
 export function TraceTable({ rows, empty }: { rows: TraceSummary[]; empty: React.ReactNode }) {
-  return <DataTable columns={columns} rows={rows} rowId={(t) => t.trace_id} empty={empty} testId="trace-table" />;
+  return (
+    <div className="audit-scroll">
+      <DataTable columns={columns} rows={rows} rowId={(t) => t.trace_id} empty={empty} testId="trace-table" />
+    </div>
+  );
 }

@@ -59,7 +59,7 @@ export default async function TracePage({ params }: Props) {
           </dd>
           <dt>Client</dt>
           <dd>
-            {trace.client_residual_digest === null ? <span className="audit-subtle">not sent</span> : <code data-testid="client-digest">{trace.client_residual_digest}</code>}{" "}
+            {trace.client_residual_digest === null ? null : <code data-testid="client-digest">{trace.client_residual_digest}</code>}{" "}
             <DigestBadge mismatch={trace.digest_mismatch} clientDigest={trace.client_residual_digest} />
           </dd>
           <dt>Nodes submitted</dt>
