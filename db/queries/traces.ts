@@ -128,35 +128,22 @@ export async function getTrace(traceId: string): Promise<TraceWire | null> {
   return row ? toTraceWire(row) : null;
 }
 
-/** A list row: the residual without the raw nodes (which can be megabytes) and without repeating the invalidations per axiom. */
-export interface TraceSummary {
-  trace_id: string;
-  chain_id: string | null;
+/**
+ * A list row: the stored trace without its raw nodes (which can run to megabytes), plus the
+ * counts a table shows. `axioms` repeats the conclusions' axiom texts for quick display.
+ */
+export interface TraceSummary extends Omit<TraceWire, "nodes"> {
   axioms: string[];
   axiom_count: number;
-  invalidated_paths: string[];
   invalidation_count: number;
-  eviction_boundary_index: number;
-  residual_digest: string;
-  client_residual_digest: string | null;
-  digest_mismatch: boolean;
-  node_count: number;
-  pruned_chatter_count: number;
-  omitted_falsified_paths: number;
   nodes_kept: boolean;
-  created_at: string;
 }
 
-// Explicit columns are load-bearing: `nodes` is never read for a list, and the axioms are
-// unpacked in SQL so each row does not carry its invalidations once per conclusion.
-const axiomTexts = sql<string[]>`(select coalesce(jsonb_agg(c.v -> 'axiom' order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
-  (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as string[],
-);
-
+// Explicit columns are load-bearing: `nodes` is never read for a list.
 const summaryColumns = {
   traceId: traces.traceId,
   chainId: traces.chainId,
-  axioms: axiomTexts,
+  conclusions: traces.conclusions,
   invalidatedPaths: traces.invalidatedPaths,
   evictionBoundaryIndex: traces.evictionBoundaryIndex,
   residualDigest: traces.residualDigest,
@@ -176,22 +163,24 @@ function selectSummaries(db: Db) {
 type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
 
 function toSummary(r: SummaryRow): TraceSummary {
+  const conclusions = r.conclusions.map(conclusionWire);
   return {
     trace_id: r.traceId,
     chain_id: r.chainId,
-    axioms: r.axioms,
-    axiom_count: r.axioms.length,
-    invalidated_paths: r.invalidatedPaths,
-    invalidation_count: r.invalidatedPaths.length,
+    conclusions,
     eviction_boundary_index: r.evictionBoundaryIndex,
     residual_digest: r.residualDigest,
     client_residual_digest: r.clientResidualDigest,
     digest_mismatch: r.digestMismatch,
+    invalidated_paths: r.invalidatedPaths,
     node_count: r.nodeCount,
     pruned_chatter_count: r.prunedChatterCount,
     omitted_falsified_paths: r.omittedFalsifiedCount,
-    nodes_kept: r.nodesKept,
     created_at: r.createdAt.toISOString(),
+    axioms: conclusions.map((c) => c.axiom),
+    axiom_count: conclusions.length,
+    invalidation_count: r.invalidatedPaths.length,
+    nodes_kept: r.nodesKept,
   };
 }
 

@@ -122,6 +122,17 @@ describe("every public trace vector through POST /api/v1/traces and back through
 
     const mismatched = await allPages({ chain_id: "vector-chain", mismatch: "true" });
     expect(mismatched.length).toBeGreaterThan(0);
+    const agreeing = await allPages({ chain_id: "vector-chain", mismatch: "false" });
+    expect([...mismatched, ...agreeing].sort()).toEqual([...stored].sort());
+
+    // A list item is the stored trace without its raw nodes.
+    const page = await list({ chain_id: "vector-chain", limit: "500" });
+    for (const item of page.body.items) {
+      const { nodes, ...detail } = (await get(item.trace_id)).body;
+      expect(item).toMatchObject(detail);
+      expect(item.nodes_kept).toBe(nodes !== null);
+      expect(item.axioms).toEqual(detail.conclusions.map((c: { axiom: string }) => c.axiom));
+    }
     for (const id of mismatched) expect((await get(id)).body.client_residual_digest).toBe("0".repeat(64));
   });
 });
