@@ -40,7 +40,12 @@ export function missingReceiptError(error: MissingVerificationReceiptError): Api
 /** A keyset position in a newest-first list: the row's creation time and its unique tiebreaker. */
 export type ListKey<T extends string | number> = readonly [createdAt: string, tiebreak: T];
 
-const cursorTime = z.iso.datetime().refine((v) => !Number.isNaN(Date.parse(v)));
+// Issued cursors hold Date#toISOString() output; anything else (say 2026-02-30, which the
+// database would refuse) is not one of ours.
+const cursorTime = z.string().refine((v) => {
+  const time = Date.parse(v);
+  return !Number.isNaN(time) && new Date(time).toISOString() === v;
+});
 
 function cursorOf<T extends z.ZodType<string | number>>(tiebreak: T) {
   return (cursor: string | undefined, param = "cursor"): ListKey<z.infer<T>> | undefined => {

@@ -275,7 +275,8 @@ describe("GET /api/v1/traces: filters, search and keyset pages", () => {
   });
 
   it("refuses a cursor it did not issue, and bad filters, with 422 invalid_query", async () => {
-    for (const cursor of ["nonsense", Buffer.from('["not a time","x"]').toString("base64url"), Buffer.from("[1,2,3]").toString("base64url")]) {
+    const bad = ["nonsense", '["not a time","x"]', '["2026-02-30T00:00:00.000Z","x"]', '["2026-10-25T12:00:00Z","x"]', "[1,2,3]"];
+    for (const cursor of bad.map((c, i) => (i === 0 ? c : Buffer.from(c).toString("base64url")))) {
       const response = await list({ cursor });
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe("invalid_query");
