@@ -7,6 +7,7 @@ import { ingestBoundaries } from "./queries/boundaries";
 import { ingestPasses } from "./queries/passes";
 import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
+import { seedDemoTraces } from "./demo-traces";
 import { sha256Hex } from "@/lib/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
@@ -162,5 +163,6 @@ export async function seedDemoIfEmpty(): Promise<number> {
     ],
     residual_digest: null,
   });
+  await seedDemoTraces();
   return new Set(receipts.map((r) => r.chain_id)).size;
 }
