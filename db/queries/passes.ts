@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
 import { getPoliciesInForce } from "./policies";
-import { lockChains, refreshChainSummaries } from "./chain-summary";
+import { lockChains, updateChainSummariesWithPasses } from "./chain-summary";
 import { ApiError } from "@/lib/errors";
 import { evaluatePass } from "@/lib/guard";
 import { bodyDigest } from "@/lib/canonical";
@@ -31,7 +31,9 @@ interface PassRow {
   created_at: string;
 }
 
-const keyOf = (chainId: string, passId: string) => JSON.stringify([chainId, passId]);
+// NUL cannot occur in a stored string (the wire schemas refuse it), so it separates the two
+// parts unambiguously; cheaper than JSON for the several lookups per receipt.
+const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
 
 function toResult(row: Pick<PassRow, keyof PassResult>): PassResult {
   return {
@@ -110,7 +112,7 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
 
     // One statement for the whole batch: the rows travel as a single JSON parameter, which
     // both drivers send as text and which is not bound by Postgres's 65,535-parameter cap.
-    const inserted = await queryRows<{ chain_id: string; pass_id: string }>(
+    const inserted = await queryRows<{ id: number | string; chain_id: string; pass_id: string }>(
       tx,
       sql`
         insert into passes (
@@ -132,7 +134,7 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
           created_at timestamptz
         )
         on conflict (chain_id, pass_id) do nothing
-        returning chain_id, pass_id`,
+        returning id, chain_id, pass_id`,
     );
 
     const results = new Map<string, PassResult>();
@@ -164,7 +166,7 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
       }
     }
 
-    if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chain_id))]);
+    await updateChainSummariesWithPasses(tx, inserted.map((r) => Number(r.id)));
     return { results: receipts.map((r) => results.get(keyOf(r.chain_id, r.pass_id))!), created: inserted.length };
   });
 }
