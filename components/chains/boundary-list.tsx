@@ -1,10 +1,20 @@
 import type { BoundaryWire } from "@/db/queries/boundaries";
 import { hrefWith } from "@/lib/schemas/search-params";
+import type { OriginalLinkProps } from "./original-links";
 
 const LABEL: Record<BoundaryWire["strategy"], string> = { halt: "Halt", restore: "Restore", accept_loss: "Accept loss" };
 
 /** The boundary receipts of a chain with their reasons, each linking to its pass on the page. */
-export function BoundaryList({ chainId, boundaries }: { chainId: string; boundaries: BoundaryWire[] }) {
+export function BoundaryList({
+  chainId,
+  boundaries,
+  restoreLinks,
+}: {
+  chainId: string;
+  boundaries: BoundaryWire[];
+  /** Per restored pass id, the cached original of that pass's output. */
+  restoreLinks: Record<string, OriginalLinkProps>;
+}) {
   if (boundaries.length === 0) return null;
   const path = `/chains/${encodeURIComponent(chainId)}`;
   return (
@@ -18,7 +28,14 @@ export function BoundaryList({ chainId, boundaries }: { chainId: string; boundar
             {b.restore_pass_id ? (
               <>
                 {" "}
-                (restores <code>{b.restore_pass_id}</code>)
+                (restores <code>{b.restore_pass_id}</code>
+                {restoreLinks[b.restore_pass_id] ? (
+                  <>
+                    {" "}
+                    from its <a href={restoreLinks[b.restore_pass_id].href}>cached original</a>
+                  </>
+                ) : null}
+                )
               </>
             ) : null}
             {b.relaxed_policy ? (

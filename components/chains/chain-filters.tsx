@@ -3,7 +3,7 @@
 // hydration. Once hydrated, choices apply at once and the search applies as you pause typing.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { CHAIN_SORTS, CHAIN_STATUSES, type ChainSort } from "@/lib/schemas/chains";
+import { CHAIN_SORTS, CHAIN_STATUSES, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
 import { STATUS_LABEL } from "@/components/ui/status-badges";
 
 export const SORT_LABEL: Record<ChainSort, string> = {
@@ -11,6 +11,13 @@ export const SORT_LABEL: Record<ChainSort, string> = {
   pass_count: "Pass count",
   min_density: "Lowest density",
   min_size: "Smallest size",
+};
+
+const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
+  last_activity: { desc: "newest first", asc: "oldest first" },
+  pass_count: { desc: "most first", asc: "fewest first" },
+  min_density: { asc: "lowest first", desc: "highest first" },
+  min_size: { asc: "smallest first", desc: "largest first" },
 };
 
 export interface ChainFiltersProps {
@@ -29,11 +36,13 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
   const [search, setSearch] = useState(q ?? "");
   const typed = useRef(false);
 
-  function apply() {
+  function apply(options: { resetOrder?: boolean } = {}) {
     if (!form.current) return;
     const params = new URLSearchParams();
     for (const [key, value] of new FormData(form.current)) if (typeof value === "string" && value !== "") params.set(key, value);
-    // Defaults stay out of the URL so that links stay short.
+    const chosenSort = (params.get("sort") ?? "last_activity") as ChainSort;
+    // A new sort starts in its natural direction; defaults stay out of the URL so links stay short.
+    if (options.resetOrder || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
     if (params.get("sort") === "last_activity") params.delete("sort");
     if (params.get("limit") === "50") params.delete("limit");
     const query = params.toString();
@@ -42,7 +51,7 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
 
   useEffect(() => {
     if (!typed.current) return;
-    const timer = setTimeout(apply, 350);
+    const timer = setTimeout(() => apply(), 350);
     return () => clearTimeout(timer);
   }, [search]);
 
@@ -80,7 +89,7 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Status{" "}
-        <select key={status ?? ""} name="status" defaultValue={status ?? ""} onChange={apply} data-testid="filter-status">
+        <select key={status ?? ""} name="status" defaultValue={status ?? ""} onChange={() => apply()} data-testid="filter-status">
           <option value="">any</option>
           {CHAIN_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -91,7 +100,7 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Class{" "}
-        <select key={contentClass ?? ""} name="content_class" defaultValue={contentClass ?? ""} onChange={apply} data-testid="filter-class">
+        <select key={contentClass ?? ""} name="content_class" defaultValue={contentClass ?? ""} onChange={() => apply()} data-testid="filter-class">
           <option value="">any</option>
           {classes.map((c) => (
             <option key={c} value={c}>
@@ -102,7 +111,7 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Sort{" "}
-        <select key={sort} name="sort" defaultValue={sort} onChange={apply} data-testid="filter-sort">
+        <select key={sort} name="sort" defaultValue={sort} onChange={() => apply({ resetOrder: true })} data-testid="filter-sort">
           {CHAIN_SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_LABEL[s]}
@@ -112,14 +121,14 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         <span className="visually-hidden">Order</span>
-        <select key={order} name="order" defaultValue={order} onChange={apply} data-testid="filter-order">
-          <option value="desc">highest first</option>
-          <option value="asc">lowest first</option>
+        <select key={order} name="order" defaultValue={order} onChange={() => apply()} data-testid="filter-order">
+          <option value={defaultOrder(sort)}>{ORDER_LABEL[sort][defaultOrder(sort)]}</option>
+          <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>{ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}</option>
         </select>
       </label>
       <label>
         Rows{" "}
-        <select key={limit} name="limit" defaultValue={String(limit)} onChange={apply}>
+        <select key={limit} name="limit" defaultValue={String(limit)} onChange={() => apply()}>
           {[25, 50, 100, 200].map((n) => (
             <option key={n} value={n}>
               {n}

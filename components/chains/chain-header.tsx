@@ -4,6 +4,7 @@ import { hrefWith } from "@/lib/schemas/search-params";
 import { StatusBadges } from "@/components/ui/status-badges";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { LiveUpdates } from "./live-updates";
 
 export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
   const path = `/chains/${encodeURIComponent(summary.chain_id)}`;
@@ -38,6 +39,7 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <span className="muted" title={formatUtc(summary.last_activity_at)}>
           last activity {formatAge(summary.last_activity_at, now)}
         </span>
+        <LiveUpdates chainId={summary.chain_id} passCount={summary.pass_count} />
       </div>
     </header>
   );

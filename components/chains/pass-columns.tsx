@@ -5,11 +5,18 @@ import { PASS_FLAG } from "@/lib/downsample";
 import { formatBytes } from "@/lib/chart-domain";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import type { OriginalLinkProps } from "./original-links";
 
-const col = createColumnHelper<PassRow>();
+/** A row of the passes table: the pass and the cached originals of its input and output, if any. */
+export interface PassTableRow extends PassRow {
+  input_original: OriginalLinkProps | null;
+  output_original: OriginalLinkProps | null;
+}
+
+const col = createColumnHelper<PassTableRow>();
 
 /** The marks a row carries, so findings show where they occur and not only in a list. */
-function RowMarks({ row }: { row: PassRow }) {
+function RowMarks({ row }: { row: PassTableRow }) {
   return (
     <span className="row-marks">
       {row.client_mismatch ? (
@@ -21,6 +28,17 @@ function RowMarks({ row }: { row: PassRow }) {
         <span className="mark integrity" title={row.integrity.detail} data-testid="row-integrity">
           ▲ {row.integrity.kind.replace("_", " ")}
         </span>
+      ) : null}
+      {row.output_original ?? row.input_original ? (
+        <a
+          className="mark original"
+          href={(row.output_original ?? row.input_original)!.href}
+          onClick={(event) => event.stopPropagation()}
+          title={`Cached original of this pass's ${row.output_original ? "output" : "input"}`}
+          data-testid="row-original"
+        >
+          ◎ original
+        </a>
       ) : null}
       {row.flags & PASS_FLAG.boundary ? (
         <span className="mark boundary" title="A boundary receipt names this pass" data-testid="row-boundary">

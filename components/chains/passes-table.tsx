@@ -1,11 +1,10 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import type { PassRow } from "@/db/queries/chains";
 import { DataTable } from "@/components/data-table";
-import { passColumns } from "./pass-columns";
+import { passColumns, type PassTableRow } from "./pass-columns";
 
 /** The chain's passes; choosing a row puts the pass in the URL, which opens its details. */
-export function PassesTable({ rows, selectedPassId }: { rows: PassRow[]; selectedPassId: string | null }) {
+export function PassesTable({ rows, selectedPassId }: { rows: PassTableRow[]; selectedPassId: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();

@@ -114,9 +114,10 @@ function PassTooltip({ active, payload, metric }: Pick<TooltipContentProps, "act
   );
 }
 
+// Markers let the pointer through to the chart, whose tooltip already tells what they mark.
 function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
   return (
-    <g data-testid={testId}>
+    <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
       <path d={`M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`} fill="var(--warn)" stroke="var(--panel)" strokeWidth={1.5} />
     </g>
@@ -125,7 +126,7 @@ function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; 
 
 function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
   return (
-    <g data-testid={testId}>
+    <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
       <path d={`M ${cx} ${cy - 8} L ${cx + 7} ${cy + 5} L ${cx - 7} ${cy + 5} Z`} fill="var(--integrity)" stroke="var(--panel)" strokeWidth={1.5} />
     </g>

@@ -503,3 +503,46 @@ export async function countChains(filter: ChainFilter): Promise<number> {
     .where(where.length ? and(...where) : undefined);
   return Number(row.n);
 }
+
+export interface ChainVersion {
+  pass_count: number;
+  boundary_count: number;
+  last_pass_number: number | null;
+  last_verdict: string | null;
+  last_activity_at: string;
+}
+
+/** What changes when a chain receives passes or boundaries: cheap to read every second. */
+export async function getChainVersion(chainId: string): Promise<ChainVersion | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      passCount: chains.passCount,
+      boundaryCount: chains.boundaryCount,
+      lastPassNumber: chains.lastPassNumber,
+      lastVerdict: chains.lastVerdict,
+      lastActivityAt: chains.lastActivityAt,
+    })
+    .from(chains)
+    .where(eq(chains.chainId, chainId));
+  return row
+    ? {
+        pass_count: row.passCount,
+        boundary_count: row.boundaryCount,
+        last_pass_number: row.lastPassNumber,
+        last_verdict: row.lastVerdict,
+        last_activity_at: row.lastActivityAt.toISOString(),
+      }
+    : null;
+}
+
+/** Hashes of some passes of a chain by pass id (the passes restore boundaries name). */
+export async function listPassHashes(chainId: string, passIds: readonly string[]): Promise<Map<string, { input_content_hash: string | null; current_content_hash: string }>> {
+  if (passIds.length === 0) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ passId: passes.passId, input: passes.inputContentHash, output: passes.currentContentHash })
+    .from(passes)
+    .where(and(eq(passes.chainId, chainId), inArray(passes.passId, [...passIds])));
+  return new Map(rows.map((r) => [r.passId, { input_content_hash: r.input, current_content_hash: r.output }]));
+}

@@ -1,22 +1,190 @@
-import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
 
-test("the chain page draws both curves with their floors and the collapse marker, and lists the passes", async ({ page }) => {
-  await page.goto("/chains/demo-semantic-void");
-  await expect(page.getByTestId("chain-id")).toHaveText("demo-semantic-void");
+const DEMO = ["demo-healthy-orders", "demo-schema-truncation", "demo-semantic-void", "demo-encoding-degradation", "demo-broken-receipts"];
 
-  // recharts draws only after hydration: these assertions run in the browser.
-  for (const metric of ["size", "density"]) {
-    const chart = page.getByTestId(`${metric}-chart`);
+const chainIds = (page: Page) => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts();
+
+test.describe("chains list", () => {
+  test("filters by status and search change the rows and the URL", async ({ page }) => {
+    await page.goto("/chains?q=demo-");
+    await expect.poll(() => chainIds(page).then((ids) => ids.sort())).toEqual([...DEMO].sort());
+
+    await page.getByTestId("filter-status").selectOption("floor_breached");
+    await expect(page).toHaveURL(/status=floor_breached/);
+    await expect.poll(() => chainIds(page).then((ids) => ids.sort())).toEqual(["demo-encoding-degradation", "demo-schema-truncation"]);
+
+    await page.getByTestId("filter-status").selectOption("");
+    await page.getByTestId("filter-q").fill("void");
+    await expect(page).toHaveURL(/q=void/);
+    await expect.poll(() => chainIds(page)).toEqual(["demo-semantic-void"]);
+
+    await page.goto("/chains?q=no-chain-has-this-id");
+    await expect(page.getByTestId("chains-table")).toContainText("No chains match these filters.");
+  });
+
+  test("sorting changes the order and the URL", async ({ page }) => {
+    await page.goto("/chains?q=demo-");
+    await page.getByTestId("filter-sort").selectOption("min_density");
+    await expect(page).toHaveURL(/sort=min_density/);
+    await expect.poll(() => chainIds(page)).toEqual([
+      "demo-semantic-void",
+      "demo-encoding-degradation",
+      "demo-schema-truncation",
+      "demo-broken-receipts",
+      "demo-healthy-orders",
+    ]);
+    await page.getByTestId("filter-order").selectOption({ label: "highest first" });
+    await expect(page).toHaveURL(/order=desc/);
+    await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-healthy-orders");
+
+    // A new sort starts in its own natural order: smallest size first.
+    await page.getByTestId("filter-sort").selectOption("min_size");
+    await expect(page).toHaveURL(/sort=min_size/);
+    await expect(page).not.toHaveURL(/order=/);
+    await expect.poll(() => chainIds(page)).toEqual([
+      "demo-semantic-void",
+      "demo-schema-truncation",
+      "demo-broken-receipts",
+      "demo-encoding-degradation",
+      "demo-healthy-orders",
+    ]);
+  });
+
+  test("export downloads the filtered rows as CSV and JSON", async ({ page }) => {
+    await page.goto("/chains?q=demo-&status=collapse_imminent");
+    const shown = (await chainIds(page)).sort();
+    expect(shown).toEqual(["demo-semantic-void"]);
+
+    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+    expect(csv.suggestedFilename()).toMatch(/^floorline-chains-.*\.csv$/);
+    const lines = readFileSync((await csv.path())!, "utf8").trim().split("\r\n");
+    expect(lines[0].startsWith("chain_id,content_class,statuses,pass_count")).toBe(true);
+    expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(shown);
+
+    await page.goto("/chains?q=demo-&status=floor_breached");
+    const [json] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()]);
+    const items = JSON.parse(readFileSync((await json.path())!, "utf8")) as { chain_id: string }[];
+    expect(items.map((c) => c.chain_id).sort()).toEqual((await chainIds(page)).sort());
+    expect(items).toHaveLength(2);
+  });
+
+  test("pages with keyset cursors and comes back to the first page", async ({ page, request }) => {
+    const prefix = `e2e-page-${Date.now()}`;
+    const receipts = Array.from({ length: 30 }, (_, i) => ({
+      chain_id: `${prefix}-${String(i).padStart(2, "0")}`,
+      pass_id: "p1",
+      pass_number: 1,
+      current_content_hash: `h${i}`,
+      current_size_bytes: 1000 + i,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9,
+    }));
+    expect((await request.post("/api/v1/passes", { data: { receipts } })).status()).toBe(201);
+
+    await page.goto(`/chains?q=${prefix}&sort=min_size&limit=25`);
+    await expect(page.getByTestId("chains-total")).toHaveText("30 chains match");
+    const first = await chainIds(page);
+    expect(first).toEqual(receipts.slice(0, 25).map((r) => r.chain_id));
+    await expect(page.getByTestId("chains-prev")).toHaveCount(0);
+
+    await page.getByTestId("chains-next").click();
+    await expect(page).toHaveURL(/cursor=/);
+    await expect.poll(() => chainIds(page)).toEqual(receipts.slice(25).map((r) => r.chain_id));
+    await expect(page.getByTestId("chains-next")).toHaveCount(0);
+
+    await page.getByTestId("chains-prev").click();
+    await expect(page).toHaveURL(/dir=prev/);
+    await expect.poll(() => chainIds(page)).toEqual(first);
+  });
+});
+
+test.describe("chain page", () => {
+  test("draws both curves with their floors, the max-pass limit, boundaries and the collapse marker", async ({ page }) => {
+    await page.goto("/chains/demo-semantic-void");
+    await expect(page.getByTestId("chain-id")).toHaveText("demo-semantic-void");
+    // recharts draws only after hydration: these assertions run in the browser.
+    for (const metric of ["size", "density"]) {
+      const chart = page.getByTestId(`${metric}-chart`);
+      await expect(chart.locator("path.recharts-line-curve")).toHaveCount(1);
+      await expect(chart.getByTestId(`${metric}-collapse-marker`)).toContainText("collapse · pass 4");
+      await expect(chart.getByTestId(`${metric}-floor`)).toBeVisible();
+      await expect(chart.getByTestId(`${metric}-max-pass`)).toContainText("max pass 8");
+      await expect(chart.getByTestId(`${metric}-boundary-marker`)).toContainText("halt");
+    }
+    await expect(page.getByTestId("size-chart").getByTestId("size-floor")).toContainText("400 B");
+    await expect(page.getByTestId("density-chart").getByTestId("density-floor")).toContainText("0.450");
+
+    const rows = page.getByTestId("passes-table").locator("tbody tr");
+    await expect(rows).toHaveCount(5);
+    await expect(rows.nth(3)).toContainText("collapse imminent");
+    await expect(rows.nth(3)).toContainText("HALT: Density 0.38 < 0.45.");
+  });
+
+  test("shows integrity findings and client mismatches where they occur, and a pass's fields when chosen", async ({ page }) => {
+    await page.goto("/chains/demo-broken-receipts");
+    await expect(page.getByTestId("size-chart").getByTestId("size-integrity-marker")).toHaveCount(2);
+    await expect(page.getByTestId("size-chart").getByTestId("size-mismatch-marker")).toHaveCount(1);
+    const row5 = page.getByTestId("passes-table").locator('tr[data-row-id="demo-broken-receipts.p5"]');
+    await expect(row5.getByTestId("row-integrity")).toContainText("hash mismatch");
+    await expect(row5.getByTestId("row-mismatch")).toBeVisible();
+
+    await row5.click();
+    await expect(page).toHaveURL(/pass=demo-broken-receipts\.p5/);
+    const detail = page.getByTestId("pass-detail");
+    await expect(detail).toContainText("SAFE_TO_COMPRESS");
+    await expect(detail).toContainText("NO_RECURSIVE_COMPRESSION");
+    await expect(detail).toContainText("summary policy v1");
+    await expect(row5).toHaveAttribute("data-selected", "true");
+  });
+
+  test("hovering a point shows that pass's verdict and directive", async ({ page }) => {
+    await page.goto("/chains/demo-schema-truncation");
+    const chart = page.getByTestId("density-chart");
     await expect(chart.locator("path.recharts-line-curve")).toHaveCount(1);
-    await expect(chart.getByTestId(`${metric}-collapse-marker`)).toContainText("collapse · pass 4");
-    await expect(chart.getByTestId(`${metric}-floor`)).toBeVisible();
-    await expect(chart.getByTestId(`${metric}-boundary-marker`)).toContainText("halt");
-  }
-  await expect(page.getByTestId("size-chart").getByTestId("size-floor")).toContainText("400 B");
-  await expect(page.getByTestId("density-chart").getByTestId("density-floor")).toContainText("0.450");
+    const dots = chart.locator(".recharts-line-dots circle");
+    await expect(dots).toHaveCount(6);
+    await dots.nth(4).hover();
+    const tooltip = page.getByTestId("chart-tooltip");
+    await expect(tooltip).toContainText("Pass 5");
+    await expect(tooltip).toContainText("floor breach");
+    await expect(tooltip).toContainText("HALT: Pass demo-schema-truncation.p5 schema invalid.");
+  });
 
-  const rows = page.getByTestId("passes-table").locator("tbody tr");
-  await expect(rows).toHaveCount(5);
-  await expect(rows.nth(3)).toContainText("collapse imminent");
-  await expect(rows.nth(3)).toContainText("HALT: Density 0.38 < 0.45.");
+  test("a new pass posted to the API appears on the open page without a reload", async ({ page, request }) => {
+    const chainId = `e2e-live-${Date.now()}`;
+    const receipt = (n: number) => ({
+      chain_id: chainId,
+      pass_id: `${chainId}.p${n}`,
+      pass_number: n,
+      current_content_hash: `h${n}`,
+      input_content_hash: n > 1 ? `h${n - 1}` : null,
+      current_size_bytes: 5000 - n * 1000,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9,
+      content_class: "summary",
+    });
+    expect((await request.post("/api/v1/passes", { data: { receipts: [receipt(1), receipt(2)] } })).status()).toBe(201);
+    await page.goto(`/chains/${chainId}`);
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "live");
+    await expect(page.getByTestId("passes-table").locator("tbody tr")).toHaveCount(2);
+    const marker = await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    expect(marker).toBe(true);
+
+    expect((await request.post("/api/v1/passes", { data: receipt(3) })).status()).toBe(201);
+    await expect(page.getByTestId("passes-table").locator("tbody tr")).toHaveCount(3);
+    await expect(page.getByTestId("size-chart")).toHaveAttribute("data-points", "3");
+    await expect(page.getByTestId("pass-count")).toHaveText("3 passes");
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
+  test("links to the admissible action space of the chain", async ({ page }) => {
+    await page.goto("/chains/demo-healthy-orders");
+    await expect(page.getByRole("navigation", { name: "Chain views" }).getByRole("link", { name: "Admissible action space" })).toHaveAttribute(
+      "href",
+      "/chains/demo-healthy-orders/action-space",
+    );
+  });
 });

@@ -1,13 +1,39 @@
 import { expect, test } from "@playwright/test";
 
-test("the front page lists the demo chains with their passes, last verdict and collapse point", async ({ page }) => {
+test("the overview shows the headline figures, collapse rates per class and the latest collapse points", async ({ page }) => {
   await page.goto("/");
-  const table = page.getByTestId("chains-table");
-  for (const id of ["demo-healthy-orders", "demo-schema-truncation", "demo-semantic-void", "demo-encoding-degradation", "demo-broken-receipts"]) {
-    await expect(table.getByRole("link", { name: id, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  // The demo has five chains, three of them collapsed; other specs may add more while this runs.
+  const number = async (key: string) => Number((await page.getByTestId(`figure-${key}`).locator(".value").innerText()).replace(/,/g, ""));
+  expect(await number("chains")).toBeGreaterThanOrEqual(5);
+  expect(await number("chains_collapsed")).toBeGreaterThanOrEqual(3);
+  expect(await number("floor_breaches")).toBeGreaterThanOrEqual(4);
+  expect(await number("client_mismatches")).toBeGreaterThanOrEqual(2);
+  expect(await number("integrity_findings")).toBeGreaterThanOrEqual(2);
+
+  const chart = page.getByTestId("collapse-rate-chart");
+  await expect(chart.locator("path.recharts-line-curve").first()).toBeAttached();
+  for (const contentClass of ["api-json", "summary", "base64-blob"]) {
+    await expect(chart.locator(".recharts-legend-item", { hasText: contentClass })).toBeVisible();
   }
-  const voidRow = table.locator("tr", { has: page.getByRole("link", { name: "demo-semantic-void", exact: true }) });
-  await expect(voidRow.getByTestId("collapse-link")).toHaveText("pass 4");
-  await voidRow.getByRole("link", { name: "demo-semantic-void", exact: true }).click();
-  await expect(page).toHaveURL(/\/chains\/demo-semantic-void$/);
+
+  const recent = page.getByTestId("recent-collapses");
+  await expect(recent.getByRole("link", { name: "demo-semantic-void" })).toBeVisible();
+  await recent.getByRole("link", { name: "demo-semantic-void" }).click();
+  await expect(page).toHaveURL(/\/chains\/demo-semantic-void\?pass=demo-semantic-void\.p4&from=4$/);
+  await expect(page.getByTestId("pass-detail")).toContainText("HALT: Density 0.38 < 0.45.");
+});
+
+test("the time range is part of the URL and changes what is counted", async ({ page }) => {
+  await page.goto("/");
+  const range = page.getByTestId("range");
+  await expect(range.getByRole("link", { name: "7 days" })).toHaveAttribute("aria-current", "true");
+  await range.getByRole("link", { name: "All time" }).click();
+  await expect(page).toHaveURL(/\?range=all$/);
+  await expect(range.getByRole("link", { name: "All time" })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("figure-passes")).toBeVisible();
+
+  // The demo's passes are minutes to hours old: none fall in a range that ended before them.
+  await page.goto("/?range=24h");
+  expect(Number((await page.getByTestId("figure-passes").locator(".value").innerText()).replace(/,/g, ""))).toBeGreaterThanOrEqual(25);
 });

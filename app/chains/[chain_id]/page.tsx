@@ -3,11 +3,11 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { getChainSummary, listChainBoundaries } from "@/db/queries/chains";
 import { parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
-import { BoundaryList } from "@/components/chains/boundary-list";
 import { ChainHeader } from "@/components/chains/chain-header";
 import { ChainTabs } from "@/components/chains/chain-tabs";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { TableSkeleton } from "@/components/ui/skeleton";
+import { BoundariesSection } from "./boundaries-section";
 import { ChartsSection } from "./charts-section";
 import { PassesSection } from "./passes-section";
 
@@ -32,7 +32,9 @@ export default async function ChainPage({ params, searchParams }: Props) {
       <Suspense fallback={<ChartsSkeleton />}>
         <ChartsSection chainId={chainId} summary={summary} boundaries={boundaries} selectedPassId={query.pass ?? null} />
       </Suspense>
-      <BoundaryList chainId={chainId} boundaries={boundaries} />
+      <Suspense fallback={null}>
+        <BoundariesSection chainId={chainId} boundaries={boundaries} />
+      </Suspense>
       <Suspense fallback={<TableSkeleton label="Loading passes" />}>
         <PassesSection chainId={chainId} query={query} boundaries={boundaries} />
       </Suspense>

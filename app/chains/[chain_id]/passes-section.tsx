@@ -1,5 +1,6 @@
 import type { BoundaryWire } from "@/db/queries/boundaries";
 import { getChainPass, listChainPasses, type PassCursor } from "@/db/queries/chains";
+import { listOriginalLinksByHash } from "@/db/queries/originals";
 import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";
 import { PassDetail } from "@/components/chains/pass-detail";
 import { PassesTable } from "@/components/chains/passes-table";
@@ -19,6 +20,12 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
     listChainPasses(chainId, cursor, query.size, boundaries),
     query.pass ? getChainPass(chainId, query.pass) : Promise.resolve(null),
   ]);
+  const originals = await listOriginalLinksByHash([
+    ...page.rows.flatMap((r) => [r.input_content_hash, r.current_content_hash]),
+    ...(selected ? [selected.input_content_hash, selected.current_content_hash] : []),
+  ]);
+  const linkOf = (hash: string | null) => (hash ? (originals.get(hash) ?? null) : null);
+  const rows = page.rows.map((r) => ({ ...r, input_original: linkOf(r.input_content_hash), output_original: linkOf(r.current_content_hash) }));
   const path = `/chains/${encodeURIComponent(chainId)}`;
   const keep = { pass: query.pass, size: query.size === 50 ? undefined : query.size };
   const first = page.rows[0]?.pass_number;
@@ -34,7 +41,7 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
             </span>
           ) : null}
         </div>
-        <PassesTable rows={page.rows} selectedPassId={query.pass ?? null} />
+        <PassesTable rows={rows} selectedPassId={query.pass ?? null} />
         <nav className="pager" aria-label="Pages of passes">
           <a href={hrefWith(path, keep)} aria-disabled={!page.prev}>
             ⇤ First
@@ -58,7 +65,7 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
             pass={selected}
             boundaries={boundaries}
             closeHref={hrefWith(path, { ...keep, pass: undefined, from: query.from, after: query.after && formatPassCursor(query.after), before: query.before && formatPassCursor(query.before) })}
-            originals={{ input: null, output: null }}
+            originals={{ input: linkOf(selected.input_content_hash), output: linkOf(selected.current_content_hash) }}
           />
         ) : (
           <aside className="panel pass-detail empty">No pass {JSON.stringify(query.pass)} in this chain.</aside>

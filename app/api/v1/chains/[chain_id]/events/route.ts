@@ -1,0 +1,69 @@
+import { getChainVersion, type ChainVersion } from "@/db/queries/chains";
+import { ApiError } from "@/lib/errors";
+import { route } from "@/lib/http/route";
+
+// How often the chain summary is read for each open stream, and how long one stream lives
+// before the browser's EventSource reconnects (so no connection outlives a deploy for long).
+const POLL_MS = 1_000;
+const KEEPALIVE_MS = 15_000;
+const LIFETIME_MS = 10 * 60_000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+const same = (a: ChainVersion, b: ChainVersion) =>
+  a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
+
+/**
+ * Server-sent events for an open chain page: `version` once with the chain's counts, then
+ * `change` whenever a pass or boundary arrives. Polls the one-row chain summary, so it works
+ * the same whichever app instance took the write.
+ */
+export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (request, { params }) => {
+  const { chain_id: chainId } = await params;
+  let current = await getChainVersion(chainId);
+  if (!current) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+  const encoder = new TextEncoder();
+  const signal = request.signal;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
+      const started = Date.now();
+      let quietSince = Date.now();
+      try {
+        while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
+          await sleep(POLL_MS, signal);
+          if (signal.aborted) break;
+          const next = await getChainVersion(chainId);
+          if (next && !same(next, current!)) {
+            current = next;
+            send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
+            quietSince = Date.now();
+          } else if (Date.now() - quietSince >= KEEPALIVE_MS) {
+            send(": keep-alive\n\n");
+            quietSince = Date.now();
+          }
+        }
+        controller.close();
+      } catch (error) {
+        if (!signal.aborted) console.error("[floorline] chain event stream failed:", error);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      }
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+});

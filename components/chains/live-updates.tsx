@@ -1,0 +1,53 @@
+"use client";
+// Keeps an open chain page current: listens to the chain's event stream and re-renders the
+// page on the server when a pass or boundary arrives (at most every couple of seconds, so
+// a chain receiving a burst of passes does not re-render for each one).
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+
+const MIN_REFRESH_MS = 2_000;
+
+type State = "connecting" | "live" | "unavailable";
+
+export function LiveUpdates({ chainId, passCount }: { chainId: string; passCount: number }) {
+  const router = useRouter();
+  const [state, setState] = useState<State>("connecting");
+  const [arrived, setArrived] = useState(0);
+  const shown = useRef(passCount);
+  const lastRefresh = useRef(0);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    shown.current = passCount;
+    setArrived(0);
+  }, [passCount]);
+
+  useEffect(() => {
+    const source = new EventSource(`/api/v1/chains/${encodeURIComponent(chainId)}/events`);
+    const refresh = () => {
+      pending.current = null;
+      lastRefresh.current = Date.now();
+      router.refresh();
+    };
+    source.addEventListener("version", () => setState("live"));
+    source.addEventListener("change", (event) => {
+      const { pass_count } = JSON.parse((event as MessageEvent<string>).data) as { pass_count: number };
+      setArrived(Math.max(0, pass_count - shown.current));
+      if (pending.current) return;
+      const wait = Math.max(0, lastRefresh.current + MIN_REFRESH_MS - Date.now());
+      pending.current = setTimeout(refresh, wait);
+    });
+    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "unavailable" : "connecting");
+    return () => {
+      source.close();
+      if (pending.current) clearTimeout(pending.current);
+    };
+  }, [chainId, router]);
+
+  return (
+    <span className={`live live-${state}`} data-testid="live-status" data-state={state} role="status">
+      {state === "live" ? "● live" : state === "connecting" ? "○ connecting…" : "live updates unavailable"}
+      {arrived > 0 ? ` · ${arrived} new` : ""}
+    </span>
+  );
+}
