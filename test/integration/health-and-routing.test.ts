@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as unknownPath from "@/app/api/[...path]/route";
+import * as boundariesRoute from "@/app/api/v1/boundaries/route";
+import * as evaluateRoute from "@/app/api/v1/evaluate/route";
+import * as healthRoute from "@/app/api/v1/health/route";
+import * as passesRoute from "@/app/api/v1/passes/route";
+import * as policiesRoute from "@/app/api/v1/policies/route";
+import * as policyRoute from "@/app/api/v1/policies/[content_class]/route";
 import { POST as evaluate } from "@/app/api/v1/evaluate/route";
 import { GET as health } from "@/app/api/v1/health/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
@@ -79,5 +85,28 @@ describe("API token", () => {
 
   it("is not required when unset", async () => {
     expect((await call(listChains, jsonRequest("/api/v1/chains"))).status).toBe(200);
+  });
+});
+
+describe("methods an endpoint does not take", () => {
+  type Module = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", (r: Request, c: never) => Promise<Response>>>;
+  const endpoints: Array<[string, Module, string[]]> = [
+    ["/api/v1/evaluate", evaluateRoute, ["POST"]],
+    ["/api/v1/passes", passesRoute, ["POST"]],
+    ["/api/v1/boundaries", boundariesRoute, ["POST"]],
+    ["/api/v1/policies", policiesRoute, ["GET"]],
+    ["/api/v1/policies/x", policyRoute, ["GET", "PUT"]],
+    ["/api/v1/health", healthRoute, ["GET"]],
+  ];
+
+  it.each(endpoints)("%s answers every other method with a JSON 405 and Allow", async (path, module, allowed) => {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+      if (allowed.includes(method)) continue;
+      const handler = module[method];
+      expect(handler, `${method} ${path}`).toBeDefined();
+      const answer = await call(async (r: Request) => handler!(r, { params: Promise.resolve({ content_class: "x" }) } as never), new Request(`http://localhost${path}`, { method }));
+      expectError(answer, 405, "method_not_allowed");
+      expect(answer.headers.get("allow")).toBe(allowed.join(", "));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { evaluatePass } from "@/lib/guard";
 import { readJson } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "@/lib/schemas/guard";
 
 export const POST = route(async (request) => {
@@ -13,3 +13,6 @@ export const POST = route(async (request) => {
   const item = parseBody(body, evaluateItemSchema);
   return json(evaluatePass(item.pass, item.policy));
 });
+
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

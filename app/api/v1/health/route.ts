@@ -1,6 +1,6 @@
 import { checkDatabase } from "@/db/queries/health";
 import { ApiError } from "@/lib/errors";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +13,6 @@ export const GET = route(
   },
   { public: true },
 );
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,7 +1,7 @@
 import { ingestPasses } from "@/db/queries/passes";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
 
 export const POST = route(async (request) => {
@@ -9,3 +9,6 @@ export const POST = route(async (request) => {
   const { results, created } = await ingestPasses(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
 });
+
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

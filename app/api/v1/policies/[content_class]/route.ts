@@ -2,7 +2,7 @@ import { getPolicy, listPolicyVersions, updatePolicy } from "@/db/queries/polici
 import { ApiError } from "@/lib/errors";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { contentClassSchema } from "@/lib/schemas/common";
 import { policyBodySchema } from "@/lib/schemas/policies";
 
@@ -31,3 +31,6 @@ export const PUT = route<Context>(async (request, { params }) => {
   const { policy, created } = await updatePolicy(contentClass, body);
   return json(policy, created ? 201 : 200);
 });
+
+const notAllowed = methodNotAllowed(["GET", "PUT"]);
+export { notAllowed as POST, notAllowed as PATCH, notAllowed as DELETE };
