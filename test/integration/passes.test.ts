@@ -198,6 +198,38 @@ describe("POST /api/v1/passes: idempotency", () => {
   });
 });
 
+describe("POST /api/v1/passes: concurrency and range", () => {
+  it("the same receipt sent 8 times at once is stored once; one answer is 201, the rest 200 with the same result", async () => {
+    const before = await countRows();
+    const r = receipt("race", "p2");
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send(r)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    for (const a of answers) expect(a.body).toEqual(answers[0].body);
+    expect((await countRows()).passes).toBe(before.passes + 1);
+  });
+
+  it("batches racing on the same chains stay consistent: every receipt stored once, the summary exact", async () => {
+    const batches = Array.from({ length: 4 }, (_, b) =>
+      Array.from({ length: 25 }, (_, i) => receipt(`race-${i % 5}`, `b${b}-p${i}`, { pass_number: b * 25 + i + 1 })),
+    );
+    const answers = await Promise.all(batches.map((receipts) => send({ receipts })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    for (let c = 0; c < 5; c++) {
+      const detail = await chain(`race-${c}`);
+      expect(detail.body.passes).toHaveLength(20);
+    }
+  });
+
+  it("integers up to 2^53-1 are stored and read back exactly", async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const answer = await send(receipt("big-numbers", "p-max", { pass_number: max, current_size_bytes: max }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.directive).toBe(`HALT: Pass ${max} > 4, use previous.`);
+    const detail = await chain("big-numbers");
+    expect(detail.body.passes[0]).toMatchObject({ pass_number: max, current_size_bytes: max });
+  });
+});
+
 describe("POST /api/v1/passes: batches are all or nothing", () => {
   it("answers {results} in input order", async () => {
     const answer = await send({ receipts: [receipt("batch", "b3", { pass_number: 3 }), receipt("batch", "b1", { pass_number: 1 }), receipt("batch", "b2")] });

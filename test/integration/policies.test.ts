@@ -81,6 +81,21 @@ describe("policies", () => {
     expect((await get("json")).body.version).toBe(5);
   });
 
+  it("concurrent identical PUTs make one version; concurrent different PUTs make dense versions", async () => {
+    const same = await Promise.all(Array.from({ length: 5 }, () => put("race", floorA)));
+    expect(same.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    const different = await Promise.all([1, 2, 3, 4].map((n) => put("race", { ...floorA, max_pass_number: 10 + n })));
+    expect(different.map((a) => a.body.version).sort()).toEqual([2, 3, 4, 5]);
+    expect((await get("race")).body.versions.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it("floors up to 2^53-1 and densities are read back exactly", async () => {
+    const body = { min_size_bytes: Number.MAX_SAFE_INTEGER, min_semantic_density: 0.1 + 0.2, max_pass_number: Number.MAX_SAFE_INTEGER };
+    expect((await put("huge", body)).status).toBe(201);
+    expect((await get("huge")).body).toMatchObject(body);
+    expect((await put("huge", body)).status).toBe(200);
+  });
+
   it.each([
     ["a/b", "slash"],
     ["", "empty"],
