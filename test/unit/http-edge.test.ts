@@ -1,0 +1,210 @@
+// lib/http and lib/errors on their own: body reading, batch validation, cursors, and the
+// error contract. The routes' use of them is covered in test/integration.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { bodyDigest, canonicalJson } from "@/lib/canonical";
+import { ApiError, isDatabaseUnavailable, toErrorResponse } from "@/lib/errors";
+import { parseItems, parseOneOrBatch } from "@/lib/http/batch";
+import { readJson } from "@/lib/http/body";
+import { decodeCursor, encodeCursor, limitSchema, parseSearchParams } from "@/lib/http/list";
+import { jsonObject, nullMeansAbsent, text, timestampSchema } from "@/lib/schemas/common";
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected an ApiError");
+}
+
+function thrown(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected an ApiError");
+}
+
+const post = (body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  new Request("http://localhost/x", { method: "POST", body, headers });
+
+describe("readJson", () => {
+  it("parses JSON, with or without a charset, and with no content type at all", async () => {
+    expect(await readJson(post('{"a":1}'))).toEqual({ a: 1 });
+    expect(await readJson(post("[1]", { "content-type": "application/json; charset=utf-8" }))).toEqual([1]);
+    expect(await readJson(new Request("http://localhost/x", { method: "POST", body: new Uint8Array(Buffer.from("{}")) }))).toEqual({});
+  });
+
+  it("refuses other content types with 415", async () => {
+    expect((await rejection(readJson(post("{}", { "content-type": "text/plain" })))).status).toBe(415);
+    expect((await rejection(readJson(post("{}", { "content-type": "application/jsonp" })))).status).toBe(415);
+  });
+
+  it("refuses a body over the limit with 413, declared or streamed", async () => {
+    expect((await rejection(readJson(post("[1,2,3]"), 4))).status).toBe(413);
+    expect((await rejection(readJson(post("[]", { "content-type": "application/json", "content-length": "5" }), 4))).status).toBe(413);
+    expect(await readJson(post("[1]"), 3)).toEqual([1]);
+  });
+
+  it("answers 400 for malformed, empty, absent and non-UTF-8 bodies", async () => {
+    for (const body of ['{"a":', "", "  ", null]) {
+      const error = await rejection(readJson(post(body)));
+      expect([error.status, error.code]).toEqual([400, "invalid_json"]);
+    }
+    const error = await rejection(readJson(post(new Uint8Array([0x22, 0xc3, 0x28, 0x22]))));
+    expect(error.message).toMatch(/UTF-8/);
+  });
+
+  it("keeps astral characters and escaped lone surrogates as JSON.parse does (the schemas judge them)", async () => {
+    expect(await readJson(post('"\u{1F600}"'))).toBe("\u{1F600}");
+    expect(await readJson(post('"\\ud800"'))).toBe("\ud800");
+  });
+});
+
+describe("parseItems / parseOneOrBatch", () => {
+  const schema = z.object({ n: z.int().min(0) });
+
+  it("names every bad item by index under the batch key", () => {
+    const error = thrown(() => parseItems([{ n: 1 }, { n: -1 }, {}, { n: 2 }], schema, "things", 10));
+    expect(error.status).toBe(422);
+    expect(error.details.issues?.map((i) => i.path)).toEqual(["things.1.n", "things.2.n"]);
+    expect(error.message).toMatch(/2 of 4/);
+  });
+
+  it("refuses empty and oversized batches", () => {
+    expect(thrown(() => parseItems([], schema, "things", 10)).status).toBe(422);
+    expect(thrown(() => parseItems([{ n: 1 }, { n: 1 }], schema, "things", 1)).details.issues).toEqual([{ path: "things", message: "must contain at most 1 items" }]);
+  });
+
+  it("tells one item from a batch, and names a single item's fields without an index", () => {
+    expect(parseOneOrBatch({ n: 1 }, schema, "things", 10)).toEqual({ items: [{ n: 1 }], batch: false });
+    expect(parseOneOrBatch({ things: [{ n: 1 }] }, schema, "things", 10)).toEqual({ items: [{ n: 1 }], batch: true });
+    const single = thrown(() => parseOneOrBatch({ n: "1" }, schema, "boundaries", 10));
+    expect(single.details.issues?.map((i) => i.path)).toEqual(["n"]);
+    expect(single.message).toMatch(/^The boundary is not valid/);
+    expect(thrown(() => parseOneOrBatch([{ n: 1 }], schema, "things", 10)).status).toBe(422);
+    expect(thrown(() => parseOneOrBatch({ things: { n: 1 } }, schema, "things", 10)).details.issues).toEqual([{ path: "things", message: "must be an array" }]);
+  });
+});
+
+describe("cursors and page sizes", () => {
+  it("round-trips a key", () => {
+    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]), 2)).toEqual(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]);
+    expect(decodeCursor(encodeCursor([0.30000000000000004, "x"]), 2)).toEqual([0.30000000000000004, "x"]);
+    expect(decodeCursor(undefined, 2)).toBeUndefined();
+    expect(decodeCursor("", 2)).toBeUndefined();
+  });
+
+  it.each([
+    ["garbage", "%%%"],
+    ["wrong arity", encodeCursor(["a"])],
+    ["an object", Buffer.from('{"0":1}').toString("base64url")],
+    ["null parts", encodeCursor([null, "x"])],
+    ["nested parts", encodeCursor([["a"], "x"])],
+    ["boolean parts", encodeCursor([true, "x"])],
+    ["a NUL in a part", encodeCursor(["a\u0000", "x"])],
+  ])("refuses %s with 422 invalid_query", (_name, cursor) => {
+    const error = thrown(() => decodeCursor(cursor, 2));
+    expect([error.status, error.code]).toEqual([422, "invalid_query"]);
+  });
+
+  it("takes limits as plain digits only", () => {
+    expect(limitSchema.parse(undefined)).toBe(50);
+    expect(limitSchema.parse("1")).toBe(1);
+    expect(limitSchema.parse("500")).toBe(500);
+    expect(limitSchema.parse("007")).toBe(7);
+    for (const bad of ["0", "501", "abc", "1.5", "-1", "1e2", "0x10", "", " 5", "Infinity"]) expect(limitSchema.safeParse(bad).success, bad).toBe(false);
+  });
+
+  it("parseSearchParams keeps the first of repeated keys and refuses NUL anywhere", () => {
+    const schema = z.object({ q: z.string().optional(), other: z.string().optional() });
+    expect(parseSearchParams("http://x/?q=a&q=b", schema)).toEqual({ q: "a" });
+    const error = thrown(() => parseSearchParams("http://x/?q=ok&other=a%00b", schema));
+    expect(error.details.issues).toEqual([{ path: "other", message: "must not contain NUL characters" }]);
+  });
+});
+
+describe("schema helpers", () => {
+  it("text() counts code points and refuses NUL and unpaired surrogates", () => {
+    const t = text({ min: 1, max: 2 });
+    expect(t.safeParse("\u{1F600}\u{1F600}").success).toBe(true);
+    expect(t.safeParse("abc").success).toBe(false);
+    expect(t.safeParse("").success).toBe(false);
+    expect(t.safeParse("\u0000").success).toBe(false);
+    expect(t.safeParse("\udc00").success).toBe(false);
+  });
+
+  it("timestamps must be RFC 3339 with a zone, in years 0001..9999 UTC", () => {
+    for (const ok of ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123456+05:30", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z"]) {
+      expect(timestampSchema.safeParse(ok).success, ok).toBe(true);
+    }
+    for (const bad of ["2026-01-02", "2026-01-02T03:04:05", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-00:01", "2026-02-30T00:00:00Z"]) {
+      expect(timestampSchema.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+
+  it("jsonObject() bounds depth and size without recursion, and refuses unstorable text anywhere", () => {
+    const schema = jsonObject(1024);
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(schema.safeParse({ a: deep }).error?.issues[0].message).toMatch(/nested at most/);
+    let ok: unknown = 1;
+    for (let i = 0; i < 63; i++) ok = [ok];
+    expect(schema.safeParse({ a: ok }).success).toBe(true);
+    expect(schema.safeParse({ a: "x".repeat(1024) }).success).toBe(false);
+    expect(schema.safeParse({ a: [{ b: "\ud800" }] }).success).toBe(false);
+    expect(schema.safeParse({ ["k\u0000"]: 1 }).success).toBe(false);
+  });
+
+  it("nullMeansAbsent() drops nulls of the listed keys only", () => {
+    const schema = nullMeansAbsent(["opt"], z.object({ opt: z.string().nullish(), keep: z.string().nullable() }));
+    expect(schema.parse({ opt: null, keep: null })).toEqual({ keep: null });
+    expect(bodyDigest(schema.parse({ opt: null, keep: "k" }))).toBe(bodyDigest(schema.parse({ keep: "k" })));
+  });
+});
+
+describe("canonical digests", () => {
+  it("do not depend on key order at any depth, and do depend on values", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(bodyDigest({ a: 1, b: 2 })).toBe(bodyDigest({ b: 2, a: 1 }));
+    expect(bodyDigest({ a: [1, 2] })).not.toBe(bodyDigest({ a: [2, 1] }));
+  });
+});
+
+describe("error contract", () => {
+  it("an ApiError answers its status with {error: {code, message, issues?}}", async () => {
+    const response = new ApiError("validation_failed", "Bad.", { issues: [{ path: "a.0", message: "m" }] }).toResponse();
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ error: { code: "validation_failed", message: "Bad.", issues: [{ path: "a.0", message: "m" }] } });
+  });
+
+  it("an unexpected error is a generic 500 that echoes nothing", async () => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      const response = toErrorResponse(new Error("secret detail at /srv/app.ts:12"));
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(text).not.toContain("secret");
+      expect(JSON.parse(text).error.code).toBe("internal_error");
+
+      const down = toErrorResponse(Object.assign(new Error("x"), { cause: { code: "ECONNREFUSED" } }));
+      expect(down.status).toBe(503);
+      expect(down.headers.get("retry-after")).toBe("5");
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it("knows a database outage by its codes, a bad query by none of them", () => {
+    expect(isDatabaseUnavailable({ code: "08006" })).toBe(true);
+    expect(isDatabaseUnavailable({ code: "57P01" })).toBe(true);
+    expect(isDatabaseUnavailable({ cause: { cause: { code: "CONNECTION_CLOSED" } } })).toBe(true);
+    expect(isDatabaseUnavailable({ code: "23505" })).toBe(false);
+    expect(isDatabaseUnavailable(new Error("x"))).toBe(false);
+  });
+});
