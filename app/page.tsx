@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
-import { chooseStride, pivotCollapseRates, RANGE_KEYS, RANGES, rangeStart, type RangeKey } from "@/lib/overview";
+import { alignOrigin, chooseStride, pivotCollapseRates, RANGE_KEYS, RANGES, rangeStart, type RangeKey } from "@/lib/overview";
 import { parseOverviewParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
@@ -50,8 +50,8 @@ async function FiguresSection({ since, range }: { since: Date | null; range: Ran
 }
 
 async function CollapseRateSection({ since, now }: { since: Date | null; now: Date }) {
-  const origin = since ?? now;
-  const stride = chooseStride((now.getTime() - origin.getTime()) / 1000);
+  const stride = chooseStride((now.getTime() - (since ?? now).getTime()) / 1000);
+  const origin = alignOrigin(since ?? now, stride);
   const rows = since ? await listCollapseRates(origin, stride) : [];
   const { classes, points } = pivotCollapseRates(rows, origin, now, stride);
   return (

@@ -17,6 +17,12 @@ export function rangeStart(range: RangeKey, now: Date, firstActivity: Date | nul
   return seconds === null ? firstActivity : new Date(now.getTime() - seconds * 1000);
 }
 
+/** A bucket origin on a round boundary at or before `since` (whole hours, UTC midnights), so axis ticks read cleanly. */
+export function alignOrigin(since: Date, strideSeconds: number): Date {
+  const stride = strideSeconds * 1000;
+  return new Date(Math.floor(since.getTime() / stride) * stride);
+}
+
 const STRIDES = [3_600, 3 * 3_600, 6 * 3_600, 12 * 3_600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 91 * 86_400, 365 * 86_400];
 export const MAX_BUCKETS = 36;
 

@@ -36,5 +36,10 @@ export const chainColumns = [
   }),
   col.accessor("min_semantic_density", { header: "Lowest density", cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)) }),
   col.accessor("min_size_bytes", { header: "Smallest size", cell: (c) => (c.getValue() === null ? "—" : formatBytes(c.getValue()!)) }),
-  col.accessor("last_activity_at", { header: "Last activity", cell: (c) => <time dateTime={c.getValue()}>{formatUtc(c.getValue())}</time> }),
+  col.accessor("last_activity_at", { header: "Last activity", cell: (c) => (
+      <time className="nowrap" dateTime={c.getValue()}>
+        {formatUtc(c.getValue())}
+      </time>
+    ),
+  }),
 ];

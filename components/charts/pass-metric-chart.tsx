@@ -72,13 +72,15 @@ function topLabel(text: string, color: string, testId: string, title: string, ro
   return TopLabel;
 }
 
-function floorLabel(text: string, testId: string) {
+/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
+function floorLabel(text: string, testId: string, color: string, side: "start" | "end") {
   function FloorLabel({ viewBox }: LabelViewBox) {
-    const x = (viewBox?.x ?? 0) + (viewBox?.width ?? 0);
+    const left = viewBox?.x ?? 0;
+    const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
     const y = viewBox?.y ?? 0;
     return (
       <g data-testid={testId}>
-        <text x={x - 4} y={y - 4} fill="var(--danger)" fontSize={11} textAnchor="end">
+        <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
           {text}
         </text>
       </g>
@@ -114,12 +116,13 @@ function PassTooltip({ active, payload, metric }: Pick<TooltipContentProps, "act
   );
 }
 
-// Markers let the pointer through to the chart, whose tooltip already tells what they mark.
+// Markers sit beside the point (mismatches below, integrity findings above) so that both
+// show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
 function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
   return (
     <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
-      <path d={`M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`} fill="var(--warn)" stroke="var(--panel)" strokeWidth={1.5} />
+      <path d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`} fill="var(--warn)" stroke="var(--panel)" strokeWidth={1.5} />
     </g>
   );
 }
@@ -128,7 +131,7 @@ function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number;
   return (
     <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
-      <path d={`M ${cx} ${cy - 8} L ${cx + 7} ${cy + 5} L ${cx - 7} ${cy + 5} Z`} fill="var(--integrity)" stroke="var(--panel)" strokeWidth={1.5} />
+      <path d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`} fill="var(--integrity)" stroke="var(--panel)" strokeWidth={1.5} />
     </g>
   );
 }
@@ -213,7 +216,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
               strokeDasharray="6 4"
               strokeWidth={1.5}
               ifOverflow="visible"
-              label={floorLabel(text, `${metric}-floor`)}
+              label={floorLabel(text, `${metric}-floor`, "var(--danger)", "end")}
             />
           );
         })}
@@ -224,7 +227,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
             strokeDasharray="2 3"
             strokeWidth={2}
             ifOverflow="extendDomain"
-            label={floorLabel(`candidate ${formatValue(metric, candidateFloor)}`, `${metric}-candidate-floor`)}
+            label={floorLabel(`candidate ${formatValue(metric, candidateFloor)}`, `${metric}-candidate-floor`, "var(--accent)", "start")}
           />
         ) : null}
         {x.limits.map((limit) => (

@@ -546,3 +546,20 @@ export async function listPassHashes(chainId: string, passIds: readonly string[]
     .where(and(eq(passes.chainId, chainId), inArray(passes.passId, [...passIds])));
   return new Map(rows.map((r) => [r.passId, { input_content_hash: r.input, current_content_hash: r.output }]));
 }
+
+export interface ClassStats {
+  content_class: string;
+  chains: number;
+  collapsed: number;
+}
+
+/** Chains and collapsed chains per content class, from the chain summaries. */
+export async function listClassStats(): Promise<ClassStats[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ contentClass: chains.contentClass, chains: sql<number>`count(*)::int`, collapsed: sql<number>`count(${chains.collapsePassId})::int` })
+    .from(chains)
+    .groupBy(chains.contentClass)
+    .orderBy(chains.contentClass);
+  return rows.map((r) => ({ content_class: r.contentClass, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
+}

@@ -1,0 +1,104 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { listChainClasses, listClassStats } from "@/db/queries/chains";
+import { getPolicy, listPolicies, listPolicyVersions } from "@/db/queries/policies";
+import { defaultPolicyFor } from "@/lib/policy";
+import { formatBytes } from "@/lib/chart-domain";
+import { parsePoliciesParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { PoliciesTable } from "@/components/policies/policies-table";
+import type { PolicyRow } from "@/components/policies/policy-columns";
+import { PolicyEditor } from "@/components/policies/policy-editor";
+import { VersionHistory } from "@/components/policies/version-history";
+import { WhatIfForm } from "@/components/policies/what-if-form";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
+import { WhatIfSection } from "./what-if-section";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Policies" };
+
+export default async function PoliciesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const params = parsePoliciesParams(await searchParams);
+  const [stored, seen, stats] = await Promise.all([listPolicies(), listChainClasses(), listClassStats()]);
+  const statsOf = new Map(stats.map((s) => [s.content_class, s]));
+  const byClass = new Map(stored.map((p) => [p.content_class, p]));
+  const classes = [...new Set([...stored.map((p) => p.content_class), ...seen])].sort();
+  const rows: PolicyRow[] = classes.map((c) => {
+    const p = byClass.get(c) ?? defaultPolicyFor(c);
+    return {
+      content_class: c,
+      version: p.version,
+      min_size_bytes: p.min_size_bytes,
+      min_semantic_density: p.min_semantic_density,
+      max_pass_number: p.max_pass_number,
+      required_fields: p.required_fields,
+      chains: statsOf.get(c)?.chains ?? 0,
+      collapsed: statsOf.get(c)?.collapsed ?? 0,
+      updated_at: p.created_at,
+    };
+  });
+
+  return (
+    <>
+      <h1>Policies</h1>
+      <p className="subtitle">
+        The floor of each content class: the size, density and pass limit under which the guard halts compression. Choose a class to edit its
+        floor or try a candidate against the recorded chains.
+      </p>
+      <div className="panel flush">
+        <PoliciesTable rows={rows} selected={params.class ?? null} />
+      </div>
+      {params.class ? (
+        <Suspense key={params.class} fallback={<TableSkeleton label="Loading policy" />}>
+          <ClassSection params={params} contentClass={params.class} />
+        </Suspense>
+      ) : (
+        <p className="muted hint-block">Choose a content class above to see its version history, edit its floor or run a what-if.</p>
+      )}
+    </>
+  );
+}
+
+async function ClassSection({ params, contentClass }: { params: ReturnType<typeof parsePoliciesParams>; contentClass: string }) {
+  const [current, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
+  const floor = { min_size_bytes: current.min_size_bytes, min_semantic_density: current.min_semantic_density, max_pass_number: current.max_pass_number };
+  return (
+    <section aria-label={`Policy of ${contentClass}`} className="class-section">
+      <h2 className="class-title" id="class">
+        {contentClass}{" "}
+        <span className="muted">
+          {current.version === 0 ? "built-in default" : `v${current.version} in force`}: size ≥ {formatBytes(current.min_size_bytes)}, density ≥{" "}
+          {current.min_semantic_density}, pass ≤ {current.max_pass_number}
+        </span>
+      </h2>
+      <div className="grid-2">
+        <section className="panel" aria-label="Edit floor">
+          <h3>Edit floor</h3>
+          <PolicyEditor current={current} draft={params.candidate ?? floor} fromWhatIf={params.candidate !== null} authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)} />
+        </section>
+        <section className="panel" aria-label="Version history">
+          <h3>Version history</h3>
+          <VersionHistory versions={versions} />
+        </section>
+      </div>
+      <section className="panel what-if" aria-label="What-if">
+        <h3>What if the floor were…</h3>
+        <p className="muted small">
+          Replays every recorded chain of {contentClass} through the guard under a candidate floor and compares where each would collapse with the
+          floor in force.
+        </p>
+        <WhatIfForm contentClass={contentClass} values={params.candidate ?? floor} chain={params.chain} />
+        {params.candidateError ? (
+          <p className="danger-text" role="alert">
+            Candidate not run: {params.candidateError}
+          </p>
+        ) : null}
+        {params.candidate ? (
+          <Suspense key={JSON.stringify(params)} fallback={<ChartsSkeleton />}>
+            <WhatIfSection contentClass={contentClass} current={current} candidate={params.candidate} chain={params.chain} />
+          </Suspense>
+        ) : null}
+      </section>
+    </section>
+  );
+}

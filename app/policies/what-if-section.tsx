@@ -1,0 +1,86 @@
+import { getChainSeries, getChainSummary, listChainBoundaries } from "@/db/queries/chains";
+import { replayClass } from "@/db/queries/what-if";
+import type { CompressionPolicy } from "@/lib/guard";
+import type { PolicyInForce } from "@/lib/policy";
+import { hrefWith } from "@/lib/schemas/search-params";
+import { MOVEMENTS, summariseWhatIf } from "@/lib/what-if";
+import { ChainCharts } from "@/components/chains/chain-charts";
+import { WhatIfResults } from "@/components/policies/what-if-results";
+
+const LISTED_PER_MOVEMENT = 25;
+
+/** The replay's counts and chain lists, and the candidate floor over one chain's curves. */
+export async function WhatIfSection({
+  contentClass,
+  current,
+  candidate,
+  chain,
+}: {
+  contentClass: string;
+  current: PolicyInForce;
+  candidate: CompressionPolicy;
+  chain?: string;
+}) {
+  const replayed = await replayClass(contentClass, current, candidate);
+  const result = summariseWhatIf(replayed, LISTED_PER_MOVEMENT);
+  const query = { class: contentClass, ...candidate };
+  const overlayHref = (chainId: string) => `${hrefWith("/policies", { ...query, chain: chainId })}#overlay`;
+  // The chain to draw: the one asked for, else the one that moved most.
+  const shown = replayed.find((c) => c.chain_id === chain) ?? MOVEMENTS.flatMap((m) => result.chains[m])[0];
+  return (
+    <>
+      <WhatIfResults result={result} overlayHref={overlayHref} />
+      {shown ? <Overlay chainId={shown.chain_id} candidate={candidate} candidateCollapse={shown.candidate?.pass_number ?? null} options={replayed.map((c) => c.chain_id)} query={query} /> : null}
+    </>
+  );
+}
+
+async function Overlay({
+  chainId,
+  candidate,
+  candidateCollapse,
+  options,
+  query,
+}: {
+  chainId: string;
+  candidate: CompressionPolicy;
+  candidateCollapse: number | null;
+  options: string[];
+  query: Record<string, string | number>;
+}) {
+  const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
+  if (!summary) return null;
+  const series = await getChainSeries(chainId, boundaries);
+  return (
+    <section id="overlay" className="overlay" data-testid="what-if-overlay" aria-label="Candidate floor over a chain">
+      <form method="get" action="/policies#overlay" className="toolbar">
+        {Object.entries(query).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <label>
+          Candidate floor over chain{" "}
+          <select name="chain" defaultValue={chainId} data-testid="overlay-chain">
+            {options.slice(0, 500).map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Show</button>
+        <a href={`/chains/${encodeURIComponent(chainId)}`}>open chain</a>
+        <span className="muted">
+          collapse now: {summary.collapse_point ? `pass ${summary.collapse_point.pass_number}` : "never"} · under the candidate:{" "}
+          {candidateCollapse !== null ? `pass ${candidateCollapse}` : "never"}
+        </span>
+      </form>
+      <ChainCharts
+        series={series}
+        collapse={summary.collapse_point}
+        boundaries={boundaries}
+        selectedPassId={null}
+        candidate={{ ...candidate, collapse_pass_number: candidateCollapse }}
+      />
+    </section>
+  );
+}

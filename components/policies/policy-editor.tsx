@@ -1,0 +1,139 @@
+"use client";
+// Saving a floor goes through the API (PUT /api/v1/policies/{class}), like any other client:
+// the same validation, the same versioning, and the API token when the server requires one.
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { PolicyInForce } from "@/lib/policy";
+
+export interface PolicyDraft {
+  min_size_bytes: number;
+  min_semantic_density: number;
+  max_pass_number: number;
+}
+
+interface ApiErrorBody {
+  error?: { message?: string; issues?: { path: string; message: string }[] };
+}
+
+type Outcome = { kind: "saved" | "unchanged"; version: number } | { kind: "error"; message: string; issues: string[] } | null;
+
+export function PolicyEditor({
+  current,
+  draft,
+  fromWhatIf,
+  authRequired,
+}: {
+  current: PolicyInForce;
+  draft: PolicyDraft;
+  fromWhatIf: boolean;
+  authRequired: boolean;
+}) {
+  const router = useRouter();
+  const [saving, setSaving] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function save(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? "").trim();
+    const body = {
+      min_size_bytes: Number(text("min_size_bytes")),
+      min_semantic_density: Number(text("min_semantic_density")),
+      max_pass_number: Number(text("max_pass_number")),
+      required_fields: text("required_fields")
+        .split(/[\n,]/)
+        .map((f) => f.trim())
+        .filter(Boolean),
+      description: text("description") || null,
+    };
+    const token = text("token");
+    setSaving(true);
+    setOutcome(null);
+    try {
+      const response = await fetch(`/api/v1/policies/${encodeURIComponent(current.content_class)}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as PolicyInForce & ApiErrorBody;
+      if (!response.ok) {
+        setOutcome({
+          kind: "error",
+          message: json.error?.message ?? `The server answered ${response.status}.`,
+          issues: (json.error?.issues ?? []).map((i) => `${i.path}: ${i.message}`),
+        });
+        return;
+      }
+      setOutcome({ kind: response.status === 201 ? "saved" : "unchanged", version: json.version });
+      router.refresh();
+    } catch {
+      setOutcome({ kind: "error", message: "Could not reach the server.", issues: [] });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form
+      className="policy-editor"
+      data-testid="policy-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save(event.currentTarget);
+      }}
+    >
+      {fromWhatIf ? <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p> : null}
+      <div className="form-grid">
+        <label>
+          Min size (bytes)
+          <input name="min_size_bytes" type="number" min={0} step={1} required defaultValue={draft.min_size_bytes} key={`s${draft.min_size_bytes}`} />
+        </label>
+        <label>
+          Min semantic density
+          <input
+            name="min_semantic_density"
+            type="number"
+            min={0}
+            max={1}
+            step="any"
+            required
+            defaultValue={draft.min_semantic_density}
+            key={`d${draft.min_semantic_density}`}
+          />
+        </label>
+        <label>
+          Max pass number
+          <input name="max_pass_number" type="number" min={0} step={1} required defaultValue={draft.max_pass_number} key={`m${draft.max_pass_number}`} />
+        </label>
+      </div>
+      <label>
+        Required fields <span className="muted">(one per line, dotted paths)</span>
+        <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />
+      </label>
+      <label>
+        Description
+        <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
+      </label>
+      {authRequired ? (
+        <label>
+          API token <span className="muted">(this server requires one to change policies)</span>
+          <input name="token" type="password" autoComplete="off" required />
+        </label>
+      ) : null}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? "Saving…" : `Save as version ${current.version + 1}`}
+        </button>
+        <span role="status" data-testid="policy-save-status">
+          {outcome?.kind === "saved" ? <span className="safe-text">Saved as version {outcome.version}; it judges passes from now on.</span> : null}
+          {outcome?.kind === "unchanged" ? <span className="muted">No change: this is version {outcome.version} already.</span> : null}
+          {outcome?.kind === "error" ? (
+            <span className="danger-text">
+              {outcome.message}
+              {outcome.issues.length ? ` (${outcome.issues.join("; ")})` : ""}
+            </span>
+          ) : null}
+        </span>
+      </div>
+    </form>
+  );
+}

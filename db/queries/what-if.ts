@@ -1,0 +1,88 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard";
+import type { ReplayedChain } from "@/lib/what-if";
+
+interface ReplayRow {
+  chain_id: string;
+  pass_count: number | string;
+  cur_pass_id: string | null;
+  cur_pass_number: number | string | null;
+  cur_size: number | string | null;
+  cur_density: number | null;
+  cur_parseable: boolean | null;
+  cur_schema_valid: boolean | null;
+  cur_hash: string | null;
+  cand_pass_id: string | null;
+  cand_pass_number: number | string | null;
+  cand_size: number | string | null;
+  cand_density: number | null;
+  cand_parseable: boolean | null;
+  cand_schema_valid: boolean | null;
+  cand_hash: string | null;
+}
+
+/**
+ * The first pass of a chain at which the guard stops under a floor: past the first pass,
+ * every gate of lib/guard.ts that does not say SAFE says collapse, so this is the guard's
+ * decision without its wording (which evaluatePass adds afterwards for the pass found).
+ */
+function firstCollapse(contentClass: string, floor: CompressionPolicy, prefix: string): SQL {
+  return sql`
+    left join lateral (
+      select p.pass_id as ${sql.raw(`${prefix}_pass_id`)}, p.pass_number as ${sql.raw(`${prefix}_pass_number`)},
+        p.current_size_bytes as ${sql.raw(`${prefix}_size`)}, p.semantic_density_score as ${sql.raw(`${prefix}_density`)},
+        p.is_parseable as ${sql.raw(`${prefix}_parseable`)}, p.schema_valid as ${sql.raw(`${prefix}_schema_valid`)},
+        p.current_content_hash as ${sql.raw(`${prefix}_hash`)}
+      from passes p
+      where p.chain_id = c.chain_id and p.content_class = ${contentClass} and p.pass_number > 1
+        and (p.pass_number > ${floor.max_pass_number} or not p.is_parseable or not p.schema_valid
+          or p.current_size_bytes < ${floor.min_size_bytes} or p.semantic_density_score < ${floor.min_semantic_density})
+      order by p.pass_number, p.id
+      limit 1
+    ) as ${sql.raw(prefix)} on true`;
+}
+
+/**
+ * Replays every recorded chain of a content class through the guard under the floor in
+ * force and under a candidate floor, and returns where each chain would collapse under
+ * each. Reads only; nothing is written. Each chain costs two index scans of its passes that
+ * stop at the first collapsing pass. Passes of other classes in a chain are not replayed.
+ */
+export async function replayClass(contentClass: string, current: CompressionPolicy, candidate: CompressionPolicy): Promise<ReplayedChain[]> {
+  const db = await getDb();
+  const rows = await queryRows<ReplayRow>(
+    db,
+    sql`
+      select c.chain_id, c.pass_count, cur.*, cand.*
+      from chains c
+      ${firstCollapse(contentClass, current, "cur")}
+      ${firstCollapse(contentClass, candidate, "cand")}
+      where c.content_class = ${contentClass}`,
+  );
+  const judge = (row: ReplayRow, prefix: "cur" | "cand", floor: CompressionPolicy) => {
+    const passId = row[`${prefix}_pass_id`];
+    if (passId === null) return null;
+    const pass = {
+      pass_id: passId,
+      pass_number: Number(row[`${prefix}_pass_number`]),
+      current_content_hash: row[`${prefix}_hash`] ?? "",
+      current_size_bytes: Number(row[`${prefix}_size`]),
+      is_parseable: Boolean(row[`${prefix}_parseable`]),
+      schema_valid: Boolean(row[`${prefix}_schema_valid`]),
+      semantic_density_score: Number(row[`${prefix}_density`]),
+    };
+    const manifest = evaluatePass(pass, floor);
+    return { pass_id: passId, pass_number: pass.pass_number, verdict: manifest.verdict as Verdict, directive: manifest.directive };
+  };
+  return rows.map((row) => {
+    const cur = judge(row, "cur", current);
+    return {
+      chain_id: row.chain_id,
+      pass_count: Number(row.pass_count),
+      current: cur && { pass_id: cur.pass_id, pass_number: cur.pass_number, verdict: cur.verdict },
+      candidate: judge(row, "cand", candidate),
+    };
+  });
+}

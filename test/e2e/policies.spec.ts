@@ -1,0 +1,66 @@
+import { expect, test } from "@playwright/test";
+
+test("lists every content class with its floor, and a class's version history", async ({ page }) => {
+  await page.goto("/policies");
+  const table = page.getByTestId("policies-table");
+  for (const contentClass of ["api-json", "summary", "base64-blob"]) {
+    await expect(table.getByRole("link", { name: contentClass, exact: true })).toBeVisible();
+  }
+  await expect(table.locator('tr[data-row-id="api-json"]')).toContainText("2 KiB");
+  await table.getByRole("link", { name: "summary", exact: true }).click();
+  await expect(page).toHaveURL(/\/policies\?class=summary$/);
+  await expect(page.getByTestId("version-history").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("version-history")).toContainText("in force");
+});
+
+test("a what-if with a stricter floor reports the chains that newly collapse, overlays the candidate, and saves nothing", async ({ page }) => {
+  await page.goto("/policies?class=summary");
+  const form = page.getByTestId("what-if-form");
+  await form.getByLabel("Candidate min density").fill("0.62");
+  await form.getByRole("button", { name: "Replay chains under this floor" }).click();
+  await expect(page).toHaveURL(/min_semantic_density=0.62/);
+
+  const results = page.getByTestId("what-if-results");
+  await expect(results.getByTestId("what-if-count-newly_collapsing").locator(".value")).toHaveText("1");
+  await expect(results.getByTestId("what-if-count-earlier").locator(".value")).toHaveText("1");
+  const newly = results.getByTestId("what-if-list-newly_collapsing");
+  await expect(newly.getByRole("link", { name: "demo-broken-receipts" })).toHaveAttribute("href", "/chains/demo-broken-receipts");
+  await expect(newly).toContainText("HALT: Density 0.58 < 0.62.");
+
+  await newly.getByRole("link", { name: "show on chart" }).click();
+  await expect(page).toHaveURL(/chain=demo-broken-receipts/);
+  const overlay = page.getByTestId("what-if-overlay");
+  await expect(overlay.getByTestId("density-chart").locator("path.recharts-line-curve")).toHaveCount(1);
+  await expect(overlay.getByTestId("density-candidate-floor")).toContainText("candidate 0.620");
+  await expect(overlay.getByTestId("density-candidate-collapse")).toContainText("candidate collapse · pass 5");
+
+  // Nothing was written: the class is still at version 1.
+  await expect(page.getByTestId("version-history").locator("tbody tr")).toHaveCount(1);
+  const api = await page.request.get("/api/v1/policies/summary");
+  expect((await api.json()).version).toBe(1);
+});
+
+test("editing a floor creates a new version", async ({ page, request }) => {
+  const contentClass = `e2e-class-${Date.now()}`;
+  const created = await request.put(`/api/v1/policies/${contentClass}`, {
+    data: { min_size_bytes: 1000, min_semantic_density: 0.4, max_pass_number: 5 },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto(`/policies?class=${contentClass}`);
+  const editor = page.getByTestId("policy-editor");
+  await editor.getByLabel("Min size (bytes)").fill("1500");
+  await editor.getByRole("button", { name: "Save as version 2" }).click();
+  await expect(page.getByTestId("policy-save-status")).toContainText("Saved as version 2");
+  await expect(page.getByTestId("version-history").locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("version-history").locator("tbody tr").first()).toContainText("v2");
+
+  const policy = await (await request.get(`/api/v1/policies/${contentClass}`)).json();
+  expect(policy).toMatchObject({ version: 2, min_size_bytes: 1500, min_semantic_density: 0.4, max_pass_number: 5 });
+  expect(policy.versions).toHaveLength(2);
+
+  await editor.getByLabel("Min semantic density").fill("1.5");
+  await editor.getByRole("button", { name: "Save as version 3" }).click();
+  // The browser's own range check stops it before the API does.
+  expect((await (await request.get(`/api/v1/policies/${contentClass}`)).json()).version).toBe(2);
+});
