@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../index";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/policy";
@@ -49,6 +49,19 @@ export async function listPolicies(): Promise<PolicyInForce[]> {
     .from(policies)
     .orderBy(policies.contentClass, desc(policies.version));
   return rows.map(toPolicy);
+}
+
+/** One keyset page of the classes' current policies, in content-class order; `next` is the last class shown when more follow. */
+export async function listPolicyPage(query: { limit: number; after?: string }): Promise<{ items: PolicyInForce[]; next: string | null }> {
+  const db = await getDb();
+  const rows = await db
+    .selectDistinctOn([policies.contentClass])
+    .from(policies)
+    .where(query.after === undefined ? undefined : gt(policies.contentClass, query.after))
+    .orderBy(policies.contentClass, desc(policies.version))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  return { items: page.map(toPolicy), next: rows.length > query.limit ? page[page.length - 1].contentClass : null };
 }
 
 export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {

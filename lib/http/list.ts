@@ -20,6 +20,11 @@ export function encodeCursor(key: unknown[]): string {
 // Sort keys are strings and numbers; anything else cannot have come from encodeCursor.
 const isKeyPart = (v: unknown) => (typeof v === "string" && !v.includes("\u0000")) || (typeof v === "number" && Number.isFinite(v));
 
+const badCursor = () =>
+  new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {
+    issues: [{ path: "cursor", message: "unrecognised cursor" }],
+  });
+
 export function decodeCursor(cursor: string | undefined, arity: number): unknown[] | undefined {
   if (cursor === undefined || cursor === "") return undefined;
   try {
@@ -28,9 +33,20 @@ export function decodeCursor(cursor: string | undefined, arity: number): unknown
   } catch {
     // fall through to the error below
   }
-  throw new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {
-    issues: [{ path: "cursor", message: "unrecognised cursor" }],
-  });
+  throw badCursor();
+}
+
+/**
+ * A cursor whose parts are also checked against the sort key's types: a well-formed
+ * cursor with a string where the query casts to a number would otherwise reach the
+ * database and fail there.
+ */
+export function decodeTypedCursor<T extends z.ZodTuple>(cursor: string | undefined, schema: T): z.infer<T> | undefined {
+  const key = decodeCursor(cursor, schema.def.items.length);
+  if (key === undefined) return undefined;
+  const parsed = schema.safeParse(key);
+  if (!parsed.success) throw badCursor();
+  return parsed.data;
 }
 
 /**

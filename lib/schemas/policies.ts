@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitSchema } from "../http/list";
 import { nonNegativeInt, text, unitInterval } from "./common";
 
 export const policyBodySchema = z.object({
@@ -9,3 +10,7 @@ export const policyBodySchema = z.object({
   description: text({ max: 2048 }).nullish(),
 });
 export type PolicyBody = z.infer<typeof policyBodySchema>;
+
+export const policyListQuerySchema = z.object({ cursor: z.string().optional(), limit: limitSchema });
+/** Policies are listed by content class: the cursor is the last class shown. */
+export const policyCursorSchema = z.tuple([z.string()]);

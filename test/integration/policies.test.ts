@@ -137,4 +137,25 @@ describe("policies", () => {
   it("refuses an array body", async () => {
     expectError(await put("json", [floorA]), 422, "validation_failed");
   });
+
+  it("GET /policies pages by content class with limit and cursor, every class once", async () => {
+    const everything = await call(listPolicies, jsonRequest("/api/v1/policies?limit=500"));
+    const classes = everything.body.items.map((p: { content_class: string }) => p.content_class);
+    expect(classes.length).toBeGreaterThanOrEqual(5);
+    expect(everything.body.next_cursor).toBeNull();
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof call>> = await call(listPolicies, jsonRequest(`/api/v1/policies?limit=2${cursor ? `&cursor=${cursor}` : ""}`));
+      expect(page.status).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body.items.map((p: { content_class: string }) => p.content_class));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(walked).toEqual(classes);
+  });
+
+  it.each(["limit=0", "limit=501", "limit=abc", `cursor=${Buffer.from("[1]").toString("base64url")}`, "cursor=%%"])("GET /policies?%s is 422", async (query) => {
+    expectError(await call(listPolicies, jsonRequest(`/api/v1/policies?${query}`)), 422, "invalid_query");
+  });
 });

@@ -6,7 +6,7 @@ import { bodyDigest, canonicalJson } from "@/lib/canonical";
 import { ApiError, isDatabaseUnavailable, toErrorResponse } from "@/lib/errors";
 import { parseItems, parseOneOrBatch } from "@/lib/http/batch";
 import { readJson } from "@/lib/http/body";
-import { decodeCursor, encodeCursor, limitSchema, parseSearchParams } from "@/lib/http/list";
+import { decodeCursor, decodeTypedCursor, encodeCursor, limitSchema, parseSearchParams } from "@/lib/http/list";
 import { jsonObject, nullMeansAbsent, text, timestampSchema } from "@/lib/schemas/common";
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -110,6 +110,15 @@ describe("cursors and page sizes", () => {
   ])("refuses %s with 422 invalid_query", (_name, cursor) => {
     const error = thrown(() => decodeCursor(cursor, 2));
     expect([error.status, error.code]).toEqual([422, "invalid_query"]);
+  });
+
+  it("decodeTypedCursor checks each part's type against the sort key", () => {
+    const schema = z.tuple([z.iso.datetime(), z.string()]);
+    expect(decodeTypedCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c"]), schema)).toEqual(["2026-01-01T00:00:00.000Z", "c"]);
+    expect(decodeTypedCursor(undefined, schema)).toBeUndefined();
+    expect(thrown(() => decodeTypedCursor(encodeCursor(["abc", "c"]), schema)).code).toBe("invalid_query");
+    expect(thrown(() => decodeTypedCursor(encodeCursor([5, "c"]), z.tuple([z.string(), z.string()]))).code).toBe("invalid_query");
+    expect(thrown(() => decodeTypedCursor(encodeCursor(["a"]), schema)).code).toBe("invalid_query");
   });
 
   it("takes limits as plain digits only", () => {

@@ -1,10 +1,18 @@
-import { listPolicies } from "@/db/queries/policies";
+import { listPolicyPage } from "@/db/queries/policies";
+import { decodeTypedCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { policyCursorSchema, policyListQuerySchema } from "@/lib/schemas/policies";
 
-export const GET = route(async () => {
-  const items = await listPolicies();
-  return json({ items, next_cursor: null, default_policy: { ...CONSERVATIVE_DEFAULT_POLICY, version: 0 } });
+export const GET = route(async (request) => {
+  const query = parseSearchParams(request.url, policyListQuerySchema);
+  const after = decodeTypedCursor(query.cursor, policyCursorSchema)?.[0];
+  const { items, next } = await listPolicyPage({ limit: query.limit, after });
+  return json({
+    items,
+    next_cursor: next === null ? null : encodeCursor([next]),
+    default_policy: { ...CONSERVATIVE_DEFAULT_POLICY, version: 0 },
+  });
 });
 
 const notAllowed = methodNotAllowed(["GET"]);
