@@ -19,7 +19,10 @@ function unavailableReason(): string | null {
     return `no reference folder at ${REFERENCE_DIR}`;
   }
   const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
-  if (probe.status !== 0) return "python3 is not available";
+  if (probe.error || probe.status !== 0) return "python3 is not available";
+  // The references annotate with `str | None`, which Python evaluates from 3.10 on.
+  const recent = spawnSync("python3", ["-c", "import sys; sys.exit(sys.version_info < (3, 10))"]);
+  if (recent.status !== 0) return `python3 is older than 3.10 (${probe.stdout.trim()})`;
   return null;
 }
 const skipReason = unavailableReason();
