@@ -183,10 +183,12 @@ describe("POST /passes: every kind of invalid field, one at a time", () => {
     expect(issuePaths(answer)).toEqual(["receipts.1.pass_number"]);
   });
 
-  it("limits are inclusive: 256-character ids (counted in code points) and 16 KiB of metadata are accepted", async () => {
+  it("limits are inclusive: 256-character ids (counted in code points, 4 bytes each: the widest key the unique index takes), 512-character hashes and 16 KiB of metadata", async () => {
+    // Distinct four-byte characters: Postgres compresses repetitive index keys, which would hide an oversized one.
+    const scattered = (n: number, salt: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x10000 + ((i * 7919 + salt * 104729) % 0xf0000))).join("");
     const blob = "y".repeat(16 * 1024 - JSON.stringify({ blob: "" }).length);
     const answer = await send({
-      body: { ...receipt, chain_id: "edge-" + "c".repeat(251), pass_id: astral.repeat(256), metadata: { blob }, input_content_hash: astral.repeat(512) },
+      body: { ...receipt, chain_id: scattered(256, 1), pass_id: scattered(256, 2), metadata: { blob }, input_content_hash: scattered(512, 3), current_content_hash: scattered(512, 4) },
     });
     expect(answer.status).toBe(201);
     fingerprint = await tableFingerprint();
