@@ -17,6 +17,10 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   }
+  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    throw new ApiError("unsupported_media_type", `Send the body uncompressed: Content-Encoding ${encoding} is not accepted.`);
+  }
   const tooLarge = () =>
     new ApiError("payload_too_large", `The body is larger than the ${Math.round(limit / MiB)} MiB this endpoint accepts.`);
   const declared = Number(request.headers.get("content-length"));

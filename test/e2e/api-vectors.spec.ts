@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { expect, test, type APIResponse } from "@playwright/test";
 
 interface GuardVector {
@@ -112,6 +113,12 @@ test.describe("errors through the real server", () => {
       415,
       "unsupported_media_type",
     );
+  });
+
+  test("a gzip-encoded body is 415, not a garbled 400", async () => {
+    const answer = await raw("POST", "/api/v1/evaluate", { "content-type": "application/json", "content-encoding": "gzip" }, [gzipSync(JSON.stringify(item))]);
+    expect(answer.status).toBe(415);
+    expect(JSON.parse(answer.body).error.code).toBe("unsupported_media_type");
   });
 
   test("malformed JSON is 400, an empty body is 400, bytes that are not UTF-8 are 400", async ({ request }) => {

@@ -44,6 +44,12 @@ describe("readJson", () => {
     expect((await rejection(readJson(post("{}", { "content-type": "application/jsonp" })))).status).toBe(415);
   });
 
+  it("refuses a compressed body with 415 rather than failing to read it", async () => {
+    const error = await rejection(readJson(post("{}", { "content-type": "application/json", "content-encoding": "gzip" })));
+    expect([error.status, error.code]).toEqual([415, "unsupported_media_type"]);
+    expect(await readJson(post("{}", { "content-type": "application/json", "content-encoding": "identity" }))).toEqual({});
+  });
+
   it("refuses a body over the limit with 413, declared or streamed", async () => {
     expect((await rejection(readJson(post("[1,2,3]"), 4))).status).toBe(413);
     expect((await rejection(readJson(post("[]", { "content-type": "application/json", "content-length": "5" }), 4))).status).toBe(413);
