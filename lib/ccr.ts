@@ -150,8 +150,8 @@ export function unknownMessage(key: string): string {
   );
 }
 
-export function ambiguousMessage(key: string, count: number): string {
-  return `The prefix ${key} matches ${count} stored originals; send more characters of the hash (up to the full ${FULL_HASH_LENGTH}).`;
+export function ambiguousMessage(key: string, count: number, atLeast = false): string {
+  return `The prefix ${key} matches ${atLeast ? "at least " : ""}${count} stored originals; send more characters of the hash (up to the full ${FULL_HASH_LENGTH}).`;
 }
 
 /** What the per-hour counters count. Totals are sums over hours. */
@@ -181,3 +181,10 @@ export type MissReason = (typeof MISS_REASONS)[number];
 export function emptyCounts(): CcrCounts {
   return Object.fromEntries(CCR_METRICS.map((m) => [m, 0])) as CcrCounts;
 }
+
+/**
+ * Headers of every retrieval response. `no-store`: a cached copy would be a retrieval the
+ * store never counts. `no-transform`: the server would otherwise gzip a multi-MiB original
+ * on every call, which costs an agent next to the store more time than it saves.
+ */
+export const RETRIEVAL_HEADERS = { "cache-control": "no-store, no-transform" } as const;

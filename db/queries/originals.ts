@@ -167,6 +167,13 @@ function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
+/**
+ * Hashes starting with a hex prefix, as a byte-wise range on the pattern index. Keys are
+ * lowercase hex, so every one that starts with `p` sorts in [p, p + "g"). A range stays
+ * indexable under a generic prepared plan, where `like $1` would scan the table.
+ */
+const startsWith = (prefix: string) => sql`(hash ~>=~ ${prefix} and hash ~<~ ${prefix + "g"})`;
+
 // ---------------------------------------------------------------------------------------
 // Counters
 
@@ -429,11 +436,15 @@ async function tombstone(tx: Executor, status: "evicted" | "expired", rows: { ha
 // ---------------------------------------------------------------------------------------
 // Retrieve
 
+const MAX_CANDIDATES = 10;
+
 function missError(reason: MissReason, key: string, extra: Record<string, unknown> = {}): ApiError {
   if (reason === "unknown") return new ApiError("unknown_hash", unknownMessage(key), { extra: { hash: key, retryable: false } });
   if (reason === "ambiguous") {
     const candidates = (extra.candidates as unknown[]) ?? [];
-    return new ApiError("ambiguous_hash", ambiguousMessage(key, candidates.length), { extra: { hash: key, retryable: false, ...extra } });
+    return new ApiError("ambiguous_hash", ambiguousMessage(key, candidates.length, candidates.length >= MAX_CANDIDATES), {
+      extra: { hash: key, retryable: false, ...extra },
+    });
   }
   const goneAt = extra.gone_at as string;
   return new ApiError(reason, goneMessage(extra.hash as string, reason, new Date(goneAt), (extra.reason as string | null) ?? null), {
@@ -448,13 +459,14 @@ async function countMiss(executor: Executor, now: Date, reason: MissReason, more
 
 /**
  * Resolves a full hash or a unique prefix of at least 12 hex characters, without touching
- * recency or counters. `ambiguous` lists up to ten candidates.
+ * recency or counters. `ambiguous` lists up to MAX_CANDIDATES candidates.
  */
 async function resolveKey(executor: Executor, key: string): Promise<{ hash: string } | { ambiguous: { hash: string; status: OriginalStatus }[] } | null> {
   if (key.length === FULL_HASH_LENGTH) return { hash: key };
   const rows = await queryRows<{ hash: string; status: OriginalStatus }>(
     executor,
-    sql`select hash, status from originals where hash like ${key + "%"} order by hash limit 10`,
+    // Sorted after the limit: ordering inside would pull the scan off the pattern index.
+    sql`select hash, status from (select hash, status from originals where ${startsWith(key)} limit ${MAX_CANDIDATES}) c order by hash`,
   );
   if (rows.length === 0) return null;
   if (rows.length > 1) return { ambiguous: rows };
@@ -474,28 +486,31 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
     throw new ApiError("validation_failed", `The hash ${parsed.message}.`, { issues: [{ path: "hash", message: parsed.message }] });
   }
   const db = await getDb();
-  const resolved = await resolveKey(db, parsed.key);
-  if (resolved === null) {
-    await countMiss(db, now, "unknown");
-    throw missError("unknown", parsed.key);
-  }
-  if ("ambiguous" in resolved) {
-    await countMiss(db, now, "ambiguous");
-    throw missError("ambiguous", parsed.key, { candidates: resolved.ambiguous });
-  }
-  const hash = resolved.hash;
+  const matching = parsed.full ? sql`hash = ${parsed.key}` : startsWith(parsed.key);
 
-  // The hot path is one statement: the recency update, the counters and the read commit
-  // together, in a single round trip.
+  // The hot path is one statement, one round trip: resolving the key, the recency update,
+  // the counters and the read commit together. Its commit does not wait for the WAL flush
+  // (`set_config(..., true)` lasts only for this statement's own transaction): a crash could
+  // lose the last moment's recency and counts, never an original, and the flush would cost
+  // each retrieval as much as reading the row. The setting is referenced in the update so
+  // that it is evaluated. A key naming none or several entries updates nothing.
   const [hit] = await queryRows<RawRow>(
     db,
     sql`
-      with hit as (
+      with async_commit as (
+        select set_config('synchronous_commit', 'off', true) as setting
+      ),
+      matches as (
+        select hash from originals where ${matching} limit 2
+      ),
+      hit as (
         update originals set
           retrieval_count = retrieval_count + 1,
           last_retrieved_at = ${ts(now)},
           recency_at = greatest(recency_at, ${ts(now)})
-        where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
+        where hash = (select hash from matches where (select count(*) from matches) = 1)
+          and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
+          and (select setting from async_commit) is not null
         returning ${SUMMARY_COLUMNS}, original
       ),
       counted as (
@@ -512,6 +527,17 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
       select * from hit`,
   );
   if (hit) return { ...toSummaryWire(hit, now), original: hit.original as string };
+
+  const resolved = await resolveKey(db, parsed.key);
+  if (resolved === null) {
+    await countMiss(db, now, "unknown");
+    throw missError("unknown", parsed.key);
+  }
+  if ("ambiguous" in resolved) {
+    await countMiss(db, now, "ambiguous");
+    throw missError("ambiguous", parsed.key, { candidates: resolved.ambiguous });
+  }
+  const hash = resolved.hash;
 
   // A miss is answered only after its transaction commits: the miss counter and a lazily
   // marked expiry must survive the error response.
@@ -592,7 +618,7 @@ export async function listOriginals(
   if (query.q) {
     const q = query.q.trim();
     const pattern = "%" + q.replace(/[\\%_]/g, "\\$&") + "%";
-    const hexPrefix = /^[0-9a-fA-F]+$/.test(q) ? sql`hash like ${q.toLowerCase() + "%"} or ` : sql``;
+    const hexPrefix = /^[0-9a-fA-F]+$/.test(q) ? sql`${startsWith(q.toLowerCase())} or ` : sql``;
     where.push(sql`(${hexPrefix}tool_name ilike ${pattern} or chain_id ilike ${pattern} or pass_id ilike ${pattern})`);
   }
   const { expr, cast } = SORT_EXPR[query.sort];
@@ -827,7 +853,7 @@ export async function listOriginalLinksByHash(hashes: readonly (string | null | 
       union all
       select o.hash, o.status, o.expires_at, o.size_bytes, k.key
       from json_array_elements_text(${JSON.stringify(prefixes)}::json) as k(key)
-      join originals o on o.hash like k.key || '%'`,
+      join originals o on o.hash ~>=~ k.key and o.hash ~<~ (k.key || 'g')`,
   );
   const byKey = new Map<string, RawRow[]>();
   for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);

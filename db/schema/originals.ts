@@ -46,7 +46,7 @@ export const originals = pgTable(
     goneReason: text("gone_reason"),
   },
   (t) => [
-    // Prefix lookups (`hash like 'abc…%'`) need the pattern opclass under a non-C collation.
+    // Prefix lookups are byte-wise ranges (~>=~, ~<~): the pattern opclass indexes them under any collation.
     index("originals_hash_prefix_idx").using("btree", t.hash.op("text_pattern_ops")),
     index("originals_live_recency_idx").on(t.recencyAt, t.hash).where(sql`${t.status} = 'live'`),
     index("originals_live_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'live' and ${t.expiresAt} is not null`),

@@ -137,9 +137,12 @@ describe("retrieving", () => {
     expect(viaGet.status, viaGet.text).toBe(200);
     expect(viaGet.body).toMatchObject({ hash: issuesHash, original: issues, tool_name: "github.search_issues", original_items: 1000, compressed_items: 20, status: "live" });
     expect(viaGet.body).not.toHaveProperty("compressed");
+    // Every retrieval must reach the store to be counted; gzip of a large original costs more than it saves.
+    expect(viaGet.headers.get("cache-control")).toBe("no-store, no-transform");
 
     const viaTool = await retrieveKey(issuesHash);
     expect(viaTool.status).toBe(200);
+    expect(viaTool.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(viaTool.body.original).toBe(issues);
     expect(viaTool.body.retrieval_count).toBe(viaGet.body.retrieval_count + 1);
   });
@@ -175,6 +178,15 @@ describe("retrieving", () => {
     expect(after.totals.tokens.respent - before.totals.tokens.respent).toBe(2 * 40_000);
     const [{ recency_at: recencyAfter }] = await queryRows<{ recency_at: Date }>(await getDb(), sql`select recency_at from originals where hash = ${issuesHash}`);
     expect(new Date(recencyAfter).getTime()).toBeGreaterThanOrEqual(new Date(recencyBefore).getTime());
+  });
+
+  it("keeps the relaxed commit of a retrieval to that statement: it never leaks into the connection", async () => {
+    await Promise.all(Array.from({ length: 12 }, () => retrieveKey(issuesHash)));
+    const db = await getDb();
+    const settings = await Promise.all(
+      Array.from({ length: 24 }, async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0].s),
+    );
+    expect(new Set(settings)).toEqual(new Set(["on"]));
   });
 
   it("answers 404 unknown_hash for a key never stored, full or prefix, and says retrying will not help", async () => {

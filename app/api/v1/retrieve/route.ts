@@ -1,4 +1,5 @@
 import { retrieveOriginal } from "@/db/queries/originals";
+import { RETRIEVAL_HEADERS } from "@/lib/ccr";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
@@ -7,7 +8,7 @@ import { retrieveRequestSchema } from "@/lib/schemas/originals";
 /** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */
 export const POST = route(async (request) => {
   const { hash } = parseBody(await readJson(request), retrieveRequestSchema);
-  return json(await retrieveOriginal(hash));
+  return json(await retrieveOriginal(hash), 200, RETRIEVAL_HEADERS);
 });
 
 const notAllowed = methodNotAllowed(["POST"]);

@@ -34,7 +34,8 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
         "content-type": "text/plain; charset=utf-8",
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; sandbox",
-        "cache-control": "no-store",
+        // Copy and download of a 32 MiB original: gzip would cost the server more than it saves.
+        "cache-control": "no-store, no-transform",
         ...(query.download ? { "content-disposition": `attachment; filename="${name}"` } : {}),
       },
     });

@@ -1,4 +1,5 @@
 import { retrieveOriginal } from "@/db/queries/originals";
+import { RETRIEVAL_HEADERS } from "@/lib/ccr";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";
@@ -15,9 +16,10 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(async (request, 
   const { hash } = await params;
   const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
   const found = await retrieveOriginal(hash);
-  if (!wantsRaw(request, raw)) return json(found);
+  if (!wantsRaw(request, raw)) return json(found, 200, RETRIEVAL_HEADERS);
   return new Response(found.original, {
     headers: {
+      ...RETRIEVAL_HEADERS,
       // Always text: stored content is never rendered as a page of this origin.
       "content-type": "text/plain; charset=utf-8",
       "x-content-type-options": "nosniff",
