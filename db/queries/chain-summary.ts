@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
 
 /**
@@ -17,22 +17,20 @@ export async function lockChains(tx: Executor, chainIds: readonly string[]): Pro
 }
 
 /**
- * Folds freshly inserted passes (by row id) into their chains' summary rows without
- * re-reading the chains' history, which made every batch cost as much as the chains were
- * long. That is exact only where the new passes all sort after the chain's stored ones
- * (order: pass number, then id), which is how agents report; any other chain (a late or
+ * Runs `insertPasses` (an `insert into passes ... returning *`) and, in the same statement,
+ * folds the passes it inserted into their chains' summary rows without re-reading the
+ * chains' history (recomputing made every batch cost as much as its chains were long).
+ * Folding is exact where the new passes all sort after the chain's stored ones (pass
+ * number, then id), which is how agents report: the new passes' integrity findings then
+ * depend only on each other and on the stored last pass. Any other chain (a late or
  * out-of-order pass, a chain with boundaries but no passes yet) is recomputed in full.
- * Callers hold the chains' locks, so no other writer can move a chain in between.
+ * Callers hold the chains' locks, so no other writer can change a chain in between.
  */
-export async function updateChainSummariesWithPasses(tx: Executor, passIds: readonly number[]): Promise<void> {
-  if (passIds.length === 0) return;
-  const stale = await queryRows<{ chain_id: string }>(
+export async function insertPassesWithSummaries(tx: Executor, insertPasses: SQL): Promise<{ chain_id: string; pass_id: string }[]> {
+  const inserted = await queryRows<{ chain_id: string; pass_id: string; stale: boolean }>(
     tx,
     sql`
-      with new as (
-        select p.* from passes p
-        where p.id in (select value::bigint from json_array_elements_text(${JSON.stringify(passIds)}::json))
-      ),
+      with new as (${insertPasses}),
       agg as (
         select chain_id,
           count(*)::int as pass_count,
@@ -90,54 +88,71 @@ export async function updateChainSummariesWithPasses(tx: Executor, passIds: read
         from new where verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
         order by chain_id, pass_number, id
       ),
-      upsert as (
+      folded as (
+        select
+          ap.chain_id,
+          ap.has_row,
+          last.content_class,
+          coalesce(ap.prior_pass_count, 0) + ap.pass_count as pass_count,
+          coalesce(ap.boundary_count, 0) as boundary_count,
+          last.pass_id as last_pass_id,
+          last.pass_number as last_pass_number,
+          last.verdict as last_verdict,
+          case when ap.collapse_pass_id is null then col.pass_id else ap.collapse_pass_id end as collapse_pass_id,
+          case when ap.collapse_pass_id is null then col.pass_number else ap.collapse_pass_number end as collapse_pass_number,
+          case when ap.collapse_pass_id is null then col.verdict else ap.collapse_verdict end as collapse_verdict,
+          coalesce(ap.has_floor_breach, false) or ap.has_breach as has_floor_breach,
+          coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
+          coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
+          coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) as integrity_count,
+          least(ap.prior_min_density, ap.min_density) as min_density,
+          least(ap.min_size_bytes, ap.min_size) as min_size_bytes,
+          least(ap.first_seen_at, ap.first_seen) as first_seen_at,
+          greatest(ap.last_activity_at, ap.last_seen) as last_activity_at
+        from appendable ap
+        join last on last.chain_id = ap.chain_id
+        left join col on col.chain_id = ap.chain_id
+        left join integ on integ.chain_id = ap.chain_id
+      ),
+      -- A plain update and a plain insert: cheaper than an upsert, and safe because the
+      -- chains are locked and their rows were looked up above.
+      updated as (
+        update chains c set
+          content_class = f.content_class,
+          pass_count = f.pass_count,
+          last_pass_id = f.last_pass_id,
+          last_pass_number = f.last_pass_number,
+          last_verdict = f.last_verdict,
+          collapse_pass_id = f.collapse_pass_id,
+          collapse_pass_number = f.collapse_pass_number,
+          collapse_verdict = f.collapse_verdict,
+          has_floor_breach = f.has_floor_breach,
+          has_collapse_imminent = f.has_collapse_imminent,
+          mismatch_count = f.mismatch_count,
+          integrity_count = f.integrity_count,
+          min_density = f.min_density,
+          min_size_bytes = f.min_size_bytes,
+          first_seen_at = f.first_seen_at,
+          last_activity_at = f.last_activity_at
+        from folded f
+        where f.has_row and c.chain_id = f.chain_id
+      ),
+      created as (
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
           mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at, last_activity_at
         )
-        select
-          ap.chain_id,
-          last.content_class,
-          coalesce(ap.prior_pass_count, 0) + ap.pass_count,
-          coalesce(ap.boundary_count, 0),
-          last.pass_id, last.pass_number, last.verdict,
-          case when ap.collapse_pass_id is null then col.pass_id else ap.collapse_pass_id end,
-          case when ap.collapse_pass_id is null then col.pass_number else ap.collapse_pass_number end,
-          case when ap.collapse_pass_id is null then col.verdict else ap.collapse_verdict end,
-          coalesce(ap.has_floor_breach, false) or ap.has_breach,
-          coalesce(ap.has_collapse_imminent, false) or ap.has_imminent,
-          coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count,
-          coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0),
-          least(ap.prior_min_density, ap.min_density),
-          least(ap.min_size_bytes, ap.min_size),
-          least(ap.first_seen_at, ap.first_seen),
-          greatest(ap.last_activity_at, ap.last_seen)
-        from appendable ap
-        join last on last.chain_id = ap.chain_id
-        left join col on col.chain_id = ap.chain_id
-        left join integ on integ.chain_id = ap.chain_id
-        on conflict (chain_id) do update set
-          content_class = excluded.content_class,
-          pass_count = excluded.pass_count,
-          last_pass_id = excluded.last_pass_id,
-          last_pass_number = excluded.last_pass_number,
-          last_verdict = excluded.last_verdict,
-          collapse_pass_id = excluded.collapse_pass_id,
-          collapse_pass_number = excluded.collapse_pass_number,
-          collapse_verdict = excluded.collapse_verdict,
-          has_floor_breach = excluded.has_floor_breach,
-          has_collapse_imminent = excluded.has_collapse_imminent,
-          mismatch_count = excluded.mismatch_count,
-          integrity_count = excluded.integrity_count,
-          min_density = excluded.min_density,
-          min_size_bytes = excluded.min_size_bytes,
-          first_seen_at = excluded.first_seen_at,
-          last_activity_at = excluded.last_activity_at
+        select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
+          collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
+          mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at, last_activity_at
+        from folded where not has_row
       )
-      select chain_id from agg where chain_id not in (select chain_id from appendable)`,
+      select chain_id, pass_id, chain_id not in (select chain_id from appendable) as stale from new`,
   );
-  if (stale.length > 0) await refreshChainSummaries(tx, stale.map((r) => r.chain_id));
+  const stale = [...new Set(inserted.filter((r) => r.stale).map((r) => r.chain_id))];
+  if (stale.length > 0) await refreshChainSummaries(tx, stale);
+  return inserted;
 }
 
 /**

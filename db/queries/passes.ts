@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
 import { getPoliciesInForce } from "./policies";
-import { lockChains, updateChainSummariesWithPasses } from "./chain-summary";
+import { insertPassesWithSummaries, lockChains } from "./chain-summary";
 import { ApiError } from "@/lib/errors";
 import { evaluatePass } from "@/lib/guard";
 import { bodyDigest } from "@/lib/canonical";
@@ -110,9 +110,10 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
       });
     }
 
-    // One statement for the whole batch: the rows travel as a single JSON parameter, which
-    // both drivers send as text and which is not bound by Postgres's 65,535-parameter cap.
-    const inserted = await queryRows<{ id: number | string; chain_id: string; pass_id: string }>(
+    // One statement for the whole batch, chain summaries included: the rows travel as a single
+    // JSON parameter, which both drivers send as text and which is not bound by Postgres's
+    // 65,535-parameter cap.
+    const inserted = await insertPassesWithSummaries(
       tx,
       sql`
         insert into passes (
@@ -134,7 +135,7 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
           created_at timestamptz
         )
         on conflict (chain_id, pass_id) do nothing
-        returning id, chain_id, pass_id`,
+        returning *`,
     );
 
     const results = new Map<string, PassResult>();
@@ -166,7 +167,6 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
       }
     }
 
-    await updateChainSummariesWithPasses(tx, inserted.map((r) => Number(r.id)));
     return { results: receipts.map((r) => results.get(keyOf(r.chain_id, r.pass_id))!), created: inserted.length };
   });
 }
