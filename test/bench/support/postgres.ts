@@ -42,7 +42,17 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
     drop: async () => {
       const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
       try {
-        await a.unsafe(`drop database if exists ${name} with (force)`);
+        // An autovacuum worker on the fresh database can make `with (force)` fail for a
+        // non-superuser; it finishes within moments.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await a.unsafe(`drop database if exists ${name} with (force)`);
+            return;
+          } catch (error) {
+            if (attempt >= 10) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+        }
       } finally {
         await a.end();
       }
