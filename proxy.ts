@@ -1,23 +1,17 @@
 import type { NextRequest } from "next/server";
 import { ApiError } from "@/lib/errors";
 
-// Next.js answers a path segment that is not valid percent-encoded UTF-8 (`/chains/%FF`) with
-// a plain-text 500 before any handler or page runs. Such a path names nothing we store: API
-// paths get the contract's JSON 404, pages a plain 404.
+// Next.js answers a path segment that is not valid percent-encoded UTF-8 (`/api/v1/chains/%FF`)
+// with a plain-text 500 before any handler runs (vercel/next.js#92527). Such a path names
+// nothing we store, so it gets the contract's JSON 404. The matcher stays on /api: matching
+// page routes too broke the chain page's client manifest lookup in Next 16.4.
 export function proxy(request: NextRequest) {
-  const { pathname } = request.nextUrl;
   try {
-    for (const segment of pathname.split("/")) decodeURIComponent(segment);
+    for (const segment of request.nextUrl.pathname.split("/")) decodeURIComponent(segment);
     return undefined;
   } catch {
-    if (pathname.startsWith("/api/")) {
-      return new ApiError("not_found", "The path is not valid percent-encoded UTF-8, so it names no resource.").toResponse();
-    }
-    return new Response("Not found: the address is not valid percent-encoded UTF-8.", {
-      status: 404,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-    });
+    return new ApiError("not_found", "The path is not valid percent-encoded UTF-8, so it names no resource.").toResponse();
   }
 }
 
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };
+export const config = { matcher: "/api/:path*" };
