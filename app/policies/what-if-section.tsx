@@ -50,7 +50,7 @@ async function Overlay({
 }) {
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
   if (!summary) return null;
-  const series = await getChainSeries(chainId, boundaries);
+  const series = await getChainSeries(chainId, boundaries, summary);
   return (
     <section id="overlay" className="overlay" data-testid="what-if-overlay" aria-label="Candidate floor over a chain">
       <form method="get" action="/policies#overlay" className="toolbar">
