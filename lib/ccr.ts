@@ -154,7 +154,7 @@ export function ambiguousMessage(key: string, count: number, atLeast = false): s
   return `The prefix ${key} matches ${atLeast ? "at least " : ""}${count} stored originals; send more characters of the hash (up to the full ${FULL_HASH_LENGTH}).`;
 }
 
-/** What the per-hour counters count. Totals are sums over hours. */
+/** What the per-hour and all-time counters count. */
 export const CCR_METRICS = [
   "stored",
   "stored_bytes",

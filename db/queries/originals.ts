@@ -177,17 +177,22 @@ const startsWith = (prefix: string) => sql`(hash ~>=~ ${prefix} and hash ~<~ ${p
 // ---------------------------------------------------------------------------------------
 // Counters
 
+/** The counter rows at this "hour" hold all-time totals, so totals never sum over hours. */
+const ALL_TIME = new Date(0);
+
 /**
- * Adds to this hour's counters inside the caller's transaction. Metrics go in one fixed
- * order so two transactions never take the counter rows in opposite orders.
+ * Adds to this hour's counters and to the all-time totals inside the caller's transaction.
+ * Rows go in one fixed order (all-time first, then by metric) so that two transactions
+ * never take counter rows in opposite orders.
  */
 async function bump(executor: Executor, now: Date, counts: Partial<CcrCounts>): Promise<void> {
-  const rows = CCR_METRICS.filter((m) => counts[m]).map((metric) => ({ metric, value: counts[metric] }));
-  if (rows.length === 0) return;
+  const metrics = CCR_METRICS.filter((m) => counts[m]);
+  if (metrics.length === 0) return;
+  const rows = [ALL_TIME, hourOf(now)].flatMap((hour) => metrics.map((metric) => ({ hour: hour.toISOString(), metric, value: counts[metric] })));
   await executor.execute(sql`
     insert into ccr_counters (hour, metric, value)
-    select ${ts(hourOf(now))}, c.metric, c.value
-    from json_to_recordset(${JSON.stringify(rows)}::json) as c(metric text, value bigint)
+    select c.hour, c.metric, c.value
+    from json_to_recordset(${JSON.stringify(rows)}::json) as c(hour timestamptz, metric text, value bigint)
     on conflict (hour, metric) do update set value = ccr_counters.value + excluded.value`);
 }
 
@@ -247,7 +252,7 @@ export async function storeOriginal(input: StoreOriginalInput, options: CcrOptio
     }
     const counts: Partial<CcrCounts> = {
       stored: 1,
-      stored_bytes: sizeBytes,
+      stored_bytes: sizeBytes + (compressedBytes ?? 0),
       tokens_saved_gross: tokens.tokensSaved !== null && tokens.tokensSaved > 0 ? tokens.tokensSaved : 0,
     };
     // A live row whose TTL ran out before anyone swept it: record the expiry it never got.
@@ -293,7 +298,7 @@ export async function storeOriginal(input: StoreOriginalInput, options: CcrOptio
         // committed since our read stays as it is and this store becomes a deduplication.
         setWhere: sql`${originals.status} <> 'live' or (${originals.expiresAt} is not null and ${originals.expiresAt} <= ${ts(now)})`,
       })
-      .returning({ hash: originals.hash, createdAt: originals.createdAt });
+      .returning({ hash: originals.hash });
     if (written.length === 0) {
       const [current] = await queryRows<RawRow>(tx, sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`);
       return deduplicate(tx, current, expiresAt, now);
@@ -374,11 +379,22 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
       reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!),
     })));
 
-    const [usage] = await queryRows<{ live_bytes: unknown }>(
+    // The all-time counters give the live bytes in three row reads; the exact sum over live
+    // rows runs only when they say the budget is exceeded, that is when eviction runs anyway.
+    const [estimate] = await queryRows<{ live_bytes: unknown }>(
       tx,
-      sql`select coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as live_bytes from originals where status = 'live'`,
+      sql`
+        select coalesce(sum(case metric when 'stored_bytes' then value else -value end), 0) as live_bytes
+        from ccr_counters where hour = ${ts(ALL_TIME)} and metric in ('stored_bytes', 'evicted_bytes', 'expired_bytes')`,
     );
-    let over = bytesOverBudget(Number(usage.live_bytes), config.maxBytes);
+    let over = bytesOverBudget(Number(estimate.live_bytes), config.maxBytes);
+    if (over > 0) {
+      const [usage] = await queryRows<{ live_bytes: unknown }>(
+        tx,
+        sql`select coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as live_bytes from originals where status = 'live'`,
+      );
+      over = bytesOverBudget(Number(usage.live_bytes), config.maxBytes);
+    }
     let evicted = 0;
     while (over > 0 && evicted < MAX_EVICTIONS_PER_CALL) {
       const rows = await queryRows<RawRow>(
@@ -515,13 +531,15 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
       ),
       counted as (
         insert into ccr_counters (hour, metric, value)
-        select ${ts(hourOf(now))}, m.metric, m.value
-        from hit cross join lateral (values
-          ('retrieved', 1::bigint),
-          ('retrieved_bytes', hit.size_bytes),
-          ('tokens_respent', hit.retrieval_tokens)
-        ) as m(metric, value)
-        order by m.metric
+        select h.hour, m.metric, m.value
+        from hit
+          cross join (values (${ts(ALL_TIME)}), (${ts(hourOf(now))})) as h(hour)
+          cross join lateral (values
+            ('retrieved', 1::bigint),
+            ('retrieved_bytes', hit.size_bytes),
+            ('tokens_respent', hit.retrieval_tokens)
+          ) as m(metric, value)
+        order by h.hour, m.metric
         on conflict (hour, metric) do update set value = ccr_counters.value + excluded.value
       )
       select * from hit`,
@@ -650,6 +668,7 @@ export async function listOriginals(
 
 export interface CcrTotalsWire {
   stored: number;
+  /** Original plus compressed text taken in (what counts against the budget). */
   stored_bytes: number;
   deduplicated: number;
   retrieved: number;
@@ -713,7 +732,7 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
           count(*) filter (where s = 'expired') as expired_count
         from (select ${statusExpr(now)} as s, size_bytes, compressed_size_bytes from originals) o`,
     ),
-    queryRows<{ metric: string; value: unknown }>(db, sql`select metric, sum(value) as value from ccr_counters group by metric`),
+    queryRows<{ metric: string; value: unknown }>(db, sql`select metric, value from ccr_counters where hour = ${ts(ALL_TIME)}`),
     queryRows<{ hour: unknown; metric: string; value: unknown }>(
       db,
       sql`select hour, metric, value from ccr_counters where hour >= ${ts(from)} and hour <= ${ts(new Date(currentHour))}`,

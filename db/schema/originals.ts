@@ -57,7 +57,7 @@ export const originals = pgTable(
 
 /**
  * CCR counters per hour (UTC hour start) and metric, incremented in the transaction of the
- * event they count; totals are sums over hours.
+ * event they count. The rows at the Unix epoch hold the all-time totals.
  */
 export const ccrCounters = pgTable(
   "ccr_counters",

@@ -198,6 +198,17 @@ describe("concurrent writers", () => {
 
     const stats = await getOriginalStats(24, { config });
     expect(stats.totals).toMatchObject({ stored: 41, deduplicated: 9, evictions: evicted.length, evicted_bytes: evicted.length * 1000 });
+    // The all-time rows the store reads its usage from agree with the hourly rows, metric by metric.
+    const mismatches = await queryRows<{ metric: string }>(
+      await getDb(),
+      sql`
+        select coalesce(a.metric, h.metric) as metric from
+          (select metric, value from ccr_counters where hour = 'epoch'::timestamptz) a
+          full join (select metric, sum(value) as value from ccr_counters where hour > 'epoch'::timestamptz group by metric) h
+          on a.metric = h.metric
+        where a.value is distinct from h.value`,
+    );
+    expect(mismatches).toEqual([]);
   });
 
   it("retrievals racing with eviction either get the original or a 410, never an error or a partial row", async () => {
