@@ -27,8 +27,14 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (reque
   let current = await getChainVersion(chainId);
   if (!current) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
   const encoder = new TextEncoder();
-  const signal = request.signal;
+  // Stops on whichever comes first: the request aborting or the response stream being cancelled.
+  const stop = new AbortController();
+  request.signal.addEventListener("abort", () => stop.abort(), { once: true });
+  const signal = stop.signal;
   const body = new ReadableStream<Uint8Array>({
+    cancel() {
+      stop.abort();
+    },
     async start(controller) {
       const send = (text: string) => controller.enqueue(encoder.encode(text));
       send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
