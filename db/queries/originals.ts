@@ -373,11 +373,11 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
         order by expires_at, hash limit ${SWEEP_BATCH}
         for update skip locked`,
     );
-    if (due.length > 0) await tombstone(tx, "expired", due.map((r) => ({
-      hash: r.hash as string,
-      goneAt: date(r.expires_at)!,
-      reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!),
-    })));
+    await tombstone(
+      tx,
+      "expired",
+      due.map((r) => ({ hash: r.hash as string, goneAt: date(r.expires_at)!, reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!) })),
+    );
 
     // The all-time counters give the live bytes in three row reads; the exact sum over live
     // rows runs only when they say the budget is exceeded, that is when eviction runs anyway.
@@ -428,25 +428,33 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
   });
 }
 
-/** Drops the texts and keeps hash, size, when and why; counts the event in the same transaction. */
+/**
+ * Drops the texts and keeps hash, size, when and why; counts each event in the hour it
+ * happened (an expiry when the TTL ran out, not when a sweep noticed), in the same transaction.
+ */
 async function tombstone(tx: Executor, status: "evicted" | "expired", rows: { hash: string; goneAt: Date; reason: string }[]): Promise<void> {
   if (rows.length === 0) return;
-  const gone = await queryRows<{ bytes: unknown }>(
+  const gone = await queryRows<{ hash: string; bytes: unknown }>(
     tx,
     sql`
       update originals o set status = ${status}, original = null, compressed = null, gone_at = t.gone_at, gone_reason = t.reason
       from json_to_recordset(${JSON.stringify(rows.map((r) => ({ hash: r.hash, gone_at: r.goneAt.toISOString(), reason: r.reason })))}::json)
         as t(hash text, gone_at timestamptz, reason text)
       where o.hash = t.hash and o.status = 'live'
-      returning o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
+      returning o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
   );
-  const bytes = gone.reduce((sum, r) => sum + Number(r.bytes), 0);
-  const now = rows.reduce((latest, r) => (r.goneAt > latest ? r.goneAt : latest), rows[0].goneAt);
-  await bump(
-    tx,
-    now,
-    status === "evicted" ? { evictions: gone.length, evicted_bytes: bytes } : { expiries: gone.length, expired_bytes: bytes },
-  );
+  const goneAt = new Map(rows.map((r) => [r.hash, r.goneAt]));
+  const byHour = new Map<number, { count: number; bytes: number }>();
+  for (const r of gone) {
+    const hour = hourOf(goneAt.get(r.hash)!).getTime();
+    const bucket = byHour.get(hour) ?? { count: 0, bytes: 0 };
+    bucket.count += 1;
+    bucket.bytes += Number(r.bytes);
+    byHour.set(hour, bucket);
+  }
+  for (const [hour, { count, bytes }] of [...byHour].sort(([a], [b]) => a - b)) {
+    await bump(tx, new Date(hour), status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes });
+  }
 }
 
 // ---------------------------------------------------------------------------------------
