@@ -8,6 +8,7 @@ import { ingestPasses } from "./queries/passes";
 import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
 import { seedDemoTraces } from "./demo-traces";
+import { seedDemoOriginals } from "./demo-originals";
 import { sha256Hex } from "@/lib/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
@@ -164,5 +165,6 @@ export async function seedDemoIfEmpty(): Promise<number> {
     residual_digest: null,
   });
   await seedDemoTraces();
+  await seedDemoOriginals();
   return new Set(receipts.map((r) => r.chain_id)).size;
 }
