@@ -46,7 +46,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 async function FiguresSection({ since, range }: { since: Date | null; range: RangeKey }) {
   // "All time" with nothing recorded yet has no start: count everything, which is nothing.
   const figures = await getOverviewFigures(range === "all" ? null : since);
-  return <Figures figures={figures} />;
+  return (
+    <>
+      <Figures figures={figures} />
+      {figures.chains === 0 ? (
+        <p className="panel empty" data-testid="overview-empty">
+          No receipts {range === "all" ? "yet" : "in this range"}. Agents send them with <code>POST /api/v1/passes</code>; each names its chain, and the
+          chain appears here with its first pass.
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 async function CollapseRateSection({ since, now }: { since: Date | null; now: Date }) {

@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { listChainClasses, listClassStats } from "@/db/queries/chains";
 import { getPolicy, listPolicies, listPolicyVersions } from "@/db/queries/policies";
 import { defaultPolicyFor } from "@/lib/policy";
+import { DEFAULT_CONTENT_CLASS } from "@/lib/schemas/passes";
 import { formatBytes } from "@/lib/chart-domain";
 import { parsePoliciesParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { PoliciesTable } from "@/components/policies/policies-table";
@@ -22,7 +23,8 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
   const [stored, seen, stats] = await Promise.all([listPolicies(), listChainClasses(), listClassStats()]);
   const statsOf = new Map(stats.map((s) => [s.content_class, s]));
   const byClass = new Map(stored.map((p) => [p.content_class, p]));
-  const classes = [...new Set([...stored.map((p) => p.content_class), ...seen])].sort();
+  // "default" is the class of every receipt that names none: always listed, with its floor.
+  const classes = [...new Set([DEFAULT_CONTENT_CLASS, ...stored.map((p) => p.content_class), ...seen])].sort();
   const rows: PolicyRow[] = classes.map((c) => {
     const p = byClass.get(c) ?? defaultPolicyFor(c);
     return {
@@ -48,6 +50,13 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       <div className="panel flush">
         <PoliciesTable rows={rows} selected={params.class ?? null} />
       </div>
+      <form method="get" action="/policies" className="toolbar new-class" aria-label="Set the floor of another class">
+        <label>
+          Set the floor of another content class{" "}
+          <input name="class" required pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{0,63}" placeholder="e.g. tool-output" title="1-64 letters, digits, '.', '_', ':' or '-'" />
+        </label>
+        <button type="submit">Open</button>
+      </form>
       {params.class ? (
         <Suspense key={params.class} fallback={<TableSkeleton label="Loading policy" />}>
           <ClassSection params={params} contentClass={params.class} />

@@ -67,3 +67,6 @@ export const passColumns = [
   col.accessor("current_content_hash", { header: "Output hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
   col.accessor("manifest_digest", { header: "Manifest digest", cell: (c) => <ShortHash value={c.getValue()} /> }),
 ];
+
+const HASH_COLUMNS = new Set(["pass_id", "input_content_hash", "current_content_hash", "manifest_digest"]);
+export const compactPassColumns = passColumns.filter((c) => !HASH_COLUMNS.has((c as { accessorKey?: string }).accessorKey ?? ""));

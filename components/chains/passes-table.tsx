@@ -1,9 +1,13 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { DataTable } from "@/components/data-table";
-import { passColumns, type PassTableRow } from "./pass-columns";
+import { compactPassColumns, passColumns, type PassTableRow } from "./pass-columns";
 
-/** The chain's passes; choosing a row puts the pass in the URL, which opens its details. */
+/**
+ * The chain's passes; choosing a row puts the pass in the URL, which opens its details
+ * beside the table. While they are open the table drops the hash columns, which the
+ * details show in full.
+ */
 export function PassesTable({ rows, selectedPassId }: { rows: PassTableRow[]; selectedPassId: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -11,7 +15,7 @@ export function PassesTable({ rows, selectedPassId }: { rows: PassTableRow[]; se
   return (
     <DataTable
       testId="passes-table"
-      columns={passColumns}
+      columns={selectedPassId ? compactPassColumns : passColumns}
       rows={rows}
       rowId={(r) => r.pass_id}
       selectedId={selectedPassId}

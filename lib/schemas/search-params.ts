@@ -126,3 +126,16 @@ export function parsePoliciesParams(raw: RawSearchParams): PoliciesParams {
   }
   return { ...rest, candidate: { min_size_bytes, min_semantic_density, max_pass_number }, candidateError: null };
 }
+
+/**
+ * A dynamic segment of a page's URL as the id it encodes. Next.js hands pages the segment
+ * still percent-encoded (route handlers get it decoded: vercel/next.js#64952), so
+ * `/chains/a%20b` must be read as chain "a b". A segment that is not valid encoding is kept as is.
+ */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -180,6 +180,18 @@ test.describe("chain page", () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   });
 
+  test("opens a chain whose id needs escaping in a URL", async ({ page, request }) => {
+    const chainId = `e2e weird/ü #${Date.now()}%`;
+    const posted = await request.post("/api/v1/passes", {
+      data: { chain_id: chainId, pass_id: "p1", pass_number: 1, current_content_hash: "h1", current_size_bytes: 900, is_parseable: true, schema_valid: true, semantic_density_score: 0.8 },
+    });
+    expect(posted.status()).toBe(201);
+    await page.goto(`/chains?q=${encodeURIComponent(chainId)}`);
+    await page.getByRole("link", { name: chainId, exact: true }).click();
+    await expect(page.getByTestId("chain-id")).toHaveText(chainId);
+    await expect(page.getByTestId("passes-table").locator("tbody tr")).toHaveCount(1);
+  });
+
   test("links to the admissible action space of the chain", async ({ page }) => {
     await page.goto("/chains/demo-healthy-orders");
     await expect(page.getByRole("navigation", { name: "Chain views" }).getByRole("link", { name: "Admissible action space" })).toHaveAttribute(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hrefWith, parseChainPageParams, parseChainsPageParams, parseOverviewParams, parsePoliciesParams } from "@/lib/schemas/search-params";
+import { decodeSegment, hrefWith, parseChainPageParams, parseChainsPageParams, parseOverviewParams, parsePoliciesParams } from "@/lib/schemas/search-params";
 
 describe("dashboard URL state", () => {
   it("parses the chain page's pass, cursors and page size, dropping what does not parse", () => {
@@ -40,5 +40,13 @@ describe("dashboard URL state", () => {
   it("builds links without empty parameters", () => {
     expect(hrefWith("/chains", { status: "healthy", q: "", sort: undefined, limit: 25 })).toBe("/chains?status=healthy&limit=25");
     expect(hrefWith("/chains", {})).toBe("/chains");
+  });
+});
+
+describe("decodeSegment", () => {
+  it("reads a page's percent-encoded segment as the id it encodes", () => {
+    expect(decodeSegment(encodeURIComponent("weird id/ü?#%"))).toBe("weird id/ü?#%");
+    expect(decodeSegment("plain")).toBe("plain");
+    expect(decodeSegment("100%")).toBe("100%");
   });
 });

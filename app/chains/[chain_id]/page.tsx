@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { getChainSummary, listChainBoundaries } from "@/db/queries/chains";
-import { parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { decodeSegment, parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { ChainHeader } from "@/components/chains/chain-header";
 import { ChainTabs } from "@/components/chains/chain-tabs";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
@@ -17,11 +17,11 @@ type Props = { params: Promise<{ chain_id: string }>; searchParams: Promise<RawS
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { chain_id } = await params;
-  return { title: chain_id };
+  return { title: decodeSegment(chain_id) };
 }
 
 export default async function ChainPage({ params, searchParams }: Props) {
-  const { chain_id: chainId } = await params;
+  const chainId = decodeSegment((await params).chain_id);
   const query = parseChainPageParams(await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
   if (!summary) notFound();
