@@ -30,7 +30,16 @@ export async function WhatIfSection({
   return (
     <>
       <WhatIfResults result={result} overlayHref={overlayHref} />
-      {shown ? <Overlay chainId={shown.chain_id} candidate={candidate} candidateCollapse={shown.candidate?.pass_number ?? null} options={replayed.map((c) => c.chain_id)} query={query} /> : null}
+      {shown ? (
+        <Overlay
+          chainId={shown.chain_id}
+          candidate={candidate}
+          currentCollapse={shown.current?.pass_number ?? null}
+          candidateCollapse={shown.candidate?.pass_number ?? null}
+          options={replayed.map((c) => c.chain_id)}
+          query={query}
+        />
+      ) : null}
     </>
   );
 }
@@ -38,12 +47,14 @@ export async function WhatIfSection({
 async function Overlay({
   chainId,
   candidate,
+  currentCollapse,
   candidateCollapse,
   options,
   query,
 }: {
   chainId: string;
   candidate: CompressionPolicy;
+  currentCollapse: number | null;
   candidateCollapse: number | null;
   options: string[];
   query: Record<string, string | number>;
@@ -70,7 +81,7 @@ async function Overlay({
         <button type="submit">Show</button>
         <a href={`/chains/${encodeURIComponent(chainId)}`}>open chain</a>
         <span className="muted">
-          collapse now: {summary.collapse_point ? `pass ${summary.collapse_point.pass_number}` : "never"} · under the candidate:{" "}
+          collapses under the floor in force: {currentCollapse !== null ? `pass ${currentCollapse}` : "never"} · under the candidate:{" "}
           {candidateCollapse !== null ? `pass ${candidateCollapse}` : "never"}
         </span>
       </form>

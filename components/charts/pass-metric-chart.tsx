@@ -73,6 +73,23 @@ function topLabel(text: string, color: string, testId: string, title: string, ro
 }
 
 /** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
+/** A label at the foot of a vertical reference line, out of the way of the markers labelled at the top. */
+function bottomLabel(text: string, color: string, testId: string, title: string) {
+  function BottomLabel({ viewBox }: LabelViewBox) {
+    const x = viewBox?.x ?? 0;
+    const y = (viewBox?.y ?? 0) + (viewBox?.height ?? 0) - 6;
+    return (
+      <g data-testid={testId}>
+        <title>{title}</title>
+        <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return BottomLabel;
+}
+
 function floorLabel(text: string, testId: string, color: string, side: "start" | "end") {
   function FloorLabel({ viewBox }: LabelViewBox) {
     const left = viewBox?.x ?? 0;
@@ -236,7 +253,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={limit + 0.5}
             stroke="var(--muted)"
             strokeDasharray="3 3"
-            label={topLabel(`max pass ${limit}`, "var(--muted)", `${metric}-max-pass`, `Passes after ${limit} exceed max_pass_number`, 1)}
+            label={bottomLabel(`max pass ${limit}`, "var(--muted)", `${metric}-max-pass`, `Passes after ${limit} exceed max_pass_number`)}
           />
         ))}
         {boundaries.map((b) => (

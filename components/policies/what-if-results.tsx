@@ -46,7 +46,7 @@ export function WhatIfResults({ result, overlayHref }: { result: WhatIfResult; o
             <thead>
               <tr>
                 <th scope="col">Chain</th>
-                <th scope="col">Collapse now</th>
+                <th scope="col">Collapses under the floor in force</th>
                 <th scope="col">Under the candidate</th>
                 <th scope="col" />
               </tr>
