@@ -1,5 +1,7 @@
 "use client";
 import { createColumnHelper } from "@tanstack/react-table";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
 import type { PassRow } from "@/db/queries/chains";
 import { PASS_FLAG } from "@/lib/downsample";
 import { formatBytes } from "@/lib/chart-domain";
@@ -14,6 +16,18 @@ export interface PassTableRow extends PassRow {
 }
 
 const col = createColumnHelper<PassTableRow>();
+
+/** The pass number as a link that opens the pass's details, for keyboards as much as for pointers. */
+function PassLink({ row }: { row: PassTableRow }) {
+  const pathname = usePathname();
+  const params = new URLSearchParams(useSearchParams().toString());
+  params.set("pass", row.pass_id);
+  return (
+    <Link href={`${pathname}?${params.toString()}`} scroll={false} onClick={(event) => event.stopPropagation()} aria-label={`Open pass ${row.pass_number}`}>
+      <strong>{row.pass_number}</strong>
+    </Link>
+  );
+}
 
 /** The marks a row carries, so findings show where they occur and not only in a list. */
 function RowMarks({ row }: { row: PassTableRow }) {
@@ -50,7 +64,7 @@ function RowMarks({ row }: { row: PassTableRow }) {
 }
 
 export const passColumns = [
-  col.accessor("pass_number", { header: "Pass", cell: (c) => <strong>{c.getValue()}</strong> }),
+  col.accessor("pass_number", { header: "Pass", cell: (c) => <PassLink row={c.row.original} /> }),
   col.accessor("pass_id", { header: "Pass id", cell: (c) => <code className="ellipsis" title={c.getValue()}>{c.getValue()}</code> }),
   col.accessor("verdict", {
     header: "Verdict",

@@ -120,6 +120,12 @@ test.describe("chain page", () => {
     await expect(rows).toHaveCount(5);
     await expect(rows.nth(3)).toContainText("collapse imminent");
     await expect(rows.nth(3)).toContainText("HALT: Density 0.38 < 0.45.");
+
+    // The pass number is a link too, so a keyboard reaches the details.
+    await rows.nth(3).getByRole("link", { name: "Open pass 4" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/pass=demo-semantic-void\.p4/);
+    await expect(page.getByTestId("pass-detail")).toContainText("COLLAPSE_IMMINENT");
   });
 
   test("shows integrity findings and client mismatches where they occur, and a pass's fields when chosen", async ({ page }) => {
