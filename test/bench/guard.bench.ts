@@ -17,13 +17,18 @@ interface GuardCase {
 
 const VECTORS = path.join(repoRoot, "test/fixtures/guard-public.json");
 const REPEAT = 250;
-const ROUNDS = 7;
-const WARMUP_MS = 1_000;
+// The two sides take turns, block by block, so that load from elsewhere on the machine
+// falls on both rather than on whichever ran second.
+const BLOCKS = 4;
+const ROUNDS_PER_BLOCK = 3;
+const WARMUP_MS = 500;
 const TARGET = 3;
 const REFERENCE_START = "from dataclasses import dataclass";
 
 // Runs in its own interpreter: builds the dataclasses before the clock starts and times only
 // evaluate_pass, so start-up and JSON loading stay out of the figure, as on the Node side.
+// Both sides count CPU time, not wall time: on a shared machine wall time also counts the
+// moments the scheduler gave the core to someone else.
 const PYTHON_DRIVER = `
 import json, sys, time
 from collapse_guard import CompressionPass, CompressionPolicy, RecursiveCompressionCollapseGuard
@@ -41,10 +46,10 @@ for (cp, policy), c in zip(inputs, cases):
 sample = inputs * repeat
 
 def run():
-    start = time.perf_counter()
+    start = time.process_time()
     for cp, policy in sample:
         evaluate(cp, policy)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 deadline = time.perf_counter() + warmup_ms / 1000
 while time.perf_counter() < deadline:
@@ -52,12 +57,8 @@ while time.perf_counter() < deadline:
 print(json.dumps({"evaluations": len(sample), "seconds": [run() for _ in range(rounds)]}))
 `;
 
-interface Timing {
-  evaluations: number;
-  seconds: number[];
-}
-
-function timeTypeScript(cases: readonly GuardCase[]): Timing {
+/** Checks the TypeScript guard against the vectors, then returns a function that times one block. */
+function typeScriptTimer(cases: readonly GuardCase[]): () => number[] {
   for (const c of cases) {
     const got = evaluatePass(c.pass, c.policy);
     if (got.verdict !== c.expect.verdict || got.directive !== c.expect.directive || got.manifest_digest !== c.expect.manifest_digest) {
@@ -68,18 +69,22 @@ function timeTypeScript(cases: readonly GuardCase[]): Timing {
   // The digests' lengths are summed so the engine cannot treat the calls as dead code.
   let sink = 0;
   const run = () => {
-    const start = process.hrtime.bigint();
+    const start = process.cpuUsage();
     for (const c of sample) sink += evaluatePass(c.pass, c.policy).manifest_digest.length;
-    return Number(process.hrtime.bigint() - start) / 1e9;
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1e6;
   };
-  const deadline = performance.now() + WARMUP_MS;
-  while (performance.now() < deadline) run();
-  const seconds = Array.from({ length: ROUNDS }, run);
-  if (sink === 0) throw new Error("no digests were computed");
-  return { evaluations: sample.length, seconds };
+  return () => {
+    const deadline = performance.now() + WARMUP_MS;
+    while (performance.now() < deadline) run();
+    const seconds = Array.from({ length: ROUNDS_PER_BLOCK }, run);
+    if (sink === 0) throw new Error("no digests were computed");
+    return seconds;
+  };
 }
 
-function timePython(sharedDir: string): Timing | string {
+/** Extracts the reference into a temporary folder and returns a function that times one block in python3, or why it cannot. */
+function pythonTimer(sharedDir: string): { time: () => number[]; cleanUp: () => void } | string {
   const referencePath = path.join(sharedDir, "reference", "collapse-guard.txt");
   let reference: string;
   try {
@@ -91,41 +96,58 @@ function timePython(sharedDir: string): Timing | string {
   if (start < 0) return `${referencePath} has no line "${REFERENCE_START}"`;
 
   const dir = mkdtempSync(path.join(tmpdir(), "floorline-guard-bench-"));
-  try {
-    writeFileSync(path.join(dir, "collapse_guard.py"), reference.slice(start));
-    writeFileSync(path.join(dir, "driver.py"), PYTHON_DRIVER);
-    const result = spawnSync("python3", [path.join(dir, "driver.py"), VECTORS, String(REPEAT), String(ROUNDS), String(WARMUP_MS)], {
+  const cleanUp = () => rmSync(dir, { recursive: true, force: true });
+  writeFileSync(path.join(dir, "collapse_guard.py"), reference.slice(start));
+  writeFileSync(path.join(dir, "driver.py"), PYTHON_DRIVER);
+  const time = () => {
+    const result = spawnSync("python3", [path.join(dir, "driver.py"), VECTORS, String(REPEAT), String(ROUNDS_PER_BLOCK), String(WARMUP_MS)], {
       cwd: dir,
       encoding: "utf8",
       maxBuffer: 1 << 20,
     });
-    if (result.error) return `python3 could not be started (${result.error.message})`;
-    if (result.status !== 0) return `the Python driver failed: ${result.stderr.trim()}`;
-    return JSON.parse(result.stdout) as Timing;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (result.error) throw new Error(`python3 could not be started (${result.error.message})`);
+    if (result.status !== 0) throw new Error(`the Python driver failed: ${result.stderr.trim()}`);
+    return (JSON.parse(result.stdout) as { seconds: number[] }).seconds;
+  };
+  try {
+    time();
+  } catch (error) {
+    cleanUp();
+    return (error as Error).message;
   }
+  return { time, cleanUp };
 }
 
-const rate = (t: Timing) => t.evaluations / median(t.seconds);
+const rate = (evaluations: number, seconds: number[]) => evaluations / median(seconds);
 
 function main() {
   const cases: GuardCase[] = JSON.parse(readFileSync(VECTORS, "utf8"));
-  console.log(`collapse guard: ${cases.length} vectors x ${REPEAT} = ${cases.length * REPEAT} evaluations per round, ` +
-    `median of ${ROUNDS} rounds after ${WARMUP_MS} ms warm-up; evaluation only, in-process\n`);
+  const evaluations = cases.length * REPEAT;
+  console.log(`collapse guard: ${cases.length} vectors x ${REPEAT} = ${evaluations} evaluations per round; median of ` +
+    `${BLOCKS} x ${ROUNDS_PER_BLOCK} rounds per side, the sides taking turns, each block after ${WARMUP_MS} ms warm-up; CPU time of evaluation only, in-process\n`);
 
-  const ts = timeTypeScript(cases);
+  const timeTypeScript = typeScriptTimer(cases);
   const sharedDir = findSharedDir();
-  const py = sharedDir ? timePython(sharedDir) : "no shared folder (looked for FLOORLINE_SHARED_DIR and <repo>/../shared)";
+  const python = sharedDir ? pythonTimer(sharedDir) : "no shared folder (looked for FLOORLINE_SHARED_DIR and <repo>/../shared)";
+  const ts: number[] = [];
+  const py: number[] = [];
+  try {
+    for (let block = 0; block < BLOCKS; block++) {
+      ts.push(...timeTypeScript());
+      if (typeof python !== "string") py.push(...python.time());
+    }
+  } finally {
+    if (typeof python !== "string") python.cleanUp();
+  }
 
-  const rows = [["TypeScript (lib/guard.ts, node " + process.versions.node + ")", formatRate(rate(ts))]];
-  if (typeof py !== "string") rows.push(["Python reference (python3)", formatRate(rate(py))]);
+  const rows = [["TypeScript (lib/guard.ts, node " + process.versions.node + ")", formatRate(rate(evaluations, ts))]];
+  if (py.length > 0) rows.push(["Python reference (python3)", formatRate(rate(evaluations, py))]);
   printTable(["implementation", "evals/s"], rows);
   console.log("");
-  if (typeof py === "string") {
-    console.log(`Python half skipped: ${py}.`);
+  if (typeof python === "string") {
+    console.log(`Python half skipped: ${python}.`);
   } else {
-    console.log(ratioLine("TypeScript / Python", rate(ts) / rate(py), TARGET));
+    console.log(ratioLine("TypeScript / Python", rate(evaluations, ts) / rate(evaluations, py), TARGET));
   }
 }
 
