@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { closeDb, configFromEnv, getHandle } from "./index";
 import { seedDemoIfEmpty } from "./demo";
 
@@ -34,6 +35,9 @@ export async function startDatabase(): Promise<void> {
       const seeded = await seedDemoIfEmpty();
       if (seeded) console.log(`[floorline] demo data seeded: ${seeded} chains`);
     }
+    // PGlite has no autovacuum daemon, so without this the planner never gets statistics
+    // and misjudges every query on a long chain.
+    if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
   } catch (error) {
     // Serve anyway: the API answers 503 until the database is reachable, and every request
     // tries to connect (and migrate) again.

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { countChains, listChainClasses, listChains, type ChainKey } from "@/db/queries/chains";
-import { decodeCursor, encodeCursor } from "@/lib/http/list";
-import { defaultOrder } from "@/lib/schemas/chains";
+import { encodeCursor } from "@/lib/http/list";
+import { decodeChainCursor, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
 import { hrefWith, parseChainsPageParams, type ChainsPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { formatCount } from "@/lib/format";
 import { ChainFilters } from "@/components/chains/chain-filters";
@@ -12,9 +12,9 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Chains" };
 
-function cursorKey(cursor: string | undefined): ChainKey | undefined {
+function cursorKey(cursor: string | undefined, sort: ChainSort): ChainKey | undefined {
   try {
-    return decodeCursor(cursor, 2) as ChainKey | undefined;
+    return decodeChainCursor(cursor, sort);
   } catch {
     // A hand-edited or stale cursor: start from the first page rather than fail.
     return undefined;
@@ -49,7 +49,7 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
 }
 
 async function ChainsResults({ params: p, order }: { params: ChainsPageParams; order: "asc" | "desc" }) {
-  const key = cursorKey(p.cursor);
+  const key = cursorKey(p.cursor, p.sort);
   const [page, total] = await Promise.all([
     listChains({
       status: p.status,

@@ -593,16 +593,6 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
 }
 
 /** Hashes of some passes of a chain by pass id (the passes restore boundaries name). */
-export async function listPassHashes(chainId: string, passIds: readonly string[]): Promise<Map<string, { input_content_hash: string | null; current_content_hash: string }>> {
-  if (passIds.length === 0) return new Map();
-  const db = await getDb();
-  const rows = await db
-    .select({ passId: passes.passId, input: passes.inputContentHash, output: passes.currentContentHash })
-    .from(passes)
-    .where(and(eq(passes.chainId, chainId), inArray(passes.passId, [...passIds])));
-  return new Map(rows.map((r) => [r.passId, { input_content_hash: r.input, current_content_hash: r.output }]));
-}
-
 export interface ClassStats {
   content_class: string;
   chains: number;

@@ -908,7 +908,7 @@ export interface ChainOriginalLinks {
 export async function getChainOriginalLinks(chainId: string, options: CcrOptions = {}): Promise<ChainOriginalLinks> {
   const now = options.now ?? new Date();
   const db = await getDb();
-  const [passRows, restoreRows, recordedRows] = await Promise.all([
+  const [passRows, restoreRows] = await Promise.all([
     queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
       db,
       sql`select pass_id, input_content_hash, current_content_hash from passes where chain_id = ${chainId}`,
@@ -916,10 +916,6 @@ export async function getChainOriginalLinks(chainId: string, options: CcrOptions
     queryRows<{ restore_pass_id: string }>(
       db,
       sql`select distinct restore_pass_id from boundaries where chain_id = ${chainId} and strategy = 'restore' and restore_pass_id is not null`,
-    ),
-    queryRows<RawRow>(
-      db,
-      sql`select hash, status, expires_at, size_bytes, pass_id from originals where chain_id = ${chainId} order by created_at desc, hash`,
     ),
   ]);
   const byHash = await listOriginalLinksByHash(
@@ -933,20 +929,56 @@ export async function getChainOriginalLinks(chainId: string, options: CcrOptions
       output: byHash.get(p.current_content_hash) ?? null,
     };
   }
+  const restores = await listRestoreLinks(chainId, restoreRows.map((r) => r.restore_pass_id), { now });
+  return { passes, restores };
+}
+
+/**
+ * The originals that restore boundaries bring back, for the given restored pass ids only
+ * (a chain page must not read every pass of a long chain). Preference order as in
+ * `ChainOriginalLinks.restores`.
+ */
+export async function listRestoreLinks(
+  chainId: string,
+  passIds: readonly string[],
+  options: CcrOptions = {},
+): Promise<ChainOriginalLinks["restores"]> {
+  if (passIds.length === 0) return {};
+  const now = options.now ?? new Date();
+  const db = await getDb();
+  const ids = JSON.stringify([...new Set(passIds)]);
+  const [passRows, recordedRows] = await Promise.all([
+    queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
+      db,
+      sql`select pass_id, input_content_hash, current_content_hash from passes
+          where chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))`,
+    ),
+    queryRows<RawRow>(
+      db,
+      sql`select hash, status, expires_at, size_bytes, pass_id from originals
+          where chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))
+          order by created_at desc, hash`,
+    ),
+  ]);
+  const byHash = await listOriginalLinksByHash(
+    passRows.flatMap((p) => [p.input_content_hash, p.current_content_hash]),
+    { now },
+  );
+  const hashesOf = new Map(passRows.map((p) => [p.pass_id, p]));
   const recorded = new Map<string, OriginalLink>();
   for (const r of recordedRows) if (r.pass_id && !recorded.has(r.pass_id as string)) recorded.set(r.pass_id as string, toLink(r, now));
   const restores: ChainOriginalLinks["restores"] = {};
-  for (const { restore_pass_id: passId } of restoreRows) {
-    const pass = passes[passId];
+  for (const passId of new Set(passIds)) {
+    const pass = hashesOf.get(passId);
     const found: [RestoreMatch, OriginalLink | null | undefined][] = [
-      ["output_hash", pass?.output],
+      ["output_hash", pass && byHash.get(pass.current_content_hash)],
       ["recorded_pass", recorded.get(passId)],
-      ["input_hash", pass?.input],
+      ["input_hash", pass?.input_content_hash ? byHash.get(pass.input_content_hash) : undefined],
     ];
     const hit = found.find(([, link]) => link);
     if (hit) restores[passId] = { ...hit[1]!, match: hit[0] };
   }
-  return { passes, restores };
+  return restores;
 }
 
 export interface MatchingPassWire {

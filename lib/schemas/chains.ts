@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limitSchema } from "../http/list";
+import { decodeTypedCursor, limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
 import type { Verdict } from "../guard";
 
@@ -18,6 +18,20 @@ export const chainListQuerySchema = z.object({
   limit: limitSchema,
 });
 export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" | "cursor"> & { order: "asc" | "desc" };
+
+// The cursor's sort key must have the sort's type, or the keyset comparison would fail in
+// the database instead of answering the client.
+const CURSOR_SCHEMAS = {
+  last_activity: z.tuple([z.iso.datetime().refine((v) => !Number.isNaN(Date.parse(v))), z.string()]),
+  pass_count: z.tuple([z.int().min(0).max(2 ** 31 - 1), z.string()]),
+  min_density: z.tuple([z.number().min(0).max(2), z.string()]),
+  min_size: z.tuple([z.int().min(0), z.string()]),
+} satisfies Record<ChainSort, z.ZodTuple>;
+
+/** A chains-list cursor checked against the sort it pages; throws the contract's 422 if it does not fit. */
+export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): [string | number, string] | undefined {
+  return decodeTypedCursor(cursor, CURSOR_SCHEMAS[sort]);
+}
 
 /** Lowest density and smallest size read best ascending; activity and pass counts descending. */
 export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {

@@ -210,3 +210,14 @@ test("an original links back to the chain it came from and to every pass whose h
   await page.getByTestId("source-chain-link").click();
   await expect(page).toHaveURL(`/chains/${chainId}?pass=${encodeURIComponent(`${chainId}.p2`)}`);
 });
+
+test("the demo's restore boundary links to the original recorded for the restored pass", async ({ page }) => {
+  // The demo's restored pass has no stored original under its own output hash; the link
+  // comes from the original the agent recorded with that chain and pass.
+  await page.goto("/chains/demo-schema-truncation");
+  const link = page.getByRole("link", { name: "cached original" }).first();
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(/\/originals\/[0-9a-f]{64}$/);
+  await expect(page.getByText("demo-schema-truncation.p4").first()).toBeVisible();
+});

@@ -1,11 +1,14 @@
 import { listChains } from "@/db/queries/chains";
-import { decodeCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
-import { json, route } from "@/lib/http/route";
-import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";
+import { encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { chainListQuerySchema, decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 
 export const GET = route(async (request) => {
   const query = parseSearchParams(request.url, chainListQuerySchema);
-  const after = decodeCursor(query.cursor, 2) as [string | number, string] | undefined;
+  const after = decodeChainCursor(query.cursor, query.sort);
   const { items, next } = await listChains({ ...query, order: query.order ?? defaultOrder(query.sort), after });
   return json({ items, next_cursor: next ? encodeCursor(next) : null });
 });
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

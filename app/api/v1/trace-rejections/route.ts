@@ -1,6 +1,6 @@
 import { listTraceRejections } from "@/db/queries/traces";
 import { encodeCursor, parseSearchParams } from "@/lib/http/list";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { decodeRejectionCursor, rejectionListQuerySchema } from "@/lib/schemas/traces";
 
 // Fail-closed trace submissions: agents that tried to promote a conclusion with no receipt.
@@ -9,3 +9,6 @@ export const GET = route(async (request) => {
   const { items, next, total } = await listTraceRejections({ ...query, after: decodeRejectionCursor(cursor) });
   return json({ items, next_cursor: next ? encodeCursor([...next]) : null, total });
 });
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -2,7 +2,7 @@ import { listTraces, storeTrace } from "@/db/queries/traces";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { encodeCursor, parseSearchParams } from "@/lib/http/list";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { decodeTraceCursor, traceListQuerySchema, traceSubmissionSchema } from "@/lib/schemas/traces";
 
 export const POST = route(async (request) => {
@@ -16,3 +16,6 @@ export const GET = route(async (request) => {
   const { items, next } = await listTraces({ ...query, after: decodeTraceCursor(cursor) });
   return json({ items, next_cursor: next ? encodeCursor([...next]) : null });
 });
+
+const notAllowed = methodNotAllowed(["POST", "GET"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,6 +1,6 @@
 import { getChain } from "@/db/queries/chains";
 import { ApiError } from "@/lib/errors";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (_request, { params }) => {
   const { chain_id } = await params;
@@ -8,3 +8,6 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (_requ
   if (!chain) throw new ApiError("not_found", `No chain ${JSON.stringify(chain_id)} has any receipts.`);
   return json(chain);
 });
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

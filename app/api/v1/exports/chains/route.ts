@@ -2,7 +2,7 @@ import { z } from "zod";
 import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chain-export";
 import { parseSearchParams } from "@/lib/http/list";
-import { route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/lib/http/route";
 import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 
 const exportQuerySchema = chainListQuerySchema.omit({ cursor: true, limit: true }).extend({
@@ -60,4 +60,11 @@ export const GET = route(async (request) => {
       "cache-control": "no-store",
     },
   });
-});
+},
+  // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
+  // the browser cannot hold the API token.
+  { public: true },
+);
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

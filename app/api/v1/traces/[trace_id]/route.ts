@@ -1,6 +1,6 @@
 import { getTrace } from "@/db/queries/traces";
 import { ApiError } from "@/lib/errors";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 
 export const GET = route<{ params: Promise<{ trace_id: string }> }>(async (_request, { params }) => {
   const { trace_id } = await params;
@@ -8,3 +8,6 @@ export const GET = route<{ params: Promise<{ trace_id: string }> }>(async (_requ
   if (!trace) throw new ApiError("not_found", `No trace ${JSON.stringify(trace_id)} has been stored.`);
   return json(trace);
 });
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

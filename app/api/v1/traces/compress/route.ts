@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { compressRequestSchema, missingReceiptError } from "@/lib/schemas/traces";
 import { compressTrace, MissingVerificationReceiptError } from "@/lib/trace";
 
@@ -14,3 +14,6 @@ export const POST = route(async (request) => {
     throw error;
   }
 });
+
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

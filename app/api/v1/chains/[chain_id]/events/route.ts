@@ -1,6 +1,6 @@
 import { getChainVersion, type ChainVersion } from "@/db/queries/chains";
 import { ApiError } from "@/lib/errors";
-import { route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/lib/http/route";
 
 // How often the chain summary is read for each open stream, and how long one stream lives
 // before the browser's EventSource reconnects (so no connection outlives a deploy for long).
@@ -72,4 +72,11 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (reque
       "x-accel-buffering": "no",
     },
   });
-});
+},
+  // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
+  // the browser cannot hold the API token.
+  { public: true },
+);
+
+const notAllowed = methodNotAllowed(["GET"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
