@@ -154,6 +154,27 @@ test.describe("errors through the real server", () => {
     await expectError(await request.get("/api/v1/chains/a%00b"), 404, "not_found");
   });
 
+  test("a path segment that is not percent-encoded UTF-8 is a JSON 404, not Next's plain 500", async () => {
+    for (const bad of ["/api/v1/chains/%FF", "/api/v1/chains/%ED%A0%80", "/api/v1/traces/%", "/api/v1/originals/%E2%82"]) {
+      const answer = await raw("GET", bad, {}, []);
+      expect(answer.status, bad).toBe(404);
+      expect(JSON.parse(answer.body).error.code, bad).toBe("not_found");
+    }
+  });
+
+  test("an original over 10 MiB is stored whole through the real server", async () => {
+    // Next buffers, and truncates past 10 MB, the body of any request a proxy matches: the
+    // malformed-path proxy must stay off the upload paths.
+    const padding = Buffer.alloc(11 * 1024 * 1024, "x");
+    const answer = await raw("POST", "/api/v1/originals", { "content-type": "application/json" }, [
+      Buffer.from('{"original": "'),
+      padding,
+      Buffer.from('"}'),
+    ]);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body).size_bytes).toBe(padding.length);
+  });
+
   test("bad query parameters are 422", async ({ request }) => {
     for (const query of ["limit=0", "limit=501", "limit=abc", "sort=nope", "cursor=%25%25", "q=%00"]) {
       await expectError(await request.get(`/api/v1/chains?${query}`), 422, "invalid_query");
