@@ -1,13 +1,32 @@
 import { sha256Hex } from "./hash";
 
-/** JSON with object keys sorted at every level: equal values give equal text. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * JSON with object keys sorted at every level: equal values give equal text. Keys that are
+ * array indices come first in numeric order, as JavaScript orders them in any object;
+ * stored digests depend on that order, so it must not change.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return v;
-  });
+  return encode(value) ?? "null";
+}
+
+function encode(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const withJson = value as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === "function") return encode(withJson.toJSON());
+  if (Array.isArray(value)) return "[" + value.map((v) => encode(v) ?? "null").join(",") + "]";
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let indices = 0;
+  while (indices < keys.length && ARRAY_INDEX.test(keys[indices]) && Number(keys[indices]) < 4294967295) indices++;
+  const named = keys.slice(indices).sort();
+  let out = "";
+  for (const key of indices === 0 ? named : keys.slice(0, indices).concat(named)) {
+    const text = encode(obj[key]);
+    if (text !== undefined) out += (out ? "," : "") + JSON.stringify(key) + ":" + text;
+  }
+  return "{" + out + "}";
 }
 
 /** The idempotency fingerprint of a write: the same item re-sent has the same digest. */

@@ -2,7 +2,7 @@
 // Gate order, directive text and digest payloads are the contract: clients compare our
 // output with their own guard's byte for byte.
 import { sha256Hex } from "./hash";
-import { pyFormatFixed, pyJsonDumps } from "./python";
+import { pyFormatFixed, pyJsonString } from "./python";
 
 export const VERDICTS = [
   "NO_RECURSIVE_COMPRESSION",
@@ -37,12 +37,14 @@ export interface CompressionManifest {
   manifest_digest: string;
 }
 
+// The digest payloads are json.dumps(..., sort_keys=True) of fixed string-valued dicts,
+// written out with their keys already in sorted order.
 export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): CompressionManifest {
   if (cp.pass_number <= 1) {
     return {
       verdict: "NO_RECURSIVE_COMPRESSION",
       directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
-      manifest_digest: sha256Hex(pyJsonDumps({ pass: cp.pass_id, number: String(cp.pass_number) })),
+      manifest_digest: sha256Hex(`{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`),
     };
   }
   if (cp.pass_number > policy.max_pass_number) {
@@ -86,13 +88,8 @@ export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): Co
     verdict: "SAFE_TO_COMPRESS",
     directive: `PROCEED: Pass ${cp.pass_number} safe for further compression.`,
     manifest_digest: sha256Hex(
-      pyJsonDumps({
-        pass: cp.pass_id,
-        number: String(cp.pass_number),
-        size: String(cp.current_size_bytes),
-        density: pyFormatFixed(cp.semantic_density_score, 3),
-        hash: cp.current_content_hash,
-      }),
+      `{"density": ${pyJsonString(pyFormatFixed(cp.semantic_density_score, 3))}, "hash": ${pyJsonString(cp.current_content_hash)}, ` +
+        `"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}, "size": ${pyJsonString(String(cp.current_size_bytes))}}`,
     ),
   };
 }

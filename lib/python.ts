@@ -12,8 +12,12 @@ const ASCII_ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
+// Printable ASCII other than '"' and '\\': written as is.
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** `json.dumps(s, ensure_ascii=True)` for one string: everything outside space..tilde is escaped. */
 export function pyJsonString(value: string): string {
+  if (PLAIN_ASCII.test(value)) return '"' + value + '"';
   let out = '"';
   for (let i = 0; i < value.length; i++) {
     const ch = value[i];
@@ -50,11 +54,15 @@ export function pyJsonDumps(value: PyJson, options: PyDumpsOptions = {}): string
     }
     if (Array.isArray(v)) return "[" + v.map(encode).join(itemSep) + "]";
     const obj = v as { readonly [key: string]: PyJson };
-    const keys = Object.keys(obj).sort(compareCodePoints);
+    const keys = Object.keys(obj);
+    // Without surrogates, UTF-16 order (the default sort) is code point order.
+    keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
     return "{" + keys.map((k) => pyJsonString(k) + keySep + encode(obj[k])).join(itemSep) + "}";
   };
   return encode(value);
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Python's `sorted()` order for str: by code point, not by UTF-16 code unit. */
 export function compareCodePoints(a: string, b: string): number {
@@ -97,6 +105,12 @@ export function pyFormatFixed(x: number, digits: number): string {
   if (!Number.isFinite(x)) {
     if (Number.isNaN(x)) return "nan";
     return x > 0 ? "inf" : "-inf";
+  }
+  // toFixed is exact too, except that it rounds exact ties away from zero; a tie needs
+  // x * 2^(digits+1) to be an odd integer, and only then is the slow path needed.
+  if (Math.abs(x) < 1e21 && !Object.is(x, -0) && digits <= 20) {
+    const scaled = x * 2 ** (digits + 1);
+    if (!Number.isInteger(scaled) || scaled % 2 === 0) return x.toFixed(digits);
   }
   const negative = x < 0 || Object.is(x, -0);
   const [mantissa, exponent] = decompose(Math.abs(x));

@@ -5,14 +5,31 @@ import { z } from "zod";
 const storable = (value: string) => !value.includes("\u0000") && value.isWellFormed();
 const STORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates";
 
+// Code points, counted without building an array: a string has at least half as many code
+// points as UTF-16 units and at most as many, so most strings never need counting.
+function codePointCount(v: string): number {
+  let n = v.length;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** A string the database can store, measured in code points (as Python's len()). */
 export function text(options: { min?: number; max: number }) {
   const min = options.min ?? 0;
   return z
     .string()
     .refine(storable, STORABLE_MESSAGE)
-    .refine((v) => [...v].length >= min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .refine((v) => [...v].length <= options.max, `must be at most ${options.max} characters`);
+    .refine((v) => v.length >= 2 * min || codePointCount(v) >= min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
+    .refine((v) => v.length <= options.max || codePointCount(v) <= options.max, `must be at most ${options.max} characters`);
 }
 
 /** Integers on the wire: JSON numbers within ±(2^53 - 1); fractions and numeric strings are invalid. */
