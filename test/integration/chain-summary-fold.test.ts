@@ -1,0 +1,95 @@
+// Ingest folds new passes into the `chains` summary rows instead of recomputing each chain's
+// history. After every write of a random sequence (in order, late, repeated and gapped
+// passes, retries, conflicts, boundaries, two policies) the folded rows must equal a full
+// recompute from the passes themselves.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, queryRows } from "@/db/index";
+import { ingestBoundaries } from "@/db/queries/boundaries";
+import { refreshChainSummaries } from "@/db/queries/chain-summary";
+import { ingestPasses } from "@/db/queries/passes";
+import { updatePolicy } from "@/db/queries/policies";
+import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
+import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
+import { seededRandom } from "@/test/bench/support/receipts";
+import { useTestDatabase } from "../support/database";
+
+useTestDatabase();
+
+const CHAINS = Array.from({ length: 8 }, (_, i) => `fold-${i}`);
+const HASHES = ["h0", "h1"];
+
+async function summaries(): Promise<string> {
+  const db = await getDb();
+  const rows = await queryRows<Record<string, unknown>>(db, sql`select * from chains where pass_count > 0 or boundary_count > 0 order by chain_id`);
+  return JSON.stringify(rows);
+}
+
+async function recomputeAll(): Promise<void> {
+  const db = await getDb();
+  await db.transaction((tx) => refreshChainSummaries(tx, CHAINS));
+}
+
+describe("chain summaries kept incrementally", () => {
+  it.each([7, 11, 23])("equal a full recompute after every write (seed %i)", async (seed) => {
+    const rnd = seededRandom(seed);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const sent = new Map<string, PassReceipt>();
+    const nextNumber = new Map<string, number>();
+    await updatePolicy("fold", { min_size_bytes: 10, min_semantic_density: 0.02, max_pass_number: 1000, required_fields: [] });
+
+    let writes = 0;
+    for (let round = 0; round < 120; round++) {
+      if (rnd() < 0.15) {
+        const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
+          boundaryReceiptSchema.parse({ chain_id: pick(CHAINS), pass_number: Math.floor(rnd() * 8), strategy: "halt", reason: `r${seed}` }),
+        );
+        await ingestBoundaries(items).catch((e: { code?: string }) => {
+          if (e.code !== "idempotency_conflict") throw e;
+        });
+      } else {
+        const items: PassReceipt[] = [];
+        for (let i = 1 + Math.floor(rnd() * 12); i > 0; i--) {
+          const chain = pick(CHAINS);
+          const inOrder = rnd() < 0.75;
+          const previous = nextNumber.get(chain);
+          const number = inOrder
+            ? (previous ?? Math.floor(rnd() * 3)) + (rnd() < 0.1 ? 1 : 0) - (rnd() < 0.1 && (previous ?? 0) > 0 ? 1 : 0)
+            : Math.floor(rnd() * 10);
+          if (inOrder) nextNumber.set(chain, number + 1);
+          const passId = inOrder && rnd() < 0.9 ? `${chain}-n${number}-${Math.floor(rnd() * 1e6)}` : `${chain}-p${Math.floor(rnd() * 14)}`;
+          const retry = sent.get(`${chain}/${passId}`);
+          items.push(
+            retry && rnd() < 0.7
+              ? retry
+              : passReceiptSchema.parse({
+                  chain_id: chain,
+                  pass_id: passId,
+                  pass_number: number,
+                  input_content_hash: rnd() < 0.2 ? null : pick(HASHES),
+                  current_content_hash: pick(HASHES),
+                  current_size_bytes: Math.floor(rnd() * 600),
+                  is_parseable: rnd() > 0.03,
+                  schema_valid: rnd() > 0.03,
+                  semantic_density_score: Math.round(rnd() * 100) / 100,
+                  content_class: rnd() < 0.85 ? "fold" : "default",
+                  created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(rnd() * 1e9)).toISOString(),
+                  verdict: rnd() < 0.3 ? "SAFE_TO_COMPRESS" : undefined,
+                }),
+          );
+        }
+        try {
+          await ingestPasses(items);
+          for (const item of items) if (!sent.has(`${item.chain_id}/${item.pass_id}`)) sent.set(`${item.chain_id}/${item.pass_id}`, item);
+        } catch (e) {
+          if ((e as { code?: string }).code !== "idempotency_conflict") throw e;
+        }
+      }
+      const folded = await summaries();
+      await recomputeAll();
+      expect(folded, `round ${round}`).toBe(await summaries());
+      writes++;
+    }
+    expect(writes).toBe(120);
+  });
+});
