@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./test/support/chromium";
 
 // Playwright evaluates this file again in every worker: keep the chosen port and data
 // folder in the environment so all of them talk to the one server.
@@ -11,17 +12,6 @@ if (!process.env.E2E_SERVER_STARTED) {
   process.env.E2E_SERVER_STARTED = "1";
 }
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-];
 
 export default defineConfig({
   testDir: "test/e2e",
@@ -36,7 +26,7 @@ export default defineConfig({
     trace: "off",
     video: "off",
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {

@@ -66,12 +66,6 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
   }));
 }
 
-export function validationError(error: z.ZodError, what = "request body", prefix: readonly PropertyKey[] = []): ApiError {
-  const issues = zodIssues(error, prefix);
-  const where = issues[0]?.path ? ` (first at ${issues[0].path})` : "";
-  return new ApiError("validation_failed", `The ${what} is not valid: ${issues.length} problem(s)${where}.`, { issues });
-}
-
 // SQLSTATE classes and client errors that mean the database, not the input, is at fault.
 const UNAVAILABLE_CODES = new Set(["DATABASE_UNAVAILABLE", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "57P01", "57P02", "57P03", "53300"]);
 

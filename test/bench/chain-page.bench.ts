@@ -8,6 +8,7 @@ import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { adminUrlFromEnv, createDatabase, unreachableReason } from "./support/postgres";
 import { median, printTable } from "./support/report";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
 
 const DIST_DIR = ".next-ui";
@@ -19,17 +20,6 @@ const BATCH = 5_000;
 const CHAINS = [
   { id: "bench-100", passes: 100 },
   { id: "bench-100k", passes: 100_000 },
-];
-// As playwright.config.ts launches it (that file is not imported: it resets the e2e data folder).
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ];
 const POLICY = { min_size_bytes: 2_000, min_semantic_density: 0.35, max_pass_number: 1_000_000 };
 
@@ -107,7 +97,7 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
   const port = await findFreePort(...PORTS);
   console.log(`\n[${label}] starting the app on port ${port} (builds ${DIST_DIR} first when stale)…`);
   const app = await startApp({ port, distDir: DIST_DIR, env: { FLOORLINE_DEMO: "0", ...env } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const seeding = performance.now();
     await seed(app);
