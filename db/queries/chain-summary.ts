@@ -16,6 +16,18 @@ export async function lockChains(tx: Executor, chainIds: readonly string[]): Pro
     ) as keys`);
 }
 
+// The per-chain figures over a set of passes, shared by the fold (over the new passes) and
+// the full recompute (over all of a chain's passes) so the two cannot drift apart.
+const PASS_AGGREGATES = sql.raw(`
+  count(*)::int as pass_count,
+  bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
+  bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
+  (count(*) filter (where client_mismatch))::int as mismatch_count,
+  min(semantic_density_score) as min_density,
+  min(current_size_bytes) as min_size,
+  min(created_at) as first_seen,
+  max(greatest(created_at, received_at)) as last_seen`);
+
 /**
  * Runs `insertPasses` (an `insert into passes ... returning *`) and, in the same statement,
  * folds the passes it inserted into their chains' summary rows without re-reading the
@@ -33,15 +45,8 @@ export async function insertPassesWithSummaries(tx: Executor, insertPasses: SQL)
       with new as (${insertPasses}),
       agg as (
         select chain_id,
-          count(*)::int as pass_count,
           min(pass_number) as min_number,
-          bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
-          bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
-          (count(*) filter (where client_mismatch))::int as mismatch_count,
-          min(semantic_density_score) as min_density,
-          min(current_size_bytes) as min_size,
-          min(created_at) as first_seen,
-          max(greatest(created_at, received_at)) as last_seen
+          ${PASS_AGGREGATES}
         from new group by chain_id
       ),
       prior as (
@@ -181,14 +186,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       coalesce(greatest(agg.last_seen, b.last_seen), now())
     from (select distinct c as chain_id from json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json) as c) as ids
     left join lateral (
-      select count(*)::int as pass_count,
-        bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
-        bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
-        (count(*) filter (where client_mismatch))::int as mismatch_count,
-        min(semantic_density_score) as min_density,
-        min(current_size_bytes) as min_size,
-        min(created_at) as first_seen,
-        max(greatest(created_at, received_at)) as last_seen
+      select ${PASS_AGGREGATES}
       from passes p where p.chain_id = ids.chain_id
     ) as agg on true
     left join lateral (

@@ -8,7 +8,8 @@ import { evaluatePass } from "@/lib/guard";
 import { bodyDigest } from "@/lib/canonical";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
 
-interface PassRow {
+/** A receipt as the `passes` table stores it, with the server's verdict (column names). */
+export interface PassRow {
   chain_id: string;
   pass_id: string;
   pass_number: number;

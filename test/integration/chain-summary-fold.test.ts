@@ -11,7 +11,7 @@ import { ingestPasses } from "@/db/queries/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
-import { seededRandom } from "@/test/bench/support/receipts";
+import { seededRandom } from "../support/random";
 import { useTestDatabase } from "../support/database";
 
 useTestDatabase();

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../support/random";
 import { evaluatePass, type CompressionManifest, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
 import { compareCodePoints, pyFormatFixed, pyJsonString, pyStrip } from "@/lib/python";
 import { compressTrace, MissingVerificationReceiptError, NODE_TYPES, type CompressedResidual, type ReasoningNode } from "@/lib/trace";
@@ -88,17 +89,6 @@ function runReference(request: Record<keyof PythonAnswers, unknown[]>): PythonAn
 }
 
 // ---- generators (seeded, so a failure can be replayed) ----
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PY_WHITESPACE = "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000";
 // Look like whitespace, are not whitespace to Python.
@@ -238,7 +228,7 @@ function mismatches<I, O>(inputs: I[], ours: O[], theirs: O[]): Array<{ input: I
 }
 
 describe.skipIf(skipReason !== null)(`reference differential (python3, seed ${SEED})`, () => {
-  const gen = new Gen(prng(SEED));
+  const gen = new Gen(seededRandom(SEED));
   const guardCases = Array.from({ length: 4000 }, () => gen.guardCase());
   const traceCases = Array.from({ length: 2000 }, () => gen.traceCase());
   const floats = Array.from({ length: 4000 }, () => gen.anyFloat());

@@ -4,6 +4,10 @@
 import { createHash } from "node:crypto";
 import { evaluatePass, type CompressionPolicy } from "@/lib/guard";
 import { bodyDigest } from "@/lib/canonical";
+import type { PassRow } from "@/db/queries/passes";
+import { seededRandom } from "../../support/random";
+
+export { seededRandom };
 
 export interface WireReceipt {
   chain_id: string;
@@ -26,18 +30,6 @@ export interface WireReceipt {
 export interface BenchPolicy extends CompressionPolicy {
   content_class: string;
   version: number;
-}
-
-/** Deterministic PRNG (mulberry32): the same seed gives the same receipts. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -111,28 +103,7 @@ export function* chainBatches(options: {
 }
 
 /** The `passes` row the app stores for a receipt, computed up front for the raw baseline. */
-export interface StoredPassRow {
-  chain_id: string;
-  pass_id: string;
-  pass_number: number;
-  input_content_hash: string | null;
-  current_content_hash: string;
-  current_size_bytes: number;
-  is_parseable: boolean;
-  schema_valid: boolean;
-  semantic_density_score: number;
-  content_class: string;
-  metadata: Record<string, unknown> | null;
-  client_verdict: string | null;
-  client_manifest_digest: string | null;
-  verdict: string;
-  directive: string;
-  manifest_digest: string;
-  policy_version: number;
-  client_mismatch: boolean;
-  body_digest: string;
-  created_at: Date;
-}
+export type StoredPassRow = Omit<PassRow, "created_at"> & { created_at: Date };
 
 export const STORED_PASS_COLUMNS = [
   "chain_id", "pass_id", "pass_number", "input_content_hash", "current_content_hash", "current_size_bytes",
