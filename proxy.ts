@@ -12,7 +12,10 @@ export function proxy(request: NextRequest) {
     for (const segment of request.nextUrl.pathname.split("/")) decodeURIComponent(segment);
     return undefined;
   } catch {
-    return new ApiError("not_found", "The path is not valid percent-encoded UTF-8, so it names no resource.").toResponse();
+    return new ApiError(
+      "not_found",
+      "The path is not valid percent-encoded UTF-8, so it names no resource.",
+    ).toResponse();
   }
 }
 

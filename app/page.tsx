@@ -1,6 +1,14 @@
 import { Suspense } from "react";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
-import { alignOrigin, chooseStride, pivotCollapseRates, RANGE_KEYS, RANGES, rangeStart, type RangeKey } from "@/lib/overview";
+import {
+  alignOrigin,
+  chooseStride,
+  pivotCollapseRates,
+  RANGE_KEYS,
+  RANGES,
+  rangeStart,
+  type RangeKey,
+} from "@/lib/overview";
 import { parseOverviewParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
@@ -18,7 +26,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <div className="overview-head">
         <div>
           <h1>Overview</h1>
-          <p className="subtitle">How compression chains are holding up: collapses, breaches, disagreements and broken receipts.</p>
+          <p className="subtitle">
+            How compression chains are holding up: collapses, breaches, disagreements and broken receipts.
+          </p>
         </div>
         <nav className="segmented" aria-label="Time range" data-testid="range">
           {RANGE_KEYS.map((key) => (
@@ -51,8 +61,8 @@ async function FiguresSection({ since, range }: { since: Date | null; range: Ran
       <Figures figures={figures} />
       {figures.chains === 0 ? (
         <p className="panel empty" data-testid="overview-empty">
-          No receipts {range === "all" ? "yet" : "in this range"}. Agents send them with <code>POST /api/v1/passes</code>; each names its chain, and the
-          chain appears here with its first pass.
+          No receipts {range === "all" ? "yet" : "in this range"}. Agents send them with{" "}
+          <code>POST /api/v1/passes</code>; each names its chain, and the chain appears here with its first pass.
         </p>
       ) : null}
     </>

@@ -3,7 +3,13 @@
 // entry that still answer 410, and a few misses so every counter has something to show.
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "./index";
-import { enforceStoreLimits, getOriginalStats, getCcrConfig, retrieveOriginal, storeOriginal } from "./queries/originals";
+import {
+  enforceStoreLimits,
+  getOriginalStats,
+  getCcrConfig,
+  retrieveOriginal,
+  storeOriginal,
+} from "./queries/originals";
 import { sha256Hex } from "@/lib/hash";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
@@ -40,7 +46,8 @@ function orders(count: number, withSku: boolean): string {
 function buildLog(lines: number): string {
   return Array.from(
     { length: lines },
-    (_, i) => `2026-01-01T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${i % 97 === 0 ? "ERROR" : "INFO"} worker-${i % 8} handled request ${i} in ${(i * 13) % 400} ms`,
+    (_, i) =>
+      `2026-01-01T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${i % 97 === 0 ? "ERROR" : "INFO"} worker-${i % 8} handled request ${i} in ${(i * 13) % 400} ms`,
   ).join("\n");
 }
 
@@ -53,17 +60,37 @@ export async function seedDemoOriginals(): Promise<number> {
 
   // Stored long ago and never retrieved: the store evicts it below.
   const stale = await storeOriginal(
-    { original: issues(300), compressed: issues(5), tool_name: "github.search_issues", original_items: 300, compressed_items: 5 },
+    {
+      original: issues(300),
+      compressed: issues(5),
+      tool_name: "github.search_issues",
+      original_items: 300,
+      compressed_items: 5,
+    },
     { now: minutesAgo(240), config },
   );
   // A one-hour TTL set three hours ago: gone by now, as a tombstone.
   const shortLived = await storeOriginal(
-    { original: buildLog(400), compressed: "400 log lines; 5 errors. Tail kept.", tool_name: "fs.read", content_type: "text/plain", ttl_seconds: 3600 },
+    {
+      original: buildLog(400),
+      compressed: "400 log lines; 5 errors. Tail kept.",
+      tool_name: "fs.read",
+      content_type: "text/plain",
+      ttl_seconds: 3600,
+    },
     { now: minutesAgo(180), config },
   );
 
   const issuesFull = issues(1000);
-  const issuesSummary = JSON.stringify(JSON.parse(issuesFull).slice(0, 20).map((i: { number: number; title: string; state: string }) => ({ number: i.number, title: i.title, state: i.state })));
+  const issuesSummary = JSON.stringify(
+    JSON.parse(issuesFull)
+      .slice(0, 20)
+      .map((i: { number: number; title: string; state: string }) => ({
+        number: i.number,
+        title: i.title,
+        state: i.state,
+      })),
+  );
   const search = await storeOriginal(
     {
       original: issuesFull,
@@ -91,7 +118,12 @@ export async function seedDemoOriginals(): Promise<number> {
     { now: minutesAgo(130), config },
   );
   await storeOriginal(
-    { original: buildLog(20_000), compressed: "20000 log lines; 207 ERROR lines from worker-0..7. Kept: first and last 50.", tool_name: "fs.read", content_type: "text/plain" },
+    {
+      original: buildLog(20_000),
+      compressed: "20000 log lines; 207 ERROR lines from worker-0..7. Kept: first and last 50.",
+      tool_name: "fs.read",
+      content_type: "text/plain",
+    },
     { now: minutesAgo(30), config },
   );
 

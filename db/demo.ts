@@ -23,7 +23,13 @@ interface Step {
   clientVerdict?: PassReceipt["verdict"];
 }
 
-function chain(chainId: string, contentClass: string, startedMinutesAgo: number, steps: Step[], skip: number[] = []): PassReceipt[] {
+function chain(
+  chainId: string,
+  contentClass: string,
+  startedMinutesAgo: number,
+  steps: Step[],
+  skip: number[] = [],
+): PassReceipt[] {
   const start = Date.now() - startedMinutesAgo * 60_000;
   let previous = sha256Hex(`${chainId}:source`);
   const receipts: PassReceipt[] = [];
@@ -54,9 +60,9 @@ function chain(chainId: string, contentClass: string, startedMinutesAgo: number,
 
 export async function seedDemoIfEmpty(): Promise<number> {
   const db = await getDb();
-  const [{ n }] = (await db.execute(sql`select (select count(*) from passes) + (select count(*) from policies) as n`).then((r) =>
-    Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
-  )) as Array<{ n: number | string }>;
+  const [{ n }] = (await db
+    .execute(sql`select (select count(*) from passes) + (select count(*) from policies) as n`)
+    .then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows))) as Array<{ n: number | string }>;
   if (Number(n) > 0) return 0;
 
   await updatePolicy("api-json", {
@@ -156,11 +162,36 @@ export async function seedDemoIfEmpty(): Promise<number> {
     chain_id: "demo-healthy-orders",
     keep_nodes: true,
     nodes: [
-      { node_id: "n1", node_type: "EXPLORATORY_CHATTER", content: "Maybe the orders API takes an API key in the query string?", verification_receipt: null },
-      { node_id: "n2", node_type: "FALSIFIED_PATH", content: "API key in query string", verification_receipt: "HTTP 401 from GET /orders?key=..." },
-      { node_id: "n3", node_type: "FALSIFIED_PATH", content: "Basic auth with the service account", verification_receipt: null },
-      { node_id: "n4", node_type: "VERIFIED_CONCLUSION", content: "The orders API requires Bearer auth", verification_receipt: "HTTP 200 from GET /orders with Authorization: Bearer" },
-      { node_id: "n5", node_type: "VERIFIED_CONCLUSION", content: "/var/cache/orders is read-only", verification_receipt: "EROFS on open(O_WRONLY), exit 1" },
+      {
+        node_id: "n1",
+        node_type: "EXPLORATORY_CHATTER",
+        content: "Maybe the orders API takes an API key in the query string?",
+        verification_receipt: null,
+      },
+      {
+        node_id: "n2",
+        node_type: "FALSIFIED_PATH",
+        content: "API key in query string",
+        verification_receipt: "HTTP 401 from GET /orders?key=...",
+      },
+      {
+        node_id: "n3",
+        node_type: "FALSIFIED_PATH",
+        content: "Basic auth with the service account",
+        verification_receipt: null,
+      },
+      {
+        node_id: "n4",
+        node_type: "VERIFIED_CONCLUSION",
+        content: "The orders API requires Bearer auth",
+        verification_receipt: "HTTP 200 from GET /orders with Authorization: Bearer",
+      },
+      {
+        node_id: "n5",
+        node_type: "VERIFIED_CONCLUSION",
+        content: "/var/cache/orders is read-only",
+        verification_receipt: "EROFS on open(O_WRONLY), exit 1",
+      },
     ],
     residual_digest: null,
   });

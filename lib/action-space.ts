@@ -157,7 +157,11 @@ export function buildActionSpace(traces: readonly TraceConstraints[]): ActionSpa
       const key = constraintKey(axiom);
       let entry = axioms.get(key);
       if (!entry) axioms.set(key, (entry = { key, axiom, established_by: [], conflicts_with: [] }));
-      establish(entry.established_by, { trace_id: trace.trace_id, created_at: trace.created_at, receipt: proof_receipt });
+      establish(entry.established_by, {
+        trace_id: trace.trace_id,
+        created_at: trace.created_at,
+        receipt: proof_receipt,
+      });
     }
     for (const text of trace.invalidated_paths) {
       const { path, receipt } = parseInvalidation(text);

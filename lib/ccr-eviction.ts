@@ -27,7 +27,10 @@ export function bytesOverBudget(liveBytes: number, maxBytes: number): number {
  * Takes candidates in eviction order until at least `bytesToFree` are freed: the fewest
  * least-recent entries that bring the store back within budget.
  */
-export function planEviction(candidates: readonly EvictionCandidate[], bytesToFree: number): { victims: EvictionCandidate[]; freedBytes: number } {
+export function planEviction(
+  candidates: readonly EvictionCandidate[],
+  bytesToFree: number,
+): { victims: EvictionCandidate[]; freedBytes: number } {
   const victims: EvictionCandidate[] = [];
   let freedBytes = 0;
   if (bytesToFree <= 0) return { victims, freedBytes };

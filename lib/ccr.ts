@@ -20,12 +20,21 @@ export type HashKey = { ok: true; key: string; full: boolean } | { ok: false; me
  * `hash=…` or in upper case. Anything that is not 12 to 64 hex characters is refused.
  */
 export function parseHashKey(input: string): HashKey {
-  const key = input.trim().replace(/^hash=/i, "").toLowerCase();
+  const key = input
+    .trim()
+    .replace(/^hash=/i, "")
+    .toLowerCase();
   if (!/^[0-9a-f]*$/.test(key)) {
-    return { ok: false, message: "must be hexadecimal: the sha256 of the original, or a prefix of it from a compression marker" };
+    return {
+      ok: false,
+      message: "must be hexadecimal: the sha256 of the original, or a prefix of it from a compression marker",
+    };
   }
   if (key.length < MIN_PREFIX_LENGTH || key.length > FULL_HASH_LENGTH) {
-    return { ok: false, message: `must be ${MIN_PREFIX_LENGTH} to ${FULL_HASH_LENGTH} hex characters (a full sha256 or a prefix of at least ${MIN_PREFIX_LENGTH})` };
+    return {
+      ok: false,
+      message: `must be ${MIN_PREFIX_LENGTH} to ${FULL_HASH_LENGTH} hex characters (a full sha256 or a prefix of at least ${MIN_PREFIX_LENGTH})`,
+    };
   }
   return { ok: true, key, full: key.length === FULL_HASH_LENGTH };
 }
@@ -61,12 +70,19 @@ export interface CcrConfig {
   defaultTtlSeconds: number | null;
 }
 
-function wholeNumber(env: Record<string, string | undefined>, name: string, max: number, problems: string[]): number | null {
+function wholeNumber(
+  env: Record<string, string | undefined>,
+  name: string,
+  max: number,
+  problems: string[],
+): number | null {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return null;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < 0 || value > max) {
-    problems.push(`${name} must be a whole number from 0 to ${max}; got ${JSON.stringify(raw)}, so the default applies.`);
+    problems.push(
+      `${name} must be a whole number from 0 to ${max}; got ${JSON.stringify(raw)}, so the default applies.`,
+    );
     return null;
   }
   return value;
@@ -101,7 +117,11 @@ export function expiryFor(storedAt: Date, ttlSeconds: number | null): Date | nul
 }
 
 /** A live row past its expiry is already expired to every reader, before any sweep marks it. */
-export function displayStatus(status: "live" | "evicted" | "expired", expiresAt: Date | null, now: Date): "live" | "evicted" | "expired" {
+export function displayStatus(
+  status: "live" | "evicted" | "expired",
+  expiresAt: Date | null,
+  now: Date,
+): "live" | "evicted" | "expired" {
   return status === "live" && expiresAt !== null && expiresAt.getTime() <= now.getTime() ? "expired" : status;
 }
 
@@ -125,7 +145,9 @@ export function hourOf(at: Date): Date {
 }
 
 export function evictionReason(maxBytes: number, lastRetrievedAt: Date | null, createdAt: Date): string {
-  const recency = lastRetrievedAt ? `last retrieved ${lastRetrievedAt.toISOString()}` : `never retrieved since it was stored ${createdAt.toISOString()}`;
+  const recency = lastRetrievedAt
+    ? `last retrieved ${lastRetrievedAt.toISOString()}`
+    : `never retrieved since it was stored ${createdAt.toISOString()}`;
   return `Evicted to keep the store within its byte budget (CCR_MAX_BYTES=${maxBytes}); it was the least recently retrieved entry (${recency}).`;
 }
 
@@ -136,7 +158,8 @@ export function expiryReason(ttlSeconds: number | null, expiresAt: Date): string
 
 /** The 410 message: when, why, and that the agent should stop asking for this key. */
 export function goneMessage(hash: string, status: "evicted" | "expired", goneAt: Date, reason: string | null): string {
-  const why = reason ?? (status === "evicted" ? "It was evicted to keep the store within its byte budget." : "Its TTL ran out.");
+  const why =
+    reason ?? (status === "evicted" ? "It was evicted to keep the store within its byte budget." : "Its TTL ran out.");
   return (
     `The original ${hash} was ${status} at ${goneAt.toISOString()} and is gone for good. ${why} ` +
     `Retrying this hash will not help; work from the compressed content, or re-run the tool that produced the original.`

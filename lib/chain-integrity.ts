@@ -29,14 +29,26 @@ export function findIntegrityIssues(links: readonly ChainLink[]): IntegrityFindi
     const at = { pass_id: link.pass_id, pass_number: link.pass_number };
     if (!prev) {
       if (link.pass_number > 1) {
-        findings.push({ kind: "missing_pass", ...at, detail: missingDetail(1, link.pass_number - 1, link.pass_number) });
+        findings.push({
+          kind: "missing_pass",
+          ...at,
+          detail: missingDetail(1, link.pass_number - 1, link.pass_number),
+        });
       }
       return;
     }
     if (link.pass_number === prev.pass_number) {
-      findings.push({ kind: "repeated_pass", ...at, detail: `Pass number ${link.pass_number} was already received as ${prev.pass_id}.` });
+      findings.push({
+        kind: "repeated_pass",
+        ...at,
+        detail: `Pass number ${link.pass_number} was already received as ${prev.pass_id}.`,
+      });
     } else if (link.pass_number > prev.pass_number + 1) {
-      findings.push({ kind: "missing_pass", ...at, detail: missingDetail(prev.pass_number + 1, link.pass_number - 1, link.pass_number) });
+      findings.push({
+        kind: "missing_pass",
+        ...at,
+        detail: missingDetail(prev.pass_number + 1, link.pass_number - 1, link.pass_number),
+      });
     } else if (link.input_content_hash !== null && link.input_content_hash !== prev.current_content_hash) {
       findings.push({
         kind: "hash_mismatch",

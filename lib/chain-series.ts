@@ -90,12 +90,24 @@ function findingFor(row: SeriesRow): IntegrityFinding | undefined {
   const links =
     row.prev_pass_id === null || row.prev_pass_number === null
       ? [link]
-      : [{ pass_id: row.prev_pass_id, pass_number: row.prev_pass_number, input_content_hash: null, current_content_hash: row.prev_hash ?? "" }, link];
+      : [
+          {
+            pass_id: row.prev_pass_id,
+            pass_number: row.prev_pass_number,
+            input_content_hash: null,
+            current_content_hash: row.prev_hash ?? "",
+          },
+          link,
+        ];
   return findIntegrityIssues(links).find((f) => f.pass_id === row.pass_id && f.pass_number === row.pass_number);
 }
 
 /** `rows` in chain order; the first and last pass of the chain are among them. */
-export function buildChainSeries(rows: readonly SeriesRow[], totalPasses: number, flaggedTruncated: boolean): ChainSeries {
+export function buildChainSeries(
+  rows: readonly SeriesRow[],
+  totalPasses: number,
+  flaggedTruncated: boolean,
+): ChainSeries {
   const points: SeriesPoint[] = [];
   const floors: FloorSpan[] = [];
   const findings: IntegrityFinding[] = [];
@@ -105,10 +117,20 @@ export function buildChainSeries(rows: readonly SeriesRow[], totalPasses: number
     const finding = row.flags & PASS_FLAG.integrity ? findingFor(row) : undefined;
     if (finding) findings.push(finding);
     if (row.client_mismatch) {
-      mismatches.push({ pass_id: row.pass_id, pass_number: row.pass_number, client_verdict: row.client_verdict, verdict: row.verdict });
+      mismatches.push({
+        pass_id: row.pass_id,
+        pass_number: row.pass_number,
+        client_verdict: row.client_verdict,
+        verdict: row.verdict,
+      });
     }
     if (row.flags & PASS_FLAG.sizeCrossing) {
-      crossings.push({ pass_id: row.pass_id, pass_number: row.pass_number, metric: "size", direction: row.size < row.floor_size ? "below" : "above" });
+      crossings.push({
+        pass_id: row.pass_id,
+        pass_number: row.pass_number,
+        metric: "size",
+        direction: row.size < row.floor_size ? "below" : "above",
+      });
     }
     if (row.flags & PASS_FLAG.densityCrossing) {
       crossings.push({

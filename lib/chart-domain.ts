@@ -40,7 +40,10 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  const text = unit === 0 || value >= 100 ? Math.round(value).toString() : value.toFixed(value >= 10 ? 1 : 2).replace(/\.?0+$/, "");
+  const text =
+    unit === 0 || value >= 100
+      ? Math.round(value).toString()
+      : value.toFixed(value >= 10 ? 1 : 2).replace(/\.?0+$/, "");
   return `${text} ${UNITS[unit]}`;
 }
 
@@ -57,7 +60,11 @@ export function formatByteTick(bytes: number): string {
  * close enough that drawing them does not squash the curves (within twice the chain's span).
  * Returns the domain and the limits that fit in it.
  */
-export function passDomain(first: number, last: number, limits: readonly number[]): { domain: [number, number]; limits: number[] } {
+export function passDomain(
+  first: number,
+  last: number,
+  limits: readonly number[],
+): { domain: [number, number]; limits: number[] } {
   const span = Math.max(last - first, 1);
   const drawable = [...new Set(limits)].filter((l) => l >= first && l + 1 <= last + 2 * span).sort((a, b) => a - b);
   const hi = Math.max(last, ...drawable.map((l) => l + 1));

@@ -48,7 +48,11 @@ export interface FlagInput {
  * The flags of `cur` given the pass before it in chain order (null for the first pass).
  * Mirrors the SQL in getChainSeries and the integrity rules of lib/chain-integrity.ts.
  */
-export function passFlags(prev: FlagInput | null, cur: FlagInput, options: { isLast?: boolean; isBoundary?: boolean } = {}): number {
+export function passFlags(
+  prev: FlagInput | null,
+  cur: FlagInput,
+  options: { isLast?: boolean; isBoundary?: boolean } = {},
+): number {
   let flags = 0;
   if (options.isLast) flags |= PASS_FLAG.last;
   if (options.isBoundary) flags |= PASS_FLAG.boundary;
@@ -59,15 +63,19 @@ export function passFlags(prev: FlagInput | null, cur: FlagInput, options: { isL
     return flags;
   }
   if (prev.verdict !== cur.verdict) flags |= PASS_FLAG.verdictChange;
-  if (prev.policy_version !== cur.policy_version || prev.content_class !== cur.content_class) flags |= PASS_FLAG.policyChange;
-  if (prev.current_size_bytes < prev.floor_size !== cur.current_size_bytes < cur.floor_size) flags |= PASS_FLAG.sizeCrossing;
+  if (prev.policy_version !== cur.policy_version || prev.content_class !== cur.content_class)
+    flags |= PASS_FLAG.policyChange;
+  if (prev.current_size_bytes < prev.floor_size !== cur.current_size_bytes < cur.floor_size)
+    flags |= PASS_FLAG.sizeCrossing;
   if (prev.semantic_density_score < prev.floor_density !== cur.semantic_density_score < cur.floor_density) {
     flags |= PASS_FLAG.densityCrossing;
   }
   const repeated = cur.pass_number === prev.pass_number;
   const gap = cur.pass_number > prev.pass_number + 1;
   const hashBreak =
-    cur.pass_number === prev.pass_number + 1 && cur.input_content_hash !== null && cur.input_content_hash !== prev.current_content_hash;
+    cur.pass_number === prev.pass_number + 1 &&
+    cur.input_content_hash !== null &&
+    cur.input_content_hash !== prev.current_content_hash;
   if (repeated || gap || hashBreak) flags |= PASS_FLAG.integrity;
   return flags;
 }
@@ -93,7 +101,10 @@ export interface Sample {
  * sample and the one holding each curve's minimum and maximum, plus every flagged sample
  * (the earliest `flaggedCap` of them). Returns the keys to keep in chain order.
  */
-export function selectSamples(samples: readonly Sample[], options: { buckets: number; fullDetailUpTo: number; flaggedCap: number }): number[] {
+export function selectSamples(
+  samples: readonly Sample[],
+  options: { buckets: number; fullDetailUpTo: number; flaggedCap: number },
+): number[] {
   if (samples.length <= options.fullDetailUpTo) return samples.map((s) => s.key);
   let lo = Infinity;
   let hi = -Infinity;

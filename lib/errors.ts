@@ -67,7 +67,22 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
 }
 
 // SQLSTATE classes and client errors that mean the database, not the input, is at fault.
-const UNAVAILABLE_CODES = new Set(["DATABASE_UNAVAILABLE", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "57P01", "57P02", "57P03", "53300"]);
+const UNAVAILABLE_CODES = new Set([
+  "DATABASE_UNAVAILABLE",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

@@ -44,7 +44,9 @@ export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): Co
     return {
       verdict: "NO_RECURSIVE_COMPRESSION",
       directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
-      manifest_digest: sha256Hex(`{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`),
+      manifest_digest: sha256Hex(
+        `{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`,
+      ),
     };
   }
   if (cp.pass_number > policy.max_pass_number) {

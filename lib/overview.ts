@@ -23,7 +23,19 @@ export function alignOrigin(since: Date, strideSeconds: number): Date {
   return new Date(Math.floor(since.getTime() / stride) * stride);
 }
 
-const STRIDES = [3_600, 3 * 3_600, 6 * 3_600, 12 * 3_600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 91 * 86_400, 365 * 86_400];
+const STRIDES = [
+  3_600,
+  3 * 3_600,
+  6 * 3_600,
+  12 * 3_600,
+  86_400,
+  2 * 86_400,
+  7 * 86_400,
+  14 * 86_400,
+  30 * 86_400,
+  91 * 86_400,
+  365 * 86_400,
+];
 export const MAX_BUCKETS = 36;
 
 /** The narrowest round bucket width that cuts the span into at most MAX_BUCKETS buckets. */

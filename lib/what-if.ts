@@ -3,7 +3,14 @@
 // in force.
 import type { Verdict } from "./guard";
 
-export const MOVEMENTS = ["newly_collapsing", "earlier", "later", "no_longer_collapsing", "unchanged_collapsed", "unchanged_healthy"] as const;
+export const MOVEMENTS = [
+  "newly_collapsing",
+  "earlier",
+  "later",
+  "no_longer_collapsing",
+  "unchanged_collapsed",
+  "unchanged_healthy",
+] as const;
 export type Movement = (typeof MOVEMENTS)[number];
 
 export const MOVEMENT_LABEL: Record<Movement, string> = {
@@ -41,13 +48,16 @@ export interface WhatIfResult {
 /** Sorts chains into movements; within one, the biggest moves come first. */
 export function summariseWhatIf(chains: readonly ReplayedChain[], perMovement: number): WhatIfResult {
   const counts = Object.fromEntries(MOVEMENTS.map((m) => [m, 0])) as Record<Movement, number>;
-  const grouped = Object.fromEntries(MOVEMENTS.map((m) => [m, [] as (ReplayedChain & { movement: Movement })[]])) as WhatIfResult["chains"];
+  const grouped = Object.fromEntries(
+    MOVEMENTS.map((m) => [m, [] as (ReplayedChain & { movement: Movement })[]]),
+  ) as WhatIfResult["chains"];
   for (const chain of chains) {
     const movement = classifyMovement(chain.current?.pass_number ?? null, chain.candidate?.pass_number ?? null);
     counts[movement]++;
     grouped[movement].push({ ...chain, movement });
   }
-  const shift = (c: ReplayedChain) => Math.abs((c.candidate?.pass_number ?? c.pass_count + 1) - (c.current?.pass_number ?? c.pass_count + 1));
+  const shift = (c: ReplayedChain) =>
+    Math.abs((c.candidate?.pass_number ?? c.pass_count + 1) - (c.current?.pass_number ?? c.pass_count + 1));
   for (const m of MOVEMENTS) {
     grouped[m].sort((a, b) => shift(b) - shift(a) || (a.chain_id < b.chain_id ? -1 : 1));
     grouped[m] = grouped[m].slice(0, perMovement);

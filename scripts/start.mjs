@@ -9,7 +9,17 @@ import path from "node:path";
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const stamp = path.join(root, distDir, "floorline-source-stamp");
-const SOURCES = ["app", "components", "db", "lib", "drizzle", "instrumentation.ts", "next.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "db",
+  "lib",
+  "drizzle",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function sourceStamp() {
   const hash = createHash("sha256");
@@ -28,7 +38,8 @@ function sourceStamp() {
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const current = sourceStamp();
-const built = existsSync(path.join(root, distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === current;
+const built =
+  existsSync(path.join(root, distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === current;
 if (!built) {
   console.log("[floorline] no current build: running next build");
   const result = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, env, stdio: "inherit" });

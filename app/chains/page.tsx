@@ -3,7 +3,12 @@ import { Suspense } from "react";
 import { countChains, listChainClasses, listChains, type ChainKey } from "@/db/queries/chains";
 import { encodeCursor } from "@/lib/http/list";
 import { decodeChainCursor, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
-import { hrefWith, parseChainsPageParams, type ChainsPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import {
+  hrefWith,
+  parseChainsPageParams,
+  type ChainsPageParams,
+  type RawSearchParams,
+} from "@/lib/schemas/search-params";
 import { formatCount } from "@/lib/format";
 import { ChainFilters } from "@/components/chains/chain-filters";
 import { ChainsTable } from "@/components/chains/chains-table";
@@ -39,8 +44,18 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Chains</h1>
-      <p className="subtitle">Every compression chain, filtered and sorted on the server. The URL is the view: share it.</p>
-      <ChainFilters status={p.status} contentClass={p.content_class} q={p.q} sort={p.sort} order={order} limit={p.limit} classes={classes} />
+      <p className="subtitle">
+        Every compression chain, filtered and sorted on the server. The URL is the view: share it.
+      </p>
+      <ChainFilters
+        status={p.status}
+        contentClass={p.content_class}
+        q={p.q}
+        sort={p.sort}
+        order={order}
+        limit={p.limit}
+        classes={classes}
+      />
       <Suspense key={JSON.stringify(p)} fallback={<TableSkeleton rows={12} label="Loading chains" />}>
         <ChainsResults params={p} order={order} />
       </Suspense>
@@ -106,14 +121,20 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
           </a>
         ) : null}
         {page.prev ? (
-          <a href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.prev), dir: "prev" })} data-testid="chains-prev">
+          <a
+            href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.prev), dir: "prev" })}
+            data-testid="chains-prev"
+          >
             ← Previous
           </a>
         ) : (
           <span className="muted">← Previous</span>
         )}
         {page.next ? (
-          <a href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.next) })} data-testid="chains-next">
+          <a
+            href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.next) })}
+            data-testid="chains-next"
+          >
             Next →
           </a>
         ) : (

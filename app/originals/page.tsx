@@ -20,7 +20,10 @@ async function TableSection({ query }: { query: OriginalsPageQuery }) {
   if (next) nextParams.set("cursor", encodeCursor(next));
   return (
     <>
-      <OriginalsTable rows={items} sort={{ sort: query.filter.sort, order: query.filter.order, base: query.filtersOnly }} />
+      <OriginalsTable
+        rows={items}
+        sort={{ sort: query.filter.sort, order: query.filter.order, base: query.filtersOnly }}
+      />
       <nav className="pager" aria-label="Pages">
         {query.after ? <a href={`?${query.base}`}>← First page</a> : null}
         {next ? (
@@ -34,7 +37,9 @@ async function TableSection({ query }: { query: OriginalsPageQuery }) {
 }
 
 function CountersSkeleton() {
-  return <div className="skeleton" style={{ height: 168, marginBottom: 16 }} role="status" aria-label="Loading counters" />;
+  return (
+    <div className="skeleton" style={{ height: 168, marginBottom: 16 }} role="status" aria-label="Loading counters" />
+  );
 }
 
 function TableSkeleton() {
@@ -53,8 +58,8 @@ export default async function OriginalsPage({ searchParams }: { searchParams: Pr
     <>
       <h1>Originals</h1>
       <p className="subtitle">
-        Uncompressed tool outputs kept for <code>headroom_retrieve</code>, least recently retrieved evicted first. Gone entries keep a
-        tombstone so agents hear &ldquo;gone, don&rsquo;t retry&rdquo;, not &ldquo;never existed&rdquo;.
+        Uncompressed tool outputs kept for <code>headroom_retrieve</code>, least recently retrieved evicted first. Gone
+        entries keep a tombstone so agents hear &ldquo;gone, don&rsquo;t retry&rdquo;, not &ldquo;never existed&rdquo;.
       </p>
       <Suspense fallback={<CountersSkeleton />}>
         <CountersSection />

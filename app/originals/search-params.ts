@@ -4,7 +4,13 @@ import { ORIGINAL_SORTS, ORIGINAL_STATUS_FILTERS, type OriginalListQuery } from 
 
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
-const optionalText = z.string().trim().max(256).optional().catch(undefined).transform((v) => v || undefined);
+const optionalText = z
+  .string()
+  .trim()
+  .max(256)
+  .optional()
+  .catch(undefined)
+  .transform((v) => v || undefined);
 
 // A page never answers 422: a parameter it cannot read is dropped, so a stale link still opens.
 const pageParamsSchema = z.object({

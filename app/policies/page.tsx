@@ -44,8 +44,8 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
     <>
       <h1>Policies</h1>
       <p className="subtitle">
-        The floor of each content class: the size, density and pass limit under which the guard halts compression. Choose a class to edit its
-        floor or try a candidate against the recorded chains.
+        The floor of each content class: the size, density and pass limit under which the guard halts compression.
+        Choose a class to edit its floor or try a candidate against the recorded chains.
       </p>
       <div className="panel flush">
         <PoliciesTable rows={rows} selected={params.class ?? null} />
@@ -53,7 +53,13 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       <form method="get" action="/policies" className="toolbar new-class" aria-label="Set the floor of another class">
         <label>
           Set the floor of another content class{" "}
-          <input name="class" required pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{0,63}" placeholder="e.g. tool-output" title="1-64 letters, digits, '.', '_', ':' or '-'" />
+          <input
+            name="class"
+            required
+            pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{0,63}"
+            placeholder="e.g. tool-output"
+            title="1-64 letters, digits, '.', '_', ':' or '-'"
+          />
         </label>
         <button type="submit">Open</button>
       </form>
@@ -62,28 +68,46 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
           <ClassSection params={params} contentClass={params.class} />
         </Suspense>
       ) : (
-        <p className="muted hint-block">Choose a content class above to see its version history, edit its floor or run a what-if.</p>
+        <p className="muted hint-block">
+          Choose a content class above to see its version history, edit its floor or run a what-if.
+        </p>
       )}
     </>
   );
 }
 
-async function ClassSection({ params, contentClass }: { params: ReturnType<typeof parsePoliciesParams>; contentClass: string }) {
+async function ClassSection({
+  params,
+  contentClass,
+}: {
+  params: ReturnType<typeof parsePoliciesParams>;
+  contentClass: string;
+}) {
   const [current, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
-  const floor = { min_size_bytes: current.min_size_bytes, min_semantic_density: current.min_semantic_density, max_pass_number: current.max_pass_number };
+  const floor = {
+    min_size_bytes: current.min_size_bytes,
+    min_semantic_density: current.min_semantic_density,
+    max_pass_number: current.max_pass_number,
+  };
   return (
     <section aria-label={`Policy of ${contentClass}`} className="class-section">
       <h2 className="class-title" id="class">
         {contentClass}{" "}
         <span className="muted">
-          {current.version === 0 ? "built-in default" : `v${current.version} in force`}: size ≥ {formatBytes(current.min_size_bytes)}, density ≥{" "}
-          {current.min_semantic_density}, pass ≤ {current.max_pass_number}
+          {current.version === 0 ? "built-in default" : `v${current.version} in force`}: size ≥{" "}
+          {formatBytes(current.min_size_bytes)}, density ≥ {current.min_semantic_density}, pass ≤{" "}
+          {current.max_pass_number}
         </span>
       </h2>
       <div className="grid-2">
         <section className="panel" aria-label="Edit floor">
           <h3>Edit floor</h3>
-          <PolicyEditor current={current} draft={params.candidate ?? floor} fromWhatIf={params.candidate !== null} authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)} />
+          <PolicyEditor
+            current={current}
+            draft={params.candidate ?? floor}
+            fromWhatIf={params.candidate !== null}
+            authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)}
+          />
         </section>
         <section className="panel" aria-label="Version history">
           <h3>Version history</h3>
@@ -93,8 +117,8 @@ async function ClassSection({ params, contentClass }: { params: ReturnType<typeo
       <section className="panel what-if" aria-label="What-if">
         <h3>What if the floor were…</h3>
         <p className="muted small">
-          Replays every recorded chain of {contentClass} through the guard under a candidate floor and compares where each would collapse with the
-          floor in force.
+          Replays every recorded chain of {contentClass} through the guard under a candidate floor and compares where
+          each would collapse with the floor in force.
         </p>
         <WhatIfForm contentClass={contentClass} values={params.candidate ?? floor} chain={params.chain} />
         {params.candidateError ? (
@@ -104,7 +128,12 @@ async function ClassSection({ params, contentClass }: { params: ReturnType<typeo
         ) : null}
         {params.candidate ? (
           <Suspense key={JSON.stringify(params)} fallback={<ChartsSkeleton />}>
-            <WhatIfSection contentClass={contentClass} current={current} candidate={params.candidate} chain={params.chain} />
+            <WhatIfSection
+              contentClass={contentClass}
+              current={current}
+              candidate={params.candidate}
+              chain={params.chain}
+            />
           </Suspense>
         ) : null}
       </section>

@@ -81,8 +81,8 @@ async function Overlay({
         <button type="submit">Show</button>
         <a href={`/chains/${encodeURIComponent(chainId)}`}>open chain</a>
         <span className="muted">
-          collapses under the floor in force: {currentCollapse !== null ? `pass ${currentCollapse}` : "never"} · under the candidate:{" "}
-          {candidateCollapse !== null ? `pass ${candidateCollapse}` : "never"}
+          collapses under the floor in force: {currentCollapse !== null ? `pass ${currentCollapse}` : "never"} · under
+          the candidate: {candidateCollapse !== null ? `pass ${candidateCollapse}` : "never"}
         </span>
       </form>
       <ChainCharts

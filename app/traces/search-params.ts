@@ -30,7 +30,10 @@ export function parseTracesPageParams(raw: RawSearchParams): TracesPageParams {
 }
 
 /** A cursor from an old or hand-edited link starts the list over instead of failing the page. */
-export function safeCursor<K>(decode: (cursor: string | undefined) => K | undefined, cursor: string | undefined): { key?: K; rejected: boolean } {
+export function safeCursor<K>(
+  decode: (cursor: string | undefined) => K | undefined,
+  cursor: string | undefined,
+): { key?: K; rejected: boolean } {
   try {
     return { key: decode(cursor), rejected: false };
   } catch (error) {
@@ -40,10 +43,14 @@ export function safeCursor<K>(decode: (cursor: string | undefined) => K | undefi
 }
 
 export const traceCursor = (cursor: string | undefined) => safeCursor<ListKey<string>>(decodeTraceCursor, cursor);
-export const rejectionCursor = (cursor: string | undefined) => safeCursor<ListKey<number>>(decodeRejectionCursor, cursor);
+export const rejectionCursor = (cursor: string | undefined) =>
+  safeCursor<ListKey<number>>(decodeRejectionCursor, cursor);
 
 /** This page's URL with some parameters changed; `undefined` removes one. */
-export function tracesHref(current: TracesPageParams, changes: Partial<Record<keyof TracesPageParams, string | undefined>>): string {
+export function tracesHref(
+  current: TracesPageParams,
+  changes: Partial<Record<keyof TracesPageParams, string | undefined>>,
+): string {
   const merged: Record<string, string | undefined> = {
     q: current.q,
     chain_id: current.chain_id,

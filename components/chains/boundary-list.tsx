@@ -2,7 +2,11 @@ import type { BoundaryWire } from "@/db/queries/boundaries";
 import { hrefWith } from "@/lib/schemas/search-params";
 import type { OriginalLinkProps } from "./original-links";
 
-const LABEL: Record<BoundaryWire["strategy"], string> = { halt: "Halt", restore: "Restore", accept_loss: "Accept loss" };
+const LABEL: Record<BoundaryWire["strategy"], string> = {
+  halt: "Halt",
+  restore: "Restore",
+  accept_loss: "Accept loss",
+};
 
 /** The boundary receipts of a chain with their reasons, each linking to its pass on the page. */
 export function BoundaryList({

@@ -28,15 +28,26 @@ export const chainColumns = [
       const point = c.getValue();
       if (!point) return <span className="muted">none</span>;
       return (
-        <a href={`${chainHref(c.row.original.chain_id)}?pass=${encodeURIComponent(point.pass_id)}&from=${point.pass_number}`} data-testid="collapse-link">
+        <a
+          href={`${chainHref(c.row.original.chain_id)}?pass=${encodeURIComponent(point.pass_id)}&from=${point.pass_number}`}
+          data-testid="collapse-link"
+        >
           pass {point.pass_number}
         </a>
       );
     },
   }),
-  col.accessor("min_semantic_density", { header: "Lowest density", cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)) }),
-  col.accessor("min_size_bytes", { header: "Smallest size", cell: (c) => (c.getValue() === null ? "—" : formatBytes(c.getValue()!)) }),
-  col.accessor("last_activity_at", { header: "Last activity", cell: (c) => (
+  col.accessor("min_semantic_density", {
+    header: "Lowest density",
+    cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)),
+  }),
+  col.accessor("min_size_bytes", {
+    header: "Smallest size",
+    cell: (c) => (c.getValue() === null ? "—" : formatBytes(c.getValue()!)),
+  }),
+  col.accessor("last_activity_at", {
+    header: "Last activity",
+    cell: (c) => (
       <time className="nowrap" dateTime={c.getValue()}>
         {formatUtc(c.getValue())}
       </time>

@@ -39,7 +39,8 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
   function apply(options: { resetOrder?: boolean } = {}) {
     if (!form.current) return;
     const params = new URLSearchParams();
-    for (const [key, value] of new FormData(form.current)) if (typeof value === "string" && value !== "") params.set(key, value);
+    for (const [key, value] of new FormData(form.current))
+      if (typeof value === "string" && value !== "") params.set(key, value);
     const chosenSort = (params.get("sort") ?? "last_activity") as ChainSort;
     // A new sort starts in its natural direction; defaults stay out of the URL so links stay short.
     if (options.resetOrder || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
@@ -89,7 +90,13 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Status{" "}
-        <select key={status ?? ""} name="status" defaultValue={status ?? ""} onChange={() => apply()} data-testid="filter-status">
+        <select
+          key={status ?? ""}
+          name="status"
+          defaultValue={status ?? ""}
+          onChange={() => apply()}
+          data-testid="filter-status"
+        >
           <option value="">any</option>
           {CHAIN_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -100,7 +107,13 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Class{" "}
-        <select key={contentClass ?? ""} name="content_class" defaultValue={contentClass ?? ""} onChange={() => apply()} data-testid="filter-class">
+        <select
+          key={contentClass ?? ""}
+          name="content_class"
+          defaultValue={contentClass ?? ""}
+          onChange={() => apply()}
+          data-testid="filter-class"
+        >
           <option value="">any</option>
           {classes.map((c) => (
             <option key={c} value={c}>
@@ -111,7 +124,13 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
       </label>
       <label>
         Sort{" "}
-        <select key={sort} name="sort" defaultValue={sort} onChange={() => apply({ resetOrder: true })} data-testid="filter-sort">
+        <select
+          key={sort}
+          name="sort"
+          defaultValue={sort}
+          onChange={() => apply({ resetOrder: true })}
+          data-testid="filter-sort"
+        >
           {CHAIN_SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_LABEL[s]}
@@ -123,7 +142,9 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
         <span className="visually-hidden">Order</span>
         <select key={order} name="order" defaultValue={order} onChange={() => apply()} data-testid="filter-order">
           <option value={defaultOrder(sort)}>{ORDER_LABEL[sort][defaultOrder(sort)]}</option>
-          <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>{ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}</option>
+          <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>
+            {ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}
+          </option>
         </select>
       </label>
       <label>

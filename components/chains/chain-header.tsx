@@ -15,7 +15,8 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <a href="/chains">Chains</a> <span aria-hidden>/</span>
       </nav>
       <h1>
-        <span data-testid="chain-id">{summary.chain_id}</span> <CopyButton value={summary.chain_id} label="Copy chain id" />
+        <span data-testid="chain-id">{summary.chain_id}</span>{" "}
+        <CopyButton value={summary.chain_id} label="Copy chain id" />
       </h1>
       <div className="facts">
         <StatusBadges statuses={summary.statuses} />
@@ -29,7 +30,10 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <span data-testid="collapse-summary">
           {collapse ? (
             <>
-              collapsed at <a href={hrefWith(path, { pass: collapse.pass_id, from: collapse.pass_number })}>pass {collapse.pass_number}</a>{" "}
+              collapsed at{" "}
+              <a href={hrefWith(path, { pass: collapse.pass_id, from: collapse.pass_number })}>
+                pass {collapse.pass_number}
+              </a>{" "}
               <VerdictBadge verdict={collapse.verdict} />
             </>
           ) : (

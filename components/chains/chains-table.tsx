@@ -4,5 +4,13 @@ import { DataTable } from "@/components/data-table";
 import { chainColumns } from "./chain-columns";
 
 export function ChainsTable({ rows, empty }: { rows: ChainSummaryWire[]; empty?: React.ReactNode }) {
-  return <DataTable testId="chains-table" columns={chainColumns} rows={rows} rowId={(r) => r.chain_id} empty={empty ?? "No chains yet."} />;
+  return (
+    <DataTable
+      testId="chains-table"
+      columns={chainColumns}
+      rows={rows}
+      rowId={(r) => r.chain_id}
+      empty={empty ?? "No chains yet."}
+    />
+  );
 }

@@ -36,7 +36,9 @@ export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; has
         {series.downsampled
           ? `${series.points.length.toLocaleString("en")} of ${series.total_passes.toLocaleString("en")} passes drawn: the smallest and largest value of every stretch, and every pass where something happened.`
           : `All ${series.total_passes.toLocaleString("en")} passes drawn.`}
-        {series.flagged_truncated ? " This chain has more flagged passes than can be drawn; the earliest are shown." : ""}
+        {series.flagged_truncated
+          ? " This chain has more flagged passes than can be drawn; the earliest are shown."
+          : ""}
       </p>
     </div>
   );

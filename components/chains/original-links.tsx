@@ -9,7 +9,13 @@ export interface OriginalLinkProps {
  * Links from a pass to the cached originals of its input and output, when the originals
  * store holds content with those hashes (live, or a tombstone saying why it is gone).
  */
-export function OriginalLinks({ input, output }: { input: OriginalLinkProps | null; output: OriginalLinkProps | null }) {
+export function OriginalLinks({
+  input,
+  output,
+}: {
+  input: OriginalLinkProps | null;
+  output: OriginalLinkProps | null;
+}) {
   if (!input && !output) {
     return (
       <span className="muted" data-testid="original-links">

@@ -23,7 +23,12 @@ function PassLink({ row }: { row: PassTableRow }) {
   const params = new URLSearchParams(useSearchParams().toString());
   params.set("pass", row.pass_id);
   return (
-    <Link href={`${pathname}?${params.toString()}`} scroll={false} onClick={(event) => event.stopPropagation()} aria-label={`Open pass ${row.pass_number}`}>
+    <Link
+      href={`${pathname}?${params.toString()}`}
+      scroll={false}
+      onClick={(event) => event.stopPropagation()}
+      aria-label={`Open pass ${row.pass_number}`}
+    >
       <strong>{row.pass_number}</strong>
     </Link>
   );
@@ -34,7 +39,11 @@ function RowMarks({ row }: { row: PassTableRow }) {
   return (
     <span className="row-marks">
       {row.client_mismatch ? (
-        <span className="mark mismatch" title={`Client said ${row.client_verdict ?? "a different digest"}; server said ${row.verdict}`} data-testid="row-mismatch">
+        <span
+          className="mark mismatch"
+          title={`Client said ${row.client_verdict ?? "a different digest"}; server said ${row.verdict}`}
+          data-testid="row-mismatch"
+        >
           ◆ client mismatch
         </span>
       ) : null}
@@ -43,7 +52,7 @@ function RowMarks({ row }: { row: PassTableRow }) {
           ▲ {row.integrity.kind.replace("_", " ")}
         </span>
       ) : null}
-      {row.output_original ?? row.input_original ? (
+      {(row.output_original ?? row.input_original) ? (
         <a
           className="mark original"
           href={(row.output_original ?? row.input_original)!.href}
@@ -65,7 +74,14 @@ function RowMarks({ row }: { row: PassTableRow }) {
 
 export const passColumns = [
   col.accessor("pass_number", { header: "Pass", cell: (c) => <PassLink row={c.row.original} /> }),
-  col.accessor("pass_id", { header: "Pass id", cell: (c) => <code className="ellipsis" title={c.getValue()}>{c.getValue()}</code> }),
+  col.accessor("pass_id", {
+    header: "Pass id",
+    cell: (c) => (
+      <code className="ellipsis" title={c.getValue()}>
+        {c.getValue()}
+      </code>
+    ),
+  }),
   col.accessor("verdict", {
     header: "Verdict",
     cell: (c) => (
@@ -75,7 +91,14 @@ export const passColumns = [
     ),
   }),
   col.accessor("directive", { header: "Directive", cell: (c) => <span className="directive">{c.getValue()}</span> }),
-  col.accessor("current_size_bytes", { header: "Size", cell: (c) => <span className="nowrap" title={`${c.getValue()} bytes`}>{formatBytes(c.getValue())}</span> }),
+  col.accessor("current_size_bytes", {
+    header: "Size",
+    cell: (c) => (
+      <span className="nowrap" title={`${c.getValue()} bytes`}>
+        {formatBytes(c.getValue())}
+      </span>
+    ),
+  }),
   col.accessor("semantic_density_score", { header: "Density", cell: (c) => c.getValue().toFixed(3) }),
   col.accessor("input_content_hash", { header: "Input hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
   col.accessor("current_content_hash", { header: "Output hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
@@ -83,4 +106,6 @@ export const passColumns = [
 ];
 
 const HASH_COLUMNS = new Set(["pass_id", "input_content_hash", "current_content_hash", "manifest_digest"]);
-export const compactPassColumns = passColumns.filter((c) => !HASH_COLUMNS.has((c as { accessorKey?: string }).accessorKey ?? ""));
+export const compactPassColumns = passColumns.filter(
+  (c) => !HASH_COLUMNS.has((c as { accessorKey?: string }).accessorKey ?? ""),
+);

@@ -34,9 +34,10 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
         <dd className="directive">{pass.directive}</dd>
         <dt>Judged by</dt>
         <dd>
-          <a href={`/policies?class=${encodeURIComponent(pass.policy.content_class)}`}>{pass.policy.content_class}</a> policy v{pass.policy.version}
-          {pass.policy.version === 0 ? " (built-in default)" : ""}: size ≥ {formatBytes(pass.policy.min_size_bytes)}, density ≥{" "}
-          {pass.policy.min_semantic_density}, pass ≤ {pass.policy.max_pass_number}
+          <a href={`/policies?class=${encodeURIComponent(pass.policy.content_class)}`}>{pass.policy.content_class}</a>{" "}
+          policy v{pass.policy.version}
+          {pass.policy.version === 0 ? " (built-in default)" : ""}: size ≥ {formatBytes(pass.policy.min_size_bytes)},
+          density ≥ {pass.policy.min_semantic_density}, pass ≤ {pass.policy.max_pass_number}
         </dd>
         <dt>Size</dt>
         <dd>
@@ -46,7 +47,8 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
         <dd>{pass.semantic_density_score}</dd>
         <dt>Parseable / schema valid</dt>
         <dd>
-          {pass.is_parseable ? "yes" : <strong className="danger-text">no</strong>} / {pass.schema_valid ? "yes" : <strong className="danger-text">no</strong>}
+          {pass.is_parseable ? "yes" : <strong className="danger-text">no</strong>} /{" "}
+          {pass.schema_valid ? "yes" : <strong className="danger-text">no</strong>}
         </dd>
         <dt>Input hash</dt>
         <dd>
@@ -71,7 +73,8 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
         </dd>
         <dt>Created / received</dt>
         <dd>
-          <time dateTime={pass.created_at}>{pass.created_at}</time> / <time dateTime={pass.received_at}>{pass.received_at}</time>
+          <time dateTime={pass.created_at}>{pass.created_at}</time> /{" "}
+          <time dateTime={pass.received_at}>{pass.received_at}</time>
         </dd>
         <dt>Cached originals</dt>
         <dd>
@@ -81,7 +84,13 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
           <BoundaryField key={b.pass_number} boundary={b} />
         ))}
         <dt>Metadata</dt>
-        <dd>{pass.metadata ? <pre className="json">{JSON.stringify(pass.metadata, null, 2)}</pre> : <span className="muted">none</span>}</dd>
+        <dd>
+          {pass.metadata ? (
+            <pre className="json">{JSON.stringify(pass.metadata, null, 2)}</pre>
+          ) : (
+            <span className="muted">none</span>
+          )}
+        </dd>
       </dl>
     </aside>
   );

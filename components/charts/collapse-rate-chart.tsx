@@ -3,19 +3,39 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CollapseRatePoint } from "@/lib/overview";
 
-const COLORS = ["var(--series-1)", "var(--series-2)", "var(--series-3)", "var(--series-4)", "var(--series-5)", "var(--series-6)"];
+const COLORS = [
+  "var(--series-1)",
+  "var(--series-2)",
+  "var(--series-3)",
+  "var(--series-4)",
+  "var(--series-5)",
+  "var(--series-6)",
+];
 
 function formatBucket(t: number, strideSeconds: number): string {
   const iso = new Date(t).toISOString();
   return strideSeconds < 86_400 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
 }
 
-export function CollapseRateChart({ classes, points, strideSeconds }: { classes: string[]; points: CollapseRatePoint[]; strideSeconds: number }) {
+export function CollapseRateChart({
+  classes,
+  points,
+  strideSeconds,
+}: {
+  classes: string[];
+  points: CollapseRatePoint[];
+  strideSeconds: number;
+}) {
   if (classes.length === 0) return <div className="empty">No chains started in this range.</div>;
   const domain: [number, number] = [points[0].t, points[points.length - 1].t];
   return (
     <div className="chart" data-testid="collapse-rate-chart">
-      <LineChart responsive style={{ width: "100%", height: 300 }} data={points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height: 300 }}
+        data={points}
+        margin={{ top: 8, right: 16, bottom: 4, left: 0 }}
+      >
         <CartesianGrid stroke="var(--grid)" strokeDasharray="2 4" />
         <XAxis
           dataKey="t"
@@ -46,7 +66,8 @@ export function CollapseRateChart({ classes, points, strideSeconds }: { classes:
                 {classes.map((c) =>
                   point.started[c] > 0 ? (
                     <div key={c}>
-                      {c}: {Math.round((point.rate[c] ?? 0) * 100)}% ({point.collapsed[c]} of {point.started[c]} collapsed)
+                      {c}: {Math.round((point.rate[c] ?? 0) * 100)}% ({point.collapsed[c]} of {point.started[c]}{" "}
+                      collapsed)
                     </div>
                   ) : null,
                 )}

@@ -4,7 +4,17 @@
 // stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
 // and client/server mismatches. Props arrive shaped and downsampled by the server.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { CartesianGrid, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from "recharts";
 import type { BoundaryWire } from "@/db/queries/boundaries";
 import type { IntegrityFinding } from "@/lib/chain-integrity";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chain-series";
@@ -40,11 +50,23 @@ export interface PassMetricChartProps {
 }
 
 const METRIC = {
-  size: { title: "Size", value: (p: SeriesPoint) => Math.max(p.size, LOG_AXIS_MIN), floor: (f: FloorSpan) => f.min_size_bytes },
-  density: { title: "Semantic density", value: (p: SeriesPoint) => p.density, floor: (f: FloorSpan) => f.min_semantic_density },
+  size: {
+    title: "Size",
+    value: (p: SeriesPoint) => Math.max(p.size, LOG_AXIS_MIN),
+    floor: (f: FloorSpan) => f.min_size_bytes,
+  },
+  density: {
+    title: "Semantic density",
+    value: (p: SeriesPoint) => p.density,
+    floor: (f: FloorSpan) => f.min_semantic_density,
+  },
 } as const;
 
-const BOUNDARY_LABEL: Record<BoundaryWire["strategy"], string> = { halt: "halt", restore: "restore", accept_loss: "accept loss" };
+const BOUNDARY_LABEL: Record<BoundaryWire["strategy"], string> = {
+  halt: "halt",
+  restore: "restore",
+  accept_loss: "accept loss",
+};
 const BOUNDARY_COLOR: Record<BoundaryWire["strategy"], string> = {
   halt: "var(--boundary-halt)",
   restore: "var(--boundary-restore)",
@@ -110,7 +132,11 @@ function formatValue(metric: Metric, value: number): string {
   return metric === "size" ? formatBytes(value) : value.toFixed(3);
 }
 
-function PassTooltip({ active, payload, metric }: Pick<TooltipContentProps, "active" | "payload"> & { metric: Metric }) {
+function PassTooltip({
+  active,
+  payload,
+  metric,
+}: Pick<TooltipContentProps, "active" | "payload"> & { metric: Metric }) {
   const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
   if (!point) return null;
   return (
@@ -125,10 +151,14 @@ function PassTooltip({ active, payload, metric }: Pick<TooltipContentProps, "act
       <div className="muted">
         size {formatBytes(point.size)} · density {point.density.toFixed(3)}
       </div>
-      {point.client_mismatch ? <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div> : null}
+      {point.client_mismatch ? (
+        <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div>
+      ) : null}
       {point.integrity ? <div className="integrity-text">Integrity: {point.integrity.replace("_", " ")}</div> : null}
       <div className="muted hint">Click to open this pass</div>
-      {metric === "size" && point.size < LOG_AXIS_MIN ? <div className="muted">(0 bytes drawn at 1 B on the log axis)</div> : null}
+      {metric === "size" && point.size < LOG_AXIS_MIN ? (
+        <div className="muted">(0 bytes drawn at 1 B on the log axis)</div>
+      ) : null}
     </div>
   );
 }
@@ -139,7 +169,12 @@ function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; 
   return (
     <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
-      <path d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`} fill="var(--warn)" stroke="var(--panel)" strokeWidth={1.5} />
+      <path
+        d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`}
+        fill="var(--warn)"
+        stroke="var(--panel)"
+        strokeWidth={1.5}
+      />
     </g>
   );
 }
@@ -148,13 +183,29 @@ function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number;
   return (
     <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
-      <path d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`} fill="var(--integrity)" stroke="var(--panel)" strokeWidth={1.5} />
+      <path
+        d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`}
+        fill="var(--integrity)"
+        stroke="var(--panel)"
+        strokeWidth={1.5}
+      />
     </g>
   );
 }
 
 export function PassMetricChart(props: PassMetricChartProps) {
-  const { metric, points, floors, collapse, boundaries, findings, mismatches, selectedPassId, candidate, height = 260 } = props;
+  const {
+    metric,
+    points,
+    floors,
+    collapse,
+    boundaries,
+    findings,
+    mismatches,
+    selectedPassId,
+    candidate,
+    height = 260,
+  } = props;
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -167,9 +218,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const limits = [...floors.map((f) => f.max_pass_number), ...(candidate ? [candidate.max_pass_number] : [])];
   const x = passDomain(first, last, limits);
   const floorValues = floors.map(m.floor);
-  const candidateFloor = candidate ? (metric === "size" ? candidate.min_size_bytes : candidate.min_semantic_density) : null;
+  const candidateFloor = candidate
+    ? metric === "size"
+      ? candidate.min_size_bytes
+      : candidate.min_semantic_density
+    : null;
   const yDomain: [number, number] =
-    metric === "size" ? logDomain([...points.map(m.value), ...floorValues, ...(candidateFloor !== null ? [candidateFloor] : [])]) : [0, 1];
+    metric === "size"
+      ? logDomain([...points.map(m.value), ...floorValues, ...(candidateFloor !== null ? [candidateFloor] : [])])
+      : [0, 1];
   const valueAt = new Map(points.map((p) => [p.pass_number, m.value(p)]));
   const selected = selectedPassId ? points.find((p) => p.pass_id === selectedPassId) : undefined;
   const showDots = points.length <= 120;
@@ -192,7 +249,9 @@ export function PassMetricChart(props: PassMetricChartProps) {
         style={{ width: "100%", height }}
         data={points}
         margin={{ top: 34, right: 16, bottom: 4, left: 8 }}
-        onClick={(state) => openPass(typeof state.activeIndex === "number" ? state.activeIndex : Number(state.activeIndex ?? NaN))}
+        onClick={(state) =>
+          openPass(typeof state.activeIndex === "number" ? state.activeIndex : Number(state.activeIndex ?? NaN))
+        }
       >
         <CartesianGrid stroke="var(--grid)" strokeDasharray="2 4" />
         <XAxis
@@ -202,7 +261,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
           allowDecimals={false}
           stroke="var(--muted)"
           tick={{ fontSize: 11, fill: "var(--muted)" }}
-          label={{ value: "pass number", position: "insideBottomRight", offset: -2, fontSize: 11, fill: "var(--muted)" }}
+          label={{
+            value: "pass number",
+            position: "insideBottomRight",
+            offset: -2,
+            fontSize: 11,
+            fill: "var(--muted)",
+          }}
           height={34}
         />
         <YAxis
@@ -216,7 +281,10 @@ export function PassMetricChart(props: PassMetricChartProps) {
           tick={{ fontSize: 11, fill: "var(--muted)" }}
           width={56}
         />
-        <Tooltip content={(p) => <PassTooltip active={p.active} payload={p.payload} metric={metric} />} isAnimationActive={false} />
+        <Tooltip
+          content={(p) => <PassTooltip active={p.active} payload={p.payload} metric={metric} />}
+          isAnimationActive={false}
+        />
 
         {floors.map((f, i) => {
           const to = floors[i + 1]?.from ?? x.domain[1];
@@ -244,7 +312,12 @@ export function PassMetricChart(props: PassMetricChartProps) {
             strokeDasharray="2 3"
             strokeWidth={2}
             ifOverflow="extendDomain"
-            label={floorLabel(`candidate ${formatValue(metric, candidateFloor)}`, `${metric}-candidate-floor`, "var(--accent)", "start")}
+            label={floorLabel(
+              `candidate ${formatValue(metric, candidateFloor)}`,
+              `${metric}-candidate-floor`,
+              "var(--accent)",
+              "start",
+            )}
           />
         ) : null}
         {x.limits.map((limit) => (
@@ -253,7 +326,12 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={limit + 0.5}
             stroke="var(--muted)"
             strokeDasharray="3 3"
-            label={bottomLabel(`max pass ${limit}`, "var(--muted)", `${metric}-max-pass`, `Passes after ${limit} exceed max_pass_number`)}
+            label={bottomLabel(
+              `max pass ${limit}`,
+              "var(--muted)",
+              `${metric}-max-pass`,
+              `Passes after ${limit} exceed max_pass_number`,
+            )}
           />
         ))}
         {boundaries.map((b) => (
@@ -263,7 +341,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
             stroke={BOUNDARY_COLOR[b.strategy]}
             strokeWidth={2}
             strokeDasharray="1 3"
-            label={topLabel(`⚑ ${BOUNDARY_LABEL[b.strategy]}`, BOUNDARY_COLOR[b.strategy], `${metric}-boundary-marker`, `${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`, 1)}
+            label={topLabel(
+              `⚑ ${BOUNDARY_LABEL[b.strategy]}`,
+              BOUNDARY_COLOR[b.strategy],
+              `${metric}-boundary-marker`,
+              `${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`,
+              1,
+            )}
           />
         ))}
         {collapse ? (
@@ -271,7 +355,12 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={collapse.pass_number}
             stroke="var(--danger)"
             strokeWidth={2}
-            label={topLabel(`collapse · pass ${collapse.pass_number}`, "var(--danger)", `${metric}-collapse-marker`, `Collapse point: ${collapse.pass_id} (${collapse.verdict})`)}
+            label={topLabel(
+              `collapse · pass ${collapse.pass_number}`,
+              "var(--danger)",
+              `${metric}-collapse-marker`,
+              `Collapse point: ${collapse.pass_id} (${collapse.verdict})`,
+            )}
           />
         ) : null}
         {candidate?.collapse_pass_number != null ? (
@@ -289,7 +378,9 @@ export function PassMetricChart(props: PassMetricChartProps) {
             )}
           />
         ) : null}
-        {selected ? <ReferenceLine x={selected.pass_number} stroke="var(--accent)" strokeOpacity={0.5} strokeWidth={6} /> : null}
+        {selected ? (
+          <ReferenceLine x={selected.pass_number} stroke="var(--accent)" strokeOpacity={0.5} strokeWidth={6} />
+        ) : null}
 
         <Line
           type="linear"
@@ -310,7 +401,11 @@ export function PassMetricChart(props: PassMetricChartProps) {
               y={valueAt.get(mm.pass_number)!}
               ifOverflow="visible"
               shape={(p) => (
-                <Diamond {...p} testId={`${metric}-mismatch-marker`} title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`} />
+                <Diamond
+                  {...p}
+                  testId={`${metric}-mismatch-marker`}
+                  title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`}
+                />
               )}
             />
           ) : null,
@@ -322,7 +417,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
               x={f.pass_number}
               y={valueAt.get(f.pass_number)!}
               ifOverflow="visible"
-              shape={(p) => <Triangle {...p} testId={`${metric}-integrity-marker`} title={`${f.kind.replace("_", " ")}: ${f.detail}`} />}
+              shape={(p) => (
+                <Triangle
+                  {...p}
+                  testId={`${metric}-integrity-marker`}
+                  title={`${f.kind.replace("_", " ")}: ${f.detail}`}
+                />
+              )}
             />
           ) : null,
         )}

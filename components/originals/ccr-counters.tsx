@@ -32,15 +32,30 @@ export function CcrCounters({ stats }: { stats: OriginalStatsWire }) {
           value={formatCount(store.live_count)}
           detail={`${formatBytes(store.live_bytes)} of ${formatBytes(config.max_bytes)} budget (${formatPercent(store.budget_used)})`}
         />
-        <Stat id="stored" label="Stored" value={formatCount(totals.stored)} detail={`${formatCount(totals.deduplicated)} deduplicated`} />
-        <Stat id="retrieved" label="Retrieved" value={formatCount(totals.retrieved)} detail={`hit rate ${formatPercent(totals.hit_rate)}`} />
+        <Stat
+          id="stored"
+          label="Stored"
+          value={formatCount(totals.stored)}
+          detail={`${formatCount(totals.deduplicated)} deduplicated`}
+        />
+        <Stat
+          id="retrieved"
+          label="Retrieved"
+          value={formatCount(totals.retrieved)}
+          detail={`hit rate ${formatPercent(totals.hit_rate)}`}
+        />
         <Stat
           id="misses"
           label="Misses"
           value={formatCount(misses.total)}
           detail={`unknown ${misses.unknown} · evicted ${misses.evicted} · expired ${misses.expired} · ambiguous ${misses.ambiguous}`}
         />
-        <Stat id="evictions" label="Evictions" value={formatCount(totals.evictions)} detail={formatBytes(totals.evicted_bytes)} />
+        <Stat
+          id="evictions"
+          label="Evictions"
+          value={formatCount(totals.evictions)}
+          detail={formatBytes(totals.evicted_bytes)}
+        />
         <Stat
           id="expiries"
           label="Expiries"
@@ -82,7 +97,8 @@ export function CcrCounters({ stats }: { stats: OriginalStatsWire }) {
                   <td>{formatCount(h.stored)}</td>
                   <td>{formatCount(h.retrieved)}</td>
                   <td>
-                    {h.misses.total} ({h.misses.unknown} / {h.misses.evicted} / {h.misses.expired} / {h.misses.ambiguous})
+                    {h.misses.total} ({h.misses.unknown} / {h.misses.evicted} / {h.misses.expired} /{" "}
+                    {h.misses.ambiguous})
                   </td>
                   <td>{formatCount(h.evictions)}</td>
                   <td>{formatCount(h.expiries)}</td>

@@ -115,7 +115,9 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
       {jsonLike && !treeAllowed ? (
         <p className="muted">Too large for the tree view; showing the text as stored, a page at a time.</p>
       ) : null}
-      {tree && "error" in tree ? <p className="muted">Not valid JSON ({tree.error}); showing the text as stored.</p> : null}
+      {tree && "error" in tree ? (
+        <p className="muted">Not valid JSON ({tree.error}); showing the text as stored.</p>
+      ) : null}
       {error ? (
         <p className="badge danger" role="alert">
           {error}

@@ -25,7 +25,10 @@ export function formatSigned(n: number): string {
 /** `2026-01-01 12:00:00 UTC`, or a dash. */
 export function formatUtc(iso: string | null): string {
   if (!iso) return "—";
-  return iso.replace("T", " ").replace(/\.\d{3}Z$/, " UTC").replace(/Z$/, " UTC");
+  return iso
+    .replace("T", " ")
+    .replace(/\.\d{3}Z$/, " UTC")
+    .replace(/Z$/, " UTC");
 }
 
 export function formatPercent(ratio: number | null): string {

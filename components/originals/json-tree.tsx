@@ -23,7 +23,19 @@ function Key({ name }: { name: string | null }) {
   );
 }
 
-function Node({ name, value, depth, last, label }: { name: string | null; value: Json; depth: number; last: boolean; label: string }) {
+function Node({
+  name,
+  value,
+  depth,
+  last,
+  label,
+}: {
+  name: string | null;
+  value: Json;
+  depth: number;
+  last: boolean;
+  label: string;
+}) {
   if (value === null || typeof value !== "object") {
     return (
       <div className="json-line">
@@ -36,9 +48,24 @@ function Node({ name, value, depth, last, label }: { name: string | null; value:
   return <Container name={name} value={value} depth={depth} last={last} label={label} />;
 }
 
-function Container({ name, value, depth, last, label }: { name: string | null; value: Json[] | { [key: string]: Json }; depth: number; last: boolean; label: string }) {
+function Container({
+  name,
+  value,
+  depth,
+  last,
+  label,
+}: {
+  name: string | null;
+  value: Json[] | { [key: string]: Json };
+  depth: number;
+  last: boolean;
+  label: string;
+}) {
   const isArray = Array.isArray(value);
-  const entries = useMemo(() => (isArray ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)), [isArray, value]);
+  const entries = useMemo(
+    () => (isArray ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)),
+    [isArray, value],
+  );
   const [open, setOpen] = useState(depth < OPEN_DEPTH);
   const [shown, setShown] = useState(CHUNK);
   const [openBracket, closeBracket] = isArray ? ["[", "]"] : ["{", "}"];
@@ -70,7 +97,8 @@ function Container({ name, value, depth, last, label }: { name: string | null; v
         {open ? null : (
           <>
             <span className="json-summary">
-              {entries.length} {isArray ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"}
+              {entries.length}{" "}
+              {isArray ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"}
             </span>
             <span className="json-punct">{closeBracket}</span>
             {comma}

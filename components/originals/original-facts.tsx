@@ -4,7 +4,11 @@ import { chainHref, formatBytes, formatCount, formatUtc } from "./format";
 
 type Original = OriginalSummaryWire & { marker: string };
 
-function arrow(before: number | null, after: number | null, format: (n: number | null) => string = formatCount): string {
+function arrow(
+  before: number | null,
+  after: number | null,
+  format: (n: number | null) => string = formatCount,
+): string {
   if (before === null && after === null) return "not sent by the client";
   return `${format(before)} → ${format(after)}`;
 }
@@ -19,7 +23,9 @@ export function OriginalFacts({ original: o }: { original: Original }) {
         <dt>Size</dt>
         <dd>
           {arrow(o.size_bytes, o.compressed_size_bytes, formatBytes)}
-          {ratio !== null ? <span className="muted"> ({ratio < 0.001 ? "under 0.1" : (ratio * 100).toFixed(1)}% of the original)</span> : null}
+          {ratio !== null ? (
+            <span className="muted"> ({ratio < 0.001 ? "under 0.1" : (ratio * 100).toFixed(1)}% of the original)</span>
+          ) : null}
         </dd>
         <dt>Content type</dt>
         <dd>{o.content_type ?? "—"}</dd>
@@ -31,8 +37,10 @@ export function OriginalFacts({ original: o }: { original: Original }) {
         <dd>
           {arrow(o.original_tokens, o.compressed_tokens)}
           <div className="muted">
-            {o.tokens_saved === null ? "saving unknown (no compressed side)" : `${formatCount(o.tokens_saved)} saved by compressing`}; each
-            retrieval re-spends {formatCount(o.retrieval_tokens)}
+            {o.tokens_saved === null
+              ? "saving unknown (no compressed side)"
+              : `${formatCount(o.tokens_saved)} saved by compressing`}
+            ; each retrieval re-spends {formatCount(o.retrieval_tokens)}
             {o.tokens_estimated ? " (estimated from bytes, about 4 per token)" : ""}
           </div>
         </dd>
@@ -53,7 +61,9 @@ export function OriginalFacts({ original: o }: { original: Original }) {
           <code data-testid="marker">{o.marker}</code> <CopyValueButton value={o.marker} label="Copy marker" />
         </dd>
       </dl>
-      <p className="muted ccr-note">Viewing this page is not a retrieval: it is not counted and does not keep the entry from eviction.</p>
+      <p className="muted ccr-note">
+        Viewing this page is not a retrieval: it is not counted and does not keep the entry from eviction.
+      </p>
     </section>
   );
 }

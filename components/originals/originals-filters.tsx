@@ -7,7 +7,14 @@ type Filter = Omit<OriginalListQuery, "cursor">;
 export function OriginalsFilters({ filter }: { filter: Filter }) {
   return (
     <form method="get" action="/originals" className="toolbar" role="search" aria-label="Filter originals">
-      <input type="search" name="q" defaultValue={filter.q ?? ""} placeholder="Hash prefix, tool, chain or pass" aria-label="Search" size={28} />
+      <input
+        type="search"
+        name="q"
+        defaultValue={filter.q ?? ""}
+        placeholder="Hash prefix, tool, chain or pass"
+        aria-label="Search"
+        size={28}
+      />
       <select name="status" defaultValue={filter.status ?? ""} aria-label="Status">
         <option value="">Any status</option>
         {ORIGINAL_STATUS_FILTERS.map((s) => (
@@ -16,9 +23,27 @@ export function OriginalsFilters({ filter }: { filter: Filter }) {
           </option>
         ))}
       </select>
-      <input name="tool_name" defaultValue={filter.tool_name ?? ""} placeholder="Tool name" aria-label="Tool name" size={16} />
-      <input name="chain_id" defaultValue={filter.chain_id ?? ""} placeholder="Chain id" aria-label="Chain id" size={16} />
-      <input name="content_type" defaultValue={filter.content_type ?? ""} placeholder="Content type" aria-label="Content type" size={16} />
+      <input
+        name="tool_name"
+        defaultValue={filter.tool_name ?? ""}
+        placeholder="Tool name"
+        aria-label="Tool name"
+        size={16}
+      />
+      <input
+        name="chain_id"
+        defaultValue={filter.chain_id ?? ""}
+        placeholder="Chain id"
+        aria-label="Chain id"
+        size={16}
+      />
+      <input
+        name="content_type"
+        defaultValue={filter.content_type ?? ""}
+        placeholder="Content type"
+        aria-label="Content type"
+        size={16}
+      />
       <input type="hidden" name="sort" value={filter.sort} />
       <input type="hidden" name="order" value={filter.order} />
       {filter.limit !== DEFAULT_LIMIT ? <input type="hidden" name="limit" value={filter.limit} /> : null}

@@ -20,7 +20,11 @@ function SortHeader({ label, column, state }: { label: string; column: OriginalS
   params.set("sort", column);
   params.set("order", next);
   return (
-    <a href={`?${params}`} aria-sort={active ? (state.order === "asc" ? "ascending" : "descending") : undefined} data-testid={`sort-${column}`}>
+    <a
+      href={`?${params}`}
+      aria-sort={active ? (state.order === "asc" ? "ascending" : "descending") : undefined}
+      data-testid={`sort-${column}`}
+    >
       {label}
       {active ? (state.order === "asc" ? " ▲" : " ▼") : ""}
     </a>
@@ -33,7 +37,12 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
       id: "hash",
       header: "Hash",
       cell: ({ row }) => (
-        <a href={originalHref(row.original.hash)} className="mono" title={row.original.hash} data-testid="original-link">
+        <a
+          href={originalHref(row.original.hash)}
+          className="mono"
+          title={row.original.hash}
+          data-testid="original-link"
+        >
           {row.original.hash.slice(0, 16)}…
         </a>
       ),
@@ -44,7 +53,9 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
       cell: ({ row }) => (
         <span title={`${row.original.size_bytes} bytes`}>
           {formatBytes(row.original.size_bytes)}
-          {row.original.compressed_size_bytes !== null ? <span className="muted"> → {formatBytes(row.original.compressed_size_bytes)}</span> : null}
+          {row.original.compressed_size_bytes !== null ? (
+            <span className="muted"> → {formatBytes(row.original.compressed_size_bytes)}</span>
+          ) : null}
         </span>
       ),
     },
@@ -71,7 +82,11 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     {
       id: "last_retrieved",
       header: () => <SortHeader label="Last retrieved" column="last_retrieved" state={state} />,
-      cell: ({ row }) => <span className="mono">{row.original.last_retrieved_at ? formatUtc(row.original.last_retrieved_at) : "never"}</span>,
+      cell: ({ row }) => (
+        <span className="mono">
+          {row.original.last_retrieved_at ? formatUtc(row.original.last_retrieved_at) : "never"}
+        </span>
+      ),
     },
     {
       id: "retrievals",

@@ -12,10 +12,34 @@ interface Figure {
 const FIGURES: Figure[] = [
   { key: "chains", label: "Chains", hint: "with receipts in the range", href: "/chains" },
   { key: "passes", label: "Passes", hint: "receipts received", href: "/chains?sort=pass_count" },
-  { key: "chains_collapsed", label: "Chains collapsed", hint: "collapse point in the range", href: "/chains?status=collapse_imminent", tone: "alert" },
-  { key: "floor_breaches", label: "Floor breaches", hint: "passes unparseable or schema-invalid", href: "/chains?status=floor_breached", tone: "alert" },
-  { key: "client_mismatches", label: "Client/server mismatches", hint: "agent's guard disagreed", href: "/chains?status=client_mismatch", tone: "caution" },
-  { key: "integrity_findings", label: "Integrity findings", hint: "missing, repeated or unchained passes", href: "/chains?status=broken_integrity", tone: "caution" },
+  {
+    key: "chains_collapsed",
+    label: "Chains collapsed",
+    hint: "collapse point in the range",
+    href: "/chains?status=collapse_imminent",
+    tone: "alert",
+  },
+  {
+    key: "floor_breaches",
+    label: "Floor breaches",
+    hint: "passes unparseable or schema-invalid",
+    href: "/chains?status=floor_breached",
+    tone: "alert",
+  },
+  {
+    key: "client_mismatches",
+    label: "Client/server mismatches",
+    hint: "agent's guard disagreed",
+    href: "/chains?status=client_mismatch",
+    tone: "caution",
+  },
+  {
+    key: "integrity_findings",
+    label: "Integrity findings",
+    hint: "missing, repeated or unchained passes",
+    href: "/chains?status=broken_integrity",
+    tone: "caution",
+  },
 ];
 
 /** The headline figures; each opens the chains it counts. */
@@ -25,7 +49,12 @@ export function Figures({ figures }: { figures: OverviewFigures }) {
       {FIGURES.map((f) => {
         const value = figures[f.key];
         return (
-          <a key={f.key} href={f.href} className={`figure ${value > 0 && f.tone ? f.tone : ""}`} data-testid={`figure-${f.key}`}>
+          <a
+            key={f.key}
+            href={f.href}
+            className={`figure ${value > 0 && f.tone ? f.tone : ""}`}
+            data-testid={`figure-${f.key}`}
+          >
             <div className="value">{formatCount(value)}</div>
             <div className="label">{f.label}</div>
             <div className="hint">{f.hint}</div>

@@ -11,7 +11,10 @@ export function RecentCollapses({ items, now }: { items: RecentCollapse[]; now: 
       {items.map((c) => (
         <li key={c.chain_id}>
           <div className="line">
-            <a href={hrefWith(`/chains/${encodeURIComponent(c.chain_id)}`, { pass: c.pass_id, from: c.pass_number })} data-testid="recent-collapse-link">
+            <a
+              href={hrefWith(`/chains/${encodeURIComponent(c.chain_id)}`, { pass: c.pass_id, from: c.pass_number })}
+              data-testid="recent-collapse-link"
+            >
               {c.chain_id}
             </a>
             <span className="muted">pass {c.pass_number}</span>

@@ -29,19 +29,40 @@ export const policyColumns = [
   }),
   col.accessor("version", {
     header: "Version",
-    cell: (c) => (c.getValue() === 0 ? <span className="badge neutral" title="No policy stored: the conservative default applies">default</span> : `v${c.getValue()}`),
+    cell: (c) =>
+      c.getValue() === 0 ? (
+        <span className="badge neutral" title="No policy stored: the conservative default applies">
+          default
+        </span>
+      ) : (
+        `v${c.getValue()}`
+      ),
   }),
-  col.accessor("min_size_bytes", { header: "Min size", cell: (c) => <span title={`${c.getValue()} bytes`}>{formatBytes(c.getValue())}</span> }),
+  col.accessor("min_size_bytes", {
+    header: "Min size",
+    cell: (c) => <span title={`${c.getValue()} bytes`}>{formatBytes(c.getValue())}</span>,
+  }),
   col.accessor("min_semantic_density", { header: "Min density", cell: (c) => c.getValue().toFixed(2) }),
   col.accessor("max_pass_number", { header: "Max pass", cell: (c) => c.getValue() }),
   col.accessor("required_fields", {
     header: "Required fields",
-    cell: (c) => (c.getValue().length ? <code className="ellipsis">{c.getValue().join(", ")}</code> : <span className="muted">—</span>),
+    cell: (c) =>
+      c.getValue().length ? (
+        <code className="ellipsis">{c.getValue().join(", ")}</code>
+      ) : (
+        <span className="muted">—</span>
+      ),
   }),
   col.accessor("chains", {
     header: "Chains",
     cell: (c) =>
-      c.getValue() > 0 ? <a href={hrefWith("/chains", { content_class: c.row.original.content_class })}>{c.getValue().toLocaleString("en")}</a> : <span className="muted">0</span>,
+      c.getValue() > 0 ? (
+        <a href={hrefWith("/chains", { content_class: c.row.original.content_class })}>
+          {c.getValue().toLocaleString("en")}
+        </a>
+      ) : (
+        <span className="muted">0</span>
+      ),
   }),
   col.accessor("collapsed", {
     header: "Collapsed",

@@ -15,7 +15,10 @@ interface ApiErrorBody {
   error?: { message?: string; issues?: { path: string; message: string }[] };
 }
 
-type Outcome = { kind: "saved" | "unchanged"; version: number } | { kind: "error"; message: string; issues: string[] } | null;
+type Outcome =
+  | { kind: "saved" | "unchanged"; version: number }
+  | { kind: "error"; message: string; issues: string[] }
+  | null;
 
 export function PolicyEditor({
   current,
@@ -81,11 +84,21 @@ export function PolicyEditor({
         void save(event.currentTarget);
       }}
     >
-      {fromWhatIf ? <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p> : null}
+      {fromWhatIf ? (
+        <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p>
+      ) : null}
       <div className="form-grid">
         <label>
           Min size (bytes)
-          <input name="min_size_bytes" type="number" min={0} step={1} required defaultValue={draft.min_size_bytes} key={`s${draft.min_size_bytes}`} />
+          <input
+            name="min_size_bytes"
+            type="number"
+            min={0}
+            step={1}
+            required
+            defaultValue={draft.min_size_bytes}
+            key={`s${draft.min_size_bytes}`}
+          />
         </label>
         <label>
           Min semantic density
@@ -102,7 +115,15 @@ export function PolicyEditor({
         </label>
         <label>
           Max pass number
-          <input name="max_pass_number" type="number" min={0} step={1} required defaultValue={draft.max_pass_number} key={`m${draft.max_pass_number}`} />
+          <input
+            name="max_pass_number"
+            type="number"
+            min={0}
+            step={1}
+            required
+            defaultValue={draft.max_pass_number}
+            key={`m${draft.max_pass_number}`}
+          />
         </label>
       </div>
       <label>
@@ -124,8 +145,12 @@ export function PolicyEditor({
           {saving ? "Saving…" : `Save as version ${current.version + 1}`}
         </button>
         <span role="status" data-testid="policy-save-status">
-          {outcome?.kind === "saved" ? <span className="safe-text">Saved as version {outcome.version}; it judges passes from now on.</span> : null}
-          {outcome?.kind === "unchanged" ? <span className="muted">No change: this is version {outcome.version} already.</span> : null}
+          {outcome?.kind === "saved" ? (
+            <span className="safe-text">Saved as version {outcome.version}; it judges passes from now on.</span>
+          ) : null}
+          {outcome?.kind === "unchanged" ? (
+            <span className="muted">No change: this is version {outcome.version} already.</span>
+          ) : null}
           {outcome?.kind === "error" ? (
             <span className="danger-text">
               {outcome.message}

@@ -5,7 +5,9 @@ import { formatUtc } from "@/lib/format";
 /** Every stored version of a class's policy, newest first; the first one is in force. */
 export function VersionHistory({ versions }: { versions: PolicyInForce[] }) {
   if (versions.length === 0) {
-    return <p className="muted">No stored versions: the built-in conservative default applies until a floor is saved.</p>;
+    return (
+      <p className="muted">No stored versions: the built-in conservative default applies until a floor is saved.</p>
+    );
   }
   return (
     <table className="data" data-testid="version-history">

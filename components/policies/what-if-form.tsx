@@ -4,7 +4,15 @@ import type { CompressionPolicy } from "@/lib/guard";
  * A plain GET form: the candidate floor goes into the URL, so a what-if is a link that can
  * be shared, and running one writes nothing.
  */
-export function WhatIfForm({ contentClass, values, chain }: { contentClass: string; values: CompressionPolicy; chain?: string }) {
+export function WhatIfForm({
+  contentClass,
+  values,
+  chain,
+}: {
+  contentClass: string;
+  values: CompressionPolicy;
+  chain?: string;
+}) {
   return (
     <form method="get" action="/policies" className="what-if-form" data-testid="what-if-form">
       <input type="hidden" name="class" value={contentClass} />
@@ -16,7 +24,15 @@ export function WhatIfForm({ contentClass, values, chain }: { contentClass: stri
         </label>
         <label>
           Candidate min density
-          <input name="min_semantic_density" type="number" min={0} max={1} step="any" required defaultValue={values.min_semantic_density} />
+          <input
+            name="min_semantic_density"
+            type="number"
+            min={0}
+            max={1}
+            step="any"
+            required
+            defaultValue={values.min_semantic_density}
+          />
         </label>
         <label>
           Candidate max pass

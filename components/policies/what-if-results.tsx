@@ -24,7 +24,13 @@ function passText(point: { pass_number: number } | null): string {
 }
 
 /** Counts per movement and, for each, the chains that moved most, linking to the chain and to its overlay here. */
-export function WhatIfResults({ result, overlayHref }: { result: WhatIfResult; overlayHref: (chainId: string) => string }) {
+export function WhatIfResults({
+  result,
+  overlayHref,
+}: {
+  result: WhatIfResult;
+  overlayHref: (chainId: string) => string;
+}) {
   if (result.total === 0) return <p className="empty">No recorded chains of this class to replay.</p>;
   return (
     <div className="what-if-results" data-testid="what-if-results">
@@ -37,7 +43,9 @@ export function WhatIfResults({ result, overlayHref }: { result: WhatIfResult; o
           </div>
         ))}
       </div>
-      {MOVEMENTS.filter((m) => m !== "unchanged_healthy" && m !== "unchanged_collapsed" && result.chains[m].length > 0).map((m) => (
+      {MOVEMENTS.filter(
+        (m) => m !== "unchanged_healthy" && m !== "unchanged_collapsed" && result.chains[m].length > 0,
+      ).map((m) => (
         <section key={m} className="movement-list" data-testid={`what-if-list-${m}`}>
           <h3>
             {MOVEMENT_LABEL[m]} <span className="muted">({formatCount(result.counts[m])})</span>
@@ -70,11 +78,12 @@ export function WhatIfResults({ result, overlayHref }: { result: WhatIfResult; o
             </tbody>
           </table>
           {result.counts[m] > result.chains[m].length ? (
-            <p className="muted">and {formatCount(result.counts[m] - result.chains[m].length)} more (the biggest moves are listed).</p>
+            <p className="muted">
+              and {formatCount(result.counts[m] - result.chains[m].length)} more (the biggest moves are listed).
+            </p>
           ) : null}
         </section>
       ))}
     </div>
   );
 }
-

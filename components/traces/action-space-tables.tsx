@@ -10,7 +10,8 @@ function Sources({ list, verb }: { list: Establishment[]; verb: string }) {
     <ul className="audit-sources">
       {list.map((e) => (
         <li key={`${e.trace_id}\u0000${e.receipt}`}>
-          <code className="audit-pre">{e.receipt || "(empty receipt)"}</code> <span className="audit-subtle">{verb}</span>{" "}
+          <code className="audit-pre">{e.receipt || "(empty receipt)"}</code>{" "}
+          <span className="audit-subtle">{verb}</span>{" "}
           <Link href={traceHref(e.trace_id)} className="mono" data-testid="source-trace">
             {e.trace_id}
           </Link>{" "}
@@ -33,14 +34,30 @@ function ConflictMark({ count }: { count: number }) {
 }
 
 const axiomColumns: ColumnDef<AxiomEntry>[] = [
-  { id: "axiom", header: "Binding axiom", cell: ({ row }) => <span className="audit-pre audit-constraint">{row.original.axiom}</span> },
-  { id: "sources", header: "Proof receipts", cell: ({ row }) => <Sources list={row.original.established_by} verb="in" /> },
+  {
+    id: "axiom",
+    header: "Binding axiom",
+    cell: ({ row }) => <span className="audit-pre audit-constraint">{row.original.axiom}</span>,
+  },
+  {
+    id: "sources",
+    header: "Proof receipts",
+    cell: ({ row }) => <Sources list={row.original.established_by} verb="in" />,
+  },
   { id: "status", header: "Status", cell: ({ row }) => <ConflictMark count={row.original.conflicts_with.length} /> },
 ];
 
 const forbiddenColumns: ColumnDef<ForbiddenEntry>[] = [
-  { id: "path", header: "Forbidden path", cell: ({ row }) => <span className="audit-pre audit-constraint audit-forbidden">{row.original.path}</span> },
-  { id: "sources", header: "Ruled out by", cell: ({ row }) => <Sources list={row.original.established_by} verb="in" /> },
+  {
+    id: "path",
+    header: "Forbidden path",
+    cell: ({ row }) => <span className="audit-pre audit-constraint audit-forbidden">{row.original.path}</span>,
+  },
+  {
+    id: "sources",
+    header: "Ruled out by",
+    cell: ({ row }) => <Sources list={row.original.established_by} verb="in" />,
+  },
   { id: "status", header: "Status", cell: ({ row }) => <ConflictMark count={row.original.conflicts_with.length} /> },
 ];
 

@@ -11,8 +11,16 @@ export interface NodeRow extends ReasoningNode {
 
 const FATES: Record<NodeFate, { label: string; tone: string; title: string }> = {
   axiom: { label: "binding axiom", tone: "safe", title: "Promoted to a binding axiom with its receipt" },
-  invalidation: { label: "negative constraint", tone: "neutral", title: "Kept as an invalidated path with its receipt" },
-  omitted: { label: "omitted: no receipt", tone: "warn", title: "A falsified path without a deterministic receipt: dropped, not recorded as a wall" },
+  invalidation: {
+    label: "negative constraint",
+    tone: "neutral",
+    title: "Kept as an invalidated path with its receipt",
+  },
+  omitted: {
+    label: "omitted: no receipt",
+    tone: "warn",
+    title: "A falsified path without a deterministic receipt: dropped, not recorded as a wall",
+  },
   pruned: { label: "pruned", tone: "neutral", title: "Exploratory chatter: pruned from the residual" },
   rejected: { label: "unverified", tone: "danger", title: "A conclusion without a receipt: the trace fails closed" },
 };
@@ -20,7 +28,12 @@ const FATES: Record<NodeFate, { label: string; tone: string; title: string }> = 
 function FateBadge({ outcome }: { outcome: NodeOutcome }) {
   const fate = FATES[outcome.fate];
   return (
-    <span className={`badge ${fate.tone} audit-fate-${outcome.fate}`} title={fate.title} data-testid="node-fate" data-fate={outcome.fate}>
+    <span
+      className={`badge ${fate.tone} audit-fate-${outcome.fate}`}
+      title={fate.title}
+      data-testid="node-fate"
+      data-fate={outcome.fate}
+    >
       {fate.label}
       {outcome.duplicate ? " (repeat)" : ""}
     </span>
@@ -37,7 +50,12 @@ const columns: ColumnDef<NodeRow>[] = [
   {
     id: "content",
     header: "Content",
-    cell: ({ row }) => (survived(row.original) ? <span className="audit-pre">{row.original.content}</span> : <s className="audit-pre">{row.original.content}</s>),
+    cell: ({ row }) =>
+      survived(row.original) ? (
+        <span className="audit-pre">{row.original.content}</span>
+      ) : (
+        <s className="audit-pre">{row.original.content}</s>
+      ),
   },
   {
     id: "receipt",

@@ -1,7 +1,19 @@
 import Link from "next/link";
 
 /** Keyset paging links: newer, older and back to the newest page; the hrefs carry every other filter. */
-export function Pager({ label, newer, older, first, testId }: { label: string; newer: string | null; older: string | null; first: string | null; testId: string }) {
+export function Pager({
+  label,
+  newer,
+  older,
+  first,
+  testId,
+}: {
+  label: string;
+  newer: string | null;
+  older: string | null;
+  first: string | null;
+  testId: string;
+}) {
   if (!newer && !older && !first) return null;
   return (
     <nav className="pager" aria-label={label} data-testid={testId}>

@@ -8,7 +8,12 @@ import { RejectionTable } from "./rejection-table";
 export async function RejectionListSection({ params }: { params: TracesPageParams }) {
   const after = rejectionCursor(params.r_after);
   const before = after.key ? undefined : rejectionCursor(params.r_before).key;
-  const page = await listTraceRejections({ chain_id: params.chain_id, limit: REJECTION_PAGE_SIZE, after: after.key, before });
+  const page = await listTraceRejections({
+    chain_id: params.chain_id,
+    limit: REJECTION_PAGE_SIZE,
+    after: after.key,
+    before,
+  });
   const paged = Boolean(params.r_after || params.r_before);
   return (
     <>

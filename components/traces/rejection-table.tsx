@@ -12,7 +12,9 @@ const columns: ColumnDef<TraceRejectionWire>[] = [
     header: "Refused trace",
     cell: ({ row }) => (
       <span className="audit-stack">
-        <span className="mono" data-testid="rejected-trace">{row.original.trace_id ?? "—"}</span>
+        <span className="mono" data-testid="rejected-trace">
+          {row.original.trace_id ?? "—"}
+        </span>
         {row.original.chain_id === null ? (
           <span className="audit-subtle audit-small">no chain</span>
         ) : (
@@ -27,7 +29,11 @@ const columns: ColumnDef<TraceRejectionWire>[] = [
     id: "node",
     header: "Unverified node",
     cell: ({ row }) => (
-      <span className="mono" title={`node #${row.original.node_index} of the submitted trace`} data-testid="rejected-node">
+      <span
+        className="mono"
+        title={`node #${row.original.node_index} of the submitted trace`}
+        data-testid="rejected-node"
+      >
         {row.original.node_id} <span className="audit-subtle">#{row.original.node_index}</span>
       </span>
     ),

@@ -14,8 +14,18 @@ export function TraceFilters({ params }: { params: TracesPageParams }) {
         aria-label="Search axioms and invalidations"
         size={40}
       />
-      <input type="text" name="chain_id" defaultValue={params.chain_id ?? ""} placeholder="Chain id" aria-label="Chain" />
-      <select name="mismatch" defaultValue={params.mismatch === undefined ? "" : String(params.mismatch)} aria-label="Digest status">
+      <input
+        type="text"
+        name="chain_id"
+        defaultValue={params.chain_id ?? ""}
+        placeholder="Chain id"
+        aria-label="Chain"
+      />
+      <select
+        name="mismatch"
+        defaultValue={params.mismatch === undefined ? "" : String(params.mismatch)}
+        aria-label="Digest status"
+      >
         <option value="">Any digest status</option>
         <option value="true">Client digest differs</option>
         <option value="false">No disagreement</option>

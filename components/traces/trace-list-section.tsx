@@ -26,7 +26,9 @@ export async function TraceListSection({ params }: { params: TracesPageParams })
       ) : null}
       <TraceTable
         rows={page.items}
-        empty={filtered ? "No trace matches these filters." : "No trace has been stored yet. POST one to /api/v1/traces."}
+        empty={
+          filtered ? "No trace matches these filters." : "No trace has been stored yet. POST one to /api/v1/traces."
+        }
       />
       <Pager
         label="Trace pages"

@@ -24,7 +24,11 @@ const columns: ColumnDef<TraceSummary>[] = [
       row.original.chain_id === null ? (
         <span className="audit-subtle">none</span>
       ) : (
-        <Link href={actionSpaceHref(row.original.chain_id)} className="mono" title="The action space this chain hands to a successor">
+        <Link
+          href={actionSpaceHref(row.original.chain_id)}
+          className="mono"
+          title="The action space this chain hands to a successor"
+        >
           {row.original.chain_id}
         </Link>
       ),
@@ -57,7 +61,11 @@ const columns: ColumnDef<TraceSummary>[] = [
     header: "Omitted",
     cell: ({ row }) =>
       row.original.omitted_falsified_paths > 0 ? (
-        <span className="badge warn" title="Falsified paths dropped because they carried no deterministic receipt" data-testid="omitted-count">
+        <span
+          className="badge warn"
+          title="Falsified paths dropped because they carried no deterministic receipt"
+          data-testid="omitted-count"
+        >
           {row.original.omitted_falsified_paths}
         </span>
       ) : (
@@ -69,7 +77,9 @@ const columns: ColumnDef<TraceSummary>[] = [
   {
     id: "digest",
     header: "Digest",
-    cell: ({ row }) => <DigestBadge mismatch={row.original.digest_mismatch} clientDigest={row.original.client_residual_digest} />,
+    cell: ({ row }) => (
+      <DigestBadge mismatch={row.original.digest_mismatch} clientDigest={row.original.client_residual_digest} />
+    ),
   },
   {
     id: "created",

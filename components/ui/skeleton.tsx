@@ -1,5 +1,13 @@
 /** A placeholder block of the size the content will take, announced to screen readers once. */
-export function Skeleton({ height, width = "100%", label }: { height: number; width?: number | string; label?: string }) {
+export function Skeleton({
+  height,
+  width = "100%",
+  label,
+}: {
+  height: number;
+  width?: number | string;
+  label?: string;
+}) {
   return <div className="skeleton" style={{ height, width }} role={label ? "status" : undefined} aria-label={label} />;
 }
 

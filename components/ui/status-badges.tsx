@@ -2,10 +2,22 @@ import type { ChainStatus } from "@/db/queries/chains";
 
 const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }> = {
   healthy: { label: "healthy", tone: "safe", title: "Every pass above its floor; receipts consistent" },
-  collapse_imminent: { label: "collapse imminent", tone: "warn", title: "A pass fell under the size or density floor, or past the pass limit" },
+  collapse_imminent: {
+    label: "collapse imminent",
+    tone: "warn",
+    title: "A pass fell under the size or density floor, or past the pass limit",
+  },
   floor_breached: { label: "floor breached", tone: "danger", title: "A pass was unparseable or failed its schema" },
-  client_mismatch: { label: "client mismatch", tone: "warn", title: "The agent's own guard disagreed with the server's verdict" },
-  broken_integrity: { label: "broken integrity", tone: "danger", title: "Missing or repeated passes, or a pass whose input is not the previous output" },
+  client_mismatch: {
+    label: "client mismatch",
+    tone: "warn",
+    title: "The agent's own guard disagreed with the server's verdict",
+  },
+  broken_integrity: {
+    label: "broken integrity",
+    tone: "danger",
+    title: "Missing or repeated passes, or a pass whose input is not the previous output",
+  },
 };
 
 export const STATUS_LABEL: Record<ChainStatus, string> = Object.fromEntries(

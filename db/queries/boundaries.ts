@@ -37,12 +37,21 @@ function conflict(index: number, b: BoundaryReceipt): ApiError {
   return new ApiError(
     "idempotency_conflict",
     `Boundary ${index} reuses chain_id ${JSON.stringify(b.chain_id)} and pass_number ${b.pass_number} with a different body.`,
-    { issues: [{ path: `boundaries.${index}`, message: "a boundary for this chain and pass number was already stored with different content" }] },
+    {
+      issues: [
+        {
+          path: `boundaries.${index}`,
+          message: "a boundary for this chain and pass number was already stored with different content",
+        },
+      ],
+    },
   );
 }
 
 /** Stores boundary receipts all or nothing; natural key (chain_id, pass_number). */
-export async function ingestBoundaries(receipts: readonly BoundaryReceipt[]): Promise<{ results: BoundaryWire[]; created: number }> {
+export async function ingestBoundaries(
+  receipts: readonly BoundaryReceipt[],
+): Promise<{ results: BoundaryWire[]; created: number }> {
   const db = await getDb();
   const digests = receipts.map((b) => bodyDigest(b));
   const firstIndex = new Map<string, number>();
@@ -54,7 +63,10 @@ export async function ingestBoundaries(receipts: readonly BoundaryReceipt[]): Pr
   });
 
   return db.transaction(async (tx) => {
-    await lockChains(tx, receipts.map((b) => b.chain_id));
+    await lockChains(
+      tx,
+      receipts.map((b) => b.chain_id),
+    );
     const values = [...firstIndex.values()].map((i) => {
       const b = receipts[i];
       return {
@@ -88,6 +100,9 @@ export async function ingestBoundaries(receipts: readonly BoundaryReceipt[]): Pr
     }
 
     if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
-    return { results: receipts.map((b) => toBoundaryWire(byKey.get(keyOf(b.chain_id, b.pass_number))!)), created: inserted.length };
+    return {
+      results: receipts.map((b) => toBoundaryWire(byKey.get(keyOf(b.chain_id, b.pass_number))!)),
+      created: inserted.length,
+    };
   });
 }

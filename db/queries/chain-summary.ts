@@ -38,7 +38,10 @@ const PASS_AGGREGATES = sql.raw(`
  * out-of-order pass, a chain with boundaries but no passes yet) is recomputed in full.
  * Callers hold the chains' locks, so no other writer can change a chain in between.
  */
-export async function insertPassesWithSummaries(tx: Executor, insertPasses: SQL): Promise<{ chain_id: string; pass_id: string }[]> {
+export async function insertPassesWithSummaries(
+  tx: Executor,
+  insertPasses: SQL,
+): Promise<{ chain_id: string; pass_id: string }[]> {
   const inserted = await queryRows<{ chain_id: string; pass_id: string; stale: boolean }>(
     tx,
     sql`

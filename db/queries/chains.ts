@@ -88,14 +88,15 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
     content_class: summary[0]?.contentClass ?? wire.at(-1)?.content_class ?? "default",
     passes: wire,
     boundaries: boundaryRows.map(toBoundaryWire),
-    collapse_point: collapse ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.verdict } : null,
+    collapse_point: collapse
+      ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.verdict }
+      : null,
     integrity: findIntegrityIssues(wire),
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
   };
 }
 
 export { CHAIN_STATUSES, type ChainStatus } from "@/lib/schemas/chains";
-
 
 export function statusesOf(c: ChainRecord): ChainStatus[] {
   const s: ChainStatus[] = [];
@@ -140,9 +141,17 @@ const STATUS_FILTER: Record<ChainStatus, SQL> = {
 // Sort keys are never null (coalesced), so one keyset comparison works for every sort. Each
 // expression has an index of its own (db/schema/chains.ts): keep the two identical.
 const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => string | number; cast: SQL }> = {
-  last_activity: { expr: sql`${chains.lastActivityAt}`, fromRow: (c) => c.lastActivityAt.toISOString(), cast: sql`timestamptz` },
+  last_activity: {
+    expr: sql`${chains.lastActivityAt}`,
+    fromRow: (c) => c.lastActivityAt.toISOString(),
+    cast: sql`timestamptz`,
+  },
   pass_count: { expr: sql`${chains.passCount}`, fromRow: (c) => c.passCount, cast: sql`integer` },
-  min_density: { expr: sql`coalesce(${chains.minDensity}, 2)`, fromRow: (c) => c.minDensity ?? 2, cast: sql`double precision` },
+  min_density: {
+    expr: sql`coalesce(${chains.minDensity}, 2)`,
+    fromRow: (c) => c.minDensity ?? 2,
+    cast: sql`double precision`,
+  },
   min_size: {
     expr: sql`coalesce(${chains.minSizeBytes}, 9007199254740991)`,
     fromRow: (c) => c.minSizeBytes ?? Number.MAX_SAFE_INTEGER,
@@ -225,7 +234,10 @@ export async function listChains(
 }
 
 /** Every chain matching a filter, in list order, read in keyset pages so memory stays flat. */
-export async function* iterateChains(query: ChainFilter & { sort: ChainSort; order: "asc" | "desc" }, pageSize = 1_000): AsyncGenerator<ChainSummaryWire[]> {
+export async function* iterateChains(
+  query: ChainFilter & { sort: ChainSort; order: "asc" | "desc" },
+  pageSize = 1_000,
+): AsyncGenerator<ChainSummaryWire[]> {
   let after: ChainKey | undefined;
   for (;;) {
     const { items, next } = await listChains({ ...query, limit: pageSize, after });
@@ -262,7 +274,11 @@ export async function getChainSummary(chainId: string): Promise<ChainSummaryWire
 
 export async function listChainBoundaries(chainId: string): Promise<BoundaryWire[]> {
   const db = await getDb();
-  const rows = await db.select().from(boundaries).where(eq(boundaries.chainId, chainId)).orderBy(asc(boundaries.passNumber));
+  const rows = await db
+    .select()
+    .from(boundaries)
+    .where(eq(boundaries.chainId, chainId))
+    .orderBy(asc(boundaries.passNumber));
   return rows.map(toBoundaryWire);
 }
 
@@ -286,7 +302,10 @@ async function floorExpressions(p: SQL): Promise<{ size: SQL; density: SQL; maxP
     rows.length === 0
       ? sql`${sql.raw(String(fallback))}`
       : sql`(case ${sql.join(
-          rows.map((r) => sql`when ${p}.content_class = ${r.contentClass} and ${p}.policy_version = ${sql.raw(String(r.version))} then ${sql.raw(String(value(r)))}`),
+          rows.map(
+            (r) =>
+              sql`when ${p}.content_class = ${r.contentClass} and ${p}.policy_version = ${sql.raw(String(r.version))} then ${sql.raw(String(value(r)))}`,
+          ),
           sql` `,
         )} else ${sql.raw(String(fallback))} end)`;
   return {
@@ -304,7 +323,11 @@ async function floorExpressions(p: SQL): Promise<{ size: SQL; density: SQL; maxP
  * floor crossings, mismatches, integrity findings, policy changes). Only the kept passes
  * are read in full.
  */
-export async function getChainSeries(chainId: string, boundaryList: readonly BoundaryWire[], version?: ChainVersion): Promise<ChainSeries> {
+export async function getChainSeries(
+  chainId: string,
+  boundaryList: readonly BoundaryWire[],
+  version?: ChainVersion,
+): Promise<ChainSeries> {
   if (!version) return computeChainSeries(chainId, boundaryList);
   const key = JSON.stringify([chainId, version.pass_count, version.boundary_count, version.last_activity_at]);
   const cached = seriesCache.get(key);
@@ -342,7 +365,10 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
   const boundaryNumbers = JSON.stringify(boundaryList.map((b) => b.pass_number));
   const restoreIds = JSON.stringify(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
   // Inlined: a bind parameter inside `case` has no type for `|` to work with.
-  const flag = Object.fromEntries(Object.entries(PASS_FLAG).map(([k, v]) => [k, sql.raw(String(v))])) as Record<keyof typeof PASS_FLAG, SQL>;
+  const flag = Object.fromEntries(Object.entries(PASS_FLAG).map(([k, v]) => [k, sql.raw(String(v))])) as Record<
+    keyof typeof PASS_FLAG,
+    SQL
+  >;
   const floorOfScan = await floorExpressions(sql.raw("p"));
   const floorOfRow = await floorExpressions(sql.raw("r"));
   const rows = await db.transaction(async (tx) => {
@@ -443,13 +469,22 @@ export interface PassPage {
   next: [number, number] | null;
 }
 
-export type PassCursor = { after: [number, number] } | { before: [number, number] } | { from: number } | { start: true };
+export type PassCursor =
+  | { after: [number, number] }
+  | { before: [number, number] }
+  | { from: number }
+  | { start: true };
 
 /**
  * One page of a chain's passes in chain order, keyset-paged by (pass_number, id). `from`
  * opens the page that starts at a pass number (used to jump to a selected pass).
  */
-export async function listChainPasses(chainId: string, cursor: PassCursor, limit: number, boundaryList: readonly BoundaryWire[]): Promise<PassPage> {
+export async function listChainPasses(
+  chainId: string,
+  cursor: PassCursor,
+  limit: number,
+  boundaryList: readonly BoundaryWire[],
+): Promise<PassPage> {
   const db = await getDb();
   const key = sql`(${passes.passNumber}, ${passes.id})`;
   const inChain = eq(passes.chainId, chainId);
@@ -480,7 +515,11 @@ export async function listChainPasses(chainId: string, cursor: PassCursor, limit
       .orderBy(desc(passes.passNumber), desc(passes.id))
       .limit(1),
     backwards
-      ? db.select({ id: passes.id }).from(passes).where(and(inChain, sql`${key} > (${last.passNumber}, ${last.id})`)).limit(1)
+      ? db
+          .select({ id: passes.id })
+          .from(passes)
+          .where(and(inChain, sql`${key} > (${last.passNumber}, ${last.id})`))
+          .limit(1)
       : Promise.resolve(more ? [{ id: 0 }] : []),
   ]);
   const classes = [...new Set([...page, ...before].map((p) => p.contentClass))];
@@ -493,8 +532,13 @@ export async function listChainPasses(chainId: string, cursor: PassCursor, limit
   const rows = page.map((p) => {
     const wire = toPassWire(p);
     const input = toFlagInput(p, floorOf);
-    const flags = passFlags(prevInput, input, { isBoundary: boundaryNumbers.has(p.passNumber) || restoreIds.has(p.passId) });
-    const integrity = flags & PASS_FLAG.integrity ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire]).find((f) => f.pass_id === p.passId) ?? null) : null;
+    const flags = passFlags(prevInput, input, {
+      isBoundary: boundaryNumbers.has(p.passNumber) || restoreIds.has(p.passId),
+    });
+    const integrity =
+      flags & PASS_FLAG.integrity
+        ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire]).find((f) => f.pass_id === p.passId) ?? null)
+        : null;
     prevInput = input;
     prevWire = wire;
     return { ...wire, id: p.id, flags, integrity };
@@ -507,14 +551,25 @@ export async function listChainPasses(chainId: string, cursor: PassCursor, limit
 }
 
 /** Floors by "class:version" for the given classes, the built-in default under version 0. */
-async function policyFloors(classes: readonly string[]): Promise<(contentClass: string, version: number) => CompressionPolicy> {
+async function policyFloors(
+  classes: readonly string[],
+): Promise<(contentClass: string, version: number) => CompressionPolicy> {
   const db = await getDb();
-  const rows = classes.length ? await db.select().from(policies).where(inArray(policies.contentClass, [...classes])) : [];
+  const rows = classes.length
+    ? await db
+        .select()
+        .from(policies)
+        .where(inArray(policies.contentClass, [...classes]))
+    : [];
   const byKey = new Map(rows.map((r) => [`${r.contentClass}:${r.version}`, r]));
   return (contentClass, version) => {
     const row = byKey.get(`${contentClass}:${version}`);
     return row
-      ? { min_size_bytes: row.minSizeBytes, min_semantic_density: row.minSemanticDensity, max_pass_number: row.maxPassNumber }
+      ? {
+          min_size_bytes: row.minSizeBytes,
+          min_semantic_density: row.minSemanticDensity,
+          max_pass_number: row.maxPassNumber,
+        }
       : CONSERVATIVE_DEFAULT_POLICY;
   };
 }
@@ -544,10 +599,21 @@ export interface PassDetail extends PassWire {
 
 export async function getChainPass(chainId: string, passId: string): Promise<PassDetail | null> {
   const db = await getDb();
-  const [row] = await db.select().from(passes).where(and(eq(passes.chainId, chainId), eq(passes.passId, passId)));
+  const [row] = await db
+    .select()
+    .from(passes)
+    .where(and(eq(passes.chainId, chainId), eq(passes.passId, passId)));
   if (!row) return null;
   const floorOf = await policyFloors([row.contentClass]);
-  return { ...toPassWire(row), id: row.id, policy: { ...floorOf(row.contentClass, row.policyVersion), content_class: row.contentClass, version: row.policyVersion } };
+  return {
+    ...toPassWire(row),
+    id: row.id,
+    policy: {
+      ...floorOf(row.contentClass, row.policyVersion),
+      content_class: row.contentClass,
+      version: row.policyVersion,
+    },
+  };
 }
 
 export async function countChains(filter: ChainFilter): Promise<number> {
@@ -603,7 +669,11 @@ export interface ClassStats {
 export async function listClassStats(): Promise<ClassStats[]> {
   const db = await getDb();
   const rows = await db
-    .select({ contentClass: chains.contentClass, chains: sql<number>`count(*)::int`, collapsed: sql<number>`count(${chains.collapsePassId})::int` })
+    .select({
+      contentClass: chains.contentClass,
+      chains: sql<number>`count(*)::int`,
+      collapsed: sql<number>`count(${chains.collapsePassId})::int`,
+    })
     .from(chains)
     .groupBy(chains.contentClass)
     .orderBy(chains.contentClass);

@@ -130,7 +130,8 @@ type RawRow = Record<string, unknown>;
 
 // postgres.js answers bigint as strings and PGlite as numbers; both answer timestamptz as Date.
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+const date = (v: unknown): Date | null =>
+  v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
 const iso = (v: unknown): string | null => date(v)?.toISOString() ?? null;
 
 function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
@@ -161,7 +162,9 @@ function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
     // A live row past its expiry reads as expired, gone when its TTL ran out.
     gone_at: status === "expired" && r.status === "live" ? (expiresAt?.toISOString() ?? null) : iso(r.gone_at),
     gone_reason:
-      status === "expired" && r.status === "live" && expiresAt ? expiryReason(num(r.ttl_seconds), expiresAt) : ((r.gone_reason as string | null) ?? null),
+      status === "expired" && r.status === "live" && expiresAt
+        ? expiryReason(num(r.ttl_seconds), expiresAt)
+        : ((r.gone_reason as string | null) ?? null),
   };
 }
 
@@ -188,7 +191,9 @@ const ALL_TIME = new Date(0);
 async function bump(executor: Executor, now: Date, counts: Partial<CcrCounts>): Promise<void> {
   const metrics = CCR_METRICS.filter((m) => counts[m]);
   if (metrics.length === 0) return;
-  const rows = [ALL_TIME, hourOf(now)].flatMap((hour) => metrics.map((metric) => ({ hour: hour.toISOString(), metric, value: counts[metric] })));
+  const rows = [ALL_TIME, hourOf(now)].flatMap((hour) =>
+    metrics.map((metric) => ({ hour: hour.toISOString(), metric, value: counts[metric] })),
+  );
   await executor.execute(sql`
     insert into ccr_counters (hour, metric, value)
     select c.hour, c.metric, c.value
@@ -207,17 +212,26 @@ const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
  * The byte budget and the expiry sweep run after the write commits, so ingest never waits
  * for eviction inside its own transaction.
  */
-export async function storeOriginal(input: StoreOriginalInput, options: CcrOptions = {}): Promise<{ result: StoreResultWire; created: boolean }> {
+export async function storeOriginal(
+  input: StoreOriginalInput,
+  options: CcrOptions = {},
+): Promise<{ result: StoreResultWire; created: boolean }> {
   const now = options.now ?? new Date();
   const config = options.config ?? getCcrConfig();
   const sizeBytes = Buffer.byteLength(input.original, "utf8");
   if (sizeBytes > MAX_ORIGINAL_BYTES) {
-    throw new ApiError("payload_too_large", `The original is ${sizeBytes} bytes; originals of at most ${MAX_MESSAGE_MIB} MiB are stored.`);
+    throw new ApiError(
+      "payload_too_large",
+      `The original is ${sizeBytes} bytes; originals of at most ${MAX_MESSAGE_MIB} MiB are stored.`,
+    );
   }
   const compressed = input.compressed ?? null;
   const compressedBytes = compressed === null ? null : Buffer.byteLength(compressed, "utf8");
   if (compressedBytes !== null && compressedBytes > MAX_ORIGINAL_BYTES) {
-    throw new ApiError("payload_too_large", `The compressed text is ${compressedBytes} bytes; at most ${MAX_MESSAGE_MIB} MiB is stored.`);
+    throw new ApiError(
+      "payload_too_large",
+      `The compressed text is ${compressedBytes} bytes; at most ${MAX_MESSAGE_MIB} MiB is stored.`,
+    );
   }
   if (sizeBytes + (compressedBytes ?? 0) > config.maxBytes) {
     throw new ApiError(
@@ -246,7 +260,10 @@ export async function storeOriginal(input: StoreOriginalInput, options: CcrOptio
   const db = await getDb();
 
   const outcome = await db.transaction(async (tx) => {
-    const [existing] = await queryRows<RawRow>(tx, sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`);
+    const [existing] = await queryRows<RawRow>(
+      tx,
+      sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`,
+    );
     if (existing && displayStatus(existing.status as OriginalStatus, date(existing.expires_at), now) === "live") {
       return deduplicate(tx, existing, expiresAt, now);
     }
@@ -300,7 +317,10 @@ export async function storeOriginal(input: StoreOriginalInput, options: CcrOptio
       })
       .returning({ hash: originals.hash });
     if (written.length === 0) {
-      const [current] = await queryRows<RawRow>(tx, sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`);
+      const [current] = await queryRows<RawRow>(
+        tx,
+        sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`,
+      );
       return deduplicate(tx, current, expiresAt, now);
     }
     await bump(tx, now, counts);
@@ -330,7 +350,8 @@ export async function storeOriginal(input: StoreOriginalInput, options: CcrOptio
  */
 async function deduplicate(tx: Executor, existing: RawRow, expiresAt: Date | null, now: Date) {
   const current = date(existing.expires_at);
-  const later = current === null || expiresAt === null ? null : new Date(Math.max(current.getTime(), expiresAt.getTime()));
+  const later =
+    current === null || expiresAt === null ? null : new Date(Math.max(current.getTime(), expiresAt.getTime()));
   await tx.execute(sql`
     update originals set store_count = store_count + 1, expires_at = ${later === null ? sql`null` : ts(later)}
     where hash = ${existing.hash as string}`);
@@ -376,7 +397,11 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
     await tombstone(
       tx,
       "expired",
-      due.map((r) => ({ hash: r.hash as string, goneAt: date(r.expires_at)!, reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!) })),
+      due.map((r) => ({
+        hash: r.hash as string,
+        goneAt: date(r.expires_at)!,
+        reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!),
+      })),
     );
 
     // The all-time counters give the live bytes in three row reads; the exact sum over live
@@ -418,7 +443,11 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
         "evicted",
         victims.map((v) => {
           const r = byHash.get(v.hash)!;
-          return { hash: v.hash, goneAt: now, reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), date(r.created_at)!) };
+          return {
+            hash: v.hash,
+            goneAt: now,
+            reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), date(r.created_at)!),
+          };
         }),
       );
       over -= freedBytes;
@@ -432,7 +461,11 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
  * Drops the texts and keeps hash, size, when and why; counts each event in the hour it
  * happened (an expiry when the TTL ran out, not when a sweep noticed), in the same transaction.
  */
-async function tombstone(tx: Executor, status: "evicted" | "expired", rows: { hash: string; goneAt: Date; reason: string }[]): Promise<void> {
+async function tombstone(
+  tx: Executor,
+  status: "evicted" | "expired",
+  rows: { hash: string; goneAt: Date; reason: string }[],
+): Promise<void> {
   if (rows.length === 0) return;
   const gone = await queryRows<{ hash: string; bytes: unknown }>(
     tx,
@@ -453,7 +486,11 @@ async function tombstone(tx: Executor, status: "evicted" | "expired", rows: { ha
     byHour.set(hour, bucket);
   }
   for (const [hour, { count, bytes }] of [...byHour].sort(([a], [b]) => a - b)) {
-    await bump(tx, new Date(hour), status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes });
+    await bump(
+      tx,
+      new Date(hour),
+      status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes },
+    );
   }
 }
 
@@ -463,20 +500,34 @@ async function tombstone(tx: Executor, status: "evicted" | "expired", rows: { ha
 const MAX_CANDIDATES = 10;
 
 function missError(reason: MissReason, key: string, extra: Record<string, unknown> = {}): ApiError {
-  if (reason === "unknown") return new ApiError("unknown_hash", unknownMessage(key), { extra: { hash: key, retryable: false } });
+  if (reason === "unknown")
+    return new ApiError("unknown_hash", unknownMessage(key), { extra: { hash: key, retryable: false } });
   if (reason === "ambiguous") {
     const candidates = (extra.candidates as unknown[]) ?? [];
-    return new ApiError("ambiguous_hash", ambiguousMessage(key, candidates.length, candidates.length >= MAX_CANDIDATES), {
-      extra: { hash: key, retryable: false, ...extra },
-    });
+    return new ApiError(
+      "ambiguous_hash",
+      ambiguousMessage(key, candidates.length, candidates.length >= MAX_CANDIDATES),
+      {
+        extra: { hash: key, retryable: false, ...extra },
+      },
+    );
   }
   const goneAt = extra.gone_at as string;
-  return new ApiError(reason, goneMessage(extra.hash as string, reason, new Date(goneAt), (extra.reason as string | null) ?? null), {
-    extra: { retryable: false, ...extra },
-  });
+  return new ApiError(
+    reason,
+    goneMessage(extra.hash as string, reason, new Date(goneAt), (extra.reason as string | null) ?? null),
+    {
+      extra: { retryable: false, ...extra },
+    },
+  );
 }
 
-async function countMiss(executor: Executor, now: Date, reason: MissReason, more: Partial<CcrCounts> = {}): Promise<void> {
+async function countMiss(
+  executor: Executor,
+  now: Date,
+  reason: MissReason,
+  more: Partial<CcrCounts> = {},
+): Promise<void> {
   const metric: CcrMetric = `miss_${reason}`;
   await bump(executor, now, { ...more, [metric]: 1 });
 }
@@ -485,7 +536,10 @@ async function countMiss(executor: Executor, now: Date, reason: MissReason, more
  * Resolves a full hash or a unique prefix of at least 12 hex characters, without touching
  * recency or counters. `ambiguous` lists up to MAX_CANDIDATES candidates.
  */
-async function resolveKey(executor: Executor, key: string): Promise<{ hash: string } | { ambiguous: { hash: string; status: OriginalStatus }[] } | null> {
+async function resolveKey(
+  executor: Executor,
+  key: string,
+): Promise<{ hash: string } | { ambiguous: { hash: string; status: OriginalStatus }[] } | null> {
   if (key.length === FULL_HASH_LENGTH) return { hash: key };
   const rows = await queryRows<{ hash: string; status: OriginalStatus }>(
     executor,
@@ -507,7 +561,9 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) {
-    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, { issues: [{ path: "hash", message: parsed.message }] });
+    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
+      issues: [{ path: "hash", message: parsed.message }],
+    });
   }
   const db = await getDb();
   const matching = parsed.full ? sql`hash = ${parsed.key}` : startsWith(parsed.key);
@@ -568,7 +624,10 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
   // A miss is answered only after its transaction commits: the miss counter and a lazily
   // marked expiry must survive the error response.
   const outcome = await db.transaction(async (tx): Promise<RetrievedOriginalWire | ApiError> => {
-    const [row] = await queryRows<RawRow>(tx, sql`select ${SUMMARY_COLUMNS} from originals where hash = ${hash} for update`);
+    const [row] = await queryRows<RawRow>(
+      tx,
+      sql`select ${SUMMARY_COLUMNS} from originals where hash = ${hash} for update`,
+    );
     if (!row) {
       await countMiss(tx, now, "unknown");
       return missError("unknown", parsed.key);
@@ -608,7 +667,11 @@ async function retrieveAfterRace(tx: Executor, hash: string, now: Date): Promise
       update originals set retrieval_count = retrieval_count + 1, last_retrieved_at = ${ts(now)}, recency_at = greatest(recency_at, ${ts(now)})
       where hash = ${hash} returning ${SUMMARY_COLUMNS}, original`,
   );
-  await bump(tx, now, { retrieved: 1, retrieved_bytes: num(row.size_bytes)!, tokens_respent: num(row.retrieval_tokens)! });
+  await bump(tx, now, {
+    retrieved: 1,
+    retrieved_bytes: num(row.size_bytes)!,
+    tokens_respent: num(row.retrieval_tokens)!,
+  });
   return { ...toSummaryWire(row, now), original: row.original as string };
 }
 
@@ -664,7 +727,8 @@ export async function listOriginals(
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const keyOf = (r: RawRow & { sort_key: unknown }): string | number => (cast === "timestamptz" ? iso(r.sort_key)! : Number(r.sort_key));
+  const keyOf = (r: RawRow & { sort_key: unknown }): string | number =>
+    cast === "timestamptz" ? iso(r.sort_key)! : Number(r.sort_key);
   return {
     items: page.map((r) => toSummaryWire(r, now)),
     next: rows.length > query.limit && last ? [keyOf(last), last.hash as string] : null,
@@ -692,14 +756,24 @@ export interface CcrTotalsWire {
 }
 
 export interface OriginalStatsWire {
-  config: { max_bytes: number; default_ttl_seconds: number | null; max_original_bytes: number; min_prefix_length: number };
+  config: {
+    max_bytes: number;
+    default_ttl_seconds: number | null;
+    max_original_bytes: number;
+    min_prefix_length: number;
+  };
   store: { live_count: number; live_bytes: number; evicted_count: number; expired_count: number; budget_used: number };
   totals: CcrTotalsWire;
   hourly: (CcrTotalsWire & { hour: string })[];
 }
 
 function toTotals(c: CcrCounts): CcrTotalsWire {
-  const misses = { unknown: c.miss_unknown, evicted: c.miss_evicted, expired: c.miss_expired, ambiguous: c.miss_ambiguous };
+  const misses = {
+    unknown: c.miss_unknown,
+    evicted: c.miss_evicted,
+    expired: c.miss_expired,
+    ambiguous: c.miss_ambiguous,
+  };
   const missTotal = misses.unknown + misses.evicted + misses.expired + misses.ambiguous;
   const savings: SavingsSummary = summariseSavings(c.tokens_saved_gross, c.tokens_respent);
   return {
@@ -714,7 +788,12 @@ function toTotals(c: CcrCounts): CcrTotalsWire {
     expiries: c.expiries,
     expired_bytes: c.expired_bytes,
     hit_rate: c.retrieved + missTotal > 0 ? c.retrieved / (c.retrieved + missTotal) : null,
-    tokens: { saved_gross: savings.gross, respent: savings.respent, net: savings.net, respent_share: savings.respentShare },
+    tokens: {
+      saved_gross: savings.gross,
+      respent: savings.respent,
+      net: savings.net,
+      respent_share: savings.respentShare,
+    },
   };
 }
 
@@ -740,7 +819,10 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
           count(*) filter (where s = 'expired') as expired_count
         from (select ${statusExpr(now)} as s, size_bytes, compressed_size_bytes from originals) o`,
     ),
-    queryRows<{ metric: string; value: unknown }>(db, sql`select metric, value from ccr_counters where hour = ${ts(ALL_TIME)}`),
+    queryRows<{ metric: string; value: unknown }>(
+      db,
+      sql`select metric, value from ccr_counters where hour = ${ts(ALL_TIME)}`,
+    ),
     queryRows<{ hour: unknown; metric: string; value: unknown }>(
       db,
       sql`select hour, metric, value from ccr_counters where hour >= ${ts(from)} and hour <= ${ts(new Date(currentHour))}`,
@@ -780,7 +862,14 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
 // operator looking at an entry never keeps it alive or skews the agents' numbers.
 
 export type OriginalLookup =
-  | { kind: "found"; original: OriginalSummaryWire & { marker: string; original_chars: number | null; compressed_chars: number | null } }
+  | {
+      kind: "found";
+      original: OriginalSummaryWire & {
+        marker: string;
+        original_chars: number | null;
+        compressed_chars: number | null;
+      };
+    }
   | { kind: "ambiguous"; candidates: { hash: string; status: OriginalStatus }[] }
   | { kind: "unknown" };
 
@@ -833,7 +922,12 @@ export async function getOriginalText(
       where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})`,
   );
   if (!row || row.text === null) return null;
-  return { text: row.text, total_chars: Number(row.total_chars), offset: slice?.offset ?? 0, content_type: row.content_type };
+  return {
+    text: row.text,
+    total_chars: Number(row.total_chars),
+    offset: slice?.offset ?? 0,
+    content_type: row.content_type,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -849,7 +943,12 @@ export interface OriginalLink {
 
 function toLink(r: RawRow, now: Date): OriginalLink {
   const hash = r.hash as string;
-  return { hash, status: displayStatus(r.status as OriginalStatus, date(r.expires_at), now), size_bytes: num(r.size_bytes)!, href: `/originals/${hash}` };
+  return {
+    hash,
+    status: displayStatus(r.status as OriginalStatus, date(r.expires_at), now),
+    size_bytes: num(r.size_bytes)!,
+    href: `/originals/${hash}`,
+  };
 }
 
 /**
@@ -858,7 +957,10 @@ function toLink(r: RawRow, now: Date): OriginalLink {
  * are the hashes as given; hashes that are not 12-64 hex characters, unknown hashes and
  * ambiguous prefixes are simply absent.
  */
-export async function listOriginalLinksByHash(hashes: readonly (string | null | undefined)[], options: CcrOptions = {}): Promise<Map<string, OriginalLink>> {
+export async function listOriginalLinksByHash(
+  hashes: readonly (string | null | undefined)[],
+  options: CcrOptions = {},
+): Promise<Map<string, OriginalLink>> {
   const now = options.now ?? new Date();
   const keys = new Map<string, string>();
   for (const given of hashes) {
@@ -929,7 +1031,11 @@ export async function getChainOriginalLinks(chainId: string, options: CcrOptions
       output: byHash.get(p.current_content_hash) ?? null,
     };
   }
-  const restores = await listRestoreLinks(chainId, restoreRows.map((r) => r.restore_pass_id), { now });
+  const restores = await listRestoreLinks(
+    chainId,
+    restoreRows.map((r) => r.restore_pass_id),
+    { now },
+  );
   return { passes, restores };
 }
 
@@ -966,7 +1072,8 @@ export async function listRestoreLinks(
   );
   const hashesOf = new Map(passRows.map((p) => [p.pass_id, p]));
   const recorded = new Map<string, OriginalLink>();
-  for (const r of recordedRows) if (r.pass_id && !recorded.has(r.pass_id as string)) recorded.set(r.pass_id as string, toLink(r, now));
+  for (const r of recordedRows)
+    if (r.pass_id && !recorded.has(r.pass_id as string)) recorded.set(r.pass_id as string, toLink(r, now));
   const restores: ChainOriginalLinks["restores"] = {};
   for (const passId of new Set(passIds)) {
     const pass = hashesOf.get(passId);

@@ -51,7 +51,10 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
 /** When the first chain started: where "all time" begins. */
 export async function getFirstActivity(): Promise<Date | null> {
   const db = await getDb();
-  const [row] = await queryRows<{ first: Date | string | null }>(db, sql`select min(first_seen_at) as first from chains`);
+  const [row] = await queryRows<{ first: Date | string | null }>(
+    db,
+    sql`select min(first_seen_at) as first from chains`,
+  );
   return row?.first ? new Date(row.first) : null;
 }
 
@@ -61,7 +64,12 @@ export async function getFirstActivity(): Promise<Date | null> {
  */
 export async function listCollapseRates(origin: Date, strideSeconds: number): Promise<CollapseRateRow[]> {
   const db = await getDb();
-  const rows = await queryRows<{ bucket: Date | string; content_class: string; started: number | string; collapsed: number | string }>(
+  const rows = await queryRows<{
+    bucket: Date | string;
+    content_class: string;
+    started: number | string;
+    collapsed: number | string;
+  }>(
     db,
     sql`
       select date_bin(make_interval(secs => ${strideSeconds}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
@@ -95,7 +103,9 @@ export interface RecentCollapse {
 export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
   const db = await getDb();
   const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const rows = await queryRows<Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }>(
+  const rows = await queryRows<
+    Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }
+  >(
     db,
     sql`
       select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.verdict, p.directive, p.created_at
@@ -106,5 +116,9 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
       order by p.created_at desc, p.id desc
       limit ${limit}`,
   );
-  return rows.map((r) => ({ ...r, pass_number: Number(r.pass_number), created_at: new Date(r.created_at).toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    pass_number: Number(r.pass_number),
+    created_at: new Date(r.created_at).toISOString(),
+  }));
 }

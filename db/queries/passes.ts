@@ -52,7 +52,14 @@ function conflict(index: number, receipt: PassReceipt): ApiError {
   return new ApiError(
     "idempotency_conflict",
     `Receipt ${index} reuses chain_id ${JSON.stringify(receipt.chain_id)} and pass_id ${JSON.stringify(receipt.pass_id)} with a different body.`,
-    { issues: [{ path: `receipts.${index}`, message: "a receipt with this chain_id and pass_id was already stored with different content" }] },
+    {
+      issues: [
+        {
+          path: `receipts.${index}`,
+          message: "a receipt with this chain_id and pass_id was already stored with different content",
+        },
+      ],
+    },
   );
 }
 
@@ -61,7 +68,9 @@ function conflict(index: number, receipt: PassReceipt): ApiError {
  * the same content returns its stored result (evaluated under the policy of its day) and
  * writes nothing; the same key with different content fails the whole batch with 409.
  */
-export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ results: PassResult[]; created: number }> {
+export async function ingestPasses(
+  receipts: readonly PassReceipt[],
+): Promise<{ results: PassResult[]; created: number }> {
   const db = await getDb();
   const now = new Date().toISOString();
 
@@ -78,7 +87,10 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
   return db.transaction(async (tx) => {
     const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
     await lockChains(tx, chainIds);
-    const policyByClass = await getPoliciesInForce(receipts.map((r) => r.content_class), tx);
+    const policyByClass = await getPoliciesInForce(
+      receipts.map((r) => r.content_class),
+      tx,
+    );
 
     const rows: PassRow[] = [];
     for (const index of firstIndex.values()) {
@@ -142,7 +154,8 @@ export async function ingestPasses(receipts: readonly PassReceipt[]): Promise<{ 
     const results = new Map<string, PassResult>();
     const insertedKeys = new Set(inserted.map((r) => keyOf(r.chain_id, r.pass_id)));
     for (const row of rows) {
-      if (insertedKeys.has(keyOf(row.chain_id, row.pass_id))) results.set(keyOf(row.chain_id, row.pass_id), toResult(row));
+      if (insertedKeys.has(keyOf(row.chain_id, row.pass_id)))
+        results.set(keyOf(row.chain_id, row.pass_id), toResult(row));
     }
 
     const retried = rows.filter((row) => !insertedKeys.has(keyOf(row.chain_id, row.pass_id)));

@@ -21,7 +21,10 @@ function toPolicy(row: PolicyRow): PolicyInForce {
 }
 
 /** The policy in force for each class asked for; classes with none get the conservative default. */
-export async function getPoliciesInForce(classes: readonly string[], executor?: Executor): Promise<Map<string, PolicyInForce>> {
+export async function getPoliciesInForce(
+  classes: readonly string[],
+  executor?: Executor,
+): Promise<Map<string, PolicyInForce>> {
   const db = executor ?? (await getDb());
   const unique = [...new Set(classes)];
   const found = new Map<string, PolicyInForce>();
@@ -52,7 +55,10 @@ export async function listPolicies(): Promise<PolicyInForce[]> {
 }
 
 /** One keyset page of the classes' current policies, in content-class order; `next` is the last class shown when more follow. */
-export async function listPolicyPage(query: { limit: number; after?: string }): Promise<{ items: PolicyInForce[]; next: string | null }> {
+export async function listPolicyPage(query: {
+  limit: number;
+  after?: string;
+}): Promise<{ items: PolicyInForce[]; next: string | null }> {
   const db = await getDb();
   const rows = await db
     .selectDistinctOn([policies.contentClass])
@@ -66,7 +72,11 @@ export async function listPolicyPage(query: { limit: number; after?: string }): 
 
 export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {
   const db = await getDb();
-  const rows = await db.select().from(policies).where(eq(policies.contentClass, contentClass)).orderBy(desc(policies.version));
+  const rows = await db
+    .select()
+    .from(policies)
+    .where(eq(policies.contentClass, contentClass))
+    .orderBy(desc(policies.version));
   return rows.map(toPolicy);
 }
 
@@ -90,7 +100,10 @@ function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
 }
 
 /** A new version for the class, unless the body repeats the version in force (then nothing is written). */
-export async function updatePolicy(contentClass: string, body: PolicyBody): Promise<{ policy: PolicyInForce; created: boolean }> {
+export async function updatePolicy(
+  contentClass: string,
+  body: PolicyBody,
+): Promise<{ policy: PolicyInForce; created: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     // Serialise writers of one class so versions stay dense and an identical retry is seen.

@@ -5,7 +5,12 @@ import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/canonical";
 import type { TraceConstraints } from "@/lib/action-space";
-import { compressTraceWithStats, MissingVerificationReceiptError, type BindingConclusion, type ReasoningNode } from "@/lib/trace";
+import {
+  compressTraceWithStats,
+  MissingVerificationReceiptError,
+  type BindingConclusion,
+  type ReasoningNode,
+} from "@/lib/trace";
 import { missingReceiptError, type ListKey, type TraceSubmission } from "@/lib/schemas/traces";
 
 type TraceRecord = typeof traces.$inferSelect;
@@ -35,7 +40,12 @@ function conclusionWire(c: BindingConclusion): BindingConclusion {
 }
 
 function nodeWire(n: ReasoningNode): ReasoningNode {
-  return { node_id: n.node_id, node_type: n.node_type, content: n.content, verification_receipt: n.verification_receipt ?? null };
+  return {
+    node_id: n.node_id,
+    node_type: n.node_type,
+    content: n.content,
+    verification_receipt: n.verification_receipt ?? null,
+  };
 }
 
 function toTraceWire(t: TraceRecord): TraceWire {
@@ -117,7 +127,10 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
 
   const [stored] = await db.select().from(traces).where(eq(traces.traceId, submission.trace_id));
   if (!stored || stored.bodyDigest !== digest) {
-    throw new ApiError("idempotency_conflict", `Trace ${JSON.stringify(submission.trace_id)} was already stored with a different body.`);
+    throw new ApiError(
+      "idempotency_conflict",
+      `Trace ${JSON.stringify(submission.trace_id)} was already stored with a different body.`,
+    );
   }
   return { trace: toTraceWire(stored), created: false };
 }
@@ -254,9 +267,12 @@ export async function listTraces(query: TraceListQuery): Promise<Page<TraceSumma
     after: query.after,
     before: query.before,
     keyOf: (r) => [r.createdAt.toISOString(), r.traceId],
-    position: (op, [at, id]) => sql`(${traces.createdAt}, ${traces.traceId}) ${sql.raw(op)} (${at}::timestamptz, ${id})`,
+    position: (op, [at, id]) =>
+      sql`(${traces.createdAt}, ${traces.traceId}) ${sql.raw(op)} (${at}::timestamptz, ${id})`,
     run: (position, newestFirst, limit) => {
-      const order = newestFirst ? [desc(traces.createdAt), desc(traces.traceId)] : [asc(traces.createdAt), asc(traces.traceId)];
+      const order = newestFirst
+        ? [desc(traces.createdAt), desc(traces.traceId)]
+        : [asc(traces.createdAt), asc(traces.traceId)];
       return selectSummaries(db)
         .where(and(...where, position))
         .orderBy(...order)
@@ -291,7 +307,9 @@ function rejectionFilter(query: Pick<RejectionListQuery, "chain_id" | "trace_id"
 }
 
 /** Fail-closed submissions, newest first, with how many there are in all (under the same filter). */
-export async function listTraceRejections(query: RejectionListQuery): Promise<Page<TraceRejectionWire, ListKey<number>> & { total: number }> {
+export async function listTraceRejections(
+  query: RejectionListQuery,
+): Promise<Page<TraceRejectionWire, ListKey<number>> & { total: number }> {
   const db = await getDb();
   const filter = rejectionFilter(query);
   const [page, [{ total }]] = await Promise.all([
@@ -300,10 +318,18 @@ export async function listTraceRejections(query: RejectionListQuery): Promise<Pa
       after: query.after,
       before: query.before,
       keyOf: (r) => [r.createdAt.toISOString(), r.id],
-      position: (op, [at, id]) => sql`(${traceRejections.createdAt}, ${traceRejections.id}) ${sql.raw(op)} (${at}::timestamptz, ${id}::bigint)`,
+      position: (op, [at, id]) =>
+        sql`(${traceRejections.createdAt}, ${traceRejections.id}) ${sql.raw(op)} (${at}::timestamptz, ${id}::bigint)`,
       run: (position, newestFirst, limit) => {
-        const order = newestFirst ? [desc(traceRejections.createdAt), desc(traceRejections.id)] : [asc(traceRejections.createdAt), asc(traceRejections.id)];
-        return db.select().from(traceRejections).where(and(filter, position)).orderBy(...order).limit(limit);
+        const order = newestFirst
+          ? [desc(traceRejections.createdAt), desc(traceRejections.id)]
+          : [asc(traceRejections.createdAt), asc(traceRejections.id)];
+        return db
+          .select()
+          .from(traceRejections)
+          .where(and(filter, position))
+          .orderBy(...order)
+          .limit(limit);
       },
     }),
     db.select({ total: count() }).from(traceRejections).where(filter),
@@ -337,8 +363,11 @@ export async function getChainTraceConstraints(chainId: string): Promise<ChainTr
     .select({
       traceId: traces.traceId,
       createdAt: traces.createdAt,
-      conclusions: sql<Array<{ axiom: string; proof_receipt: string }>>`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
-        (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as Array<{ axiom: string; proof_receipt: string }>,
+      conclusions: sql<
+        Array<{ axiom: string; proof_receipt: string }>
+      >`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
+        (value: unknown) =>
+          (typeof value === "string" ? JSON.parse(value) : value) as Array<{ axiom: string; proof_receipt: string }>,
       ),
       invalidatedPaths: traces.invalidatedPaths,
       omittedFalsifiedCount: traces.omittedFalsifiedCount,

@@ -50,7 +50,11 @@ function firstCollapse(contentClass: string, floor: CompressionPolicy, prefix: s
  * each. Reads only; nothing is written. Each chain costs two index scans of its passes that
  * stop at the first collapsing pass. Passes of other classes in a chain are not replayed.
  */
-export async function replayClass(contentClass: string, current: CompressionPolicy, candidate: CompressionPolicy): Promise<ReplayedChain[]> {
+export async function replayClass(
+  contentClass: string,
+  current: CompressionPolicy,
+  candidate: CompressionPolicy,
+): Promise<ReplayedChain[]> {
   const db = await getDb();
   const rows = await queryRows<ReplayRow>(
     db,
@@ -74,7 +78,12 @@ export async function replayClass(contentClass: string, current: CompressionPoli
       semantic_density_score: Number(row[`${prefix}_density`]),
     };
     const manifest = evaluatePass(pass, floor);
-    return { pass_id: passId, pass_number: pass.pass_number, verdict: manifest.verdict as Verdict, directive: manifest.directive };
+    return {
+      pass_id: passId,
+      pass_number: pass.pass_number,
+      verdict: manifest.verdict as Verdict,
+      directive: manifest.directive,
+    };
   };
   return rows.map((row) => {
     const cur = judge(row, "cur", current);

@@ -1,15 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  bigserial,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  unique,
-} from "drizzle-orm/pg-core";
+import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
 
 /** One compression-pass receipt with the server's own verdict on it. */

@@ -9,16 +9,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Validates every item of a batch and reports each bad one by index, so a client can fix
  * them all at once; any bad item fails the whole batch.
  */
-export function parseItems<S extends z.ZodType>(items: unknown[], schema: S, prefix: string | null, max: number): z.infer<S>[] {
+export function parseItems<S extends z.ZodType>(
+  items: unknown[],
+  schema: S,
+  prefix: string | null,
+  max: number,
+): z.infer<S>[] {
   if (items.length === 0) {
     throw new ApiError("validation_failed", "The batch is empty; send at least one item.", {
       issues: [{ path: prefix ?? "", message: "must contain at least one item" }],
     });
   }
   if (items.length > max) {
-    throw new ApiError("validation_failed", `The batch has ${items.length} items; at most ${max} are accepted at once.`, {
-      issues: [{ path: prefix ?? "", message: `must contain at most ${max} items` }],
-    });
+    throw new ApiError(
+      "validation_failed",
+      `The batch has ${items.length} items; at most ${max} are accepted at once.`,
+      {
+        issues: [{ path: prefix ?? "", message: `must contain at most ${max} items` }],
+      },
+    );
   }
   const issues: ErrorIssue[] = [];
   const parsed: z.infer<S>[] = [];
@@ -28,7 +37,14 @@ export function parseItems<S extends z.ZodType>(items: unknown[], schema: S, pre
     else issues.push(...zodIssues(result.error, prefix === null ? [index] : [prefix, index]));
   });
   if (issues.length > 0) {
-    const bad = new Set(issues.map((i) => i.path.split(".").slice(0, prefix === null ? 1 : 2).join(".")));
+    const bad = new Set(
+      issues.map((i) =>
+        i.path
+          .split(".")
+          .slice(0, prefix === null ? 1 : 2)
+          .join("."),
+      ),
+    );
     throw new ApiError(
       "validation_failed",
       `${bad.size} of ${items.length} item(s) are not valid (first: ${issues[0].path}); nothing was written.`,
@@ -50,7 +66,9 @@ export function parseOneOrBatch<S extends z.ZodType>(
   if (isPlainObject(body) && key in body) {
     const items = body[key];
     if (!Array.isArray(items)) {
-      throw new ApiError("validation_failed", `'${key}' must be an array.`, { issues: [{ path: key, message: "must be an array" }] });
+      throw new ApiError("validation_failed", `'${key}' must be an array.`, {
+        issues: [{ path: key, message: "must be an array" }],
+      });
     }
     return { items: parseItems(items, schema, key, max), batch: true };
   }
@@ -62,7 +80,11 @@ export function parseOneOrBatch<S extends z.ZodType>(
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = zodIssues(result.error);
-    throw new ApiError("validation_failed", `The ${singular(key)} is not valid (first at ${issues[0]?.path || "the top level"}); nothing was written.`, { issues });
+    throw new ApiError(
+      "validation_failed",
+      `The ${singular(key)} is not valid (first at ${issues[0]?.path || "the top level"}); nothing was written.`,
+      { issues },
+    );
   }
   return { items: [result.data], batch: false };
 }
@@ -72,7 +94,11 @@ export function parseBody<S extends z.ZodType>(body: unknown, schema: S): z.infe
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = zodIssues(result.error);
-    throw new ApiError("validation_failed", `The request body is not valid (first at ${issues[0]?.path || "the top level"}).`, { issues });
+    throw new ApiError(
+      "validation_failed",
+      `The request body is not valid (first at ${issues[0]?.path || "the top level"}).`,
+      { issues },
+    );
   }
   return result.data;
 }

@@ -19,10 +19,16 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
   }
   const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
   if (encoding && encoding !== "identity") {
-    throw new ApiError("unsupported_media_type", `Send the body uncompressed: Content-Encoding ${encoding} is not accepted.`);
+    throw new ApiError(
+      "unsupported_media_type",
+      `Send the body uncompressed: Content-Encoding ${encoding} is not accepted.`,
+    );
   }
   const tooLarge = () =>
-    new ApiError("payload_too_large", `The body is larger than the ${Math.round(limit / MiB)} MiB this endpoint accepts.`);
+    new ApiError(
+      "payload_too_large",
+      `The body is larger than the ${Math.round(limit / MiB)} MiB this endpoint accepts.`,
+    );
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");

@@ -18,7 +18,8 @@ export function encodeCursor(key: unknown[]): string {
 }
 
 // Sort keys are strings and numbers; anything else cannot have come from encodeCursor.
-const isKeyPart = (v: unknown) => (typeof v === "string" && !v.includes("\u0000")) || (typeof v === "number" && Number.isFinite(v));
+const isKeyPart = (v: unknown) =>
+  (typeof v === "string" && !v.includes("\u0000")) || (typeof v === "number" && Number.isFinite(v));
 
 const badCursor = () =>
   new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {

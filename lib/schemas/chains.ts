@@ -3,7 +3,13 @@ import { decodeTypedCursor, limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
 import type { Verdict } from "../guard";
 
-export const CHAIN_STATUSES = ["healthy", "collapse_imminent", "floor_breached", "client_mismatch", "broken_integrity"] as const;
+export const CHAIN_STATUSES = [
+  "healthy",
+  "collapse_imminent",
+  "floor_breached",
+  "client_mismatch",
+  "broken_integrity",
+] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
 export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
@@ -23,7 +29,13 @@ export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" 
 // the database instead of answering the client.
 const CURSOR_SCHEMAS = {
   last_activity: z.tuple([z.iso.datetime().refine((v) => !Number.isNaN(Date.parse(v))), z.string()]),
-  pass_count: z.tuple([z.int().min(0).max(2 ** 31 - 1), z.string()]),
+  pass_count: z.tuple([
+    z
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
+    z.string(),
+  ]),
   min_density: z.tuple([z.number().min(0).max(2), z.string()]),
   min_size: z.tuple([z.int().min(0), z.string()]),
 } satisfies Record<ChainSort, z.ZodTuple>;

@@ -28,8 +28,14 @@ export function text(options: { min?: number; max: number }) {
   return z
     .string()
     .refine(storable, STORABLE_MESSAGE)
-    .refine((v) => v.length >= 2 * min || codePointCount(v) >= min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .refine((v) => v.length <= options.max || codePointCount(v) <= options.max, `must be at most ${options.max} characters`);
+    .refine(
+      (v) => v.length >= 2 * min || codePointCount(v) >= min,
+      min === 1 ? "must not be empty" : `must be at least ${min} characters`,
+    )
+    .refine(
+      (v) => v.length <= options.max || codePointCount(v) <= options.max,
+      `must be at most ${options.max} characters`,
+    );
 }
 
 /** Integers on the wire: JSON numbers within ±(2^53 - 1); fractions and numeric strings are invalid. */
@@ -100,6 +106,9 @@ export function jsonObject(maxBytes: number) {
 /** Content classes appear in URLs (`/policies/{content_class}`): keep them to a safe alphabet. */
 export const contentClassSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, "must be 1-64 characters of letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/,
+    "must be 1-64 characters of letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+  );
 
 export const chainIdSchema = text({ min: 1, max: 256 });

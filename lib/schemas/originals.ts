@@ -57,10 +57,18 @@ export const originalListQuerySchema = z.object({
 export type OriginalListQuery = z.infer<typeof originalListQuerySchema>;
 
 export const originalStatsQuerySchema = z.object({
-  hours: z.coerce.number().int("hours must be a whole number").min(1).max(24 * 14).default(24),
+  hours: z.coerce
+    .number()
+    .int("hours must be a whole number")
+    .min(1)
+    .max(24 * 14)
+    .default(24),
 });
 
 /** `?raw=1` asks GET /originals/{hash} for the bare text instead of the JSON envelope. */
 export const originalGetQuerySchema = z.object({
-  raw: z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true").optional(),
+  raw: z
+    .enum(["1", "true", "0", "false"])
+    .transform((v) => v === "1" || v === "true")
+    .optional(),
 });

@@ -6,7 +6,10 @@ export const policyBodySchema = z.object({
   min_size_bytes: nonNegativeInt,
   min_semantic_density: unitInterval,
   max_pass_number: nonNegativeInt,
-  required_fields: z.array(text({ min: 1, max: 256 })).max(256).default([]),
+  required_fields: z
+    .array(text({ min: 1, max: 256 }))
+    .max(256)
+    .default([]),
   description: text({ max: 2048 }).nullish(),
 });
 export type PolicyBody = z.infer<typeof policyBodySchema>;

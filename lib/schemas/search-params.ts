@@ -80,7 +80,10 @@ export function hrefWith(pathname: string, params: Record<string, string | numbe
 }
 
 export const overviewParamsSchema = z.object({
-  range: z.enum(RANGE_KEYS as [RangeKey, ...RangeKey[]]).default(DEFAULT_RANGE).catch(DEFAULT_RANGE),
+  range: z
+    .enum(RANGE_KEYS as [RangeKey, ...RangeKey[]])
+    .default(DEFAULT_RANGE)
+    .catch(DEFAULT_RANGE),
 });
 export type OverviewParams = z.infer<typeof overviewParamsSchema>;
 
@@ -122,7 +125,11 @@ export function parsePoliciesParams(raw: RawSearchParams): PoliciesParams {
   }
   const { min_size_bytes, min_semantic_density, max_pass_number, ...rest } = parsed.data;
   if (min_size_bytes === undefined || min_semantic_density === undefined || max_pass_number === undefined) {
-    return { ...rest, candidate: null, candidateError: asked ? "Give all three of minimum size, minimum density and maximum pass number." : null };
+    return {
+      ...rest,
+      candidate: null,
+      candidateError: asked ? "Give all three of minimum size, minimum density and maximum pass number." : null,
+    };
   }
   return { ...rest, candidate: { min_size_bytes, min_semantic_density, max_pass_number }, candidateError: null };
 }

@@ -51,13 +51,16 @@ async function seed(app: RunningApp): Promise<void> {
   if (!put.ok) throw new Error(`PUT policy answered ${put.status}`);
   for (const chain of CHAINS) {
     for (let from = 1; from <= chain.passes; from += BATCH) {
-      const receipts = Array.from({ length: Math.min(BATCH, chain.passes - from + 1) }, (_, i) => receipt(chain.id, from + i, chain.passes));
+      const receipts = Array.from({ length: Math.min(BATCH, chain.passes - from + 1) }, (_, i) =>
+        receipt(chain.id, from + i, chain.passes),
+      );
       const response = await fetch(`${app.baseUrl}/api/v1/passes`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ receipts }),
       });
-      if (response.status !== 201) throw new Error(`POST /api/v1/passes answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+      if (response.status !== 201)
+        throw new Error(`POST /api/v1/passes answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     }
     const boundaries = [Math.floor(chain.passes * 0.5), Math.floor(chain.passes * 0.8)].map((n, i) => ({
       chain_id: chain.id,
@@ -65,7 +68,11 @@ async function seed(app: RunningApp): Promise<void> {
       strategy: i === 0 ? "halt" : "accept_loss",
       reason: "bench boundary",
     }));
-    await fetch(`${app.baseUrl}/api/v1/boundaries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boundaries }) });
+    await fetch(`${app.baseUrl}/api/v1/boundaries`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ boundaries }),
+    });
   }
 }
 
@@ -101,7 +108,9 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
   try {
     const seeding = performance.now();
     await seed(app);
-    console.log(`[${label}] seeded ${CHAINS.map((c) => c.passes.toLocaleString("en-US")).join(" + ")} passes in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `[${label}] seeded ${CHAINS.map((c) => c.passes.toLocaleString("en-US")).join(" + ")} passes in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+    );
     const urls = CHAINS.map((c) => `${app.baseUrl}/chains/${c.id}`);
     // The first view after a chain changed computes its curves; later views of the same
     // version reuse them (db/queries/chains.ts caches long chains' series by version).
@@ -132,8 +141,18 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
       Math.max(...rendered[i]).toFixed(0),
     ]);
     const ratio = median(rendered[1]) / median(rendered[0]);
-    rows.push([`${label}: ratio 100,000 / 100`, "", (first[1] / first[0]).toFixed(2), (median(html[1]) / median(html[0])).toFixed(2), ratio.toFixed(2), "", ""]);
-    console.log(`[${label}] time to a rendered chain page, ratio ${ratio.toFixed(2)} (target <= ${TARGET}): ${ratio <= TARGET ? "met" : "NOT met"}`);
+    rows.push([
+      `${label}: ratio 100,000 / 100`,
+      "",
+      (first[1] / first[0]).toFixed(2),
+      (median(html[1]) / median(html[0])).toFixed(2),
+      ratio.toFixed(2),
+      "",
+      "",
+    ]);
+    console.log(
+      `[${label}] time to a rendered chain page, ratio ${ratio.toFixed(2)} (target <= ${TARGET}): ${ratio <= TARGET ? "met" : "NOT met"}`,
+    );
     return rows;
   } finally {
     await browser.close();
@@ -154,7 +173,9 @@ async function dropWithRetry(drop: () => Promise<void>, name: string): Promise<v
 }
 
 async function main() {
-  console.log(`chain page bench on ${os.cpus().length} CPU(s), ${RUNS} runs per chain after ${WARMUP_RUNS} warm-up runs`);
+  console.log(
+    `chain page bench on ${os.cpus().length} CPU(s), ${RUNS} runs per chain after ${WARMUP_RUNS} warm-up runs`,
+  );
   const rows: string[][] = [];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-bench-chain-"));
   try {
@@ -175,7 +196,10 @@ async function main() {
     console.log(`\n[PostgreSQL] skipped: ${reason}`);
   }
   console.log("");
-  printTable(["chain", "points drawn", "first view ms", "HTML ms (median)", "rendered ms (median)", "min", "max"], rows);
+  printTable(
+    ["chain", "points drawn", "first view ms", "HTML ms (median)", "rendered ms (median)", "min", "max"],
+    rows,
+  );
 }
 
 main().catch((error) => {

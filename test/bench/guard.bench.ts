@@ -61,7 +61,11 @@ print(json.dumps({"evaluations": len(sample), "seconds": [run() for _ in range(r
 function typeScriptTimer(cases: readonly GuardCase[]): () => number[] {
   for (const c of cases) {
     const got = evaluatePass(c.pass, c.policy);
-    if (got.verdict !== c.expect.verdict || got.directive !== c.expect.directive || got.manifest_digest !== c.expect.manifest_digest) {
+    if (
+      got.verdict !== c.expect.verdict ||
+      got.directive !== c.expect.directive ||
+      got.manifest_digest !== c.expect.manifest_digest
+    ) {
       throw new Error(`lib/guard.ts disagrees with the vector for pass ${JSON.stringify(c.pass.pass_id)}`);
     }
   }
@@ -100,11 +104,15 @@ function pythonTimer(sharedDir: string): { time: () => number[]; cleanUp: () => 
   writeFileSync(path.join(dir, "collapse_guard.py"), reference.slice(start));
   writeFileSync(path.join(dir, "driver.py"), PYTHON_DRIVER);
   const time = () => {
-    const result = spawnSync("python3", [path.join(dir, "driver.py"), VECTORS, String(REPEAT), String(ROUNDS_PER_BLOCK), String(WARMUP_MS)], {
-      cwd: dir,
-      encoding: "utf8",
-      maxBuffer: 1 << 20,
-    });
+    const result = spawnSync(
+      "python3",
+      [path.join(dir, "driver.py"), VECTORS, String(REPEAT), String(ROUNDS_PER_BLOCK), String(WARMUP_MS)],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+      },
+    );
     if (result.error) throw new Error(`python3 could not be started (${result.error.message})`);
     if (result.status !== 0) throw new Error(`the Python driver failed: ${result.stderr.trim()}`);
     return (JSON.parse(result.stdout) as { seconds: number[] }).seconds;
@@ -123,12 +131,16 @@ const rate = (evaluations: number, seconds: number[]) => evaluations / median(se
 function main() {
   const cases: GuardCase[] = JSON.parse(readFileSync(VECTORS, "utf8"));
   const evaluations = cases.length * REPEAT;
-  console.log(`collapse guard: ${cases.length} vectors x ${REPEAT} = ${evaluations} evaluations per round; median of ` +
-    `${BLOCKS} x ${ROUNDS_PER_BLOCK} rounds per side, the sides taking turns, each block after ${WARMUP_MS} ms warm-up; CPU time of evaluation only, in-process\n`);
+  console.log(
+    `collapse guard: ${cases.length} vectors x ${REPEAT} = ${evaluations} evaluations per round; median of ` +
+      `${BLOCKS} x ${ROUNDS_PER_BLOCK} rounds per side, the sides taking turns, each block after ${WARMUP_MS} ms warm-up; CPU time of evaluation only, in-process\n`,
+  );
 
   const timeTypeScript = typeScriptTimer(cases);
   const sharedDir = findSharedDir();
-  const python = sharedDir ? pythonTimer(sharedDir) : "no shared folder (looked for FLOORLINE_SHARED_DIR and <repo>/../shared)";
+  const python = sharedDir
+    ? pythonTimer(sharedDir)
+    : "no shared folder (looked for FLOORLINE_SHARED_DIR and <repo>/../shared)";
   const ts: number[] = [];
   const py: number[] = [];
   try {

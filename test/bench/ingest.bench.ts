@@ -7,7 +7,14 @@ import { openDatabase } from "@/db/index";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
 import { MAX_PASS_BATCH } from "@/lib/schemas/passes";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
-import { chainBatches, STORED_PASS_COLUMNS, toStoredRow, type BenchPolicy, type StoredPassRow, type WireReceipt } from "./support/receipts";
+import {
+  chainBatches,
+  STORED_PASS_COLUMNS,
+  toStoredRow,
+  type BenchPolicy,
+  type StoredPassRow,
+  type WireReceipt,
+} from "./support/receipts";
 import { formatRate, median, printTable, ratioLine } from "./support/report";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
 
@@ -28,8 +35,20 @@ interface Scenario {
 
 // Each batch is MAX_PASS_BATCH receipts: chains x passesPerBatch.
 const SCENARIOS: Scenario[] = [
-  { name: "many chains (2,500 chains, +2 passes each per batch)", prefix: "many", chains: 2_500, passesPerBatch: 2, batches: 8 },
-  { name: "few long chains (5 chains, +1,000 passes each per batch)", prefix: "long", chains: 5, passesPerBatch: 1_000, batches: 8 },
+  {
+    name: "many chains (2,500 chains, +2 passes each per batch)",
+    prefix: "many",
+    chains: 2_500,
+    passesPerBatch: 2,
+    batches: 8,
+  },
+  {
+    name: "few long chains (5 chains, +1,000 passes each per batch)",
+    prefix: "long",
+    chains: 5,
+    passesPerBatch: 1_000,
+    batches: 8,
+  },
 ];
 const WARMUP: Scenario = { name: "warm-up", prefix: "warm", chains: 1_000, passesPerBatch: 5, batches: 2 };
 
@@ -53,10 +72,15 @@ async function putPolicy(app: RunningApp, contentClass: string): Promise<BenchPo
 
 async function postBatch(app: RunningApp, body: string, expected: number): Promise<number> {
   const start = process.hrtime.bigint();
-  const response = await fetch(`${app.baseUrl}/api/v1/passes`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const response = await fetch(`${app.baseUrl}/api/v1/passes`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
   const text = await response.text();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (response.status !== 201) throw new Error(`POST /api/v1/passes answered ${response.status}: ${text.slice(0, 500)}`);
+  if (response.status !== 201)
+    throw new Error(`POST /api/v1/passes answered ${response.status}: ${text.slice(0, 500)}`);
   const { results } = JSON.parse(text) as { results: unknown[] };
   if (results.length !== expected) throw new Error(`expected ${expected} results, got ${results.length}`);
   return seconds;
@@ -75,7 +99,13 @@ async function insertRaw(raw: postgres.Sql, rows: readonly StoredPassRow[]): Pro
 }
 
 /** Runs the batches of one scenario on both sides, alternating batch by batch so drift hits both alike. */
-async function runScenario(app: RunningApp, raw: postgres.Sql, scenario: Scenario, policyOf: (contentClass: string) => BenchPolicy, seed: number) {
+async function runScenario(
+  app: RunningApp,
+  raw: postgres.Sql,
+  scenario: Scenario,
+  policyOf: (contentClass: string) => BenchPolicy,
+  seed: number,
+) {
   const appTimes: BatchTimes = [];
   const rawTimes: BatchTimes = [];
   const batches = chainBatches({
@@ -92,7 +122,11 @@ async function runScenario(app: RunningApp, raw: postgres.Sql, scenario: Scenari
     appTimes.push(await postBatch(app, body, batch.length));
     rawTimes.push(await insertRaw(raw, rows));
   }
-  return { receipts: scenario.batches * MAX_PASS_BATCH, appSeconds: typicalSeconds(appTimes), rawSeconds: typicalSeconds(rawTimes) };
+  return {
+    receipts: scenario.batches * MAX_PASS_BATCH,
+    appSeconds: typicalSeconds(appTimes),
+    rawSeconds: typicalSeconds(rawTimes),
+  };
 }
 
 /** The stored receipts of both databases, reduced to one digest: equal digests mean the baseline wrote the same rows. */
@@ -116,7 +150,9 @@ async function storedDigest(url: string): Promise<{ count: number; digest: strin
 async function main(): Promise<void> {
   const adminUrl = adminUrlFromEnv();
   if (!adminUrl) {
-    console.log("bench:ingest needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (a role that may create databases). Skipped.");
+    console.log(
+      "bench:ingest needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (a role that may create databases). Skipped.",
+    );
     return;
   }
   const unreachable = await unreachableReason(adminUrl);
@@ -131,7 +167,8 @@ async function main(): Promise<void> {
   const cleanUp = async () => {
     await app?.stop();
     await raw?.end({ timeout: 5 }).catch(() => {});
-    for (const db of databases) await db.drop().catch((error: unknown) => console.error(`could not drop ${db.name}:`, error));
+    for (const db of databases)
+      await db.drop().catch((error: unknown) => console.error(`could not drop ${db.name}:`, error));
   };
   process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
 
@@ -157,8 +194,10 @@ async function main(): Promise<void> {
     const policyOf = (contentClass: string) => (contentClass === "bench" ? benchPolicy : defaultPolicy);
 
     const [{ server_version: serverVersion }] = await raw<{ server_version: string }[]>`show server_version`;
-    console.log(`PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs; ` +
-      `${MAX_PASS_BATCH}-receipt batches; raw baseline: multi-row INSERT in chunks of ${RAW_CHUNK} rows, one transaction per batch\n`);
+    console.log(
+      `PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs; ` +
+        `${MAX_PASS_BATCH}-receipt batches; raw baseline: multi-row INSERT in chunks of ${RAW_CHUNK} rows, one transaction per batch\n`,
+    );
 
     await runScenario(app, raw, WARMUP, policyOf, 1);
     const rows: string[][] = [];
@@ -166,7 +205,13 @@ async function main(): Promise<void> {
     const addRow = (name: string, r: typeof total) => {
       const appRate = r.receipts / r.appSeconds;
       const rawRate = r.receipts / r.rawSeconds;
-      rows.push([name, r.receipts.toLocaleString("en-US"), formatRate(appRate), formatRate(rawRate), (appRate / rawRate).toFixed(2)]);
+      rows.push([
+        name,
+        r.receipts.toLocaleString("en-US"),
+        formatRate(appRate),
+        formatRate(rawRate),
+        (appRate / rawRate).toFixed(2),
+      ]);
     };
     for (const [i, scenario] of SCENARIOS.entries()) {
       const result = await runScenario(app, raw, scenario, policyOf, 100 + i);
@@ -182,9 +227,11 @@ async function main(): Promise<void> {
     console.log(ratioLine("POST / raw INSERT", total.rawSeconds / total.appSeconds, TARGET));
 
     const [a, b] = await Promise.all([storedDigest(appDb.url), storedDigest(rawDb.url)]);
-    console.log(a.digest === b.digest
-      ? `stored rows: ${a.count} in each database, identical`
-      : `stored rows DIFFER: app ${a.count} (${a.digest}), raw ${b.count} (${b.digest})`);
+    console.log(
+      a.digest === b.digest
+        ? `stored rows: ${a.count} in each database, identical`
+        : `stored rows DIFFER: app ${a.count} (${a.digest}), raw ${b.count} (${b.digest})`,
+    );
   } finally {
     await cleanUp();
   }

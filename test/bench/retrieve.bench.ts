@@ -22,12 +22,31 @@ const ROUNDS = 300;
 /** About 1 MiB of plausible tool output (JSON search results), seeded so every run sends the same bytes. */
 function buildOriginal(): string {
   const random = seededRandom(7);
-  const words = ["agent", "context", "compress", "retrieve", "hash", "marker", "budget", "evict", "token", "original", "chain", "pass"];
+  const words = [
+    "agent",
+    "context",
+    "compress",
+    "retrieve",
+    "hash",
+    "marker",
+    "budget",
+    "evict",
+    "token",
+    "original",
+    "chain",
+    "pass",
+  ];
   const rows: string[] = [];
   let size = 2;
   for (let i = 0; size < SIZE - 200; i++) {
     const title = Array.from({ length: 6 }, () => words[Math.floor(random() * words.length)]).join(" ");
-    const row = JSON.stringify({ id: i, title, score: Math.round(random() * 1e6) / 1e6, url: `https://example.test/items/${i}`, tags: [words[i % words.length]] });
+    const row = JSON.stringify({
+      id: i,
+      title,
+      score: Math.round(random() * 1e6) / 1e6,
+      url: `https://example.test/items/${i}`,
+      tags: [words[i % words.length]],
+    });
     rows.push(row);
     size += row.length + 1;
   }
@@ -51,7 +70,9 @@ async function timed(fn: () => Promise<number>): Promise<number> {
 async function main(): Promise<void> {
   const adminUrl = adminUrlFromEnv();
   if (!adminUrl) {
-    console.log("bench:retrieve needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (a role that may create databases). Skipped.");
+    console.log(
+      "bench:retrieve needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (a role that may create databases). Skipped.",
+    );
     return;
   }
   const unreachable = await unreachableReason(adminUrl);
@@ -88,7 +109,8 @@ async function main(): Promise<void> {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ original, tool_name: "bench.search", original_items: 5000, compressed_items: 20 }),
     });
-    if (stored.status !== 201) throw new Error(`POST /api/v1/originals answered ${stored.status}: ${await stored.text()}`);
+    if (stored.status !== 201)
+      throw new Error(`POST /api/v1/originals answered ${stored.status}: ${await stored.text()}`);
     const { hash } = (await stored.json()) as { hash: string };
     const baseUrl = app.baseUrl;
     const sqlClient = raw;
@@ -126,8 +148,10 @@ async function main(): Promise<void> {
 
     const [{ server_version: serverVersion }] = await raw<{ server_version: string }[]>`show server_version`;
     const load = () => os.loadavg()[0].toFixed(2);
-    console.log(`PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs, load average ${load()}; ` +
-      `original ${SIZE.toLocaleString("en-US")} bytes; ${ROUNDS} rounds after ${WARMUP} warm-up, the sides alternating\n`);
+    console.log(
+      `PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs, load average ${load()}; ` +
+        `original ${SIZE.toLocaleString("en-US")} bytes; ${ROUNDS} rounds after ${WARMUP} warm-up, the sides alternating\n`,
+    );
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       for (const name of names) {
         const ms = await timed(sides[name]);
@@ -135,7 +159,8 @@ async function main(): Promise<void> {
       }
       if (round === 0 || round === WARMUP + ROUNDS - 1) {
         const envelope = JSON.parse(lastEnvelope) as { hash: string; original: string };
-        if (envelope.hash !== hash || envelope.original !== original) throw new Error("POST /api/v1/retrieve returned other content");
+        if (envelope.hash !== hash || envelope.original !== original)
+          throw new Error("POST /api/v1/retrieve returned other content");
       }
     }
 
@@ -145,18 +170,28 @@ async function main(): Promise<void> {
       names.map((name) => {
         const values = samples[name];
         const mean = values.reduce((a, b) => a + b, 0) / values.length;
-        return [name, median(values).toFixed(2), percentile(values, 95).toFixed(2), mean.toFixed(2), (median(values) / baseline).toFixed(2)];
+        return [
+          name,
+          median(values).toFixed(2),
+          percentile(values, 95).toFixed(2),
+          mean.toFixed(2),
+          (median(values) / baseline).toFixed(2),
+        ];
       }),
     );
     console.log("");
     for (const name of names.slice(0, 2)) {
       const ratio = median(samples[name]) / baseline;
-      console.log(`${name} / raw SELECT: ${ratio.toFixed(2)} (target <= ${TARGET}): ${ratio <= TARGET ? "met" : "NOT met"}`);
+      console.log(
+        `${name} / raw SELECT: ${ratio.toFixed(2)} (target <= ${TARGET}): ${ratio <= TARGET ? "met" : "NOT met"}`,
+      );
     }
     // The API side crosses two processes (app, database) and the SELECT one: on a busy machine
     // the ratio grows with the load, so the load is part of the result.
     console.log(`load average at the end: ${load()}`);
-    const stats = (await (await fetch(`${baseUrl}/api/v1/originals/stats`)).json()) as { totals: { retrieved: number } };
+    const stats = (await (await fetch(`${baseUrl}/api/v1/originals/stats`)).json()) as {
+      totals: { retrieved: number };
+    };
     console.log(`retrievals counted by the store: ${stats.totals.retrieved} (expected ${2 * (WARMUP + ROUNDS)})`);
   } finally {
     await cleanUp();

@@ -33,14 +33,21 @@ async function expectError(response: APIResponse, status: number, code: string) 
 }
 
 /** A raw HTTP exchange, for what the request fixture cannot send (chunked bodies, raw bytes). */
-function raw(method: string, urlPath: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function raw(
+  method: string,
+  urlPath: string,
+  headers: Record<string, string>,
+  chunks: Buffer[],
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const port = Number(process.env.E2E_PORT);
   return new Promise((resolve, reject) => {
     // A fresh connection each time: a pooled one may be the socket a 413 left half-read.
     const req = http.request({ host: "127.0.0.1", port, method, path: urlPath, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on("data", (c: Buffer) => parts.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }),
+      );
     });
     // The server may answer and close before the whole body is sent: that is an answer too.
     req.on("error", reject);
@@ -61,7 +68,9 @@ test.describe("reference vectors over HTTP", () => {
       expect(response.status(), `vector ${i}`).toBe(200);
       expect(await response.json(), `vector ${i}`).toEqual(c.expect);
     }
-    const all = await request.post("/api/v1/evaluate", { data: guard.map((c) => ({ pass: c.pass, policy: c.policy })) });
+    const all = await request.post("/api/v1/evaluate", {
+      data: guard.map((c) => ({ pass: c.pass, policy: c.policy })),
+    });
     expect(all.status()).toBe(200);
     expect(all.headers()["content-type"]).toMatch(/^application\/json/);
     expect(await all.json()).toEqual(guard.map((c) => c.expect));
@@ -87,45 +96,81 @@ test.describe("errors through the real server", () => {
 
   test("a body over 10 MiB with Content-Length is 413 in the error shape", async ({ request }) => {
     const huge = JSON.stringify({ ...item, padding: "x".repeat(10 * 1024 * 1024 + 10) });
-    const response = await request.post("/api/v1/evaluate", { data: huge, headers: { "content-type": "application/json" } });
+    const response = await request.post("/api/v1/evaluate", {
+      data: huge,
+      headers: { "content-type": "application/json" },
+    });
     await expectError(response, 413, "payload_too_large");
   });
 
   test("a chunked body that grows past 10 MiB is 413 too", async () => {
     const chunk = Buffer.alloc(1024 * 1024, "x");
     const start = Buffer.from('{"padding": "');
-    const answer = await raw("POST", "/api/v1/passes", { "content-type": "application/json", "transfer-encoding": "chunked" }, [start, ...Array.from({ length: 11 }, () => chunk), Buffer.from('"}')]);
+    const answer = await raw(
+      "POST",
+      "/api/v1/passes",
+      { "content-type": "application/json", "transfer-encoding": "chunked" },
+      [start, ...Array.from({ length: 11 }, () => chunk), Buffer.from('"}')],
+    );
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).error.code).toBe("payload_too_large");
   });
 
   test("a body just under the limit is read (and judged on its content)", async ({ request }) => {
     const body = JSON.stringify({ ...item, padding: "x".repeat(9 * 1024 * 1024) });
-    const response = await request.post("/api/v1/evaluate", { data: body, headers: { "content-type": "application/json" } });
+    const response = await request.post("/api/v1/evaluate", {
+      data: body,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status()).toBe(200);
     expect(await response.json()).toEqual(guard[0].expect);
   });
 
   test("text/plain is 415; form encoding (curl -d without -H) is 415", async ({ request }) => {
-    await expectError(await request.post("/api/v1/evaluate", { data: JSON.stringify(item), headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
     await expectError(
-      await request.post("/api/v1/passes", { data: JSON.stringify(item), headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      await request.post("/api/v1/evaluate", { data: JSON.stringify(item), headers: { "content-type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
+    await expectError(
+      await request.post("/api/v1/passes", {
+        data: JSON.stringify(item),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
       415,
       "unsupported_media_type",
     );
   });
 
   test("a gzip-encoded body is 415, not a garbled 400", async () => {
-    const answer = await raw("POST", "/api/v1/evaluate", { "content-type": "application/json", "content-encoding": "gzip" }, [gzipSync(JSON.stringify(item))]);
+    const answer = await raw(
+      "POST",
+      "/api/v1/evaluate",
+      { "content-type": "application/json", "content-encoding": "gzip" },
+      [gzipSync(JSON.stringify(item))],
+    );
     expect(answer.status).toBe(415);
     expect(JSON.parse(answer.body).error.code).toBe("unsupported_media_type");
   });
 
   test("malformed JSON is 400, an empty body is 400, bytes that are not UTF-8 are 400", async ({ request }) => {
     // A Buffer goes out as-is: Playwright JSON-encodes a string that does not parse as JSON.
-    await expectError(await request.post("/api/v1/evaluate", { data: Buffer.from('{"pass": {'), headers: { "content-type": "application/json" } }), 400, "invalid_json");
-    await expectError(await request.post("/api/v1/passes", { headers: { "content-type": "application/json" } }), 400, "invalid_json");
-    const answer = await raw("POST", "/api/v1/evaluate", { "content-type": "application/json" }, [Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])]);
+    await expectError(
+      await request.post("/api/v1/evaluate", {
+        data: Buffer.from('{"pass": {'),
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "invalid_json",
+    );
+    await expectError(
+      await request.post("/api/v1/passes", { headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
+    const answer = await raw("POST", "/api/v1/evaluate", { "content-type": "application/json" }, [
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    ]);
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body).error.code).toBe("invalid_json");
   });
@@ -133,7 +178,11 @@ test.describe("errors through the real server", () => {
   test("a lone surrogate in a string is 422, not 500", async ({ request }) => {
     const body = JSON.stringify(item).replace(`"pass_id":"${guard[0].pass.pass_id}"`, '"pass_id":"\\ud800"');
     expect(body).toContain("\\ud800");
-    const error = await expectError(await request.post("/api/v1/evaluate", { data: body, headers: { "content-type": "application/json" } }), 422, "validation_failed");
+    const error = await expectError(
+      await request.post("/api/v1/evaluate", { data: body, headers: { "content-type": "application/json" } }),
+      422,
+      "validation_failed",
+    );
     expect(error.issues.map((i: { path: string }) => i.path)).toEqual(["pass.pass_id"]);
   });
 
@@ -155,7 +204,12 @@ test.describe("errors through the real server", () => {
   });
 
   test("a path segment that is not percent-encoded UTF-8 is a JSON 404, not Next's plain 500", async () => {
-    for (const bad of ["/api/v1/chains/%FF", "/api/v1/chains/%ED%A0%80", "/api/v1/traces/%", "/api/v1/originals/%E2%82"]) {
+    for (const bad of [
+      "/api/v1/chains/%FF",
+      "/api/v1/chains/%ED%A0%80",
+      "/api/v1/traces/%",
+      "/api/v1/originals/%E2%82",
+    ]) {
       const answer = await raw("GET", bad, {}, []);
       expect(answer.status, bad).toBe(404);
       expect(JSON.parse(answer.body).error.code, bad).toBe("not_found");
@@ -181,14 +235,20 @@ test.describe("errors through the real server", () => {
     }
   });
 
-  test("a receipt goes in over HTTP, a retry is 200 with the stored result, a changed body is 409", async ({ request }) => {
+  test("a receipt goes in over HTTP, a retry is 200 with the stored result, a changed body is 409", async ({
+    request,
+  }) => {
     const receipt = { ...guard[0].pass, chain_id: "e2e-api-chain" };
     const first = await request.post("/api/v1/passes", { data: receipt });
     expect(first.status()).toBe(201);
     const retry = await request.post("/api/v1/passes", { data: receipt });
     expect(retry.status()).toBe(200);
     expect(await retry.json()).toEqual(await first.json());
-    await expectError(await request.post("/api/v1/passes", { data: { ...receipt, current_size_bytes: 7 } }), 409, "idempotency_conflict");
+    await expectError(
+      await request.post("/api/v1/passes", { data: { ...receipt, current_size_bytes: 7 } }),
+      409,
+      "idempotency_conflict",
+    );
     const chain = await request.get("/api/v1/chains/e2e-api-chain");
     expect((await chain.json()).passes).toHaveLength(1);
   });

@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 
-const DEMO = ["demo-healthy-orders", "demo-schema-truncation", "demo-semantic-void", "demo-encoding-degradation", "demo-broken-receipts"];
+const DEMO = [
+  "demo-healthy-orders",
+  "demo-schema-truncation",
+  "demo-semantic-void",
+  "demo-encoding-degradation",
+  "demo-broken-receipts",
+];
 
 const chainIds = (page: Page) => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts();
 
@@ -12,7 +18,9 @@ test.describe("chains list", () => {
 
     await page.getByTestId("filter-status").selectOption("floor_breached");
     await expect(page).toHaveURL(/status=floor_breached/);
-    await expect.poll(() => chainIds(page).then((ids) => ids.sort())).toEqual(["demo-encoding-degradation", "demo-schema-truncation"]);
+    await expect
+      .poll(() => chainIds(page).then((ids) => ids.sort()))
+      .toEqual(["demo-encoding-degradation", "demo-schema-truncation"]);
 
     await page.getByTestId("filter-status").selectOption("");
     await page.getByTestId("filter-q").fill("void");
@@ -27,13 +35,15 @@ test.describe("chains list", () => {
     await page.goto("/chains?q=demo-");
     await page.getByTestId("filter-sort").selectOption("min_density");
     await expect(page).toHaveURL(/sort=min_density/);
-    await expect.poll(() => chainIds(page)).toEqual([
-      "demo-semantic-void",
-      "demo-encoding-degradation",
-      "demo-schema-truncation",
-      "demo-broken-receipts",
-      "demo-healthy-orders",
-    ]);
+    await expect
+      .poll(() => chainIds(page))
+      .toEqual([
+        "demo-semantic-void",
+        "demo-encoding-degradation",
+        "demo-schema-truncation",
+        "demo-broken-receipts",
+        "demo-healthy-orders",
+      ]);
     await page.getByTestId("filter-order").selectOption({ label: "highest first" });
     await expect(page).toHaveURL(/order=desc/);
     await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-healthy-orders");
@@ -42,13 +52,15 @@ test.describe("chains list", () => {
     await page.getByTestId("filter-sort").selectOption("min_size");
     await expect(page).toHaveURL(/sort=min_size/);
     await expect(page).not.toHaveURL(/order=/);
-    await expect.poll(() => chainIds(page)).toEqual([
-      "demo-semantic-void",
-      "demo-schema-truncation",
-      "demo-broken-receipts",
-      "demo-encoding-degradation",
-      "demo-healthy-orders",
-    ]);
+    await expect
+      .poll(() => chainIds(page))
+      .toEqual([
+        "demo-semantic-void",
+        "demo-schema-truncation",
+        "demo-broken-receipts",
+        "demo-encoding-degradation",
+        "demo-healthy-orders",
+      ]);
   });
 
   test("export downloads the filtered rows as CSV and JSON", async ({ page }) => {
@@ -58,9 +70,16 @@ test.describe("chains list", () => {
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
     expect(csv.suggestedFilename()).toMatch(/^floorline-chains-.*\.csv$/);
-    const lines = readFileSync((await csv.path())!, "utf8").trim().split("\r\n");
+    const lines = readFileSync((await csv.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(lines[0].startsWith("chain_id,content_class,statuses,pass_count")).toBe(true);
-    expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(shown);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(",")[0])
+        .sort(),
+    ).toEqual(shown);
 
     await page.goto("/chains?q=demo-&status=floor_breached");
     const [json] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()]);
@@ -101,7 +120,9 @@ test.describe("chains list", () => {
 });
 
 test.describe("chain page", () => {
-  test("draws both curves with their floors, the max-pass limit, boundaries and the collapse marker", async ({ page }) => {
+  test("draws both curves with their floors, the max-pass limit, boundaries and the collapse marker", async ({
+    page,
+  }) => {
     await page.goto("/chains/demo-semantic-void");
     await expect(page.getByTestId("chain-id")).toHaveText("demo-semantic-void");
     // recharts draws only after hydration: these assertions run in the browser.
@@ -128,7 +149,9 @@ test.describe("chain page", () => {
     await expect(page.getByTestId("pass-detail")).toContainText("COLLAPSE_IMMINENT");
   });
 
-  test("shows integrity findings and client mismatches where they occur, and a pass's fields when chosen", async ({ page }) => {
+  test("shows integrity findings and client mismatches where they occur, and a pass's fields when chosen", async ({
+    page,
+  }) => {
     await page.goto("/chains/demo-broken-receipts");
     await expect(page.getByTestId("size-chart").getByTestId("size-integrity-marker")).toHaveCount(2);
     await expect(page.getByTestId("size-chart").getByTestId("size-mismatch-marker")).toHaveCount(1);
@@ -189,7 +212,16 @@ test.describe("chain page", () => {
   test("opens a chain whose id needs escaping in a URL", async ({ page, request }) => {
     const chainId = `e2e weird/ü #${Date.now()}%`;
     const posted = await request.post("/api/v1/passes", {
-      data: { chain_id: chainId, pass_id: "p1", pass_number: 1, current_content_hash: "h1", current_size_bytes: 900, is_parseable: true, schema_valid: true, semantic_density_score: 0.8 },
+      data: {
+        chain_id: chainId,
+        pass_id: "p1",
+        pass_number: 1,
+        current_content_hash: "h1",
+        current_size_bytes: 900,
+        is_parseable: true,
+        schema_valid: true,
+        semantic_density_score: 0.8,
+      },
     });
     expect(posted.status()).toBe(201);
     await page.goto(`/chains?q=${encodeURIComponent(chainId)}`);
@@ -200,9 +232,8 @@ test.describe("chain page", () => {
 
   test("links to the admissible action space of the chain", async ({ page }) => {
     await page.goto("/chains/demo-healthy-orders");
-    await expect(page.getByRole("navigation", { name: "Chain views" }).getByRole("link", { name: "Admissible action space" })).toHaveAttribute(
-      "href",
-      "/chains/demo-healthy-orders/action-space",
-    );
+    await expect(
+      page.getByRole("navigation", { name: "Chain views" }).getByRole("link", { name: "Admissible action space" }),
+    ).toHaveAttribute("href", "/chains/demo-healthy-orders/action-space");
   });
 });

@@ -12,13 +12,19 @@ async function store(request: APIRequestContext, body: Record<string, unknown>):
   return (await response.json()).hash;
 }
 
-test("browse: counters above a server-filtered, sorted, keyset-paged table; the page itself counts nothing", async ({ page, request }) => {
+test("browse: counters above a server-filtered, sorted, keyset-paged table; the page itself counts nothing", async ({
+  page,
+  request,
+}) => {
   const tool = `e2e.browse.${salt()}`;
   const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`];
   const hashes = [];
-  for (const original of texts) hashes.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
+  for (const original of texts)
+    hashes.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
   expect((await request.post("/api/v1/retrieve", { data: { hash: hashes[2].slice(0, 12) } })).status()).toBe(200);
-  expect((await request.post("/api/v1/retrieve", { data: { hash: sha256(`never stored ${tool}`) } })).status()).toBe(404);
+  expect((await request.post("/api/v1/retrieve", { data: { hash: sha256(`never stored ${tool}`) } })).status()).toBe(
+    404,
+  );
   const stats = await (await request.get("/api/v1/originals/stats")).json();
 
   await page.goto(`/originals?tool_name=${encodeURIComponent(tool)}`);
@@ -63,23 +69,39 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
   expect(after.totals.retrieved).toBe(stats.totals.retrieved);
 });
 
-test("detail: original and compressed side by side, foldable JSON, text never HTML, copy and download", async ({ page, request, context }) => {
+test("detail: original and compressed side by side, foldable JSON, text never HTML, copy and download", async ({
+  page,
+  request,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const tag = salt();
   const original = JSON.stringify({
     tag,
-    results: Array.from({ length: 150 }, (_, i) => ({ id: i, title: `result ${i}`, html: `<img id="pwned-${i}" src=x onerror="document.title='pwned'">` })),
+    results: Array.from({ length: 150 }, (_, i) => ({
+      id: i,
+      title: `result ${i}`,
+      html: `<img id="pwned-${i}" src=x onerror="document.title='pwned'">`,
+    })),
     note: "<script>document.body.dataset.pwned = '1'</script>",
     banner: `<img id="pwned-top" src=x onerror="document.body.dataset.pwned='2'">`,
   });
   const compressed = JSON.stringify({ tag, results: [{ id: 0, title: "result 0" }], omitted: 149 });
-  const hash = await store(request, { original, compressed, tool_name: "e2e.search", original_items: 150, compressed_items: 1 });
+  const hash = await store(request, {
+    original,
+    compressed,
+    tool_name: "e2e.search",
+    original_items: 150,
+    compressed_items: 1,
+  });
 
   // A marker's short key opens the entry under its full hash.
   await page.goto(`/originals/${hash.slice(0, 12)}`);
   await expect(page).toHaveURL(`/originals/${hash}`);
   await expect(page.getByTestId("original-hash")).toHaveText(hash);
-  await expect(page.getByTestId("marker")).toHaveText(`[150 items compressed to 1. Retrieve more: hash=${hash.slice(0, 24)}]`);
+  await expect(page.getByTestId("marker")).toHaveText(
+    `[150 items compressed to 1. Retrieve more: hash=${hash.slice(0, 24)}]`,
+  );
 
   const left = page.getByTestId("pane-original");
   const right = page.getByTestId("pane-compressed");
@@ -115,7 +137,10 @@ test("detail: original and compressed side by side, foldable JSON, text never HT
   await expect(left.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(original);
 
-  const [download] = await Promise.all([page.waitForEvent("download"), left.getByRole("link", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    left.getByRole("link", { name: "Download" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`${hash.slice(0, 16)}.json`);
   expect(await readFile((await download.path())!, "utf8")).toBe(original);
 
@@ -162,7 +187,10 @@ test("an expired original keeps a tombstone page and answers 410, saying not to 
 
 async function restoreChain(request: APIRequestContext) {
   const chainId = `e2e-restore-${salt()}`;
-  const source = JSON.stringify({ chainId, rows: Array.from({ length: 40 }, (_, i) => ({ id: i, sku: `S-${i}`, qty: i % 5 })) });
+  const source = JSON.stringify({
+    chainId,
+    rows: Array.from({ length: 40 }, (_, i) => ({ id: i, sku: `S-${i}`, qty: i % 5 })),
+  });
   const pass1 = JSON.stringify({ chainId, rows: Array.from({ length: 40 }, (_, i) => ({ id: i, sku: `S-${i}` })) });
   const pass2 = JSON.stringify({ chainId, rows: 40 });
   const receipt = (n: number, input: string, output: string, density: number) => ({
@@ -176,18 +204,34 @@ async function restoreChain(request: APIRequestContext) {
     schema_valid: n === 1,
     semantic_density_score: density,
   });
-  const passes = await request.post("/api/v1/passes", { data: { receipts: [receipt(1, source, pass1, 0.9), receipt(2, pass1, pass2, 0.2)] } });
+  const passes = await request.post("/api/v1/passes", {
+    data: { receipts: [receipt(1, source, pass1, 0.9), receipt(2, pass1, pass2, 0.2)] },
+  });
   expect(passes.status(), await passes.text()).toBe(201);
   const boundary = await request.post("/api/v1/boundaries", {
-    data: { chain_id: chainId, pass_number: 2, strategy: "restore", reason: "pass 2 dropped the skus", restore_pass_id: `${chainId}.p1` },
+    data: {
+      chain_id: chainId,
+      pass_number: 2,
+      strategy: "restore",
+      reason: "pass 2 dropped the skus",
+      restore_pass_id: `${chainId}.p1`,
+    },
   });
   expect(boundary.status(), await boundary.text()).toBe(201);
   // Pass 2's original is pass 1's output: what restoring pass 1 brings back.
-  const restored = await store(request, { original: pass1, compressed: pass2, chain_id: chainId, pass_id: `${chainId}.p2` });
+  const restored = await store(request, {
+    original: pass1,
+    compressed: pass2,
+    chain_id: chainId,
+    pass_id: `${chainId}.p2`,
+  });
   return { chainId, restored };
 }
 
-test("a restore boundary on the chain page links to the original it restores, one click away", async ({ page, request }) => {
+test("a restore boundary on the chain page links to the original it restores, one click away", async ({
+  page,
+  request,
+}) => {
   const { chainId, restored } = await restoreChain(request);
   await page.goto(`/chains/${chainId}`);
   const link = page.locator(`a[href="/originals/${restored}"]`).first();
@@ -198,7 +242,10 @@ test("a restore boundary on the chain page links to the original it restores, on
   await expect(page.getByTestId("pane-original").getByTestId("json-tree")).toContainText(`"chainId": "${chainId}"`);
 });
 
-test("an original links back to the chain it came from and to every pass whose hashes match", async ({ page, request }) => {
+test("an original links back to the chain it came from and to every pass whose hashes match", async ({
+  page,
+  request,
+}) => {
   const { chainId, restored } = await restoreChain(request);
   await page.goto(`/originals/${restored}`);
   const matching = page.getByTestId("matching-passes");

@@ -13,7 +13,9 @@ test("lists every content class with its floor, and a class's version history", 
   await expect(page.getByTestId("version-history")).toContainText("in force");
 });
 
-test("a what-if with a stricter floor reports the chains that newly collapse, overlays the candidate, and saves nothing", async ({ page }) => {
+test("a what-if with a stricter floor reports the chains that newly collapse, overlays the candidate, and saves nothing", async ({
+  page,
+}) => {
   await page.goto("/policies?class=summary");
   const form = page.getByTestId("what-if-form");
   await form.getByLabel("Candidate min density").fill("0.62");
@@ -24,7 +26,10 @@ test("a what-if with a stricter floor reports the chains that newly collapse, ov
   await expect(results.getByTestId("what-if-count-newly_collapsing").locator(".value")).toHaveText("1");
   await expect(results.getByTestId("what-if-count-earlier").locator(".value")).toHaveText("1");
   const newly = results.getByTestId("what-if-list-newly_collapsing");
-  await expect(newly.getByRole("link", { name: "demo-broken-receipts" })).toHaveAttribute("href", "/chains/demo-broken-receipts");
+  await expect(newly.getByRole("link", { name: "demo-broken-receipts" })).toHaveAttribute(
+    "href",
+    "/chains/demo-broken-receipts",
+  );
   await expect(newly).toContainText("HALT: Density 0.58 < 0.62.");
 
   await newly.getByRole("link", { name: "show on chart" }).click();

@@ -12,7 +12,14 @@ const base = `http://127.0.0.1:${PORT}`;
 function startServer(dataDir: string): { child: ChildProcess; output: () => string } {
   let output = "";
   const child = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs")], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", FLOORLINE_DATA_DIR: dataDir, FLOORLINE_DEMO: "0", DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      FLOORLINE_DATA_DIR: dataDir,
+      FLOORLINE_DEMO: "0",
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -40,7 +47,10 @@ test("SIGTERM and SIGINT close the embedded database; a restart finds every rece
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-shutdown-"));
   try {
-    for (const [round, signal] of [[1, "SIGTERM"], [2, "SIGINT"]] as const) {
+    for (const [round, signal] of [
+      [1, "SIGTERM"],
+      [2, "SIGINT"],
+    ] as const) {
       const server = startServer(dataDir);
       await waitHealthy();
       const receipt = {
@@ -53,7 +63,11 @@ test("SIGTERM and SIGINT close the embedded database; a restart finds every rece
         schema_valid: true,
         semantic_density_score: 0.9,
       };
-      const stored = await fetch(`${base}/api/v1/passes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(receipt) });
+      const stored = await fetch(`${base}/api/v1/passes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(receipt),
+      });
       expect(stored.status).toBe(201);
       const exit = exited(server.child);
       server.child.kill(signal);

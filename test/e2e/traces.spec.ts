@@ -12,7 +12,12 @@ const ids = {
 };
 
 type Node = { node_id: string; node_type: string; content: string; verification_receipt: string | null };
-const node = (node_id: string, node_type: string, content: string, verification_receipt: string | null = null): Node => ({
+const node = (
+  node_id: string,
+  node_type: string,
+  content: string,
+  verification_receipt: string | null = null,
+): Node => ({
   node_id,
   node_type,
   content,
@@ -33,7 +38,8 @@ let consoleErrors: string[] = [];
 test.beforeEach(({ page }) => {
   consoleErrors = [];
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) consoleErrors.push(message.text());
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      consoleErrors.push(message.text());
   });
   page.on("pageerror", (error) => consoleErrors.push(error.message));
 });
@@ -64,7 +70,11 @@ test.beforeAll(async ({ request }) => {
     ],
   });
   const refused = await request.post("/api/v1/traces", {
-    data: { trace_id: ids.refused, chain_id: chain, nodes: [node("r1", "EXPLORATORY_CHATTER", "looks fine"), node("r2", "VERIFIED_CONCLUSION", "Everything is fine")] },
+    data: {
+      trace_id: ids.refused,
+      chain_id: chain,
+      nodes: [node("r1", "EXPLORATORY_CHATTER", "looks fine"), node("r2", "VERIFIED_CONCLUSION", "Everything is fine")],
+    },
   });
   expect(refused.status()).toBe(422);
   expect((await refused.json()).error).toMatchObject({ code: "missing_verification_receipt", node_id: "r2" });
@@ -77,7 +87,9 @@ test.beforeAll(async ({ request }) => {
   }
 });
 
-test("the list shows traces with their counts and digest status, and the refused submission beside them", async ({ page }) => {
+test("the list shows traces with their counts and digest status, and the refused submission beside them", async ({
+  page,
+}) => {
   await page.goto(`/traces?chain_id=${chain}`);
   const table = page.getByTestId("trace-table");
   await expect(table.locator("tbody tr")).toHaveCount(2);
@@ -86,7 +98,9 @@ test("the list shows traces with their counts and digest status, and the refused
   await expect(auth.getByTestId("invalidation-count")).toHaveText("1");
   await expect(auth.getByTestId("omitted-count")).toHaveText("1");
   await expect(auth.getByTestId("digest-status")).toHaveAttribute("data-status", "absent");
-  await expect(table.locator(`tr[data-row-id="${ids.probe}"]`).getByTestId("digest-status")).toHaveText("digest differs");
+  await expect(table.locator(`tr[data-row-id="${ids.probe}"]`).getByTestId("digest-status")).toHaveText(
+    "digest differs",
+  );
 
   await expect(page.getByTestId("rejection-total")).toHaveText("1");
   const rejection = page.getByTestId("rejection-table").locator("tbody tr");
@@ -143,7 +157,9 @@ test("keyset pages walk older and back newer without losing a trace", async ({ p
   expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row-id")))).toEqual(firstPage);
 });
 
-test("a trace's detail shows each axiom with its receipt, the walls, the omission, the boundary and the pruned nodes", async ({ page }) => {
+test("a trace's detail shows each axiom with its receipt, the walls, the omission, the boundary and the pruned nodes", async ({
+  page,
+}) => {
   await page.goto(`/traces?chain_id=${chain}`);
   await page.getByTestId("trace-table").getByRole("link", { name: ids.auth }).click();
   await expect(page).toHaveURL(new RegExp(`/traces/${ids.auth}$`));
@@ -181,7 +197,9 @@ test("a trace's detail shows each axiom with its receipt, the walls, the omissio
   await expect(page.getByTestId("nodes-evicted")).toBeVisible();
 });
 
-test("the chain's action space unions the traces, links each constraint to its trace, and highlights the conflict", async ({ page }) => {
+test("the chain's action space unions the traces, links each constraint to its trace, and highlights the conflict", async ({
+  page,
+}) => {
   await page.goto(`/chains/${chain}/action-space`);
   await expect(page.getByTestId("axiom-total")).toHaveText("3");
   await expect(page.getByTestId("forbidden-total")).toHaveText("2");
@@ -198,9 +216,18 @@ test("the chain's action space unions the traces, links each constraint to its t
   await expect(axiomRows).toHaveCount(3);
   const conflicted = axiomRows.filter({ hasText: "The spool folder is read-only" });
   await expect(conflicted.getByTestId("conflict-mark")).toBeVisible();
-  await expect(axiomRows.filter({ hasText: "Quokka API requires Bearer auth" }).getByTestId("conflict-mark")).toHaveCount(0);
-  const highlighted = await conflicted.locator("td").first().evaluate((td) => getComputedStyle(td).backgroundColor);
-  const plain = await axiomRows.filter({ hasText: "Quokka" }).locator("td").first().evaluate((td) => getComputedStyle(td).backgroundColor);
+  await expect(
+    axiomRows.filter({ hasText: "Quokka API requires Bearer auth" }).getByTestId("conflict-mark"),
+  ).toHaveCount(0);
+  const highlighted = await conflicted
+    .locator("td")
+    .first()
+    .evaluate((td) => getComputedStyle(td).backgroundColor);
+  const plain = await axiomRows
+    .filter({ hasText: "Quokka" })
+    .locator("td")
+    .first()
+    .evaluate((td) => getComputedStyle(td).backgroundColor);
   expect(highlighted).not.toBe(plain);
 
   const forbidden = page.getByTestId("forbidden-table").locator("tbody tr");
@@ -217,7 +244,11 @@ test("the chain's action space unions the traces, links each constraint to its t
 test("ids with spaces, slashes and non-ASCII open their detail and action-space pages", async ({ page, request }) => {
   const traceId = `odd id/${run} ü%`;
   const oddChain = `odd chain/${run} é`;
-  await submit(request, { trace_id: traceId, chain_id: oddChain, nodes: [node("1", "VERIFIED_CONCLUSION", "Odd ids survive the URL", "round trip ok")] });
+  await submit(request, {
+    trace_id: traceId,
+    chain_id: oddChain,
+    nodes: [node("1", "VERIFIED_CONCLUSION", "Odd ids survive the URL", "round trip ok")],
+  });
   await page.goto(`/traces?chain_id=${encodeURIComponent(oddChain)}`);
   await page.getByTestId("trace-table").getByRole("link", { name: traceId }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(traceId);

@@ -36,7 +36,11 @@ export const post = <C>(handler: Handler<C>, path: string, body: unknown, contex
   call(handler, jsonRequest(path, { body }), context);
 
 /** Asserts the contract's error body exactly: {"error": {"code", "message", "issues"?}}. */
-export function expectError(answer: Answer, status: number, code: string): { code: string; message: string; issues?: Array<{ path: string; message: string }> } {
+export function expectError(
+  answer: Answer,
+  status: number,
+  code: string,
+): { code: string; message: string; issues?: Array<{ path: string; message: string }> } {
   expect(answer.status, answer.text).toBe(status);
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   expect(Object.keys(answer.body)).toEqual(["error"]);
@@ -68,7 +72,10 @@ export async function countRows(): Promise<TableCounts> {
   const db = await getDb();
   const counts = {} as TableCounts;
   for (const table of TABLES) {
-    const [row] = await queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
+    const [row] = await queryRows<{ n: number | string }>(
+      db,
+      sql`select count(*)::int as n from ${sql.identifier(table)}`,
+    );
     counts[table] = Number(row.n);
   }
   return counts;
@@ -99,6 +106,7 @@ export interface TraceVector {
   expect: Record<string, unknown> & ({ residual_digest: string } | { error: string; node_id: string });
 }
 
-const fixture = <T>(name: string): T => JSON.parse(readFileSync(path.join(__dirname, "../fixtures", name), "utf8")) as T;
+const fixture = <T>(name: string): T =>
+  JSON.parse(readFileSync(path.join(__dirname, "../fixtures", name), "utf8")) as T;
 export const guardVectors = (): GuardVector[] => fixture("guard-public.json");
 export const traceVectors = (): TraceVector[] => fixture("trace-public.json");

@@ -24,16 +24,36 @@ const pass = {
   semantic_density_score: 0.7,
 };
 const policy = { min_size_bytes: 10, min_semantic_density: 0.5, max_pass_number: 5 };
-const receipt = { ...pass, chain_id: "bad-input", input_content_hash: "h1", content_class: "json", metadata: { tool: "x" } };
+const receipt = {
+  ...pass,
+  chain_id: "bad-input",
+  input_content_hash: "h1",
+  content_class: "json",
+  metadata: { tool: "x" },
+};
 const boundary = { chain_id: "bad-input", pass_number: 3, strategy: "halt", reason: "floor" };
 const floor = { ...policy, required_fields: ["a"], description: "d" };
 
-type Sender = (init: { raw?: string; body?: unknown; headers?: Record<string, string>; bytes?: Uint8Array<ArrayBuffer> }) => Promise<Answer>;
+type Sender = (init: {
+  raw?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  bytes?: Uint8Array<ArrayBuffer>;
+}) => Promise<Answer>;
 
-function sender(path: string, handler: (r: Request, c: any) => Promise<Response>, method = "POST", context: unknown = params({})): Sender {
+function sender(
+  path: string,
+  handler: (r: Request, c: any) => Promise<Response>,
+  method = "POST",
+  context: unknown = params({}),
+): Sender {
   return (init) => {
     const request = init.bytes
-      ? new Request(`http://localhost${path}`, { method, body: init.bytes, headers: { "content-type": "application/json", ...init.headers } })
+      ? new Request(`http://localhost${path}`, {
+          method,
+          body: init.bytes,
+          headers: { "content-type": "application/json", ...init.headers },
+        })
       : jsonRequest(path, { method, ...init });
     return call(handler, request, context);
   };
@@ -53,8 +73,13 @@ beforeAll(async () => {
   // A little of everything is stored first, so "nothing changed" is checked against real rows.
   const seed = sender("/api/v1/passes", postPasses);
   expect((await seed({ body: { ...receipt, pass_id: "p1", pass_number: 1 } })).status).toBe(201);
-  expect((await sender("/api/v1/boundaries", postBoundaries)({ body: { ...boundary, pass_number: 1 } })).status).toBe(201);
-  expect((await sender("/api/v1/policies/text", putPolicy, "PUT", params({ content_class: "text" }))({ body: floor })).status).toBe(201);
+  expect((await sender("/api/v1/boundaries", postBoundaries)({ body: { ...boundary, pass_number: 1 } })).status).toBe(
+    201,
+  );
+  expect(
+    (await sender("/api/v1/policies/text", putPolicy, "PUT", params({ content_class: "text" }))({ body: floor }))
+      .status,
+  ).toBe(201);
   fingerprint = await tableFingerprint();
 });
 
@@ -78,15 +103,22 @@ describe.each(endpoints)("%s: malformed bodies", (_name, send, valid) => {
 
   it("bytes that are not UTF-8 are 400", async () => {
     const text = Buffer.from(JSON.stringify(valid));
-    expectError(await send({ bytes: new Uint8Array([...text.subarray(0, 2), 0xff, 0xfe, ...text.subarray(2)]) }), 400, "invalid_json");
+    expectError(
+      await send({ bytes: new Uint8Array([...text.subarray(0, 2), 0xff, 0xfe, ...text.subarray(2)]) }),
+      400,
+      "invalid_json",
+    );
   });
 
-  it.each(["text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml"])(
-    "Content-Type %s is 415",
-    async (type) => {
-      expectError(await send({ body: valid, headers: { "content-type": type } }), 415, "unsupported_media_type");
-    },
-  );
+  it.each([
+    "text/plain",
+    "text/plain; charset=utf-8",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/xml",
+  ])("Content-Type %s is 415", async (type) => {
+    expectError(await send({ body: valid, headers: { "content-type": type } }), 415, "unsupported_media_type");
+  });
 
   it("accepts JSON content types with parameters and in any case", async () => {
     for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/vnd.floorline+json"]) {
@@ -99,14 +131,21 @@ describe.each(endpoints)("%s: malformed bodies", (_name, send, valid) => {
   it("a body over 10 MiB is 413, streamed or declared", async () => {
     const huge = JSON.stringify({ ...(valid as object), padding: "x".repeat(10 * 1024 * 1024) });
     expectError(await send({ raw: huge }), 413, "payload_too_large");
-    expectError(await send({ body: valid, headers: { "content-length": String(10 * 1024 * 1024 + 1) } }), 413, "payload_too_large");
+    expectError(
+      await send({ body: valid, headers: { "content-length": String(10 * 1024 * 1024 + 1) } }),
+      413,
+      "payload_too_large",
+    );
   });
 
-  it.each([["null"], ["42"], ['"text"'], ["true"], ["[]"], ["[[]]"]])("JSON %s where an object is expected is 422", async (raw) => {
-    const answer = await send({ raw });
-    // A bare array is a batch for /evaluate; anything else must be refused as invalid input.
-    expectError(answer, 422, "validation_failed");
-  });
+  it.each([["null"], ["42"], ['"text"'], ["true"], ["[]"], ["[[]]"]])(
+    "JSON %s where an object is expected is 422",
+    async (raw) => {
+      const answer = await send({ raw });
+      // A bare array is a batch for /evaluate; anything else must be refused as invalid input.
+      expectError(answer, 422, "validation_failed");
+    },
+  );
 });
 
 describe("POST /passes: every kind of invalid field, one at a time", () => {
@@ -185,10 +224,20 @@ describe("POST /passes: every kind of invalid field, one at a time", () => {
 
   it("limits are inclusive: 256-character ids (counted in code points, 4 bytes each: the widest key the unique index takes), 512-character hashes and 16 KiB of metadata", async () => {
     // Distinct four-byte characters: Postgres compresses repetitive index keys, which would hide an oversized one.
-    const scattered = (n: number, salt: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x10000 + ((i * 7919 + salt * 104729) % 0xf0000))).join("");
+    const scattered = (n: number, salt: number) =>
+      Array.from({ length: n }, (_, i) => String.fromCodePoint(0x10000 + ((i * 7919 + salt * 104729) % 0xf0000))).join(
+        "",
+      );
     const blob = "y".repeat(16 * 1024 - JSON.stringify({ blob: "" }).length);
     const answer = await send({
-      body: { ...receipt, chain_id: scattered(256, 1), pass_id: scattered(256, 2), metadata: { blob }, input_content_hash: scattered(512, 3), current_content_hash: scattered(512, 4) },
+      body: {
+        ...receipt,
+        chain_id: scattered(256, 1),
+        pass_id: scattered(256, 2),
+        metadata: { blob },
+        input_content_hash: scattered(512, 3),
+        current_content_hash: scattered(512, 4),
+      },
     });
     expect(answer.status).toBe(201);
     fingerprint = await tableFingerprint();
@@ -222,13 +271,20 @@ describe("POST /evaluate: invalid items", () => {
   });
 
   it("names items of an array by index", async () => {
-    const answer = await send({ body: [{ pass, policy }, { pass: { ...pass, pass_number: -2 }, policy }] });
+    const answer = await send({
+      body: [
+        { pass, policy },
+        { pass: { ...pass, pass_number: -2 }, policy },
+      ],
+    });
     expectError(answer, 422, "validation_failed");
     expect(issuePaths(answer)).toEqual(["1.pass.pass_number"]);
   });
 
   it("refuses a lone surrogate in pass_id: the reference cannot hash it either", async () => {
-    const answer = await send({ raw: `{"pass": {"pass_id": "\\ud83d", "pass_number": 2, "current_content_hash": "", "current_size_bytes": 1, "is_parseable": true, "schema_valid": true, "semantic_density_score": 0.5}, "policy": ${JSON.stringify(policy)}}` });
+    const answer = await send({
+      raw: `{"pass": {"pass_id": "\\ud83d", "pass_number": 2, "current_content_hash": "", "current_size_bytes": 1, "is_parseable": true, "schema_valid": true, "semantic_density_score": 0.5}, "policy": ${JSON.stringify(policy)}}`,
+    });
     expectError(answer, 422, "validation_failed");
     expect(issuePaths(answer)).toEqual(["pass.pass_id"]);
   });
@@ -258,7 +314,9 @@ describe("POST /boundaries: invalid receipts", () => {
   });
 
   it("a batch names each bad index, over 5,000 is refused", async () => {
-    const answer = await send({ body: { boundaries: [boundary, { ...boundary, strategy: "x" }, { ...boundary, reason: "" }] } });
+    const answer = await send({
+      body: { boundaries: [boundary, { ...boundary, strategy: "x" }, { ...boundary, reason: "" }] },
+    });
     expectError(answer, 422, "validation_failed");
     expect(issuePaths(answer)).toEqual(["boundaries.1.strategy", "boundaries.2.reason"]);
     const many = Array.from({ length: 5_001 }, (_, i) => ({ ...boundary, pass_number: i }));
@@ -272,11 +330,19 @@ describe("POST /traces/compress: invalid traces", () => {
   it.each([
     [{ nodes: {} }, "nodes"],
     [{}, "nodes"],
-    [{ nodes: [{ node_id: "a", node_type: "verified_conclusion", content: "x", verification_receipt: "r" }] }, "nodes.0.node_type"],
+    [
+      { nodes: [{ node_id: "a", node_type: "verified_conclusion", content: "x", verification_receipt: "r" }] },
+      "nodes.0.node_type",
+    ],
     [{ nodes: [{ node_id: "a", node_type: "FALSIFIED_PATH", content: null }] }, "nodes.0.content"],
     [{ nodes: [{ node_type: "FALSIFIED_PATH", content: "x" }] }, "nodes.0.node_id"],
     [{ nodes: [{ node_id: "a", node_type: "FALSIFIED_PATH", content: "x\u0000" }] }, "nodes.0.content"],
-    [{ nodes: Array.from({ length: 10_001 }, () => ({ node_id: "a", node_type: "EXPLORATORY_CHATTER", content: "" })) }, "nodes"],
+    [
+      {
+        nodes: Array.from({ length: 10_001 }, () => ({ node_id: "a", node_type: "EXPLORATORY_CHATTER", content: "" })),
+      },
+      "nodes",
+    ],
   ])("%# -> 422 naming %s", async (body, field) => {
     const answer = await send({ body });
     expectError(answer, 422, "validation_failed");
@@ -284,7 +350,9 @@ describe("POST /traces/compress: invalid traces", () => {
   });
 
   it("refuses a lone surrogate in content with 422, never 500", async () => {
-    const answer = await send({ raw: '{"nodes": [{"node_id": "a", "node_type": "VERIFIED_CONCLUSION", "content": "\\ud800", "verification_receipt": "r"}]}' });
+    const answer = await send({
+      raw: '{"nodes": [{"node_id": "a", "node_type": "VERIFIED_CONCLUSION", "content": "\\ud800", "verification_receipt": "r"}]}',
+    });
     expectError(answer, 422, "validation_failed");
   });
 });
@@ -292,7 +360,17 @@ describe("POST /traces/compress: invalid traces", () => {
 describe("query parameters and path parameters", () => {
   const list = (query: string) => call(listChains, jsonRequest(`/api/v1/chains?${query}`));
 
-  it.each(["limit=0", "limit=501", "limit=abc", "limit=1.5", "limit=-1", "limit=1e2", "limit=0x10", "limit=", "limit=%2010"])("%s is 422", async (query) => {
+  it.each([
+    "limit=0",
+    "limit=501",
+    "limit=abc",
+    "limit=1.5",
+    "limit=-1",
+    "limit=1e2",
+    "limit=0x10",
+    "limit=",
+    "limit=%2010",
+  ])("%s is 422", async (query) => {
     const error = expectError(await list(query), 422, "invalid_query");
     expect(error.issues?.map((i) => i.path)).toEqual(["limit"]);
   });
@@ -302,12 +380,17 @@ describe("query parameters and path parameters", () => {
     expect((await list("limit=500")).status).toBe(200);
   });
 
-  it.each(["status=exploded", "sort=name", "order=sideways", "content_class=a%20b", `q=${"q".repeat(257)}`, "q=%00", "content_class=%00"])(
-    "%s is 422",
-    async (query) => {
-      expectError(await list(query), 422, "invalid_query");
-    },
-  );
+  it.each([
+    "status=exploded",
+    "sort=name",
+    "order=sideways",
+    "content_class=a%20b",
+    `q=${"q".repeat(257)}`,
+    "q=%00",
+    "content_class=%00",
+  ])("%s is 422", async (query) => {
+    expectError(await list(query), 422, "invalid_query");
+  });
 
   it.each([
     ["not base64 JSON", "%%%"],
@@ -328,11 +411,23 @@ describe("query parameters and path parameters", () => {
   });
 
   it("an unknown chain is 404", async () => {
-    expectError(await call(getChain, jsonRequest("/api/v1/chains/none"), params({ chain_id: "none" })), 404, "not_found");
+    expectError(
+      await call(getChain, jsonRequest("/api/v1/chains/none"), params({ chain_id: "none" })),
+      404,
+      "not_found",
+    );
   });
 
   it("a policy class with NUL is 404 on GET and PUT", async () => {
-    expectError(await call(getPolicy, jsonRequest("/api/v1/policies/x"), params({ content_class: "a\u0000" })), 404, "not_found");
-    expectError(await sender("/api/v1/policies/x", putPolicy, "PUT", params({ content_class: "a\u0000" }))({ body: floor }), 404, "not_found");
+    expectError(
+      await call(getPolicy, jsonRequest("/api/v1/policies/x"), params({ content_class: "a\u0000" })),
+      404,
+      "not_found",
+    );
+    expectError(
+      await sender("/api/v1/policies/x", putPolicy, "PUT", params({ content_class: "a\u0000" }))({ body: floor }),
+      404,
+      "not_found",
+    );
   });
 });

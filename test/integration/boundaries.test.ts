@@ -9,10 +9,17 @@ import { call, countRows, expectError, issuePaths, post, tableFingerprint } from
 useTestDatabase();
 
 const send = (body: unknown) => post(postBoundaries, "/api/v1/boundaries", body);
-const chain = (chainId: string) => call(getChain, jsonRequest(`/api/v1/chains/${chainId}`), params({ chain_id: chainId }));
+const chain = (chainId: string) =>
+  call(getChain, jsonRequest(`/api/v1/chains/${chainId}`), params({ chain_id: chainId }));
 
 const halt = { chain_id: "b-chain", pass_number: 4, strategy: "halt", reason: "density floor reached" };
-const restore = { chain_id: "b-chain", pass_number: 5, strategy: "restore", reason: "unparseable", restore_pass_id: "p3" };
+const restore = {
+  chain_id: "b-chain",
+  pass_number: 5,
+  strategy: "restore",
+  reason: "unparseable",
+  restore_pass_id: "p3",
+};
 const acceptLoss = {
   chain_id: "b-chain",
   pass_number: 6,
@@ -79,7 +86,9 @@ describe("POST /api/v1/boundaries", () => {
   it("the chain shows its boundaries in pass order, and the summary counts them", async () => {
     const detail = await chain("b-chain");
     expect(detail.status).toBe(200);
-    expect(detail.body.boundaries.map((b: { pass_number: number; strategy: string }) => [b.pass_number, b.strategy])).toEqual([
+    expect(
+      detail.body.boundaries.map((b: { pass_number: number; strategy: string }) => [b.pass_number, b.strategy]),
+    ).toEqual([
       [4, "halt"],
       [5, "restore"],
       [6, "accept_loss"],
@@ -99,7 +108,13 @@ describe("POST /api/v1/boundaries", () => {
 });
 
 describe("POST /api/v1/boundaries: batches", () => {
-  const item = (passNumber: number, extra: Record<string, unknown> = {}) => ({ chain_id: "b-batch", pass_number: passNumber, strategy: "halt", reason: `r${passNumber}`, ...extra });
+  const item = (passNumber: number, extra: Record<string, unknown> = {}) => ({
+    chain_id: "b-batch",
+    pass_number: passNumber,
+    strategy: "halt",
+    reason: `r${passNumber}`,
+    ...extra,
+  });
 
   it("answers {results} in input order", async () => {
     const answer = await send({ boundaries: [item(3), item(1), item(2)] });
@@ -131,7 +146,9 @@ describe("POST /api/v1/boundaries: batches", () => {
 
   it("one invalid item fails the batch with 422 naming it, and nothing is written", async () => {
     const before = await tableFingerprint();
-    const answer = await send({ boundaries: [item(11), item(12, { strategy: "restore" }), item(13, { pass_number: -1 })] });
+    const answer = await send({
+      boundaries: [item(11), item(12, { strategy: "restore" }), item(13, { pass_number: -1 })],
+    });
     expectError(answer, 422, "validation_failed");
     expect(issuePaths(answer)).toEqual(["boundaries.1.restore_pass_id", "boundaries.2.pass_number"]);
     expect(await tableFingerprint()).toBe(before);

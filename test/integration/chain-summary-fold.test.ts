@@ -21,7 +21,10 @@ const HASHES = ["h0", "h1"];
 
 async function summaries(): Promise<string> {
   const db = await getDb();
-  const rows = await queryRows<Record<string, unknown>>(db, sql`select * from chains where pass_count > 0 or boundary_count > 0 order by chain_id`);
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select * from chains where pass_count > 0 or boundary_count > 0 order by chain_id`,
+  );
   return JSON.stringify(rows);
 }
 
@@ -33,16 +36,26 @@ async function recomputeAll(): Promise<void> {
 describe("chain summaries kept incrementally", () => {
   it.each([7, 11, 23])("equal a full recompute after every write (seed %i)", async (seed) => {
     const rnd = seededRandom(seed);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
     const sent = new Map<string, PassReceipt>();
     const nextNumber = new Map<string, number>();
-    await updatePolicy("fold", { min_size_bytes: 10, min_semantic_density: 0.02, max_pass_number: 1000, required_fields: [] });
+    await updatePolicy("fold", {
+      min_size_bytes: 10,
+      min_semantic_density: 0.02,
+      max_pass_number: 1000,
+      required_fields: [],
+    });
 
     let writes = 0;
     for (let round = 0; round < 120; round++) {
       if (rnd() < 0.15) {
         const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
-          boundaryReceiptSchema.parse({ chain_id: pick(CHAINS), pass_number: Math.floor(rnd() * 8), strategy: "halt", reason: `r${seed}` }),
+          boundaryReceiptSchema.parse({
+            chain_id: pick(CHAINS),
+            pass_number: Math.floor(rnd() * 8),
+            strategy: "halt",
+            reason: `r${seed}`,
+          }),
         );
         await ingestBoundaries(items).catch((e: { code?: string }) => {
           if (e.code !== "idempotency_conflict") throw e;
@@ -57,7 +70,10 @@ describe("chain summaries kept incrementally", () => {
             ? (previous ?? Math.floor(rnd() * 3)) + (rnd() < 0.1 ? 1 : 0) - (rnd() < 0.1 && (previous ?? 0) > 0 ? 1 : 0)
             : Math.floor(rnd() * 10);
           if (inOrder) nextNumber.set(chain, number + 1);
-          const passId = inOrder && rnd() < 0.9 ? `${chain}-n${number}-${Math.floor(rnd() * 1e6)}` : `${chain}-p${Math.floor(rnd() * 14)}`;
+          const passId =
+            inOrder && rnd() < 0.9
+              ? `${chain}-n${number}-${Math.floor(rnd() * 1e6)}`
+              : `${chain}-p${Math.floor(rnd() * 14)}`;
           const retry = sent.get(`${chain}/${passId}`);
           items.push(
             retry && rnd() < 0.7
@@ -80,7 +96,8 @@ describe("chain summaries kept incrementally", () => {
         }
         try {
           await ingestPasses(items);
-          for (const item of items) if (!sent.has(`${item.chain_id}/${item.pass_id}`)) sent.set(`${item.chain_id}/${item.pass_id}`, item);
+          for (const item of items)
+            if (!sent.has(`${item.chain_id}/${item.pass_id}`)) sent.set(`${item.chain_id}/${item.pass_id}`, item);
         } catch (e) {
           if ((e as { code?: string }).code !== "idempotency_conflict") throw e;
         }

@@ -29,7 +29,11 @@ const list = async (query = ""): Promise<{ items: Summary[]; next_cursor: string
   return answer.body;
 };
 const detail = async (chainId: string) => {
-  const answer = await call(getChain, jsonRequest(`/api/v1/chains/${encodeURIComponent(chainId)}`), params({ chain_id: chainId }));
+  const answer = await call(
+    getChain,
+    jsonRequest(`/api/v1/chains/${encodeURIComponent(chainId)}`),
+    params({ chain_id: chainId }),
+  );
   expect(answer.status, answer.text).toBe(200);
   return answer.body;
 };
@@ -56,7 +60,16 @@ async function walk(query: string, limit: number): Promise<Summary[][]> {
 // A lenient class so that only the gates a test aims at fire.
 const LENIENT = { min_size_bytes: 10, min_semantic_density: 0.2, max_pass_number: 50 };
 
-type P = { n: number; id?: string; inHash?: string | null; outHash?: string; density?: number; size?: number; parseable?: boolean; verdict?: string };
+type P = {
+  n: number;
+  id?: string;
+  inHash?: string | null;
+  outHash?: string;
+  density?: number;
+  size?: number;
+  parseable?: boolean;
+  verdict?: string;
+};
 function receipts(chainId: string, passes: P[], contentClass = "lenient") {
   return passes.map((p) => ({
     chain_id: chainId,
@@ -74,7 +87,15 @@ function receipts(chainId: string, passes: P[], contentClass = "lenient") {
 }
 
 beforeAll(async () => {
-  expect((await call(putPolicy, jsonRequest("/api/v1/policies/lenient", { method: "PUT", body: LENIENT }), params({ content_class: "lenient" }))).status).toBe(201);
+  expect(
+    (
+      await call(
+        putPolicy,
+        jsonRequest("/api/v1/policies/lenient", { method: "PUT", body: LENIENT }),
+        params({ content_class: "lenient" }),
+      )
+    ).status,
+  ).toBe(201);
   await ingest([
     // Out of order on purpose: the chain is read back in pass order.
     ...receipts("healthy", [{ n: 3 }, { n: 1 }, { n: 2 }]),
@@ -95,37 +116,65 @@ describe("GET /api/v1/chains/{chain_id}", () => {
     const chain = await detail("healthy");
     expect(chain.chain_id).toBe("healthy");
     expect(chain.passes.map((p: { pass_number: number }) => p.pass_number)).toEqual([1, 2, 3]);
-    expect(chain.passes.map((p: { verdict: string }) => p.verdict)).toEqual(["NO_RECURSIVE_COMPRESSION", "SAFE_TO_COMPRESS", "SAFE_TO_COMPRESS"]);
-    expect(chain.passes[1]).toMatchObject({ pass_id: "healthy-p2", input_content_hash: "h1", current_content_hash: "h2", policy_version: 1, client_mismatch: false });
+    expect(chain.passes.map((p: { verdict: string }) => p.verdict)).toEqual([
+      "NO_RECURSIVE_COMPRESSION",
+      "SAFE_TO_COMPRESS",
+      "SAFE_TO_COMPRESS",
+    ]);
+    expect(chain.passes[1]).toMatchObject({
+      pass_id: "healthy-p2",
+      input_content_hash: "h1",
+      current_content_hash: "h2",
+      policy_version: 1,
+      client_mismatch: false,
+    });
     expect(chain.collapse_point).toBeNull();
     expect(chain.integrity).toEqual([]);
     expect(chain.boundaries).toEqual([]);
   });
 
   it("the collapse point is the first COLLAPSE_IMMINENT or FLOOR_BREACH_DETECTED pass", async () => {
-    expect((await detail("imminent")).collapse_point).toEqual({ pass_id: "imminent-p3", pass_number: 3, verdict: "COLLAPSE_IMMINENT" });
+    expect((await detail("imminent")).collapse_point).toEqual({
+      pass_id: "imminent-p3",
+      pass_number: 3,
+      verdict: "COLLAPSE_IMMINENT",
+    });
     // Pass 4 (breach) arrived before pass 3 (imminent); pass order decides.
-    expect((await detail("breach")).collapse_point).toEqual({ pass_id: "breach-p3", pass_number: 3, verdict: "COLLAPSE_IMMINENT" });
+    expect((await detail("breach")).collapse_point).toEqual({
+      pass_id: "breach-p3",
+      pass_number: 3,
+      verdict: "COLLAPSE_IMMINENT",
+    });
   });
 
   it("finds a hash mismatch against the previous pass's output", async () => {
     const chain = await detail("hash-broken");
-    expect(chain.integrity.map((f: { kind: string; pass_id: string; pass_number: number }) => [f.kind, f.pass_id, f.pass_number])).toEqual([
-      ["hash_mismatch", "hash-broken-p2", 2],
-    ]);
+    expect(
+      chain.integrity.map((f: { kind: string; pass_id: string; pass_number: number }) => [
+        f.kind,
+        f.pass_id,
+        f.pass_number,
+      ]),
+    ).toEqual([["hash_mismatch", "hash-broken-p2", 2]]);
     expect(typeof chain.integrity[0].detail).toBe("string");
   });
 
   it("finds missing passes, including before a late start", async () => {
-    expect((await detail("gappy")).integrity.map((f: { kind: string; pass_number: number }) => [f.kind, f.pass_number])).toEqual([["missing_pass", 4]]);
-    expect((await detail("late-start")).integrity.map((f: { kind: string; pass_number: number }) => [f.kind, f.pass_number])).toEqual([["missing_pass", 3]]);
+    expect(
+      (await detail("gappy")).integrity.map((f: { kind: string; pass_number: number }) => [f.kind, f.pass_number]),
+    ).toEqual([["missing_pass", 4]]);
+    expect(
+      (await detail("late-start")).integrity.map((f: { kind: string; pass_number: number }) => [f.kind, f.pass_number]),
+    ).toEqual([["missing_pass", 3]]);
     expect((await detail("zero-start")).integrity).toEqual([]);
   });
 
   it("finds a repeated pass number", async () => {
     const chain = await detail("repeated");
     expect(chain.passes).toHaveLength(3);
-    expect(chain.integrity.map((f: { kind: string; pass_id: string }) => [f.kind, f.pass_id])).toEqual([["repeated_pass", "repeated-p2-again"]]);
+    expect(chain.integrity.map((f: { kind: string; pass_id: string }) => [f.kind, f.pass_id])).toEqual([
+      ["repeated_pass", "repeated-p2-again"],
+    ]);
   });
 
   it("counts client mismatches", async () => {
@@ -134,7 +183,11 @@ describe("GET /api/v1/chains/{chain_id}", () => {
   });
 
   it("an unknown chain is 404 in the error shape", async () => {
-    expectError(await call(getChain, jsonRequest("/api/v1/chains/nope"), params({ chain_id: "nope" })), 404, "not_found");
+    expectError(
+      await call(getChain, jsonRequest("/api/v1/chains/nope"), params({ chain_id: "nope" })),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -176,7 +229,14 @@ describe("GET /api/v1/chains: filters", () => {
 });
 
 type Detail = {
-  passes: Array<{ pass_id: string; pass_number: number; verdict: string; client_mismatch: boolean; semantic_density_score: number; current_size_bytes: number }>;
+  passes: Array<{
+    pass_id: string;
+    pass_number: number;
+    verdict: string;
+    client_mismatch: boolean;
+    semantic_density_score: number;
+    current_size_bytes: number;
+  }>;
   boundaries: unknown[];
   integrity: unknown[];
   collapse_point: unknown;
@@ -225,8 +285,10 @@ describe("integrity count (SQL) equals integrity findings (lib/chain-integrity.t
       let n = Math.floor(random() * 3);
       for (let i = 0; i < 2 + Math.floor(random() * 8); i++) {
         const r = random();
-        if (r < 0.15) n += 2 + Math.floor(random() * 3); // a gap
-        else if (r > 0.85 && passes.length > 0) n += 0; // a repeat
+        if (r < 0.15)
+          n += 2 + Math.floor(random() * 3); // a gap
+        else if (r > 0.85 && passes.length > 0)
+          n += 0; // a repeat
         else if (passes.length > 0) n += 1;
         passes.push({
           n,
@@ -239,7 +301,12 @@ describe("integrity count (SQL) equals integrity findings (lib/chain-integrity.t
       if (c >= 30) passes.sort(() => random() - 0.5);
       arrivals.push(receipts(chainId, passes));
       if (c < 10) {
-        const answer = await post(postBoundaries, "/api/v1/boundaries", { chain_id: chainId, pass_number: 9, strategy: "halt", reason: "r" });
+        const answer = await post(postBoundaries, "/api/v1/boundaries", {
+          chain_id: chainId,
+          pass_number: 9,
+          strategy: "halt",
+          reason: "r",
+        });
         expect(answer.status).toBe(201);
       }
     }
@@ -275,7 +342,15 @@ describe("GET /api/v1/chains: sorting and keyset pagination", () => {
     ["min_size", (c) => c.min_size_bytes ?? Number.MAX_SAFE_INTEGER],
   ];
 
-  it.each(SORTS.flatMap(([sort, value]) => [[sort, "asc", value], [sort, "desc", value]] as const))(
+  it.each(
+    SORTS.flatMap(
+      ([sort, value]) =>
+        [
+          [sort, "asc", value],
+          [sort, "desc", value],
+        ] as const,
+    ),
+  )(
     "sort=%s order=%s: ordered by the key, and pages of 7 visit every chain exactly once in the same order",
     async (sort, order, value) => {
       const full = (await list(`sort=${sort}&order=${order}&limit=500`)).items;

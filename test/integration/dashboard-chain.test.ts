@@ -49,7 +49,15 @@ describe("chain page queries", () => {
     expect(series.downsampled).toBe(false);
     expect(series.points.map((p) => p.pass_number)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(series.floors).toEqual([
-      { content_class: "api-json", policy_version: 1, from: 1, to: 6, min_size_bytes: 2048, min_semantic_density: 0.55, max_pass_number: 6 },
+      {
+        content_class: "api-json",
+        policy_version: 1,
+        from: 1,
+        to: 6,
+        min_size_bytes: 2048,
+        min_semantic_density: 0.55,
+        max_pass_number: 6,
+      },
     ]);
     expect(series.mismatches.map((m) => m.pass_number)).toEqual([5]);
     expect(series.points[4].verdict).toBe("FLOOR_BREACH_DETECTED");
@@ -60,14 +68,26 @@ describe("chain page queries", () => {
     expect(brokenSeries.findings.map((f) => f.kind)).toEqual(["missing_pass", "hash_mismatch"]);
 
     const void_ = await getChainSeries("demo-semantic-void", []);
-    expect(void_.crossings).toEqual([{ pass_id: "demo-semantic-void.p4", pass_number: 4, metric: "density", direction: "below" }]);
+    expect(void_.crossings).toEqual([
+      { pass_id: "demo-semantic-void.p4", pass_number: 4, metric: "density", direction: "below" },
+    ]);
   });
 
   it("downsamples a long chain in the database exactly as the specification does", async () => {
-    await updatePolicy("big-class", { min_size_bytes: 10_000, min_semantic_density: 0.5, max_pass_number: 100_000, required_fields: [] });
+    await updatePolicy("big-class", {
+      min_size_bytes: 10_000,
+      min_semantic_density: 0.5,
+      max_pass_number: 100_000,
+      required_fields: [],
+    });
     await ingestPasses(bigChain(1, 3_000));
     // A stricter floor half-way: the floor drawn for the second half is the new version's.
-    await updatePolicy("big-class", { min_size_bytes: 12_000, min_semantic_density: 0.5, max_pass_number: 100_000, required_fields: [] });
+    await updatePolicy("big-class", {
+      min_size_bytes: 12_000,
+      min_semantic_density: 0.5,
+      max_pass_number: 100_000,
+      required_fields: [],
+    });
     await ingestPasses(bigChain(3_001, BIG_PASSES));
     await ingestBoundaries([{ chain_id: BIG, pass_number: 2_001, strategy: "halt", reason: "size fell off a cliff" }]);
 
@@ -85,7 +105,11 @@ describe("chain page queries", () => {
     ]);
     let prev: FlagInput | null = null;
     const samples = full.map((p, i) => {
-      const input: FlagInput = { ...p, floor_size: floors.get(p.policy_version)!.size, floor_density: floors.get(p.policy_version)!.density };
+      const input: FlagInput = {
+        ...p,
+        floor_size: floors.get(p.policy_version)!.size,
+        floor_density: floors.get(p.policy_version)!.density,
+      };
       const flags = passFlags(prev, input, { isLast: i === full.length - 1, isBoundary: p.pass_number === 2_001 });
       prev = input;
       return { key: i, passNumber: p.pass_number, values: [p.current_size_bytes, p.semantic_density_score], flags };

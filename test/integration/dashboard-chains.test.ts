@@ -17,7 +17,7 @@ function receiptsFor(i: number): PassReceipt[] {
   const passes = 1 + (i % 7);
   const contentClass = ["api-json", "summary", "=formula"][i % 3];
   return Array.from({ length: passes }, (_, k) => ({
-    chain_id: `chain-${String(i).padStart(3, "0")}${i % 10 === 0 ? ",with \"quotes\"" : ""}`,
+    chain_id: `chain-${String(i).padStart(3, "0")}${i % 10 === 0 ? ',with "quotes"' : ""}`,
     pass_id: `p${k + 1}`,
     pass_number: k + 1,
     input_content_hash: null,
@@ -55,7 +55,8 @@ async function readAll(sort: (typeof CHAIN_SORTS)[number], order: "asc" | "desc"
 
 describe("chains list", () => {
   it("pages forward through every chain once, in order, for every sort", async () => {
-    for (let i = 0; i < CHAINS; i += 40) await ingestPasses(Array.from({ length: Math.min(40, CHAINS - i) }, (_, j) => receiptsFor(i + j)).flat());
+    for (let i = 0; i < CHAINS; i += 40)
+      await ingestPasses(Array.from({ length: Math.min(40, CHAINS - i) }, (_, j) => receiptsFor(i + j)).flat());
     const everything = (await listChains({ sort: "last_activity", order: "desc", limit: 500 })).items;
     expect(everything).toHaveLength(CHAINS);
     for (const sort of CHAIN_SORTS) {
@@ -94,9 +95,16 @@ describe("chains list", () => {
   });
 
   it("filters on the server by status, class and id search", async () => {
-    const collapsed = await listChains({ sort: "last_activity", order: "desc", limit: 500, status: "collapse_imminent" });
+    const collapsed = await listChains({
+      sort: "last_activity",
+      order: "desc",
+      limit: 500,
+      status: "collapse_imminent",
+    });
     expect(collapsed.items.length).toBeGreaterThan(0);
-    expect(collapsed.items.every((c) => c.statuses.includes("collapse_imminent") && c.collapse_point !== null)).toBe(true);
+    expect(collapsed.items.every((c) => c.statuses.includes("collapse_imminent") && c.collapse_point !== null)).toBe(
+      true,
+    );
     expect(await countChains({ status: "collapse_imminent" })).toBe(collapsed.items.length);
     const healthy = await countChains({ status: "healthy" });
     expect(healthy + collapsed.items.length).toBe(CHAINS);
@@ -106,7 +114,18 @@ describe("chains list", () => {
     expect(summaries.items).toHaveLength(46);
 
     const search = await listChains({ sort: "last_activity", order: "desc", limit: 500, q: "chain-12" });
-    expect(search.items.map((c) => c.chain_id).sort()).toEqual(["chain-120,with \"quotes\"", "chain-121", "chain-122", "chain-123", "chain-124", "chain-125", "chain-126", "chain-127", "chain-128", "chain-129"]);
+    expect(search.items.map((c) => c.chain_id).sort()).toEqual([
+      'chain-120,with "quotes"',
+      "chain-121",
+      "chain-122",
+      "chain-123",
+      "chain-124",
+      "chain-125",
+      "chain-126",
+      "chain-127",
+      "chain-128",
+      "chain-129",
+    ]);
     // LIKE wildcards in the search are literal characters.
     expect(await countChains({ q: "chain_1" })).toBe(0);
     expect(await countChains({ q: "%" })).toBe(0);
@@ -117,7 +136,10 @@ describe("chains list", () => {
 
 describe("chains export", () => {
   it("streams the filtered set as CSV, quoting what needs quoting", async () => {
-    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=csv&status=collapse_imminent&sort=pass_count&order=asc"), { params: Promise.resolve({}) });
+    const response = await exportChains(
+      jsonRequest("/api/v1/exports/chains?format=csv&status=collapse_imminent&sort=pass_count&order=asc"),
+      { params: Promise.resolve({}) },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="floorline-chains-.*\.csv"$/);
@@ -126,7 +148,8 @@ describe("chains export", () => {
     expect(lines[0]).toBe(
       "chain_id,content_class,statuses,pass_count,boundary_count,last_pass_id,last_pass_number,last_verdict,collapse_pass_id,collapse_pass_number,collapse_verdict,client_mismatches,integrity_findings,min_semantic_density,min_size_bytes,first_seen_at,last_activity_at",
     );
-    const expected = (await listChains({ sort: "pass_count", order: "asc", limit: 500, status: "collapse_imminent" })).items;
+    const expected = (await listChains({ sort: "pass_count", order: "asc", limit: 500, status: "collapse_imminent" }))
+      .items;
     expect(lines).toHaveLength(expected.length + 1);
     expect(lines.slice(1).map((l) => l.match(/^("(?:[^"]|"")*"|[^,]*)/)![1])).toEqual(
       expected.map((c) => (c.chain_id.includes(",") ? `"${c.chain_id.replace(/"/g, '""')}"` : c.chain_id)),
@@ -135,14 +158,20 @@ describe("chains export", () => {
   });
 
   it("streams the same set as a JSON array of the API's list items", async () => {
-    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=json&content_class=summary"), { params: Promise.resolve({}) });
+    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=json&content_class=summary"), {
+      params: Promise.resolve({}),
+    });
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const items = (await response.json()) as ChainSummaryWire[];
-    const api = await listChainsApi(jsonRequest("/api/v1/chains?content_class=summary&limit=500"), { params: Promise.resolve({}) });
+    const api = await listChainsApi(jsonRequest("/api/v1/chains?content_class=summary&limit=500"), {
+      params: Promise.resolve({}),
+    });
     expect(items).toEqual((await api.json()).items);
     expect(items).toHaveLength(46);
 
-    const none = await exportChains(jsonRequest("/api/v1/exports/chains?format=json&q=nothing-like-this"), { params: Promise.resolve({}) });
+    const none = await exportChains(jsonRequest("/api/v1/exports/chains?format=json&q=nothing-like-this"), {
+      params: Promise.resolve({}),
+    });
     expect(await none.json()).toEqual([]);
   });
 
@@ -159,7 +188,9 @@ describe("chains export", () => {
   });
 
   it("refuses bad filters with the contract's error body", async () => {
-    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=xml"), { params: Promise.resolve({}) });
+    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=xml"), {
+      params: Promise.resolve({}),
+    });
     expect(response.status).toBe(422);
     expect((await response.json()).error.code).toBe("invalid_query");
   });

@@ -25,7 +25,10 @@ const receipt = (n: number): PassReceipt => ({
   manifest_digest: null,
 });
 
-async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, buffer: { text: string }): Promise<{ event: string; data: unknown }> {
+async function nextEvent(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  buffer: { text: string },
+): Promise<{ event: string; data: unknown }> {
   const decoder = new TextDecoder();
   for (;;) {
     const end = buffer.text.indexOf("\n\n");
@@ -45,7 +48,10 @@ async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, buffer
 
 describe("chain event stream", () => {
   it("answers an unknown chain with 404 in the error contract", async () => {
-    const response = await chainEvents(new Request("http://localhost/api/v1/chains/nope/events"), params({ chain_id: "nope" }));
+    const response = await chainEvents(
+      new Request("http://localhost/api/v1/chains/nope/events"),
+      params({ chain_id: "nope" }),
+    );
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe("not_found");
   });
@@ -53,15 +59,24 @@ describe("chain event stream", () => {
   it("sends the chain's version, then a change when a pass arrives", async () => {
     await ingestPasses([receipt(1), receipt(2)]);
     const abort = new AbortController();
-    const response = await chainEvents(new Request("http://localhost/api/v1/chains/live/events", { signal: abort.signal }), params({ chain_id: "live" }));
+    const response = await chainEvents(
+      new Request("http://localhost/api/v1/chains/live/events", { signal: abort.signal }),
+      params({ chain_id: "live" }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const reader = response.body!.getReader();
     const buffer = { text: "" };
-    expect(await nextEvent(reader, buffer)).toMatchObject({ event: "version", data: { pass_count: 2, last_pass_number: 2 } });
+    expect(await nextEvent(reader, buffer)).toMatchObject({
+      event: "version",
+      data: { pass_count: 2, last_pass_number: 2 },
+    });
 
     await ingestPasses([receipt(3)]);
-    expect(await nextEvent(reader, buffer)).toMatchObject({ event: "change", data: { pass_count: 3, last_pass_number: 3, last_verdict: "SAFE_TO_COMPRESS" } });
+    expect(await nextEvent(reader, buffer)).toMatchObject({
+      event: "change",
+      data: { pass_count: 3, last_pass_number: 3, last_verdict: "SAFE_TO_COMPRESS" },
+    });
 
     abort.abort();
     for (;;) {

@@ -12,7 +12,13 @@ const NOW = new Date();
 const HOUR = 3_600_000;
 
 /** A chain of `sizes` passes starting `hoursAgo`, one pass a minute, under the default floor of 256 bytes. */
-function chain(id: string, contentClass: string, hoursAgo: number, sizes: number[], extra: Partial<PassReceipt>[] = []): PassReceipt[] {
+function chain(
+  id: string,
+  contentClass: string,
+  hoursAgo: number,
+  sizes: number[],
+  extra: Partial<PassReceipt>[] = [],
+): PassReceipt[] {
   return sizes.map((size, i) => ({
     chain_id: id,
     pass_id: `${id}.${i + 1}`,
@@ -48,11 +54,25 @@ describe("overview", () => {
     const day = await getOverviewFigures(rangeStart("24h", NOW, null));
     // Chains count as active when a receipt was created or received in the range: the
     // back-dated chains were all received just now.
-    expect(day).toEqual({ chains: 5, passes: 10, chains_collapsed: 2, floor_breaches: 1, client_mismatches: 1, integrity_findings: 1 });
+    expect(day).toEqual({
+      chains: 5,
+      passes: 10,
+      chains_collapsed: 2,
+      floor_breaches: 1,
+      client_mismatches: 1,
+      integrity_findings: 1,
+    });
     const week = await getOverviewFigures(rangeStart("7d", NOW, null));
     expect(week).toMatchObject({ passes: 12, chains_collapsed: 3 });
     const all = await getOverviewFigures(null);
-    expect(all).toEqual({ chains: 5, passes: 14, chains_collapsed: 3, floor_breaches: 1, client_mismatches: 1, integrity_findings: 1 });
+    expect(all).toEqual({
+      chains: 5,
+      passes: 14,
+      chains_collapsed: 3,
+      floor_breaches: 1,
+      client_mismatches: 1,
+      integrity_findings: 1,
+    });
     expect((await getFirstActivity())!.getTime()).toBe(NOW.getTime() - 960 * HOUR);
   });
 

@@ -16,7 +16,9 @@ async function replayInMemory(contentClass: string, floor: CompressionPolicy): P
   const out = new Map<string, number | null>();
   for (const summary of items) {
     const chain = (await getChain(summary.chain_id))!;
-    const hit = chain.passes.find((p) => p.content_class === contentClass && COLLAPSE_VERDICTS.has(evaluatePass(p, floor).verdict));
+    const hit = chain.passes.find(
+      (p) => p.content_class === contentClass && COLLAPSE_VERDICTS.has(evaluatePass(p, floor).verdict),
+    );
     out.set(summary.chain_id, hit?.pass_number ?? null);
   }
   return out;
@@ -37,7 +39,10 @@ describe("what-if replay", () => {
       for (const candidate of candidates) {
         const replayed = await replayClass(contentClass, current, candidate);
         const expected = await replayInMemory(contentClass, candidate);
-        expect(new Map(replayed.map((c) => [c.chain_id, c.candidate?.pass_number ?? null])), `${contentClass} ${JSON.stringify(candidate)}`).toEqual(expected);
+        expect(
+          new Map(replayed.map((c) => [c.chain_id, c.candidate?.pass_number ?? null])),
+          `${contentClass} ${JSON.stringify(candidate)}`,
+        ).toEqual(expected);
         for (const c of replayed) if (c.candidate) expect(COLLAPSE_VERDICTS.has(c.candidate.verdict)).toBe(true);
       }
     }
@@ -47,15 +52,30 @@ describe("what-if replay", () => {
     const current = await getPolicy("summary");
     const versionsBefore = await listPolicyVersions("summary");
     const before = await getChain("demo-broken-receipts");
-    const result = summariseWhatIf(await replayClass("summary", current, { ...current, min_semantic_density: 0.62 }), 10);
+    const result = summariseWhatIf(
+      await replayClass("summary", current, { ...current, min_semantic_density: 0.62 }),
+      10,
+    );
     expect(result.total).toBe(2);
-    expect(result.counts).toEqual({ newly_collapsing: 1, earlier: 1, later: 0, no_longer_collapsing: 0, unchanged_collapsed: 0, unchanged_healthy: 0 });
-    expect(result.chains.newly_collapsing.map((c) => [c.chain_id, c.candidate?.pass_number, c.candidate?.directive])).toEqual([
-      ["demo-broken-receipts", 5, "HALT: Density 0.58 < 0.62."],
+    expect(result.counts).toEqual({
+      newly_collapsing: 1,
+      earlier: 1,
+      later: 0,
+      no_longer_collapsing: 0,
+      unchanged_collapsed: 0,
+      unchanged_healthy: 0,
+    });
+    expect(
+      result.chains.newly_collapsing.map((c) => [c.chain_id, c.candidate?.pass_number, c.candidate?.directive]),
+    ).toEqual([["demo-broken-receipts", 5, "HALT: Density 0.58 < 0.62."]]);
+    expect(result.chains.earlier.map((c) => [c.chain_id, c.current?.pass_number, c.candidate?.pass_number])).toEqual([
+      ["demo-semantic-void", 4, 3],
     ]);
-    expect(result.chains.earlier.map((c) => [c.chain_id, c.current?.pass_number, c.candidate?.pass_number])).toEqual([["demo-semantic-void", 4, 3]]);
 
-    const looser = summariseWhatIf(await replayClass("summary", current, { ...current, min_semantic_density: 0.1, min_size_bytes: 0 }), 10);
+    const looser = summariseWhatIf(
+      await replayClass("summary", current, { ...current, min_semantic_density: 0.1, min_size_bytes: 0 }),
+      10,
+    );
     expect(looser.counts.no_longer_collapsing).toBe(1);
 
     expect(await listPolicyVersions("summary")).toEqual(versionsBefore);

@@ -50,7 +50,14 @@ describe("GET /api/v1/health", () => {
       expect(write.headers.get("retry-after")).not.toBeNull();
 
       // The stateless guard needs no database.
-      expect((await post(evaluate, "/api/v1/evaluate", { pass: receipt, policy: { min_size_bytes: 0, min_semantic_density: 0, max_pass_number: 9 } })).status).toBe(200);
+      expect(
+        (
+          await post(evaluate, "/api/v1/evaluate", {
+            pass: receipt,
+            policy: { min_size_bytes: 0, min_semantic_density: 0, max_pass_number: 9 },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       setHandle(working);
     }
@@ -59,12 +66,18 @@ describe("GET /api/v1/health", () => {
 });
 
 describe("unknown API paths", () => {
-  it.each(["GET", "POST", "PUT", "PATCH", "DELETE"] as const)("%s /api/v1/nope is a JSON 404 in the error shape", async (method) => {
-    const request = new Request("http://localhost/api/v1/nope/deeper", { method, body: method === "GET" ? undefined : "{}" });
-    const answer = await call(async (r: Request) => unknownPath[method](r), request);
-    const error = expectError(answer, 404, "not_found");
-    expect(error.message).toContain("/api/v1/nope/deeper");
-  });
+  it.each(["GET", "POST", "PUT", "PATCH", "DELETE"] as const)(
+    "%s /api/v1/nope is a JSON 404 in the error shape",
+    async (method) => {
+      const request = new Request("http://localhost/api/v1/nope/deeper", {
+        method,
+        body: method === "GET" ? undefined : "{}",
+      });
+      const answer = await call(async (r: Request) => unknownPath[method](r), request);
+      const error = expectError(answer, 404, "not_found");
+      expect(error.message).toContain("/api/v1/nope/deeper");
+    },
+  );
 });
 
 describe("API token", () => {
@@ -77,9 +90,20 @@ describe("API token", () => {
     const denied = await call(listChains, jsonRequest("/api/v1/chains"));
     expectError(denied, 401, "unauthorized");
     expect(denied.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expectError(await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer wrong-token!" } })), 401, "unauthorized");
-    expectError(await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret" } })), 401, "unauthorized");
-    expect((await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret-token" } }))).status).toBe(200);
+    expectError(
+      await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer wrong-token!" } })),
+      401,
+      "unauthorized",
+    );
+    expectError(
+      await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret" } })),
+      401,
+      "unauthorized",
+    );
+    expect(
+      (await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret-token" } })))
+        .status,
+    ).toBe(200);
     expect((await call(health, jsonRequest("/api/v1/health"))).status).toBe(200);
   });
 
@@ -89,7 +113,9 @@ describe("API token", () => {
 });
 
 describe("methods an endpoint does not take", () => {
-  type Module = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", (r: Request, c: never) => Promise<Response>>>;
+  type Module = Partial<
+    Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", (r: Request, c: never) => Promise<Response>>
+  >;
   const endpoints: Array<[string, Module, string[]]> = [
     ["/api/v1/evaluate", evaluateRoute, ["POST"]],
     ["/api/v1/passes", passesRoute, ["POST"]],
@@ -104,7 +130,10 @@ describe("methods an endpoint does not take", () => {
       if (allowed.includes(method)) continue;
       const handler = module[method];
       expect(handler, `${method} ${path}`).toBeDefined();
-      const answer = await call(async (r: Request) => handler!(r, { params: Promise.resolve({ content_class: "x" }) } as never), new Request(`http://localhost${path}`, { method }));
+      const answer = await call(
+        async (r: Request) => handler!(r, { params: Promise.resolve({ content_class: "x" }) } as never),
+        new Request(`http://localhost${path}`, { method }),
+      );
       expectError(answer, 405, "method_not_allowed");
       expect(answer.headers.get("allow")).toBe(allowed.join(", "));
     }

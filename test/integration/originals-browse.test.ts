@@ -54,7 +54,12 @@ const texts = Array.from({ length: 7 }, (_, i) => `entry ${i} ` + "·".repeat(i 
 beforeAll(async () => {
   for (const [i, original] of texts.entries()) {
     await storeOriginal(
-      { original, tool_name: i % 2 ? "fs.read" : "http.get", chain_id: i < 3 ? "chain-browse" : null, ttl_seconds: i === 6 ? 60 : null },
+      {
+        original,
+        tool_name: i % 2 ? "fs.read" : "http.get",
+        chain_id: i < 3 ? "chain-browse" : null,
+        ttl_seconds: i === 6 ? 60 : null,
+      },
       { now: minute(i), config },
     );
   }
@@ -93,8 +98,12 @@ describe("GET /api/v1/originals", () => {
   });
 
   it("filters on the server by tool, chain, status and hash prefix", async () => {
-    expect((await pageThrough("?tool_name=fs.read")).map((i) => i.hash).sort()).toEqual([1, 3, 5].map((i) => sha256Hex(texts[i])).sort());
-    expect((await pageThrough("?chain_id=chain-browse")).map((i) => i.hash).sort()).toEqual([0, 1, 2].map((i) => sha256Hex(texts[i])).sort());
+    expect((await pageThrough("?tool_name=fs.read")).map((i) => i.hash).sort()).toEqual(
+      [1, 3, 5].map((i) => sha256Hex(texts[i])).sort(),
+    );
+    expect((await pageThrough("?chain_id=chain-browse")).map((i) => i.hash).sort()).toEqual(
+      [0, 1, 2].map((i) => sha256Hex(texts[i])).sort(),
+    );
     // Entry 6 had a 60 s TTL from 09:06: by now it reads as expired, swept or not.
     expect((await pageThrough("?status=expired")).map((i) => i.hash)).toEqual([sha256Hex(texts[6])]);
     expect((await pageThrough("?status=gone")).map((i) => i.hash)).toEqual([sha256Hex(texts[6])]);
@@ -115,13 +124,25 @@ describe("per-hour counters", () => {
   it("puts each event in the UTC hour it happened and sums hours into totals", async () => {
     const hourA = new Date(Date.UTC(2026, 2, 2, 7, 59, 59));
     const hourB = new Date(Date.UTC(2026, 2, 2, 8, 0, 0));
-    const { result } = await storeOriginal({ original: "hourly", original_tokens: 500, compressed_tokens: 100 }, { now: hourA, config });
+    const { result } = await storeOriginal(
+      { original: "hourly", original_tokens: 500, compressed_tokens: 100 },
+      { now: hourA, config },
+    );
     await retrieveOriginal(result.hash, { now: hourB });
     await retrieveOriginal(sha256Hex("never here"), { now: hourB }).catch(() => undefined);
     const stats = await getOriginalStats(2, { now: hourB, config });
     expect(stats.hourly.map((h) => h.hour)).toEqual(["2026-03-02T07:00:00.000Z", "2026-03-02T08:00:00.000Z"]);
-    expect(stats.hourly[0]).toMatchObject({ stored: 1, retrieved: 0, tokens: { saved_gross: 400, respent: 0, net: 400 } });
-    expect(stats.hourly[1]).toMatchObject({ stored: 0, retrieved: 1, misses: { unknown: 1, total: 1 }, tokens: { saved_gross: 0, respent: 500, net: -500 } });
+    expect(stats.hourly[0]).toMatchObject({
+      stored: 1,
+      retrieved: 0,
+      tokens: { saved_gross: 400, respent: 0, net: 400 },
+    });
+    expect(stats.hourly[1]).toMatchObject({
+      stored: 0,
+      retrieved: 1,
+      misses: { unknown: 1, total: 1 },
+      tokens: { saved_gross: 0, respent: 500, net: -500 },
+    });
     expect(stats.hourly[1].hit_rate).toBe(0.5);
     expect(stats.totals.tokens.net).toBe(stats.totals.tokens.saved_gross - stats.totals.tokens.respent);
     expect(stats.totals.retrieved).toBe(4);
@@ -136,8 +157,18 @@ describe("views for the dashboard", () => {
     const view = await getOriginalForView(result.hash.slice(0, 12));
     expect(view.kind).toBe("found");
     if (view.kind !== "found") return;
-    expect(view.original).toMatchObject({ hash: result.hash, original_chars: 10_000, compressed_chars: 5, retrieval_count: 0 });
-    expect(await getOriginalText(result.hash, "original", { offset: 9_995, length: 100 })).toEqual({ text: "56789", total_chars: 10_000, offset: 9_995, content_type: "text/plain" });
+    expect(view.original).toMatchObject({
+      hash: result.hash,
+      original_chars: 10_000,
+      compressed_chars: 5,
+      retrieval_count: 0,
+    });
+    expect(await getOriginalText(result.hash, "original", { offset: 9_995, length: 100 })).toEqual({
+      text: "56789",
+      total_chars: 10_000,
+      offset: 9_995,
+      content_type: "text/plain",
+    });
     expect((await getOriginalText(result.hash, "compressed", null))!.text).toBe("0123…");
     const after = await getOriginalStats(1, { config });
     expect(after.totals.retrieved).toBe(before.totals.retrieved);
@@ -163,7 +194,9 @@ describe("links with chains", () => {
       schema_valid: n === 1,
       semantic_density_score: n === 1 ? 0.8 : 0.2,
     });
-    const passes = await post(passesRoute.POST, "/api/v1/passes", { receipts: [receipt(1, source, pass1), receipt(2, pass1, pass2)] });
+    const passes = await post(passesRoute.POST, "/api/v1/passes", {
+      receipts: [receipt(1, source, pass1), receipt(2, pass1, pass2)],
+    });
     expect(passes.status, passes.text).toBe(201);
     const boundary = await post(boundariesRoute.POST, "/api/v1/boundaries", {
       chain_id: chainId,
@@ -174,12 +207,25 @@ describe("links with chains", () => {
     });
     expect(boundary.status, boundary.text).toBe(201);
     // Pass 1's original (the source) and pass 2's original (pass 1's output) are both cached.
-    await storeOriginal({ original: source, compressed: pass1, chain_id: chainId, pass_id: `${chainId}.p1` }, { config });
-    await storeOriginal({ original: pass1, compressed: pass2, chain_id: chainId, pass_id: `${chainId}.p2` }, { config });
+    await storeOriginal(
+      { original: source, compressed: pass1, chain_id: chainId, pass_id: `${chainId}.p1` },
+      { config },
+    );
+    await storeOriginal(
+      { original: pass1, compressed: pass2, chain_id: chainId, pass_id: `${chainId}.p2` },
+      { config },
+    );
   });
 
   it("tells which content hashes have a stored original, and its status", async () => {
-    const links = await listOriginalLinksByHash([sha256Hex(source), sha256Hex(pass1).slice(0, 16), sha256Hex(pass2), "", null, "not-hex"]);
+    const links = await listOriginalLinksByHash([
+      sha256Hex(source),
+      sha256Hex(pass1).slice(0, 16),
+      sha256Hex(pass2),
+      "",
+      null,
+      "not-hex",
+    ]);
     expect([...links.keys()].sort()).toEqual([sha256Hex(source), sha256Hex(pass1).slice(0, 16)].sort());
     expect(links.get(sha256Hex(source))).toEqual({
       hash: sha256Hex(source),
@@ -196,7 +242,11 @@ describe("links with chains", () => {
     expect(links.passes[`${chainId}.p2`].input?.hash).toBe(sha256Hex(pass1));
     expect(links.passes[`${chainId}.p2`].output).toBeNull();
     // Restoring pass 1 rolls back to pass 1's output.
-    expect(links.restores[`${chainId}.p1`]).toMatchObject({ hash: sha256Hex(pass1), match: "output_hash", href: `/originals/${sha256Hex(pass1)}` });
+    expect(links.restores[`${chainId}.p1`]).toMatchObject({
+      hash: sha256Hex(pass1),
+      match: "output_hash",
+      href: `/originals/${sha256Hex(pass1)}`,
+    });
   });
 
   it("lists the passes whose input or output is an original", async () => {

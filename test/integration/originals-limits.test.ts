@@ -25,7 +25,10 @@ interface StoredRow {
 }
 
 async function allRows(): Promise<Map<string, StoredRow>> {
-  const rows = await queryRows<StoredRow>(await getDb(), sql`select hash, status, original, size_bytes, gone_at, gone_reason, expires_at from originals`);
+  const rows = await queryRows<StoredRow>(
+    await getDb(),
+    sql`select hash, status, original, size_bytes, gone_at, gone_reason, expires_at from originals`,
+  );
   return new Map(rows.map((r) => [r.hash, r]));
 }
 
@@ -37,7 +40,10 @@ async function clear(): Promise<void> {
 
 const KB = (label: string) => `${label}:` + "x".repeat(1000 - label.length - 1);
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
-const budget = (maxBytes: number, defaultTtlSeconds: number | null = null): CcrConfig => ({ maxBytes, defaultTtlSeconds });
+const budget = (maxBytes: number, defaultTtlSeconds: number | null = null): CcrConfig => ({
+  maxBytes,
+  defaultTtlSeconds,
+});
 
 async function statusOf(text: string): Promise<string> {
   return (await allRows()).get(sha256Hex(text))!.status;
@@ -56,7 +62,11 @@ describe("byte budget", () => {
 
     await storeOriginal({ original: KB("D") }, { now: at(4), config });
     expect(await statusOf(KB("B"))).toBe("evicted");
-    expect([await statusOf(KB("A")), await statusOf(KB("C")), await statusOf(KB("D"))]).toEqual(["live", "live", "live"]);
+    expect([await statusOf(KB("A")), await statusOf(KB("C")), await statusOf(KB("D"))]).toEqual([
+      "live",
+      "live",
+      "live",
+    ]);
 
     await storeOriginal({ original: KB("E") }, { now: at(5), config });
     expect(await statusOf(KB("C"))).toBe("evicted");
@@ -69,7 +79,9 @@ describe("byte budget", () => {
     expect(b.original).toBeNull();
     expect(Number(b.size_bytes)).toBe(1000);
     expect(new Date(b.gone_at!).toISOString()).toBe(at(4).toISOString());
-    expect(b.gone_reason).toMatch(/least recently retrieved.*never retrieved since it was stored 2026-01-01T12:01:00.000Z/);
+    expect(b.gone_reason).toMatch(
+      /least recently retrieved.*never retrieved since it was stored 2026-01-01T12:01:00.000Z/,
+    );
     const a = (await allRows()).get(sha256Hex(KB("A")))!;
     expect(a.gone_reason).toMatch(/last retrieved 2026-01-01T12:03:00.000Z/);
 
@@ -86,21 +98,29 @@ describe("byte budget", () => {
     const big = "big:" + "y".repeat(2496);
     await storeOriginal({ original: big }, { now: at(3), config });
     // 1000 + 1000 + 1500 + 2500 = 6000; A and B (2000 freed) bring it to the budget.
-    expect([await statusOf(KB("A")), await statusOf(KB("B")), await statusOf(KB("C")), await statusOf(big)]).toEqual(["evicted", "evicted", "live", "live"]);
+    expect([await statusOf(KB("A")), await statusOf(KB("B")), await statusOf(KB("C")), await statusOf(big)]).toEqual([
+      "evicted",
+      "evicted",
+      "live",
+      "live",
+    ]);
     expect((await getOriginalStats(24, { now: at(3), config })).store.live_bytes).toBe(4000);
   });
 
   it("refuses an entry larger than the whole budget with 413 instead of emptying the store", async () => {
     const config = budget(1500);
     await storeOriginal({ original: KB("A") }, { now: at(0), config });
-    await expect(storeOriginal({ original: "z".repeat(1600) }, { now: at(1), config })).rejects.toMatchObject({ code: "payload_too_large" });
+    await expect(storeOriginal({ original: "z".repeat(1600) }, { now: at(1), config })).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
     expect(await statusOf(KB("A"))).toBe("live");
   });
 
   it("reads CCR_MAX_BYTES from the environment through the API", async () => {
     process.env.CCR_MAX_BYTES = "2000";
     try {
-      for (const label of ["A", "B", "C"]) expect((await post(collection.POST, "/api/v1/originals", { original: KB(label) })).status).toBe(201);
+      for (const label of ["A", "B", "C"])
+        expect((await post(collection.POST, "/api/v1/originals", { original: KB(label) })).status).toBe(201);
       const answer = await post(retrieve.POST, "/api/v1/retrieve", { hash: sha256Hex(KB("A")) });
       expect(answer.status).toBe(410);
       expect(answer.body.error.code).toBe("evicted");
@@ -122,13 +142,20 @@ describe("TTL", () => {
     expect(zero.result.expires_at).toBe(new Date(at(0).getTime() + 600_000).toISOString());
     const none = await storeOriginal({ original: "no ttl anywhere" }, { now: at(0), config: budget(1_000_000) });
     expect(none.result.expires_at).toBeNull();
-    await expect(retrieveOriginal(sha256Hex("no ttl anywhere"), { now: new Date(Date.UTC(2090, 0, 1)) })).resolves.toMatchObject({ status: "live" });
+    await expect(
+      retrieveOriginal(sha256Hex("no ttl anywhere"), { now: new Date(Date.UTC(2090, 0, 1)) }),
+    ).resolves.toMatchObject({ status: "live" });
   });
 
   it("expires at the TTL exactly: live one millisecond before, 410 at the instant", async () => {
-    const { result } = await storeOriginal({ original: "precise", ttl_seconds: 60 }, { now: at(0), config: budget(1_000_000) });
+    const { result } = await storeOriginal(
+      { original: "precise", ttl_seconds: 60 },
+      { now: at(0), config: budget(1_000_000) },
+    );
     const expiry = new Date(result.expires_at!).getTime();
-    await expect(retrieveOriginal(result.hash, { now: new Date(expiry - 1) })).resolves.toMatchObject({ original: "precise" });
+    await expect(retrieveOriginal(result.hash, { now: new Date(expiry - 1) })).resolves.toMatchObject({
+      original: "precise",
+    });
     const miss = await retrieveOriginal(result.hash, { now: new Date(expiry) }).catch((e: unknown) => e);
     expect(miss).toBeInstanceOf(ApiError);
     expect((miss as ApiError).code).toBe("expired");
@@ -163,7 +190,8 @@ describe("TTL", () => {
 
   it("one sweep expires every entry past its TTL, and they stop counting as live", async () => {
     const config = budget(10_000_000);
-    for (let i = 0; i < 30; i++) await storeOriginal({ original: `batch ${i}`, ttl_seconds: 1 }, { now: at(0), config });
+    for (let i = 0; i < 30; i++)
+      await storeOriginal({ original: `batch ${i}`, ttl_seconds: 1 }, { now: at(0), config });
     const { expired } = await enforceStoreLimits({ now: at(1), config });
     expect(expired).toBe(30);
     expect((await getOriginalStats(24, { now: at(1), config })).store.live_count).toBe(0);
@@ -197,7 +225,12 @@ describe("concurrent writers", () => {
     for (const row of evicted) expect(row.original).toBeNull();
 
     const stats = await getOriginalStats(24, { config });
-    expect(stats.totals).toMatchObject({ stored: 41, deduplicated: 9, evictions: evicted.length, evicted_bytes: evicted.length * 1000 });
+    expect(stats.totals).toMatchObject({
+      stored: 41,
+      deduplicated: 9,
+      evictions: evicted.length,
+      evicted_bytes: evicted.length * 1000,
+    });
     // The all-time rows the store reads its usage from agree with the hourly rows, metric by metric.
     const mismatches = await queryRows<{ metric: string }>(
       await getDb(),

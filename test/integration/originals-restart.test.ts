@@ -42,8 +42,14 @@ it("keeps originals, tombstones and counters across a restart", async () => {
   const config = await durableConfig();
   setHandle(openDatabase(config));
   const budget = { maxBytes: 10_000, defaultTtlSeconds: null };
-  const kept = await storeOriginal({ original: "survives the restart " + "k".repeat(3000), tool_name: "fs.read" }, { config: budget });
-  const evicted = await storeOriginal({ original: "evicted before the restart " + "e".repeat(3000) }, { now: new Date(Date.now() - 60_000), config: budget });
+  const kept = await storeOriginal(
+    { original: "survives the restart " + "k".repeat(3000), tool_name: "fs.read" },
+    { config: budget },
+  );
+  const evicted = await storeOriginal(
+    { original: "evicted before the restart " + "e".repeat(3000) },
+    { now: new Date(Date.now() - 60_000), config: budget },
+  );
   await enforceStoreLimits({ config: { ...budget, maxBytes: 4000 } });
   await retrieveOriginal(kept.result.hash);
   const before = await getOriginalStats(24, { config: budget });

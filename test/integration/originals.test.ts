@@ -23,13 +23,17 @@ const store = (body: Record<string, unknown>) => post(collection.POST, "/api/v1/
 
 async function rowsFor(hash: string) {
   const db = await getDb();
-  return queryRows<{ status: string; store_count: string | number; original: string | null; size_bytes: string | number }>(
-    db,
-    sql`select status, store_count, original, size_bytes from originals where hash = ${hash}`,
-  );
+  return queryRows<{
+    status: string;
+    store_count: string | number;
+    original: string | null;
+    size_bytes: string | number;
+  }>(db, sql`select status, store_count, original, size_bytes from originals where hash = ${hash}`);
 }
 
-const issues = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ id: i, title: `Issue ${i}`, comments: i % 37 })));
+const issues = JSON.stringify(
+  Array.from({ length: 1000 }, (_, i) => ({ id: i, title: `Issue ${i}`, comments: i % 37 })),
+);
 const summary = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ id: i, title: `Issue ${i}` })));
 const issuesHash = sha256Hex(issues);
 
@@ -69,7 +73,12 @@ describe("storing", () => {
 
   it("deduplicates: the same original again is 200, one row, nothing rewritten", async () => {
     const before = await getOriginalStats();
-    const again = await store({ original: issues, tool_name: "another.tool", original_items: 1000, compressed_items: 20 });
+    const again = await store({
+      original: issues,
+      tool_name: "another.tool",
+      original_items: 1000,
+      compressed_items: 20,
+    });
     expect(again.status, again.text).toBe(200);
     expect(again.body).toMatchObject({ hash: issuesHash, deduplicated: true, status: "live" });
     const rows = await rowsFor(issuesHash);
@@ -109,7 +118,10 @@ describe("storing", () => {
     expectError(await store({ original: "x", ttl_seconds: -1 }), 422, "validation_failed");
     expectError(await call(collection.POST, jsonRequest("/api/v1/originals", { raw: "{nope" })), 400, "invalid_json");
     expectError(
-      await call(collection.POST, jsonRequest("/api/v1/originals", { raw: "{}", headers: { "content-type": "text/plain" } })),
+      await call(
+        collection.POST,
+        jsonRequest("/api/v1/originals", { raw: "{}", headers: { "content-type": "text/plain" } }),
+      ),
       415,
       "unsupported_media_type",
     );
@@ -135,7 +147,14 @@ describe("retrieving", () => {
   it("answers the full digest with the original and its metadata (GET and POST /retrieve)", async () => {
     const viaGet = await get(issuesHash);
     expect(viaGet.status, viaGet.text).toBe(200);
-    expect(viaGet.body).toMatchObject({ hash: issuesHash, original: issues, tool_name: "github.search_issues", original_items: 1000, compressed_items: 20, status: "live" });
+    expect(viaGet.body).toMatchObject({
+      hash: issuesHash,
+      original: issues,
+      tool_name: "github.search_issues",
+      original_items: 1000,
+      compressed_items: 20,
+      status: "live",
+    });
     expect(viaGet.body).not.toHaveProperty("compressed");
     // Every retrieval must reach the store to be counted; gzip of a large original costs more than it saves.
     expect(viaGet.headers.get("cache-control")).toBe("no-store, no-transform");
@@ -148,7 +167,12 @@ describe("retrieving", () => {
   });
 
   it("resolves the 12- and 24-character keys that markers carry, as sent by agents", async () => {
-    for (const key of [issuesHash.slice(0, 12), issuesHash.slice(0, 24), `hash=${issuesHash.slice(0, 24).toUpperCase()}`, ` ${issuesHash.slice(0, 30)} `]) {
+    for (const key of [
+      issuesHash.slice(0, 12),
+      issuesHash.slice(0, 24),
+      `hash=${issuesHash.slice(0, 24).toUpperCase()}`,
+      ` ${issuesHash.slice(0, 30)} `,
+    ]) {
       const answer = await retrieveKey(key);
       expect(answer.status, key).toBe(200);
       expect(answer.body.hash).toBe(issuesHash);
@@ -170,13 +194,19 @@ describe("retrieving", () => {
 
   it("counts every retrieval, refreshes recency and adds the tokens it re-spends", async () => {
     const before = await getOriginalStats();
-    const [{ recency_at: recencyBefore }] = await queryRows<{ recency_at: Date }>(await getDb(), sql`select recency_at from originals where hash = ${issuesHash}`);
+    const [{ recency_at: recencyBefore }] = await queryRows<{ recency_at: Date }>(
+      await getDb(),
+      sql`select recency_at from originals where hash = ${issuesHash}`,
+    );
     await retrieveKey(issuesHash);
     await get(issuesHash);
     const after = await getOriginalStats();
     expect(after.totals.retrieved - before.totals.retrieved).toBe(2);
     expect(after.totals.tokens.respent - before.totals.tokens.respent).toBe(2 * 40_000);
-    const [{ recency_at: recencyAfter }] = await queryRows<{ recency_at: Date }>(await getDb(), sql`select recency_at from originals where hash = ${issuesHash}`);
+    const [{ recency_at: recencyAfter }] = await queryRows<{ recency_at: Date }>(
+      await getDb(),
+      sql`select recency_at from originals where hash = ${issuesHash}`,
+    );
     expect(new Date(recencyAfter).getTime()).toBeGreaterThanOrEqual(new Date(recencyBefore).getTime());
   });
 
@@ -184,7 +214,10 @@ describe("retrieving", () => {
     await Promise.all(Array.from({ length: 12 }, () => retrieveKey(issuesHash)));
     const db = await getDb();
     const settings = await Promise.all(
-      Array.from({ length: 24 }, async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0].s),
+      Array.from(
+        { length: 24 },
+        async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0].s,
+      ),
     );
     expect(new Set(settings)).toEqual(new Set(["on"]));
   });
@@ -246,15 +279,28 @@ describe("retrieving", () => {
     const stats = await getOriginalStats();
     await storeOriginal(
       { original: keeper },
-      { now: t0, config: { maxBytes: stats.store.live_bytes - Buffer.byteLength(victim) + Buffer.byteLength(keeper), defaultTtlSeconds: null } },
+      {
+        now: t0,
+        config: {
+          maxBytes: stats.store.live_bytes - Buffer.byteLength(victim) + Buffer.byteLength(keeper),
+          defaultTtlSeconds: null,
+        },
+      },
     );
     const before = await getOriginalStats();
-    for (const answer of [await retrieveKey(victimStored.result.hash), await get(victimStored.result.hash.slice(0, 12))]) {
+    for (const answer of [
+      await retrieveKey(victimStored.result.hash),
+      await get(victimStored.result.hash.slice(0, 12)),
+    ]) {
       const error = expectErrorWithExtras(answer, 410, "evicted");
       expect(error.message).toMatch(/evicted at \d{4}-\d\d-\d\dT/);
       expect(error.message).toMatch(/byte budget/);
       expect(error.message).toMatch(/Retrying this hash will not help/);
-      expect(error).toMatchObject({ hash: victimStored.result.hash, retryable: false, size_bytes: Buffer.byteLength(victim) });
+      expect(error).toMatchObject({
+        hash: victimStored.result.hash,
+        retryable: false,
+        size_bytes: Buffer.byteLength(victim),
+      });
       expect(new Date(error.gone_at).getTime()).toBe(t0.getTime());
     }
     const after = await getOriginalStats();
@@ -298,7 +344,12 @@ describe("stats endpoint", () => {
     const answer = await call(stats.GET, jsonRequest("/api/v1/originals/stats?hours=6"));
     expect(answer.status).toBe(200);
     const body = answer.body;
-    expect(body.config).toMatchObject({ max_bytes: 1024 * 1024 * 1024, default_ttl_seconds: null, max_original_bytes: MAX_ORIGINAL_BYTES, min_prefix_length: 12 });
+    expect(body.config).toMatchObject({
+      max_bytes: 1024 * 1024 * 1024,
+      default_ttl_seconds: null,
+      max_original_bytes: MAX_ORIGINAL_BYTES,
+      min_prefix_length: 12,
+    });
     expect(body.store.live_count).toBeGreaterThan(0);
     expect(body.store.evicted_count).toBeGreaterThanOrEqual(1);
     expect(body.totals.misses).toMatchObject({ unknown: 3, ambiguous: 2, evicted: 2, expired: 2, total: 9 });

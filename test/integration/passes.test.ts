@@ -11,8 +11,13 @@ useTestDatabase();
 
 const send = (body: unknown) => post(postPasses, "/api/v1/passes", body);
 const putFloor = (contentClass: string, body: unknown) =>
-  call(putPolicy, jsonRequest(`/api/v1/policies/${contentClass}`, { method: "PUT", body }), params({ content_class: contentClass }));
-const chain = (chainId: string) => call(getChain, jsonRequest(`/api/v1/chains/${encodeURIComponent(chainId)}`), params({ chain_id: chainId }));
+  call(
+    putPolicy,
+    jsonRequest(`/api/v1/policies/${contentClass}`, { method: "PUT", body }),
+    params({ content_class: contentClass }),
+  );
+const chain = (chainId: string) =>
+  call(getChain, jsonRequest(`/api/v1/chains/${encodeURIComponent(chainId)}`), params({ chain_id: chainId }));
 
 const base = {
   pass_number: 2,
@@ -22,7 +27,12 @@ const base = {
   schema_valid: true,
   semantic_density_score: 0.45,
 };
-const receipt = (chainId: string, passId: string, extra: Record<string, unknown> = {}) => ({ chain_id: chainId, pass_id: passId, ...base, ...extra });
+const receipt = (chainId: string, passId: string, extra: Record<string, unknown> = {}) => ({
+  chain_id: chainId,
+  pass_id: passId,
+  ...base,
+  ...extra,
+});
 
 describe("POST /api/v1/passes: server verdicts and policy versions", () => {
   it("evaluates a receipt of a class with no policy under the default (version 0)", async () => {
@@ -31,7 +41,13 @@ describe("POST /api/v1/passes: server verdicts and policy versions", () => {
     const manifest = evaluatePass({ pass_id: "p2", ...base }, CONSERVATIVE_DEFAULT_POLICY);
     // 0.45 is under the default density floor of 0.5.
     expect(manifest.verdict).toBe("COLLAPSE_IMMINENT");
-    expect(answer.body).toEqual({ chain_id: "c-default", pass_id: "p2", ...manifest, policy_version: 0, client_mismatch: false });
+    expect(answer.body).toEqual({
+      chain_id: "c-default",
+      pass_id: "p2",
+      ...manifest,
+      policy_version: 0,
+      client_mismatch: false,
+    });
   });
 
   it("uses the version of the class policy in force, and stores it", async () => {
@@ -43,14 +59,26 @@ describe("POST /api/v1/passes: server verdicts and policy versions", () => {
 
     const v2 = { ...v1, min_semantic_density: 0.5 };
     expect((await putFloor("json", v2)).body.version).toBe(2);
-    const second = await send(receipt("c-json", "p3", { content_class: "json", pass_number: 3, input_content_hash: "h2" }));
-    expect(second.body).toMatchObject({ verdict: "COLLAPSE_IMMINENT", directive: "HALT: Density 0.45 < 0.50.", policy_version: 2 });
+    const second = await send(
+      receipt("c-json", "p3", { content_class: "json", pass_number: 3, input_content_hash: "h2" }),
+    );
+    expect(second.body).toMatchObject({
+      verdict: "COLLAPSE_IMMINENT",
+      directive: "HALT: Density 0.45 < 0.50.",
+      policy_version: 2,
+    });
 
     // Other classes are untouched by json's policy.
     expect((await send(receipt("c-text", "p2", { content_class: "text" }))).body.policy_version).toBe(0);
 
     const detail = await chain("c-json");
-    expect(detail.body.passes.map((p: { pass_id: string; policy_version: number; verdict: string }) => [p.pass_id, p.policy_version, p.verdict])).toEqual([
+    expect(
+      detail.body.passes.map((p: { pass_id: string; policy_version: number; verdict: string }) => [
+        p.pass_id,
+        p.policy_version,
+        p.verdict,
+      ]),
+    ).toEqual([
       ["p2", 1, "SAFE_TO_COMPRESS"],
       ["p3", 2, "COLLAPSE_IMMINENT"],
     ]);
@@ -70,7 +98,13 @@ describe("POST /api/v1/passes: server verdicts and policy versions", () => {
     for (const [i, v] of vectors.entries()) {
       const contentClass = `vec-${i}`;
       expect((await putFloor(contentClass, v.policy)).status).toBe(201);
-      receipts.push({ ...v.pass, chain_id: `vectors-${i}`, content_class: contentClass, verdict: v.expect.verdict, manifest_digest: v.expect.manifest_digest });
+      receipts.push({
+        ...v.pass,
+        chain_id: `vectors-${i}`,
+        content_class: contentClass,
+        verdict: v.expect.verdict,
+        manifest_digest: v.expect.manifest_digest,
+      });
     }
     const answer = await send({ receipts });
     expect(answer.status).toBe(201);
@@ -101,7 +135,13 @@ describe("POST /api/v1/passes: client mismatch", () => {
     const chainId = `mismatch-${name}`;
     const answer = await send({ ...receipt(chainId, "m"), ...client });
     expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ chain_id: chainId, pass_id: "m", ...manifest, policy_version: 0, client_mismatch: mismatch });
+    expect(answer.body).toEqual({
+      chain_id: chainId,
+      pass_id: "m",
+      ...manifest,
+      policy_version: 0,
+      client_mismatch: mismatch,
+    });
     const detail = await chain(chainId);
     expect(detail.body.passes[0]).toMatchObject({ client_mismatch: mismatch, verdict: manifest.verdict });
     expect(detail.body.client_mismatches).toBe(mismatch ? 1 : 0);
@@ -115,7 +155,11 @@ describe("POST /api/v1/passes: client mismatch", () => {
 });
 
 describe("POST /api/v1/passes: idempotency", () => {
-  const r = receipt("idem", "p1", { pass_number: 1, metadata: { b: 1, a: [1, 2] }, created_at: "2026-01-02T03:04:05.000Z" });
+  const r = receipt("idem", "p1", {
+    pass_number: 1,
+    metadata: { b: 1, a: [1, 2] },
+    created_at: "2026-01-02T03:04:05.000Z",
+  });
 
   it("a retry returns the stored result with 200 and writes nothing", async () => {
     const first = await send(r);
@@ -138,7 +182,14 @@ describe("POST /api/v1/passes: idempotency", () => {
     const plain = receipt("idem-null", "p1", { pass_number: 1 });
     expect((await send(plain)).status).toBe(201);
     const before = await tableFingerprint();
-    const nulls = { input_content_hash: null, created_at: null, metadata: null, verdict: null, manifest_digest: null, content_class: null };
+    const nulls = {
+      input_content_hash: null,
+      created_at: null,
+      metadata: null,
+      verdict: null,
+      manifest_digest: null,
+      content_class: null,
+    };
     const retry = await send({ ...plain, ...nulls });
     expect(retry.status).toBe(200);
     expect(await tableFingerprint()).toBe(before);
@@ -161,7 +212,9 @@ describe("POST /api/v1/passes: idempotency", () => {
 
   it("a batch with one conflicting receipt is 409 and writes none of its new receipts", async () => {
     const before = await tableFingerprint();
-    const answer = await send({ receipts: [receipt("idem", "new-1"), { ...r, current_size_bytes: 5 }, receipt("idem-other", "new-2")] });
+    const answer = await send({
+      receipts: [receipt("idem", "new-1"), { ...r, current_size_bytes: 5 }, receipt("idem-other", "new-2")],
+    });
     const error = expectError(answer, 409, "idempotency_conflict");
     expect(error.issues?.map((i) => i.path)).toEqual(["receipts.1"]);
     expect(await tableFingerprint()).toBe(before);
@@ -169,11 +222,15 @@ describe("POST /api/v1/passes: idempotency", () => {
 
   it("a batch mixing stored and new receipts writes only the new ones and answers in input order", async () => {
     const before = await countRows();
-    const answer = await send({ receipts: [receipt("idem", "p9", { pass_number: 9 }), r, receipt("idem", "p8", { pass_number: 8 })] });
+    const answer = await send({
+      receipts: [receipt("idem", "p9", { pass_number: 9 }), r, receipt("idem", "p8", { pass_number: 8 })],
+    });
     expect(answer.status).toBe(201);
     expect(answer.body.results.map((x: { pass_id: string }) => x.pass_id)).toEqual(["p9", "p1", "p8"]);
     expect((await countRows()).passes).toBe(before.passes + 2);
-    const retry = await send({ receipts: [receipt("idem", "p9", { pass_number: 9 }), r, receipt("idem", "p8", { pass_number: 8 })] });
+    const retry = await send({
+      receipts: [receipt("idem", "p9", { pass_number: 9 }), r, receipt("idem", "p8", { pass_number: 8 })],
+    });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(answer.body);
     expect((await countRows()).passes).toBe(before.passes + 2);
@@ -191,7 +248,13 @@ describe("POST /api/v1/passes: idempotency", () => {
 
   it("the same key twice in one batch with different bodies is 409 naming the second, and writes nothing", async () => {
     const before = await tableFingerprint();
-    const answer = await send({ receipts: [receipt("dup-diff", "p2"), receipt("dup-diff", "p3", { pass_number: 3 }), receipt("dup-diff", "p2", { current_size_bytes: 1 })] });
+    const answer = await send({
+      receipts: [
+        receipt("dup-diff", "p2"),
+        receipt("dup-diff", "p3", { pass_number: 3 }),
+        receipt("dup-diff", "p2", { current_size_bytes: 1 }),
+      ],
+    });
     const error = expectError(answer, 409, "idempotency_conflict");
     expect(error.issues?.map((i) => i.path)).toEqual(["receipts.2"]);
     expect(await tableFingerprint()).toBe(before);
@@ -232,7 +295,13 @@ describe("POST /api/v1/passes: concurrency and range", () => {
 
 describe("POST /api/v1/passes: batches are all or nothing", () => {
   it("answers {results} in input order", async () => {
-    const answer = await send({ receipts: [receipt("batch", "b3", { pass_number: 3 }), receipt("batch", "b1", { pass_number: 1 }), receipt("batch", "b2")] });
+    const answer = await send({
+      receipts: [
+        receipt("batch", "b3", { pass_number: 3 }),
+        receipt("batch", "b1", { pass_number: 1 }),
+        receipt("batch", "b2"),
+      ],
+    });
     expect(answer.status).toBe(201);
     expect(Object.keys(answer.body)).toEqual(["results"]);
     expect(answer.body.results.map((x: { pass_id: string }) => x.pass_id)).toEqual(["b3", "b1", "b2"]);
@@ -251,13 +320,20 @@ describe("POST /api/v1/passes: batches are all or nothing", () => {
       ],
     });
     const error = expectError(answer, 422, "validation_failed");
-    expect([...issuePaths(answer)].sort()).toEqual(["receipts.1.pass_number", "receipts.3.is_parseable", "receipts.3.semantic_density_score", "receipts.4.chain_id"]);
+    expect([...issuePaths(answer)].sort()).toEqual([
+      "receipts.1.pass_number",
+      "receipts.3.is_parseable",
+      "receipts.3.semantic_density_score",
+      "receipts.4.chain_id",
+    ]);
     expect(error.message).toMatch(/3 of 5/);
     expect(await tableFingerprint()).toBe(before);
   });
 
   it("takes 5,000 receipts in one batch and refuses 5,001 without writing", async () => {
-    const many = Array.from({ length: 5_000 }, (_, i) => receipt(`big-${i % 50}`, `p-${i}`, { pass_number: Math.floor(i / 50) + 1 }));
+    const many = Array.from({ length: 5_000 }, (_, i) =>
+      receipt(`big-${i % 50}`, `p-${i}`, { pass_number: Math.floor(i / 50) + 1 }),
+    );
     const before = await countRows();
     const ok = await send({ receipts: many });
     expect(ok.status).toBe(201);

@@ -8,25 +8,44 @@ import { call, countRows, expectError, issuePaths } from "./api-helpers";
 useTestDatabase();
 
 const put = (contentClass: string, body: unknown) =>
-  call(putPolicy, jsonRequest(`/api/v1/policies/${contentClass}`, { method: "PUT", body }), params({ content_class: contentClass }));
+  call(
+    putPolicy,
+    jsonRequest(`/api/v1/policies/${contentClass}`, { method: "PUT", body }),
+    params({ content_class: contentClass }),
+  );
 const get = (contentClass: string) =>
   call(getPolicy, jsonRequest(`/api/v1/policies/${contentClass}`), params({ content_class: contentClass }));
 
-const floorA = { min_size_bytes: 512, min_semantic_density: 0.4, max_pass_number: 6, required_fields: ["a.b", "c"], description: "JSON tool output" };
+const floorA = {
+  min_size_bytes: 512,
+  min_semantic_density: 0.4,
+  max_pass_number: 6,
+  required_fields: ["a.b", "c"],
+  description: "JSON tool output",
+};
 const floorB = { ...floorA, min_semantic_density: 0.45 };
 
 describe("policies", () => {
   it("a class with no policy answers the conservative default as version 0, and writes nothing", async () => {
     const answer = await get("never-seen");
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ content_class: "never-seen", version: 0, ...CONSERVATIVE_DEFAULT_POLICY, versions: [] });
+    expect(answer.body).toMatchObject({
+      content_class: "never-seen",
+      version: 0,
+      ...CONSERVATIVE_DEFAULT_POLICY,
+      versions: [],
+    });
     expect((await countRows()).policies).toBe(0);
   });
 
   it("lists the default policy even when none is stored", async () => {
     const answer = await call(listPolicies, jsonRequest("/api/v1/policies"));
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ items: [], next_cursor: null, default_policy: { ...CONSERVATIVE_DEFAULT_POLICY, version: 0 } });
+    expect(answer.body).toMatchObject({
+      items: [],
+      next_cursor: null,
+      default_policy: { ...CONSERVATIVE_DEFAULT_POLICY, version: 0 },
+    });
   });
 
   it("PUT creates version 1 with the fields at the top level", async () => {
@@ -53,10 +72,19 @@ describe("policies", () => {
     expect((await countRows()).policies).toBe(5);
 
     const answer = await get("json");
-    expect(answer.body).toMatchObject({ content_class: "json", version: 5, min_semantic_density: 0.4, required_fields: ["c", "a.b"] });
+    expect(answer.body).toMatchObject({
+      content_class: "json",
+      version: 5,
+      min_semantic_density: 0.4,
+      required_fields: ["c", "a.b"],
+    });
     expect(answer.body.versions.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
     expect(answer.body.versions.at(-1)).toMatchObject({ version: 1, ...floorA });
-    expect(answer.body.versions[3]).toMatchObject({ version: 2, min_semantic_density: 0.45, description: "JSON tool output" });
+    expect(answer.body.versions[3]).toMatchObject({
+      version: 2,
+      min_semantic_density: 0.45,
+      description: "JSON tool output",
+    });
     expect(answer.body.versions[2]).toMatchObject({ version: 3, description: null });
   });
 
@@ -65,12 +93,24 @@ describe("policies", () => {
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ version: 1, required_fields: [], description: null, min_size_bytes: 0 });
     // Sending the defaults explicitly is the same policy.
-    expect((await put("text", { min_size_bytes: 0, min_semantic_density: 0, max_pass_number: 0, required_fields: [], description: null })).status).toBe(200);
+    expect(
+      (
+        await put("text", {
+          min_size_bytes: 0,
+          min_semantic_density: 0,
+          max_pass_number: 0,
+          required_fields: [],
+          description: null,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("lists the policy in force of every class", async () => {
     const answer = await call(listPolicies, jsonRequest("/api/v1/policies"));
-    expect(answer.body.items.map((p: { content_class: string; version: number }) => [p.content_class, p.version])).toEqual([
+    expect(
+      answer.body.items.map((p: { content_class: string; version: number }) => [p.content_class, p.version]),
+    ).toEqual([
       ["json", 5],
       ["text", 1],
     ]);
@@ -90,7 +130,11 @@ describe("policies", () => {
   });
 
   it("floors up to 2^53-1 and densities are read back exactly", async () => {
-    const body = { min_size_bytes: Number.MAX_SAFE_INTEGER, min_semantic_density: 0.1 + 0.2, max_pass_number: Number.MAX_SAFE_INTEGER };
+    const body = {
+      min_size_bytes: Number.MAX_SAFE_INTEGER,
+      min_semantic_density: 0.1 + 0.2,
+      max_pass_number: Number.MAX_SAFE_INTEGER,
+    };
     expect((await put("huge", body)).status).toBe(201);
     expect((await get("huge")).body).toMatchObject(body);
     expect((await put("huge", body)).status).toBe(200);
@@ -146,7 +190,10 @@ describe("policies", () => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof call>> = await call(listPolicies, jsonRequest(`/api/v1/policies?limit=2${cursor ? `&cursor=${cursor}` : ""}`));
+      const page: Awaited<ReturnType<typeof call>> = await call(
+        listPolicies,
+        jsonRequest(`/api/v1/policies?limit=2${cursor ? `&cursor=${cursor}` : ""}`),
+      );
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       walked.push(...page.body.items.map((p: { content_class: string }) => p.content_class));
@@ -155,7 +202,10 @@ describe("policies", () => {
     expect(walked).toEqual(classes);
   });
 
-  it.each(["limit=0", "limit=501", "limit=abc", `cursor=${Buffer.from("[1]").toString("base64url")}`, "cursor=%%"])("GET /policies?%s is 422", async (query) => {
-    expectError(await call(listPolicies, jsonRequest(`/api/v1/policies?${query}`)), 422, "invalid_query");
-  });
+  it.each(["limit=0", "limit=501", "limit=abc", `cursor=${Buffer.from("[1]").toString("base64url")}`, "cursor=%%"])(
+    "GET /policies?%s is 422",
+    async (query) => {
+      expectError(await call(listPolicies, jsonRequest(`/api/v1/policies?${query}`)), 422, "invalid_query");
+    },
+  );
 });

@@ -24,17 +24,29 @@ describe("POST /api/v1/evaluate", () => {
   });
 
   it("every guard vector as one array, answered in input order", async () => {
-    const answer = await post(evaluate, "/api/v1/evaluate", guard.map((c) => ({ pass: c.pass, policy: c.policy })));
+    const answer = await post(
+      evaluate,
+      "/api/v1/evaluate",
+      guard.map((c) => ({ pass: c.pass, policy: c.policy })),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(guard.map((c) => c.expect));
   });
 
   it("takes 10,000 items and refuses 10,001", async () => {
     const item = { pass: guard[0].pass, policy: guard[0].policy };
-    const ok = await post(evaluate, "/api/v1/evaluate", Array.from({ length: 10_000 }, () => item));
+    const ok = await post(
+      evaluate,
+      "/api/v1/evaluate",
+      Array.from({ length: 10_000 }, () => item),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body).toHaveLength(10_000);
-    const tooMany = await post(evaluate, "/api/v1/evaluate", Array.from({ length: 10_001 }, () => item));
+    const tooMany = await post(
+      evaluate,
+      "/api/v1/evaluate",
+      Array.from({ length: 10_001 }, () => item),
+    );
     expectError(tooMany, 422, "validation_failed");
   });
 
@@ -52,7 +64,11 @@ describe("POST /api/v1/evaluate", () => {
 
   it("ignores unknown fields", async () => {
     const c = guard[1];
-    const answer = await post(evaluate, "/api/v1/evaluate", { pass: { ...c.pass, extra: [1] }, policy: c.policy, note: "x" });
+    const answer = await post(evaluate, "/api/v1/evaluate", {
+      pass: { ...c.pass, extra: [1] },
+      policy: c.policy,
+      note: "x",
+    });
     expect(answer.body).toEqual(c.expect);
   });
 });
@@ -65,7 +81,10 @@ describe("POST /api/v1/traces/compress", () => {
   it.each(traces.map((c, i) => [i, c] as const))("trace vector %i", async (_i, c) => {
     const answer = await post(compress, "/api/v1/traces/compress", { nodes: c.nodes });
     if ("error" in c.expect) {
-      const error = expectError(answer, 422, "missing_verification_receipt") as unknown as { node_id: string; message: string };
+      const error = expectError(answer, 422, "missing_verification_receipt") as unknown as {
+        node_id: string;
+        message: string;
+      };
       expect(error.node_id).toBe(c.expect.node_id);
       expect(error.message).toContain(c.expect.node_id);
     } else {
@@ -84,7 +103,11 @@ describe("POST /api/v1/traces/compress", () => {
 
   it("an empty trace is the EMPTY digest", async () => {
     const answer = await post(compress, "/api/v1/traces/compress", { nodes: [] });
-    expect(answer.body).toEqual({ conclusions: [], eviction_boundary_index: 0, residual_digest: "cc1d2f838445db7aec431df9ee8a871f40e7aa5e064fc056633ef8c60fab7b06" });
+    expect(answer.body).toEqual({
+      conclusions: [],
+      eviction_boundary_index: 0,
+      residual_digest: "cc1d2f838445db7aec431df9ee8a871f40e7aa5e064fc056633ef8c60fab7b06",
+    });
   });
 
   it("refuses bad node types and non-string content", async () => {
@@ -103,6 +126,13 @@ describe("POST /api/v1/traces/compress", () => {
 describe("stateless", () => {
   it("wrote nothing at all", async () => {
     expect(await tableFingerprint()).toBe(before);
-    expect(await countRows()).toEqual({ passes: 0, boundaries: 0, chains: 0, policies: 0, traces: 0, trace_rejections: 0 });
+    expect(await countRows()).toEqual({
+      passes: 0,
+      boundaries: 0,
+      chains: 0,
+      policies: 0,
+      traces: 0,
+      trace_rejections: 0,
+    });
   });
 });

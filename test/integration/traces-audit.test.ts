@@ -35,7 +35,10 @@ async function post(body: unknown) {
 }
 
 async function get(traceId: string) {
-  const response = await getRoute(jsonRequest(`/api/v1/traces/${encodeURIComponent(traceId)}`), params({ trace_id: traceId }));
+  const response = await getRoute(
+    jsonRequest(`/api/v1/traces/${encodeURIComponent(traceId)}`),
+    params({ trace_id: traceId }),
+  );
   return { status: response.status, body: await response.json() };
 }
 
@@ -45,7 +48,10 @@ async function list(query: Record<string, string>) {
 }
 
 async function rejections(query: Record<string, string> = {}) {
-  const response = await rejectionsRoute(jsonRequest(`/api/v1/trace-rejections?${new URLSearchParams(query)}`), noParams);
+  const response = await rejectionsRoute(
+    jsonRequest(`/api/v1/trace-rejections?${new URLSearchParams(query)}`),
+    noParams,
+  );
   return { status: response.status, body: await response.json() };
 }
 
@@ -62,7 +68,12 @@ async function allPages(query: Record<string, string>): Promise<string[]> {
   throw new Error("pagination did not end");
 }
 
-const node = (node_id: string, node_type: ReasoningNode["node_type"], content: string, verification_receipt: string | null = null): ReasoningNode => ({
+const node = (
+  node_id: string,
+  node_type: ReasoningNode["node_type"],
+  content: string,
+  verification_receipt: string | null = null,
+): ReasoningNode => ({
   node_id,
   node_type,
   content,
@@ -75,7 +86,13 @@ describe("every public trace vector through POST /api/v1/traces and back through
     // Alternate what the client claims and keeps, so every combination is stored somewhere.
     const keep = i % 2 === 0;
     const claimed = i % 3 === 0 ? "0".repeat(64) : "error" in v.expect ? undefined : v.expect.residual_digest;
-    const submitted = await post({ trace_id: traceId, chain_id: "vector-chain", nodes: v.nodes, keep_nodes: keep, residual_digest: claimed });
+    const submitted = await post({
+      trace_id: traceId,
+      chain_id: "vector-chain",
+      nodes: v.nodes,
+      keep_nodes: keep,
+      residual_digest: claimed,
+    });
 
     if ("error" in v.expect) {
       expect(submitted.status).toBe(422);
@@ -85,7 +102,11 @@ describe("every public trace vector through POST /api/v1/traces and back through
       expect((await get(traceId)).status).toBe(404);
       const listed = await rejections({ trace_id: traceId });
       expect(listed.body.total).toBe(1);
-      expect(listed.body.items[0]).toMatchObject({ trace_id: traceId, chain_id: "vector-chain", node_id: v.expect.node_id });
+      expect(listed.body.items[0]).toMatchObject({
+        trace_id: traceId,
+        chain_id: "vector-chain",
+        node_id: v.expect.node_id,
+      });
       expect(v.nodes[listed.body.items[0].node_index].node_id).toBe(v.expect.node_id);
       return;
     }
@@ -98,16 +119,28 @@ describe("every public trace vector through POST /api/v1/traces and back through
     expect(submitted.body.client_residual_digest).toBe(claimed ?? null);
     expect(submitted.body.digest_mismatch).toBe(claimed !== undefined && claimed !== v.expect.residual_digest);
     expect(submitted.body.node_count).toBe(v.nodes.length);
-    expect(submitted.body.omitted_falsified_paths).toBe(v.nodes.filter((n) => n.node_type === "FALSIFIED_PATH" && !n.verification_receipt).length);
-    expect(submitted.body.pruned_chatter_count).toBe(v.nodes.filter((n) => n.node_type === "EXPLORATORY_CHATTER").length);
-    expect(submitted.body.nodes).toEqual(keep ? v.nodes.map((n) => ({ ...n, verification_receipt: n.verification_receipt ?? null })) : null);
+    expect(submitted.body.omitted_falsified_paths).toBe(
+      v.nodes.filter((n) => n.node_type === "FALSIFIED_PATH" && !n.verification_receipt).length,
+    );
+    expect(submitted.body.pruned_chatter_count).toBe(
+      v.nodes.filter((n) => n.node_type === "EXPLORATORY_CHATTER").length,
+    );
+    expect(submitted.body.nodes).toEqual(
+      keep ? v.nodes.map((n) => ({ ...n, verification_receipt: n.verification_receipt ?? null })) : null,
+    );
 
     const fetched = await get(traceId);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(submitted.body);
     expect(JSON.stringify(fetched.body.conclusions)).toBe(JSON.stringify(v.expect.conclusions));
 
-    const again = await post({ trace_id: traceId, chain_id: "vector-chain", nodes: v.nodes, keep_nodes: keep, residual_digest: claimed });
+    const again = await post({
+      trace_id: traceId,
+      chain_id: "vector-chain",
+      nodes: v.nodes,
+      keep_nodes: keep,
+      residual_digest: claimed,
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(submitted.body);
   });
@@ -176,7 +209,14 @@ describe("storing traces", () => {
     expect(first.body.invalidated_paths).toEqual(["Query-string API key -> HTTP 401"]);
     expect(first.body.omitted_falsified_paths).toBe(1);
 
-    const same = await post({ trace_id: "idem-1", chain_id: null, residual_digest: null, keep_nodes: false, nodes, extra: "ignored" });
+    const same = await post({
+      trace_id: "idem-1",
+      chain_id: null,
+      residual_digest: null,
+      keep_nodes: false,
+      nodes,
+      extra: "ignored",
+    });
     expect(same.status).toBe(200);
     expect(same.body).toEqual(first.body);
 
@@ -204,7 +244,9 @@ describe("storing traces", () => {
       const response = await post({ trace_id: "unverified", chain_id: "rejecting-chain", nodes: bad });
       expect(response.status).toBe(422);
       expect(response.body.error).toMatchObject({ code: "missing_verification_receipt", node_id: "e" });
-      expect(response.body.error.issues).toEqual([{ path: "nodes.4.verification_receipt", message: "required for VERIFIED_CONCLUSION" }]);
+      expect(response.body.error.issues).toEqual([
+        { path: "nodes.4.verification_receipt", message: "required for VERIFIED_CONCLUSION" },
+      ]);
     }
     const listed = await rejections({ chain_id: "rejecting-chain", limit: "1" });
     expect(listed.body.total).toBe(2);
@@ -233,14 +275,21 @@ describe("GET /api/v1/traces: filters, search and keyset pages", () => {
     await post({
       trace_id: "search-1",
       chain_id: "search-chain",
-      nodes: [node("1", "VERIFIED_CONCLUSION", "Path /srv/Data is READ-ONLY", "EROFS exit 1"), node("2", "FALSIFIED_PATH", "retry with sudo", "EPERM")],
+      nodes: [
+        node("1", "VERIFIED_CONCLUSION", "Path /srv/Data is READ-ONLY", "EROFS exit 1"),
+        node("2", "FALSIFIED_PATH", "retry with sudo", "EPERM"),
+      ],
     });
     await post({
       trace_id: "search-2",
       chain_id: "search-chain",
-      nodes: [node("1", "VERIFIED_CONCLUSION", "100% of rows carry an id", "schema match"), node("2", "EXPLORATORY_CHATTER", "read-only? maybe")],
+      nodes: [
+        node("1", "VERIFIED_CONCLUSION", "100% of rows carry an id", "schema match"),
+        node("2", "EXPLORATORY_CHATTER", "read-only? maybe"),
+      ],
     });
-    const ids = async (q: string) => (await list({ chain_id: "search-chain", q })).body.items.map((t: { trace_id: string }) => t.trace_id);
+    const ids = async (q: string) =>
+      (await list({ chain_id: "search-chain", q })).body.items.map((t: { trace_id: string }) => t.trace_id);
     expect(await ids("read-only")).toEqual(["search-1"]);
     expect(await ids("erofs")).toEqual(["search-1"]);
     expect(await ids("SUDO -> eperm")).toEqual(["search-1"]);
@@ -252,19 +301,39 @@ describe("GET /api/v1/traces: filters, search and keyset pages", () => {
     expect(await ids("maybe")).toEqual([]);
 
     const item = (await list({ q: "read-only" })).body.items[0];
-    expect(item).toMatchObject({ trace_id: "search-1", axioms: ["Path /srv/Data is READ-ONLY"], axiom_count: 1, invalidation_count: 1, nodes_kept: false });
+    expect(item).toMatchObject({
+      trace_id: "search-1",
+      axioms: ["Path /srv/Data is READ-ONLY"],
+      axiom_count: 1,
+      invalidation_count: 1,
+      nodes_kept: false,
+    });
     expect(item).not.toHaveProperty("nodes");
   });
 
   it("pages newest first without skipping or repeating rows that share a created_at millisecond", async () => {
     const ids = Array.from({ length: 23 }, (_, i) => `tie-${String(i).padStart(2, "0")}`);
-    for (const id of ids) await post({ trace_id: id, chain_id: "tie-chain", nodes: [node("n", "VERIFIED_CONCLUSION", `fact ${id}`, "ok")] });
+    for (const id of ids)
+      await post({
+        trace_id: id,
+        chain_id: "tie-chain",
+        nodes: [node("n", "VERIFIED_CONCLUSION", `fact ${id}`, "ok")],
+      });
     const db = await getDb();
     // Three groups: most rows in one millisecond, a few a millisecond either side.
     const at = Date.parse("2026-10-25T12:00:00.123Z");
-    await db.update(traces).set({ createdAt: new Date(at) }).where(inArray(traces.traceId, ids.slice(3, 20)));
-    await db.update(traces).set({ createdAt: new Date(at + 1) }).where(inArray(traces.traceId, ids.slice(0, 3)));
-    await db.update(traces).set({ createdAt: new Date(at - 1) }).where(inArray(traces.traceId, ids.slice(20)));
+    await db
+      .update(traces)
+      .set({ createdAt: new Date(at) })
+      .where(inArray(traces.traceId, ids.slice(3, 20)));
+    await db
+      .update(traces)
+      .set({ createdAt: new Date(at + 1) })
+      .where(inArray(traces.traceId, ids.slice(0, 3)));
+    await db
+      .update(traces)
+      .set({ createdAt: new Date(at - 1) })
+      .where(inArray(traces.traceId, ids.slice(20)));
 
     const expected = [...ids.slice(0, 3).reverse(), ...ids.slice(3, 20).reverse(), ...ids.slice(20).reverse()];
     for (const limit of ["1", "4", "5", "17", "23", "500"]) {
@@ -275,7 +344,13 @@ describe("GET /api/v1/traces: filters, search and keyset pages", () => {
   });
 
   it("refuses a cursor it did not issue, and bad filters, with 422 invalid_query", async () => {
-    const bad = ["nonsense", '["not a time","x"]', '["2026-02-30T00:00:00.000Z","x"]', '["2026-10-25T12:00:00Z","x"]', "[1,2,3]"];
+    const bad = [
+      "nonsense",
+      '["not a time","x"]',
+      '["2026-02-30T00:00:00.000Z","x"]',
+      '["2026-10-25T12:00:00Z","x"]',
+      "[1,2,3]",
+    ];
     for (const cursor of bad.map((c, i) => (i === 0 ? c : Buffer.from(c).toString("base64url")))) {
       const response = await list({ cursor });
       expect(response.status).toBe(422);
@@ -283,7 +358,9 @@ describe("GET /api/v1/traces: filters, search and keyset pages", () => {
     }
     expect((await list({ mismatch: "maybe" })).status).toBe(422);
     expect((await list({ limit: "501" })).status).toBe(422);
-    expect((await rejections({ cursor: Buffer.from('["2026-10-25T12:00:00.000Z","x"]').toString("base64url") })).status).toBe(422);
+    expect(
+      (await rejections({ cursor: Buffer.from('["2026-10-25T12:00:00.000Z","x"]').toString("base64url") })).status,
+    ).toBe(422);
   });
 
   it("answers 404 in the error contract for an unknown trace", async () => {
@@ -313,7 +390,11 @@ describe("a chain's action space from stored traces", () => {
         node("3", "VERIFIED_CONCLUSION", "Bearer auth works", "HTTP 200"),
       ],
     });
-    await post({ trace_id: "as-other", chain_id: "another-chain", nodes: [node("1", "FALSIFIED_PATH", "Bearer auth works", "HTTP 500")] });
+    await post({
+      trace_id: "as-other",
+      chain_id: "another-chain",
+      nodes: [node("1", "FALSIFIED_PATH", "Bearer auth works", "HTTP 500")],
+    });
 
     const { traces: rows, truncated } = await getChainTraceConstraints("as-chain");
     expect(truncated).toBe(false);
@@ -324,11 +405,22 @@ describe("a chain's action space from stored traces", () => {
     const space = buildActionSpace(rows);
     expect(space.axioms.map((a) => a.axiom)).toEqual(["The cache is read-only", "Bearer auth works"]);
     expect(space.forbidden.map((f) => [f.path, f.established_by.map((e) => [e.trace_id, e.receipt])])).toEqual([
-      ["Token in query string", [["as-1", "HTTP 401"], ["as-2", "HTTP 403"]]],
+      [
+        "Token in query string",
+        [
+          ["as-1", "HTTP 401"],
+          ["as-2", "HTTP 403"],
+        ],
+      ],
       ["the  cache is READ-ONLY", [["as-2", "touch exit 0"]]],
     ]);
     expect(space.conflicts).toEqual([
-      expect.objectContaining({ axiom: "The cache is read-only", axiom_trace_ids: ["as-1"], falsifying_trace_ids: ["as-2"], within_trace: false }),
+      expect.objectContaining({
+        axiom: "The cache is read-only",
+        axiom_trace_ids: ["as-1"],
+        falsifying_trace_ids: ["as-2"],
+        within_trace: false,
+      }),
     ]);
   });
 });

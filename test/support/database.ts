@@ -36,7 +36,10 @@ export function useTestDatabase(): void {
 }
 
 /** Calls a route handler the way Next.js does, with a real Request. */
-export function jsonRequest(path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Request {
+export function jsonRequest(
+  path: string,
+  init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Request {
   const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return new Request(`http://localhost${path}`, {
     method: init.method ?? (body === undefined ? "GET" : "POST"),

@@ -19,7 +19,12 @@ interface Vector {
 
 const vectors: Vector[] = JSON.parse(readFileSync(path.join(__dirname, "../fixtures/trace-public.json"), "utf8"));
 
-const trace = (trace_id: string, created_at: string, axioms: Array<[string, string]>, invalidated_paths: string[]): TraceConstraints => ({
+const trace = (
+  trace_id: string,
+  created_at: string,
+  axioms: Array<[string, string]>,
+  invalidated_paths: string[],
+): TraceConstraints => ({
   trace_id,
   created_at,
   conclusions: axioms.map(([axiom, proof_receipt]) => ({ axiom, proof_receipt })),
@@ -36,7 +41,10 @@ describe("the matching rule", () => {
   });
 
   it("reads an invalidation at its first separator, and offers every possible path for conflicts", () => {
-    expect(parseInvalidation("API key in query -> HTTP 401")).toEqual({ path: "API key in query", receipt: "HTTP 401" });
+    expect(parseInvalidation("API key in query -> HTTP 401")).toEqual({
+      path: "API key in query",
+      receipt: "HTTP 401",
+    });
     expect(parseInvalidation(" -> exit 1")).toEqual({ path: "", receipt: "exit 1" });
     expect(parseInvalidation("mount /data -> ")).toEqual({ path: "mount /data", receipt: "" });
     expect(invalidationPathKeys("POST /a -> /b redirect -> HTTP 500")).toEqual(["post /a", "post /a -> /b redirect"]);
@@ -54,7 +62,9 @@ describe("node outcomes mirror the compressor on every public vector", () => {
       return;
     }
     const { residual, invalidations, stats } = compressTraceWithStats(nodes);
-    expect(outcomes.filter((o) => o.fate === "axiom").map((o) => o.produced)).toEqual(residual.conclusions.map((c) => c.axiom));
+    expect(outcomes.filter((o) => o.fate === "axiom").map((o) => o.produced)).toEqual(
+      residual.conclusions.map((c) => c.axiom),
+    );
     const produced = outcomes.filter((o) => o.fate === "invalidation").map((o) => o.produced!);
     expect([...new Set(produced)].sort()).toEqual([...invalidations].sort());
     expect(outcomes.filter((o) => o.fate === "invalidation" && !o.duplicate)).toHaveLength(invalidations.length);
@@ -81,8 +91,21 @@ describe("node outcomes mirror the compressor on every public vector", () => {
 describe("buildActionSpace", () => {
   it("dedupes across traces, oldest wording first, and lists every trace and receipt that established a constraint", () => {
     const space = buildActionSpace([
-      trace("t2", "2026-10-25T10:00:01.000Z", [["the API needs  BEARER auth", "HTTP 200 again"]], ["Query key -> HTTP 403"]),
-      trace("t1", "2026-10-25T10:00:00.000Z", [["The API needs Bearer auth", "HTTP 200"], ["Cache is cold", "miss ratio 1.0"]], ["Query key -> HTTP 401", "Basic auth -> HTTP 401"]),
+      trace(
+        "t2",
+        "2026-10-25T10:00:01.000Z",
+        [["the API needs  BEARER auth", "HTTP 200 again"]],
+        ["Query key -> HTTP 403"],
+      ),
+      trace(
+        "t1",
+        "2026-10-25T10:00:00.000Z",
+        [
+          ["The API needs Bearer auth", "HTTP 200"],
+          ["Cache is cold", "miss ratio 1.0"],
+        ],
+        ["Query key -> HTTP 401", "Basic auth -> HTTP 401"],
+      ),
       trace("t3", "2026-10-25T10:00:01.000Z", [["The API needs Bearer auth", "HTTP 200"]], []),
     ]);
     expect(space.axioms).toEqual([
@@ -96,7 +119,12 @@ describe("buildActionSpace", () => {
         ],
         conflicts_with: [],
       },
-      { key: "cache is cold", axiom: "Cache is cold", established_by: [{ trace_id: "t1", created_at: "2026-10-25T10:00:00.000Z", receipt: "miss ratio 1.0" }], conflicts_with: [] },
+      {
+        key: "cache is cold",
+        axiom: "Cache is cold",
+        established_by: [{ trace_id: "t1", created_at: "2026-10-25T10:00:00.000Z", receipt: "miss ratio 1.0" }],
+        conflicts_with: [],
+      },
     ]);
     expect(space.forbidden.map((f) => [f.path, f.established_by.map((e) => `${e.trace_id}:${e.receipt}`)])).toEqual([
       ["Query key", ["t1:HTTP 401", "t2:HTTP 403"]],
@@ -108,8 +136,18 @@ describe("buildActionSpace", () => {
   it("flags an axiom that another trace falsifies, on both sides", () => {
     const space = buildActionSpace([
       trace("a", "2026-10-25T10:00:00.000Z", [["/var/cache is read-only", "EROFS"]], []),
-      trace("b", "2026-10-25T10:00:02.000Z", [["Retries are safe", "idempotency key honoured"]], ["/VAR/CACHE is  read-only -> touch exit 0"]),
-      trace("c", "2026-10-25T10:00:03.000Z", [], ["/var/cache is read-only -> write succeeded", "/var/cache is read-only. -> unrelated"]),
+      trace(
+        "b",
+        "2026-10-25T10:00:02.000Z",
+        [["Retries are safe", "idempotency key honoured"]],
+        ["/VAR/CACHE is  read-only -> touch exit 0"],
+      ),
+      trace(
+        "c",
+        "2026-10-25T10:00:03.000Z",
+        [],
+        ["/var/cache is read-only -> write succeeded", "/var/cache is read-only. -> unrelated"],
+      ),
     ]);
     expect(space.conflicts).toEqual([
       {
@@ -122,7 +160,9 @@ describe("buildActionSpace", () => {
         within_trace: false,
       },
     ]);
-    expect(space.axioms.find((a) => a.key === "/var/cache is read-only")!.conflicts_with).toEqual(["/var/cache is read-only"]);
+    expect(space.axioms.find((a) => a.key === "/var/cache is read-only")!.conflicts_with).toEqual([
+      "/var/cache is read-only",
+    ]);
     expect(space.axioms.find((a) => a.key === "retries are safe")!.conflicts_with).toEqual([]);
     expect(space.forbidden.map((f) => [f.key, f.conflicts_with.length])).toEqual([
       ["/var/cache is read-only", 1],
@@ -144,6 +184,10 @@ describe("buildActionSpace", () => {
 
   it("is empty for no traces, and for traces that established nothing", () => {
     expect(buildActionSpace([])).toEqual({ axioms: [], forbidden: [], conflicts: [] });
-    expect(buildActionSpace([trace("x", "2026-10-25T10:00:00.000Z", [], [])])).toEqual({ axioms: [], forbidden: [], conflicts: [] });
+    expect(buildActionSpace([trace("x", "2026-10-25T10:00:00.000Z", [], [])])).toEqual({
+      axioms: [],
+      forbidden: [],
+      conflicts: [],
+    });
   });
 });

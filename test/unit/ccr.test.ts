@@ -25,7 +25,11 @@ describe("parseHashKey", () => {
   });
 
   it("takes the key as agents copy it from a marker: `hash=`, upper case, surrounding spaces", () => {
-    expect(parseHashKey(` hash=${digest.slice(0, 24).toUpperCase()} `)).toEqual({ ok: true, key: digest.slice(0, 24), full: false });
+    expect(parseHashKey(` hash=${digest.slice(0, 24).toUpperCase()} `)).toEqual({
+      ok: true,
+      key: digest.slice(0, 24),
+      full: false,
+    });
   });
 
   it("refuses short, long and non-hex keys", () => {
@@ -49,7 +53,9 @@ describe("checkClientHash", () => {
 
 describe("markers", () => {
   it("use the reference's wording with item counts, and a 24-character key by default", () => {
-    expect(formatMarker(markerKey(digest), 1000, 20)).toBe(`[1000 items compressed to 20. Retrieve more: hash=${digest.slice(0, 24)}]`);
+    expect(formatMarker(markerKey(digest), 1000, 20)).toBe(
+      `[1000 items compressed to 20. Retrieve more: hash=${digest.slice(0, 24)}]`,
+    );
     expect(formatMarker("abc", 0, 0)).toBe("[0 items compressed to 0. Retrieve more: hash=abc]");
   });
 
@@ -61,10 +67,19 @@ describe("markers", () => {
 
 describe("configuration", () => {
   it("defaults to a 1 GiB budget and no TTL; 0 means the default", () => {
-    expect(ccrConfigFromEnv({})).toEqual({ config: { maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null }, problems: [] });
+    expect(ccrConfigFromEnv({})).toEqual({
+      config: { maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null },
+      problems: [],
+    });
     expect(DEFAULT_MAX_BYTES).toBe(1024 ** 3);
-    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "0", CCR_TTL_SECONDS: "0" }).config).toEqual({ maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null });
-    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "5000", CCR_TTL_SECONDS: "3600" }).config).toEqual({ maxBytes: 5000, defaultTtlSeconds: 3600 });
+    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "0", CCR_TTL_SECONDS: "0" }).config).toEqual({
+      maxBytes: DEFAULT_MAX_BYTES,
+      defaultTtlSeconds: null,
+    });
+    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "5000", CCR_TTL_SECONDS: "3600" }).config).toEqual({
+      maxBytes: 5000,
+      defaultTtlSeconds: 3600,
+    });
   });
 
   it("reports a malformed value and keeps the default rather than failing requests", () => {
@@ -106,7 +121,12 @@ describe("small rules", () => {
   });
 
   it("says in a 410 when, why, and that retrying will not help", () => {
-    const message = goneMessage("abc", "evicted", new Date("2026-01-01T00:00:00.000Z"), "Evicted to keep the store within its byte budget.");
+    const message = goneMessage(
+      "abc",
+      "evicted",
+      new Date("2026-01-01T00:00:00.000Z"),
+      "Evicted to keep the store within its byte budget.",
+    );
     expect(message).toContain("evicted at 2026-01-01T00:00:00.000Z");
     expect(message).toContain("byte budget");
     expect(message).toContain("Retrying this hash will not help");

@@ -14,7 +14,7 @@ describe("csv", () => {
   });
 
   it("keeps spreadsheet formulas inert in text, never in numbers", () => {
-    expect(csvField("=HYPERLINK(\"x\")")).toBe("\"'=HYPERLINK(\"\"x\"\")\"");
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField("@sum")).toBe("'@sum");
     expect(csvField(-3)).toBe("-3");
@@ -45,6 +45,8 @@ describe("chain export columns", () => {
     expect(chainCsvRow(chain)).toBe(
       '"c,1",summary,collapse_imminent;client_mismatch,5,1,c.p5,5,COLLAPSE_IMMINENT,c.p4,4,COLLAPSE_IMMINENT,1,0,0.14,620,2026-01-01T00:00:00.000Z,2026-01-01T00:20:00.000Z\r\n',
     );
-    expect(chainCsvRow({ ...chain, collapse_point: null, min_size_bytes: null })).toContain(",COLLAPSE_IMMINENT,,,,1,0,0.14,,");
+    expect(chainCsvRow({ ...chain, collapse_point: null, min_size_bytes: null })).toContain(
+      ",COLLAPSE_IMMINENT,,,,1,0,0.14,,",
+    );
   });
 });

@@ -30,19 +30,39 @@ describe("findIntegrityIssues", () => {
 
   it("a gap is a missing pass, and the hash across it is not compared", () => {
     const findings = findIntegrityIssues([link(1, null, "a"), link(4, "zzz", "d")]);
-    expect(findings).toEqual([{ kind: "missing_pass", pass_id: "p4", pass_number: 4, detail: "Passes 2-3 were never received (before pass 4)." }]);
-    expect(findIntegrityIssues([link(1, null, "a"), link(3, "b", "c")])[0].detail).toBe("Pass 2 was never received (before pass 3).");
+    expect(findings).toEqual([
+      {
+        kind: "missing_pass",
+        pass_id: "p4",
+        pass_number: 4,
+        detail: "Passes 2-3 were never received (before pass 4).",
+      },
+    ]);
+    expect(findIntegrityIssues([link(1, null, "a"), link(3, "b", "c")])[0].detail).toBe(
+      "Pass 2 was never received (before pass 3).",
+    );
   });
 
   it("a chain that starts after pass 1 is missing its first passes", () => {
     expect(findIntegrityIssues([link(3, "b", "c")])).toEqual([
-      { kind: "missing_pass", pass_id: "p3", pass_number: 3, detail: "Passes 1-2 were never received (before pass 3)." },
+      {
+        kind: "missing_pass",
+        pass_id: "p3",
+        pass_number: 3,
+        detail: "Passes 1-2 were never received (before pass 3).",
+      },
     ]);
     expect(kinds([link(2, "a", "b")])).toEqual([["missing_pass", "p2"]]);
   });
 
   it("a repeated pass number is reported once per repeat, and the next pass is compared with the last arrival", () => {
-    const links = [link(1, null, "a"), link(2, "a", "b"), link(2, "a", "b2", "p2-again"), link(2, "a", "b3", "p2-third"), link(3, "b3", "c")];
+    const links = [
+      link(1, null, "a"),
+      link(2, "a", "b"),
+      link(2, "a", "b2", "p2-again"),
+      link(2, "a", "b3", "p2-third"),
+      link(3, "b3", "c"),
+    ];
     expect(kinds(links)).toEqual([
       ["repeated_pass", "p2-again"],
       ["repeated_pass", "p2-third"],

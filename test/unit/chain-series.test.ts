@@ -27,7 +27,16 @@ const row = (n: number, over: Partial<SeriesRow> = {}): SeriesRow => ({
 
 describe("buildChainSeries", () => {
   it("splits the floor into one span per policy version", () => {
-    const series = buildChainSeries([row(1), row(2), row(3, { policy_version: 2, floor_size: 2_000, flags: PASS_FLAG.policyChange }), row(4, { policy_version: 2 })], 4, false);
+    const series = buildChainSeries(
+      [
+        row(1),
+        row(2),
+        row(3, { policy_version: 2, floor_size: 2_000, flags: PASS_FLAG.policyChange }),
+        row(4, { policy_version: 2 }),
+      ],
+      4,
+      false,
+    );
     expect(series.floors.map((f) => [f.policy_version, f.from, f.to, f.min_size_bytes])).toEqual([
       [1, 1, 2, 1_000],
       [2, 3, 4, 2_000],
@@ -39,7 +48,13 @@ describe("buildChainSeries", () => {
     const series = buildChainSeries(
       [
         row(1),
-        row(2, { size: 500, flags: PASS_FLAG.sizeCrossing, verdict: "COLLAPSE_IMMINENT", client_mismatch: true, client_verdict: "SAFE_TO_COMPRESS" }),
+        row(2, {
+          size: 500,
+          flags: PASS_FLAG.sizeCrossing,
+          verdict: "COLLAPSE_IMMINENT",
+          client_mismatch: true,
+          client_verdict: "SAFE_TO_COMPRESS",
+        }),
         row(3, { density: 0.4, size: 2_000, flags: PASS_FLAG.sizeCrossing | PASS_FLAG.densityCrossing }),
       ],
       10,
@@ -50,7 +65,9 @@ describe("buildChainSeries", () => {
       { pass_id: "p3", pass_number: 3, metric: "size", direction: "above" },
       { pass_id: "p3", pass_number: 3, metric: "density", direction: "below" },
     ]);
-    expect(series.mismatches).toEqual([{ pass_id: "p2", pass_number: 2, client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" }]);
+    expect(series.mismatches).toEqual([
+      { pass_id: "p2", pass_number: 2, client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" },
+    ]);
     expect(series.downsampled).toBe(true);
   });
 
@@ -59,7 +76,13 @@ describe("buildChainSeries", () => {
       [
         row(1),
         row(5, { flags: PASS_FLAG.integrity, prev_pass_id: "p2", prev_pass_number: 2, prev_hash: "h2" }),
-        row(6, { flags: PASS_FLAG.integrity, input_content_hash: "other", prev_pass_id: "p5", prev_pass_number: 5, prev_hash: "h5" }),
+        row(6, {
+          flags: PASS_FLAG.integrity,
+          input_content_hash: "other",
+          prev_pass_id: "p5",
+          prev_pass_number: 5,
+          prev_hash: "h5",
+        }),
       ],
       5,
       false,

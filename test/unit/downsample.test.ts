@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bucketIndex, DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput, type Sample } from "@/lib/downsample";
+import {
+  bucketIndex,
+  DOWNSAMPLE,
+  PASS_FLAG,
+  passFlags,
+  selectSamples,
+  type FlagInput,
+  type Sample,
+} from "@/lib/downsample";
 
 const pass = (n: number, over: Partial<FlagInput> = {}): FlagInput => ({
   pass_id: `p${n}`,
@@ -32,7 +40,9 @@ describe("passFlags", () => {
     expect(passFlags(pass(1, { current_size_bytes: 999 }), pass(2))).toBe(PASS_FLAG.sizeCrossing);
     expect(passFlags(pass(1), pass(2, { semantic_density_score: 0.49 }))).toBe(PASS_FLAG.densityCrossing);
     // Same size, but the new policy version's floor is above it: that is a crossing too.
-    expect(passFlags(pass(1), pass(2, { floor_size: 20_000, policy_version: 2 }))).toBe(PASS_FLAG.sizeCrossing | PASS_FLAG.policyChange);
+    expect(passFlags(pass(1), pass(2, { floor_size: 20_000, policy_version: 2 }))).toBe(
+      PASS_FLAG.sizeCrossing | PASS_FLAG.policyChange,
+    );
   });
 
   it("flags verdict changes, mismatches, boundaries and the last pass", () => {
@@ -62,7 +72,12 @@ describe("bucketIndex", () => {
 
 describe("selectSamples", () => {
   const options = { buckets: 4, fullDetailUpTo: 10, flaggedCap: 3 };
-  const sample = (n: number, size: number, density: number, flags = 0): Sample => ({ key: n, passNumber: n, values: [size, density], flags });
+  const sample = (n: number, size: number, density: number, flags = 0): Sample => ({
+    key: n,
+    passNumber: n,
+    values: [size, density],
+    flags,
+  });
 
   it("keeps every sample of a short series", () => {
     const samples = Array.from({ length: 10 }, (_, i) => sample(i + 1, 100 - i, 0.5));
@@ -85,7 +100,9 @@ describe("selectSamples", () => {
   });
 
   it("always keeps flagged samples, up to the cap, earliest first", () => {
-    const samples = Array.from({ length: 40 }, (_, i) => sample(i + 1, 1000 - (i + 1), 0.5, [5, 6, 7, 8].includes(i + 1) ? PASS_FLAG.sizeCrossing : 0));
+    const samples = Array.from({ length: 40 }, (_, i) =>
+      sample(i + 1, 1000 - (i + 1), 0.5, [5, 6, 7, 8].includes(i + 1) ? PASS_FLAG.sizeCrossing : 0),
+    );
     const kept = selectSamples(samples, options);
     expect(kept).toContain(5);
     expect(kept).toContain(7);

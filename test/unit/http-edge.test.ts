@@ -36,7 +36,9 @@ describe("readJson", () => {
   it("parses JSON, with or without a charset, and with no content type at all", async () => {
     expect(await readJson(post('{"a":1}'))).toEqual({ a: 1 });
     expect(await readJson(post("[1]", { "content-type": "application/json; charset=utf-8" }))).toEqual([1]);
-    expect(await readJson(new Request("http://localhost/x", { method: "POST", body: new Uint8Array(Buffer.from("{}")) }))).toEqual({});
+    expect(
+      await readJson(new Request("http://localhost/x", { method: "POST", body: new Uint8Array(Buffer.from("{}")) })),
+    ).toEqual({});
   });
 
   it("refuses other content types with 415", async () => {
@@ -45,14 +47,20 @@ describe("readJson", () => {
   });
 
   it("refuses a compressed body with 415 rather than failing to read it", async () => {
-    const error = await rejection(readJson(post("{}", { "content-type": "application/json", "content-encoding": "gzip" })));
+    const error = await rejection(
+      readJson(post("{}", { "content-type": "application/json", "content-encoding": "gzip" })),
+    );
     expect([error.status, error.code]).toEqual([415, "unsupported_media_type"]);
-    expect(await readJson(post("{}", { "content-type": "application/json", "content-encoding": "identity" }))).toEqual({});
+    expect(await readJson(post("{}", { "content-type": "application/json", "content-encoding": "identity" }))).toEqual(
+      {},
+    );
   });
 
   it("refuses a body over the limit with 413, declared or streamed", async () => {
     expect((await rejection(readJson(post("[1,2,3]"), 4))).status).toBe(413);
-    expect((await rejection(readJson(post("[]", { "content-type": "application/json", "content-length": "5" }), 4))).status).toBe(413);
+    expect(
+      (await rejection(readJson(post("[]", { "content-type": "application/json", "content-length": "5" }), 4))).status,
+    ).toBe(413);
     expect(await readJson(post("[1]"), 3)).toEqual([1]);
   });
 
@@ -83,7 +91,9 @@ describe("parseItems / parseOneOrBatch", () => {
 
   it("refuses empty and oversized batches", () => {
     expect(thrown(() => parseItems([], schema, "things", 10)).status).toBe(422);
-    expect(thrown(() => parseItems([{ n: 1 }, { n: 1 }], schema, "things", 1)).details.issues).toEqual([{ path: "things", message: "must contain at most 1 items" }]);
+    expect(thrown(() => parseItems([{ n: 1 }, { n: 1 }], schema, "things", 1)).details.issues).toEqual([
+      { path: "things", message: "must contain at most 1 items" },
+    ]);
   });
 
   it("tells one item from a batch, and names a single item's fields without an index", () => {
@@ -93,13 +103,18 @@ describe("parseItems / parseOneOrBatch", () => {
     expect(single.details.issues?.map((i) => i.path)).toEqual(["n"]);
     expect(single.message).toMatch(/^The boundary is not valid/);
     expect(thrown(() => parseOneOrBatch([{ n: 1 }], schema, "things", 10)).status).toBe(422);
-    expect(thrown(() => parseOneOrBatch({ things: { n: 1 } }, schema, "things", 10)).details.issues).toEqual([{ path: "things", message: "must be an array" }]);
+    expect(thrown(() => parseOneOrBatch({ things: { n: 1 } }, schema, "things", 10)).details.issues).toEqual([
+      { path: "things", message: "must be an array" },
+    ]);
   });
 });
 
 describe("cursors and page sizes", () => {
   it("round-trips a key", () => {
-    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]), 2)).toEqual(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]);
+    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]), 2)).toEqual([
+      "2026-01-01T00:00:00.000Z",
+      "c\u{1F600}",
+    ]);
     expect(decodeCursor(encodeCursor([0.30000000000000004, "x"]), 2)).toEqual([0.30000000000000004, "x"]);
     expect(decodeCursor(undefined, 2)).toBeUndefined();
     expect(decodeCursor("", 2)).toBeUndefined();
@@ -120,10 +135,15 @@ describe("cursors and page sizes", () => {
 
   it("decodeTypedCursor checks each part's type against the sort key", () => {
     const schema = z.tuple([z.iso.datetime(), z.string()]);
-    expect(decodeTypedCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c"]), schema)).toEqual(["2026-01-01T00:00:00.000Z", "c"]);
+    expect(decodeTypedCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c"]), schema)).toEqual([
+      "2026-01-01T00:00:00.000Z",
+      "c",
+    ]);
     expect(decodeTypedCursor(undefined, schema)).toBeUndefined();
     expect(thrown(() => decodeTypedCursor(encodeCursor(["abc", "c"]), schema)).code).toBe("invalid_query");
-    expect(thrown(() => decodeTypedCursor(encodeCursor([5, "c"]), z.tuple([z.string(), z.string()]))).code).toBe("invalid_query");
+    expect(thrown(() => decodeTypedCursor(encodeCursor([5, "c"]), z.tuple([z.string(), z.string()]))).code).toBe(
+      "invalid_query",
+    );
     expect(thrown(() => decodeTypedCursor(encodeCursor(["a"]), schema)).code).toBe("invalid_query");
   });
 
@@ -132,7 +152,8 @@ describe("cursors and page sizes", () => {
     expect(limitSchema.parse("1")).toBe(1);
     expect(limitSchema.parse("500")).toBe(500);
     expect(limitSchema.parse("007")).toBe(7);
-    for (const bad of ["0", "501", "abc", "1.5", "-1", "1e2", "0x10", "", " 5", "Infinity"]) expect(limitSchema.safeParse(bad).success, bad).toBe(false);
+    for (const bad of ["0", "501", "abc", "1.5", "-1", "1e2", "0x10", "", " 5", "Infinity"])
+      expect(limitSchema.safeParse(bad).success, bad).toBe(false);
   });
 
   it("parseSearchParams keeps the first of repeated keys and refuses NUL anywhere", () => {
@@ -154,10 +175,22 @@ describe("schema helpers", () => {
   });
 
   it("timestamps must be RFC 3339 with a zone, in years 0001..9999 UTC", () => {
-    for (const ok of ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123456+05:30", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z"]) {
+    for (const ok of [
+      "2026-01-02T03:04:05Z",
+      "2026-01-02T03:04:05.123456+05:30",
+      "0001-01-01T00:00:00Z",
+      "9999-12-31T23:59:59.999Z",
+    ]) {
       expect(timestampSchema.safeParse(ok).success, ok).toBe(true);
     }
-    for (const bad of ["2026-01-02", "2026-01-02T03:04:05", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-00:01", "2026-02-30T00:00:00Z"]) {
+    for (const bad of [
+      "2026-01-02",
+      "2026-01-02T03:04:05",
+      "0000-01-01T00:00:00Z",
+      "0001-01-01T00:00:00+01:00",
+      "9999-12-31T23:59:59-00:01",
+      "2026-02-30T00:00:00Z",
+    ]) {
       expect(timestampSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -184,7 +217,9 @@ describe("schema helpers", () => {
 
 describe("canonical digests", () => {
   it("do not depend on key order at any depth, and do depend on values", () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}',
+    );
     expect(bodyDigest({ a: 1, b: 2 })).toBe(bodyDigest({ b: 2, a: 1 }));
     expect(bodyDigest({ a: [1, 2] })).not.toBe(bodyDigest({ a: [2, 1] }));
   });
@@ -192,9 +227,13 @@ describe("canonical digests", () => {
 
 describe("error contract", () => {
   it("an ApiError answers its status with {error: {code, message, issues?}}", async () => {
-    const response = new ApiError("validation_failed", "Bad.", { issues: [{ path: "a.0", message: "m" }] }).toResponse();
+    const response = new ApiError("validation_failed", "Bad.", {
+      issues: [{ path: "a.0", message: "m" }],
+    }).toResponse();
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ error: { code: "validation_failed", message: "Bad.", issues: [{ path: "a.0", message: "m" }] } });
+    expect(await response.json()).toEqual({
+      error: { code: "validation_failed", message: "Bad.", issues: [{ path: "a.0", message: "m" }] },
+    });
   });
 
   it("an unexpected error is a generic 500 that echoes nothing", async () => {

@@ -45,7 +45,12 @@ describe("pivotCollapseRates", () => {
   });
 
   it("folds the quieter classes into one series when there are too many", () => {
-    const rows = ["a", "b", "c", "d"].map((c, i) => ({ bucket: "2026-03-10T00:00:00.000Z", content_class: c, started: 10 - i, collapsed: 1 }));
+    const rows = ["a", "b", "c", "d"].map((c, i) => ({
+      bucket: "2026-03-10T00:00:00.000Z",
+      content_class: c,
+      started: 10 - i,
+      collapsed: 1,
+    }));
     const { classes, points } = pivotCollapseRates(rows, origin, end, 3_600, 3);
     expect(classes).toEqual(["a", "b", OTHER_CLASSES]);
     expect(points[0].started[OTHER_CLASSES]).toBe(8 + 7);

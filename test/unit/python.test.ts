@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compareCodePoints, pyFormatFixed, pyJsonDumps, pyJsonString, pyStrip } from "@/lib/python";
 
 // Expected strings are what CPython 3.11 prints for the same input.
-describe("pyFormatFixed (f\"{x:.Nf}\")", () => {
+describe('pyFormatFixed (f"{x:.Nf}")', () => {
   it.each([
     // Exact binary ties round half to even, where toFixed rounds away from zero.
     [0.125, 2, "0.12"],

@@ -10,13 +10,22 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../support/random";
 import { evaluatePass, type CompressionManifest, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
 import { compareCodePoints, pyFormatFixed, pyJsonString, pyStrip } from "@/lib/python";
-import { compressTrace, MissingVerificationReceiptError, NODE_TYPES, type CompressedResidual, type ReasoningNode } from "@/lib/trace";
+import {
+  compressTrace,
+  MissingVerificationReceiptError,
+  NODE_TYPES,
+  type CompressedResidual,
+  type ReasoningNode,
+} from "@/lib/trace";
 
 const REFERENCE_DIR = process.env.FLOORLINE_REFERENCE_DIR ?? path.resolve(__dirname, "../../../shared/reference");
 const SEED = Number(process.env.FLOORLINE_DIFF_SEED ?? Date.now() % 2 ** 31);
 
 function unavailableReason(): string | null {
-  if (!existsSync(path.join(REFERENCE_DIR, "collapse-guard.txt")) || !existsSync(path.join(REFERENCE_DIR, "trace-compression.txt"))) {
+  if (
+    !existsSync(path.join(REFERENCE_DIR, "collapse-guard.txt")) ||
+    !existsSync(path.join(REFERENCE_DIR, "trace-compression.txt"))
+  ) {
     return `no reference folder at ${REFERENCE_DIR}`;
   }
   const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
@@ -79,23 +88,50 @@ interface PythonAnswers {
 }
 
 function runReference(request: Record<keyof PythonAnswers, unknown[]>): PythonAnswers {
-  const result = spawnSync("python3", ["-c", DRIVER, pythonOf("collapse-guard.txt"), pythonOf("trace-compression.txt")], {
-    input: JSON.stringify(request),
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const result = spawnSync(
+    "python3",
+    ["-c", DRIVER, pythonOf("collapse-guard.txt"), pythonOf("trace-compression.txt")],
+    {
+      input: JSON.stringify(request),
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   if (result.status !== 0) throw new Error(`reference run failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as PythonAnswers;
 }
 
 // ---- generators (seeded, so a failure can be replayed) ----
 
-const PY_WHITESPACE = "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000";
+const PY_WHITESPACE =
+  "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000";
 // Look like whitespace, are not whitespace to Python.
 const NOT_WHITESPACE = "\ufeff\u200b\u180e\u2060";
 const TRICKY = [
-  '"', "\\", "/", "\u0000", "\u0001", "\u001f", "\u007f", "\u0080", "\u00e9", "\u00ff", "\u0100", "\u2028", "\u20ac",
-  "\ud7ff", "\ue000", "\uff5e", "\uffff", "\u{1F600}", "\u{10000}", "\u{10FFFF}", "e\u0301", "\u4e2d", ...PY_WHITESPACE, ...NOT_WHITESPACE,
+  '"',
+  "\\",
+  "/",
+  "\u0000",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\u0080",
+  "\u00e9",
+  "\u00ff",
+  "\u0100",
+  "\u2028",
+  "\u20ac",
+  "\ud7ff",
+  "\ue000",
+  "\uff5e",
+  "\uffff",
+  "\u{1F600}",
+  "\u{10000}",
+  "\u{10FFFF}",
+  "e\u0301",
+  "\u4e2d",
+  ...PY_WHITESPACE,
+  ...NOT_WHITESPACE,
 ];
 
 class Gen {
@@ -127,10 +163,17 @@ class Gen {
   unitFloat(): number {
     const kind = this.int(0, 7);
     let x: number;
-    if (kind === 0) x = this.int(0, 2 ** 12) / 2 ** 12; // exact binary values, many exact ties
-    else if (kind === 1) x = Number(`0.${String(this.int(0, 99)).padStart(2, "0")}5`); // decimal "ties" at .2f
-    else if (kind === 2) x = Number(`0.${String(this.int(0, 999)).padStart(3, "0")}5`); // decimal "ties" at .3f
-    else if (kind === 3) x = this.pick([0, 1, 0.5, 0.25, 0.125, 0.375, 0.0625, 0.005, 0.995, 0.9995, 1e-7, 5e-324, 2.2250738585072014e-308, 0.9999999999999999]);
+    if (kind === 0)
+      x = this.int(0, 2 ** 12) / 2 ** 12; // exact binary values, many exact ties
+    else if (kind === 1)
+      x = Number(`0.${String(this.int(0, 99)).padStart(2, "0")}5`); // decimal "ties" at .2f
+    else if (kind === 2)
+      x = Number(`0.${String(this.int(0, 999)).padStart(3, "0")}5`); // decimal "ties" at .3f
+    else if (kind === 3)
+      x = this.pick([
+        0, 1, 0.5, 0.25, 0.125, 0.375, 0.0625, 0.005, 0.995, 0.9995, 1e-7, 5e-324, 2.2250738585072014e-308,
+        0.9999999999999999,
+      ]);
     else if (kind === 4) x = this.int(0, 100) / 100;
     else x = this.random();
     if (this.chance(0.2)) x = this.nudge(x);
@@ -168,14 +211,30 @@ class Gen {
     const max = this.chance(0.05) ? this.bigInt() : this.int(0, 40);
     const minSize = this.chance(0.05) ? this.bigInt() : this.int(0, 4096);
     const minDensity = this.unitFloat();
-    const passNumber = this.pick([0, 1, 2, max, max + 1, Math.max(0, max - 1), this.int(0, 50), this.chance(0.1) ? this.bigInt() : 3]);
+    const passNumber = this.pick([
+      0,
+      1,
+      2,
+      max,
+      max + 1,
+      Math.max(0, max - 1),
+      this.int(0, 50),
+      this.chance(0.1) ? this.bigInt() : 3,
+    ]);
     const density = this.chance(0.15) ? minDensity : this.chance(0.15) ? this.nudge(minDensity) : this.unitFloat();
     return {
       pass: {
         pass_id: this.chance(0.5) ? `chain-${this.int(0, 99)}/p-${this.int(0, 99999)}` : this.text(20) || "p",
         pass_number: Math.min(passNumber, Number.MAX_SAFE_INTEGER),
         current_content_hash: this.chance(0.5) ? this.text(64, ["a", "b", "c", "0", "9"]) : this.text(16),
-        current_size_bytes: this.pick([0, minSize, minSize + 1, Math.max(0, minSize - 1), this.int(0, 100_000), this.bigInt()]),
+        current_size_bytes: this.pick([
+          0,
+          minSize,
+          minSize + 1,
+          Math.max(0, minSize - 1),
+          this.int(0, 100_000),
+          this.bigInt(),
+        ]),
         is_parseable: this.chance(0.85),
         schema_valid: this.chance(0.85),
         semantic_density_score: Math.min(1, Math.max(0, density)),
@@ -198,7 +257,8 @@ class Gen {
       const node_type = this.pick(NODE_TYPES);
       let verification_receipt = receipt();
       // Keep most traces valid so the residual, not only the failure, is compared.
-      if (node_type === "VERIFIED_CONCLUSION" && !verification_receipt?.trim() && this.chance(0.8)) verification_receipt = "exit 0";
+      if (node_type === "VERIFIED_CONCLUSION" && !verification_receipt?.trim() && this.chance(0.8))
+        verification_receipt = "exit 0";
       return {
         node_id: this.chance(0.7) ? `n-${this.int(0, 50)}` : this.text(8),
         node_type,
@@ -222,7 +282,8 @@ function portTrace(nodes: ReasoningNode[]): CompressedResidual | { error: string
 function mismatches<I, O>(inputs: I[], ours: O[], theirs: O[]): Array<{ input: I; ours: O; reference: O }> {
   const out: Array<{ input: I; ours: O; reference: O }> = [];
   inputs.forEach((input, i) => {
-    if (out.length < 5 && JSON.stringify(ours[i]) !== JSON.stringify(theirs[i])) out.push({ input, ours: ours[i], reference: theirs[i] });
+    if (out.length < 5 && JSON.stringify(ours[i]) !== JSON.stringify(theirs[i]))
+      out.push({ input, ours: ours[i], reference: theirs[i] });
   });
   return out;
 }
@@ -238,17 +299,33 @@ describe.skipIf(skipReason !== null)(`reference differential (python3, seed ${SE
   let reference: PythonAnswers;
 
   it("runs the reference", () => {
-    reference = runReference({ guard: guardCases, trace: traceCases, fixed: floats, strings, sorted: groups, strip: strips });
+    reference = runReference({
+      guard: guardCases,
+      trace: traceCases,
+      fixed: floats,
+      strings,
+      sorted: groups,
+      strip: strips,
+    });
     expect(reference.guard).toHaveLength(guardCases.length);
     // Every gate is reached, and the trace cases include both outcomes.
     expect(new Set(reference.guard.map((m) => m.verdict)).size).toBe(4);
-    const gates = [/is first pass\.$/, /use previous\.$/, /unparseable, restore previous\.$/, /schema invalid\.$/, /^HALT: Size /, /^HALT: Density /, /safe for further compression\.$/];
-    for (const gate of gates) expect(reference.guard.filter((m) => gate.test(m.directive)).length, String(gate)).toBeGreaterThan(20);
+    const gates = [
+      /is first pass\.$/,
+      /use previous\.$/,
+      /unparseable, restore previous\.$/,
+      /schema invalid\.$/,
+      /^HALT: Size /,
+      /^HALT: Density /,
+      /safe for further compression\.$/,
+    ];
+    for (const gate of gates)
+      expect(reference.guard.filter((m) => gate.test(m.directive)).length, String(gate)).toBeGreaterThan(20);
     expect(reference.trace.some((r) => "error" in r)).toBe(true);
     expect(reference.trace.filter((r) => "residual_digest" in r).length).toBeGreaterThan(traceCases.length / 2);
   });
 
-  it("f\"{x:.2f}\" and f\"{x:.3f}\" agree", () => {
+  it('f"{x:.2f}" and f"{x:.3f}" agree', () => {
     const ours = floats.map((x) => [pyFormatFixed(x, 2), pyFormatFixed(x, 3)] as [string, string]);
     expect(mismatches(floats, ours, reference.fixed)).toEqual([]);
   });

@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { decodeSegment, hrefWith, parseChainPageParams, parseChainsPageParams, parseOverviewParams, parsePoliciesParams } from "@/lib/schemas/search-params";
+import {
+  decodeSegment,
+  hrefWith,
+  parseChainPageParams,
+  parseChainsPageParams,
+  parseOverviewParams,
+  parsePoliciesParams,
+} from "@/lib/schemas/search-params";
 
 describe("dashboard URL state", () => {
   it("parses the chain page's pass, cursors and page size, dropping what does not parse", () => {
-    expect(parseChainPageParams({ pass: "p5", after: "12.345", size: "100" })).toEqual({ pass: "p5", after: [12, 345], size: 100 });
+    expect(parseChainPageParams({ pass: "p5", after: "12.345", size: "100" })).toEqual({
+      pass: "p5",
+      after: [12, 345],
+      size: 100,
+    });
     expect(parseChainPageParams({ after: "nonsense", size: "7", from: "-1" })).toEqual({ size: 50 });
     expect(parseChainPageParams({ pass: ["first", "second"] })).toMatchObject({ pass: "first" });
   });
@@ -16,7 +27,11 @@ describe("dashboard URL state", () => {
       dir: "next",
       limit: 50,
     });
-    expect(parseChainsPageParams({ status: "on-fire", sort: "random", limit: "9999" })).toMatchObject({ status: undefined, sort: "last_activity", limit: 50 });
+    expect(parseChainsPageParams({ status: "on-fire", sort: "random", limit: "9999" })).toMatchObject({
+      status: undefined,
+      sort: "last_activity",
+      limit: 50,
+    });
   });
 
   it("parses the overview's range", () => {
@@ -25,20 +40,38 @@ describe("dashboard URL state", () => {
   });
 
   it("runs a what-if only with a whole, valid candidate", () => {
-    expect(parsePoliciesParams({ class: "summary" })).toEqual({ class: "summary", candidate: null, candidateError: null });
-    expect(parsePoliciesParams({ class: "summary", min_size_bytes: "400", min_semantic_density: "0.6", max_pass_number: "8" })).toMatchObject({
+    expect(parsePoliciesParams({ class: "summary" })).toEqual({
+      class: "summary",
+      candidate: null,
+      candidateError: null,
+    });
+    expect(
+      parsePoliciesParams({
+        class: "summary",
+        min_size_bytes: "400",
+        min_semantic_density: "0.6",
+        max_pass_number: "8",
+      }),
+    ).toMatchObject({
       candidate: { min_size_bytes: 400, min_semantic_density: 0.6, max_pass_number: 8 },
       candidateError: null,
     });
     expect(parsePoliciesParams({ class: "summary", min_size_bytes: "400" }).candidateError).toMatch(/all three/);
-    const bad = parsePoliciesParams({ class: "summary", min_size_bytes: "400", min_semantic_density: "1.5", max_pass_number: "8" });
+    const bad = parsePoliciesParams({
+      class: "summary",
+      min_size_bytes: "400",
+      min_semantic_density: "1.5",
+      max_pass_number: "8",
+    });
     expect(bad.candidate).toBeNull();
     expect(bad.candidateError).toMatch(/^min_semantic_density/);
     expect(bad.class).toBe("summary");
   });
 
   it("builds links without empty parameters", () => {
-    expect(hrefWith("/chains", { status: "healthy", q: "", sort: undefined, limit: 25 })).toBe("/chains?status=healthy&limit=25");
+    expect(hrefWith("/chains", { status: "healthy", q: "", sort: undefined, limit: 25 })).toBe(
+      "/chains?status=healthy&limit=25",
+    );
     expect(hrefWith("/chains", {})).toBe("/chains");
   });
 });

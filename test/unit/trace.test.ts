@@ -3,7 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/hash";
 import { compressRequestSchema } from "@/lib/schemas/traces";
-import { compressTrace, compressTraceWithStats, MissingVerificationReceiptError, type ReasoningNode } from "@/lib/trace";
+import {
+  compressTrace,
+  compressTraceWithStats,
+  MissingVerificationReceiptError,
+  type ReasoningNode,
+} from "@/lib/trace";
 
 interface TraceCase {
   nodes: ReasoningNode[];
@@ -45,7 +50,12 @@ describe("trace compressor: public reference vectors", () => {
   });
 });
 
-const node = (node_type: ReasoningNode["node_type"], content: string, verification_receipt: string | null, node_id = "n"): ReasoningNode => ({
+const node = (
+  node_type: ReasoningNode["node_type"],
+  content: string,
+  verification_receipt: string | null,
+  node_id = "n",
+): ReasoningNode => ({
   node_id,
   node_type,
   content,
@@ -58,7 +68,11 @@ const digestOf = (payload: string) => sha256Hex(payload);
 describe("trace compressor semantics", () => {
   it("an empty trace is sha256('EMPTY') with boundary 0", () => {
     expect(sha256Hex("EMPTY")).toBe("cc1d2f838445db7aec431df9ee8a871f40e7aa5e064fc056633ef8c60fab7b06");
-    expect(compressTrace([])).toEqual({ conclusions: [], eviction_boundary_index: 0, residual_digest: sha256Hex("EMPTY") });
+    expect(compressTrace([])).toEqual({
+      conclusions: [],
+      eviction_boundary_index: 0,
+      residual_digest: sha256Hex("EMPTY"),
+    });
   });
 
   it("chatter alone is EMPTY, but the boundary still counts every node", () => {
@@ -80,7 +94,10 @@ describe("trace compressor semantics", () => {
 
   it.each([null, "", "   ", "\u001c\u0085\u3000"])("a VERIFIED_CONCLUSION with receipt %j fails closed", (receipt) => {
     const error = thrown(() =>
-      compressTrace([node("EXPLORATORY_CHATTER", "c", null, "a"), node("VERIFIED_CONCLUSION", "claim", receipt, "bad-node")]),
+      compressTrace([
+        node("EXPLORATORY_CHATTER", "c", null, "a"),
+        node("VERIFIED_CONCLUSION", "claim", receipt, "bad-node"),
+      ]),
     );
     expect(error).toBeInstanceOf(MissingVerificationReceiptError);
     expect(error).toMatchObject({ nodeId: "bad-node", nodeIndex: 1 });
@@ -120,7 +137,9 @@ describe("trace compressor semantics", () => {
         { axiom: "B", proof_receipt: "r1", invalidated_paths: paths },
       ],
       eviction_boundary_index: 7,
-      residual_digest: digestOf('{"axioms":["B","A","B"],"invalidations":["\\uff5e path -> E2","\\ud83d\\ude00 path -> E1"]}'),
+      residual_digest: digestOf(
+        '{"axioms":["B","A","B"],"invalidations":["\\uff5e path -> E2","\\ud83d\\ude00 path -> E1"]}',
+      ),
     });
   });
 
@@ -148,7 +167,11 @@ describe("trace compressor semantics", () => {
   });
 
   it("returns a fresh invalidated_paths array per conclusion", () => {
-    const r = compressTrace([node("FALSIFIED_PATH", "p", "e"), node("VERIFIED_CONCLUSION", "a", "r"), node("VERIFIED_CONCLUSION", "b", "r")]);
+    const r = compressTrace([
+      node("FALSIFIED_PATH", "p", "e"),
+      node("VERIFIED_CONCLUSION", "a", "r"),
+      node("VERIFIED_CONCLUSION", "b", "r"),
+    ]);
     r.conclusions[0].invalidated_paths.push("mutated");
     expect(r.conclusions[1].invalidated_paths).toEqual(["p -> e"]);
   });

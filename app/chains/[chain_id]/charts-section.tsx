@@ -2,7 +2,19 @@ import type { BoundaryWire } from "@/db/queries/boundaries";
 import { getChainSeries, type ChainSummaryWire } from "@/db/queries/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 
-export async function ChartsSection(props: { chainId: string; summary: ChainSummaryWire; boundaries: BoundaryWire[]; selectedPassId: string | null }) {
+export async function ChartsSection(props: {
+  chainId: string;
+  summary: ChainSummaryWire;
+  boundaries: BoundaryWire[];
+  selectedPassId: string | null;
+}) {
   const series = await getChainSeries(props.chainId, props.boundaries, props.summary);
-  return <ChainCharts series={series} collapse={props.summary.collapse_point} boundaries={props.boundaries} selectedPassId={props.selectedPassId} />;
+  return (
+    <ChainCharts
+      series={series}
+      collapse={props.summary.collapse_point}
+      boundaries={props.boundaries}
+      selectedPassId={props.selectedPassId}
+    />
+  );
 }

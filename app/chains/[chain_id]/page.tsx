@@ -30,7 +30,12 @@ export default async function ChainPage({ params, searchParams }: Props) {
       <ChainHeader summary={summary} now={new Date()} />
       <ChainTabs chainId={chainId} active="curves" />
       <Suspense fallback={<ChartsSkeleton />}>
-        <ChartsSection chainId={chainId} summary={summary} boundaries={boundaries} selectedPassId={query.pass ?? null} />
+        <ChartsSection
+          chainId={chainId}
+          summary={summary}
+          boundaries={boundaries}
+          selectedPassId={query.pass ?? null}
+        />
       </Suspense>
       <Suspense fallback={null}>
         <BoundariesSection chainId={chainId} boundaries={boundaries} />

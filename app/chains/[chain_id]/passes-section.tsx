@@ -8,7 +8,15 @@ import { PassesTable } from "@/components/chains/passes-table";
 const LAST_PAGE = formatPassCursor([Number.MAX_SAFE_INTEGER, 0]);
 
 /** A page of the chain's passes (keyset by pass number) and, when one is chosen, all of its fields. */
-export async function PassesSection({ chainId, query, boundaries }: { chainId: string; query: ChainPageParams; boundaries: BoundaryWire[] }) {
+export async function PassesSection({
+  chainId,
+  query,
+  boundaries,
+}: {
+  chainId: string;
+  query: ChainPageParams;
+  boundaries: BoundaryWire[];
+}) {
   const cursor: PassCursor = query.after
     ? { after: query.after }
     : query.before
@@ -25,7 +33,11 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
     ...(selected ? [selected.input_content_hash, selected.current_content_hash] : []),
   ]);
   const linkOf = (hash: string | null) => (hash ? (originals.get(hash) ?? null) : null);
-  const rows = page.rows.map((r) => ({ ...r, input_original: linkOf(r.input_content_hash), output_original: linkOf(r.current_content_hash) }));
+  const rows = page.rows.map((r) => ({
+    ...r,
+    input_original: linkOf(r.input_content_hash),
+    output_original: linkOf(r.current_content_hash),
+  }));
   const path = `/chains/${encodeURIComponent(chainId)}`;
   const keep = { pass: query.pass, size: query.size === 50 ? undefined : query.size };
   const first = page.rows[0]?.pass_number;
@@ -46,7 +58,11 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
           <a href={hrefWith(path, keep)} aria-disabled={!page.prev}>
             ⇤ First
           </a>
-          {page.prev ? <a href={hrefWith(path, { ...keep, before: formatPassCursor(page.prev) })}>← Earlier</a> : <span className="muted">← Earlier</span>}
+          {page.prev ? (
+            <a href={hrefWith(path, { ...keep, before: formatPassCursor(page.prev) })}>← Earlier</a>
+          ) : (
+            <span className="muted">← Earlier</span>
+          )}
           {page.next ? (
             <a href={hrefWith(path, { ...keep, after: formatPassCursor(page.next) })} data-testid="passes-next">
               Later →
@@ -64,7 +80,13 @@ export async function PassesSection({ chainId, query, boundaries }: { chainId: s
           <PassDetail
             pass={selected}
             boundaries={boundaries}
-            closeHref={hrefWith(path, { ...keep, pass: undefined, from: query.from, after: query.after && formatPassCursor(query.after), before: query.before && formatPassCursor(query.before) })}
+            closeHref={hrefWith(path, {
+              ...keep,
+              pass: undefined,
+              from: query.from,
+              after: query.after && formatPassCursor(query.after),
+              before: query.before && formatPassCursor(query.before),
+            })}
             originals={{ input: linkOf(selected.input_content_hash), output: linkOf(selected.current_content_hash) }}
           />
         ) : (

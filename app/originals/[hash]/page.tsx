@@ -25,7 +25,8 @@ export default async function OriginalPage({ params }: Props) {
       <>
         <h1>Ambiguous key</h1>
         <p className="subtitle">
-          <code>{hash}</code> is the start of {lookup.candidates.length} stored hashes; agents sending it get 409. Pick one:
+          <code>{hash}</code> is the start of {lookup.candidates.length} stored hashes; agents sending it get 409. Pick
+          one:
         </p>
         <ul className="ccr-list" data-testid="ambiguous-candidates">
           {lookup.candidates.map((c) => (
@@ -52,15 +53,16 @@ export default async function OriginalPage({ params }: Props) {
         Original <OriginalStatusBadge status={original.status} />
       </h1>
       <p className="subtitle full-hash">
-        <code data-testid="original-hash">{original.hash}</code> <CopyValueButton value={original.hash} label="Copy hash" />
+        <code data-testid="original-hash">{original.hash}</code>{" "}
+        <CopyValueButton value={original.hash} label="Copy hash" />
       </p>
       {live ? null : (
         <section className="panel tombstone" role="status" data-testid="tombstone">
           <strong>
             {original.status === "evicted" ? "Evicted" : "Expired"} at {formatUtc(original.gone_at)}.
           </strong>{" "}
-          {original.gone_reason} Only this tombstone remains ({formatBytes(original.size_bytes)} were stored): agents asking for this
-          hash get <code>410 {original.status}</code> and are told that retrying will not help.
+          {original.gone_reason} Only this tombstone remains ({formatBytes(original.size_bytes)} were stored): agents
+          asking for this hash get <code>410 {original.status}</code> and are told that retrying will not help.
         </section>
       )}
       <div className="grid-2 original-facts">

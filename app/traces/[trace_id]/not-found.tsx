@@ -5,8 +5,8 @@ export default function TraceNotFound() {
     <>
       <h1>No such trace</h1>
       <p className="subtitle">
-        No trace with that id has been stored. A submission refused for an unverified conclusion stores nothing: see the rejected
-        submissions on <Link href="/traces">the traces page</Link>.
+        No trace with that id has been stored. A submission refused for an unverified conclusion stores nothing: see the
+        rejected submissions on <Link href="/traces">the traces page</Link>.
       </p>
     </>
   );

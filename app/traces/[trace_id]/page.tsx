@@ -41,8 +41,11 @@ export default async function TracePage({ params }: Props) {
       <p className="subtitle">
         {trace.chain_id ? (
           <>
-            Chain <Link href={`/chains/${encodeURIComponent(trace.chain_id)}`} className="mono">{trace.chain_id}</Link> ·{" "}
-            <Link href={actionSpaceHref(trace.chain_id)}>action space handed to a successor</Link> ·{" "}
+            Chain{" "}
+            <Link href={`/chains/${encodeURIComponent(trace.chain_id)}`} className="mono">
+              {trace.chain_id}
+            </Link>{" "}
+            · <Link href={actionSpaceHref(trace.chain_id)}>action space handed to a successor</Link> ·{" "}
           </>
         ) : (
           <>No chain · </>
@@ -59,12 +62,15 @@ export default async function TracePage({ params }: Props) {
           </dd>
           <dt>Client</dt>
           <dd>
-            {trace.client_residual_digest === null ? null : <code data-testid="client-digest">{trace.client_residual_digest}</code>}{" "}
+            {trace.client_residual_digest === null ? null : (
+              <code data-testid="client-digest">{trace.client_residual_digest}</code>
+            )}{" "}
             <DigestBadge mismatch={trace.digest_mismatch} clientDigest={trace.client_residual_digest} />
           </dd>
           <dt>Nodes submitted</dt>
           <dd>
-            {trace.node_count}: {plural(axiomCount, "binding axiom")}, {plural(trace.invalidated_paths.length, "distinct invalidated path")},{" "}
+            {trace.node_count}: {plural(axiomCount, "binding axiom")},{" "}
+            {plural(trace.invalidated_paths.length, "distinct invalidated path")},{" "}
             {plural(trace.pruned_chatter_count, "exploratory node")} pruned
           </dd>
           <dt>Omitted falsified paths</dt>
@@ -72,9 +78,7 @@ export default async function TracePage({ params }: Props) {
             {trace.omitted_falsified_paths === 0 ? (
               "none"
             ) : (
-              <span className="badge warn">
-                {trace.omitted_falsified_paths} omitted: no deterministic receipt
-              </span>
+              <span className="badge warn">{trace.omitted_falsified_paths} omitted: no deterministic receipt</span>
             )}
           </dd>
         </dl>
@@ -128,8 +132,8 @@ export default async function TracePage({ params }: Props) {
           )}
           {axiomCount === 0 && trace.invalidated_paths.length > 0 ? (
             <p className="audit-notice" role="note">
-              With no binding axiom the reference residual has no conclusion to carry these paths, so the residual handed over
-              lists none; they count in its digest and are kept here.
+              With no binding axiom the reference residual has no conclusion to carry these paths, so the residual
+              handed over lists none; they count in its digest and are kept here.
             </p>
           ) : null}
         </section>
@@ -138,8 +142,9 @@ export default async function TracePage({ params }: Props) {
       <section className="panel audit-section" aria-labelledby="boundary-heading">
         <h2 id="boundary-heading">Eviction boundary</h2>
         <p data-testid="eviction-boundary">
-          Index <strong>{trace.eviction_boundary_index}</strong> of {trace.node_count} node{trace.node_count === 1 ? "" : "s"}: the trace reached
-          a terminal state, so every node before the boundary can be evicted from context and only the residual is handed on.
+          Index <strong>{trace.eviction_boundary_index}</strong> of {trace.node_count} node
+          {trace.node_count === 1 ? "" : "s"}: the trace reached a terminal state, so every node before the boundary can
+          be evicted from context and only the residual is handed on.
         </p>
       </section>
 
@@ -147,16 +152,23 @@ export default async function TracePage({ params }: Props) {
         <h2 id="nodes-heading">Raw nodes</h2>
         {nodeRows ? (
           <>
-            <p className="subtitle">Kept at the client&apos;s request (keep_nodes). Nodes that did not survive into the residual are struck through.</p>
+            <p className="subtitle">
+              Kept at the client&apos;s request (keep_nodes). Nodes that did not survive into the residual are struck
+              through.
+            </p>
             <NodeTable rows={nodeRows} />
-            <div className="audit-boundary" role="separator" aria-label={`Eviction boundary at index ${trace.eviction_boundary_index}`}>
+            <div
+              className="audit-boundary"
+              role="separator"
+              aria-label={`Eviction boundary at index ${trace.eviction_boundary_index}`}
+            >
               eviction boundary · index {trace.eviction_boundary_index}
             </div>
           </>
         ) : (
           <p className="empty" data-testid="nodes-evicted">
-            The raw trace was evicted: it was submitted without keep_nodes, so only the residual above was kept, as the reference
-            intends.
+            The raw trace was evicted: it was submitted without keep_nodes, so only the residual above was kept, as the
+            reference intends.
           </p>
         )}
       </section>

@@ -10,6 +10,8 @@ export const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathn
  * not part of the repository, so a bench that needs them must still run without them.
  */
 export function findSharedDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.FLOORLINE_SHARED_DIR, path.join(repoRoot, "..", "shared")].filter((c): c is string => Boolean(c));
+  const candidates = [env.FLOORLINE_SHARED_DIR, path.join(repoRoot, "..", "shared")].filter((c): c is string =>
+    Boolean(c),
+  );
   return candidates.find((dir) => existsSync(dir)) ?? null;
 }

@@ -87,7 +87,12 @@ export function* chainBatches(options: {
           created_at: new Date((clock += 7)).toISOString(),
         };
         if (random() < 0.5) {
-          receipt.metadata = { agent: "bench-agent", model: "model-x", tokens_in: Math.floor(random() * 8000), tokens_out: Math.floor(random() * 2000) };
+          receipt.metadata = {
+            agent: "bench-agent",
+            model: "model-x",
+            tokens_in: Math.floor(random() * 8000),
+            tokens_out: Math.floor(random() * 2000),
+          };
         }
         if (random() < 0.5) {
           const manifest = evaluatePass(receipt, options.policyOf(s.contentClass));
@@ -106,10 +111,26 @@ export function* chainBatches(options: {
 export type StoredPassRow = Omit<PassRow, "created_at"> & { created_at: Date };
 
 export const STORED_PASS_COLUMNS = [
-  "chain_id", "pass_id", "pass_number", "input_content_hash", "current_content_hash", "current_size_bytes",
-  "is_parseable", "schema_valid", "semantic_density_score", "content_class", "metadata", "client_verdict",
-  "client_manifest_digest", "verdict", "directive", "manifest_digest", "policy_version", "client_mismatch",
-  "body_digest", "created_at",
+  "chain_id",
+  "pass_id",
+  "pass_number",
+  "input_content_hash",
+  "current_content_hash",
+  "current_size_bytes",
+  "is_parseable",
+  "schema_valid",
+  "semantic_density_score",
+  "content_class",
+  "metadata",
+  "client_verdict",
+  "client_manifest_digest",
+  "verdict",
+  "directive",
+  "manifest_digest",
+  "policy_version",
+  "client_mismatch",
+  "body_digest",
+  "created_at",
 ] as const satisfies readonly (keyof StoredPassRow)[];
 
 export function toStoredRow(r: WireReceipt, policy: BenchPolicy): StoredPassRow {
@@ -132,7 +153,9 @@ export function toStoredRow(r: WireReceipt, policy: BenchPolicy): StoredPassRow 
     client_manifest_digest: clientDigest,
     ...manifest,
     policy_version: policy.version,
-    client_mismatch: (clientVerdict !== null && clientVerdict !== manifest.verdict) || (clientDigest !== null && clientDigest !== manifest.manifest_digest),
+    client_mismatch:
+      (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
+      (clientDigest !== null && clientDigest !== manifest.manifest_digest),
     body_digest: bodyDigest(r),
     created_at: new Date(r.created_at),
   };

@@ -43,7 +43,12 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
  * Starts the built app the way users do (`node scripts/start.mjs`, which builds first when
  * the build in `distDir` is stale) and resolves once /api/v1/health answers 200.
  */
-export async function startApp(options: { port: number; distDir: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunningApp> {
+export async function startApp(options: {
+  port: number;
+  distDir: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<RunningApp> {
   const host = "127.0.0.1";
   const baseUrl = `http://${host}:${options.port}`;
   const child = spawn(process.execPath, [path.join(repoRoot, "scripts/start.mjs")], {

@@ -5,7 +5,12 @@ import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
 
 export const POST = route(async (request) => {
-  const { items, batch } = parseOneOrBatch(await readJson(request), boundaryReceiptSchema, "boundaries", MAX_BOUNDARY_BATCH);
+  const { items, batch } = parseOneOrBatch(
+    await readJson(request),
+    boundaryReceiptSchema,
+    "boundaries",
+    MAX_BOUNDARY_BATCH,
+  );
   const { results, created } = await ingestBoundaries(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
 });

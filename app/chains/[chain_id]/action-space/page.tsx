@@ -43,13 +43,18 @@ export default async function ActionSpacePage({ params }: Props) {
   return (
     <>
       <p className="audit-crumbs">
-        <Link href="/chains">Chains</Link> / <Link href={chainHref} className="mono">{chain_id}</Link> /
+        <Link href="/chains">Chains</Link> /{" "}
+        <Link href={chainHref} className="mono">
+          {chain_id}
+        </Link>{" "}
+        /
       </p>
       <h1>Action space handed to a successor</h1>
       <p className="subtitle">
-        The union of the binding axioms and forbidden paths across the {traces.length} trace{traces.length === 1 ? "" : "s"} of this chain,
-        deduplicated (same text after folding case and whitespace), each with the traces and receipts that established it. An axiom that
-        another trace falsifies is a conflict: the successor is being handed a contradiction.
+        The union of the binding axioms and forbidden paths across the {traces.length} trace
+        {traces.length === 1 ? "" : "s"} of this chain, deduplicated (same text after folding case and whitespace), each
+        with the traces and receipts that established it. An axiom that another trace falsifies is a conflict: the
+        successor is being handed a contradiction.
       </p>
 
       <dl className="audit-facts audit-stats" data-testid="action-space-stats">
@@ -67,11 +72,26 @@ export default async function ActionSpacePage({ params }: Props) {
         </dd>
         <dt>Omitted falsified paths</dt>
         <dd data-testid="omitted-total">
-          {omitted === 0 ? "0" : <span className="badge warn" title="Falsified paths with no deterministic receipt: not walls, a successor may retry them">{omitted}</span>}
+          {omitted === 0 ? (
+            "0"
+          ) : (
+            <span
+              className="badge warn"
+              title="Falsified paths with no deterministic receipt: not walls, a successor may retry them"
+            >
+              {omitted}
+            </span>
+          )}
         </dd>
         <dt>Refused submissions</dt>
         <dd data-testid="rejected-total">
-          {rejections.total === 0 ? "0" : <Link href={tracesHref}><span className="badge danger">{rejections.total}</span></Link>}
+          {rejections.total === 0 ? (
+            "0"
+          ) : (
+            <Link href={tracesHref}>
+              <span className="badge danger">{rejections.total}</span>
+            </Link>
+          )}
         </dd>
         <dt>Client digest disagreements</dt>
         <dd>{mismatched === 0 ? "0" : <span className="badge danger">{mismatched}</span>}</dd>
@@ -79,21 +99,28 @@ export default async function ActionSpacePage({ params }: Props) {
 
       {truncated ? (
         <p className="audit-notice" role="status">
-          This chain has more than {ACTION_SPACE_TRACE_LIMIT} traces; only the oldest {ACTION_SPACE_TRACE_LIMIT} are included.
+          This chain has more than {ACTION_SPACE_TRACE_LIMIT} traces; only the oldest {ACTION_SPACE_TRACE_LIMIT} are
+          included.
         </p>
       ) : null}
 
       {space.conflicts.length > 0 ? (
-        <section className="panel audit-section audit-conflicts" aria-labelledby="conflicts-heading" data-testid="conflicts">
+        <section
+          className="panel audit-section audit-conflicts"
+          aria-labelledby="conflicts-heading"
+          data-testid="conflicts"
+        >
           <h2 id="conflicts-heading">Conflicts ({space.conflicts.length})</h2>
           <ul className="audit-constraints">
             {space.conflicts.map((c) => (
               <li key={`${c.axiom_key}\u0000${c.forbidden_key}`} data-testid="conflict">
                 <span>
-                  Axiom <strong className="audit-pre">{c.axiom}</strong> (established in <TraceLinks ids={c.axiom_trace_ids} />)
+                  Axiom <strong className="audit-pre">{c.axiom}</strong> (established in{" "}
+                  <TraceLinks ids={c.axiom_trace_ids} />)
                 </span>
                 <span>
-                  is falsified by <code className="audit-pre">{c.invalidation}</code> in <TraceLinks ids={c.falsifying_trace_ids} />
+                  is falsified by <code className="audit-pre">{c.invalidation}</code> in{" "}
+                  <TraceLinks ids={c.falsifying_trace_ids} />
                   {c.within_trace ? <span className="badge warn">same trace</span> : null}
                 </span>
               </li>

@@ -22,7 +22,11 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
     const query = parseSearchParams(request.url, querySchema);
     const found =
       key.ok && key.key.length === FULL_HASH_LENGTH
-        ? await getOriginalText(key.key, query.part, query.offset === undefined ? null : { offset: query.offset, length: query.length })
+        ? await getOriginalText(
+            key.key,
+            query.part,
+            query.offset === undefined ? null : { offset: query.offset, length: query.length },
+          )
         : null;
     if (!found) throw new ApiError("not_found", `There is no live ${query.part} text stored under ${hash}.`);
     if (query.offset !== undefined) return json(found);

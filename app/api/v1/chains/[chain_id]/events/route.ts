@@ -22,57 +22,58 @@ const same = (a: ChainVersion, b: ChainVersion) =>
  * `change` whenever a pass or boundary arrives. Polls the one-row chain summary, so it works
  * the same whichever app instance took the write.
  */
-export const GET = route<{ params: Promise<{ chain_id: string }> }>(async (request, { params }) => {
-  const { chain_id: chainId } = await params;
-  let current = await getChainVersion(chainId);
-  if (!current) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
-  const encoder = new TextEncoder();
-  // Stops on whichever comes first: the request aborting or the response stream being cancelled.
-  const stop = new AbortController();
-  request.signal.addEventListener("abort", () => stop.abort(), { once: true });
-  const signal = stop.signal;
-  const body = new ReadableStream<Uint8Array>({
-    cancel() {
-      stop.abort();
-    },
-    async start(controller) {
-      const send = (text: string) => controller.enqueue(encoder.encode(text));
-      send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
-      const started = Date.now();
-      let quietSince = Date.now();
-      try {
-        while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
-          await sleep(POLL_MS, signal);
-          if (signal.aborted) break;
-          const next = await getChainVersion(chainId);
-          if (next && !same(next, current!)) {
-            current = next;
-            send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
-            quietSince = Date.now();
-          } else if (Date.now() - quietSince >= KEEPALIVE_MS) {
-            send(": keep-alive\n\n");
-            quietSince = Date.now();
+export const GET = route<{ params: Promise<{ chain_id: string }> }>(
+  async (request, { params }) => {
+    const { chain_id: chainId } = await params;
+    let current = await getChainVersion(chainId);
+    if (!current) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    const encoder = new TextEncoder();
+    // Stops on whichever comes first: the request aborting or the response stream being cancelled.
+    const stop = new AbortController();
+    request.signal.addEventListener("abort", () => stop.abort(), { once: true });
+    const signal = stop.signal;
+    const body = new ReadableStream<Uint8Array>({
+      cancel() {
+        stop.abort();
+      },
+      async start(controller) {
+        const send = (text: string) => controller.enqueue(encoder.encode(text));
+        send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
+        const started = Date.now();
+        let quietSince = Date.now();
+        try {
+          while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
+            await sleep(POLL_MS, signal);
+            if (signal.aborted) break;
+            const next = await getChainVersion(chainId);
+            if (next && !same(next, current!)) {
+              current = next;
+              send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
+              quietSince = Date.now();
+            } else if (Date.now() - quietSince >= KEEPALIVE_MS) {
+              send(": keep-alive\n\n");
+              quietSince = Date.now();
+            }
+          }
+          controller.close();
+        } catch (error) {
+          if (!signal.aborted) console.error("[floorline] chain event stream failed:", error);
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client going away
           }
         }
-        controller.close();
-      } catch (error) {
-        if (!signal.aborted) console.error("[floorline] chain event stream failed:", error);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      }
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    },
-  });
-},
+      },
+    });
+    return new Response(body, {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
+    });
+  },
   // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
   // the browser cannot hold the API token.
   { public: true },
