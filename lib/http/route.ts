@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { ApiError, toErrorResponse } from "../errors";
+import { methodsOf, type RoutePattern, scopeOf } from "./registry";
 
 type Context = { params: Promise<Record<string, string | string[]>> };
 type Handler<C extends Context> = (request: Request, context: C) => Promise<Response>;
@@ -27,11 +28,14 @@ async function refuseUnnameable(params: Context["params"] | undefined): Promise<
   }
 }
 
-/** Every API handler goes through here: auth, then the handler, with any failure answered per the contract. */
-export function route<C extends Context>(handler: Handler<C>, options: { public?: boolean } = {}): Handler<C> {
+/**
+ * Every API handler goes through here: the scope its method needs (from the route registry),
+ * then the handler, with any failure answered per the contract.
+ */
+export function route<C extends Context>(pattern: RoutePattern, handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      if (!options.public) checkAuth(request);
+      if (scopeOf(pattern, request.method) !== "public") checkAuth(request);
       await refuseUnnameable(context?.params);
       return await handler(request, context);
     } catch (error) {
@@ -44,9 +48,11 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
   return Response.json(body, { status, headers });
 }
 
-export function methodNotAllowed(allowed: string[]): Handler<Context> {
+/** The 405 answer for the methods a route does not take, naming the ones it does. */
+export function methodNotAllowed(pattern: RoutePattern): Handler<Context> {
+  const allowed = methodsOf(pattern).join(", ");
   return async () =>
-    new ApiError("method_not_allowed", `This endpoint accepts ${allowed.join(", ")}.`, {
-      headers: { Allow: allowed.join(", ") },
+    new ApiError("method_not_allowed", `This endpoint accepts ${allowed}.`, {
+      headers: { Allow: allowed },
     }).toResponse();
 }

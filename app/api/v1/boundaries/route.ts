@@ -4,7 +4,7 @@ import { parseOneOrBatch } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
 
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/boundaries", async (request) => {
   const { items, batch } = parseOneOrBatch(
     await readJson(request),
     boundaryReceiptSchema,
@@ -15,5 +15,5 @@ export const POST = route(async (request) => {
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
+const notAllowed = methodNotAllowed("/api/v1/boundaries");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

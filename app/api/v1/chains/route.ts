@@ -3,12 +3,12 @@ import { encodeCursor, parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { chainListQuerySchema, decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 
-export const GET = route(async (request) => {
+export const GET = route("/api/v1/chains", async (request) => {
   const query = parseSearchParams(request.url, chainListQuerySchema);
   const after = decodeChainCursor(query.cursor, query.sort);
   const { items, next } = await listChains({ ...query, order: query.order ?? defaultOrder(query.sort), after });
   return json({ items, next_cursor: next ? encodeCursor(next) : null });
 });
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/chains");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

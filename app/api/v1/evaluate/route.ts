@@ -4,7 +4,7 @@ import { parseBody, parseItems } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "@/lib/schemas/guard";
 
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/evaluate", async (request) => {
   const body = await readJson(request);
   if (Array.isArray(body)) {
     const items = parseItems(body, evaluateItemSchema, null, MAX_EVALUATE_BATCH);
@@ -14,5 +14,5 @@ export const POST = route(async (request) => {
   return json(evaluatePass(item.pass, item.policy));
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
+const notAllowed = methodNotAllowed("/api/v1/evaluate");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -11,18 +11,18 @@ import { originalListQuerySchema, storeOriginalSchema } from "@/lib/schemas/orig
 // original (413 either way).
 const BODY_LIMIT = 2 * MAX_ORIGINAL_BYTES + 1024 * 1024;
 
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/originals", async (request) => {
   const input = parseBody(await readJson(request, BODY_LIMIT), storeOriginalSchema);
   const { result, created } = await storeOriginal(input);
   return json(result, created ? 201 : 200);
 });
 
-export const GET = route(async (request) => {
+export const GET = route("/api/v1/originals", async (request) => {
   const { cursor, ...query } = parseSearchParams(request.url, originalListQuerySchema);
   const after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
   const { items, next } = await listOriginals(query, after);
   return json({ items, next_cursor: next ? encodeCursor(next) : null });
 });
 
-const notAllowed = methodNotAllowed(["GET", "POST"]);
+const notAllowed = methodNotAllowed("/api/v1/originals");
 export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,11 +4,11 @@ import { parseOneOrBatch } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
 
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/passes", async (request) => {
   const { items, batch } = parseOneOrBatch(await readJson(request), passReceiptSchema, "receipts", MAX_PASS_BATCH);
   const { results, created } = await ingestPasses(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
+const notAllowed = methodNotAllowed("/api/v1/passes");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

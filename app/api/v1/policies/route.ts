@@ -4,7 +4,7 @@ import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
 import { policyCursorSchema, policyListQuerySchema } from "@/lib/schemas/policies";
 
-export const GET = route(async (request) => {
+export const GET = route("/api/v1/policies", async (request) => {
   const query = parseSearchParams(request.url, policyListQuerySchema);
   const after = decodeTypedCursor(query.cursor, policyCursorSchema)?.[0];
   const { items, next } = await listPolicyPage({ limit: query.limit, after });
@@ -15,5 +15,5 @@ export const GET = route(async (request) => {
   });
 });
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/policies");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

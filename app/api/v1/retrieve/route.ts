@@ -6,10 +6,10 @@ import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { retrieveRequestSchema } from "@/lib/schemas/originals";
 
 /** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/retrieve", async (request) => {
   const { hash } = parseBody(await readJson(request), retrieveRequestSchema);
   return json(await retrieveOriginal(hash), 200, RETRIEVAL_HEADERS);
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
+const notAllowed = methodNotAllowed("/api/v1/retrieve");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -5,17 +5,17 @@ import { encodeCursor, parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { decodeTraceCursor, traceListQuerySchema, traceSubmissionSchema } from "@/lib/schemas/traces";
 
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/traces", async (request) => {
   const submission = parseBody(await readJson(request), traceSubmissionSchema);
   const { trace, created } = await storeTrace(submission);
   return json(trace, created ? 201 : 200);
 });
 
-export const GET = route(async (request) => {
+export const GET = route("/api/v1/traces", async (request) => {
   const { cursor, ...query } = parseSearchParams(request.url, traceListQuerySchema);
   const { items, next } = await listTraces({ ...query, after: decodeTraceCursor(cursor) });
   return json({ items, next_cursor: next ? encodeCursor([...next]) : null });
 });
 
-const notAllowed = methodNotAllowed(["POST", "GET"]);
+const notAllowed = methodNotAllowed("/api/v1/traces");
 export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -16,6 +16,7 @@ const querySchema = z.object({
 
 // Public like the dashboard pages that link here; the API's token guards the agents' API.
 export const GET = route<{ params: Promise<{ hash: string }> }>(
+  "/originals/{hash}/content",
   async (request, { params }) => {
     const { hash } = await params;
     const key = parseHashKey(hash);
@@ -44,5 +45,4 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
       },
     });
   },
-  { public: true },
 );

@@ -17,6 +17,7 @@ const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; 
  * the number of chains, and the download starts at once.
  */
 export const GET = route(
+  "/api/v1/exports/chains",
   async (request) => {
     const { format, ...filter } = parseSearchParams(request.url, exportQuerySchema);
     const pages = iterateChains({ ...filter, order: filter.order ?? defaultOrder(filter.sort) });
@@ -66,8 +67,7 @@ export const GET = route(
   },
   // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
   // the browser cannot hold the API token.
-  { public: true },
 );
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/exports/chains");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -12,22 +12,25 @@ function wantsRaw(request: Request, raw: boolean | undefined): boolean {
 }
 
 // A retrieval like POST /retrieve: it refreshes recency and is counted.
-export const GET = route<{ params: Promise<{ hash: string }> }>(async (request, { params }) => {
-  const { hash } = await params;
-  const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
-  const found = await retrieveOriginal(hash);
-  if (!wantsRaw(request, raw)) return json(found, 200, RETRIEVAL_HEADERS);
-  return new Response(found.original, {
-    headers: {
-      ...RETRIEVAL_HEADERS,
-      // Always text: stored content is never rendered as a page of this origin.
-      "content-type": "text/plain; charset=utf-8",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "x-original-hash": found.hash,
-    },
-  });
-});
+export const GET = route<{ params: Promise<{ hash: string }> }>(
+  "/api/v1/originals/{hash}",
+  async (request, { params }) => {
+    const { hash } = await params;
+    const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
+    const found = await retrieveOriginal(hash);
+    if (!wantsRaw(request, raw)) return json(found, 200, RETRIEVAL_HEADERS);
+    return new Response(found.original, {
+      headers: {
+        ...RETRIEVAL_HEADERS,
+        // Always text: stored content is never rendered as a page of this origin.
+        "content-type": "text/plain; charset=utf-8",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "x-original-hash": found.hash,
+      },
+    });
+  },
+);
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/originals/{hash}");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,10 +3,10 @@ import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { originalStatsQuerySchema } from "@/lib/schemas/originals";
 
-export const GET = route(async (request) => {
+export const GET = route("/api/v1/originals/stats", async (request) => {
   const { hours } = parseSearchParams(request.url, originalStatsQuerySchema);
   return json(await getOriginalStats(hours));
 });
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/originals/stats");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

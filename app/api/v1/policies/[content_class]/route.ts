@@ -19,18 +19,18 @@ async function contentClassOf(params: Context["params"]): Promise<string> {
   return parsed.data;
 }
 
-export const GET = route<Context>(async (request, { params }) => {
+export const GET = route<Context>("/api/v1/policies/{content_class}", async (request, { params }) => {
   const contentClass = await contentClassOf(params);
   const [policy, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
   return json({ ...policy, versions });
 });
 
-export const PUT = route<Context>(async (request, { params }) => {
+export const PUT = route<Context>("/api/v1/policies/{content_class}", async (request, { params }) => {
   const contentClass = await contentClassOf(params);
   const body = parseBody(await readJson(request), policyBodySchema);
   const { policy, created } = await updatePolicy(contentClass, body);
   return json(policy, created ? 201 : 200);
 });
 
-const notAllowed = methodNotAllowed(["GET", "PUT"]);
+const notAllowed = methodNotAllowed("/api/v1/policies/{content_class}");
 export { notAllowed as POST, notAllowed as PATCH, notAllowed as DELETE };

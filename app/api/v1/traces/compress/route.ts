@@ -5,7 +5,7 @@ import { compressRequestSchema, missingReceiptError } from "@/lib/schemas/traces
 import { compressTrace, MissingVerificationReceiptError } from "@/lib/trace";
 
 // Stateless: nothing is stored, not even a fail-closed rejection (that is POST /traces' job).
-export const POST = route(async (request) => {
+export const POST = route("/api/v1/traces/compress", async (request) => {
   const { nodes } = parseBody(await readJson(request), compressRequestSchema);
   try {
     return json(compressTrace(nodes));
@@ -15,5 +15,5 @@ export const POST = route(async (request) => {
   }
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
+const notAllowed = methodNotAllowed("/api/v1/traces/compress");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -23,6 +23,7 @@ const same = (a: ChainVersion, b: ChainVersion) =>
  * the same whichever app instance took the write.
  */
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(
+  "/api/v1/chains/{chain_id}/events",
   async (request, { params }) => {
     const { chain_id: chainId } = await params;
     let current = await getChainVersion(chainId);
@@ -76,8 +77,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   },
   // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
   // the browser cannot hold the API token.
-  { public: true },
 );
 
-const notAllowed = methodNotAllowed(["GET"]);
+const notAllowed = methodNotAllowed("/api/v1/chains/{chain_id}/events");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

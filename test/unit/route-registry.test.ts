@@ -1,0 +1,53 @@
+// The route registry and the route files under app/ must agree: a route file that declares
+// no scope, a method missing from the registry, or a registry entry with no file fails here.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
+
+const appDir = path.join(process.cwd(), "app");
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+/** `app/api/v1/chains/[chain_id]/route.ts` → `/api/v1/chains/{chain_id}`. */
+function patternOf(file: string): string {
+  const dir = path.relative(appDir, path.dirname(file)).split(path.sep).join("/");
+  return `/${dir.replace(/\[([a-z_]+)\]/g, "{$1}")}`;
+}
+
+// The catch-all answers unknown API paths with the contract's 404; it serves no route.
+const files = routeFiles(appDir).filter((f) => !f.includes("[...path]"));
+
+describe("route registry", () => {
+  it("finds the route files", () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it.each(files.map((f) => [path.relative(process.cwd(), f), f]))("%s declares every method it serves", (_, file) => {
+    const pattern = patternOf(file);
+    expect(Object.keys(ROUTES), `${pattern} is missing from lib/http/registry.ts`).toContain(pattern);
+    const source = readFileSync(file, "utf8");
+    const served = [
+      ...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b[^=]*=\s*route(?:<[^(]*>)?\(\s*"([^"]+)"/g),
+    ];
+    expect(served.length, `${pattern} serves nothing through route()`).toBeGreaterThan(0);
+    for (const [, method, declared] of served) {
+      expect(declared, `${method} in ${file} names another route`).toBe(pattern);
+      expect(scopeOf(pattern as keyof typeof ROUTES, method ?? ""), `${method} ${pattern} has no scope`).toBeDefined();
+    }
+    const servedMethods = served.map((m) => m[1]).sort();
+    const declaredMethods = METHODS.filter((m) => m in ROUTES[pattern as keyof typeof ROUTES]).sort();
+    expect(servedMethods).toEqual(declaredMethods);
+  });
+
+  it("has no entry without a route file", () => {
+    const patterns = new Set(files.map(patternOf));
+    for (const pattern of Object.keys(ROUTES)) expect(patterns, pattern).toContain(pattern);
+  });
+});
