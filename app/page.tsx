@@ -8,7 +8,7 @@ import {
   RANGES,
   rangeStart,
   type RangeKey,
-} from "@/lib/overview";
+} from "@/lib/chains/overview";
 import { parseOverviewParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";

@@ -10,7 +10,7 @@ import {
   retrieveOriginal,
   storeOriginal,
 } from "./queries/originals";
-import { sha256Hex } from "@/lib/hash";
+import { sha256Hex } from "@/lib/guard/hash";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 

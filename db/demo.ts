@@ -9,7 +9,7 @@ import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
 import { seedDemoTraces } from "./demo-traces";
 import { seedDemoOriginals } from "./demo-originals";
-import { sha256Hex } from "@/lib/hash";
+import { sha256Hex } from "@/lib/guard/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { listChainClasses, listClassStats } from "@/db/queries/chains";
 import { getPolicy, listPolicies, listPolicyVersions } from "@/db/queries/policies";
-import { defaultPolicyFor } from "@/lib/policy";
+import { defaultPolicyFor } from "@/lib/guard/policy";
 import { DEFAULT_CONTENT_CLASS } from "@/lib/schemas/passes";
 import { formatBytes } from "@/lib/chart-domain";
 import { parsePoliciesParams, type RawSearchParams } from "@/lib/schemas/search-params";

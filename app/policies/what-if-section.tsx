@@ -1,9 +1,9 @@
 import { getChainSeries, getChainSummary, listChainBoundaries } from "@/db/queries/chains";
 import { replayClass } from "@/db/queries/what-if";
-import type { CompressionPolicy } from "@/lib/guard";
-import type { PolicyInForce } from "@/lib/policy";
+import type { CompressionPolicy } from "@/lib/guard/guard";
+import type { PolicyInForce } from "@/lib/guard/policy";
 import { hrefWith } from "@/lib/schemas/search-params";
-import { MOVEMENTS, summariseWhatIf } from "@/lib/what-if";
+import { MOVEMENTS, summariseWhatIf } from "@/lib/chains/what-if";
 import { ChainCharts } from "@/components/chains/chain-charts";
 import { WhatIfResults } from "@/components/policies/what-if-results";
 

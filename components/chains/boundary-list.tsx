@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
+import type { BoundaryWire } from "@/lib/chains/types";
 import { hrefWith } from "@/lib/schemas/search-params";
 import type { OriginalLinkProps } from "./original-links";
 

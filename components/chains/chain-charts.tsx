@@ -1,5 +1,5 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
-import type { ChainSeries } from "@/lib/chain-series";
+import type { BoundaryWire } from "@/lib/chains/types";
+import type { ChainSeries } from "@/lib/chains/series";
 import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/components/charts/pass-metric-chart";
 import { ChartLegend } from "./chart-legend";
 

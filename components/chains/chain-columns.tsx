@@ -1,6 +1,6 @@
 "use client";
 import { createColumnHelper } from "@tanstack/react-table";
-import type { ChainSummaryWire } from "@/db/queries/chains";
+import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { formatBytes } from "@/lib/chart-domain";
 import { formatUtc } from "@/lib/format";
 import { StatusBadges } from "@/components/ui/status-badges";

@@ -1,4 +1,4 @@
-import type { ChainSummaryWire } from "@/db/queries/chains";
+import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { formatAge, formatCount, formatUtc } from "@/lib/format";
 import { hrefWith } from "@/lib/schemas/search-params";
 import { StatusBadges } from "@/components/ui/status-badges";

@@ -1,5 +1,5 @@
 "use client";
-import type { ChainSummaryWire } from "@/db/queries/chains";
+import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { DataTable } from "@/components/data-table";
 import { chainColumns } from "./chain-columns";
 

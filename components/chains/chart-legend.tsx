@@ -1,4 +1,4 @@
-import type { ChainSeries } from "@/lib/chain-series";
+import type { ChainSeries } from "@/lib/chains/series";
 
 /** What the lines and marks mean, and how much of the chain is drawn. */
 export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; hasCandidate: boolean }) {

@@ -2,8 +2,8 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import type { PassRow } from "@/db/queries/chains";
-import { PASS_FLAG } from "@/lib/downsample";
+import type { PassRow } from "@/lib/chains/types";
+import { PASS_FLAG } from "@/lib/chains/downsample";
 import { formatBytes } from "@/lib/chart-domain";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";

@@ -1,5 +1,5 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
-import type { PassDetail as PassDetailData } from "@/db/queries/chains";
+import type { BoundaryWire } from "@/lib/chains/types";
+import type { PassDetail as PassDetailData } from "@/lib/chains/types";
 import { formatBytes } from "@/lib/chart-domain";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";

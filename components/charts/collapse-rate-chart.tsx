@@ -1,7 +1,7 @@
 "use client";
 // Share of the chains started in each period that have collapsed, one line per content class.
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { CollapseRatePoint } from "@/lib/overview";
+import type { CollapseRatePoint } from "@/lib/chains/overview";
 
 const COLORS = [
   "var(--series-1)",

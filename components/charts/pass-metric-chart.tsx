@@ -15,9 +15,9 @@ import {
   YAxis,
   type TooltipContentProps,
 } from "recharts";
-import type { BoundaryWire } from "@/db/queries/boundaries";
-import type { IntegrityFinding } from "@/lib/chain-integrity";
-import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chain-series";
+import type { BoundaryWire } from "@/lib/chains/types";
+import type { IntegrityFinding } from "@/lib/chains/integrity";
+import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
 import { LOG_AXIS_MIN, formatByteTick, formatBytes, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 

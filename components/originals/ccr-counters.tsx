@@ -1,4 +1,4 @@
-import type { CcrTotalsWire, OriginalStatsWire } from "@/db/queries/originals";
+import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
 import { formatBytes, formatCount, formatPercent, formatSigned, formatUtc } from "./format";
 
 function Stat({ id, label, value, detail }: { id: string; label: string; value: string; detail?: React.ReactNode }) {

@@ -1,4 +1,4 @@
-import type { MatchingPassWire, OriginalSummaryWire } from "@/db/queries/originals";
+import type { MatchingPassWire, OriginalSummaryWire } from "@/lib/ccr/types";
 import { CopyValueButton } from "./copy-value-button";
 import { chainHref, formatBytes, formatCount, formatUtc } from "./format";
 

@@ -1,7 +1,7 @@
 "use client";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { OriginalSummaryWire } from "@/db/queries/originals";
+import type { OriginalSummaryWire } from "@/lib/ccr/types";
 import type { OriginalSort } from "@/lib/schemas/originals";
 import { chainHref, formatBytes, formatCount, formatUtc, originalHref } from "./format";
 import { OriginalStatusBadge } from "./status-badge";

@@ -1,4 +1,4 @@
-import type { OriginalStatus } from "@/db/schema/originals";
+import type { OriginalStatus } from "@/lib/ccr/types";
 
 const TONE: Record<OriginalStatus, string> = { live: "safe", evicted: "warn", expired: "neutral" };
 

@@ -1,4 +1,4 @@
-import type { OverviewFigures } from "@/db/queries/overview";
+import type { OverviewFigures } from "@/lib/chains/overview";
 import { formatCount } from "@/lib/format";
 
 interface Figure {

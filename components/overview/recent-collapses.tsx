@@ -1,4 +1,4 @@
-import type { RecentCollapse } from "@/db/queries/overview";
+import type { RecentCollapse } from "@/lib/chains/overview";
 import { formatAge, formatUtc } from "@/lib/format";
 import { hrefWith } from "@/lib/schemas/search-params";
 import { VerdictBadge } from "@/components/ui/verdict-badge";

@@ -3,7 +3,7 @@
 // the same validation, the same versioning, and the API token when the server requires one.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { PolicyInForce } from "@/lib/policy";
+import type { PolicyInForce } from "@/lib/guard/policy";
 
 export interface PolicyDraft {
   min_size_bytes: number;

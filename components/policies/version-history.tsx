@@ -1,4 +1,4 @@
-import type { PolicyInForce } from "@/lib/policy";
+import type { PolicyInForce } from "@/lib/guard/policy";
 import { formatBytes } from "@/lib/chart-domain";
 import { formatUtc } from "@/lib/format";
 

@@ -1,4 +1,4 @@
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 
 /**
  * A plain GET form: the candidate floor goes into the URL, so a what-if is a link that can

@@ -1,4 +1,4 @@
-import { MOVEMENT_LABEL, MOVEMENTS, type Movement, type WhatIfResult } from "@/lib/what-if";
+import { MOVEMENT_LABEL, MOVEMENTS, type Movement, type WhatIfResult } from "@/lib/chains/what-if";
 import { formatCount } from "@/lib/format";
 
 const TONE: Record<Movement, string> = {

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { AxiomEntry, Establishment, ForbiddenEntry } from "@/lib/action-space";
+import type { AxiomEntry, Establishment, ForbiddenEntry } from "@/lib/traces/action-space";
 import { formatTime, traceHref } from "./format";
 
 function Sources({ list, verb }: { list: Establishment[]; verb: string }) {

@@ -1,8 +1,8 @@
 "use client";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { NodeFate, NodeOutcome } from "@/lib/action-space";
-import type { ReasoningNode } from "@/lib/trace";
+import type { NodeFate, NodeOutcome } from "@/lib/traces/action-space";
+import type { ReasoningNode } from "@/lib/traces/trace";
 
 export interface NodeRow extends ReasoningNode {
   index: number;

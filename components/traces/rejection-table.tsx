@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { TraceRejectionWire } from "@/db/queries/traces";
+import type { TraceRejectionWire } from "@/lib/traces/types";
 import { Stamp } from "./stamp";
 
 // Two stacked columns so the list fits beside the trace table.

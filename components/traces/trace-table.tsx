@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { TraceSummary } from "@/db/queries/traces";
+import type { TraceSummary } from "@/lib/traces/types";
 import { DigestBadge } from "./digest-badge";
 import { actionSpaceHref, traceHref } from "./format";
 import { Stamp } from "./stamp";

@@ -1,4 +1,4 @@
-import type { ChainStatus } from "@/db/queries/chains";
+import type { ChainStatus } from "@/lib/schemas/chains";
 
 const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }> = {
   healthy: { label: "healthy", tone: "safe", title: "Every pass above its floor; receipts consistent" },

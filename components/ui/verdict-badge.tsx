@@ -1,4 +1,4 @@
-import type { Verdict } from "@/lib/guard";
+import type { Verdict } from "@/lib/guard/guard";
 
 const TONE: Record<Verdict, "safe" | "warn" | "danger" | "neutral"> = {
   NO_RECURSIVE_COMPRESSION: "neutral",

@@ -4,20 +4,11 @@ import { getDb } from "../index";
 import { boundaries } from "../schema";
 import { lockChains, refreshChainSummaries } from "./chain-summary";
 import { ApiError } from "@/lib/errors";
-import { bodyDigest } from "@/lib/canonical";
+import { bodyDigest } from "@/lib/guard/canonical";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
+import type { BoundaryWire } from "@/lib/chains/types";
 
 export type BoundaryRow = typeof boundaries.$inferSelect;
-
-export interface BoundaryWire {
-  chain_id: string;
-  pass_number: number;
-  strategy: BoundaryRow["strategy"];
-  reason: string;
-  restore_pass_id: string | null;
-  relaxed_policy: Record<string, unknown> | null;
-  created_at: string;
-}
 
 export function toBoundaryWire(row: BoundaryRow): BoundaryWire {
   return {

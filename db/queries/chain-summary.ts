@@ -165,7 +165,7 @@ export async function insertPassesWithSummaries(
 
 /**
  * Recomputes the `chains` summary rows of the given chains from their passes and
- * boundaries. The integrity count mirrors lib/chain-integrity.ts.
+ * boundaries. The integrity count mirrors lib/chains/integrity.ts.
  */
 export async function refreshChainSummaries(tx: Executor, chainIds: readonly string[]): Promise<void> {
   if (chainIds.length === 0) return;

@@ -2,39 +2,26 @@ import "server-only";
 import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
 import { boundaries, chains, passes, policies } from "../schema";
-import { toBoundaryWire, type BoundaryWire } from "./boundaries";
-import { findIntegrityIssues, type IntegrityFinding } from "@/lib/chain-integrity";
-import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chain-series";
-import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/downsample";
-import { COLLAPSE_VERDICTS, type CompressionPolicy, type Verdict } from "@/lib/guard";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { toBoundaryWire } from "./boundaries";
+import { findIntegrityIssues, type IntegrityFinding } from "@/lib/chains/integrity";
+import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
+import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
+import { COLLAPSE_VERDICTS, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import type { ChainListQuery, ChainSort, ChainStatus, ChainSummaryWire, CollapsePoint } from "@/lib/schemas/chains";
+import type {
+  BoundaryWire,
+  ChainKey,
+  ChainVersion,
+  ClassStats,
+  PassCursor,
+  PassDetail,
+  PassPage,
+  PassWire,
+} from "@/lib/chains/types";
 
 type PassRecord = typeof passes.$inferSelect;
 type ChainRecord = typeof chains.$inferSelect;
-
-export interface PassWire {
-  chain_id: string;
-  pass_id: string;
-  pass_number: number;
-  input_content_hash: string | null;
-  current_content_hash: string;
-  current_size_bytes: number;
-  is_parseable: boolean;
-  schema_valid: boolean;
-  semantic_density_score: number;
-  content_class: string;
-  metadata: Record<string, unknown> | null;
-  created_at: string;
-  received_at: string;
-  verdict: Verdict;
-  directive: string;
-  manifest_digest: string;
-  policy_version: number;
-  client_verdict: string | null;
-  client_manifest_digest: string | null;
-  client_mismatch: boolean;
-}
 
 export function toPassWire(p: PassRecord): PassWire {
   return {
@@ -60,8 +47,6 @@ export function toPassWire(p: PassRecord): PassWire {
     client_mismatch: p.clientMismatch,
   };
 }
-
-export type { ChainSummaryWire, CollapsePoint } from "@/lib/schemas/chains";
 
 export interface ChainDetail {
   chain_id: string;
@@ -95,8 +80,6 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
   };
 }
-
-export { CHAIN_STATUSES, type ChainStatus } from "@/lib/schemas/chains";
 
 export function statusesOf(c: ChainRecord): ChainStatus[] {
   const s: ChainStatus[] = [];
@@ -158,9 +141,6 @@ const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => str
     cast: sql`bigint`,
   },
 };
-export { CHAIN_SORTS, type ChainSort } from "@/lib/schemas/chains";
-
-export type ChainKey = [string | number, string];
 
 export interface ChainFilter {
   status?: ChainStatus;
@@ -316,7 +296,7 @@ async function floorExpressions(p: SQL): Promise<{ size: SQL; density: SQL; maxP
 }
 
 /**
- * The chain's curves, downsampled in the database as lib/downsample.ts specifies: one ordered
+ * The chain's curves, downsampled in the database as lib/chains/downsample.ts specifies: one ordered
  * scan computes each pass's flags against the pass before it (keeping only numbers, so a
  * chain of 100,000 passes stays in memory), then per bucket the first, last, smallest and
  * largest pass of each curve are kept, plus every flagged pass (collapse point, boundaries,
@@ -455,26 +435,6 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
   );
 }
 
-export interface PassRow extends PassWire {
-  /** Row id: with pass_number, the keyset of the passes table. */
-  id: number;
-  flags: number;
-  integrity: IntegrityFinding | null;
-}
-
-export interface PassPage {
-  rows: PassRow[];
-  /** Keyset cursors [pass_number, id] for the neighbouring pages, null at either end. */
-  prev: [number, number] | null;
-  next: [number, number] | null;
-}
-
-export type PassCursor =
-  | { after: [number, number] }
-  | { before: [number, number] }
-  | { from: number }
-  | { start: true };
-
 /**
  * One page of a chain's passes in chain order, keyset-paged by (pass_number, id). `from`
  * opens the page that starts at a pass number (used to jump to a selected pass).
@@ -592,11 +552,6 @@ function toFlagInput(p: PassRecord, floorOf: (contentClass: string, version: num
   };
 }
 
-export interface PassDetail extends PassWire {
-  id: number;
-  policy: CompressionPolicy & { content_class: string; version: number };
-}
-
 export async function getChainPass(chainId: string, passId: string): Promise<PassDetail | null> {
   const db = await getDb();
   const [row] = await db
@@ -626,14 +581,6 @@ export async function countChains(filter: ChainFilter): Promise<number> {
   return Number(row.n);
 }
 
-export interface ChainVersion {
-  pass_count: number;
-  boundary_count: number;
-  last_pass_number: number | null;
-  last_verdict: string | null;
-  last_activity_at: string;
-}
-
 /** What changes when a chain receives passes or boundaries: cheap to read every second. */
 export async function getChainVersion(chainId: string): Promise<ChainVersion | null> {
   const db = await getDb();
@@ -656,13 +603,6 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
         last_activity_at: row.lastActivityAt.toISOString(),
       }
     : null;
-}
-
-/** Hashes of some passes of a chain by pass id (the passes restore boundaries name). */
-export interface ClassStats {
-  content_class: string;
-  chains: number;
-  collapsed: number;
 }
 
 /** Chains and collapsed chains per content class, from the chain summaries. */

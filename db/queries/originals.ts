@@ -1,9 +1,10 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, queryRows, type Executor } from "../index";
-import { originals, type OriginalStatus } from "../schema";
+import { originals } from "../schema";
+import { type OriginalStatus } from "@/lib/ccr/types";
 import { ApiError } from "@/lib/errors";
-import { sha256Hex } from "@/lib/hash";
+import { sha256Hex } from "@/lib/guard/hash";
 import {
   CCR_METRICS,
   FULL_HASH_LENGTH,
@@ -29,10 +30,21 @@ import {
   type CcrCounts,
   type CcrMetric,
   type MissReason,
-} from "@/lib/ccr";
-import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr-eviction";
-import { entryTokens, summariseSavings, type SavingsSummary } from "@/lib/ccr-savings";
+} from "@/lib/ccr/rules";
+import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
+import { entryTokens, summariseSavings, type SavingsSummary } from "@/lib/ccr/savings";
 import type { OriginalListQuery, OriginalSort, StoreOriginalInput } from "@/lib/schemas/originals";
+import type {
+  ChainOriginalLinks,
+  CcrTotalsWire,
+  MatchingPassWire,
+  OriginalLink,
+  OriginalStatsWire,
+  OriginalSummaryWire,
+  RestoreMatch,
+  RetrievedOriginalWire,
+  StoreResultWire,
+} from "@/lib/ccr/types";
 
 /** Every function takes the clock from here, so tests move time instead of sleeping. */
 export interface CcrOptions {
@@ -54,48 +66,6 @@ export function getCcrConfig(): CcrConfig {
 
 // ---------------------------------------------------------------------------------------
 // Wire shapes
-
-export interface OriginalSummaryWire {
-  hash: string;
-  status: OriginalStatus;
-  size_bytes: number;
-  compressed_size_bytes: number | null;
-  content_type: string | null;
-  tool_name: string | null;
-  chain_id: string | null;
-  pass_id: string | null;
-  original_items: number | null;
-  compressed_items: number | null;
-  original_tokens: number | null;
-  compressed_tokens: number | null;
-  tokens_saved: number | null;
-  retrieval_tokens: number;
-  tokens_estimated: boolean;
-  ttl_seconds: number | null;
-  created_at: string;
-  expires_at: string | null;
-  last_retrieved_at: string | null;
-  retrieval_count: number;
-  store_count: number;
-  gone_at: string | null;
-  gone_reason: string | null;
-}
-
-export interface RetrievedOriginalWire extends OriginalSummaryWire {
-  original: string;
-}
-
-export interface StoreResultWire {
-  hash: string;
-  size_bytes: number;
-  marker: string;
-  marker_hash: string;
-  deduplicated: boolean;
-  status: "live";
-  content_type: string | null;
-  expires_at: string | null;
-  created_at: string;
-}
 
 // Everything but the texts: listing, eviction and tombstones never read the large columns.
 const SUMMARY_COLUMNS = sql.raw(
@@ -738,35 +708,6 @@ export async function listOriginals(
 // ---------------------------------------------------------------------------------------
 // Stats
 
-export interface CcrTotalsWire {
-  stored: number;
-  /** Original plus compressed text taken in (what counts against the budget). */
-  stored_bytes: number;
-  deduplicated: number;
-  retrieved: number;
-  retrieved_bytes: number;
-  misses: Record<MissReason, number> & { total: number };
-  evictions: number;
-  evicted_bytes: number;
-  expiries: number;
-  expired_bytes: number;
-  /** Retrievals over retrieval attempts; null before the first attempt. */
-  hit_rate: number | null;
-  tokens: { saved_gross: number; respent: number; net: number; respent_share: number | null };
-}
-
-export interface OriginalStatsWire {
-  config: {
-    max_bytes: number;
-    default_ttl_seconds: number | null;
-    max_original_bytes: number;
-    min_prefix_length: number;
-  };
-  store: { live_count: number; live_bytes: number; evicted_count: number; expired_count: number; budget_used: number };
-  totals: CcrTotalsWire;
-  hourly: (CcrTotalsWire & { hour: string })[];
-}
-
 function toTotals(c: CcrCounts): CcrTotalsWire {
   const misses = {
     unknown: c.miss_unknown,
@@ -933,14 +874,6 @@ export async function getOriginalText(
 // ---------------------------------------------------------------------------------------
 // Links with chains
 
-export interface OriginalLink {
-  hash: string;
-  status: OriginalStatus;
-  size_bytes: number;
-  /** The dashboard page of the original (or of its tombstone). */
-  href: string;
-}
-
 function toLink(r: RawRow, now: Date): OriginalLink {
   const hash = r.hash as string;
   return {
@@ -991,19 +924,6 @@ export async function listOriginalLinksByHash(
     if (matches?.length === 1) links.set(given, toLink(matches[0], now));
   }
   return links;
-}
-
-export type RestoreMatch = "output_hash" | "recorded_pass" | "input_hash";
-
-export interface ChainOriginalLinks {
-  /** Per pass_id: the stored original whose hash is the pass's input or its output. */
-  passes: Record<string, { input: OriginalLink | null; output: OriginalLink | null }>;
-  /**
-   * Per restore_pass_id of the chain's restore boundaries: the original that restore brings
-   * back. Preferably the restored pass's output (what the agent rolls back to), else the
-   * original recorded with that chain and pass, else the restored pass's input.
-   */
-  restores: Record<string, OriginalLink & { match: RestoreMatch }>;
 }
 
 /** Everything the chain page needs to link passes and restore boundaries to originals, in one call. */
@@ -1086,15 +1006,6 @@ export async function listRestoreLinks(
     if (hit) restores[passId] = { ...hit[1]!, match: hit[0] };
   }
   return restores;
-}
-
-export interface MatchingPassWire {
-  chain_id: string;
-  pass_id: string;
-  pass_number: number;
-  /** `input`: the pass compressed this original; `output`: the pass produced it. */
-  relation: "input" | "output";
-  verdict: string;
 }
 
 /** Passes whose recorded input or output hash is this original's (read-only on passes). */

@@ -1,22 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
-import type { Verdict } from "@/lib/guard";
-import type { CollapseRateRow } from "@/lib/overview";
-
-export interface OverviewFigures {
-  /** Chains with any activity in the range. */
-  chains: number;
-  passes: number;
-  /** Chains whose collapse point (first collapse verdict) falls in the range. */
-  chains_collapsed: number;
-  /** Passes judged FLOOR_BREACH_DETECTED. */
-  floor_breaches: number;
-  /** Passes whose client verdict or digest disagreed with the server's. */
-  client_mismatches: number;
-  /** Integrity findings of the chains active in the range. */
-  integrity_findings: number;
-}
+import type { Verdict } from "@/lib/guard/guard";
+import type { CollapseRateRow } from "@/lib/chains/overview";
+import type { OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
 
 /**
  * The headline figures since a moment (or over all time when `since` is null). Every
@@ -87,16 +74,6 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
     started: Number(r.started),
     collapsed: Number(r.collapsed),
   }));
-}
-
-export interface RecentCollapse {
-  chain_id: string;
-  content_class: string;
-  pass_id: string;
-  pass_number: number;
-  verdict: Verdict;
-  directive: string;
-  created_at: string;
 }
 
 /** The latest collapse points: newest collapse-verdict passes that are their chain's collapse point. */

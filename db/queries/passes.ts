@@ -4,8 +4,8 @@ import { getDb, queryRows } from "../index";
 import { getPoliciesInForce } from "./policies";
 import { insertPassesWithSummaries, lockChains } from "./chain-summary";
 import { ApiError } from "@/lib/errors";
-import { evaluatePass } from "@/lib/guard";
-import { bodyDigest } from "@/lib/canonical";
+import { evaluatePass } from "@/lib/guard/guard";
+import { bodyDigest } from "@/lib/guard/canonical";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
 
 /** A receipt as the `passes` table stores it, with the server's verdict (column names). */

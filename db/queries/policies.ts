@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../index";
 import { policies } from "../schema";
-import { defaultPolicyFor, type PolicyInForce } from "@/lib/policy";
+import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";
 import type { PolicyBody } from "@/lib/schemas/policies";
 
 type PolicyRow = typeof policies.$inferSelect;

@@ -3,36 +3,18 @@ import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
-import { bodyDigest } from "@/lib/canonical";
-import type { TraceConstraints } from "@/lib/action-space";
+import { bodyDigest } from "@/lib/guard/canonical";
+import type { TraceConstraints } from "@/lib/traces/action-space";
 import {
   compressTraceWithStats,
   MissingVerificationReceiptError,
   type BindingConclusion,
   type ReasoningNode,
-} from "@/lib/trace";
+} from "@/lib/traces/trace";
 import { missingReceiptError, type ListKey, type TraceSubmission } from "@/lib/schemas/traces";
+import type { ChainTraceConstraints, TraceRejectionWire, TraceSummary, TraceWire } from "@/lib/traces/types";
 
 type TraceRecord = typeof traces.$inferSelect;
-
-export interface TraceWire {
-  trace_id: string;
-  chain_id: string | null;
-  conclusions: BindingConclusion[];
-  eviction_boundary_index: number;
-  residual_digest: string;
-  client_residual_digest: string | null;
-  digest_mismatch: boolean;
-  /** Every recorded negative constraint, sorted; kept even when no axiom carries them (the reference's residual drops them then). */
-  invalidated_paths: string[];
-  node_count: number;
-  pruned_chatter_count: number;
-  /** FALSIFIED_PATH nodes the reference dropped for lacking a receipt. */
-  omitted_falsified_paths: number;
-  /** The raw trace, only when it was submitted with `keep_nodes`. */
-  nodes: ReasoningNode[] | null;
-  created_at: string;
-}
 
 // jsonb hands objects back with its own key order; the wire keeps the reference's.
 function conclusionWire(c: BindingConclusion): BindingConclusion {
@@ -139,17 +121,6 @@ export async function getTrace(traceId: string): Promise<TraceWire | null> {
   const db = await getDb();
   const [row] = await db.select().from(traces).where(eq(traces.traceId, traceId));
   return row ? toTraceWire(row) : null;
-}
-
-/**
- * A list row: the stored trace without its raw nodes (which can run to megabytes), plus the
- * counts a table shows. `axioms` repeats the conclusions' axiom texts for quick display.
- */
-export interface TraceSummary extends Omit<TraceWire, "nodes"> {
-  axioms: string[];
-  axiom_count: number;
-  invalidation_count: number;
-  nodes_kept: boolean;
 }
 
 // Explicit columns are load-bearing: `nodes` is never read for a list.
@@ -282,15 +253,6 @@ export async function listTraces(query: TraceListQuery): Promise<Page<TraceSumma
   return { ...page, items: page.items.map(toSummary) };
 }
 
-export interface TraceRejectionWire {
-  id: number;
-  trace_id: string | null;
-  chain_id: string | null;
-  node_id: string;
-  node_index: number;
-  created_at: string;
-}
-
 export interface RejectionListQuery {
   chain_id?: string;
   trace_id?: string;
@@ -350,11 +312,6 @@ export async function listTraceRejections(
 
 /** Enough of a chain's traces to build its action space; more than this is shown as truncated. */
 export const ACTION_SPACE_TRACE_LIMIT = 2_000;
-
-export interface ChainTraceConstraints {
-  traces: Array<TraceConstraints & { omitted_falsified_paths: number; digest_mismatch: boolean }>;
-  truncated: boolean;
-}
 
 /** Oldest first, so the first wording of a constraint is the one that established it. */
 export async function getChainTraceConstraints(chainId: string): Promise<ChainTraceConstraints> {

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
-import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard";
-import type { ReplayedChain } from "@/lib/what-if";
+import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
+import type { ReplayedChain } from "@/lib/chains/what-if";
 
 interface ReplayRow {
   chain_id: string;

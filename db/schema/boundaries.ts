@@ -1,8 +1,6 @@
 import { bigserial, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { createdAt, safeBigint } from "./columns";
-
-export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
-export type BoundaryStrategy = (typeof BOUNDARY_STRATEGIES)[number];
+import type { BoundaryStrategy } from "@/lib/chains/types";
 
 /** Where further compression would collapse, and what the agent did about it. */
 export const boundaries = pgTable(

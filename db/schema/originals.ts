@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
-
-export const ORIGINAL_STATUSES = ["live", "evicted", "expired"] as const;
-export type OriginalStatus = (typeof ORIGINAL_STATUSES)[number];
+import type { OriginalStatus } from "@/lib/ccr/types";
 
 /**
  * The CCR store: one row per original, keyed by the sha256 of its text. An evicted or

@@ -1,6 +1,6 @@
 import { bigserial, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import type { BindingConclusion, ReasoningNode } from "@/lib/trace";
+import type { BindingConclusion, ReasoningNode } from "@/lib/traces/trace";
 
 /** A distilled reasoning trace: the residual the reference keeps, plus audit counts. */
 export const traces = pgTable(

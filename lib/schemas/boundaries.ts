@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BOUNDARY_STRATEGIES } from "@/db/schema/boundaries";
+import { BOUNDARY_STRATEGIES } from "@/lib/chains/types";
 import { chainIdSchema, jsonObject, nonNegativeInt, nullMeansAbsent, text } from "./common";
 
 export const MAX_BOUNDARY_BATCH = 5_000;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decodeTypedCursor, limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
-import type { Verdict } from "../guard";
+import type { Verdict } from "../guard/guard";
 
 export const CHAIN_STATUSES = [
   "healthy",

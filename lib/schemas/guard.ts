@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VERDICTS } from "../guard";
+import { VERDICTS } from "../guard/guard";
 import { nonNegativeInt, text, unitInterval } from "./common";
 
 export const compressionPassShape = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TTL_SECONDS, parseHashKey } from "../ccr";
+import { MAX_TTL_SECONDS, parseHashKey } from "../ccr/rules";
 import { limitSchema } from "../http/list";
 import { chainIdSchema, nonNegativeInt, text } from "./common";
 

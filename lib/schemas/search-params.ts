@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { chainListQuerySchema } from "./chains";
 import { contentClassSchema } from "./common";
-import { DEFAULT_RANGE, RANGE_KEYS, type RangeKey } from "../overview";
+import { DEFAULT_RANGE, RANGE_KEYS, type RangeKey } from "../chains/overview";
 
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { decodeCursor, limitSchema } from "../http/list";
-import { NODE_TYPES, type MissingVerificationReceiptError } from "../trace";
+import { NODE_TYPES, type MissingVerificationReceiptError } from "../traces/trace";
 import { chainIdSchema, text } from "./common";
 
 export const MAX_TRACE_NODES = 10_000;

@@ -1,11 +1,16 @@
-// `npm run bench:guard`: evaluations per second of lib/guard.ts and of the reference Python
+// `npm run bench:guard`: evaluations per second of lib/guard/guard.ts and of the reference Python
 // guard on the same vectors, in one run. The reference is read at run time from the shared
 // folder (never copied into the repository); without it only the TypeScript half runs.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { evaluatePass, type CompressionManifest, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
+import {
+  evaluatePass,
+  type CompressionManifest,
+  type CompressionPass,
+  type CompressionPolicy,
+} from "@/lib/guard/guard";
 import { findSharedDir, repoRoot } from "./support/paths";
 import { formatRate, median, printTable, ratioLine } from "./support/report";
 
@@ -66,7 +71,7 @@ function typeScriptTimer(cases: readonly GuardCase[]): () => number[] {
       got.directive !== c.expect.directive ||
       got.manifest_digest !== c.expect.manifest_digest
     ) {
-      throw new Error(`lib/guard.ts disagrees with the vector for pass ${JSON.stringify(c.pass.pass_id)}`);
+      throw new Error(`lib/guard/guard.ts disagrees with the vector for pass ${JSON.stringify(c.pass.pass_id)}`);
     }
   }
   const sample = Array.from({ length: REPEAT }, () => cases).flat();
@@ -152,7 +157,9 @@ function main() {
     if (typeof python !== "string") python.cleanUp();
   }
 
-  const rows = [["TypeScript (lib/guard.ts, node " + process.versions.node + ")", formatRate(rate(evaluations, ts))]];
+  const rows = [
+    ["TypeScript (lib/guard/guard.ts, node " + process.versions.node + ")", formatRate(rate(evaluations, ts))],
+  ];
   if (py.length > 0) rows.push(["Python reference (python3)", formatRate(rate(evaluations, py))]);
   printTable(["implementation", "evals/s"], rows);
   console.log("");

@@ -4,7 +4,7 @@
 import os from "node:os";
 import postgres from "postgres";
 import { openDatabase } from "@/db/index";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { MAX_PASS_BATCH } from "@/lib/schemas/passes";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
 import {

@@ -268,7 +268,7 @@ function expectedSummary(chain: Detail) {
   };
 }
 
-describe("integrity count (SQL) equals integrity findings (lib/chain-integrity.ts) on generated chains", () => {
+describe("integrity count (SQL) equals integrity findings (lib/chains/integrity.ts) on generated chains", () => {
   let seed = 12345;
   const random = () => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;

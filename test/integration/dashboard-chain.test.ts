@@ -1,5 +1,5 @@
 // The chain page's queries against a real database: the downsampled series keeps what the
-// specification in lib/downsample.ts keeps, and the passes table pages through every pass.
+// specification in lib/chains/downsample.ts keeps, and the passes table pages through every pass.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/database";
 import { seedDemoIfEmpty } from "@/db/demo";
@@ -7,7 +7,7 @@ import { ingestBoundaries } from "@/db/queries/boundaries";
 import { getChain, getChainSeries, listChainBoundaries, listChainPasses } from "@/db/queries/chains";
 import { ingestPasses } from "@/db/queries/passes";
 import { updatePolicy } from "@/db/queries/policies";
-import { DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput } from "@/lib/downsample";
+import { DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput } from "@/lib/chains/downsample";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 useTestDatabase();

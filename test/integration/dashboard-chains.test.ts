@@ -2,7 +2,8 @@
 // sort, server-side filters, and streamed CSV/JSON exports of exactly the filtered set.
 import { describe, expect, it } from "vitest";
 import { jsonRequest, useTestDatabase } from "../support/database";
-import { countChains, iterateChains, listChainClasses, listChains, type ChainKey } from "@/db/queries/chains";
+import { countChains, iterateChains, listChainClasses, listChains } from "@/db/queries/chains";
+import { type ChainKey } from "@/lib/chains/types";
 import { ingestPasses } from "@/db/queries/passes";
 import { GET as exportChains } from "@/app/api/v1/exports/chains/route";
 import { GET as listChainsApi } from "@/app/api/v1/chains/route";

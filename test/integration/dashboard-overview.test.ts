@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/database";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
 import { ingestPasses } from "@/db/queries/passes";
-import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/overview";
+import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/chains/overview";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 useTestDatabase();

@@ -1,13 +1,13 @@
 // The what-if replay in the database agrees with replaying the same passes through
-// lib/guard.ts in memory, for stricter and looser candidates, and writes nothing.
+// lib/guard/guard.ts in memory, for stricter and looser candidates, and writes nothing.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/database";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { getChain, listChains } from "@/db/queries/chains";
 import { getPolicy, listPolicyVersions } from "@/db/queries/policies";
 import { replayClass } from "@/db/queries/what-if";
-import { COLLAPSE_VERDICTS, evaluatePass, type CompressionPolicy } from "@/lib/guard";
-import { summariseWhatIf } from "@/lib/what-if";
+import { COLLAPSE_VERDICTS, evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
+import { summariseWhatIf } from "@/lib/chains/what-if";
 
 useTestDatabase();
 

@@ -14,8 +14,8 @@ import {
   retrieveOriginal,
   storeOriginal,
 } from "@/db/queries/originals";
-import { sha256Hex } from "@/lib/hash";
-import type { CcrConfig } from "@/lib/ccr";
+import { sha256Hex } from "@/lib/guard/hash";
+import type { CcrConfig } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";
 import { jsonRequest, useTestDatabase } from "../support/database";
 

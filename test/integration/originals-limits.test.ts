@@ -7,8 +7,8 @@ import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb, queryRows } from "@/db/index";
 import { enforceStoreLimits, getOriginalStats, retrieveOriginal, storeOriginal } from "@/db/queries/originals";
 import { ApiError } from "@/lib/errors";
-import { sha256Hex } from "@/lib/hash";
-import type { CcrConfig } from "@/lib/ccr";
+import { sha256Hex } from "@/lib/guard/hash";
+import type { CcrConfig } from "@/lib/ccr/rules";
 import { post } from "./api-helpers";
 import { useTestDatabase } from "../support/database";
 

@@ -9,8 +9,8 @@ import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb, queryRows } from "@/db/index";
 import { originals } from "@/db/schema";
 import { getOriginalStats, storeOriginal } from "@/db/queries/originals";
-import { sha256Hex } from "@/lib/hash";
-import { MAX_ORIGINAL_BYTES } from "@/lib/ccr";
+import { sha256Hex } from "@/lib/guard/hash";
+import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";
 import { jsonRequest, params, useTestDatabase } from "../support/database";
 

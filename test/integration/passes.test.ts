@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { evaluatePass } from "@/lib/guard";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { evaluatePass } from "@/lib/guard/guard";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { jsonRequest, params, useTestDatabase } from "../support/database";
 import { call, countRows, expectError, guardVectors, issuePaths, post, tableFingerprint } from "./api-helpers";
 

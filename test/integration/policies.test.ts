@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as listPolicies } from "@/app/api/v1/policies/route";
 import { GET as getPolicy, PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { jsonRequest, params, useTestDatabase } from "../support/database";
 import { call, countRows, expectError, issuePaths } from "./api-helpers";
 

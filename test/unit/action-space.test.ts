@@ -8,9 +8,9 @@ import {
   nodeOutcomes,
   parseInvalidation,
   type TraceConstraints,
-} from "@/lib/action-space";
+} from "@/lib/traces/action-space";
 import { compressRequestSchema } from "@/lib/schemas/traces";
-import { compressTraceWithStats, type ReasoningNode } from "@/lib/trace";
+import { compressTraceWithStats, type ReasoningNode } from "@/lib/traces/trace";
 
 interface Vector {
   nodes: ReasoningNode[];

@@ -12,8 +12,8 @@ import {
   hourOf,
   markerKey,
   parseHashKey,
-} from "@/lib/ccr";
-import { sha256Hex } from "@/lib/hash";
+} from "@/lib/ccr/rules";
+import { sha256Hex } from "@/lib/guard/hash";
 
 const digest = sha256Hex("the original");
 

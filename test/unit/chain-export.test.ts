@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chain-export";
-import { csvField, csvRow } from "@/lib/csv";
+import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
+import { csvField, csvRow } from "@/lib/chains/csv";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 
 describe("csv", () => {

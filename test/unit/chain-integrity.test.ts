@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findIntegrityIssues, type ChainLink } from "@/lib/chain-integrity";
+import { findIntegrityIssues, type ChainLink } from "@/lib/chains/integrity";
 
 const link = (pass_number: number, input: string | null, output: string, pass_id = `p${pass_number}`): ChainLink => ({
   pass_id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildChainSeries, type SeriesRow } from "@/lib/chain-series";
-import { PASS_FLAG } from "@/lib/downsample";
+import { buildChainSeries, type SeriesRow } from "@/lib/chains/series";
+import { PASS_FLAG } from "@/lib/chains/downsample";
 
 const row = (n: number, over: Partial<SeriesRow> = {}): SeriesRow => ({
   pass_id: `p${n}`,
@@ -71,7 +71,7 @@ describe("buildChainSeries", () => {
     expect(series.downsampled).toBe(true);
   });
 
-  it("words integrity findings as lib/chain-integrity.ts does, from the pass before", () => {
+  it("words integrity findings as lib/chains/integrity.ts does, from the pass before", () => {
     const series = buildChainSeries(
       [
         row(1),

@@ -7,7 +7,7 @@ import {
   selectSamples,
   type FlagInput,
   type Sample,
-} from "@/lib/downsample";
+} from "@/lib/chains/downsample";
 
 const pass = (n: number, over: Partial<FlagInput> = {}): FlagInput => ({
   pass_id: `p${n}`,
@@ -51,7 +51,7 @@ describe("passFlags", () => {
     expect(passFlags(pass(1), pass(2), { isBoundary: true, isLast: true })).toBe(PASS_FLAG.boundary | PASS_FLAG.last);
   });
 
-  it("flags the integrity findings of lib/chain-integrity.ts", () => {
+  it("flags the integrity findings of lib/chains/integrity.ts", () => {
     expect(passFlags(pass(1), pass(3))).toBe(PASS_FLAG.integrity);
     expect(passFlags(pass(2), pass(2, { pass_id: "again" }))).toBe(PASS_FLAG.integrity);
     expect(passFlags(pass(1), pass(2, { input_content_hash: "elsewhere" }))).toBe(PASS_FLAG.integrity);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { COLLAPSE_VERDICTS, evaluatePass, VERDICTS, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
-import { sha256Hex } from "@/lib/hash";
+import {
+  COLLAPSE_VERDICTS,
+  evaluatePass,
+  VERDICTS,
+  type CompressionPass,
+  type CompressionPolicy,
+} from "@/lib/guard/guard";
+import { sha256Hex } from "@/lib/guard/hash";
 
 // A pass that trips every gate at once: the order of the gates decides the verdict.
 const broken: CompressionPass = {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
+import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { evaluateItemSchema } from "@/lib/schemas/guard";
 
 interface GuardCase {

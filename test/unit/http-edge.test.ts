@@ -2,7 +2,7 @@
 // error contract. The routes' use of them is covered in test/integration.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bodyDigest, canonicalJson } from "@/lib/canonical";
+import { bodyDigest, canonicalJson } from "@/lib/guard/canonical";
 import { ApiError, isDatabaseUnavailable, toErrorResponse } from "@/lib/errors";
 import { parseItems, parseOneOrBatch } from "@/lib/http/batch";
 import { readJson } from "@/lib/http/body";

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { alignOrigin, chooseStride, MAX_BUCKETS, OTHER_CLASSES, pivotCollapseRates, rangeStart } from "@/lib/overview";
+import {
+  alignOrigin,
+  chooseStride,
+  MAX_BUCKETS,
+  OTHER_CLASSES,
+  pivotCollapseRates,
+  rangeStart,
+} from "@/lib/chains/overview";
 
 const NOW = new Date("2026-03-10T12:34:56.000Z");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareCodePoints, pyFormatFixed, pyJsonDumps, pyJsonString, pyStrip } from "@/lib/python";
+import { compareCodePoints, pyFormatFixed, pyJsonDumps, pyJsonString, pyStrip } from "@/lib/guard/python";
 
 // Expected strings are what CPython 3.11 prints for the same input.
 describe('pyFormatFixed (f"{x:.Nf}")', () => {

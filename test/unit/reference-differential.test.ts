@@ -8,15 +8,20 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../support/random";
-import { evaluatePass, type CompressionManifest, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
-import { compareCodePoints, pyFormatFixed, pyJsonString, pyStrip } from "@/lib/python";
+import {
+  evaluatePass,
+  type CompressionManifest,
+  type CompressionPass,
+  type CompressionPolicy,
+} from "@/lib/guard/guard";
+import { compareCodePoints, pyFormatFixed, pyJsonString, pyStrip } from "@/lib/guard/python";
 import {
   compressTrace,
   MissingVerificationReceiptError,
   NODE_TYPES,
   type CompressedResidual,
   type ReasoningNode,
-} from "@/lib/trace";
+} from "@/lib/traces/trace";
 
 const REFERENCE_DIR = process.env.FLOORLINE_REFERENCE_DIR ?? path.resolve(__dirname, "../../../shared/reference");
 const SEED = Number(process.env.FLOORLINE_DIFF_SEED ?? Date.now() % 2 ** 31);

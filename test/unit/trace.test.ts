@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "@/lib/hash";
+import { sha256Hex } from "@/lib/guard/hash";
 import { compressRequestSchema } from "@/lib/schemas/traces";
 import {
   compressTrace,
   compressTraceWithStats,
   MissingVerificationReceiptError,
   type ReasoningNode,
-} from "@/lib/trace";
+} from "@/lib/traces/trace";
 
 interface TraceCase {
   nodes: ReasoningNode[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyMovement, summariseWhatIf, type ReplayedChain } from "@/lib/what-if";
+import { classifyMovement, summariseWhatIf, type ReplayedChain } from "@/lib/chains/what-if";
 
 describe("classifyMovement", () => {
   it("names every way a collapse point can move", () => {

@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
+import type { BoundaryWire } from "@/lib/chains/types";
 import { listRestoreLinks } from "@/db/queries/originals";
 import { BoundaryList } from "@/components/chains/boundary-list";
 

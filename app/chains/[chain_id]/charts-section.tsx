@@ -1,5 +1,6 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
-import { getChainSeries, type ChainSummaryWire } from "@/db/queries/chains";
+import type { BoundaryWire } from "@/lib/chains/types";
+import { getChainSeries } from "@/db/queries/chains";
+import { type ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 
 export async function ChartsSection(props: {

@@ -1,5 +1,6 @@
-import type { BoundaryWire } from "@/db/queries/boundaries";
-import { getChainPass, listChainPasses, type PassCursor } from "@/db/queries/chains";
+import type { BoundaryWire } from "@/lib/chains/types";
+import { getChainPass, listChainPasses } from "@/db/queries/chains";
+import { type PassCursor } from "@/lib/chains/types";
 import { listOriginalLinksByHash } from "@/db/queries/originals";
 import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";
 import { PassDetail } from "@/components/chains/pass-detail";

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getTrace } from "@/db/queries/traces";
-import { nodeOutcomes, parseInvalidation } from "@/lib/action-space";
+import { nodeOutcomes, parseInvalidation } from "@/lib/traces/action-space";
 import { DigestBadge } from "@/components/traces/digest-badge";
 import { actionSpaceHref, formatTime, pageParam } from "@/components/traces/format";
 import { NodeTable, type NodeRow } from "@/components/traces/node-table";

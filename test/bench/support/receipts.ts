@@ -2,8 +2,8 @@
 // mostly consistent hashes, a mix of verdicts, optional metadata and client verdicts.
 // Seeded, so two runs send the same bytes.
 import { createHash } from "node:crypto";
-import { evaluatePass, type CompressionPolicy } from "@/lib/guard";
-import { bodyDigest } from "@/lib/canonical";
+import { evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
+import { bodyDigest } from "@/lib/guard/canonical";
 import type { PassRow } from "@/db/queries/passes";
 import { seededRandom } from "../../support/random";
 

@@ -1,4 +1,4 @@
-import { evaluatePass } from "@/lib/guard";
+import { evaluatePass } from "@/lib/guard/guard";
 import { readJson } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";

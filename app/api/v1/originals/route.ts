@@ -1,5 +1,5 @@
 import { listOriginals, storeOriginal } from "@/db/queries/originals";
-import { MAX_ORIGINAL_BYTES } from "@/lib/ccr";
+import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { decodeCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";

@@ -1,7 +1,7 @@
 import { listPolicyPage } from "@/db/queries/policies";
 import { decodeTypedCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { policyCursorSchema, policyListQuerySchema } from "@/lib/schemas/policies";
 
 export const GET = route("/api/v1/policies", async (request) => {

@@ -1,5 +1,5 @@
 import { retrieveOriginal } from "@/db/queries/originals";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr";
+import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { getChainTraceConstraints, listTraceRejections, ACTION_SPACE_TRACE_LIMIT } from "@/db/queries/traces";
-import { buildActionSpace } from "@/lib/action-space";
+import { buildActionSpace } from "@/lib/traces/action-space";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
 import { pageParam, traceHref } from "@/components/traces/format";
 

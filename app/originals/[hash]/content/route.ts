@@ -2,7 +2,7 @@
 // is not the retrieval API: nothing here is counted or refreshes recency.
 import { z } from "zod";
 import { getOriginalText } from "@/db/queries/originals";
-import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr";
+import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr/rules";
 import { ApiError } from "@/lib/errors";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, route } from "@/lib/http/route";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { iterateChains } from "@/db/queries/chains";
-import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chain-export";
+import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/lib/http/route";
 import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";

@@ -1,5 +1,5 @@
 import { retrieveOriginal } from "@/db/queries/originals";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr";
+import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";

@@ -2,7 +2,7 @@ import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { compressRequestSchema, missingReceiptError } from "@/lib/schemas/traces";
-import { compressTrace, MissingVerificationReceiptError } from "@/lib/trace";
+import { compressTrace, MissingVerificationReceiptError } from "@/lib/traces/trace";
 
 // Stateless: nothing is stored, not even a fail-closed rejection (that is POST /traces' job).
 export const POST = route("/api/v1/traces/compress", async (request) => {

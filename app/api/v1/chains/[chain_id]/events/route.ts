@@ -1,4 +1,5 @@
-import { getChainVersion, type ChainVersion } from "@/db/queries/chains";
+import { getChainVersion } from "@/db/queries/chains";
+import { type ChainVersion } from "@/lib/chains/types";
 import { ApiError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/lib/http/route";
 

@@ -1,9 +1,9 @@
 // Shapes the passes kept for a chain's chart into serialisable chart props: points, the
 // floor of each policy version that judged a stretch of the chain, and the places where
 // something happened (integrity findings, client/server mismatches, floor crossings).
-import { findIntegrityIssues, type IntegrityFinding, type IntegrityKind } from "./chain-integrity";
+import { findIntegrityIssues, type IntegrityFinding, type IntegrityKind } from "./integrity";
 import { PASS_FLAG } from "./downsample";
-import type { Verdict } from "./guard";
+import type { Verdict } from "../guard/guard";
 
 /** One kept pass as getChainSeries reads it, with the pass before it in chain order. */
 export interface SeriesRow {

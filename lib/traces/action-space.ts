@@ -6,7 +6,7 @@
 // to one space, trimmed, lower-cased. Agents restate one fact with different wrapping or
 // capitalisation; anything looser (punctuation, stemming, synonyms) would start merging
 // constraints that say different things, so it stops there.
-import { pyStrip } from "./python";
+import { pyStrip } from "../guard/python";
 import type { ReasoningNode } from "./trace";
 
 /** The reference joins a falsified path and its receipt with exactly this. */

@@ -1,4 +1,5 @@
 // The overview's time ranges and the shaping of collapse rates for its chart.
+import type { Verdict } from "../guard/guard";
 
 export const RANGES = {
   "24h": { label: "24 hours", seconds: 86_400 },
@@ -104,4 +105,27 @@ export function pivotCollapseRates(
     for (const c of classes) point.rate[c] = point.started[c] > 0 ? point.collapsed[c] / point.started[c] : null;
   }
   return { classes, points };
+}
+export interface OverviewFigures {
+  /** Chains with any activity in the range. */
+  chains: number;
+  passes: number;
+  /** Chains whose collapse point (first collapse verdict) falls in the range. */
+  chains_collapsed: number;
+  /** Passes judged FLOOR_BREACH_DETECTED. */
+  floor_breaches: number;
+  /** Passes whose client verdict or digest disagreed with the server's. */
+  client_mismatches: number;
+  /** Integrity findings of the chains active in the range. */
+  integrity_findings: number;
+}
+
+export interface RecentCollapse {
+  chain_id: string;
+  content_class: string;
+  pass_id: string;
+  pass_number: number;
+  verdict: Verdict;
+  directive: string;
+  created_at: string;
 }

@@ -1,7 +1,7 @@
 // What-if on a content class's floor: how each recorded chain's collapse point moves when
 // its passes are replayed through the guard under a candidate floor instead of the floor
 // in force.
-import type { Verdict } from "./guard";
+import type { Verdict } from "../guard/guard";
 
 export const MOVEMENTS = [
   "newly_collapsing",

@@ -1,6 +1,6 @@
 // CCR (Compress, Cache, Retrieve) rules that need no database: store keys, markers,
 // configuration, TTLs and the wording of a miss. The query layer applies them.
-import { MiB } from "./http/body";
+import { MiB } from "../http/body";
 
 export const FULL_HASH_LENGTH = 64;
 /** Compression markers carry 12- and 24-character keys; shorter ones collide too easily. */

@@ -1,6 +1,6 @@
 // Port of ReasoningTraceCompressor (shared/reference/trace-compression.txt).
-import { sha256Hex } from "./hash";
-import { compareCodePoints, pyJsonDumps, pyStrip } from "./python";
+import { sha256Hex } from "../guard/hash";
+import { compareCodePoints, pyJsonDumps, pyStrip } from "../guard/python";
 
 export const NODE_TYPES = ["EXPLORATORY_CHATTER", "VERIFIED_CONCLUSION", "FALSIFIED_PATH"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
