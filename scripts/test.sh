@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: unit, integration on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL
+# `npm test`: typecheck, Biome (format, lint, the layer rule in biome.json), unit, integration on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL
 # is set), then Playwright end-to-end against the built app in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,6 +7,8 @@ export NEXT_TELEMETRY_DISABLED=1
 
 echo "== typecheck"
 node_modules/.bin/tsc --noEmit
+echo "== format, lint and layers (Biome)"
+node_modules/.bin/biome ci .
 echo "== schema and migrations agree"
 node_modules/.bin/drizzle-kit check
 echo "== unit"

@@ -9,10 +9,10 @@ import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getPolicy, PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { POST as postTraces } from "@/app/api/v1/traces/route";
 import { POST as compress } from "@/app/api/v1/traces/compress/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, issuePaths, tableFingerprint, type Answer } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const pass = {
   pass_id: "p2",

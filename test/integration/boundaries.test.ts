@@ -3,10 +3,10 @@ import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, issuePaths, post, tableFingerprint } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const send = (body: unknown) => post(postBoundaries, "/api/v1/boundaries", body);
 const chain = (chainId: string) =>

@@ -12,9 +12,9 @@ import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
 import { seededRandom } from "../support/random";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const CHAINS = Array.from({ length: 8 }, (_, i) => `fold-${i}`);
 const HASHES = ["h0", "h1"];

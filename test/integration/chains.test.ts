@@ -4,10 +4,10 @@ import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 interface Summary {
   chain_id: string;

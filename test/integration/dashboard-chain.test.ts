@@ -1,7 +1,7 @@
 // The chain page's queries against a real database: the downsampled series keeps what the
 // specification in lib/chains/downsample.ts keeps, and the passes table pages through every pass.
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { ingestBoundaries } from "@/db/queries/boundaries";
 import { getChain, getChainSeries, listChainBoundaries, listChainPasses } from "@/db/queries/chains";
@@ -10,7 +10,7 @@ import { updatePolicy } from "@/db/queries/policies";
 import { DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput } from "@/lib/chains/downsample";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const BIG = "big-chain";
 const BIG_PASSES = 6_000;

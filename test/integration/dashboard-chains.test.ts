@@ -1,7 +1,7 @@
 // The chains list behind /chains and its exports: keyset pages in both directions for every
 // sort, server-side filters, and streamed CSV/JSON exports of exactly the filtered set.
 import { describe, expect, it } from "vitest";
-import { jsonRequest, useTestDatabase } from "../support/database";
+import { jsonRequest, setUpTestDatabase } from "../support/database";
 import { countChains, iterateChains, listChainClasses, listChains } from "@/db/queries/chains";
 import { type ChainKey } from "@/lib/chains/types";
 import { ingestPasses } from "@/db/queries/passes";
@@ -10,7 +10,7 @@ import { GET as listChainsApi } from "@/app/api/v1/chains/route";
 import { CHAIN_SORTS, defaultOrder, type ChainSummaryWire } from "@/lib/schemas/chains";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const CHAINS = 137;
 

@@ -1,12 +1,12 @@
 // The chain event stream: a version event on connect, a change event when a pass arrives,
 // 404 in the error contract for an unknown chain, and the stream ends when the client goes.
 import { describe, expect, it } from "vitest";
-import { params, useTestDatabase } from "../support/database";
+import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
 import { ingestPasses } from "@/db/queries/passes";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const receipt = (n: number): PassReceipt => ({
   chain_id: "live",

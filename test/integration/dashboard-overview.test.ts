@@ -1,12 +1,12 @@
 // The overview's figures, collapse rates and latest collapses over time ranges.
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
 import { ingestPasses } from "@/db/queries/passes";
 import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/chains/overview";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const NOW = new Date();
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 // The what-if replay in the database agrees with replaying the same passes through
 // lib/guard/guard.ts in memory, for stricter and looser candidates, and writes nothing.
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { getChain, listChains } from "@/db/queries/chains";
 import { getPolicy, listPolicyVersions } from "@/db/queries/policies";
@@ -9,7 +9,7 @@ import { replayClass } from "@/db/queries/what-if";
 import { COLLAPSE_VERDICTS, evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
 import { summariseWhatIf } from "@/lib/chains/what-if";
 
-useTestDatabase();
+setUpTestDatabase();
 
 async function replayInMemory(contentClass: string, floor: CompressionPolicy): Promise<Map<string, number | null>> {
   const { items } = await listChains({ sort: "last_activity", order: "desc", limit: 500, content_class: contentClass });

@@ -11,10 +11,10 @@ import { GET as health } from "@/app/api/v1/health/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { getHandle, openDatabase, setHandle } from "@/db/index";
-import { jsonRequest, useTestDatabase } from "../support/database";
+import { jsonRequest, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const receipt = {
   chain_id: "h",

@@ -17,9 +17,9 @@ import {
 import { sha256Hex } from "@/lib/guard/hash";
 import type { CcrConfig } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";
-import { jsonRequest, useTestDatabase } from "../support/database";
+import { jsonRequest, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const config: CcrConfig = { maxBytes: 1_000_000, defaultTtlSeconds: null };
 const minute = (m: number) => new Date(Date.UTC(2026, 2, 1, 9, m));

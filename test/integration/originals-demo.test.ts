@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
 import { getChainOriginalLinks, getOriginalStats, listOriginals } from "@/db/queries/originals";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 beforeAll(async () => {
   await seedDemoIfEmpty();

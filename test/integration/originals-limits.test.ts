@@ -10,9 +10,9 @@ import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { CcrConfig } from "@/lib/ccr/rules";
 import { post } from "./api-helpers";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 interface StoredRow {
   hash: string;

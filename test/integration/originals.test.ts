@@ -12,9 +12,9 @@ import { getOriginalStats, storeOriginal } from "@/db/queries/originals";
 import { sha256Hex } from "@/lib/guard/hash";
 import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const get = (key: string, headers?: Record<string, string>, query = "") =>
   call(single.GET, jsonRequest(`/api/v1/originals/${key}${query}`, { headers }), params({ hash: key }));

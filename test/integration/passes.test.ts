@@ -4,10 +4,10 @@ import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { evaluatePass } from "@/lib/guard/guard";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, guardVectors, issuePaths, post, tableFingerprint } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const send = (body: unknown) => post(postPasses, "/api/v1/passes", body);
 const putFloor = (contentClass: string, body: unknown) =>

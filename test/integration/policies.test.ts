@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { GET as listPolicies } from "@/app/api/v1/policies/route";
 import { GET as getPolicy, PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, issuePaths } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const put = (contentClass: string, body: unknown) =>
   call(

@@ -2,10 +2,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as evaluate } from "@/app/api/v1/evaluate/route";
 import { POST as compress } from "@/app/api/v1/traces/compress/route";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { countRows, expectError, guardVectors, issuePaths, post, tableFingerprint, traceVectors } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const guard = guardVectors();
 const traces = traceVectors();

@@ -15,9 +15,9 @@ import { POST as compress } from "@/app/api/v1/traces/compress/route";
 import { GET as listRoute, POST as submit } from "@/app/api/v1/traces/route";
 import { GET as getRoute } from "@/app/api/v1/traces/[trace_id]/route";
 import { GET as rejectionsRoute } from "@/app/api/v1/trace-rejections/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 interface Vector {
   nodes: ReasoningNode[];

@@ -8,7 +8,8 @@ import { closeDb, openDatabase, setHandle } from "@/db/index";
 
 export const driver: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
-export function useTestDatabase(): void {
+/** Registers beforeAll/afterAll hooks that give this test file a database of its own. */
+export function setUpTestDatabase(): void {
   let dropDatabase: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const adminUrl = process.env.TEST_DATABASE_URL;
