@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck, Biome (format, lint, the layers in biome.json), unit, integration
-# on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL is set), then Playwright end-to-end against the built app in Debian's Chromium.
+# on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL is set), then Playwright
+# end-to-end against the built app in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
