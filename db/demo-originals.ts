@@ -3,13 +3,11 @@
 // entry that still answer 410, and a few misses so every counter has something to show.
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "./index";
-import {
-  enforceStoreLimits,
-  getOriginalStats,
-  getCcrConfig,
-  retrieveOriginal,
-  storeOriginal,
-} from "./queries/originals";
+import { enforceStoreLimits } from "@/db/queries/originals-eviction";
+import { getOriginalStats } from "@/db/queries/originals-stats";
+import { getCcrConfig } from "@/db/queries/originals-shared";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
+import { storeOriginal } from "@/db/queries/originals-store";
 import { sha256Hex } from "@/lib/guard/hash";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { getOriginalStats, listOriginals } from "@/db/queries/originals";
+import { getOriginalStats } from "@/db/queries/originals-stats";
+import { listOriginals } from "@/db/queries/originals-browse";
 import { encodeCursor } from "@/lib/http/list";
 import { CcrCounters } from "@/components/originals/ccr-counters";
 import { OriginalsFilters } from "@/components/originals/originals-filters";

@@ -4,16 +4,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as boundariesRoute from "@/app/api/v1/boundaries/route";
 import * as passesRoute from "@/app/api/v1/passes/route";
-import {
-  getChainOriginalLinks,
-  getOriginalForView,
-  getOriginalStats,
-  getOriginalText,
-  listOriginalLinksByHash,
-  listPassesForOriginal,
-  retrieveOriginal,
-  storeOriginal,
-} from "@/db/queries/originals";
+import { getChainOriginalLinks, listOriginalLinksByHash, listPassesForOriginal } from "@/db/queries/originals-links";
+import { getOriginalForView, getOriginalText } from "@/db/queries/originals-view";
+import { getOriginalStats } from "@/db/queries/originals-stats";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
+import { storeOriginal } from "@/db/queries/originals-store";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { CcrConfig } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";

@@ -3,7 +3,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
-import { getChainOriginalLinks, getOriginalStats, listOriginals } from "@/db/queries/originals";
+import { getChainOriginalLinks } from "@/db/queries/originals-links";
+import { getOriginalStats } from "@/db/queries/originals-stats";
+import { listOriginals } from "@/db/queries/originals-browse";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();

@@ -7,7 +7,10 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, expect, it } from "vitest";
 import { closeDb, openDatabase, setHandle, type DatabaseConfig } from "@/db/index";
-import { enforceStoreLimits, getOriginalStats, retrieveOriginal, storeOriginal } from "@/db/queries/originals";
+import { enforceStoreLimits } from "@/db/queries/originals-eviction";
+import { getOriginalStats } from "@/db/queries/originals-stats";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
+import { storeOriginal } from "@/db/queries/originals-store";
 import { ApiError } from "@/lib/errors";
 import { driver } from "../support/database";
 

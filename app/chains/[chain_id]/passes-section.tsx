@@ -1,7 +1,7 @@
 import type { BoundaryWire } from "@/lib/chains/types";
 import { getChainPass, listChainPasses } from "@/db/queries/chains";
 import { type PassCursor } from "@/lib/chains/types";
-import { listOriginalLinksByHash } from "@/db/queries/originals";
+import { listOriginalLinksByHash } from "@/db/queries/originals-links";
 import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";
 import { PassDetail } from "@/components/chains/pass-detail";
 import { PassesTable } from "@/components/chains/passes-table";

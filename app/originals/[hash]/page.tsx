@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getOriginalForView, listPassesForOriginal } from "@/db/queries/originals";
+import { getOriginalForView } from "@/db/queries/originals-view";
+import { listPassesForOriginal } from "@/db/queries/originals-links";
 import { ContentPane } from "@/components/originals/content-pane";
 import { CopyValueButton } from "@/components/originals/copy-value-button";
 import { formatBytes, formatUtc, originalHref } from "@/components/originals/format";

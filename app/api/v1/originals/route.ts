@@ -1,4 +1,5 @@
-import { listOriginals, storeOriginal } from "@/db/queries/originals";
+import { listOriginals } from "@/db/queries/originals-browse";
+import { storeOriginal } from "@/db/queries/originals-store";
 import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";

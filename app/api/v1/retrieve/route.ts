@@ -1,4 +1,4 @@
-import { retrieveOriginal } from "@/db/queries/originals";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";

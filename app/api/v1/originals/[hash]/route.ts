@@ -1,4 +1,4 @@
-import { retrieveOriginal } from "@/db/queries/originals";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";

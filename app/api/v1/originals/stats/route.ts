@@ -1,4 +1,4 @@
-import { getOriginalStats } from "@/db/queries/originals";
+import { getOriginalStats } from "@/db/queries/originals-stats";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { originalStatsQuerySchema } from "@/lib/schemas/originals";

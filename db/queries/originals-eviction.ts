@@ -1,0 +1,135 @@
+// The CCR store's budget and expiry: sweeps expired entries and evicts the least recently
+// retrieved until the store fits CCR_MAX_BYTES, leaving tombstones.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows, type Executor } from "../index";
+import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
+import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
+import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME } from "./originals-shared";
+
+// Any fixed number: one evictor at a time, so two writers never both evict for the same overshoot.
+const EVICTION_LOCK_KEY = 0x63637231;
+const SWEEP_BATCH = 500;
+const EVICTION_BATCH = 200;
+const MAX_EVICTIONS_PER_CALL = 5_000;
+
+/**
+ * Marks live entries past their TTL as expired, then evicts the least recently retrieved
+ * until the live bytes fit the budget. Bounded per call so a large backlog (a lowered
+ * budget) is worked off over several writes instead of stalling one. Rows a retrieval is
+ * touching are skipped, not waited for.
+ */
+export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ expired: number; evicted: number }> {
+  const now = options.now ?? new Date();
+  const config = options.config ?? getCcrConfig();
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${EVICTION_LOCK_KEY})`);
+
+    const due = await queryRows<RawRow>(
+      tx,
+      sql`
+        select hash, size_bytes, compressed_size_bytes, ttl_seconds, expires_at from originals
+        where status = 'live' and expires_at is not null and expires_at <= ${ts(now)}
+        order by expires_at, hash limit ${SWEEP_BATCH}
+        for update skip locked`,
+    );
+    await tombstone(
+      tx,
+      "expired",
+      due.map((r) => ({
+        hash: r.hash as string,
+        goneAt: date(r.expires_at)!,
+        reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!),
+      })),
+    );
+
+    // The all-time counters give the live bytes in three row reads; the exact sum over live
+    // rows runs only when they say the budget is exceeded, that is when eviction runs anyway.
+    const [estimate] = await queryRows<{ live_bytes: unknown }>(
+      tx,
+      sql`
+        select coalesce(sum(case metric when 'stored_bytes' then value else -value end), 0) as live_bytes
+        from ccr_counters where hour = ${ts(ALL_TIME)} and metric in ('stored_bytes', 'evicted_bytes', 'expired_bytes')`,
+    );
+    let over = bytesOverBudget(Number(estimate.live_bytes), config.maxBytes);
+    if (over > 0) {
+      const [usage] = await queryRows<{ live_bytes: unknown }>(
+        tx,
+        sql`select coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as live_bytes from originals where status = 'live'`,
+      );
+      over = bytesOverBudget(Number(usage.live_bytes), config.maxBytes);
+    }
+    let evicted = 0;
+    while (over > 0 && evicted < MAX_EVICTIONS_PER_CALL) {
+      const rows = await queryRows<RawRow>(
+        tx,
+        sql`
+          select hash, size_bytes, compressed_size_bytes, recency_at, last_retrieved_at, created_at from originals
+          where status = 'live'
+          order by recency_at, hash limit ${EVICTION_BATCH}
+          for update skip locked`,
+      );
+      if (rows.length === 0) break;
+      const byHash = new Map(rows.map((r) => [r.hash as string, r]));
+      const candidates: EvictionCandidate[] = rows.map((r) => ({
+        hash: r.hash as string,
+        bytes: num(r.size_bytes)! + (num(r.compressed_size_bytes) ?? 0),
+        recencyAt: date(r.recency_at)!,
+      }));
+      const { victims, freedBytes } = planEviction(candidates, over);
+      await tombstone(
+        tx,
+        "evicted",
+        victims.map((v) => {
+          const r = byHash.get(v.hash)!;
+          return {
+            hash: v.hash,
+            goneAt: now,
+            reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), date(r.created_at)!),
+          };
+        }),
+      );
+      over -= freedBytes;
+      evicted += victims.length;
+    }
+    return { expired: due.length, evicted };
+  });
+}
+
+/**
+ * Drops the texts and keeps hash, size, when and why; counts each event in the hour it
+ * happened (an expiry when the TTL ran out, not when a sweep noticed), in the same transaction.
+ */
+export async function tombstone(
+  tx: Executor,
+  status: "evicted" | "expired",
+  rows: { hash: string; goneAt: Date; reason: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const gone = await queryRows<{ hash: string; bytes: unknown }>(
+    tx,
+    sql`
+      update originals o set status = ${status}, original = null, compressed = null, gone_at = t.gone_at, gone_reason = t.reason
+      from json_to_recordset(${JSON.stringify(rows.map((r) => ({ hash: r.hash, gone_at: r.goneAt.toISOString(), reason: r.reason })))}::json)
+        as t(hash text, gone_at timestamptz, reason text)
+      where o.hash = t.hash and o.status = 'live'
+      returning o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
+  );
+  const goneAt = new Map(rows.map((r) => [r.hash, r.goneAt]));
+  const byHour = new Map<number, { count: number; bytes: number }>();
+  for (const r of gone) {
+    const hour = hourOf(goneAt.get(r.hash)!).getTime();
+    const bucket = byHour.get(hour) ?? { count: 0, bytes: 0 };
+    bucket.count += 1;
+    bucket.bytes += Number(r.bytes);
+    byHour.set(hour, bucket);
+  }
+  for (const [hour, { count, bytes }] of [...byHour].sort(([a], [b]) => a - b)) {
+    await bump(
+      tx,
+      new Date(hour),
+      status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes },
+    );
+  }
+}

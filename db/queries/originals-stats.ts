@@ -1,0 +1,106 @@
+// The CCR counters and store figures, all-time and per hour.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import {
+  CCR_METRICS,
+  MAX_ORIGINAL_BYTES,
+  MIN_PREFIX_LENGTH,
+  emptyCounts,
+  hourOf,
+  type CcrCounts,
+  type CcrMetric,
+} from "@/lib/ccr/rules";
+import { summariseSavings, type SavingsSummary } from "@/lib/ccr/savings";
+import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
+import { type CcrOptions, getCcrConfig, type RawRow, date, ts, ALL_TIME, statusExpr } from "./originals-shared";
+
+function toTotals(c: CcrCounts): CcrTotalsWire {
+  const misses = {
+    unknown: c.miss_unknown,
+    evicted: c.miss_evicted,
+    expired: c.miss_expired,
+    ambiguous: c.miss_ambiguous,
+  };
+  const missTotal = misses.unknown + misses.evicted + misses.expired + misses.ambiguous;
+  const savings: SavingsSummary = summariseSavings(c.tokens_saved_gross, c.tokens_respent);
+  return {
+    stored: c.stored,
+    stored_bytes: c.stored_bytes,
+    deduplicated: c.deduplicated,
+    retrieved: c.retrieved,
+    retrieved_bytes: c.retrieved_bytes,
+    misses: { ...misses, total: missTotal },
+    evictions: c.evictions,
+    evicted_bytes: c.evicted_bytes,
+    expiries: c.expiries,
+    expired_bytes: c.expired_bytes,
+    hit_rate: c.retrieved + missTotal > 0 ? c.retrieved / (c.retrieved + missTotal) : null,
+    tokens: {
+      saved_gross: savings.gross,
+      respent: savings.respent,
+      net: savings.net,
+      respent_share: savings.respentShare,
+    },
+  };
+}
+
+function isMetric(m: string): m is CcrMetric {
+  return (CCR_METRICS as readonly string[]).includes(m);
+}
+
+/** Store occupancy, all-time counters, and the last `hours` hours (oldest first, empty hours included). */
+export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Promise<OriginalStatsWire> {
+  const now = options.now ?? new Date();
+  const config = options.config ?? getCcrConfig();
+  const db = await getDb();
+  const currentHour = hourOf(now).getTime();
+  const from = new Date(currentHour - (hours - 1) * 3_600_000);
+  const [store, totals, hourly] = await Promise.all([
+    queryRows<RawRow>(
+      db,
+      sql`
+        select
+          count(*) filter (where s = 'live') as live_count,
+          coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)) filter (where s = 'live'), 0) as live_bytes,
+          count(*) filter (where s = 'evicted') as evicted_count,
+          count(*) filter (where s = 'expired') as expired_count
+        from (select ${statusExpr(now)} as s, size_bytes, compressed_size_bytes from originals) o`,
+    ),
+    queryRows<{ metric: string; value: unknown }>(
+      db,
+      sql`select metric, value from ccr_counters where hour = ${ts(ALL_TIME)}`,
+    ),
+    queryRows<{ hour: unknown; metric: string; value: unknown }>(
+      db,
+      sql`select hour, metric, value from ccr_counters where hour >= ${ts(from)} and hour <= ${ts(new Date(currentHour))}`,
+    ),
+  ]);
+  const all = emptyCounts();
+  for (const r of totals) if (isMetric(r.metric)) all[r.metric] = Number(r.value);
+  const byHour = new Map<number, CcrCounts>();
+  for (let h = from.getTime(); h <= currentHour; h += 3_600_000) byHour.set(h, emptyCounts());
+  for (const r of hourly) {
+    const bucket = byHour.get(date(r.hour)!.getTime());
+    if (bucket && isMetric(r.metric)) bucket[r.metric] = Number(r.value);
+  }
+  const s = store[0];
+  const liveBytes = Number(s.live_bytes);
+  return {
+    config: {
+      max_bytes: config.maxBytes,
+      default_ttl_seconds: config.defaultTtlSeconds,
+      max_original_bytes: MAX_ORIGINAL_BYTES,
+      min_prefix_length: MIN_PREFIX_LENGTH,
+    },
+    store: {
+      live_count: Number(s.live_count),
+      live_bytes: liveBytes,
+      evicted_count: Number(s.evicted_count),
+      expired_count: Number(s.expired_count),
+      budget_used: liveBytes / config.maxBytes,
+    },
+    totals: toTotals(all),
+    hourly: [...byHour].map(([hour, counts]) => ({ hour: new Date(hour).toISOString(), ...toTotals(counts) })),
+  };
+}

@@ -1,0 +1,79 @@
+// The dashboard's own reads: they neither count as retrievals nor refresh recency, so an
+// operator looking at an entry never keeps it alive or skews the agents' numbers.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import type { OriginalStatus } from "@/lib/ccr/types";
+import { formatMarker, markerKey, parseHashKey } from "@/lib/ccr/rules";
+import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import { type CcrOptions, SUMMARY_COLUMNS, type RawRow, num, toSummaryWire, ts } from "./originals-shared";
+import { resolveKey } from "./originals-retrieve";
+
+export type OriginalLookup =
+  | {
+      kind: "found";
+      original: OriginalSummaryWire & {
+        marker: string;
+        original_chars: number | null;
+        compressed_chars: number | null;
+      };
+    }
+  | { kind: "ambiguous"; candidates: { hash: string; status: OriginalStatus }[] }
+  | { kind: "unknown" };
+
+export async function getOriginalForView(rawKey: string, options: CcrOptions = {}): Promise<OriginalLookup> {
+  const now = options.now ?? new Date();
+  const parsed = parseHashKey(rawKey);
+  if (!parsed.ok) return { kind: "unknown" };
+  const db = await getDb();
+  const resolved = await resolveKey(db, parsed.key);
+  if (resolved === null) return { kind: "unknown" };
+  if ("ambiguous" in resolved) return { kind: "ambiguous", candidates: resolved.ambiguous };
+  const [row] = await queryRows<RawRow>(
+    db,
+    sql`select ${SUMMARY_COLUMNS}, length(original) as original_chars, length(compressed) as compressed_chars from originals where hash = ${resolved.hash}`,
+  );
+  if (!row) return { kind: "unknown" };
+  const summary = toSummaryWire(row, now);
+  return {
+    kind: "found",
+    original: {
+      ...summary,
+      marker: formatMarker(markerKey(summary.hash), summary.original_items, summary.compressed_items),
+      original_chars: summary.status === "live" ? num(row.original_chars) : null,
+      compressed_chars: summary.status === "live" ? num(row.compressed_chars) : null,
+    },
+  };
+}
+
+export type OriginalPart = "original" | "compressed";
+
+/**
+ * A slice of one side of a live entry, in characters (code points, as Postgres counts
+ * them), so the detail page pages through a 32 MiB original instead of loading it whole.
+ * Without `length`, the whole text.
+ */
+export async function getOriginalText(
+  hash: string,
+  part: OriginalPart,
+  slice: { offset: number; length: number } | null,
+  options: CcrOptions = {},
+): Promise<{ text: string; total_chars: number; offset: number; content_type: string | null } | null> {
+  const now = options.now ?? new Date();
+  const db = await getDb();
+  const column = sql.raw(part === "original" ? "original" : "compressed");
+  const text = slice ? sql`substring(${column} from ${slice.offset + 1}::int for ${slice.length}::int)` : column;
+  const [row] = await queryRows<{ text: string | null; total_chars: unknown; content_type: string | null }>(
+    db,
+    sql`
+      select ${text} as text, length(${column}) as total_chars, content_type from originals
+      where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})`,
+  );
+  if (!row || row.text === null) return null;
+  return {
+    text: row.text,
+    total_chars: Number(row.total_chars),
+    offset: slice?.offset ?? 0,
+    content_type: row.content_type,
+  };
+}
