@@ -3,8 +3,8 @@
 // not hold together, and boundary receipts for halt, restore and accept-loss.
 import { sql } from "drizzle-orm";
 import { getDb } from "./index";
-import { ingestBoundaries } from "./queries/boundaries";
-import { ingestPasses } from "./queries/passes";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
 import { seedDemoTraces } from "./demo-traces";

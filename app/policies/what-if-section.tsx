@@ -1,4 +1,6 @@
-import { getChainSeries, getChainSummary, listChainBoundaries } from "@/db/queries/chains";
+import { getChainSummary } from "@/db/queries/chains";
+import { getChainSeries } from "@/db/queries/chain-series";
+import { listChainBoundaries } from "@/db/queries/boundaries";
 import { replayClass } from "@/db/queries/what-if";
 import type { CompressionPolicy } from "@/lib/guard/guard";
 import type { PolicyInForce } from "@/lib/guard/policy";

@@ -1,7 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
-import type { Verdict } from "@/lib/guard/guard";
 import type { CollapseRateRow } from "@/lib/chains/overview";
 import type { OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
 

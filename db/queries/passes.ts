@@ -1,186 +1,174 @@
+// A chain's passes for the chain page: keyset pages with each row's flags and integrity
+// finding, and one pass with the policy it was judged under.
 import "server-only";
-import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
-import { getPoliciesInForce } from "./policies";
-import { insertPassesWithSummaries, lockChains } from "./chain-summary";
-import { ApiError } from "@/lib/errors";
-import { evaluatePass } from "@/lib/guard/guard";
-import { bodyDigest } from "@/lib/guard/canonical";
-import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { getDb } from "../index";
+import { passes, policies } from "../schema";
+import { findIntegrityIssues } from "@/lib/chains/integrity";
+import { PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
+import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
+import type { BoundaryWire, PassCursor, PassDetail, PassPage, PassWire } from "@/lib/chains/types";
 
-/** A receipt as the `passes` table stores it, with the server's verdict (column names). */
-export interface PassRow {
-  chain_id: string;
-  pass_id: string;
-  pass_number: number;
-  input_content_hash: string | null;
-  current_content_hash: string;
-  current_size_bytes: number;
-  is_parseable: boolean;
-  schema_valid: boolean;
-  semantic_density_score: number;
-  content_class: string;
-  metadata: Record<string, unknown> | null;
-  client_verdict: string | null;
-  client_manifest_digest: string | null;
-  verdict: string;
-  directive: string;
-  manifest_digest: string;
-  policy_version: number;
-  client_mismatch: boolean;
-  body_digest: string;
-  created_at: string;
-}
+type PassRecord = typeof passes.$inferSelect;
 
-// NUL cannot occur in a stored string (the wire schemas refuse it), so it separates the two
-// parts unambiguously; cheaper than JSON for the several lookups per receipt.
-const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
-
-function toResult(row: Pick<PassRow, keyof PassResult>): PassResult {
+export function toPassWire(p: PassRecord): PassWire {
   return {
-    chain_id: row.chain_id,
-    pass_id: row.pass_id,
-    verdict: row.verdict,
-    directive: row.directive,
-    manifest_digest: row.manifest_digest,
-    policy_version: Number(row.policy_version),
-    client_mismatch: row.client_mismatch,
+    chain_id: p.chainId,
+    pass_id: p.passId,
+    pass_number: p.passNumber,
+    input_content_hash: p.inputContentHash,
+    current_content_hash: p.currentContentHash,
+    current_size_bytes: p.currentSizeBytes,
+    is_parseable: p.isParseable,
+    schema_valid: p.schemaValid,
+    semantic_density_score: p.semanticDensityScore,
+    content_class: p.contentClass,
+    metadata: p.metadata,
+    created_at: p.createdAt.toISOString(),
+    received_at: p.receivedAt.toISOString(),
+    verdict: p.verdict as Verdict,
+    directive: p.directive,
+    manifest_digest: p.manifestDigest,
+    policy_version: p.policyVersion,
+    client_verdict: p.clientVerdict,
+    client_manifest_digest: p.clientManifestDigest,
+    client_mismatch: p.clientMismatch,
   };
 }
 
-function conflict(index: number, receipt: PassReceipt): ApiError {
-  return new ApiError(
-    "idempotency_conflict",
-    `Receipt ${index} reuses chain_id ${JSON.stringify(receipt.chain_id)} and pass_id ${JSON.stringify(receipt.pass_id)} with a different body.`,
-    {
-      issues: [
-        {
-          path: `receipts.${index}`,
-          message: "a receipt with this chain_id and pass_id was already stored with different content",
-        },
-      ],
-    },
-  );
+/**
+ * One page of a chain's passes in chain order, keyset-paged by (pass_number, id). `from`
+ * opens the page that starts at a pass number (used to jump to a selected pass).
+ */
+export async function listChainPasses(
+  chainId: string,
+  cursor: PassCursor,
+  limit: number,
+  boundaryList: readonly BoundaryWire[],
+): Promise<PassPage> {
+  const db = await getDb();
+  const key = sql`(${passes.passNumber}, ${passes.id})`;
+  const inChain = eq(passes.chainId, chainId);
+  const backwards = "before" in cursor;
+  let where: SQL | undefined = inChain;
+  if ("after" in cursor) where = and(inChain, sql`${key} > (${cursor.after[0]}, ${cursor.after[1]})`);
+  if ("before" in cursor) where = and(inChain, sql`${key} < (${cursor.before[0]}, ${cursor.before[1]})`);
+  if ("from" in cursor) where = and(inChain, sql`${passes.passNumber} >= ${cursor.from}`);
+  const fetched = await db
+    .select()
+    .from(passes)
+    .where(where)
+    .orderBy(backwards ? desc(passes.passNumber) : asc(passes.passNumber), backwards ? desc(passes.id) : asc(passes.id))
+    .limit(limit + 1);
+  const more = fetched.length > limit;
+  const page = fetched.slice(0, limit);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  if (!first || !last) return { rows: [], prev: null, next: null };
+
+  // The pass before the page decides the first row's flags, and tells whether there is a previous page.
+  const [before, after] = await Promise.all([
+    db
+      .select()
+      .from(passes)
+      .where(and(inChain, sql`${key} < (${first.passNumber}, ${first.id})`))
+      .orderBy(desc(passes.passNumber), desc(passes.id))
+      .limit(1),
+    backwards
+      ? db
+          .select({ id: passes.id })
+          .from(passes)
+          .where(and(inChain, sql`${key} > (${last.passNumber}, ${last.id})`))
+          .limit(1)
+      : Promise.resolve(more ? [{ id: 0 }] : []),
+  ]);
+  const classes = [...new Set([...page, ...before].map((p) => p.contentClass))];
+  const floorOf = await policyFloors(classes);
+  const boundaryNumbers = new Set(boundaryList.map((b) => b.pass_number));
+  const restoreIds = new Set(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
+
+  let prevInput: FlagInput | null = before[0] ? toFlagInput(before[0], floorOf) : null;
+  let prevWire: PassWire | null = before[0] ? toPassWire(before[0]) : null;
+  const rows = page.map((p) => {
+    const wire = toPassWire(p);
+    const input = toFlagInput(p, floorOf);
+    const flags = passFlags(prevInput, input, {
+      isBoundary: boundaryNumbers.has(p.passNumber) || restoreIds.has(p.passId),
+    });
+    const integrity =
+      flags & PASS_FLAG.integrity
+        ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire]).find((f) => f.pass_id === p.passId) ?? null)
+        : null;
+    prevInput = input;
+    prevWire = wire;
+    return { ...wire, id: p.id, flags, integrity };
+  });
+  return {
+    rows,
+    prev: before.length > 0 ? [first.passNumber, first.id] : null,
+    next: after.length > 0 ? [last.passNumber, last.id] : null,
+  };
 }
 
-/**
- * Stores receipts with the server's verdict, all or nothing. A receipt already stored with
- * the same content returns its stored result (evaluated under the policy of its day) and
- * writes nothing; the same key with different content fails the whole batch with 409.
- */
-export async function ingestPasses(
-  receipts: readonly PassReceipt[],
-): Promise<{ results: PassResult[]; created: number }> {
+/** Floors by "class:version" for the given classes, the built-in default under version 0. */
+async function policyFloors(
+  classes: readonly string[],
+): Promise<(contentClass: string, version: number) => CompressionPolicy> {
   const db = await getDb();
-  const now = new Date().toISOString();
-
-  // One row per key; a key repeated inside the batch must repeat the same content.
-  const digests = receipts.map((r) => bodyDigest(r));
-  const firstIndex = new Map<string, number>();
-  receipts.forEach((r, i) => {
-    const key = keyOf(r.chain_id, r.pass_id);
-    const seen = firstIndex.get(key);
-    if (seen === undefined) firstIndex.set(key, i);
-    else if (digests[seen] !== digests[i]) throw conflict(i, r);
-  });
-
-  return db.transaction(async (tx) => {
-    const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
-    await lockChains(tx, chainIds);
-    const policyByClass = await getPoliciesInForce(
-      receipts.map((r) => r.content_class),
-      tx,
-    );
-
-    const rows: PassRow[] = [];
-    for (const index of firstIndex.values()) {
-      const r = receipts[index];
-      const policy = policyByClass.get(r.content_class)!;
-      const manifest = evaluatePass(r, policy);
-      const clientVerdict = r.verdict ?? null;
-      const clientDigest = r.manifest_digest ?? null;
-      rows.push({
-        chain_id: r.chain_id,
-        pass_id: r.pass_id,
-        pass_number: r.pass_number,
-        input_content_hash: r.input_content_hash ?? null,
-        current_content_hash: r.current_content_hash,
-        current_size_bytes: r.current_size_bytes,
-        is_parseable: r.is_parseable,
-        schema_valid: r.schema_valid,
-        semantic_density_score: r.semantic_density_score,
-        content_class: r.content_class,
-        metadata: r.metadata ?? null,
-        client_verdict: clientVerdict,
-        client_manifest_digest: clientDigest,
-        ...manifest,
-        policy_version: policy.version,
-        client_mismatch:
-          (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
-          (clientDigest !== null && clientDigest !== manifest.manifest_digest),
-        body_digest: digests[index],
-        created_at: r.created_at ?? now,
-      });
-    }
-
-    // One statement for the whole batch, chain summaries included: the rows travel as a single
-    // JSON parameter, which both drivers send as text and which is not bound by Postgres's
-    // 65,535-parameter cap.
-    const inserted = await insertPassesWithSummaries(
-      tx,
-      sql`
-        insert into passes (
-          chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
-          is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
-          client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-          body_digest, created_at
-        )
-        select
-          chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
-          is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
-          client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-          body_digest, created_at
-        from json_to_recordset(${JSON.stringify(rows)}::json) as r(
-          chain_id text, pass_id text, pass_number bigint, input_content_hash text, current_content_hash text,
-          current_size_bytes bigint, is_parseable boolean, schema_valid boolean, semantic_density_score double precision,
-          content_class text, metadata jsonb, client_verdict text, client_manifest_digest text, verdict text,
-          directive text, manifest_digest text, policy_version integer, client_mismatch boolean, body_digest text,
-          created_at timestamptz
-        )
-        on conflict (chain_id, pass_id) do nothing
-        returning *`,
-    );
-
-    const results = new Map<string, PassResult>();
-    const insertedKeys = new Set(inserted.map((r) => keyOf(r.chain_id, r.pass_id)));
-    for (const row of rows) {
-      if (insertedKeys.has(keyOf(row.chain_id, row.pass_id)))
-        results.set(keyOf(row.chain_id, row.pass_id), toResult(row));
-    }
-
-    const retried = rows.filter((row) => !insertedKeys.has(keyOf(row.chain_id, row.pass_id)));
-    if (retried.length > 0) {
-      const stored = await queryRows<PassRow>(
-        tx,
-        sql`
-          select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
-            p.client_mismatch, p.body_digest
-          from passes p
-          join json_to_recordset(${JSON.stringify(retried.map((r) => ({ chain_id: r.chain_id, pass_id: r.pass_id })))}::json)
-            as k(chain_id text, pass_id text)
-            on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
-      );
-      const digestByKey = new Map(rows.map((r) => [keyOf(r.chain_id, r.pass_id), r.body_digest]));
-      for (const row of stored) {
-        const key = keyOf(row.chain_id, row.pass_id);
-        if (row.body_digest !== digestByKey.get(key)) {
-          const index = firstIndex.get(key)!;
-          throw conflict(index, receipts[index]);
+  const rows = classes.length
+    ? await db
+        .select()
+        .from(policies)
+        .where(inArray(policies.contentClass, [...classes]))
+    : [];
+  const byKey = new Map(rows.map((r) => [`${r.contentClass}:${r.version}`, r]));
+  return (contentClass, version) => {
+    const row = byKey.get(`${contentClass}:${version}`);
+    return row
+      ? {
+          min_size_bytes: row.minSizeBytes,
+          min_semantic_density: row.minSemanticDensity,
+          max_pass_number: row.maxPassNumber,
         }
-        results.set(key, toResult(row));
-      }
-    }
+      : CONSERVATIVE_DEFAULT_POLICY;
+  };
+}
 
-    return { results: receipts.map((r) => results.get(keyOf(r.chain_id, r.pass_id))!), created: inserted.length };
-  });
+function toFlagInput(p: PassRecord, floorOf: (contentClass: string, version: number) => CompressionPolicy): FlagInput {
+  const floor = floorOf(p.contentClass, p.policyVersion);
+  return {
+    pass_id: p.passId,
+    pass_number: p.passNumber,
+    input_content_hash: p.inputContentHash,
+    current_content_hash: p.currentContentHash,
+    current_size_bytes: p.currentSizeBytes,
+    semantic_density_score: p.semanticDensityScore,
+    verdict: p.verdict,
+    client_mismatch: p.clientMismatch,
+    policy_version: p.policyVersion,
+    content_class: p.contentClass,
+    floor_size: floor.min_size_bytes,
+    floor_density: floor.min_semantic_density,
+  };
+}
+
+export async function getChainPass(chainId: string, passId: string): Promise<PassDetail | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(passes)
+    .where(and(eq(passes.chainId, chainId), eq(passes.passId, passId)));
+  if (!row) return null;
+  const floorOf = await policyFloors([row.contentClass]);
+  return {
+    ...toPassWire(row),
+    id: row.id,
+    policy: {
+      ...floorOf(row.contentClass, row.policyVersion),
+      content_class: row.contentClass,
+      version: row.policyVersion,
+    },
+  };
 }

@@ -4,7 +4,6 @@ import { getDb, type Db } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
-import type { TraceConstraints } from "@/lib/traces/action-space";
 import {
   compressTraceWithStats,
   MissingVerificationReceiptError,

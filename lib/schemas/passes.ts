@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { chainIdSchema, contentClassSchema, jsonObject, nullMeansAbsent, text, timestampSchema } from "./common";
 import { compressionPassShape, verdictSchema } from "./guard";
+import type { PassWire } from "../chains/types";
 
 export const MAX_PASS_BATCH = 5_000;
 export const DEFAULT_CONTENT_CLASS = "default";
@@ -25,12 +26,8 @@ export const passReceiptSchema = nullMeansAbsent(
 );
 export type PassReceipt = z.infer<typeof passReceiptSchema>;
 
-export interface PassResult {
-  chain_id: string;
-  pass_id: string;
-  verdict: string;
-  directive: string;
-  manifest_digest: string;
-  policy_version: number;
-  client_mismatch: boolean;
-}
+/** What a stored receipt answers: the server's verdict on it. */
+export type PassResult = Pick<
+  PassWire,
+  "chain_id" | "pass_id" | "verdict" | "directive" | "manifest_digest" | "policy_version" | "client_mismatch"
+>;

@@ -5,9 +5,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, queryRows } from "@/db/index";
-import { ingestBoundaries } from "@/db/queries/boundaries";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";

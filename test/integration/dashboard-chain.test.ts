@@ -3,9 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../support/database";
 import { seedDemoIfEmpty } from "@/db/demo";
-import { ingestBoundaries } from "@/db/queries/boundaries";
-import { getChain, getChainSeries, listChainBoundaries, listChainPasses } from "@/db/queries/chains";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import { getChain } from "@/db/queries/chains";
+import { getChainSeries } from "@/db/queries/chain-series";
+import { listChainBoundaries } from "@/db/queries/boundaries";
+import { listChainPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput } from "@/lib/chains/downsample";
 import type { PassReceipt } from "@/lib/schemas/passes";

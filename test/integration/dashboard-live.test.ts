@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 setUpTestDatabase();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../support/database";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/chains/overview";
 import type { PassReceipt } from "@/lib/schemas/passes";
 

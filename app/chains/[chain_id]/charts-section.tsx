@@ -1,5 +1,5 @@
 import type { BoundaryWire } from "@/lib/chains/types";
-import { getChainSeries } from "@/db/queries/chains";
+import { getChainSeries } from "@/db/queries/chain-series";
 import { type ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { getChainSummary, listChainBoundaries } from "@/db/queries/chains";
+import { getChainSummary } from "@/db/queries/chains";
+import { listChainBoundaries } from "@/db/queries/boundaries";
 import { decodeSegment, parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
 import { ChainHeader } from "@/components/chains/chain-header";
 import { ChainTabs } from "@/components/chains/chain-tabs";

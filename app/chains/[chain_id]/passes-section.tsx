@@ -1,5 +1,5 @@
 import type { BoundaryWire } from "@/lib/chains/types";
-import { getChainPass, listChainPasses } from "@/db/queries/chains";
+import { getChainPass, listChainPasses } from "@/db/queries/passes";
 import { type PassCursor } from "@/lib/chains/types";
 import { listOriginalLinksByHash } from "@/db/queries/originals-links";
 import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
 import { bodyDigest } from "@/lib/guard/canonical";
-import type { PassRow } from "@/db/queries/passes";
+import type { NewPass } from "@/db/ingest/passes";
 import { seededRandom } from "../../support/random";
 
 export { seededRandom };
@@ -108,7 +108,7 @@ export function* chainBatches(options: {
 }
 
 /** The `passes` row the app stores for a receipt, computed up front for the raw baseline. */
-export type StoredPassRow = Omit<PassRow, "created_at"> & { created_at: Date };
+export type StoredPassRow = Omit<NewPass, "created_at"> & { created_at: Date };
 
 export const STORED_PASS_COLUMNS = [
   "chain_id",

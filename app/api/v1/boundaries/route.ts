@@ -1,4 +1,4 @@
-import { ingestBoundaries } from "@/db/queries/boundaries";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";

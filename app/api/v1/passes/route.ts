@@ -1,4 +1,4 @@
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/lib/http/route";

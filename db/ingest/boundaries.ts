@@ -1,0 +1,76 @@
+// The boundary ingest use case: boundary receipts stored all or nothing, idempotent per
+// (chain_id, pass_number), with the chain summaries refreshed.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb } from "../index";
+import { boundaries } from "../schema";
+import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
+import { toBoundaryWire } from "../queries/boundaries";
+import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
+
+const keyOf = (chainId: string, passNumber: number) => JSON.stringify([chainId, passNumber]);
+const key = (b: BoundaryReceipt) => keyOf(b.chain_id, b.pass_number);
+
+const conflict = (index: number, b: BoundaryReceipt) =>
+  idempotencyConflict(
+    `Boundary ${index}`,
+    `boundaries.${index}`,
+    `chain_id ${JSON.stringify(b.chain_id)} and pass_number ${b.pass_number}`,
+    "a boundary for this chain and pass number",
+  );
+
+/** Stores boundary receipts all or nothing; natural key (chain_id, pass_number). */
+export async function ingestBoundaries(
+  receipts: readonly BoundaryReceipt[],
+): Promise<{ results: BoundaryWire[]; created: number }> {
+  const db = await getDb();
+  const entries = uniqueEntries(receipts, key, conflict);
+  return db.transaction(async (tx) => {
+    await lockChains(
+      tx,
+      receipts.map((b) => b.chain_id),
+    );
+    const stored = await storeIdempotentBatch(
+      receipts,
+      {
+        key,
+        conflict,
+        insert: async (batch) => {
+          const values = batch.map(({ item: b, digest }) => ({
+            chainId: b.chain_id,
+            passNumber: b.pass_number,
+            strategy: b.strategy,
+            reason: b.reason,
+            restorePassId: b.restore_pass_id ?? null,
+            relaxedPolicy: b.relaxed_policy ?? null,
+            bodyDigest: digest,
+          }));
+          const inserted = await tx.insert(boundaries).values(values).onConflictDoNothing().returning();
+          if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
+          return new Map(inserted.map((row) => [keyOf(row.chainId, row.passNumber), toBoundaryWire(row)]));
+        },
+        readStored: async (batch) => {
+          const keys = JSON.stringify(
+            batch.map(({ item }) => ({ chain_id: item.chain_id, pass_number: item.pass_number })),
+          );
+          const rows = await tx
+            .select()
+            .from(boundaries)
+            .where(
+              sql`(${boundaries.chainId}, ${boundaries.passNumber}) in (select chain_id, pass_number from json_to_recordset(${keys}::json) as k(chain_id text, pass_number bigint))`,
+            );
+          return new Map(
+            rows.map((row) => [
+              keyOf(row.chainId, row.passNumber),
+              { digest: row.bodyDigest, result: toBoundaryWire(row) },
+            ]),
+          );
+        },
+      },
+      entries,
+    );
+    return stored;
+  });
+}

@@ -1,0 +1,154 @@
+// The pass ingest use case: the server's verdict on each receipt under the policy in force,
+// the client's verdict and digest compared with it, stored all or nothing with the chain
+// summaries, idempotent per (chain_id, pass_id).
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import { getPoliciesInForce } from "../queries/policies";
+import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
+import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import type { PassWire } from "@/lib/chains/types";
+import { evaluatePass } from "@/lib/guard/guard";
+import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
+
+/** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
+export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string };
+
+// NUL cannot occur in a stored string (the wire schemas refuse it), so it separates the two
+// parts unambiguously; cheaper than JSON for the several lookups per receipt.
+const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
+
+function toResult(row: PassResult): PassResult {
+  return {
+    chain_id: row.chain_id,
+    pass_id: row.pass_id,
+    verdict: row.verdict,
+    directive: row.directive,
+    manifest_digest: row.manifest_digest,
+    policy_version: Number(row.policy_version),
+    client_mismatch: row.client_mismatch,
+  };
+}
+
+const conflict = (index: number, r: PassReceipt) =>
+  idempotencyConflict(
+    `Receipt ${index}`,
+    `receipts.${index}`,
+    `chain_id ${JSON.stringify(r.chain_id)} and pass_id ${JSON.stringify(r.pass_id)}`,
+    "a receipt with this chain_id and pass_id",
+  );
+
+/**
+ * Stores receipts with the server's verdict, all or nothing. A receipt already stored with
+ * the same content returns its stored result (evaluated under the policy of its day) and
+ * writes nothing; the same key with different content fails the whole batch with 409.
+ */
+export async function ingestPasses(
+  receipts: readonly PassReceipt[],
+): Promise<{ results: PassResult[]; created: number }> {
+  const db = await getDb();
+  const now = new Date().toISOString();
+  const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
+  const entries = uniqueEntries(receipts, key, conflict);
+
+  return db.transaction(async (tx) => {
+    await lockChains(
+      tx,
+      receipts.map((r) => r.chain_id),
+    );
+    const policyByClass = await getPoliciesInForce(
+      receipts.map((r) => r.content_class),
+      tx,
+    );
+    const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
+      const policy = policyByClass.get(r.content_class);
+      if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
+      const manifest = evaluatePass(r, policy);
+      const clientVerdict = r.verdict ?? null;
+      const clientDigest = r.manifest_digest ?? null;
+      return {
+        chain_id: r.chain_id,
+        pass_id: r.pass_id,
+        pass_number: r.pass_number,
+        input_content_hash: r.input_content_hash ?? null,
+        current_content_hash: r.current_content_hash,
+        current_size_bytes: r.current_size_bytes,
+        is_parseable: r.is_parseable,
+        schema_valid: r.schema_valid,
+        semantic_density_score: r.semantic_density_score,
+        content_class: r.content_class,
+        metadata: r.metadata ?? null,
+        client_verdict: clientVerdict,
+        client_manifest_digest: clientDigest,
+        ...manifest,
+        policy_version: policy.version,
+        client_mismatch:
+          (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
+          (clientDigest !== null && clientDigest !== manifest.manifest_digest),
+        body_digest: digest,
+        created_at: r.created_at ?? now,
+      };
+    };
+
+    return storeIdempotentBatch(
+      receipts,
+      {
+        key,
+        conflict,
+        insert: async (batch) => {
+          const rows = batch.map(toRow);
+          // One statement for the whole batch, chain summaries included: the rows travel as a
+          // single JSON parameter, which both drivers send as text and which is not bound by
+          // Postgres's 65,535-parameter cap.
+          const inserted = await insertPassesWithSummaries(
+            tx,
+            sql`
+              insert into passes (
+                chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
+                is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
+                client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
+                body_digest, created_at
+              )
+              select
+                chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
+                is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
+                client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
+                body_digest, created_at
+              from json_to_recordset(${JSON.stringify(rows)}::json) as r(
+                chain_id text, pass_id text, pass_number bigint, input_content_hash text, current_content_hash text,
+                current_size_bytes bigint, is_parseable boolean, schema_valid boolean, semantic_density_score double precision,
+                content_class text, metadata jsonb, client_verdict text, client_manifest_digest text, verdict text,
+                directive text, manifest_digest text, policy_version integer, client_mismatch boolean, body_digest text,
+                created_at timestamptz
+              )
+              on conflict (chain_id, pass_id) do nothing
+              returning *`,
+          );
+          const byKey = new Map(rows.map((row) => [keyOf(row.chain_id, row.pass_id), row]));
+          const results = new Map<string, PassResult>();
+          for (const { chain_id, pass_id } of inserted) {
+            const row = byKey.get(keyOf(chain_id, pass_id));
+            if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
+          }
+          return results;
+        },
+        readStored: async (batch) => {
+          const keys = batch.map(({ item }) => ({ chain_id: item.chain_id, pass_id: item.pass_id }));
+          const stored = await queryRows<PassResult & { body_digest: string }>(
+            tx,
+            sql`
+              select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
+                p.client_mismatch, p.body_digest
+              from passes p
+              join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
+                on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
+          );
+          return new Map(
+            stored.map((row) => [keyOf(row.chain_id, row.pass_id), { digest: row.body_digest, result: toResult(row) }]),
+          );
+        },
+      },
+      entries,
+    );
+  });
+}
