@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { countChains, listChainClasses, listChains } from "@/db/queries/chains";
 import { type ChainKey } from "@/lib/chains/types";
-import { encodeCursor } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
 import {
   hrefWith,

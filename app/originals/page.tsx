@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { listOriginals } from "@/db/queries/originals-browse";
-import { encodeCursor } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { CcrCounters } from "@/components/originals/ccr-counters";
 import { OriginalsFilters } from "@/components/originals/originals-filters";
 import { OriginalsTable } from "@/components/originals/originals-table";

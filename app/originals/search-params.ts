@@ -1,6 +1,11 @@
 import { z } from "zod";
-import { DEFAULT_LIMIT, decodeCursor } from "@/lib/http/list";
-import { ORIGINAL_SORTS, ORIGINAL_STATUS_FILTERS, type OriginalListQuery } from "@/lib/schemas/originals";
+import { DEFAULT_LIMIT } from "@/lib/http/list";
+import {
+  decodeOriginalCursor,
+  ORIGINAL_SORTS,
+  ORIGINAL_STATUS_FILTERS,
+  type OriginalListQuery,
+} from "@/lib/schemas/originals";
 
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
@@ -39,7 +44,7 @@ export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQue
   const { cursor, ...filter } = pageParamsSchema.parse(first);
   let after: [string | number, string] | undefined;
   try {
-    after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
+    after = decodeOriginalCursor(cursor, filter.sort);
   } catch {
     after = undefined;
   }

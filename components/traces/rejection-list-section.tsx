@@ -1,5 +1,5 @@
 import { listTraceRejections } from "@/db/queries/traces";
-import { encodeCursor } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { REJECTION_PAGE_SIZE, rejectionCursor, tracesHref, type TracesPageParams } from "@/app/traces/search-params";
 import { Pager } from "./pager";
 import { RejectionTable } from "./rejection-table";

@@ -1,5 +1,5 @@
 import { listTraces } from "@/db/queries/traces";
-import { encodeCursor } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { TRACE_PAGE_SIZE, traceCursor, tracesHref, type TracesPageParams } from "@/app/traces/search-params";
 import { Pager } from "./pager";
 import { TraceTable } from "./trace-table";

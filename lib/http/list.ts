@@ -12,44 +12,6 @@ export const limitSchema = z
   .pipe(z.number().min(1, "limit must be at least 1").max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`))
   .default(DEFAULT_LIMIT);
 
-/** Keyset cursors are opaque to clients: base64url of the last row's sort key. */
-export function encodeCursor(key: unknown[]): string {
-  return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
-}
-
-// Sort keys are strings and numbers; anything else cannot have come from encodeCursor.
-const isKeyPart = (v: unknown) =>
-  (typeof v === "string" && !v.includes("\u0000")) || (typeof v === "number" && Number.isFinite(v));
-
-const badCursor = () =>
-  new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {
-    issues: [{ path: "cursor", message: "unrecognised cursor" }],
-  });
-
-export function decodeCursor(cursor: string | undefined, arity: number): unknown[] | undefined {
-  if (cursor === undefined || cursor === "") return undefined;
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === arity && key.every(isKeyPart)) return key;
-  } catch {
-    // fall through to the error below
-  }
-  throw badCursor();
-}
-
-/**
- * A cursor whose parts are also checked against the sort key's types: a well-formed
- * cursor with a string where the query casts to a number would otherwise reach the
- * database and fail there.
- */
-export function decodeTypedCursor<T extends z.ZodTuple>(cursor: string | undefined, schema: T): z.infer<T> | undefined {
-  const key = decodeCursor(cursor, schema.def.items.length);
-  if (key === undefined) return undefined;
-  const parsed = schema.safeParse(key);
-  if (!parsed.success) throw badCursor();
-  return parsed.data;
-}
-
 /**
  * Parses URL search params with a zod schema; repeated keys keep their first value. A NUL
  * is refused for every parameter: no stored value can contain one, and Postgres text

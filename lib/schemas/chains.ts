@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { decodeTypedCursor, limitSchema } from "../http/list";
+import { cursorPart, decodeCursor } from "../http/cursor";
+import { limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
 import type { Verdict } from "../guard/guard";
 
@@ -28,21 +29,15 @@ export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" 
 // The cursor's sort key must have the sort's type, or the keyset comparison would fail in
 // the database instead of answering the client.
 const CURSOR_SCHEMAS = {
-  last_activity: z.tuple([z.iso.datetime().refine((v) => !Number.isNaN(Date.parse(v))), z.string()]),
-  pass_count: z.tuple([
-    z
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1),
-    z.string(),
-  ]),
-  min_density: z.tuple([z.number().min(0).max(2), z.string()]),
-  min_size: z.tuple([z.int().min(0), z.string()]),
+  last_activity: z.tuple([cursorPart.timestamp, cursorPart.text]),
+  pass_count: z.tuple([cursorPart.int32, cursorPart.text]),
+  min_density: z.tuple([cursorPart.number.min(0).max(2), cursorPart.text]),
+  min_size: z.tuple([cursorPart.int, cursorPart.text]),
 } satisfies Record<ChainSort, z.ZodTuple>;
 
 /** A chains-list cursor checked against the sort it pages; throws the contract's 422 if it does not fit. */
 export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): [string | number, string] | undefined {
-  return decodeTypedCursor(cursor, CURSOR_SCHEMAS[sort]);
+  return decodeCursor(cursor, CURSOR_SCHEMAS[sort]);
 }
 
 /** Lowest density and smallest size read best ascending; activity and pass counts descending. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TTL_SECONDS, parseHashKey } from "../ccr/rules";
+import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { chainIdSchema, nonNegativeInt, text } from "./common";
 
@@ -55,6 +56,22 @@ export const originalListQuerySchema = z.object({
   limit: limitSchema,
 });
 export type OriginalListQuery = z.infer<typeof originalListQuerySchema>;
+
+/** A keyset position in the originals list: the sort's value, then the hash. */
+export type OriginalKey = [string | number, string];
+
+// Each sort's key has its column's type, so a cursor of another sort is refused, not cast.
+const CURSOR_SCHEMAS = {
+  created: z.tuple([cursorPart.timestamp, cursorPart.text]),
+  last_retrieved: z.tuple([cursorPart.timestamp, cursorPart.text]),
+  size: z.tuple([cursorPart.int, cursorPart.text]),
+  retrievals: z.tuple([cursorPart.int, cursorPart.text]),
+} satisfies Record<OriginalSort, z.ZodTuple>;
+
+/** An originals-list cursor checked against the sort it pages; throws the contract's 422 if it does not fit. */
+export function decodeOriginalCursor(cursor: string | undefined, sort: OriginalSort): OriginalKey | undefined {
+  return decodeCursor(cursor, CURSOR_SCHEMAS[sort]);
+}
 
 export const originalStatsQuerySchema = z.object({
   hours: z.coerce

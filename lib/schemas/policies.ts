@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { nonNegativeInt, text, unitInterval } from "./common";
 
@@ -16,4 +17,4 @@ export type PolicyBody = z.infer<typeof policyBodySchema>;
 
 export const policyListQuerySchema = z.object({ cursor: z.string().optional(), limit: limitSchema });
 /** Policies are listed by content class: the cursor is the last class shown. */
-export const policyCursorSchema = z.tuple([z.string()]);
+export const policyCursorSchema = z.tuple([cursorPart.text]);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
-import { decodeCursor, limitSchema } from "../http/list";
+import { cursorPart, decodeCursor } from "../http/cursor";
+import { limitSchema } from "../http/list";
 import { NODE_TYPES, type MissingVerificationReceiptError } from "../traces/trace";
 import { chainIdSchema, text } from "./common";
 
@@ -40,29 +41,14 @@ export function missingReceiptError(error: MissingVerificationReceiptError): Api
 /** A keyset position in a newest-first list: the row's creation time and its unique tiebreaker. */
 export type ListKey<T extends string | number> = readonly [createdAt: string, tiebreak: T];
 
-// Issued cursors hold Date#toISOString() output; anything else (say 2026-02-30, which the
-// database would refuse) is not one of ours.
-const cursorTime = z.string().refine((v) => {
-  const time = Date.parse(v);
-  return !Number.isNaN(time) && new Date(time).toISOString() === v;
-});
-
 function cursorOf<T extends z.ZodType<string | number>>(tiebreak: T) {
-  return (cursor: string | undefined, param = "cursor"): ListKey<z.infer<T>> | undefined => {
-    const raw = decodeCursor(cursor, 2);
-    if (!raw) return undefined;
-    const parsed = z.tuple([cursorTime, tiebreak]).safeParse(raw);
-    if (!parsed.success) {
-      throw new ApiError("invalid_query", "The cursor is not one this server issued; start again without it.", {
-        issues: [{ path: param, message: "unrecognised cursor" }],
-      });
-    }
-    return parsed.data as ListKey<z.infer<T>>;
-  };
+  const schema = z.tuple([cursorPart.timestamp, tiebreak]);
+  return (cursor: string | undefined, param = "cursor"): ListKey<z.infer<T>> | undefined =>
+    decodeCursor(cursor, schema, param) as ListKey<z.infer<T>> | undefined;
 }
 
-export const decodeTraceCursor = cursorOf(z.string());
-export const decodeRejectionCursor = cursorOf(z.int().min(1));
+export const decodeTraceCursor = cursorOf(cursorPart.text);
+export const decodeRejectionCursor = cursorOf(cursorPart.id);
 
 // An empty parameter is an unset filter: that is what a search form submits.
 const optionalId = z

@@ -113,6 +113,21 @@ describe("GET /api/v1/originals", () => {
     expectError(await call(collection.GET, jsonRequest("/api/v1/originals?limit=501")), 422, "invalid_query");
     expectError(await call(collection.GET, jsonRequest("/api/v1/originals?cursor=bm9wZQ")), 422, "invalid_query");
   });
+
+  it("refuses a well-formed cursor of another sort with 422, not a failed cast", async () => {
+    const { next_cursor } = await list("?limit=2");
+    expect(next_cursor).not.toBeNull();
+    for (const sort of ["size", "retrievals"]) {
+      const answer = await call(collection.GET, jsonRequest(`/api/v1/originals?sort=${sort}&cursor=${next_cursor}`));
+      expectError(answer, 422, "invalid_query");
+    }
+    const bySize = await list("?sort=size&limit=2");
+    const answer = await call(
+      collection.GET,
+      jsonRequest(`/api/v1/originals?sort=created&cursor=${bySize.next_cursor}`),
+    );
+    expectError(answer, 422, "invalid_query");
+  });
 });
 
 describe("per-hour counters", () => {

@@ -6,7 +6,10 @@ import { bodyDigest, canonicalJson } from "@/lib/guard/canonical";
 import { ApiError, isDatabaseUnavailable, toErrorResponse } from "@/lib/errors";
 import { parseItems, parseOneOrBatch } from "@/lib/http/batch";
 import { readJson } from "@/lib/http/body";
-import { decodeCursor, decodeTypedCursor, encodeCursor, limitSchema, parseSearchParams } from "@/lib/http/list";
+import { cursorParam, cursorPart, decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { limitSchema, parseSearchParams } from "@/lib/http/list";
+import { decodeChainCursor } from "@/lib/schemas/chains";
+import { decodeOriginalCursor } from "@/lib/schemas/originals";
 import { jsonObject, nullMeansAbsent, text, timestampSchema } from "@/lib/schemas/common";
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -110,41 +113,75 @@ describe("parseItems / parseOneOrBatch", () => {
 });
 
 describe("cursors and page sizes", () => {
+  const timeAndText = z.tuple([cursorPart.timestamp, cursorPart.text]);
+
   it("round-trips a key", () => {
-    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]), 2)).toEqual([
+    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c\u{1F600}"]), timeAndText)).toEqual([
       "2026-01-01T00:00:00.000Z",
       "c\u{1F600}",
     ]);
-    expect(decodeCursor(encodeCursor([0.30000000000000004, "x"]), 2)).toEqual([0.30000000000000004, "x"]);
-    expect(decodeCursor(undefined, 2)).toBeUndefined();
-    expect(decodeCursor("", 2)).toBeUndefined();
+    const numberAndText = z.tuple([cursorPart.number, cursorPart.text]);
+    expect(decodeCursor(encodeCursor([0.30000000000000004, "x"]), numberAndText)).toEqual([0.30000000000000004, "x"]);
+    expect(decodeCursor(undefined, timeAndText)).toBeUndefined();
+    expect(decodeCursor("", timeAndText)).toBeUndefined();
   });
 
   it.each([
     ["garbage", "%%%"],
     ["wrong arity", encodeCursor(["a"])],
     ["an object", Buffer.from('{"0":1}').toString("base64url")],
-    ["null parts", encodeCursor([null, "x"])],
-    ["nested parts", encodeCursor([["a"], "x"])],
-    ["boolean parts", encodeCursor([true, "x"])],
+    ["null parts", encodeCursor([null, "x"] as never)],
+    ["nested parts", encodeCursor([["a"], "x"] as never)],
+    ["boolean parts", encodeCursor([true, "x"] as never)],
     ["a NUL in a part", encodeCursor(["a\u0000", "x"])],
   ])("refuses %s with 422 invalid_query", (_name, cursor) => {
-    const error = thrown(() => decodeCursor(cursor, 2));
+    const error = thrown(() => decodeCursor(cursor, z.tuple([cursorPart.text, cursorPart.text])));
     expect([error.status, error.code]).toEqual([422, "invalid_query"]);
   });
 
-  it("decodeTypedCursor checks each part's type against the sort key", () => {
-    const schema = z.tuple([z.iso.datetime(), z.string()]);
-    expect(decodeTypedCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c"]), schema)).toEqual([
+  it("checks each part's type against the sort key", () => {
+    expect(decodeCursor(encodeCursor(["2026-01-01T00:00:00.000Z", "c"]), timeAndText)).toEqual([
       "2026-01-01T00:00:00.000Z",
       "c",
     ]);
-    expect(decodeTypedCursor(undefined, schema)).toBeUndefined();
-    expect(thrown(() => decodeTypedCursor(encodeCursor(["abc", "c"]), schema)).code).toBe("invalid_query");
-    expect(thrown(() => decodeTypedCursor(encodeCursor([5, "c"]), z.tuple([z.string(), z.string()]))).code).toBe(
+    expect(decodeCursor(undefined, timeAndText)).toBeUndefined();
+    expect(thrown(() => decodeCursor(encodeCursor(["abc", "c"]), timeAndText)).code).toBe("invalid_query");
+    expect(thrown(() => decodeCursor(encodeCursor([5, "c"]), z.tuple([z.string(), z.string()]))).code).toBe(
       "invalid_query",
     );
-    expect(thrown(() => decodeTypedCursor(encodeCursor(["a"]), schema)).code).toBe("invalid_query");
+    expect(thrown(() => decodeCursor(encodeCursor(["a"]), timeAndText)).code).toBe("invalid_query");
+  });
+
+  it("takes only timestamps Postgres and JavaScript read alike", () => {
+    for (const bad of [
+      "2026-02-30T00:00:00.000Z",
+      "0000-01-01T00:00:00.000Z",
+      "+010000-01-01T00:00:00.000Z",
+      "2026-01-01",
+    ])
+      expect(cursorPart.timestamp.safeParse(bad).success, bad).toBe(false);
+    expect(cursorPart.timestamp.safeParse("1970-01-01T00:00:00.000Z").success).toBe(true);
+  });
+
+  it("types every list's cursor by its sort: a cursor of another sort is a 422", () => {
+    const activity = encodeCursor(["2026-01-01T00:00:00.000Z", "chain"]);
+    const count = encodeCursor([3, "chain"]);
+    expect(decodeChainCursor(activity, "last_activity")).toEqual(["2026-01-01T00:00:00.000Z", "chain"]);
+    expect(thrown(() => decodeChainCursor(activity, "pass_count")).code).toBe("invalid_query");
+    expect(thrown(() => decodeChainCursor(count, "last_activity")).code).toBe("invalid_query");
+    expect(thrown(() => decodeChainCursor(encodeCursor([2 ** 31, "c"]), "pass_count")).code).toBe("invalid_query");
+    expect(decodeOriginalCursor(count, "size")).toEqual([3, "chain"]);
+    expect(thrown(() => decodeOriginalCursor(count, "created")).code).toBe("invalid_query");
+    expect(thrown(() => decodeOriginalCursor(activity, "retrievals")).code).toBe("invalid_query");
+    expect(thrown(() => decodeOriginalCursor(encodeCursor([-1, "h"]), "size")).code).toBe("invalid_query");
+    expect(thrown(() => decodeOriginalCursor(encodeCursor([1.5, "h"]), "size")).code).toBe("invalid_query");
+  });
+
+  it("reads the same cursor as URL state, a bad one failing the field rather than throwing", () => {
+    const field = cursorParam(z.tuple([cursorPart.int, cursorPart.id]));
+    expect(field.parse(encodeCursor([12, 345]))).toEqual([12, 345]);
+    expect(field.safeParse(encodeCursor(["12", 345])).success).toBe(false);
+    expect(field.safeParse("12.345").success).toBe(false);
   });
 
   it("takes limits as plain digits only", () => {

@@ -1,5 +1,6 @@
 import { listChains } from "@/db/queries/chains";
-import { encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { parseSearchParams } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { chainListQuerySchema, decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 

@@ -3,9 +3,10 @@ import { storeOriginal } from "@/db/queries/originals-store";
 import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { decodeCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
+import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
-import { originalListQuerySchema, storeOriginalSchema } from "@/lib/schemas/originals";
+import { decodeOriginalCursor, originalListQuerySchema, storeOriginalSchema } from "@/lib/schemas/originals";
 
 // An original of the full 32 MiB still has to fit in its JSON envelope, with escaping and
 // an optional compressed text beside it; the 32 MiB rule itself is applied to the parsed
@@ -20,7 +21,7 @@ export const POST = route("/api/v1/originals", async (request) => {
 
 export const GET = route("/api/v1/originals", async (request) => {
   const { cursor, ...query } = parseSearchParams(request.url, originalListQuerySchema);
-  const after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
+  const after = decodeOriginalCursor(cursor, query.sort);
   const { items, next } = await listOriginals(query, after);
   return json({ items, next_cursor: next ? encodeCursor(next) : null });
 });

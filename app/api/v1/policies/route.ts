@@ -1,12 +1,13 @@
 import { listPolicyPage } from "@/db/queries/policies";
-import { decodeTypedCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { policyCursorSchema, policyListQuerySchema } from "@/lib/schemas/policies";
 
 export const GET = route("/api/v1/policies", async (request) => {
   const query = parseSearchParams(request.url, policyListQuerySchema);
-  const after = decodeTypedCursor(query.cursor, policyCursorSchema)?.[0];
+  const after = decodeCursor(query.cursor, policyCursorSchema)?.[0];
   const { items, next } = await listPolicyPage({ limit: query.limit, after });
   return json({
     items,

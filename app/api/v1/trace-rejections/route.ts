@@ -1,5 +1,6 @@
 import { listTraceRejections } from "@/db/queries/traces";
-import { encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { parseSearchParams } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { decodeRejectionCursor, rejectionListQuerySchema } from "@/lib/schemas/traces";
 

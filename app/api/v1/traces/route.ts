@@ -1,7 +1,8 @@
 import { listTraces, storeTrace } from "@/db/queries/traces";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { parseSearchParams } from "@/lib/http/list";
+import { encodeCursor } from "@/lib/http/cursor";
 import { json, methodNotAllowed, route } from "@/lib/http/route";
 import { decodeTraceCursor, traceListQuerySchema, traceSubmissionSchema } from "@/lib/schemas/traces";
 
