@@ -15,29 +15,31 @@ interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
 }
 
 /**
- * The floors of every stored policy version as SQL: a `case` over (class, version), the
- * built-in default for a class with no stored version. A chain uses a handful of versions;
- * inlining them keeps the per-pass floor out of a join, whose sort would spill to disk on
- * a chain of 100,000 passes.
+ * The floors of every stored policy version as SQL over a passes alias: a `case` over
+ * (class, version), the built-in default for a class with no stored version. A chain uses
+ * a handful of versions; inlining them keeps the per-pass floor out of a join, whose sort
+ * would spill to disk on a chain of 100,000 passes. Policies are read once per series.
  */
-async function floorExpressions(p: SQL): Promise<{ size: SQL; density: SQL; maxPass: SQL }> {
+async function floorExpressions(): Promise<(p: SQL) => { size: SQL; density: SQL; maxPass: SQL }> {
   const db = await getDb();
   const rows = await db.select().from(policies);
   const d = CONSERVATIVE_DEFAULT_POLICY;
-  const pick = (value: (r: (typeof rows)[number]) => number, fallback: number) =>
-    rows.length === 0
-      ? sql`${sql.raw(String(fallback))}`
-      : sql`(case ${sql.join(
-          rows.map(
-            (r) =>
-              sql`when ${p}.content_class = ${r.contentClass} and ${p}.policy_version = ${sql.raw(String(r.version))} then ${sql.raw(String(value(r)))}`,
-          ),
-          sql` `,
-        )} else ${sql.raw(String(fallback))} end)`;
-  return {
-    size: pick((r) => r.minSizeBytes, d.min_size_bytes),
-    density: pick((r) => r.minSemanticDensity, d.min_semantic_density),
-    maxPass: pick((r) => r.maxPassNumber, d.max_pass_number),
+  return (p) => {
+    const pick = (value: (r: (typeof rows)[number]) => number, fallback: number) =>
+      rows.length === 0
+        ? sql`${sql.raw(String(fallback))}`
+        : sql`(case ${sql.join(
+            rows.map(
+              (r) =>
+                sql`when ${p}.content_class = ${r.contentClass} and ${p}.policy_version = ${sql.raw(String(r.version))} then ${sql.raw(String(value(r)))}`,
+            ),
+            sql` `,
+          )} else ${sql.raw(String(fallback))} end)`;
+    return {
+      size: pick((r) => r.minSizeBytes, d.min_size_bytes),
+      density: pick((r) => r.minSemanticDensity, d.min_semantic_density),
+      maxPass: pick((r) => r.maxPassNumber, d.max_pass_number),
+    };
   };
 }
 
@@ -95,8 +97,9 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
     keyof typeof PASS_FLAG,
     SQL
   >;
-  const floorOfScan = await floorExpressions(sql.raw("p"));
-  const floorOfRow = await floorExpressions(sql.raw("r"));
+  const floorOf = await floorExpressions();
+  const floorOfScan = floorOf(sql.raw("p"));
+  const floorOfRow = floorOf(sql.raw("r"));
   const rows = await db.transaction(async (tx) => {
     // Sorting and hashing 100,000 narrow rows fits in this; the default (4 MB) spills to disk.
     await tx.execute(sql`set local work_mem = '32MB'`);

@@ -10,7 +10,8 @@ import { listChainBoundaries } from "@/db/queries/boundaries";
 import { listChainPasses } from "@/db/queries/passes";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
-import { DOWNSAMPLE, PASS_FLAG, passFlags, selectSamples, type FlagInput } from "@/lib/chains/downsample";
+import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
+import { selectSamples } from "../support/downsample-oracle";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 setUpTestDatabase();

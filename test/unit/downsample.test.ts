@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  bucketIndex,
-  DOWNSAMPLE,
-  PASS_FLAG,
-  passFlags,
-  selectSamples,
-  type FlagInput,
-  type Sample,
-} from "@/lib/chains/downsample";
+import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
+import { bucketIndex, type Sample, selectSamples } from "../support/downsample-oracle";
 
 const pass = (n: number, over: Partial<FlagInput> = {}): FlagInput => ({
   pass_id: `p${n}`,
