@@ -1,8 +1,9 @@
 // The chain summaries: the filtered, sorted list, the content classes, one chain whole (for
 // the API) and the cheap version the live view polls.
 import "server-only";
-import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
+import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
 import { toPassWire } from "./passes";
@@ -131,51 +132,28 @@ export async function listChains(
 ): Promise<{ items: ChainSummaryWire[]; next: ChainKey | null; prev: ChainKey | null }> {
   const db = await getDb();
   const key = SORT_KEYS[query.sort];
-  const descending = query.order === "desc";
-  const backwards = query.before !== undefined;
   const where = chainFilter(query);
-  const beyond = (k: ChainKey, forward: boolean): SQL => {
-    const v = sql`${k[0]}::${key.cast}`;
-    const later = descending !== !forward;
-    return later
-      ? or(sql`${key.expr} < ${v}`, and(sql`${key.expr} = ${v}`, lt(chains.chainId, k[1])))!
-      : or(sql`${key.expr} > ${v}`, and(sql`${key.expr} = ${v}`, gt(chains.chainId, k[1])))!;
-  };
-  if (query.after) where.push(beyond(query.after, true));
-  if (query.before) where.push(beyond(query.before, false));
-  const ascending = descending === backwards;
-  const rows = await db
-    .select()
-    .from(chains)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(ascending ? asc(key.expr) : desc(key.expr), ascending ? asc(chains.chainId) : desc(chains.chainId))
-    .limit(query.limit + 1);
-  const more = rows.length > query.limit;
-  // Paging back onto the first page: show it whole, as it looks when reached from the start.
-  if (backwards && !more) return listChains({ ...query, before: undefined, after: undefined });
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  const keyOf = (c: ChainRecord): ChainKey => [key.fromRow(c), c.chainId];
-
-  let next: ChainKey | null = null;
-  let prev: ChainKey | null = null;
-  if (backwards) {
-    prev = more && first ? keyOf(first) : null;
-    next = last ? keyOf(last) : null;
-  } else {
-    next = more && last ? keyOf(last) : null;
-    if (query.withPrev && first && query.after) {
-      const [before] = await db
-        .select({ chainId: chains.chainId })
+  const page = await keysetPage<ChainRecord, ChainKey>({
+    limit: query.limit,
+    after: query.after,
+    before: query.before,
+    keyOf: (c) => [key.fromRow(c), c.chainId],
+    neighbours: query.withPrev ? "check" : "none",
+    restartWhenShort: true,
+    read: (from, forward, limit) => {
+      const { op, asc: ascending } = keysetDirection(query.order === "desc", forward);
+      const position = from
+        ? sql`(${key.expr}, ${chains.chainId}) ${op} (${from[0]}::${key.cast}, ${from[1]})`
+        : undefined;
+      return db
+        .select()
         .from(chains)
-        .where(and(...chainFilter(query), beyond(keyOf(first), false)))
-        .limit(1);
-      prev = before ? keyOf(first) : null;
-    }
-  }
-  return { items: page.map(toChainSummaryWire), next, prev };
+        .where(and(...where, position))
+        .orderBy(ascending ? asc(key.expr) : desc(key.expr), ascending ? asc(chains.chainId) : desc(chains.chainId))
+        .limit(limit);
+    },
+  });
+  return { ...page, items: page.items.map(toChainSummaryWire) };
 }
 
 /** Every chain matching a filter, in list order, read in keyset pages so memory stays flat. */

@@ -3,7 +3,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, queryRows } from "../index";
-import type { OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
+import { keysetDirection, keysetPage } from "../keyset";
+import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
 import type { OriginalSummaryWire } from "@/lib/ccr/types";
 import {
   type CcrOptions,
@@ -27,9 +28,9 @@ export type OriginalListFilter = Omit<OriginalListQuery, "cursor">;
 
 export async function listOriginals(
   query: OriginalListFilter,
-  after: [string | number, string] | undefined,
+  after: OriginalKey | undefined,
   options: CcrOptions = {},
-): Promise<{ items: OriginalSummaryWire[]; next: [string | number, string] | null }> {
+): Promise<{ items: OriginalSummaryWire[]; next: OriginalKey | null }> {
   const now = options.now ?? new Date();
   const db = await getDb();
   const where: SQL[] = [];
@@ -45,26 +46,26 @@ export async function listOriginals(
     where.push(sql`(${hexPrefix}tool_name ilike ${pattern} or chain_id ilike ${pattern} or pass_id ilike ${pattern})`);
   }
   const { expr, cast } = SORT_EXPR[query.sort];
-  const dir = query.order === "asc" ? sql`asc` : sql`desc`;
-  if (after) {
-    const [value, hash] = after;
-    const op = query.order === "asc" ? sql`>` : sql`<`;
-    where.push(sql`(${expr}, hash) ${op} (${String(value)}::${sql.raw(cast)}, ${hash})`);
-  }
-  const rows = await queryRows<RawRow & { sort_key: unknown }>(
-    db,
-    sql`
-      select ${SUMMARY_COLUMNS}, ${expr} as sort_key from originals
-      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
-      order by ${expr} ${dir}, hash ${dir}
-      limit ${query.limit + 1}`,
-  );
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const keyOf = (r: RawRow & { sort_key: unknown }): string | number =>
-    cast === "timestamptz" ? iso(r.sort_key)! : Number(r.sort_key);
-  return {
-    items: page.map((r) => toSummaryWire(r, now)),
-    next: rows.length > query.limit && last ? [keyOf(last), last.hash as string] : null,
-  };
+  type Row = RawRow & { sort_key: unknown };
+  const page = await keysetPage<Row, OriginalKey>({
+    limit: query.limit,
+    after,
+    keyOf: (r) => [cast === "timestamptz" ? String(iso(r.sort_key)) : Number(r.sort_key), String(r.hash)],
+    neighbours: "none",
+    read: (from, forward, limit) => {
+      const { op, asc } = keysetDirection(query.order === "desc", forward);
+      const dir = asc ? sql`asc` : sql`desc`;
+      const position = from ? [sql`(${expr}, hash) ${op} (${String(from[0])}::${sql.raw(cast)}, ${from[1]})`] : [];
+      const conditions = [...where, ...position];
+      return queryRows<Row>(
+        db,
+        sql`
+          select ${SUMMARY_COLUMNS}, ${expr} as sort_key from originals
+          ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
+          order by ${expr} ${dir}, hash ${dir}
+          limit ${limit}`,
+      );
+    },
+  });
+  return { items: page.items.map((r) => toSummaryWire(r, now)), next: page.next };
 }

@@ -1,8 +1,9 @@
 // A chain's passes for the chain page: keyset pages with each row's flags and integrity
 // finding, and one pass with the policy it was judged under.
 import "server-only";
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "../index";
+import { keysetDirection, keysetPage } from "../keyset";
 import { passes, policies } from "../schema";
 import { findIntegrityIssues } from "@/lib/chains/integrity";
 import { PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
@@ -48,42 +49,38 @@ export async function listChainPasses(
   boundaryList: readonly BoundaryWire[],
 ): Promise<PassPage> {
   const db = await getDb();
-  const key = sql`(${passes.passNumber}, ${passes.id})`;
   const inChain = eq(passes.chainId, chainId);
-  const backwards = "before" in cursor;
-  let where: SQL | undefined = inChain;
-  if ("after" in cursor) where = and(inChain, sql`${key} > (${cursor.after[0]}, ${cursor.after[1]})`);
-  if ("before" in cursor) where = and(inChain, sql`${key} < (${cursor.before[0]}, ${cursor.before[1]})`);
-  if ("from" in cursor) where = and(inChain, sql`${passes.passNumber} >= ${cursor.from}`);
-  const fetched = await db
-    .select()
-    .from(passes)
-    .where(where)
-    .orderBy(backwards ? desc(passes.passNumber) : asc(passes.passNumber), backwards ? desc(passes.id) : asc(passes.id))
-    .limit(limit + 1);
-  const more = fetched.length > limit;
-  const page = fetched.slice(0, limit);
-  if (backwards) page.reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  if (!first || !last) return { rows: [], prev: null, next: null };
-
-  // The pass before the page decides the first row's flags, and tells whether there is a previous page.
-  const [before, after] = await Promise.all([
-    db
+  const read = (from: [number, number] | undefined, forward: boolean, limit: number) => {
+    const { op, asc: ascending } = keysetDirection(false, forward);
+    const position = from ? sql`(${passes.passNumber}, ${passes.id}) ${op} (${from[0]}, ${from[1]})` : undefined;
+    return db
       .select()
       .from(passes)
-      .where(and(inChain, sql`${key} < (${first.passNumber}, ${first.id})`))
-      .orderBy(desc(passes.passNumber), desc(passes.id))
-      .limit(1),
-    backwards
-      ? db
-          .select({ id: passes.id })
-          .from(passes)
-          .where(and(inChain, sql`${key} > (${last.passNumber}, ${last.id})`))
-          .limit(1)
-      : Promise.resolve(more ? [{ id: 0 }] : []),
-  ]);
+      .where(and(inChain, position))
+      .orderBy(
+        ascending ? asc(passes.passNumber) : desc(passes.passNumber),
+        ascending ? asc(passes.id) : desc(passes.id),
+      )
+      .limit(limit);
+  };
+  const {
+    items: page,
+    prev,
+    next,
+  } = await keysetPage<PassRecord, [number, number]>({
+    limit,
+    // Ids start at 1, so "from pass number n" is "after (n, 0)".
+    after: "after" in cursor ? cursor.after : "from" in cursor ? [cursor.from, 0] : undefined,
+    before: "before" in cursor ? cursor.before : undefined,
+    keyOf: (p) => [p.passNumber, p.id],
+    neighbours: "check",
+    read,
+  });
+  const first = page[0];
+  if (!first) return { rows: [], prev: null, next: null };
+
+  // The pass before the page decides the first row's flags.
+  const before = await read([first.passNumber, first.id], false, 1);
   const classes = [...new Set([...page, ...before].map((p) => p.contentClass))];
   const floorOf = await policyFloors(classes);
   const boundaryNumbers = new Set(boundaryList.map((b) => b.pass_number));
@@ -105,11 +102,7 @@ export async function listChainPasses(
     prevWire = wire;
     return { ...wire, id: p.id, flags, integrity };
   });
-  return {
-    rows,
-    prev: before.length > 0 ? [first.passNumber, first.id] : null,
-    next: after.length > 0 ? [last.passNumber, last.id] : null,
-  };
+  return { rows, prev, next };
 }
 
 /** Floors by "class:version" for the given classes, the built-in default under version 0. */

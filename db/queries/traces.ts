@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { type AnyColumn, and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
 import { getDb, type Db } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
@@ -171,44 +172,22 @@ function likePattern(text: string): string {
   return "%" + text.replace(/[\\%_]/g, "\\$&") + "%";
 }
 
-export interface Page<T, K> {
-  items: T[];
-  /** Key of the last item when older rows follow. */
-  next: K | null;
-  /** Key of the first item when newer rows precede (only known when paging from a cursor). */
-  prev: K | null;
-}
+export type Page<T, K> = KeysetPage<T, K>;
 
 /**
  * Newest first, keyed on (created_at, tiebreak): many rows share a millisecond, so the
  * unique tiebreak is what keeps pages from skipping or repeating rows. The row-value
  * comparison matches the (created_at, id) index order on both drivers.
  */
-async function keysetPage<T, K extends ListKey<string | number>>(options: {
-  limit: number;
-  after?: K;
-  before?: K;
-  keyOf: (row: T) => K;
-  run: (position: SQL | undefined, newestFirst: boolean, limit: number) => Promise<T[]>;
-  position: (op: "<" | ">", key: K) => SQL;
-}): Promise<Page<T, K>> {
-  const { limit, after, before, keyOf } = options;
-  if (before && !after) {
-    const rows = await options.run(options.position(">", before), false, limit + 1);
-    const more = rows.length > limit;
-    const items = rows.slice(0, limit).reverse();
+function newestFirst(createdAt: SQL | AnyColumn, tiebreak: SQL | AnyColumn, castTiebreak: SQL) {
+  return (from: ListKey<string | number> | undefined, forward: boolean) => {
+    const { op, asc: ascending } = keysetDirection(true, forward);
     return {
-      items,
-      next: items.length ? keyOf(items[items.length - 1]) : null,
-      prev: more && items.length ? keyOf(items[0]) : null,
+      position: from
+        ? sql`(${createdAt}, ${tiebreak}) ${op} (${from[0]}::timestamptz, ${from[1]}${castTiebreak})`
+        : undefined,
+      order: ascending ? [asc(createdAt), asc(tiebreak)] : [desc(createdAt), desc(tiebreak)],
     };
-  }
-  const rows = await options.run(after ? options.position("<", after) : undefined, true, limit + 1);
-  const items = rows.slice(0, limit);
-  return {
-    items,
-    next: rows.length > limit ? keyOf(items[items.length - 1]) : null,
-    prev: after && items.length ? keyOf(items[0]) : null,
   };
 }
 
@@ -232,17 +211,15 @@ export async function listTraces(query: TraceListQuery): Promise<Page<TraceSumma
     where.push(sql`(exists (select 1 from jsonb_array_elements(${traces.conclusions}) as c(v) where c.v ->> 'axiom' ilike ${pattern} or c.v ->> 'proof_receipt' ilike ${pattern})
       or exists (select 1 from jsonb_array_elements_text(${traces.invalidatedPaths}) as i(v) where i.v ilike ${pattern}))`);
   }
+  const beyond = newestFirst(traces.createdAt, traces.traceId, sql``);
   const page = await keysetPage<SummaryRow, ListKey<string>>({
     limit: query.limit,
     after: query.after,
     before: query.before,
     keyOf: (r) => [r.createdAt.toISOString(), r.traceId],
-    position: (op, [at, id]) =>
-      sql`(${traces.createdAt}, ${traces.traceId}) ${sql.raw(op)} (${at}::timestamptz, ${id})`,
-    run: (position, newestFirst, limit) => {
-      const order = newestFirst
-        ? [desc(traces.createdAt), desc(traces.traceId)]
-        : [asc(traces.createdAt), asc(traces.traceId)];
+    neighbours: "assume",
+    read: (from, forward, limit) => {
+      const { position, order } = beyond(from, forward);
       return selectSummaries(db)
         .where(and(...where, position))
         .orderBy(...order)
@@ -273,18 +250,16 @@ export async function listTraceRejections(
 ): Promise<Page<TraceRejectionWire, ListKey<number>> & { total: number }> {
   const db = await getDb();
   const filter = rejectionFilter(query);
+  const beyond = newestFirst(traceRejections.createdAt, traceRejections.id, sql`::bigint`);
   const [page, [{ total }]] = await Promise.all([
     keysetPage<typeof traceRejections.$inferSelect, ListKey<number>>({
       limit: query.limit,
       after: query.after,
       before: query.before,
       keyOf: (r) => [r.createdAt.toISOString(), r.id],
-      position: (op, [at, id]) =>
-        sql`(${traceRejections.createdAt}, ${traceRejections.id}) ${sql.raw(op)} (${at}::timestamptz, ${id}::bigint)`,
-      run: (position, newestFirst, limit) => {
-        const order = newestFirst
-          ? [desc(traceRejections.createdAt), desc(traceRejections.id)]
-          : [asc(traceRejections.createdAt), asc(traceRejections.id)];
+      neighbours: "assume",
+      read: (from, forward, limit) => {
+        const { position, order } = beyond(from, forward);
         return db
           .select()
           .from(traceRejections)

@@ -1,0 +1,66 @@
+// The one keyset pager of every list (chains, originals, traces, rejections, a chain's
+// passes). A list has an order and a unique sort key per row; a page is read from a key
+// onwards, never by offset, so pages neither skip nor repeat rows while rows arrive.
+//
+// `after` reads the page that follows a key, `before` the page that precedes one (paging
+// back). `next` and `prev` are the keys to pass on, null at either end. The side that the
+// extra row of the read cannot tell is, per list, not offered ("none"), assumed from the
+// cursor that led here ("assume"), or checked with a one-row read ("check").
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+
+export interface KeysetPage<T, K> {
+  items: T[];
+  next: K | null;
+  prev: K | null;
+}
+
+export interface KeysetRead<T, K> {
+  limit: number;
+  after?: K;
+  before?: K;
+  keyOf: (row: T) => K;
+  /**
+   * At most `limit` rows strictly beyond `from` (all rows when undefined), nearest first:
+   * in list order when `forward`, in reverse list order otherwise.
+   */
+  read: (from: K | undefined, forward: boolean, limit: number) => Promise<T[]>;
+  neighbours: "none" | "assume" | "check";
+  /** Paging back onto the first page shows it whole, as it looks when reached from the start. */
+  restartWhenShort?: boolean;
+}
+
+export async function keysetPage<T, K>(o: KeysetRead<T, K>): Promise<KeysetPage<T, K>> {
+  const backwards = o.before !== undefined && o.after === undefined;
+  const rows = await o.read(backwards ? o.before : o.after, !backwards, o.limit + 1);
+  const more = rows.length > o.limit;
+  if (backwards && !more && o.restartWhenShort) return keysetPage({ ...o, before: undefined });
+  const items = rows.slice(0, o.limit);
+  if (backwards) items.reverse();
+  const first = items[0];
+  const last = items.at(-1);
+  if (first === undefined || last === undefined) return { items, next: null, prev: null };
+
+  // The side the read itself does not reveal: behind the cursor that led to this page.
+  const beyond = async (row: T, forward: boolean): Promise<K | null> => {
+    const key = o.keyOf(row);
+    if (o.neighbours === "none") return null;
+    if (o.neighbours === "assume") return key;
+    return (await o.read(key, forward, 1)).length > 0 ? key : null;
+  };
+  if (backwards) return { items, prev: more ? o.keyOf(first) : null, next: await beyond(last, true) };
+  return {
+    items,
+    next: more ? o.keyOf(last) : null,
+    prev: o.after === undefined ? null : await beyond(first, false),
+  };
+}
+
+/**
+ * The comparison and order for reading beyond a key: `later` rows in list order are greater
+ * for an ascending list, smaller for a descending one.
+ */
+export function keysetDirection(descending: boolean, forward: boolean): { op: SQL; asc: boolean } {
+  const ascending = descending !== forward;
+  return { op: sql.raw(ascending ? ">" : "<"), asc: ascending };
+}
