@@ -2,7 +2,7 @@
 // back, the cached orders a restore boundary rolls back to, an expired and an evicted
 // entry that still answer 410, and a few misses so every counter has something to show.
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "./index";
+import { getDb, onlyRow, queryRows } from "./index";
 import { enforceStoreLimits } from "@/db/queries/originals-eviction";
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { getCcrConfig } from "@/db/queries/originals-shared";
@@ -52,7 +52,7 @@ function buildLog(lines: number): string {
 /** Seeds demo originals once; returns how many were stored (0 when the store is not empty). */
 export async function seedDemoOriginals(): Promise<number> {
   const db = await getDb();
-  const [{ n }] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from originals`);
+  const { n } = onlyRow(await queryRows<{ n: number | string }>(db, sql`select count(*) as n from originals`));
   if (Number(n) > 0) return 0;
   const config = getCcrConfig();
 

@@ -2,7 +2,7 @@
 // (schema truncation, semantic void, encoding degradation), one chain whose receipts do
 // not hold together, and boundary receipts for halt, restore and accept-loss.
 import { sql } from "drizzle-orm";
-import { getDb } from "./index";
+import { getDb, onlyRow, queryRows } from "./index";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "./queries/policies";
@@ -60,9 +60,12 @@ function chain(
 
 export async function seedDemoIfEmpty(): Promise<number> {
   const db = await getDb();
-  const [{ n }] = (await db
-    .execute(sql`select (select count(*) from passes) + (select count(*) from policies) as n`)
-    .then((r) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows))) as Array<{ n: number | string }>;
+  const { n } = onlyRow(
+    await queryRows<{ n: number | string }>(
+      db,
+      sql`select (select count(*) from passes) + (select count(*) from policies) as n`,
+    ),
+  );
   if (Number(n) > 0) return 0;
 
   await updatePolicy("api-json", {

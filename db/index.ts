@@ -115,4 +115,11 @@ export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]>
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
+/** The one row an aggregate, a `returning` or a locked read must give; none is a bug, not bad input. */
+export function onlyRow<T>(rows: readonly T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error("expected one row, got none");
+  return row;
+}
+
 export { schema };

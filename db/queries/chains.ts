@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { getDb, onlyRow, queryRows } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -196,10 +196,12 @@ export async function getChainSummary(chainId: string): Promise<ChainSummaryWire
 export async function countChains(filter: ChainFilter): Promise<number> {
   const db = await getDb();
   const where = chainFilter(filter);
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(chains)
-    .where(where.length ? and(...where) : undefined);
+  const row = onlyRow(
+    await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(chains)
+      .where(where.length ? and(...where) : undefined),
+  );
   return Number(row.n);
 }
 

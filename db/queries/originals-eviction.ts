@@ -2,7 +2,7 @@
 // retrieved until the store fits CCR_MAX_BYTES, leaving tombstones.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, type Executor } from "../index";
+import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
 import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
 import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME } from "./originals-shared";
@@ -46,19 +46,19 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
 
     // The all-time counters give the live bytes in three row reads; the exact sum over live
     // rows runs only when they say the budget is exceeded, that is when eviction runs anyway.
-    const [estimate] = await queryRows<{ live_bytes: unknown }>(
+    const estimate = await queryRows<{ live_bytes: unknown }>(
       tx,
       sql`
         select coalesce(sum(case metric when 'stored_bytes' then value else -value end), 0) as live_bytes
         from ccr_counters where hour = ${ts(ALL_TIME)} and metric in ('stored_bytes', 'evicted_bytes', 'expired_bytes')`,
     );
-    let over = bytesOverBudget(Number(estimate.live_bytes), config.maxBytes);
+    let over = bytesOverBudget(Number(onlyRow(estimate).live_bytes), config.maxBytes);
     if (over > 0) {
-      const [usage] = await queryRows<{ live_bytes: unknown }>(
+      const usage = await queryRows<{ live_bytes: unknown }>(
         tx,
         sql`select coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as live_bytes from originals where status = 'live'`,
       );
-      over = bytesOverBudget(Number(usage.live_bytes), config.maxBytes);
+      over = bytesOverBudget(Number(onlyRow(usage).live_bytes), config.maxBytes);
     }
     let evicted = 0;
     while (over > 0 && evicted < MAX_EVICTIONS_PER_CALL) {

@@ -54,8 +54,8 @@ export async function listOriginalLinksByHash(
   const byKey = new Map<string, RawRow[]>();
   for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   for (const [given, key] of keys) {
-    const matches = byKey.get(key);
-    if (matches?.length === 1) links.set(given, toLink(matches[0], now));
+    const [match, ...others] = byKey.get(key) ?? [];
+    if (match && others.length === 0) links.set(given, toLink(match, now));
   }
   return links;
 }

@@ -2,7 +2,7 @@
 // recency, and answers a miss with the reason (unknown, evicted, expired, ambiguous).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, type Executor } from "../index";
+import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { ApiError } from "@/lib/errors";
 import {
@@ -81,9 +81,10 @@ export async function resolveKey(
     // Sorted after the limit: ordering inside would pull the scan off the pattern index.
     sql`select hash, status from (select hash, status from originals where ${startsWith(key)} limit ${MAX_CANDIDATES}) c order by hash`,
   );
-  if (rows.length === 0) return null;
-  if (rows.length > 1) return { ambiguous: rows };
-  return { hash: rows[0].hash };
+  const [only, ...others] = rows;
+  if (!only) return null;
+  if (others.length > 0) return { ambiguous: rows };
+  return { hash: only.hash };
 }
 
 /**
@@ -196,11 +197,13 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
 }
 
 async function retrieveAfterRace(tx: Executor, hash: string, now: Date): Promise<RetrievedOriginalWire> {
-  const [row] = await queryRows<RawRow>(
-    tx,
-    sql`
+  const row = onlyRow(
+    await queryRows<RawRow>(
+      tx,
+      sql`
       update originals set retrieval_count = retrieval_count + 1, last_retrieved_at = ${ts(now)}, recency_at = greatest(recency_at, ${ts(now)})
       where hash = ${hash} returning ${SUMMARY_COLUMNS}, original`,
+    ),
   );
   await bump(tx, now, {
     retrieved: 1,

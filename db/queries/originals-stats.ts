@@ -1,7 +1,7 @@
 // The CCR counters and store figures, all-time and per hour.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { getDb, onlyRow, queryRows } from "../index";
 import {
   CCR_METRICS,
   MAX_ORIGINAL_BYTES,
@@ -84,7 +84,7 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
     const bucket = byHour.get(date(r.hour)!.getTime());
     if (bucket && isMetric(r.metric)) bucket[r.metric] = Number(r.value);
   }
-  const s = store[0];
+  const s = onlyRow(store);
   const liveBytes = Number(s.live_bytes);
   return {
     config: {

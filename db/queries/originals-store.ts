@@ -1,7 +1,7 @@
 // Storing originals: dedup by hash, TTLs, the size cap, then the budget.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, type Executor } from "../index";
+import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import { originals } from "../schema";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { ApiError } from "@/lib/errors";
@@ -136,11 +136,11 @@ export async function storeOriginal(
       })
       .returning({ hash: originals.hash });
     if (written.length === 0) {
-      const [current] = await queryRows<RawRow>(
+      const current = await queryRows<RawRow>(
         tx,
         sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`,
       );
-      return deduplicate(tx, current, expiresAt, now);
+      return deduplicate(tx, onlyRow(current), expiresAt, now);
     }
     await bump(tx, now, counts);
     return { created: true, contentType: fresh.contentType, expiresAt, createdAt: now };

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { getDb, onlyRow, queryRows } from "../index";
 import type { CollapseRateRow } from "@/lib/chains/overview";
 import type { OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
 
@@ -12,7 +12,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
   const db = await getDb();
   const activeChains = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const [row] = await queryRows<Record<keyof OverviewFigures, number | string>>(
+  const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
       select
@@ -24,6 +24,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
         (select count(*) from passes p where p.client_mismatch and ${passesIn}) as client_mismatches,
         (select coalesce(sum(integrity_count), 0) from chains where ${activeChains}) as integrity_findings`,
   );
+  const row = onlyRow(rows);
   return {
     chains: Number(row.chains),
     passes: Number(row.passes),

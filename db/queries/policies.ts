@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { getDb, type Executor } from "../index";
+import { getDb, onlyRow, type Executor } from "../index";
+import { keysetPage } from "../keyset";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";
 import type { PolicyBody } from "@/lib/schemas/policies";
@@ -60,14 +61,21 @@ export async function listPolicyPage(query: {
   after?: string;
 }): Promise<{ items: PolicyInForce[]; next: string | null }> {
   const db = await getDb();
-  const rows = await db
-    .selectDistinctOn([policies.contentClass])
-    .from(policies)
-    .where(query.after === undefined ? undefined : gt(policies.contentClass, query.after))
-    .orderBy(policies.contentClass, desc(policies.version))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  return { items: page.map(toPolicy), next: rows.length > query.limit ? page[page.length - 1].contentClass : null };
+  const page = await keysetPage({
+    limit: query.limit,
+    after: query.after,
+    keyOf: (r: typeof policies.$inferSelect) => r.contentClass,
+    neighbours: "none",
+    // Forward only: the API pages on, never back.
+    read: (from, _forward, limit) =>
+      db
+        .selectDistinctOn([policies.contentClass])
+        .from(policies)
+        .where(from === undefined ? undefined : gt(policies.contentClass, from))
+        .orderBy(policies.contentClass, desc(policies.version))
+        .limit(limit),
+  });
+  return { items: page.items.map(toPolicy), next: page.next };
 }
 
 export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {
@@ -115,7 +123,7 @@ export async function updatePolicy(
       .orderBy(desc(policies.version))
       .limit(1);
     if (latest && sameFloor(toPolicy(latest), body)) return { policy: toPolicy(latest), created: false };
-    const [row] = await tx
+    const inserted = await tx
       .insert(policies)
       .values({
         contentClass,
@@ -127,6 +135,6 @@ export async function updatePolicy(
         description: body.description ?? null,
       })
       .returning();
-    return { policy: toPolicy(row), created: true };
+    return { policy: toPolicy(onlyRow(inserted)), created: true };
   });
 }

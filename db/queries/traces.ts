@@ -1,7 +1,7 @@
 import "server-only";
 import { type AnyColumn, and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
-import { getDb, type Db } from "../index";
+import { getDb, onlyRow, type Db } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
@@ -251,7 +251,7 @@ export async function listTraceRejections(
   const db = await getDb();
   const filter = rejectionFilter(query);
   const beyond = newestFirst(traceRejections.createdAt, traceRejections.id, sql`::bigint`);
-  const [page, [{ total }]] = await Promise.all([
+  const [page, totals] = await Promise.all([
     keysetPage<typeof traceRejections.$inferSelect, ListKey<number>>({
       limit: query.limit,
       after: query.after,
@@ -272,7 +272,7 @@ export async function listTraceRejections(
   ]);
   return {
     ...page,
-    total: Number(total),
+    total: Number(onlyRow(totals).total),
     items: page.items.map((r) => ({
       id: r.id,
       trace_id: r.traceId,

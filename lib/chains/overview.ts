@@ -24,6 +24,7 @@ export function alignOrigin(since: Date, strideSeconds: number): Date {
   return new Date(Math.floor(since.getTime() / stride) * stride);
 }
 
+const WIDEST_STRIDE = 365 * 86_400;
 const STRIDES = [
   3_600,
   3 * 3_600,
@@ -35,13 +36,13 @@ const STRIDES = [
   14 * 86_400,
   30 * 86_400,
   91 * 86_400,
-  365 * 86_400,
+  WIDEST_STRIDE,
 ];
 export const MAX_BUCKETS = 36;
 
 /** The narrowest round bucket width that cuts the span into at most MAX_BUCKETS buckets. */
 export function chooseStride(spanSeconds: number): number {
-  return STRIDES.find((s) => Math.ceil(spanSeconds / s) <= MAX_BUCKETS) ?? STRIDES[STRIDES.length - 1];
+  return STRIDES.find((s) => Math.ceil(spanSeconds / s) <= MAX_BUCKETS) ?? WIDEST_STRIDE;
 }
 
 export interface CollapseRateRow {
@@ -98,11 +99,14 @@ export function pivotCollapseRates(
     const point = index.get(Date.parse(r.bucket));
     if (!point) continue;
     const c = seriesOf(r.content_class);
-    point.started[c] += r.started;
-    point.collapsed[c] += r.collapsed;
+    point.started[c] = (point.started[c] ?? 0) + r.started;
+    point.collapsed[c] = (point.collapsed[c] ?? 0) + r.collapsed;
   }
   for (const point of points) {
-    for (const c of classes) point.rate[c] = point.started[c] > 0 ? point.collapsed[c] / point.started[c] : null;
+    for (const c of classes) {
+      const started = point.started[c] ?? 0;
+      point.rate[c] = started > 0 ? (point.collapsed[c] ?? 0) / started : null;
+    }
   }
   return { classes, points };
 }

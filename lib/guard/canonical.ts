@@ -19,7 +19,10 @@ function encode(value: unknown): string | undefined {
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
   let indices = 0;
-  while (indices < keys.length && ARRAY_INDEX.test(keys[indices]) && Number(keys[indices]) < 4294967295) indices++;
+  for (const key of keys) {
+    if (!ARRAY_INDEX.test(key) || Number(key) >= 4294967295) break;
+    indices++;
+  }
   const named = keys.slice(indices).sort();
   let out = "";
   for (const key of indices === 0 ? named : keys.slice(0, indices).concat(named)) {

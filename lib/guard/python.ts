@@ -20,7 +20,7 @@ export function pyJsonString(value: string): string {
   if (PLAIN_ASCII.test(value)) return '"' + value + '"';
   let out = '"';
   for (let i = 0; i < value.length; i++) {
-    const ch = value[i];
+    const ch = value.charAt(i);
     const code = value.charCodeAt(i);
     if (code >= 0x20 && code <= 0x7e && ch !== '"' && ch !== "\\") {
       out += ch;
@@ -57,7 +57,7 @@ export function pyJsonDumps(value: PyJson, options: PyDumpsOptions = {}): string
     const keys = Object.keys(obj);
     // Without surrogates, UTF-16 order (the default sort) is code point order.
     keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
-    return "{" + keys.map((k) => pyJsonString(k) + keySep + encode(obj[k])).join(itemSep) + "}";
+    return "{" + keys.map((k) => pyJsonString(k) + keySep + encode(obj[k] ?? null)).join(itemSep) + "}";
   };
   return encode(value);
 }

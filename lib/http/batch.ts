@@ -47,7 +47,7 @@ export function parseItems<S extends z.ZodType>(
     );
     throw new ApiError(
       "validation_failed",
-      `${bad.size} of ${items.length} item(s) are not valid (first: ${issues[0].path}); nothing was written.`,
+      `${bad.size} of ${items.length} item(s) are not valid (first: ${issues[0]?.path}); nothing was written.`,
       { issues },
     );
   }

@@ -8,7 +8,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 function isJsonContentType(header: string | null): boolean {
   // A missing header is accepted as JSON: scripts posting with bare clients often omit it.
   if (!header) return true;
-  const type = header.split(";")[0].trim().toLowerCase();
+  const type = (header.split(";")[0] ?? "").trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 

@@ -21,7 +21,7 @@ export function parseSearchParams<S extends z.ZodType>(url: string | URL, schema
   const params = new URL(url).searchParams;
   const raw: Record<string, string> = {};
   for (const [key, value] of params) if (!(key in raw)) raw[key] = value;
-  const withNul = Object.keys(raw).filter((key) => raw[key].includes("\u0000"));
+  const withNul = Object.entries(raw).flatMap(([key, value]) => (value.includes("\u0000") ? [key] : []));
   if (withNul.length > 0) {
     throw new ApiError("invalid_query", "The query parameters are not valid.", {
       issues: withNul.map((path) => ({ path, message: "must not contain NUL characters" })),

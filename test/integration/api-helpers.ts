@@ -76,7 +76,7 @@ export async function countRows(): Promise<TableCounts> {
       db,
       sql`select count(*)::int as n from ${sql.identifier(table)}`,
     );
-    counts[table] = Number(row.n);
+    counts[table] = Number(row?.n);
   }
   return counts;
 }

@@ -13,6 +13,7 @@ import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
 import { seededRandom } from "../support/random";
 import { setUpTestDatabase } from "../support/database";
+import { at } from "../support/at";
 
 setUpTestDatabase();
 
@@ -36,7 +37,7 @@ async function recomputeAll(): Promise<void> {
 describe("chain summaries kept incrementally", () => {
   it.each([7, 11, 23])("equal a full recompute after every write (seed %i)", async (seed) => {
     const rnd = seededRandom(seed);
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: readonly T[]) => at(xs, Math.floor(rnd() * xs.length));
     const sent = new Map<string, PassReceipt>();
     const nextNumber = new Map<string, number>();
     await updatePolicy("fold", {

@@ -6,6 +6,7 @@ import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
+import { at } from "../support/at";
 
 setUpTestDatabase();
 
@@ -357,8 +358,8 @@ describe("GET /api/v1/chains: sorting and keyset pagination", () => {
       expect(full.length).toBe(70);
       const keys = full.map(value);
       for (let i = 1; i < keys.length; i++) {
-        if (order === "asc") expect(keys[i]).toBeGreaterThanOrEqual(keys[i - 1]);
-        else expect(keys[i]).toBeLessThanOrEqual(keys[i - 1]);
+        if (order === "asc") expect(at(keys, i)).toBeGreaterThanOrEqual(at(keys, i - 1));
+        else expect(at(keys, i)).toBeLessThanOrEqual(at(keys, i - 1));
       }
       const pages = await walk(`sort=${sort}&order=${order}`, 7);
       const walked = pages.flat().map((c) => c.chain_id);

@@ -64,7 +64,7 @@ describe("chain page queries", () => {
       },
     ]);
     expect(series.mismatches.map((m) => m.pass_number)).toEqual([5]);
-    expect(series.points[4].verdict).toBe("FLOOR_BREACH_DETECTED");
+    expect(series.points[4]?.verdict).toBe("FLOOR_BREACH_DETECTED");
 
     const broken = await getChain("demo-broken-receipts");
     const brokenSeries = await getChainSeries("demo-broken-receipts", []);
@@ -118,7 +118,7 @@ describe("chain page queries", () => {
       prev = input;
       return { key: i, passNumber: p.pass_number, values: [p.current_size_bytes, p.semantic_density_score], flags };
     });
-    const expected = selectSamples(samples, DOWNSAMPLE).map((i) => full[i].pass_id);
+    const expected = selectSamples(samples, DOWNSAMPLE).map((i) => full[i]?.pass_id);
     expect(series.points.map((p) => p.pass_id)).toEqual(expected);
 
     const kept = new Set(series.points.map((p) => p.pass_number));
@@ -160,8 +160,8 @@ describe("chain page queries", () => {
     expect(backward).toEqual(all);
 
     const jump = await listChainPasses(BIG, { from: 3_000 }, 10, []);
-    expect(jump.rows[0].pass_id).toBe("big.3000");
-    expect(jump.rows[0].integrity?.kind).toBe("hash_mismatch");
+    expect(jump.rows[0]?.pass_id).toBe("big.3000");
+    expect(jump.rows[0]?.integrity?.kind).toBe("hash_mismatch");
     expect(jump.prev).not.toBeNull();
     expect(jump.next).not.toBeNull();
   });

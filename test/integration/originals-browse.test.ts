@@ -13,6 +13,7 @@ import { sha256Hex } from "@/lib/guard/hash";
 import type { CcrConfig } from "@/lib/ccr/rules";
 import { call, expectError, post } from "./api-helpers";
 import { jsonRequest, setUpTestDatabase } from "../support/database";
+import { at } from "../support/at";
 
 setUpTestDatabase();
 
@@ -59,16 +60,16 @@ beforeAll(async () => {
     );
   }
   // Entry 1 is retrieved twice, entry 2 once.
-  await retrieveOriginal(sha256Hex(texts[1]), { now: minute(10) });
-  await retrieveOriginal(sha256Hex(texts[1]), { now: minute(11) });
-  await retrieveOriginal(sha256Hex(texts[2]), { now: minute(12) });
+  await retrieveOriginal(sha256Hex(at(texts, 1)), { now: minute(10) });
+  await retrieveOriginal(sha256Hex(at(texts, 1)), { now: minute(11) });
+  await retrieveOriginal(sha256Hex(at(texts, 2)), { now: minute(12) });
 });
 
 describe("GET /api/v1/originals", () => {
   it("lists newest first without the content, and pages by keyset across every row exactly once", async () => {
     const first = await list("?limit=3");
     expect(first.items).toHaveLength(3);
-    expect(first.items[0].hash).toBe(sha256Hex(texts[6]));
+    expect(first.items[0]?.hash).toBe(sha256Hex(at(texts, 6)));
     for (const item of first.items) {
       expect(item).not.toHaveProperty("original");
       expect(item).not.toHaveProperty("compressed");
@@ -83,28 +84,28 @@ describe("GET /api/v1/originals", () => {
     expect(bySizeAsc).toHaveLength(7);
     const byRetrievals = await pageThrough("?sort=retrievals&order=desc&limit=2");
     expect(byRetrievals.slice(0, 2).map((i) => [i.hash, i.retrieval_count])).toEqual([
-      [sha256Hex(texts[1]), 2],
-      [sha256Hex(texts[2]), 1],
+      [sha256Hex(at(texts, 1)), 2],
+      [sha256Hex(at(texts, 2)), 1],
     ]);
     expect(byRetrievals).toHaveLength(7);
     const byLastRetrieved = await pageThrough("?sort=last_retrieved&order=desc&limit=2");
-    expect(byLastRetrieved.slice(0, 2).map((i) => i.hash)).toEqual([sha256Hex(texts[2]), sha256Hex(texts[1])]);
+    expect(byLastRetrieved.slice(0, 2).map((i) => i.hash)).toEqual([sha256Hex(at(texts, 2)), sha256Hex(at(texts, 1))]);
     expect(new Set(byLastRetrieved.map((i) => i.hash)).size).toBe(7);
   });
 
   it("filters on the server by tool, chain, status and hash prefix", async () => {
     expect((await pageThrough("?tool_name=fs.read")).map((i) => i.hash).sort()).toEqual(
-      [1, 3, 5].map((i) => sha256Hex(texts[i])).sort(),
+      [1, 3, 5].map((i) => sha256Hex(at(texts, i))).sort(),
     );
     expect((await pageThrough("?chain_id=chain-browse")).map((i) => i.hash).sort()).toEqual(
-      [0, 1, 2].map((i) => sha256Hex(texts[i])).sort(),
+      [0, 1, 2].map((i) => sha256Hex(at(texts, i))).sort(),
     );
     // Entry 6 had a 60 s TTL from 09:06: by now it reads as expired, swept or not.
-    expect((await pageThrough("?status=expired")).map((i) => i.hash)).toEqual([sha256Hex(texts[6])]);
-    expect((await pageThrough("?status=gone")).map((i) => i.hash)).toEqual([sha256Hex(texts[6])]);
+    expect((await pageThrough("?status=expired")).map((i) => i.hash)).toEqual([sha256Hex(at(texts, 6))]);
+    expect((await pageThrough("?status=gone")).map((i) => i.hash)).toEqual([sha256Hex(at(texts, 6))]);
     expect(await pageThrough("?status=live")).toHaveLength(6);
-    const prefix = sha256Hex(texts[4]).slice(0, 6);
-    expect((await pageThrough(`?q=${prefix}`)).map((i) => i.hash)).toContain(sha256Hex(texts[4]));
+    const prefix = sha256Hex(at(texts, 4)).slice(0, 6);
+    expect((await pageThrough(`?q=${prefix}`)).map((i) => i.hash)).toContain(sha256Hex(at(texts, 4)));
     expect((await pageThrough("?q=fs.r")).length).toBe(3);
   });
 
@@ -153,7 +154,7 @@ describe("per-hour counters", () => {
       misses: { unknown: 1, total: 1 },
       tokens: { saved_gross: 0, respent: 500, net: -500 },
     });
-    expect(stats.hourly[1].hit_rate).toBe(0.5);
+    expect(stats.hourly[1]?.hit_rate).toBe(0.5);
     expect(stats.totals.tokens.net).toBe(stats.totals.tokens.saved_gross - stats.totals.tokens.respent);
     expect(stats.totals.retrieved).toBe(4);
   });
@@ -247,10 +248,10 @@ describe("links with chains", () => {
 
   it("gives the chain page its pass links and the original a restore brings back", async () => {
     const links = await getChainOriginalLinks(chainId);
-    expect(links.passes[`${chainId}.p1`].input?.hash).toBe(sha256Hex(source));
-    expect(links.passes[`${chainId}.p1`].output?.hash).toBe(sha256Hex(pass1));
-    expect(links.passes[`${chainId}.p2`].input?.hash).toBe(sha256Hex(pass1));
-    expect(links.passes[`${chainId}.p2`].output).toBeNull();
+    expect(links.passes[`${chainId}.p1`]?.input?.hash).toBe(sha256Hex(source));
+    expect(links.passes[`${chainId}.p1`]?.output?.hash).toBe(sha256Hex(pass1));
+    expect(links.passes[`${chainId}.p2`]?.input?.hash).toBe(sha256Hex(pass1));
+    expect(links.passes[`${chainId}.p2`]?.output).toBeNull();
     // Restoring pass 1 rolls back to pass 1's output.
     expect(links.restores[`${chainId}.p1`]).toMatchObject({
       hash: sha256Hex(pass1),

@@ -6,7 +6,7 @@ import * as collection from "@/app/api/v1/originals/route";
 import * as single from "@/app/api/v1/originals/[hash]/route";
 import * as stats from "@/app/api/v1/originals/stats/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
-import { getDb, queryRows } from "@/db/index";
+import { getDb, onlyRow, queryRows } from "@/db/index";
 import { originals } from "@/db/schema";
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { storeOriginal } from "@/db/queries/originals-store";
@@ -60,7 +60,7 @@ describe("storing", () => {
       expires_at: null,
     });
     const [row] = await rowsFor(issuesHash);
-    expect(row.original).toBe(issues);
+    expect(row?.original).toBe(issues);
   });
 
   it("measures size in UTF-8 bytes and hashes the UTF-8 encoding", async () => {
@@ -84,10 +84,10 @@ describe("storing", () => {
     expect(again.body).toMatchObject({ hash: issuesHash, deduplicated: true, status: "live" });
     const rows = await rowsFor(issuesHash);
     expect(rows).toHaveLength(1);
-    expect(Number(rows[0].store_count)).toBe(2);
+    expect(Number(rows[0]?.store_count)).toBe(2);
     const db = await getDb();
     const [kept] = await db.select({ toolName: originals.toolName }).from(originals).where(sql`hash = ${issuesHash}`);
-    expect(kept.toolName).toBe("github.search_issues");
+    expect(kept?.toolName).toBe("github.search_issues");
     const after = await getOriginalStats();
     expect(after.totals.deduplicated - before.totals.deduplicated).toBe(1);
     expect(after.totals.stored).toBe(before.totals.stored);
@@ -195,18 +195,22 @@ describe("retrieving", () => {
 
   it("counts every retrieval, refreshes recency and adds the tokens it re-spends", async () => {
     const before = await getOriginalStats();
-    const [{ recency_at: recencyBefore }] = await queryRows<{ recency_at: Date }>(
-      await getDb(),
-      sql`select recency_at from originals where hash = ${issuesHash}`,
+    const { recency_at: recencyBefore } = onlyRow(
+      await queryRows<{ recency_at: Date }>(
+        await getDb(),
+        sql`select recency_at from originals where hash = ${issuesHash}`,
+      ),
     );
     await retrieveKey(issuesHash);
     await get(issuesHash);
     const after = await getOriginalStats();
     expect(after.totals.retrieved - before.totals.retrieved).toBe(2);
     expect(after.totals.tokens.respent - before.totals.tokens.respent).toBe(2 * 40_000);
-    const [{ recency_at: recencyAfter }] = await queryRows<{ recency_at: Date }>(
-      await getDb(),
-      sql`select recency_at from originals where hash = ${issuesHash}`,
+    const { recency_at: recencyAfter } = onlyRow(
+      await queryRows<{ recency_at: Date }>(
+        await getDb(),
+        sql`select recency_at from originals where hash = ${issuesHash}`,
+      ),
     );
     expect(new Date(recencyAfter).getTime()).toBeGreaterThanOrEqual(new Date(recencyBefore).getTime());
   });
@@ -217,7 +221,7 @@ describe("retrieving", () => {
     const settings = await Promise.all(
       Array.from(
         { length: 24 },
-        async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0].s,
+        async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0]?.s,
       ),
     );
     expect(new Set(settings)).toEqual(new Set(["on"]));
@@ -239,7 +243,7 @@ describe("retrieving", () => {
   it("refuses malformed keys with 422, not 404", async () => {
     for (const key of ["abc123", "x".repeat(64), 42, "", sha256Hex("a") + "0"]) {
       const error = expectError(await retrieveKey(key), 422, "validation_failed");
-      expect(error.issues?.[0].path).toBe("hash");
+      expect(error.issues?.[0]?.path).toBe("hash");
     }
     expectError(await get("abc123"), 422, "validation_failed");
     expectError(await post(retrieve.POST, "/api/v1/retrieve", {}), 422, "validation_failed");
@@ -308,7 +312,7 @@ describe("retrieving", () => {
     expect(after.totals.misses.evicted - before.totals.misses.evicted).toBe(2);
     const [row] = await rowsFor(victimStored.result.hash);
     expect(row).toMatchObject({ status: "evicted", original: null });
-    expect(Number(row.size_bytes)).toBe(Buffer.byteLength(victim));
+    expect(Number(row?.size_bytes)).toBe(Buffer.byteLength(victim));
     // The keeper is untouched.
     expect((await retrieveKey(sha256Hex(keeper))).status).toBe(200);
   });

@@ -111,8 +111,8 @@ describe("POST /api/v1/passes: server verdicts and policy versions", () => {
     answer.body.results.forEach((r: Record<string, unknown>, i: number) => {
       expect(r).toEqual({
         chain_id: `vectors-${i}`,
-        pass_id: vectors[i].pass.pass_id,
-        ...vectors[i].expect,
+        pass_id: vectors[i]?.pass.pass_id,
+        ...vectors[i]?.expect,
         policy_version: 1,
         client_mismatch: false,
       });
@@ -267,7 +267,7 @@ describe("POST /api/v1/passes: concurrency and range", () => {
     const r = receipt("race", "p2");
     const answers = await Promise.all(Array.from({ length: 8 }, () => send(r)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
-    for (const a of answers) expect(a.body).toEqual(answers[0].body);
+    for (const a of answers) expect(a.body).toEqual(answers[0]?.body);
     expect((await countRows()).passes).toBe(before.passes + 1);
   });
 

@@ -34,7 +34,7 @@ describe("POST /api/v1/evaluate", () => {
   });
 
   it("takes 10,000 items and refuses 10,001", async () => {
-    const item = { pass: guard[0].pass, policy: guard[0].policy };
+    const item = { pass: guard[0]?.pass, policy: guard[0]?.policy };
     const ok = await post(
       evaluate,
       "/api/v1/evaluate",
@@ -51,7 +51,7 @@ describe("POST /api/v1/evaluate", () => {
   });
 
   it("names every bad item of an array by index", async () => {
-    const good = { pass: guard[0].pass, policy: guard[0].policy };
+    const good = { pass: guard[0]?.pass, policy: guard[0]?.policy };
     const answer = await post(evaluate, "/api/v1/evaluate", [
       good,
       { ...good, pass: { ...good.pass, pass_number: -1 } },
@@ -65,11 +65,11 @@ describe("POST /api/v1/evaluate", () => {
   it("ignores unknown fields", async () => {
     const c = guard[1];
     const answer = await post(evaluate, "/api/v1/evaluate", {
-      pass: { ...c.pass, extra: [1] },
-      policy: c.policy,
+      pass: { ...c?.pass, extra: [1] },
+      policy: c?.policy,
       note: "x",
     });
-    expect(answer.body).toEqual(c.expect);
+    expect(answer.body).toEqual(c?.expect);
   });
 });
 

@@ -107,7 +107,7 @@ describe("every public trace vector through POST /api/v1/traces and back through
         chain_id: "vector-chain",
         node_id: v.expect.node_id,
       });
-      expect(v.nodes[listed.body.items[0].node_index].node_id).toBe(v.expect.node_id);
+      expect(v.nodes[listed.body.items[0].node_index]?.node_id).toBe(v.expect.node_id);
       return;
     }
 
@@ -399,8 +399,8 @@ describe("a chain's action space from stored traces", () => {
     const { traces: rows, truncated } = await getChainTraceConstraints("as-chain");
     expect(truncated).toBe(false);
     expect(rows.map((r) => r.trace_id)).toEqual(["as-1", "as-2"]);
-    expect(rows[0].conclusions).toEqual([{ axiom: "The cache is read-only", proof_receipt: "EROFS" }]);
-    expect(rows[0].omitted_falsified_paths).toBe(1);
+    expect(rows[0]?.conclusions).toEqual([{ axiom: "The cache is read-only", proof_receipt: "EROFS" }]);
+    expect(rows[0]?.omitted_falsified_paths).toBe(1);
 
     const space = buildActionSpace(rows);
     expect(space.axioms.map((a) => a.axiom)).toEqual(["The cache is read-only", "Bearer auth works"]);

@@ -2,6 +2,8 @@
 // in memory. Production selects in SQL (db/queries/chain-series.ts); test/integration
 // checks that the SQL keeps exactly what this keeps, and test/unit pins this down.
 
+import { at } from "./at";
+
 /**
  * The bucket of a pass number: equal-width buckets over [lo, hi]. The SQL computes
  * `floor((pass_number - lo) * buckets / (hi - lo + 1))`, which is this.
@@ -43,17 +45,18 @@ export function selectSamples(
     else byBucket.set(b, [s]);
   }
   for (const list of byBucket.values()) {
-    keep.add(list[0].key);
-    keep.add(list[list.length - 1].key);
-    const curves = list[0].values.length;
-    for (let c = 0; c < curves; c++) {
+    const first = at(list, 0);
+    keep.add(first.key);
+    keep.add(at(list, list.length - 1).key);
+    for (let c = 0; c < first.values.length; c++) {
       // Ties: the minimum goes to the earliest sample and the maximum to the latest, as
       // `min(array[value, id])` and `max(array[value, id])` do in SQL.
-      let min = list[0];
-      let max = list[0];
+      const value = (s: Sample) => at(s.values, c);
+      let min = first;
+      let max = first;
       for (const s of list) {
-        if (s.values[c] < min.values[c]) min = s;
-        if (s.values[c] >= max.values[c]) max = s;
+        if (value(s) < value(min)) min = s;
+        if (value(s) >= value(max)) max = s;
       }
       keep.add(min.key);
       keep.add(max.key);

@@ -58,7 +58,7 @@ describe("node outcomes mirror the compressor on every public vector", () => {
     const outcomes = nodeOutcomes(nodes);
     if ("error" in v.expect) {
       const first = outcomes.findIndex((o) => o.fate === "rejected");
-      expect(nodes[first].node_id).toBe(v.expect.node_id);
+      expect(nodes[first]?.node_id).toBe(v.expect.node_id);
       return;
     }
     const { residual, invalidations, stats } = compressTraceWithStats(nodes);

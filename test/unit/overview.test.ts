@@ -47,8 +47,8 @@ describe("pivotCollapseRates", () => {
     );
     expect(classes).toEqual(["a", "b"]);
     expect(points.map((p) => p.rate.a)).toEqual([null, 0.25, null, 1]);
-    expect(points[3].rate.b).toBe(0);
-    expect(points[3].started).toEqual({ a: 2, b: 1 });
+    expect(points[3]?.rate.b).toBe(0);
+    expect(points[3]?.started).toEqual({ a: 2, b: 1 });
   });
 
   it("folds the quieter classes into one series when there are too many", () => {
@@ -60,7 +60,7 @@ describe("pivotCollapseRates", () => {
     }));
     const { classes, points } = pivotCollapseRates(rows, origin, end, 3_600, 3);
     expect(classes).toEqual(["a", "b", OTHER_CLASSES]);
-    expect(points[0].started[OTHER_CLASSES]).toBe(8 + 7);
-    expect(points[0].collapsed[OTHER_CLASSES]).toBe(2);
+    expect(points[0]?.started[OTHER_CLASSES]).toBe(8 + 7);
+    expect(points[0]?.collapsed[OTHER_CLASSES]).toBe(2);
   });
 });

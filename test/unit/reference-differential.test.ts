@@ -22,6 +22,7 @@ import {
   type CompressedResidual,
   type ReasoningNode,
 } from "@/lib/traces/trace";
+import { at } from "../support/at";
 
 const REFERENCE_DIR = process.env.FLOORLINE_REFERENCE_DIR ?? path.resolve(__dirname, "../../../shared/reference");
 const SEED = Number(process.env.FLOORLINE_DIFF_SEED ?? Date.now() % 2 ** 31);
@@ -147,7 +148,7 @@ class Gen {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)];
+    return at(items, Math.floor(this.random() * items.length));
   }
 
   chance(p: number): boolean {
@@ -288,7 +289,7 @@ function mismatches<I, O>(inputs: I[], ours: O[], theirs: O[]): Array<{ input: I
   const out: Array<{ input: I; ours: O; reference: O }> = [];
   inputs.forEach((input, i) => {
     if (out.length < 5 && JSON.stringify(ours[i]) !== JSON.stringify(theirs[i]))
-      out.push({ input, ours: ours[i], reference: theirs[i] });
+      out.push({ input, ours: at(ours, i), reference: at(theirs, i) });
   });
   return out;
 }

@@ -43,7 +43,7 @@ describe("trace compressor: public reference vectors", () => {
       expect(error).toBeInstanceOf(MissingVerificationReceiptError);
       expect((error as MissingVerificationReceiptError).nodeId).toBe(c.expect.node_id);
       expect((error as Error).message).toContain(c.expect.node_id);
-      expect(nodes[(error as MissingVerificationReceiptError).nodeIndex].node_id).toBe(c.expect.node_id);
+      expect(nodes[(error as MissingVerificationReceiptError).nodeIndex]?.node_id).toBe(c.expect.node_id);
     } else {
       expect(compressTrace(nodes)).toEqual(c.expect);
     }
@@ -172,7 +172,7 @@ describe("trace compressor semantics", () => {
       node("VERIFIED_CONCLUSION", "a", "r"),
       node("VERIFIED_CONCLUSION", "b", "r"),
     ]);
-    r.conclusions[0].invalidated_paths.push("mutated");
-    expect(r.conclusions[1].invalidated_paths).toEqual(["p -> e"]);
+    r.conclusions[0]?.invalidated_paths.push("mutated");
+    expect(r.conclusions[1]?.invalidated_paths).toEqual(["p -> e"]);
   });
 });

@@ -39,6 +39,6 @@ describe("summariseWhatIf", () => {
       unchanged_healthy: 1,
     });
     expect(result.chains.earlier.map((c) => c.chain_id)).toEqual(["b", "c"]);
-    expect(result.chains.newly_collapsing[0].movement).toBe("newly_collapsing");
+    expect(result.chains.newly_collapsing[0]?.movement).toBe("newly_collapsing");
   });
 });

@@ -13,7 +13,7 @@ async function contentClassOf(params: Context["params"]): Promise<string> {
   const parsed = contentClassSchema.safeParse(content_class);
   if (!parsed.success) {
     throw new ApiError("validation_failed", "The content class in the URL is not valid.", {
-      issues: [{ path: "content_class", message: parsed.error.issues[0].message }],
+      issues: [{ path: "content_class", message: parsed.error.issues[0]?.message ?? "not a valid content class" }],
     });
   }
   return parsed.data;
