@@ -74,7 +74,10 @@ export async function getChainSeries(
     },
     () => seriesCache.delete(key),
   );
-  while (seriesCache.size > SERIES_CACHE_SIZE) seriesCache.delete(seriesCache.keys().next().value!);
+  for (const oldest of seriesCache.keys()) {
+    if (seriesCache.size <= SERIES_CACHE_SIZE) break;
+    seriesCache.delete(oldest);
+  }
   return computing;
 }
 
@@ -86,7 +89,8 @@ export async function getChainSeries(
  */
 const SERIES_CACHE_SIZE = 32;
 const globalForSeries = globalThis as unknown as { floorlineSeriesCache?: Map<string, Promise<ChainSeries>> };
-const seriesCache = (globalForSeries.floorlineSeriesCache ??= new Map());
+const seriesCache = globalForSeries.floorlineSeriesCache ?? new Map<string, Promise<ChainSeries>>();
+globalForSeries.floorlineSeriesCache = seriesCache;
 
 async function computeChainSeries(chainId: string, boundaryList: readonly BoundaryWire[]): Promise<ChainSeries> {
   const db = await getDb();

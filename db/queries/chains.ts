@@ -66,8 +66,8 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
     last_pass_number: c.lastPassNumber,
     last_verdict: c.lastVerdict as Verdict | null,
     collapse_point:
-      c.collapsePassId !== null
-        ? { pass_id: c.collapsePassId, pass_number: c.collapsePassNumber!, verdict: c.collapseVerdict as Verdict }
+      c.collapsePassId !== null && c.collapsePassNumber !== null
+        ? { pass_id: c.collapsePassId, pass_number: c.collapsePassNumber, verdict: c.collapseVerdict as Verdict }
         : null,
     statuses: statusesOf(c),
     client_mismatches: c.mismatchCount,

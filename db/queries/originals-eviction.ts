@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
 import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
-import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME } from "./originals-shared";
+import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME, must } from "./originals-shared";
 
 // Any fixed number: one evictor at a time, so two writers never both evict for the same overshoot.
 const EVICTION_LOCK_KEY = 0x63637231;
@@ -39,8 +39,8 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
       "expired",
       due.map((r) => ({
         hash: r.hash as string,
-        goneAt: date(r.expires_at)!,
-        reason: expiryReason(num(r.ttl_seconds), date(r.expires_at)!),
+        goneAt: must(date(r.expires_at)),
+        reason: expiryReason(num(r.ttl_seconds), must(date(r.expires_at))),
       })),
     );
 
@@ -74,19 +74,19 @@ export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ ex
       const byHash = new Map(rows.map((r) => [r.hash as string, r]));
       const candidates: EvictionCandidate[] = rows.map((r) => ({
         hash: r.hash as string,
-        bytes: num(r.size_bytes)! + (num(r.compressed_size_bytes) ?? 0),
-        recencyAt: date(r.recency_at)!,
+        bytes: must(num(r.size_bytes)) + (num(r.compressed_size_bytes) ?? 0),
+        recencyAt: must(date(r.recency_at)),
       }));
       const { victims, freedBytes } = planEviction(candidates, over);
       await tombstone(
         tx,
         "evicted",
         victims.map((v) => {
-          const r = byHash.get(v.hash)!;
+          const r = must(byHash.get(v.hash));
           return {
             hash: v.hash,
             goneAt: now,
-            reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), date(r.created_at)!),
+            reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), must(date(r.created_at))),
           };
         }),
       );
@@ -119,7 +119,7 @@ export async function tombstone(
   const goneAt = new Map(rows.map((r) => [r.hash, r.goneAt]));
   const byHour = new Map<number, { count: number; bytes: number }>();
   for (const r of gone) {
-    const hour = hourOf(goneAt.get(r.hash)!).getTime();
+    const hour = hourOf(must(goneAt.get(r.hash))).getTime();
     const bucket = byHour.get(hour) ?? { count: 0, bytes: 0 };
     bucket.count += 1;
     bucket.bytes += Number(r.bytes);

@@ -6,14 +6,14 @@ import { getDb, queryRows } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
 import type { ChainOriginalLinks, MatchingPassWire, OriginalLink, RestoreMatch } from "@/lib/ccr/types";
-import { type CcrOptions, type RawRow, num, date } from "./originals-shared";
+import { type CcrOptions, type RawRow, num, date, must } from "./originals-shared";
 
 function toLink(r: RawRow, now: Date): OriginalLink {
   const hash = r.hash as string;
   return {
     hash,
     status: displayStatus(r.status as OriginalStatus, date(r.expires_at), now),
-    size_bytes: num(r.size_bytes)!,
+    size_bytes: must(num(r.size_bytes)),
     href: `/originals/${hash}`,
   };
 }
@@ -136,8 +136,11 @@ export async function listRestoreLinks(
       ["recorded_pass", recorded.get(passId)],
       ["input_hash", pass?.input_content_hash ? byHash.get(pass.input_content_hash) : undefined],
     ];
-    const hit = found.find(([, link]) => link);
-    if (hit) restores[passId] = { ...hit[1]!, match: hit[0] };
+    for (const [match, link] of found) {
+      if (!link) continue;
+      restores[passId] = { ...link, match };
+      break;
+    }
   }
   return restores;
 }
@@ -157,7 +160,7 @@ export async function listPassesForOriginal(hash: string, limit = 100): Promise<
   return rows.map((r) => ({
     chain_id: r.chain_id as string,
     pass_id: r.pass_id as string,
-    pass_number: num(r.pass_number)!,
+    pass_number: must(num(r.pass_number)),
     relation: r.relation as "input" | "output",
     verdict: r.verdict as string,
   }));

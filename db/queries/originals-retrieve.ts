@@ -29,6 +29,7 @@ import {
   startsWith,
   bump,
   ALL_TIME,
+  must,
 } from "./originals-shared";
 import { tombstone } from "./originals-eviction";
 
@@ -187,7 +188,7 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
     await countMiss(tx, now, gone);
     return missError(gone, parsed.key, {
       hash,
-      gone_at: goneAt!.toISOString(),
+      gone_at: must(goneAt).toISOString(),
       reason,
       size_bytes: num(row.size_bytes),
     });
@@ -207,8 +208,8 @@ async function retrieveAfterRace(tx: Executor, hash: string, now: Date): Promise
   );
   await bump(tx, now, {
     retrieved: 1,
-    retrieved_bytes: num(row.size_bytes)!,
-    tokens_respent: num(row.retrieval_tokens)!,
+    retrieved_bytes: must(num(row.size_bytes)),
+    tokens_respent: must(num(row.retrieval_tokens)),
   });
   return { ...toSummaryWire(row, now), original: row.original as string };
 }

@@ -72,6 +72,11 @@ export const num = (v: unknown): number | null => (v === null || v === undefined
 export const date = (v: unknown): Date | null =>
   v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
 export const iso = (v: unknown): string | null => date(v)?.toISOString() ?? null;
+/** A NOT NULL column's value: null here would be a schema bug, not data. */
+export function must<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error("a NOT NULL column read as null");
+  return value;
+}
 
 export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
   const expiresAt = date(r.expires_at);
@@ -79,7 +84,7 @@ export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
   return {
     hash: r.hash as string,
     status,
-    size_bytes: num(r.size_bytes)!,
+    size_bytes: must(num(r.size_bytes)),
     compressed_size_bytes: num(r.compressed_size_bytes),
     content_type: (r.content_type as string | null) ?? null,
     tool_name: (r.tool_name as string | null) ?? null,
@@ -90,14 +95,14 @@ export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
     original_tokens: num(r.original_tokens),
     compressed_tokens: num(r.compressed_tokens),
     tokens_saved: num(r.tokens_saved),
-    retrieval_tokens: num(r.retrieval_tokens)!,
+    retrieval_tokens: must(num(r.retrieval_tokens)),
     tokens_estimated: Boolean(r.tokens_estimated),
     ttl_seconds: num(r.ttl_seconds),
-    created_at: iso(r.created_at)!,
+    created_at: must(iso(r.created_at)),
     expires_at: expiresAt?.toISOString() ?? null,
     last_retrieved_at: iso(r.last_retrieved_at),
-    retrieval_count: num(r.retrieval_count)!,
-    store_count: num(r.store_count)!,
+    retrieval_count: must(num(r.retrieval_count)),
+    store_count: must(num(r.store_count)),
     // A live row past its expiry reads as expired, gone when its TTL ran out.
     gone_at: status === "expired" && r.status === "live" ? (expiresAt?.toISOString() ?? null) : iso(r.gone_at),
     gone_reason:

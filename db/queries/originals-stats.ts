@@ -13,7 +13,7 @@ import {
 } from "@/lib/ccr/rules";
 import { summariseSavings, type SavingsSummary } from "@/lib/ccr/savings";
 import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
-import { type CcrOptions, getCcrConfig, type RawRow, date, ts, ALL_TIME, statusExpr } from "./originals-shared";
+import { type CcrOptions, getCcrConfig, type RawRow, date, ts, ALL_TIME, statusExpr, must } from "./originals-shared";
 
 function toTotals(c: CcrCounts): CcrTotalsWire {
   const misses = {
@@ -81,7 +81,7 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
   const byHour = new Map<number, CcrCounts>();
   for (let h = from.getTime(); h <= currentHour; h += 3_600_000) byHour.set(h, emptyCounts());
   for (const r of hourly) {
-    const bucket = byHour.get(date(r.hour)!.getTime());
+    const bucket = byHour.get(must(date(r.hour)).getTime());
     if (bucket && isMetric(r.metric)) bucket[r.metric] = Number(r.value);
   }
   const s = onlyRow(store);

@@ -20,7 +20,17 @@ import {
 import { entryTokens } from "@/lib/ccr/savings";
 import type { StoreOriginalInput } from "@/lib/schemas/originals";
 import type { StoreResultWire } from "@/lib/ccr/types";
-import { type CcrOptions, getCcrConfig, SUMMARY_COLUMNS, type RawRow, num, date, ts, bump } from "./originals-shared";
+import {
+  type CcrOptions,
+  getCcrConfig,
+  SUMMARY_COLUMNS,
+  type RawRow,
+  num,
+  date,
+  ts,
+  bump,
+  must,
+} from "./originals-shared";
 import { enforceStoreLimits } from "./originals-eviction";
 
 const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
@@ -94,7 +104,7 @@ export async function storeOriginal(
     // A live row whose TTL ran out before anyone swept it: record the expiry it never got.
     if (existing && existing.status === "live") {
       counts.expiries = 1;
-      counts.expired_bytes = num(existing.size_bytes)! + (num(existing.compressed_size_bytes) ?? 0);
+      counts.expired_bytes = must(num(existing.size_bytes)) + (num(existing.compressed_size_bytes) ?? 0);
     }
     // Everything a fresh entry (or one brought back from a tombstone) starts with.
     const fresh = {
@@ -179,6 +189,6 @@ async function deduplicate(tx: Executor, existing: RawRow, expiresAt: Date | nul
     created: false,
     contentType: (existing.content_type as string | null) ?? null,
     expiresAt: later,
-    createdAt: date(existing.created_at)!,
+    createdAt: must(date(existing.created_at)),
   };
 }

@@ -42,7 +42,10 @@ export async function getPoliciesInForce(
 }
 
 export async function getPolicy(contentClass: string): Promise<PolicyInForce> {
-  return (await getPoliciesInForce([contentClass])).get(contentClass)!;
+  const policy = (await getPoliciesInForce([contentClass])).get(contentClass);
+  // getPoliciesInForce answers every class it is asked, with the default when none is stored.
+  if (!policy) throw new Error(`no policy in force for ${JSON.stringify(contentClass)}`);
+  return policy;
 }
 
 /** The current policy of every class that has one. */

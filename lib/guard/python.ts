@@ -73,8 +73,9 @@ export function compareCodePoints(a: string, b: string): number {
     const y = ib.next();
     if (x.done) return y.done ? 0 : -1;
     if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
+    // Iterating a string yields whole code points, never an empty string.
+    const cx = x.value.codePointAt(0) ?? 0;
+    const cy = y.value.codePointAt(0) ?? 0;
     if (cx !== cy) return cx < cy ? -1 : 1;
   }
 }

@@ -77,8 +77,8 @@ export const MAX_JSON_DEPTH = 64;
  */
 function jsonProblem(root: unknown): string | null {
   const stack: Array<[value: unknown, depth: number]> = [[root, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
     if (typeof value === "string") {
       if (!storable(value)) return STORABLE_MESSAGE;
     } else if (value !== null && typeof value === "object") {

@@ -155,8 +155,8 @@ export function buildActionSpace(traces: readonly TraceConstraints[]): ActionSpa
   for (const trace of ordered) {
     for (const { axiom, proof_receipt } of trace.conclusions) {
       const key = constraintKey(axiom);
-      let entry = axioms.get(key);
-      if (!entry) axioms.set(key, (entry = { key, axiom, established_by: [], conflicts_with: [] }));
+      const entry = axioms.get(key) ?? { key, axiom, established_by: [], conflicts_with: [] };
+      axioms.set(key, entry);
       establish(entry.established_by, {
         trace_id: trace.trace_id,
         created_at: trace.created_at,
@@ -166,8 +166,8 @@ export function buildActionSpace(traces: readonly TraceConstraints[]): ActionSpa
     for (const text of trace.invalidated_paths) {
       const { path, receipt } = parseInvalidation(text);
       const key = constraintKey(path);
-      let entry = forbidden.get(key);
-      if (!entry) forbidden.set(key, (entry = { key, path, established_by: [], conflicts_with: [] }));
+      const entry = forbidden.get(key) ?? { key, path, established_by: [], conflicts_with: [] };
+      forbidden.set(key, entry);
       establish(entry.established_by, { trace_id: trace.trace_id, created_at: trace.created_at, receipt });
       invalidations.push({ text, trace, entry });
     }

@@ -128,7 +128,9 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
         results.push(await timeRender(browser, url));
         html[i].push(await timeHtml(url));
       }
-      results.forEach((r, i) => rendered[i].push(r.rendered));
+      results.forEach((r, i) => {
+        rendered[i].push(r.rendered);
+      });
       points = results.map((r) => r.points);
     }
     const rows = CHAINS.map((c, i) => [

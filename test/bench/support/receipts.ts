@@ -72,6 +72,7 @@ export function* chainBatches(options: {
         const passNumber = s.nextPass++;
         const currentHash = hex(`${s.chainId}:${passNumber}`);
         s.size = Math.max(64, Math.floor(s.size * (0.6 + random() * 0.39)));
+        clock += 7;
         const receipt: WireReceipt = {
           chain_id: s.chainId,
           pass_id: `${s.chainId}/p-${passNumber}`,
@@ -84,7 +85,7 @@ export function* chainBatches(options: {
           schema_valid: random() > 0.01,
           semantic_density_score: Math.round(random() * 1e6) / 1e6,
           content_class: s.contentClass,
-          created_at: new Date((clock += 7)).toISOString(),
+          created_at: new Date(clock).toISOString(),
         };
         if (random() < 0.5) {
           receipt.metadata = {

@@ -19,7 +19,7 @@ async function contentClassOf(params: Context["params"]): Promise<string> {
   return parsed.data;
 }
 
-export const GET = route<Context>("/api/v1/policies/{content_class}", async (request, { params }) => {
+export const GET = route<Context>("/api/v1/policies/{content_class}", async (_request, { params }) => {
   const contentClass = await contentClassOf(params);
   const [policy, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
   return json({ ...policy, versions });

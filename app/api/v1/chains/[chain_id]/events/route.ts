@@ -1,5 +1,5 @@
 import { getChainVersion } from "@/db/queries/chains";
-import { type ChainVersion } from "@/lib/chains/types";
+import type { ChainVersion } from "@/lib/chains/types";
 import { ApiError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/lib/http/route";
 
@@ -12,7 +12,14 @@ const LIFETIME_MS = 10 * 60_000;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 const same = (a: ChainVersion, b: ChainVersion) =>
@@ -27,8 +34,9 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}/events",
   async (request, { params }) => {
     const { chain_id: chainId } = await params;
-    let current = await getChainVersion(chainId);
-    if (!current) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    const found = await getChainVersion(chainId);
+    if (!found) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    let current = found;
     const encoder = new TextEncoder();
     // Stops on whichever comes first: the request aborting or the response stream being cancelled.
     const stop = new AbortController();
@@ -48,7 +56,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
             await sleep(POLL_MS, signal);
             if (signal.aborted) break;
             const next = await getChainVersion(chainId);
-            if (next && !same(next, current!)) {
+            if (next && !same(next, current)) {
               current = next;
               send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
               quietSince = Date.now();
