@@ -8,7 +8,7 @@ import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import type { PassWire } from "@/lib/chains/types";
-import { evaluatePass } from "@/lib/guard/guard";
+import { judgeReceipt } from "@/lib/guard/judge";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
@@ -63,31 +63,7 @@ export async function ingestPasses(
     const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
       const policy = policyByClass.get(r.content_class);
       if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
-      const manifest = evaluatePass(r, policy);
-      const clientVerdict = r.verdict ?? null;
-      const clientDigest = r.manifest_digest ?? null;
-      return {
-        chain_id: r.chain_id,
-        pass_id: r.pass_id,
-        pass_number: r.pass_number,
-        input_content_hash: r.input_content_hash ?? null,
-        current_content_hash: r.current_content_hash,
-        current_size_bytes: r.current_size_bytes,
-        is_parseable: r.is_parseable,
-        schema_valid: r.schema_valid,
-        semantic_density_score: r.semantic_density_score,
-        content_class: r.content_class,
-        metadata: r.metadata ?? null,
-        client_verdict: clientVerdict,
-        client_manifest_digest: clientDigest,
-        ...manifest,
-        policy_version: policy.version,
-        client_mismatch:
-          (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
-          (clientDigest !== null && clientDigest !== manifest.manifest_digest),
-        body_digest: digest,
-        created_at: r.created_at ?? now,
-      };
+      return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
     };
 
     return storeIdempotentBatch(

@@ -28,16 +28,20 @@ export interface SeriesRow {
   prev_hash: string | null;
 }
 
-export interface SeriesPoint {
-  pass_id: string;
-  pass_number: number;
-  size: number;
-  density: number;
-  verdict: Verdict;
-  directive: string;
-  policy_version: number;
-  client_verdict: string | null;
-  client_mismatch: boolean;
+/** One point of the chart: the kept pass's own figures, and its integrity finding if any. */
+export interface SeriesPoint
+  extends Pick<
+    SeriesRow,
+    | "pass_id"
+    | "pass_number"
+    | "size"
+    | "density"
+    | "verdict"
+    | "directive"
+    | "policy_version"
+    | "client_verdict"
+    | "client_mismatch"
+  > {
   integrity: IntegrityKind | null;
 }
 

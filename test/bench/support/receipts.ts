@@ -3,6 +3,7 @@
 // Seeded, so two runs send the same bytes.
 import { createHash } from "node:crypto";
 import { evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
+import { judgeReceipt } from "@/lib/guard/judge";
 import { bodyDigest } from "@/lib/guard/canonical";
 import type { NewPass } from "@/db/ingest/passes";
 import { seededRandom } from "../../support/random";
@@ -135,29 +136,5 @@ export const STORED_PASS_COLUMNS = [
 ] as const satisfies readonly (keyof StoredPassRow)[];
 
 export function toStoredRow(r: WireReceipt, policy: BenchPolicy): StoredPassRow {
-  const manifest = evaluatePass(r, policy);
-  const clientVerdict = r.verdict ?? null;
-  const clientDigest = r.manifest_digest ?? null;
-  return {
-    chain_id: r.chain_id,
-    pass_id: r.pass_id,
-    pass_number: r.pass_number,
-    input_content_hash: r.input_content_hash ?? null,
-    current_content_hash: r.current_content_hash,
-    current_size_bytes: r.current_size_bytes,
-    is_parseable: r.is_parseable,
-    schema_valid: r.schema_valid,
-    semantic_density_score: r.semantic_density_score,
-    content_class: r.content_class,
-    metadata: r.metadata ?? null,
-    client_verdict: clientVerdict,
-    client_manifest_digest: clientDigest,
-    ...manifest,
-    policy_version: policy.version,
-    client_mismatch:
-      (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
-      (clientDigest !== null && clientDigest !== manifest.manifest_digest),
-    body_digest: bodyDigest(r),
-    created_at: new Date(r.created_at),
-  };
+  return { ...judgeReceipt(r, policy), body_digest: bodyDigest(r), created_at: new Date(r.created_at) };
 }

@@ -1,0 +1,44 @@
+// A pass receipt judged by the server: the row the passes table stores, less what the
+// ingest adds (the idempotency digest, the receipt time). Pure, so the ingest use case and
+// the benchmarks' raw-insert baseline build the same row.
+import type { PassWire } from "../chains/types";
+import { type CompressionPass, type CompressionPolicy, evaluatePass } from "./guard";
+
+export type JudgedPass = Omit<PassWire, "received_at" | "created_at">;
+
+export interface ReceiptToJudge extends CompressionPass {
+  chain_id: string;
+  content_class: string;
+  input_content_hash?: string | null;
+  metadata?: Record<string, unknown> | null;
+  /** What the client decided, if it sent it: compared with the server's verdict. */
+  verdict?: string | null;
+  manifest_digest?: string | null;
+}
+
+/** The server's verdict under `policy`, and whether the client's verdict or digest disagree with it. */
+export function judgeReceipt(r: ReceiptToJudge, policy: CompressionPolicy & { version: number }): JudgedPass {
+  const manifest = evaluatePass(r, policy);
+  const clientVerdict = r.verdict ?? null;
+  const clientDigest = r.manifest_digest ?? null;
+  return {
+    chain_id: r.chain_id,
+    pass_id: r.pass_id,
+    pass_number: r.pass_number,
+    input_content_hash: r.input_content_hash ?? null,
+    current_content_hash: r.current_content_hash,
+    current_size_bytes: r.current_size_bytes,
+    is_parseable: r.is_parseable,
+    schema_valid: r.schema_valid,
+    semantic_density_score: r.semantic_density_score,
+    content_class: r.content_class,
+    metadata: r.metadata ?? null,
+    client_verdict: clientVerdict,
+    client_manifest_digest: clientDigest,
+    ...manifest,
+    policy_version: policy.version,
+    client_mismatch:
+      (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
+      (clientDigest !== null && clientDigest !== manifest.manifest_digest),
+  };
+}
