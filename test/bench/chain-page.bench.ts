@@ -113,7 +113,7 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
     );
     const urls = CHAINS.map((c) => `${app.baseUrl}/chains/${c.id}`);
     // The first view after a chain changed computes its curves; later views of the same
-    // version reuse them (db/queries/chains.ts caches long chains' series by version).
+    // version reuse them (db/queries/chain-series.ts caches long chains' series by version).
     const first: number[] = [];
     for (const url of urls) first.push((await timeRender(browser, url)).rendered);
     for (let i = 0; i < WARMUP_RUNS; i++) for (const url of urls) await timeRender(browser, url);
