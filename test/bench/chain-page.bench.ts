@@ -10,6 +10,7 @@ import { adminUrlFromEnv, createDatabase, unreachableReason } from "./support/po
 import { median, printTable } from "./support/report";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
+import { at } from "../support/at";
 
 const DIST_DIR = ".next-ui";
 const PORTS = [3230, 3249] as const;
@@ -126,28 +127,28 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
       const results = [];
       for (const [i, url] of urls.entries()) {
         results.push(await timeRender(browser, url));
-        html[i].push(await timeHtml(url));
+        at(html, i).push(await timeHtml(url));
       }
       results.forEach((r, i) => {
-        rendered[i].push(r.rendered);
+        at(rendered, i).push(r.rendered);
       });
       points = results.map((r) => r.points);
     }
     const rows = CHAINS.map((c, i) => [
       `${label}: ${c.passes.toLocaleString("en-US")} passes`,
-      points[i].toLocaleString("en-US"),
-      first[i].toFixed(0),
-      median(html[i]).toFixed(0),
-      median(rendered[i]).toFixed(0),
-      Math.min(...rendered[i]).toFixed(0),
-      Math.max(...rendered[i]).toFixed(0),
+      at(points, i).toLocaleString("en-US"),
+      at(first, i).toFixed(0),
+      median(at(html, i)).toFixed(0),
+      median(at(rendered, i)).toFixed(0),
+      Math.min(...at(rendered, i)).toFixed(0),
+      Math.max(...at(rendered, i)).toFixed(0),
     ]);
-    const ratio = median(rendered[1]) / median(rendered[0]);
+    const ratio = median(at(rendered, 1)) / median(at(rendered, 0));
     rows.push([
       `${label}: ratio 100,000 / 100`,
       "",
-      (first[1] / first[0]).toFixed(2),
-      (median(html[1]) / median(html[0])).toFixed(2),
+      (at(first, 1) / at(first, 0)).toFixed(2),
+      (median(at(html, 1)) / median(at(html, 0))).toFixed(2),
       ratio.toFixed(2),
       "",
       "",

@@ -17,6 +17,7 @@ import {
 } from "./support/receipts";
 import { formatRate, median, printTable, ratioLine } from "./support/report";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
+import { at } from "../support/at";
 
 const DIST_DIR = ".next-bench";
 const PORTS = [3500, 3599] as const;
@@ -133,7 +134,7 @@ async function runScenario(
 async function storedDigest(url: string): Promise<{ count: number; digest: string }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [row] = await sql<{ count: number; digest: string }[]>`
+    const rows = await sql<{ count: number; digest: string }[]>`
       select count(*)::int as count, md5(string_agg(
         concat_ws('|', chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
           is_parseable, schema_valid, semantic_density_score, content_class, metadata::text, client_verdict,
@@ -141,7 +142,7 @@ async function storedDigest(url: string): Promise<{ count: number; digest: strin
           created_at),
         ',' order by chain_id, pass_id)) as digest
       from passes`;
-    return row;
+    return at(rows, 0);
   } finally {
     await sql.end();
   }
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
     const defaultPolicy: BenchPolicy = { content_class: "default", ...CONSERVATIVE_DEFAULT_POLICY, version: 0 };
     const policyOf = (contentClass: string) => (contentClass === "bench" ? benchPolicy : defaultPolicy);
 
-    const [{ server_version: serverVersion }] = await raw<{ server_version: string }[]>`show server_version`;
+    const { server_version: serverVersion } = at(await raw<{ server_version: string }[]>`show server_version`, 0);
     console.log(
       `PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs; ` +
         `${MAX_PASS_BATCH}-receipt batches; raw baseline: multi-row INSERT in chunks of ${RAW_CHUNK} rows, one transaction per batch\n`,

@@ -11,6 +11,7 @@ import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase 
 import { seededRandom } from "./support/receipts";
 import { median, printTable } from "./support/report";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
+import { at } from "../support/at";
 
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench";
 const PORTS = [3300, 3349] as const;
@@ -56,7 +57,7 @@ function buildOriginal(): string {
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return at(sorted, Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length)));
 }
 
 async function timed(fn: () => Promise<number>): Promise<number> {
@@ -139,15 +140,15 @@ async function main(): Promise<void> {
         return SIZE;
       },
       "raw SELECT (postgres.js)": async () => {
-        const [row] = await sqlClient<{ original: string }[]>`select original from originals where hash = ${hash}`;
-        return Buffer.byteLength(row.original);
+        const rows = await sqlClient<{ original: string }[]>`select original from originals where hash = ${hash}`;
+        return Buffer.byteLength(at(rows, 0).original);
       },
     };
     const names = Object.keys(sides) as (keyof typeof sides)[];
     const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<keyof typeof sides, number[]>;
 
-    const [{ server_version: serverVersion }] = await raw<{ server_version: string }[]>`show server_version`;
-    const load = () => os.loadavg()[0].toFixed(2);
+    const { server_version: serverVersion } = at(await raw<{ server_version: string }[]>`show server_version`, 0);
+    const load = () => at(os.loadavg(), 0).toFixed(2);
     console.log(
       `PostgreSQL ${serverVersion}, node ${process.versions.node}, ${os.cpus().length} CPUs, load average ${load()}; ` +
         `original ${SIZE.toLocaleString("en-US")} bytes; ${ROUNDS} rounds after ${WARMUP} warm-up, the sides alternating\n`,

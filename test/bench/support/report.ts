@@ -1,4 +1,5 @@
 /** Rates, ratios and tables printed the same way by every bench. */
+import { at } from "../../support/at";
 
 export function formatRate(perSecond: number): string {
   return Math.round(perSecond).toLocaleString("en-US");
@@ -7,13 +8,13 @@ export function formatRate(perSecond: number): string {
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? at(sorted, mid) : (at(sorted, mid - 1) + at(sorted, mid)) / 2;
 }
 
 export function printTable(headers: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    cells.map((c, i) => (i === 0 ? c.padEnd(at(widths, i)) : c.padStart(at(widths, i)))).join("  ");
   console.log(line(headers));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
