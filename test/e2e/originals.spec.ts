@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { at } from "../support/at";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 // The server outlives a single test: every test writes content of its own.
@@ -18,10 +19,11 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
 }) => {
   const tool = `e2e.browse.${salt()}`;
   const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`];
-  const hashes = [];
+  const stored: string[] = [];
   for (const original of texts)
-    hashes.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
-  expect((await request.post("/api/v1/retrieve", { data: { hash: hashes[2].slice(0, 12) } })).status()).toBe(200);
+    stored.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
+  const [small, medium, large] = [at(stored, 0), at(stored, 1), at(stored, 2)];
+  expect((await request.post("/api/v1/retrieve", { data: { hash: large.slice(0, 12) } })).status()).toBe(200);
   expect((await request.post("/api/v1/retrieve", { data: { hash: sha256(`never stored ${tool}`) } })).status()).toBe(
     404,
   );
@@ -36,7 +38,7 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
   const rows = page.getByTestId("originals-table").locator("tbody tr");
   await expect(rows).toHaveCount(3);
   // Newest first by default.
-  await expect(rows.first()).toHaveAttribute("data-row-id", hashes[2]);
+  await expect(rows.first()).toHaveAttribute("data-row-id", large);
   await expect(rows.first()).toContainText("live");
   await expect(rows.first().locator("td").nth(7)).toHaveText("1");
 
@@ -44,25 +46,25 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
   await expect(page).toHaveURL(/sort=size&order=desc/);
   await page.getByTestId("sort-size").click();
   await expect(page).toHaveURL(/sort=size&order=asc/);
-  await expect(rows.first()).toHaveAttribute("data-row-id", hashes[0]);
+  await expect(rows.first()).toHaveAttribute("data-row-id", small);
 
   await page.goto(`/originals?tool_name=${encodeURIComponent(tool)}&sort=size&order=asc&limit=2`);
   await expect(rows).toHaveCount(2);
   const firstPage = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row-id")));
   await page.getByTestId("next-page").click();
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toHaveAttribute("data-row-id", hashes[2]);
-  expect(firstPage).toEqual([hashes[0], hashes[1]]);
+  await expect(rows.first()).toHaveAttribute("data-row-id", large);
+  expect(firstPage).toEqual([small, medium]);
   await expect(page.getByTestId("next-page")).toHaveCount(0);
 
   // The filter form round-trips through the URL.
   await page.goto("/originals");
-  await page.getByLabel("Search").fill(hashes[1].slice(0, 10));
+  await page.getByLabel("Search").fill(medium.slice(0, 10));
   await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page).toHaveURL(new RegExp(`q=${hashes[1].slice(0, 10)}`));
+  await expect(page).toHaveURL(new RegExp(`q=${medium.slice(0, 10)}`));
   await expect(rows).toHaveCount(1);
   await rows.first().getByTestId("original-link").click();
-  await expect(page).toHaveURL(`/originals/${hashes[1]}`);
+  await expect(page).toHaveURL(`/originals/${medium}`);
 
   // Browsing and viewing are not retrievals.
   const after = await (await request.get("/api/v1/originals/stats")).json();
