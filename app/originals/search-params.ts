@@ -1,8 +1,8 @@
+// /originals' URL state: filters, sort, page size and the keyset cursor.
 import { z } from "zod";
 import { DEFAULT_LIMIT, decodeCursor } from "@/lib/http/list";
 import { ORIGINAL_SORTS, ORIGINAL_STATUS_FILTERS, type OriginalListQuery } from "@/lib/schemas/originals";
-
-export type RawSearchParams = Record<string, string | string[] | undefined>;
+import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
 
 const optionalText = z
   .string()
@@ -12,8 +12,7 @@ const optionalText = z
   .catch(undefined)
   .transform((v) => v || undefined);
 
-// A page never answers 422: a parameter it cannot read is dropped, so a stale link still opens.
-const pageParamsSchema = z.object({
+export const originalsPageParamsSchema = z.object({
   status: z.enum(ORIGINAL_STATUS_FILTERS).optional().catch(undefined),
   content_type: optionalText,
   tool_name: optionalText,
@@ -35,14 +34,8 @@ export interface OriginalsPageQuery {
 }
 
 export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQuery {
-  const first = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  const { cursor, ...filter } = pageParamsSchema.parse(first);
-  let after: [string | number, string] | undefined;
-  try {
-    after = decodeCursor(cursor, 2) as [string | number, string] | undefined;
-  } catch {
-    after = undefined;
-  }
+  const { cursor, ...filter } = parseSearchParams(originalsPageParamsSchema, raw);
+  const after = safeCursor((c) => decodeCursor(c, 2) as [string | number, string] | undefined, cursor).key;
   const filters = new URLSearchParams();
   for (const key of ["status", "content_type", "tool_name", "chain_id", "q"] as const) {
     const value = filter[key];

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { PassRow } from "@/db/queries/chains";
 import { PASS_FLAG } from "@/lib/downsample";
-import { formatBytes } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { OriginalLinkProps } from "./original-links";

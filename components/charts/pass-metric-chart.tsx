@@ -18,8 +18,10 @@ import {
 import type { BoundaryWire } from "@/db/queries/boundaries";
 import type { IntegrityFinding } from "@/lib/chain-integrity";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chain-series";
-import { LOG_AXIS_MIN, formatByteTick, formatBytes, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { bottomLabel, Diamond, floorLabel, topLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
 
@@ -73,61 +75,6 @@ const BOUNDARY_COLOR: Record<BoundaryWire["strategy"], string> = {
   accept_loss: "var(--boundary-accept)",
 };
 
-interface LabelViewBox {
-  viewBox?: { x?: number; y?: number; width?: number; height?: number };
-}
-
-/** A label at the top of a vertical reference line, carrying a test id and a native tooltip. */
-function topLabel(text: string, color: string, testId: string, title: string, row = 0) {
-  function TopLabel({ viewBox }: LabelViewBox) {
-    const x = viewBox?.x ?? 0;
-    const y = (viewBox?.y ?? 0) + 4 + row * 14;
-    return (
-      <g data-testid={testId}>
-        <title>{title}</title>
-        <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return TopLabel;
-}
-
-/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
-/** A label at the foot of a vertical reference line, out of the way of the markers labelled at the top. */
-function bottomLabel(text: string, color: string, testId: string, title: string) {
-  function BottomLabel({ viewBox }: LabelViewBox) {
-    const x = viewBox?.x ?? 0;
-    const y = (viewBox?.y ?? 0) + (viewBox?.height ?? 0) - 6;
-    return (
-      <g data-testid={testId}>
-        <title>{title}</title>
-        <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return BottomLabel;
-}
-
-function floorLabel(text: string, testId: string, color: string, side: "start" | "end") {
-  function FloorLabel({ viewBox }: LabelViewBox) {
-    const left = viewBox?.x ?? 0;
-    const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
-    const y = viewBox?.y ?? 0;
-    return (
-      <g data-testid={testId}>
-        <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return FloorLabel;
-}
-
 function formatValue(metric: Metric, value: number): string {
   return metric === "size" ? formatBytes(value) : value.toFixed(3);
 }
@@ -163,36 +110,6 @@ function PassTooltip({
   );
 }
 
-// Markers sit beside the point (mismatches below, integrity findings above) so that both
-// show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
-function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
-  return (
-    <g data-testid={testId} pointerEvents="none">
-      <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`}
-        fill="var(--warn)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
-    </g>
-  );
-}
-
-function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
-  return (
-    <g data-testid={testId} pointerEvents="none">
-      <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`}
-        fill="var(--integrity)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
-    </g>
-  );
-}
-
 export function PassMetricChart(props: PassMetricChartProps) {
   const {
     metric,
@@ -211,10 +128,12 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const searchParams = useSearchParams();
   const m = METRIC[metric];
 
-  if (points.length === 0) return <div className="empty">No passes yet.</div>;
+  const firstPoint = points[0];
+  const lastPoint = points.at(-1);
+  if (!firstPoint || !lastPoint) return <div className="empty">No passes yet.</div>;
 
-  const first = points[0].pass_number;
-  const last = points[points.length - 1].pass_number;
+  const first = firstPoint.pass_number;
+  const last = lastPoint.pass_number;
   const limits = [...floors.map((f) => f.max_pass_number), ...(candidate ? [candidate.max_pass_number] : [])];
   const x = passDomain(first, last, limits);
   const floorValues = floors.map(m.floor);
@@ -275,7 +194,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
           scale={metric === "size" ? "log" : "linear"}
           domain={yDomain}
           ticks={metric === "size" ? logTicks(yDomain) : [0, 0.25, 0.5, 0.75, 1]}
-          tickFormatter={(v: number) => (metric === "size" ? formatByteTick(v) : v.toFixed(2))}
+          tickFormatter={(v: number) => (metric === "size" ? formatBytes(v) : v.toFixed(2))}
           allowDataOverflow
           stroke="var(--muted)"
           tick={{ fontSize: 11, fill: "var(--muted)" }}

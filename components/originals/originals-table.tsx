@@ -3,7 +3,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { OriginalSummaryWire } from "@/db/queries/originals";
 import type { OriginalSort } from "@/lib/schemas/originals";
-import { chainHref, formatBytes, formatCount, formatUtc, originalHref } from "./format";
+import { formatBytes, formatCount, formatUtc } from "@/lib/format";
+import { chainHref, originalHref } from "@/lib/routes";
 import { OriginalStatusBadge } from "./status-badge";
 
 export interface SortState {
@@ -66,7 +67,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
       header: "Chain / pass",
       cell: ({ row }) =>
         row.original.chain_id ? (
-          <a href={chainHref(row.original.chain_id, row.original.pass_id)}>
+          <a href={chainHref(row.original.chain_id, { pass: row.original.pass_id })}>
             {row.original.chain_id}
             {row.original.pass_id ? <span className="muted"> / {row.original.pass_id}</span> : null}
           </a>

@@ -1,0 +1,107 @@
+// The labels and markers drawn over a pass chart, apart from the chart itself so each
+// reads on its own. Labels are factories: recharts calls them with the reference line's box.
+
+interface LabelViewBox {
+  viewBox?: { x?: number; y?: number; width?: number; height?: number };
+}
+
+/** A label at the top of a vertical reference line, carrying a test id and a native tooltip. */
+export function topLabel(text: string, color: string, testId: string, title: string, row = 0) {
+  function TopLabel({ viewBox }: LabelViewBox) {
+    const x = viewBox?.x ?? 0;
+    const y = (viewBox?.y ?? 0) + 4 + row * 14;
+    return (
+      <g data-testid={testId}>
+        <title>{title}</title>
+        <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return TopLabel;
+}
+
+/** A label at the foot of a vertical reference line, out of the way of the markers labelled at the top. */
+export function bottomLabel(text: string, color: string, testId: string, title: string) {
+  function BottomLabel({ viewBox }: LabelViewBox) {
+    const x = viewBox?.x ?? 0;
+    const y = (viewBox?.y ?? 0) + (viewBox?.height ?? 0) - 6;
+    return (
+      <g data-testid={testId}>
+        <title>{title}</title>
+        <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return BottomLabel;
+}
+
+/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
+export function floorLabel(text: string, testId: string, color: string, side: "start" | "end") {
+  function FloorLabel({ viewBox }: LabelViewBox) {
+    const left = viewBox?.x ?? 0;
+    const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
+    const y = viewBox?.y ?? 0;
+    return (
+      <g data-testid={testId}>
+        <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return FloorLabel;
+}
+
+// Markers sit beside the point (mismatches below, integrity findings above) so that both
+// show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
+export function Diamond({
+  cx = 0,
+  cy = 0,
+  testId,
+  title,
+}: {
+  cx?: number;
+  cy?: number;
+  testId: string;
+  title: string;
+}) {
+  return (
+    <g data-testid={testId} pointerEvents="none">
+      <title>{title}</title>
+      <path
+        d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`}
+        fill="var(--warn)"
+        stroke="var(--panel)"
+        strokeWidth={1.5}
+      />
+    </g>
+  );
+}
+
+export function Triangle({
+  cx = 0,
+  cy = 0,
+  testId,
+  title,
+}: {
+  cx?: number;
+  cy?: number;
+  testId: string;
+  title: string;
+}) {
+  return (
+    <g data-testid={testId} pointerEvents="none">
+      <title>{title}</title>
+      <path
+        d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`}
+        fill="var(--integrity)"
+        stroke="var(--panel)"
+        strokeWidth={1.5}
+      />
+    </g>
+  );
+}
