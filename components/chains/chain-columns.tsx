@@ -38,7 +38,10 @@ export const chainColumns = [
   }),
   col.accessor("min_semantic_density", {
     header: "Lowest density",
-    cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)),
+    cell: (c) => {
+      const density = c.getValue();
+      return density === null ? "—" : density.toFixed(2);
+    },
   }),
   col.accessor("min_size_bytes", {
     header: "Smallest size",

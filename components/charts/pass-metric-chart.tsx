@@ -21,7 +21,7 @@ import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chain-series";
 import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
 import { formatBytes } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
-import { bottomLabel, Diamond, floorLabel, topLabel, Triangle } from "./chart-marks";
+import { BottomLabel, Diamond, FloorLabel, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
 
@@ -211,7 +211,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
           const text = `floor ${formatValue(metric, m.floor(f))}${floors.length > 1 || f.policy_version > 0 ? ` (v${f.policy_version})` : " (default)"}`;
           return (
             <ReferenceLine
-              key={`floor-${i}`}
+              key={`floor-${f.policy_version}-${f.from}`}
               segment={[
                 { x: from, y: m.floor(f) },
                 { x: to, y: m.floor(f) },
@@ -220,7 +220,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
               strokeDasharray="6 4"
               strokeWidth={1.5}
               ifOverflow="visible"
-              label={floorLabel(text, `${metric}-floor`, "var(--danger)", "end")}
+              label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="end" />}
             />
           );
         })}
@@ -231,12 +231,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             strokeDasharray="2 3"
             strokeWidth={2}
             ifOverflow="extendDomain"
-            label={floorLabel(
-              `candidate ${formatValue(metric, candidateFloor)}`,
-              `${metric}-candidate-floor`,
-              "var(--accent)",
-              "start",
-            )}
+            label={
+              <FloorLabel
+                text={`candidate ${formatValue(metric, candidateFloor)}`}
+                testId={`${metric}-candidate-floor`}
+                color="var(--accent)"
+                side="start"
+              />
+            }
           />
         ) : null}
         {x.limits.map((limit) => (
@@ -245,12 +247,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={limit + 0.5}
             stroke="var(--muted)"
             strokeDasharray="3 3"
-            label={bottomLabel(
-              `max pass ${limit}`,
-              "var(--muted)",
-              `${metric}-max-pass`,
-              `Passes after ${limit} exceed max_pass_number`,
-            )}
+            label={
+              <BottomLabel
+                text={`max pass ${limit}`}
+                color="var(--muted)"
+                testId={`${metric}-max-pass`}
+                title={`Passes after ${limit} exceed max_pass_number`}
+              />
+            }
           />
         ))}
         {boundaries.map((b) => (
@@ -260,13 +264,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
             stroke={BOUNDARY_COLOR[b.strategy]}
             strokeWidth={2}
             strokeDasharray="1 3"
-            label={topLabel(
-              `⚑ ${BOUNDARY_LABEL[b.strategy]}`,
-              BOUNDARY_COLOR[b.strategy],
-              `${metric}-boundary-marker`,
-              `${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`,
-              1,
-            )}
+            label={
+              <TopLabel
+                text={`⚑ ${BOUNDARY_LABEL[b.strategy]}`}
+                color={BOUNDARY_COLOR[b.strategy]}
+                testId={`${metric}-boundary-marker`}
+                title={`${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`}
+                row={1}
+              />
+            }
           />
         ))}
         {collapse ? (
@@ -274,12 +280,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={collapse.pass_number}
             stroke="var(--danger)"
             strokeWidth={2}
-            label={topLabel(
-              `collapse · pass ${collapse.pass_number}`,
-              "var(--danger)",
-              `${metric}-collapse-marker`,
-              `Collapse point: ${collapse.pass_id} (${collapse.verdict})`,
-            )}
+            label={
+              <TopLabel
+                text={`collapse · pass ${collapse.pass_number}`}
+                color="var(--danger)"
+                testId={`${metric}-collapse-marker`}
+                title={`Collapse point: ${collapse.pass_id} (${collapse.verdict})`}
+              />
+            }
           />
         ) : null}
         {candidate?.collapse_pass_number != null ? (
@@ -288,13 +296,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
             stroke="var(--accent)"
             strokeWidth={2}
             strokeDasharray="4 2"
-            label={topLabel(
-              `candidate collapse · pass ${candidate.collapse_pass_number}`,
-              "var(--accent)",
-              `${metric}-candidate-collapse`,
-              "Where the chain would collapse under the candidate floor",
-              collapse ? 2 : 0,
-            )}
+            label={
+              <TopLabel
+                text={`candidate collapse · pass ${candidate.collapse_pass_number}`}
+                color="var(--accent)"
+                testId={`${metric}-candidate-collapse`}
+                title="Where the chain would collapse under the candidate floor"
+                row={collapse ? 2 : 0}
+              />
+            }
           />
         ) : null}
         {selected ? (
@@ -312,12 +322,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
           isAnimationActive={false}
         />
 
-        {mismatches.map((mm) =>
-          valueAt.has(mm.pass_number) ? (
+        {mismatches.map((mm) => {
+          const y = valueAt.get(mm.pass_number);
+          return y === undefined ? null : (
             <ReferenceDot
               key={`mismatch-${mm.pass_id}`}
               x={mm.pass_number}
-              y={valueAt.get(mm.pass_number)!}
+              y={y}
               ifOverflow="visible"
               shape={(p) => (
                 <Diamond
@@ -327,14 +338,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 />
               )}
             />
-          ) : null,
-        )}
-        {findings.map((f) =>
-          valueAt.has(f.pass_number) ? (
+          );
+        })}
+        {findings.map((f) => {
+          const y = valueAt.get(f.pass_number);
+          return y === undefined ? null : (
             <ReferenceDot
               key={`finding-${f.pass_id}-${f.kind}`}
               x={f.pass_number}
-              y={valueAt.get(f.pass_number)!}
+              y={y}
               ifOverflow="visible"
               shape={(p) => (
                 <Triangle
@@ -344,8 +356,8 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 />
               )}
             />
-          ) : null,
-        )}
+          );
+        })}
       </LineChart>
     </div>
   );

@@ -89,14 +89,15 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
         <h2>{title}</h2>
         <div className="content-pane-actions">
           {canTree ? (
-            <div role="group" aria-label="View">
+            <fieldset className="view-toggle">
+              <legend className="visually-hidden">View</legend>
               <button type="button" aria-pressed={mode === "tree"} onClick={() => setMode("tree")}>
                 Tree
               </button>
               <button type="button" aria-pressed={mode === "text"} onClick={() => setMode("text")}>
                 Text
               </button>
-            </div>
+            </fieldset>
           ) : null}
           <CopyButton load={loadWhole} label="Copy" />
           <a className="ccr-button-link" href={originalContentHref(hash, part, { download: 1 })} download>

@@ -21,15 +21,16 @@ function SortHeader({ label, column, state }: { label: string; column: OriginalS
   params.set("sort", column);
   params.set("order", next);
   return (
-    <a
-      href={`?${params}`}
-      aria-sort={active ? (state.order === "asc" ? "ascending" : "descending") : undefined}
-      data-testid={`sort-${column}`}
-    >
+    <a href={`?${params}`} data-testid={`sort-${column}`}>
       {label}
       {active ? (state.order === "asc" ? " ▲" : " ▼") : ""}
     </a>
   );
+}
+
+function ariaSort(state: SortState, column: OriginalSort): "ascending" | "descending" | undefined {
+  if (state.sort !== column) return undefined;
+  return state.order === "asc" ? "ascending" : "descending";
 }
 
 function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
@@ -50,6 +51,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "size",
+      meta: { sort: ariaSort(state, "size") },
       header: () => <SortHeader label="Size" column="size" state={state} />,
       cell: ({ row }) => (
         <span title={`${row.original.size_bytes} bytes`}>
@@ -77,11 +79,13 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "created",
+      meta: { sort: ariaSort(state, "created") },
       header: () => <SortHeader label="Created" column="created" state={state} />,
       cell: ({ row }) => <span className="mono">{formatUtc(row.original.created_at)}</span>,
     },
     {
       id: "last_retrieved",
+      meta: { sort: ariaSort(state, "last_retrieved") },
       header: () => <SortHeader label="Last retrieved" column="last_retrieved" state={state} />,
       cell: ({ row }) => (
         <span className="mono">
@@ -91,6 +95,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "retrievals",
+      meta: { sort: ariaSort(state, "retrievals") },
       header: () => <SortHeader label="Retrievals" column="retrievals" state={state} />,
       cell: ({ row }) => formatCount(row.original.retrieval_count),
     },

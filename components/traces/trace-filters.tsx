@@ -1,26 +1,33 @@
 import Link from "next/link";
+import { tracesHref } from "@/lib/routes";
 
 /** A plain GET form: works before hydration, and every search is a link. Submitting starts from the newest page. */
 export function TraceFilters({ q, chainId, mismatch }: { q?: string; chainId?: string; mismatch?: boolean }) {
   const active = Boolean(q || chainId || mismatch !== undefined);
   return (
-    <form className="toolbar" method="get" action="/traces" role="search" aria-label="Search traces">
-      <input
-        type="search"
-        name="q"
-        defaultValue={q ?? ""}
-        placeholder="Text in an axiom, receipt or invalidated path"
-        aria-label="Search axioms and invalidations"
-        size={40}
-      />
-      <input type="text" name="chain_id" defaultValue={chainId ?? ""} placeholder="Chain id" aria-label="Chain" />
-      <select name="mismatch" defaultValue={mismatch === undefined ? "" : String(mismatch)} aria-label="Digest status">
-        <option value="">Any digest status</option>
-        <option value="true">Client digest differs</option>
-        <option value="false">No disagreement</option>
-      </select>
-      <button type="submit">Search</button>
-      {active ? <Link href="/traces">Clear</Link> : null}
-    </form>
+    <search aria-label="Search traces">
+      <form className="toolbar" method="get" action="/traces">
+        <input
+          type="search"
+          name="q"
+          defaultValue={q ?? ""}
+          placeholder="Text in an axiom, receipt or invalidated path"
+          aria-label="Search axioms and invalidations"
+          size={40}
+        />
+        <input type="text" name="chain_id" defaultValue={chainId ?? ""} placeholder="Chain id" aria-label="Chain" />
+        <select
+          name="mismatch"
+          defaultValue={mismatch === undefined ? "" : String(mismatch)}
+          aria-label="Digest status"
+        >
+          <option value="">Any digest status</option>
+          <option value="true">Client digest differs</option>
+          <option value="false">No disagreement</option>
+        </select>
+        <button type="submit">Search</button>
+        {active ? <Link href={tracesHref()}>Clear</Link> : null}
+      </form>
+    </search>
   );
 }

@@ -10,7 +10,8 @@ export function Skeleton({
   width?: number | string;
   label?: string;
 }) {
-  return <div className="skeleton" style={{ height, width }} role={label ? "status" : undefined} aria-label={label} />;
+  if (!label) return <div className="skeleton" style={{ height, width }} />;
+  return <div className="skeleton" style={{ height, width }} role="status" aria-label={label} />;
 }
 
 export function TableSkeleton({ rows = 8, label = "Loading table" }: { rows?: number; label?: string }) {

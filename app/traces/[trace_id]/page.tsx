@@ -106,6 +106,8 @@ export default async function TracePage({ params }: Props) {
           ) : (
             <ol className="audit-constraints" data-testid="axioms">
               {trace.conclusions.map((c, i) => (
+                // Two conclusions may carry the same axiom and receipt; their order is the trace's.
+                // biome-ignore lint/suspicious/noArrayIndexKey: the list is stored and never reorders
                 <li key={i} data-testid="axiom">
                   <span className="audit-pre audit-constraint">{c.axiom}</span>
                   <span className="audit-receipt">
@@ -164,13 +166,8 @@ export default async function TracePage({ params }: Props) {
               through.
             </p>
             <NodeTable rows={nodeRows} />
-            <div
-              className="audit-boundary"
-              role="separator"
-              aria-label={`Eviction boundary at index ${trace.eviction_boundary_index}`}
-            >
-              eviction boundary · index {trace.eviction_boundary_index}
-            </div>
+            {/* A divider that says what it divides: text, read as it is shown, rather than a separator role. */}
+            <p className="audit-boundary">eviction boundary · index {trace.eviction_boundary_index}</p>
           </>
         ) : (
           <p className="empty" data-testid="nodes-evicted">
