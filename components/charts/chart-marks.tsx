@@ -63,50 +63,30 @@ export function FloorLabel({ viewBox, text, color, testId, side }: MarkLabel & {
 
 // Markers sit beside the point (mismatches below, integrity findings above) so that both
 // show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
-export function Diamond({
-  cx = 0,
-  cy = 0,
-  testId,
-  title,
-}: {
+interface MarkerProps {
   cx?: number;
   cy?: number;
   testId: string;
   title: string;
-}) {
+}
+
+function Marker({ testId, title, d, fill }: Pick<MarkerProps, "testId" | "title"> & { d: string; fill: string }) {
   return (
     <g data-testid={testId} pointerEvents="none">
       <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`}
-        fill="var(--warn)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
+      <path d={d} fill={fill} stroke="var(--panel)" strokeWidth={1.5} />
     </g>
   );
 }
 
-export function Triangle({
-  cx = 0,
-  cy = 0,
-  testId,
-  title,
-}: {
-  cx?: number;
-  cy?: number;
-  testId: string;
-  title: string;
-}) {
-  return (
-    <g data-testid={testId} pointerEvents="none">
-      <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`}
-        fill="var(--integrity)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
-    </g>
-  );
+/** A client/server mismatch, under the point. */
+export function Diamond({ cx = 0, cy = 0, testId, title }: MarkerProps) {
+  const d = `M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`;
+  return <Marker testId={testId} title={title} d={d} fill="var(--warn)" />;
+}
+
+/** An integrity finding, over the point. */
+export function Triangle({ cx = 0, cy = 0, testId, title }: MarkerProps) {
+  const d = `M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`;
+  return <Marker testId={testId} title={title} d={d} fill="var(--integrity)" />;
 }

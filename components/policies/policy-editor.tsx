@@ -4,6 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { PolicyInForce } from "@/lib/policy";
+import { FloorFields } from "./floor-fields";
 
 export interface PolicyDraft {
   min_size_bytes: number;
@@ -87,45 +88,11 @@ export function PolicyEditor({
       {fromWhatIf ? (
         <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p>
       ) : null}
-      <div className="form-grid">
-        <label>
-          Min size (bytes)
-          <input
-            name="min_size_bytes"
-            type="number"
-            min={0}
-            step={1}
-            required
-            defaultValue={draft.min_size_bytes}
-            key={`s${draft.min_size_bytes}`}
-          />
-        </label>
-        <label>
-          Min semantic density
-          <input
-            name="min_semantic_density"
-            type="number"
-            min={0}
-            max={1}
-            step="any"
-            required
-            defaultValue={draft.min_semantic_density}
-            key={`d${draft.min_semantic_density}`}
-          />
-        </label>
-        <label>
-          Max pass number
-          <input
-            name="max_pass_number"
-            type="number"
-            min={0}
-            step={1}
-            required
-            defaultValue={draft.max_pass_number}
-            key={`m${draft.max_pass_number}`}
-          />
-        </label>
-      </div>
+      <FloorFields
+        values={draft}
+        labels={{ size: "Min size (bytes)", density: "Min semantic density", maxPass: "Max pass number" }}
+        remount
+      />
       <label>
         Required fields <span className="muted">(one per line, dotted paths)</span>
         <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />

@@ -1,33 +1,28 @@
 import Link from "next/link";
 import { tracesHref } from "@/lib/routes";
+import { FilterForm } from "@/components/ui/filter-form";
 
-/** A plain GET form: works before hydration, and every search is a link. Submitting starts from the newest page. */
+/** Submitting starts from the newest page: the form carries no cursor. */
 export function TraceFilters({ q, chainId, mismatch }: { q?: string; chainId?: string; mismatch?: boolean }) {
   const active = Boolean(q || chainId || mismatch !== undefined);
   return (
-    <search aria-label="Search traces">
-      <form className="toolbar" method="get" action="/traces">
-        <input
-          type="search"
-          name="q"
-          defaultValue={q ?? ""}
-          placeholder="Text in an axiom, receipt or invalidated path"
-          aria-label="Search axioms and invalidations"
-          size={40}
-        />
-        <input type="text" name="chain_id" defaultValue={chainId ?? ""} placeholder="Chain id" aria-label="Chain" />
-        <select
-          name="mismatch"
-          defaultValue={mismatch === undefined ? "" : String(mismatch)}
-          aria-label="Digest status"
-        >
-          <option value="">Any digest status</option>
-          <option value="true">Client digest differs</option>
-          <option value="false">No disagreement</option>
-        </select>
-        <button type="submit">Search</button>
-        {active ? <Link href={tracesHref()}>Clear</Link> : null}
-      </form>
-    </search>
+    <FilterForm label="Search traces" action="/traces">
+      <input
+        type="search"
+        name="q"
+        defaultValue={q ?? ""}
+        placeholder="Text in an axiom, receipt or invalidated path"
+        aria-label="Search axioms and invalidations"
+        size={40}
+      />
+      <input type="text" name="chain_id" defaultValue={chainId ?? ""} placeholder="Chain id" aria-label="Chain" />
+      <select name="mismatch" defaultValue={mismatch === undefined ? "" : String(mismatch)} aria-label="Digest status">
+        <option value="">Any digest status</option>
+        <option value="true">Client digest differs</option>
+        <option value="false">No disagreement</option>
+      </select>
+      <button type="submit">Search</button>
+      {active ? <Link href={tracesHref()}>Clear</Link> : null}
+    </FilterForm>
   );
 }

@@ -24,3 +24,16 @@ export function TableSkeleton({ rows = 8, label = "Loading table" }: { rows?: nu
     </div>
   );
 }
+
+/** A list page streaming in: its title, a line of filters or text, then the table. */
+export function ListPageSkeleton({ label, rows, titleWidth }: { label: string; rows: number; titleWidth: number }) {
+  return (
+    <>
+      <Skeleton height={28} width={titleWidth} label={label} />
+      <div style={{ height: 12 }} />
+      <Skeleton height={34} width="70%" />
+      <div style={{ height: 16 }} />
+      <TableSkeleton rows={rows} label={label} />
+    </>
+  );
+}
