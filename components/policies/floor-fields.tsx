@@ -1,6 +1,9 @@
-import type { CompressionPolicy } from "@/lib/guard";
-
-type Floor = Pick<CompressionPolicy, "min_size_bytes" | "min_semantic_density" | "max_pass_number">;
+/** The numbers of a floor: a stored policy, a draft being edited or a what-if candidate. */
+export interface Floor {
+  min_size_bytes: number;
+  min_semantic_density: number;
+  max_pass_number: number;
+}
 
 /**
  * The three numbers of a floor as form inputs under their wire names, shared by the policy

@@ -4,13 +4,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { PolicyInForce } from "@/lib/policy";
-import { FloorFields } from "./floor-fields";
+import { type Floor, FloorFields } from "./floor-fields";
 
-export interface PolicyDraft {
-  min_size_bytes: number;
-  min_semantic_density: number;
-  max_pass_number: number;
-}
+export type PolicyDraft = Floor;
 
 interface ApiErrorBody {
   error?: { message?: string; issues?: { path: string; message: string }[] };

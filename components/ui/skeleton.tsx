@@ -1,5 +1,5 @@
 // Placeholders shown while a Suspense boundary streams in, sized like what replaces them so
-// the page does not jump. Each is announced to screen readers once, by its label.
+// the page does not jump. The one that carries a label is announced to screen readers; the rest are silent.
 
 export function Skeleton({
   height,

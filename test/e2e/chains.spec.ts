@@ -73,7 +73,7 @@ test.describe("chains list", () => {
     const lines = readFileSync((await csv.path())!, "utf8")
       .trim()
       .split("\r\n");
-    expect(lines[0].startsWith("chain_id,content_class,statuses,pass_count")).toBe(true);
+    expect(lines[0]?.startsWith("chain_id,content_class,statuses,pass_count")).toBe(true);
     expect(
       lines
         .slice(1)

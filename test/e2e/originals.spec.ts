@@ -17,10 +17,11 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
   request,
 }) => {
   const tool = `e2e.browse.${salt()}`;
-  const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`];
-  const hashes = [];
-  for (const original of texts)
-    hashes.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
+  const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`] as const;
+  const storeText = (original: string) =>
+    store(request, { original, tool_name: tool, compressed: original.slice(0, 10) });
+  // One after the other: the default sort is newest first.
+  const hashes = [await storeText(texts[0]), await storeText(texts[1]), await storeText(texts[2])] as const;
   expect((await request.post("/api/v1/retrieve", { data: { hash: hashes[2].slice(0, 12) } })).status()).toBe(200);
   expect((await request.post("/api/v1/retrieve", { data: { hash: sha256(`never stored ${tool}`) } })).status()).toBe(
     404,
