@@ -15,7 +15,7 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
       </nav>
       <h1>
         <span data-testid="chain-id">{summary.chain_id}</span>{" "}
-        <CopyButton value={summary.chain_id} label="Copy chain id" />
+        <CopyButton value={summary.chain_id} label="Copy chain id" icon />
       </h1>
       <div className="facts">
         <StatusBadges statuses={summary.statuses} />
