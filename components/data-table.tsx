@@ -4,7 +4,6 @@
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from "@tanstack/react-table";
 
 declare module "@tanstack/react-table" {
-  // biome-ignore lint/correctness/noUnusedVariables: the type parameters must match TanStack's declaration to merge
   interface ColumnMeta<TData extends RowData, TValue> {
     /** The column the rows are sorted by, for aria-sort on its header. */
     sort?: "ascending" | "descending";

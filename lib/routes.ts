@@ -65,3 +65,13 @@ export function chainsExportHref(format: "csv" | "json", query: QueryValues): st
 export function tracesHref(query: QueryValues = {}): string {
   return hrefWith("/traces", query);
 }
+
+/** The live feed of a chain's new passes and boundaries (server-sent events). */
+export function chainEventsHref(chainId: string): string {
+  return `/api/v1/chains/${segment(chainId)}/events`;
+}
+
+/** One content class's policy in the API, where the dashboard saves a new floor. */
+export function policyApiHref(contentClass: string): string {
+  return `/api/v1/policies/${segment(contentClass)}`;
+}

@@ -3,6 +3,7 @@
 // the same validation, the same versioning, and the API token when the server requires one.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { policyApiHref } from "@/lib/routes";
 import type { PolicyInForce } from "@/lib/policy";
 import { type Floor, FloorFields } from "./floor-fields";
 
@@ -49,7 +50,7 @@ export function PolicyEditor({
     setSaving(true);
     setOutcome(null);
     try {
-      const response = await fetch(`/api/v1/policies/${encodeURIComponent(current.content_class)}`, {
+      const response = await fetch(policyApiHref(current.content_class), {
         method: "PUT",
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
