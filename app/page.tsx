@@ -9,7 +9,8 @@ import {
   rangeStart,
   type RangeKey,
 } from "@/lib/chains/overview";
-import { parseOverviewParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
+import { overviewParamsSchema } from "./search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
@@ -18,7 +19,7 @@ import { RecentCollapses } from "@/components/overview/recent-collapses";
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const { range } = parseOverviewParams(await searchParams);
+  const { range } = parseSearchParams(overviewParamsSchema, await searchParams);
   const now = new Date();
   const since = rangeStart(range, now, range === "all" ? await getFirstActivity() : null);
   return (

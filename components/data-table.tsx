@@ -1,9 +1,20 @@
 "use client";
 // The one table of the app, on @tanstack/react-table v8. Rows arrive already filtered,
 // sorted and paged by the server; the table only draws them.
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from "@tanstack/react-table";
+
+declare module "@tanstack/react-table" {
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** The column the rows are sorted by, for aria-sort on its header. */
+    sort?: "ascending" | "descending";
+  }
+}
 
 export interface DataTableProps<Row> {
+  // Each column's value type differs (string, number, a row object); TanStack's own
+  // createColumnHelper yields ColumnDef<Row, V> per column, which only `any` accepts as one
+  // array: `unknown` rejects them because ColumnDef is invariant in its value type.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
   columns: ColumnDef<Row, any>[];
   rows: Row[];
   /** Stable id per row (used for keys, selection and test ids). */
@@ -22,7 +33,7 @@ export function DataTable<Row>({ columns, rows, rowId, empty, selectedId, onRowC
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
             {group.headers.map((header) => (
-              <th key={header.id} scope="col">
+              <th key={header.id} scope="col" aria-sort={header.column.columnDef.meta?.sort}>
                 {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
               </th>
             ))}

@@ -1,58 +1,38 @@
-// Axis math for the chain charts. Sizes span orders of magnitude (96 KB down to a few
+// Axis math for the chain charts. Sizes span orders of magnitude (96 KiB down to a few
 // hundred bytes) while the floor sits near the bottom, so the size axis is logarithmic.
 
 /** A log axis cannot show 0 bytes; the chart draws it at 1 byte (tooltips show the true value). */
 export const LOG_AXIS_MIN = 1;
 
-/** [min, max] for a log axis holding every value and every floor, padded to whole ticks. */
+// The size axis is labelled in binary units like every other size on the dashboard, so its
+// ticks sit on powers of two: 1 KiB, 4 KiB, 16 KiB read cleanly where 1000 B would read "0.98 KiB".
+const log2 = Math.log2;
+
+/** Tick spacing in doublings: every power of two on a narrow axis, sparser on a wide one. */
+function tickStep(lo: number, hi: number): number {
+  const doublings = log2(hi) - log2(lo);
+  return [1, 2, 5, 10].find((step) => doublings / step <= 8) ?? 10;
+}
+
+/** [min, max] for a log axis holding every value and every floor, padded out to whole ticks. */
 export function logDomain(values: readonly number[]): [number, number] {
   const positive = values.map((v) => Math.max(v, LOG_AXIS_MIN));
-  if (positive.length === 0) return [LOG_AXIS_MIN, 10];
-  const lo = Math.min(...positive);
-  const hi = Math.max(...positive);
-  const min = 10 ** Math.floor(Math.log10(lo));
-  let max = 10 ** Math.ceil(Math.log10(hi));
-  if (max <= min) max = min * 10;
+  if (positive.length === 0) return [LOG_AXIS_MIN, 16];
+  const lo = 2 ** Math.floor(log2(Math.min(...positive)));
+  let hi = 2 ** Math.ceil(log2(Math.max(...positive)));
+  if (hi <= lo) hi = lo * 2;
+  const step = tickStep(lo, hi);
+  const min = 2 ** (Math.floor(log2(lo) / step) * step);
+  const max = 2 ** (Math.ceil(log2(hi) / step) * step);
   return [min, max];
 }
 
-/** Ticks at 1, 2 and 5 times each power of ten inside the domain; fewer when the range is wide. */
+/** Ticks on the powers of two inside the domain, spaced so that there are at most about nine. */
 export function logTicks([min, max]: readonly [number, number]): number[] {
-  const decades = Math.round(Math.log10(max / min));
-  const steps = decades <= 3 ? [1, 2, 5] : [1];
+  const step = tickStep(min, max);
   const ticks: number[] = [];
-  for (let p = min; p <= max; p *= 10) {
-    for (const s of steps) {
-      const t = p * s;
-      if (t >= min && t <= max) ticks.push(t);
-    }
-  }
+  for (let e = Math.ceil(log2(min) / step) * step; 2 ** e <= max; e += step) ticks.push(2 ** e);
   return ticks;
-}
-
-const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-
-/** 2048 -> "2 KiB", 1536 -> "1.5 KiB", 200 -> "200 B". */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const text =
-    unit === 0 || value >= 100
-      ? Math.round(value).toString()
-      : value.toFixed(value >= 10 ? 1 : 2).replace(/\.?0+$/, "");
-  return `${text} ${UNITS[unit]}`;
-}
-
-/** Axis labels for round decimal byte ticks: 1000 -> "1 kB" reads better than "0.98 KiB". */
-export function formatByteTick(bytes: number): string {
-  if (bytes >= 1e9) return `${bytes / 1e9} GB`;
-  if (bytes >= 1e6) return `${bytes / 1e6} MB`;
-  if (bytes >= 1e3) return `${bytes / 1e3} kB`;
-  return `${bytes} B`;
 }
 
 /**

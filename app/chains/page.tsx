@@ -1,31 +1,20 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { countChains, listChainClasses, listChains } from "@/db/queries/chains";
-import { type ChainKey } from "@/lib/chains/types";
+import type { ChainKey } from "@/lib/chains/types";
 import { encodeCursor } from "@/lib/http/cursor";
-import { decodeChainCursor, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
-import {
-  hrefWith,
-  parseChainsPageParams,
-  type ChainsPageParams,
-  type RawSearchParams,
-} from "@/lib/schemas/search-params";
+import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 import { formatCount } from "@/lib/format";
+import { chainsExportHref, chainsHref } from "@/lib/routes";
+import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
 import { ChainFilters } from "@/components/chains/chain-filters";
 import { ChainsTable } from "@/components/chains/chains-table";
+import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
+import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Chains" };
-
-function cursorKey(cursor: string | undefined, sort: ChainSort): ChainKey | undefined {
-  try {
-    return decodeChainCursor(cursor, sort);
-  } catch {
-    // A hand-edited or stale cursor: start from the first page rather than fail.
-    return undefined;
-  }
-}
 
 /** The filter part of the URL, shared by pager links and export links. */
 function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
@@ -39,7 +28,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 }
 
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = parseChainsPageParams(await searchParams);
+  const p = parseSearchParams(chainsPageParamsSchema, await searchParams);
   const order = p.order ?? defaultOrder(p.sort);
   const classes = await listChainClasses();
   return (
@@ -65,7 +54,7 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
 }
 
 async function ChainsResults({ params: p, order }: { params: ChainsPageParams; order: "asc" | "desc" }) {
-  const key = cursorKey(p.cursor, p.sort);
+  const key: ChainKey | undefined = safeCursor((c) => decodeChainCursor(c, p.sort), p.cursor).key;
   const [page, total] = await Promise.all([
     listChains({
       status: p.status,
@@ -80,8 +69,8 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
     countChains({ status: p.status, content_class: p.content_class, q: p.q }),
   ]);
   const filters = filterParams(p, order);
-  const limit = p.limit === 50 ? undefined : p.limit;
-  const exportHref = (format: "csv" | "json") => hrefWith("/api/v1/exports/chains", { format, ...filters });
+  const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
+  const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
   const filtered = Boolean(p.status || p.content_class || p.q);
   return (
     <>
@@ -107,7 +96,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
           empty={
             filtered ? (
               <>
-                No chains match these filters. <a href="/chains">Clear filters</a>
+                No chains match these filters. <a href={chainsHref()}>Clear filters</a>
               </>
             ) : (
               <>No chains yet: agents create one by posting receipts to /api/v1/passes.</>
@@ -115,33 +104,24 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
           }
         />
       </div>
-      <nav className="pager" aria-label="Pages of chains">
-        {page.prev ? (
-          <a href={hrefWith("/chains", { ...filters, limit })} data-testid="chains-first">
-            ⇤ First
-          </a>
-        ) : null}
-        {page.prev ? (
-          <a
-            href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.prev), dir: "prev" })}
-            data-testid="chains-prev"
-          >
-            ← Previous
-          </a>
-        ) : (
-          <span className="muted">← Previous</span>
-        )}
-        {page.next ? (
-          <a
-            href={hrefWith("/chains", { ...filters, limit, cursor: encodeCursor(page.next) })}
-            data-testid="chains-next"
-          >
-            Next →
-          </a>
-        ) : (
-          <span className="muted">Next →</span>
-        )}
-      </nav>
+      <Pager
+        label="Pages of chains"
+        steps={[
+          { href: page.prev ? chainsHref({ ...filters, limit }) : null, text: "⇤ First", testId: "chains-first" },
+          {
+            href: page.prev ? chainsHref({ ...filters, limit, cursor: encodeCursor(page.prev), dir: "prev" }) : null,
+            text: "← Previous",
+            rel: "prev",
+            testId: "chains-prev",
+          },
+          {
+            href: page.next ? chainsHref({ ...filters, limit, cursor: encodeCursor(page.next) }) : null,
+            text: "Next →",
+            rel: "next",
+            testId: "chains-next",
+          },
+        ]}
+      />
     </>
   );
 }

@@ -6,7 +6,10 @@ import { encodeCursor } from "@/lib/http/cursor";
 import { CcrCounters } from "@/components/originals/ccr-counters";
 import { OriginalsFilters } from "@/components/originals/originals-filters";
 import { OriginalsTable } from "@/components/originals/originals-table";
-import { parseOriginalsPageParams, type OriginalsPageQuery, type RawSearchParams } from "./search-params";
+import { Pager } from "@/components/ui/pager";
+import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
+import type { RawSearchParams } from "@/lib/url-state";
+import { parseOriginalsPageParams, type OriginalsPageQuery } from "./search-params";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Originals" };
@@ -25,31 +28,14 @@ async function TableSection({ query }: { query: OriginalsPageQuery }) {
         rows={items}
         sort={{ sort: query.filter.sort, order: query.filter.order, base: query.filtersOnly }}
       />
-      <nav className="pager" aria-label="Pages">
-        {query.after ? <a href={`?${query.base}`}>← First page</a> : null}
-        {next ? (
-          <a href={`?${nextParams}`} rel="next" data-testid="next-page">
-            Next page →
-          </a>
-        ) : null}
-      </nav>
+      <Pager
+        label="Pages of originals"
+        steps={[
+          { href: query.after ? `/originals?${query.base}` : null, text: "⇤ First" },
+          { href: next ? `/originals?${nextParams}` : null, text: "Next →", rel: "next", testId: "next-page" },
+        ]}
+      />
     </>
-  );
-}
-
-function CountersSkeleton() {
-  return (
-    <div className="skeleton" style={{ height: 168, marginBottom: 16 }} role="status" aria-label="Loading counters" />
-  );
-}
-
-function TableSkeleton() {
-  return (
-    <div role="status" aria-label="Loading originals">
-      {Array.from({ length: 8 }, (_, i) => (
-        <div key={i} className="skeleton" style={{ height: 28, marginBottom: 6 }} />
-      ))}
-    </div>
   );
 }
 
@@ -62,12 +48,12 @@ export default async function OriginalsPage({ searchParams }: { searchParams: Pr
         Uncompressed tool outputs kept for <code>headroom_retrieve</code>, least recently retrieved evicted first. Gone
         entries keep a tombstone so agents hear &ldquo;gone, don&rsquo;t retry&rdquo;, not &ldquo;never existed&rdquo;.
       </p>
-      <Suspense fallback={<CountersSkeleton />}>
+      <Suspense fallback={<Skeleton height={168} label="Loading counters" />}>
         <CountersSection />
       </Suspense>
       <h2>Stored originals</h2>
       <OriginalsFilters filter={query.filter} />
-      <Suspense key={query.base + String(query.after)} fallback={<TableSkeleton />}>
+      <Suspense key={query.base + String(query.after)} fallback={<TableSkeleton label="Loading originals" />}>
         <TableSection query={query} />
       </Suspense>
     </>

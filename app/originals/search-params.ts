@@ -1,3 +1,4 @@
+// /originals' URL state: filters, sort, page size and the keyset cursor.
 import { z } from "zod";
 import { DEFAULT_LIMIT } from "@/lib/http/list";
 import {
@@ -6,8 +7,7 @@ import {
   ORIGINAL_STATUS_FILTERS,
   type OriginalListQuery,
 } from "@/lib/schemas/originals";
-
-export type RawSearchParams = Record<string, string | string[] | undefined>;
+import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
 
 const optionalText = z
   .string()
@@ -17,8 +17,7 @@ const optionalText = z
   .catch(undefined)
   .transform((v) => v || undefined);
 
-// A page never answers 422: a parameter it cannot read is dropped, so a stale link still opens.
-const pageParamsSchema = z.object({
+export const originalsPageParamsSchema = z.object({
   status: z.enum(ORIGINAL_STATUS_FILTERS).optional().catch(undefined),
   content_type: optionalText,
   tool_name: optionalText,
@@ -40,14 +39,8 @@ export interface OriginalsPageQuery {
 }
 
 export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQuery {
-  const first = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  const { cursor, ...filter } = pageParamsSchema.parse(first);
-  let after: [string | number, string] | undefined;
-  try {
-    after = decodeOriginalCursor(cursor, filter.sort);
-  } catch {
-    after = undefined;
-  }
+  const { cursor, ...filter } = parseSearchParams(originalsPageParamsSchema, raw);
+  const after = safeCursor((c) => decodeOriginalCursor(c, filter.sort), cursor).key;
   const filters = new URLSearchParams();
   for (const key of ["status", "content_type", "tool_name", "chain_id", "q"] as const) {
     const value = filter[key];

@@ -4,7 +4,7 @@ import { listChainBoundaries } from "@/db/queries/boundaries";
 import { replayClass } from "@/db/queries/what-if";
 import type { CompressionPolicy } from "@/lib/guard/guard";
 import type { PolicyInForce } from "@/lib/guard/policy";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { chainHref, policiesHref } from "@/lib/routes";
 import { MOVEMENTS, summariseWhatIf } from "@/lib/chains/what-if";
 import { ChainCharts } from "@/components/chains/chain-charts";
 import { WhatIfResults } from "@/components/policies/what-if-results";
@@ -26,7 +26,7 @@ export async function WhatIfSection({
   const replayed = await replayClass(contentClass, current, candidate);
   const result = summariseWhatIf(replayed, LISTED_PER_MOVEMENT);
   const query = { class: contentClass, ...candidate };
-  const overlayHref = (chainId: string) => `${hrefWith("/policies", { ...query, chain: chainId })}#overlay`;
+  const overlayHref = (chainId: string) => `${policiesHref({ ...query, chain: chainId })}#overlay`;
   // The chain to draw: the one asked for, else the one that moved most.
   const shown = replayed.find((c) => c.chain_id === chain) ?? MOVEMENTS.flatMap((m) => result.chains[m])[0];
   return (
@@ -81,7 +81,7 @@ async function Overlay({
           </select>
         </label>
         <button type="submit">Show</button>
-        <a href={`/chains/${encodeURIComponent(chainId)}`}>open chain</a>
+        <a href={chainHref(chainId)}>open chain</a>
         <span className="muted">
           collapses under the floor in force: {currentCollapse !== null ? `pass ${currentCollapse}` : "never"} · under
           the candidate: {candidateCollapse !== null ? `pass ${candidateCollapse}` : "never"}

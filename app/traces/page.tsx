@@ -1,16 +1,17 @@
 import { Suspense } from "react";
 import type { Metadata } from "next";
-import { RejectionListSection } from "@/components/traces/rejection-list-section";
-import { TableSkeleton } from "@/components/traces/table-skeleton";
 import { TraceFilters } from "@/components/traces/trace-filters";
-import { TraceListSection } from "@/components/traces/trace-list-section";
-import { parseTracesPageParams, type RawSearchParams } from "./search-params";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
+import { RejectionListSection } from "./rejection-list-section";
+import { tracesPageParamsSchema } from "./search-params";
+import { TraceListSection } from "./trace-list-section";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Traces" };
 
 export default async function TracesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const params = parseTracesPageParams(await searchParams);
+  const params = parseSearchParams(tracesPageParamsSchema, await searchParams);
   // Keys make each list suspend again when its own page or the filters change.
   const traceKey = JSON.stringify([params.q, params.chain_id, params.mismatch, params.after, params.before]);
   const rejectionKey = JSON.stringify([params.chain_id, params.r_after, params.r_before]);
@@ -24,7 +25,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       <div className="traces-layout">
         <section aria-labelledby="traces-heading">
           <h2 id="traces-heading">Traces</h2>
-          <TraceFilters params={params} />
+          <TraceFilters q={params.q} chainId={params.chain_id} mismatch={params.mismatch} />
           <Suspense key={traceKey} fallback={<TableSkeleton rows={8} label="Loading traces" />}>
             <TraceListSection params={params} />
           </Suspense>

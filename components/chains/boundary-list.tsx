@@ -1,5 +1,5 @@
 import type { BoundaryWire } from "@/lib/chains/types";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { chainHref } from "@/lib/routes";
 import type { OriginalLinkProps } from "./original-links";
 
 const LABEL: Record<BoundaryWire["strategy"], string> = {
@@ -20,7 +20,6 @@ export function BoundaryList({
   restoreLinks: Record<string, OriginalLinkProps>;
 }) {
   if (boundaries.length === 0) return null;
-  const path = `/chains/${encodeURIComponent(chainId)}`;
   return (
     <section className="panel" aria-label="Boundary receipts">
       <h2>Boundary receipts</h2>
@@ -28,18 +27,12 @@ export function BoundaryList({
         {boundaries.map((b) => (
           <li key={b.pass_number} data-strategy={b.strategy}>
             <span className={`badge boundary-${b.strategy}`}>⚑ {LABEL[b.strategy]}</span>{" "}
-            <a href={hrefWith(path, { from: b.pass_number })}>pass {b.pass_number}</a>: {b.reason}
+            <a href={chainHref(chainId, { from: b.pass_number })}>pass {b.pass_number}</a>: {b.reason}
             {b.restore_pass_id ? (
               <>
                 {" "}
                 (restores <code>{b.restore_pass_id}</code>
-                {restoreLinks[b.restore_pass_id] ? (
-                  <>
-                    {" "}
-                    from its <a href={restoreLinks[b.restore_pass_id].href}>cached original</a>
-                  </>
-                ) : null}
-                )
+                <RestoreLink link={restoreLinks[b.restore_pass_id]} />)
               </>
             ) : null}
             {b.relaxed_policy ? (
@@ -52,5 +45,15 @@ export function BoundaryList({
         ))}
       </ul>
     </section>
+  );
+}
+
+function RestoreLink({ link }: { link: OriginalLinkProps | undefined }) {
+  if (!link) return null;
+  return (
+    <>
+      {" "}
+      from its <a href={link.href}>cached original</a>
+    </>
   );
 }

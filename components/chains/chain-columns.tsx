@@ -1,13 +1,12 @@
 "use client";
 import { createColumnHelper } from "@tanstack/react-table";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
-import { formatBytes } from "@/lib/chart-domain";
-import { formatUtc } from "@/lib/format";
+import { formatBytes, formatCount, formatUtc } from "@/lib/format";
+import { chainHref } from "@/lib/routes";
 import { StatusBadges } from "@/components/ui/status-badges";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 
 const col = createColumnHelper<ChainSummaryWire>();
-const chainHref = (id: string) => `/chains/${encodeURIComponent(id)}`;
 
 export const chainColumns = [
   col.accessor("chain_id", {
@@ -20,7 +19,7 @@ export const chainColumns = [
   }),
   col.accessor("content_class", { header: "Class" }),
   col.accessor("statuses", { header: "Status", cell: (c) => <StatusBadges statuses={c.getValue()} /> }),
-  col.accessor("pass_count", { header: "Passes", cell: (c) => c.getValue().toLocaleString("en") }),
+  col.accessor("pass_count", { header: "Passes", cell: (c) => formatCount(c.getValue()) }),
   col.accessor("last_verdict", { header: "Last verdict", cell: (c) => <VerdictBadge verdict={c.getValue()} /> }),
   col.accessor("collapse_point", {
     header: "Collapse point",
@@ -29,7 +28,7 @@ export const chainColumns = [
       if (!point) return <span className="muted">none</span>;
       return (
         <a
-          href={`${chainHref(c.row.original.chain_id)}?pass=${encodeURIComponent(point.pass_id)}&from=${point.pass_number}`}
+          href={chainHref(c.row.original.chain_id, { pass: point.pass_id, from: point.pass_number })}
           data-testid="collapse-link"
         >
           pass {point.pass_number}
@@ -39,11 +38,14 @@ export const chainColumns = [
   }),
   col.accessor("min_semantic_density", {
     header: "Lowest density",
-    cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)),
+    cell: (c) => {
+      const density = c.getValue();
+      return density === null ? "—" : density.toFixed(2);
+    },
   }),
   col.accessor("min_size_bytes", {
     header: "Smallest size",
-    cell: (c) => (c.getValue() === null ? "—" : formatBytes(c.getValue()!)),
+    cell: (c) => formatBytes(c.getValue()),
   }),
   col.accessor("last_activity_at", {
     header: "Last activity",

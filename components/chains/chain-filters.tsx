@@ -3,6 +3,7 @@
 // hydration. Once hydrated, choices apply at once and the search applies as you pause typing.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { chainsHref } from "@/lib/routes";
 import { CHAIN_SORTS, CHAIN_STATUSES, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
 import { STATUS_LABEL } from "@/components/ui/status-badges";
 
@@ -46,10 +47,12 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
     if (options.resetOrder || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
     if (params.get("sort") === "last_activity") params.delete("sort");
     if (params.get("limit") === "50") params.delete("limit");
-    const query = params.toString();
-    router.push(query ? `/chains?${query}` : "/chains");
+    router.push(chainsHref(Object.fromEntries(params)));
   }
 
+  // Debounced search-as-you-type: runs when the typed text changes; apply() reads the whole
+  // form from its ref, so it needs no dependency of its own.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the typed text on purpose
   useEffect(() => {
     if (!typed.current) return;
     const timer = setTimeout(() => apply(), 350);
@@ -62,104 +65,104 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
   }, [q]);
 
   return (
-    <form
-      ref={form}
-      method="get"
-      action="/chains"
-      className="toolbar"
-      role="search"
-      aria-label="Filter chains"
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply();
-      }}
-    >
-      <label>
-        <span className="visually-hidden">Search chain id</span>
-        <input
-          type="search"
-          name="q"
-          placeholder="Search chain id…"
-          value={search}
-          onChange={(event) => {
-            typed.current = true;
-            setSearch(event.target.value);
-          }}
-          data-testid="filter-q"
-        />
-      </label>
-      <label>
-        Status{" "}
-        <select
-          key={status ?? ""}
-          name="status"
-          defaultValue={status ?? ""}
-          onChange={() => apply()}
-          data-testid="filter-status"
-        >
-          <option value="">any</option>
-          {CHAIN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABEL[s]}
+    <search aria-label="Filter chains">
+      <form
+        ref={form}
+        method="get"
+        action="/chains"
+        className="toolbar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply();
+        }}
+      >
+        <label>
+          <span className="visually-hidden">Search chain id</span>
+          <input
+            type="search"
+            name="q"
+            placeholder="Search chain id…"
+            value={search}
+            onChange={(event) => {
+              typed.current = true;
+              setSearch(event.target.value);
+            }}
+            data-testid="filter-q"
+          />
+        </label>
+        <label>
+          Status{" "}
+          <select
+            key={status ?? ""}
+            name="status"
+            defaultValue={status ?? ""}
+            onChange={() => apply()}
+            data-testid="filter-status"
+          >
+            <option value="">any</option>
+            {CHAIN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Class{" "}
+          <select
+            key={contentClass ?? ""}
+            name="content_class"
+            defaultValue={contentClass ?? ""}
+            onChange={() => apply()}
+            data-testid="filter-class"
+          >
+            <option value="">any</option>
+            {classes.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort{" "}
+          <select
+            key={sort}
+            name="sort"
+            defaultValue={sort}
+            onChange={() => apply({ resetOrder: true })}
+            data-testid="filter-sort"
+          >
+            {CHAIN_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="visually-hidden">Order</span>
+          <select key={order} name="order" defaultValue={order} onChange={() => apply()} data-testid="filter-order">
+            <option value={defaultOrder(sort)}>{ORDER_LABEL[sort][defaultOrder(sort)]}</option>
+            <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>
+              {ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}
             </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Class{" "}
-        <select
-          key={contentClass ?? ""}
-          name="content_class"
-          defaultValue={contentClass ?? ""}
-          onChange={() => apply()}
-          data-testid="filter-class"
-        >
-          <option value="">any</option>
-          {classes.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Sort{" "}
-        <select
-          key={sort}
-          name="sort"
-          defaultValue={sort}
-          onChange={() => apply({ resetOrder: true })}
-          data-testid="filter-sort"
-        >
-          {CHAIN_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABEL[s]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span className="visually-hidden">Order</span>
-        <select key={order} name="order" defaultValue={order} onChange={() => apply()} data-testid="filter-order">
-          <option value={defaultOrder(sort)}>{ORDER_LABEL[sort][defaultOrder(sort)]}</option>
-          <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>
-            {ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}
-          </option>
-        </select>
-      </label>
-      <label>
-        Rows{" "}
-        <select key={limit} name="limit" defaultValue={String(limit)} onChange={() => apply()}>
-          {[25, 50, 100, 200].map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </label>
-      <noscript>
-        <button type="submit">Apply</button>
-      </noscript>
-    </form>
+          </select>
+        </label>
+        <label>
+          Rows{" "}
+          <select key={limit} name="limit" defaultValue={String(limit)} onChange={() => apply()}>
+            {[25, 50, 100, 200].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <noscript>
+          <button type="submit">Apply</button>
+        </noscript>
+      </form>
+    </search>
   );
 }

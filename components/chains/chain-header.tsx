@@ -1,27 +1,26 @@
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { formatAge, formatCount, formatUtc } from "@/lib/format";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { chainHref, chainsHref, policiesHref } from "@/lib/routes";
 import { StatusBadges } from "@/components/ui/status-badges";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LiveUpdates } from "./live-updates";
 
 export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
-  const path = `/chains/${encodeURIComponent(summary.chain_id)}`;
   const collapse = summary.collapse_point;
   return (
     <header className="page-head">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <a href="/chains">Chains</a> <span aria-hidden>/</span>
+        <a href={chainsHref()}>Chains</a> <span aria-hidden>/</span>
       </nav>
       <h1>
         <span data-testid="chain-id">{summary.chain_id}</span>{" "}
-        <CopyButton value={summary.chain_id} label="Copy chain id" />
+        <CopyButton value={summary.chain_id} label="Copy chain id" icon />
       </h1>
       <div className="facts">
         <StatusBadges statuses={summary.statuses} />
         <span>
-          class <a href={hrefWith("/policies", { class: summary.content_class })}>{summary.content_class}</a>
+          class <a href={policiesHref({ class: summary.content_class })}>{summary.content_class}</a>
         </span>
         <span data-testid="pass-count">{formatCount(summary.pass_count)} passes</span>
         <span>
@@ -31,7 +30,7 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
           {collapse ? (
             <>
               collapsed at{" "}
-              <a href={hrefWith(path, { pass: collapse.pass_id, from: collapse.pass_number })}>
+              <a href={chainHref(summary.chain_id, { pass: collapse.pass_id, from: collapse.pass_number })}>
                 pass {collapse.pass_number}
               </a>{" "}
               <VerdictBadge verdict={collapse.verdict} />

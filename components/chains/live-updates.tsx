@@ -4,6 +4,7 @@
 // a chain receiving a burst of passes does not re-render for each one).
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { chainEventsHref } from "@/lib/routes";
 
 const MIN_REFRESH_MS = 2_000;
 
@@ -23,7 +24,7 @@ export function LiveUpdates({ chainId, passCount }: { chainId: string; passCount
   }, [passCount]);
 
   useEffect(() => {
-    const source = new EventSource(`/api/v1/chains/${encodeURIComponent(chainId)}/events`);
+    const source = new EventSource(chainEventsHref(chainId));
     const refresh = () => {
       pending.current = null;
       lastRefresh.current = Date.now();

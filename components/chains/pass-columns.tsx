@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { PassRow } from "@/lib/chains/types";
 import { PASS_FLAG } from "@/lib/chains/downsample";
-import { formatBytes } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { OriginalLinkProps } from "./original-links";
@@ -36,6 +36,7 @@ function PassLink({ row }: { row: PassTableRow }) {
 
 /** The marks a row carries, so findings show where they occur and not only in a list. */
 function RowMarks({ row }: { row: PassTableRow }) {
+  const original = row.output_original ?? row.input_original;
   return (
     <span className="row-marks">
       {row.client_mismatch ? (
@@ -52,10 +53,10 @@ function RowMarks({ row }: { row: PassTableRow }) {
           ▲ {row.integrity.kind.replace("_", " ")}
         </span>
       ) : null}
-      {(row.output_original ?? row.input_original) ? (
+      {original ? (
         <a
           className="mark original"
-          href={(row.output_original ?? row.input_original)!.href}
+          href={original.href}
           onClick={(event) => event.stopPropagation()}
           title={`Cached original of this pass's ${row.output_original ? "output" : "input"}`}
           data-testid="row-original"

@@ -1,6 +1,6 @@
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { PassDetail as PassDetailData } from "@/lib/chains/types";
-import { formatBytes } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { OriginalLinks, type OriginalLinkProps } from "./original-links";

@@ -26,8 +26,12 @@ export function CollapseRateChart({
   points: CollapseRatePoint[];
   strideSeconds: number;
 }) {
-  if (classes.length === 0) return <div className="empty">No chains started in this range.</div>;
-  const domain: [number, number] = [points[0].t, points[points.length - 1].t];
+  const firstPoint = points[0];
+  const lastPoint = points.at(-1);
+  if (classes.length === 0 || !firstPoint || !lastPoint) {
+    return <div className="empty">No chains started in this range.</div>;
+  }
+  const domain: [number, number] = [firstPoint.t, lastPoint.t];
   return (
     <div className="chart" data-testid="collapse-rate-chart">
       <LineChart
@@ -64,7 +68,7 @@ export function CollapseRateChart({
               <div className="chart-tooltip">
                 <strong>from {formatBucket(point.t, strideSeconds)} UTC</strong>
                 {classes.map((c) =>
-                  point.started[c] > 0 ? (
+                  (point.started[c] ?? 0) > 0 ? (
                     <div key={c}>
                       {c}: {Math.round((point.rate[c] ?? 0) * 100)}% ({point.collapsed[c]} of {point.started[c]}{" "}
                       collapsed)

@@ -18,8 +18,10 @@ import {
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { IntegrityFinding } from "@/lib/chains/integrity";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
-import { LOG_AXIS_MIN, formatByteTick, formatBytes, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { BottomLabel, Diamond, FloorLabel, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
 
@@ -73,61 +75,6 @@ const BOUNDARY_COLOR: Record<BoundaryWire["strategy"], string> = {
   accept_loss: "var(--boundary-accept)",
 };
 
-interface LabelViewBox {
-  viewBox?: { x?: number; y?: number; width?: number; height?: number };
-}
-
-/** A label at the top of a vertical reference line, carrying a test id and a native tooltip. */
-function topLabel(text: string, color: string, testId: string, title: string, row = 0) {
-  function TopLabel({ viewBox }: LabelViewBox) {
-    const x = viewBox?.x ?? 0;
-    const y = (viewBox?.y ?? 0) + 4 + row * 14;
-    return (
-      <g data-testid={testId}>
-        <title>{title}</title>
-        <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return TopLabel;
-}
-
-/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
-/** A label at the foot of a vertical reference line, out of the way of the markers labelled at the top. */
-function bottomLabel(text: string, color: string, testId: string, title: string) {
-  function BottomLabel({ viewBox }: LabelViewBox) {
-    const x = viewBox?.x ?? 0;
-    const y = (viewBox?.y ?? 0) + (viewBox?.height ?? 0) - 6;
-    return (
-      <g data-testid={testId}>
-        <title>{title}</title>
-        <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return BottomLabel;
-}
-
-function floorLabel(text: string, testId: string, color: string, side: "start" | "end") {
-  function FloorLabel({ viewBox }: LabelViewBox) {
-    const left = viewBox?.x ?? 0;
-    const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
-    const y = viewBox?.y ?? 0;
-    return (
-      <g data-testid={testId}>
-        <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
-          {text}
-        </text>
-      </g>
-    );
-  }
-  return FloorLabel;
-}
-
 function formatValue(metric: Metric, value: number): string {
   return metric === "size" ? formatBytes(value) : value.toFixed(3);
 }
@@ -163,36 +110,6 @@ function PassTooltip({
   );
 }
 
-// Markers sit beside the point (mismatches below, integrity findings above) so that both
-// show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
-function Diamond({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
-  return (
-    <g data-testid={testId} pointerEvents="none">
-      <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`}
-        fill="var(--warn)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
-    </g>
-  );
-}
-
-function Triangle({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
-  return (
-    <g data-testid={testId} pointerEvents="none">
-      <title>{title}</title>
-      <path
-        d={`M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`}
-        fill="var(--integrity)"
-        stroke="var(--panel)"
-        strokeWidth={1.5}
-      />
-    </g>
-  );
-}
-
 export function PassMetricChart(props: PassMetricChartProps) {
   const {
     metric,
@@ -211,10 +128,12 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const searchParams = useSearchParams();
   const m = METRIC[metric];
 
-  if (points.length === 0) return <div className="empty">No passes yet.</div>;
+  const firstPoint = points[0];
+  const lastPoint = points.at(-1);
+  if (!firstPoint || !lastPoint) return <div className="empty">No passes yet.</div>;
 
-  const first = points[0].pass_number;
-  const last = points[points.length - 1].pass_number;
+  const first = firstPoint.pass_number;
+  const last = lastPoint.pass_number;
   const limits = [...floors.map((f) => f.max_pass_number), ...(candidate ? [candidate.max_pass_number] : [])];
   const x = passDomain(first, last, limits);
   const floorValues = floors.map(m.floor);
@@ -275,7 +194,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
           scale={metric === "size" ? "log" : "linear"}
           domain={yDomain}
           ticks={metric === "size" ? logTicks(yDomain) : [0, 0.25, 0.5, 0.75, 1]}
-          tickFormatter={(v: number) => (metric === "size" ? formatByteTick(v) : v.toFixed(2))}
+          tickFormatter={(v: number) => (metric === "size" ? formatBytes(v) : v.toFixed(2))}
           allowDataOverflow
           stroke="var(--muted)"
           tick={{ fontSize: 11, fill: "var(--muted)" }}
@@ -292,7 +211,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
           const text = `floor ${formatValue(metric, m.floor(f))}${floors.length > 1 || f.policy_version > 0 ? ` (v${f.policy_version})` : " (default)"}`;
           return (
             <ReferenceLine
-              key={`floor-${i}`}
+              key={`floor-${f.policy_version}-${f.from}`}
               segment={[
                 { x: from, y: m.floor(f) },
                 { x: to, y: m.floor(f) },
@@ -301,7 +220,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
               strokeDasharray="6 4"
               strokeWidth={1.5}
               ifOverflow="visible"
-              label={floorLabel(text, `${metric}-floor`, "var(--danger)", "end")}
+              label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="end" />}
             />
           );
         })}
@@ -312,12 +231,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             strokeDasharray="2 3"
             strokeWidth={2}
             ifOverflow="extendDomain"
-            label={floorLabel(
-              `candidate ${formatValue(metric, candidateFloor)}`,
-              `${metric}-candidate-floor`,
-              "var(--accent)",
-              "start",
-            )}
+            label={
+              <FloorLabel
+                text={`candidate ${formatValue(metric, candidateFloor)}`}
+                testId={`${metric}-candidate-floor`}
+                color="var(--accent)"
+                side="start"
+              />
+            }
           />
         ) : null}
         {x.limits.map((limit) => (
@@ -326,12 +247,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={limit + 0.5}
             stroke="var(--muted)"
             strokeDasharray="3 3"
-            label={bottomLabel(
-              `max pass ${limit}`,
-              "var(--muted)",
-              `${metric}-max-pass`,
-              `Passes after ${limit} exceed max_pass_number`,
-            )}
+            label={
+              <BottomLabel
+                text={`max pass ${limit}`}
+                color="var(--muted)"
+                testId={`${metric}-max-pass`}
+                title={`Passes after ${limit} exceed max_pass_number`}
+              />
+            }
           />
         ))}
         {boundaries.map((b) => (
@@ -341,13 +264,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
             stroke={BOUNDARY_COLOR[b.strategy]}
             strokeWidth={2}
             strokeDasharray="1 3"
-            label={topLabel(
-              `⚑ ${BOUNDARY_LABEL[b.strategy]}`,
-              BOUNDARY_COLOR[b.strategy],
-              `${metric}-boundary-marker`,
-              `${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`,
-              1,
-            )}
+            label={
+              <TopLabel
+                text={`⚑ ${BOUNDARY_LABEL[b.strategy]}`}
+                color={BOUNDARY_COLOR[b.strategy]}
+                testId={`${metric}-boundary-marker`}
+                title={`${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`}
+                row={1}
+              />
+            }
           />
         ))}
         {collapse ? (
@@ -355,12 +280,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             x={collapse.pass_number}
             stroke="var(--danger)"
             strokeWidth={2}
-            label={topLabel(
-              `collapse · pass ${collapse.pass_number}`,
-              "var(--danger)",
-              `${metric}-collapse-marker`,
-              `Collapse point: ${collapse.pass_id} (${collapse.verdict})`,
-            )}
+            label={
+              <TopLabel
+                text={`collapse · pass ${collapse.pass_number}`}
+                color="var(--danger)"
+                testId={`${metric}-collapse-marker`}
+                title={`Collapse point: ${collapse.pass_id} (${collapse.verdict})`}
+              />
+            }
           />
         ) : null}
         {candidate?.collapse_pass_number != null ? (
@@ -369,13 +296,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
             stroke="var(--accent)"
             strokeWidth={2}
             strokeDasharray="4 2"
-            label={topLabel(
-              `candidate collapse · pass ${candidate.collapse_pass_number}`,
-              "var(--accent)",
-              `${metric}-candidate-collapse`,
-              "Where the chain would collapse under the candidate floor",
-              collapse ? 2 : 0,
-            )}
+            label={
+              <TopLabel
+                text={`candidate collapse · pass ${candidate.collapse_pass_number}`}
+                color="var(--accent)"
+                testId={`${metric}-candidate-collapse`}
+                title="Where the chain would collapse under the candidate floor"
+                row={collapse ? 2 : 0}
+              />
+            }
           />
         ) : null}
         {selected ? (
@@ -393,12 +322,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
           isAnimationActive={false}
         />
 
-        {mismatches.map((mm) =>
-          valueAt.has(mm.pass_number) ? (
+        {mismatches.map((mm) => {
+          const y = valueAt.get(mm.pass_number);
+          return y === undefined ? null : (
             <ReferenceDot
               key={`mismatch-${mm.pass_id}`}
               x={mm.pass_number}
-              y={valueAt.get(mm.pass_number)!}
+              y={y}
               ifOverflow="visible"
               shape={(p) => (
                 <Diamond
@@ -408,14 +338,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 />
               )}
             />
-          ) : null,
-        )}
-        {findings.map((f) =>
-          valueAt.has(f.pass_number) ? (
+          );
+        })}
+        {findings.map((f) => {
+          const y = valueAt.get(f.pass_number);
+          return y === undefined ? null : (
             <ReferenceDot
               key={`finding-${f.pass_id}-${f.kind}`}
               x={f.pass_number}
-              y={valueAt.get(f.pass_number)!}
+              y={y}
               ifOverflow="visible"
               shape={(p) => (
                 <Triangle
@@ -425,8 +356,8 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 />
               )}
             />
-          ) : null,
-        )}
+          );
+        })}
       </LineChart>
     </div>
   );

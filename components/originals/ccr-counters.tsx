@@ -1,5 +1,5 @@
 import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
-import { formatBytes, formatCount, formatPercent, formatSigned, formatUtc } from "./format";
+import { formatBytes, formatCount, formatPercent, formatSigned, formatUtcHour } from "@/lib/format";
 
 function Stat({ id, label, value, detail }: { id: string; label: string; value: string; detail?: React.ReactNode }) {
   return (
@@ -93,7 +93,7 @@ export function CcrCounters({ stats }: { stats: OriginalStatsWire }) {
             <tbody>
               {hours.map((h) => (
                 <tr key={h.hour}>
-                  <td className="mono">{formatUtc(h.hour).replace(":00:00 UTC", ":00")}</td>
+                  <td className="mono">{formatUtcHour(h.hour)}</td>
                   <td>{formatCount(h.stored)}</td>
                   <td>{formatCount(h.retrieved)}</td>
                   <td>

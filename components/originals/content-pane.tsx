@@ -3,6 +3,9 @@
 // content route, so a 32 MiB original never sits in the DOM whole; JSON small enough to
 // parse comfortably is shown as a foldable tree. Everything is rendered as text.
 import { useEffect, useState } from "react";
+import { originalContentHref } from "@/lib/routes";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Skeleton } from "@/components/ui/skeleton";
 import { JsonTree } from "./json-tree";
 
 export const PAGE_CHARS = 64 * 1024;
@@ -18,10 +21,6 @@ export interface ContentPaneProps {
 }
 
 type Tree = { value: unknown } | { error: string };
-
-function contentUrl(hash: string, part: string, extra = ""): string {
-  return `/originals/${hash}/content?part=${part}${extra}`;
-}
 
 async function fetchText(url: string, signal?: AbortSignal): Promise<string> {
   const response = await fetch(url, { signal });
@@ -39,13 +38,14 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
   const [whole, setWhole] = useState<string | null>(null);
   const [tree, setTree] = useState<Tree | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const canTree = treeAllowed && !(tree && "error" in tree);
 
   useEffect(() => {
     if (mode !== "text" || slice?.page === page) return;
     const controller = new AbortController();
-    fetch(contentUrl(hash, part, `&offset=${page * PAGE_CHARS}&length=${PAGE_CHARS}`), { signal: controller.signal })
+    fetch(originalContentHref(hash, part, { offset: page * PAGE_CHARS, length: PAGE_CHARS }), {
+      signal: controller.signal,
+    })
       .then(async (response) => {
         if (!response.ok) throw new Error(`the server answered ${response.status}`);
         const body = (await response.json()) as { text: string };
@@ -61,7 +61,7 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
   useEffect(() => {
     if (mode !== "tree" || tree) return;
     const controller = new AbortController();
-    fetchText(contentUrl(hash, part), controller.signal)
+    fetchText(originalContentHref(hash, part), controller.signal)
       .then((text) => {
         setWhole(text);
         try {
@@ -77,16 +77,10 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
     return () => controller.abort();
   }, [hash, part, mode, tree]);
 
-  async function copy() {
-    try {
-      const text = whole ?? (await fetchText(contentUrl(hash, part)));
-      setWhole(text);
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch (e) {
-      setError(`Could not copy: ${(e as Error).message}.`);
-    }
+  async function loadWhole(): Promise<string> {
+    const text = whole ?? (await fetchText(originalContentHref(hash, part)));
+    setWhole(text);
+    return text;
   }
 
   return (
@@ -95,19 +89,18 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
         <h2>{title}</h2>
         <div className="content-pane-actions">
           {canTree ? (
-            <div role="group" aria-label="View">
+            <fieldset className="view-toggle">
+              <legend className="visually-hidden">View</legend>
               <button type="button" aria-pressed={mode === "tree"} onClick={() => setMode("tree")}>
                 Tree
               </button>
               <button type="button" aria-pressed={mode === "text"} onClick={() => setMode("text")}>
                 Text
               </button>
-            </div>
+            </fieldset>
           ) : null}
-          <button type="button" onClick={() => void copy()}>
-            {copied ? "Copied" : "Copy"}
-          </button>
-          <a className="ccr-button-link" href={contentUrl(hash, part, "&download=1")} download>
+          <CopyButton load={loadWhole} label="Copy" />
+          <a className="ccr-button-link" href={originalContentHref(hash, part, { download: 1 })} download>
             Download
           </a>
         </div>
@@ -127,7 +120,7 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
         tree && "value" in tree ? (
           <JsonTree value={tree.value} />
         ) : (
-          <div className="skeleton" style={{ height: 240 }} role="status" aria-label="Loading content" />
+          <Skeleton height={240} label="Loading content" />
         )
       ) : (
         <>
@@ -155,7 +148,7 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
               {slice.text}
             </pre>
           ) : (
-            <div className="skeleton" style={{ height: 240 }} role="status" aria-label="Loading content" />
+            <Skeleton height={240} label="Loading content" />
           )}
         </>
       )}

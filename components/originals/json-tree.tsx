@@ -23,19 +23,16 @@ function Key({ name }: { name: string | null }) {
   );
 }
 
-function Node({
-  name,
-  value,
-  depth,
-  last,
-  label,
-}: {
+interface NodeProps<V> {
   name: string | null;
-  value: Json;
+  value: V;
   depth: number;
   last: boolean;
+  /** The node's path, named by its fold button: "root.results[3]". */
   label: string;
-}) {
+}
+
+function Node({ name, value, depth, last, label }: NodeProps<Json>) {
   if (value === null || typeof value !== "object") {
     return (
       <div className="json-line">
@@ -48,19 +45,7 @@ function Node({
   return <Container name={name} value={value} depth={depth} last={last} label={label} />;
 }
 
-function Container({
-  name,
-  value,
-  depth,
-  last,
-  label,
-}: {
-  name: string | null;
-  value: Json[] | { [key: string]: Json };
-  depth: number;
-  last: boolean;
-  label: string;
-}) {
+function Container({ name, value, depth, last, label }: NodeProps<Json[] | { [key: string]: Json }>) {
   const isArray = Array.isArray(value);
   const entries = useMemo(
     () => (isArray ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)),

@@ -1,6 +1,7 @@
 import type { MatchingPassWire, OriginalSummaryWire } from "@/lib/ccr/types";
-import { CopyValueButton } from "./copy-value-button";
-import { chainHref, formatBytes, formatCount, formatUtc } from "./format";
+import { CopyButton } from "@/components/ui/copy-button";
+import { formatBytes, formatCount, formatUtc } from "@/lib/format";
+import { chainHref } from "@/lib/routes";
 
 type Original = OriginalSummaryWire & { marker: string };
 
@@ -58,7 +59,7 @@ export function OriginalFacts({ original: o }: { original: Original }) {
         </dd>
         <dt>Marker</dt>
         <dd>
-          <code data-testid="marker">{o.marker}</code> <CopyValueButton value={o.marker} label="Copy marker" />
+          <code data-testid="marker">{o.marker}</code> <CopyButton value={o.marker} label="Copy marker" />
         </dd>
       </dl>
       <p className="muted ccr-note">
@@ -77,7 +78,7 @@ export function OriginalProvenance({ original: o, passes }: { original: Original
         <dt>Came from</dt>
         <dd>
           {o.chain_id ? (
-            <a href={chainHref(o.chain_id, o.pass_id)} data-testid="source-chain-link">
+            <a href={chainHref(o.chain_id, { pass: o.pass_id })} data-testid="source-chain-link">
               chain {o.chain_id}
               {o.pass_id ? `, pass ${o.pass_id}` : ""}
             </a>
@@ -93,7 +94,7 @@ export function OriginalProvenance({ original: o, passes }: { original: Original
         <ul className="ccr-list" data-testid="matching-passes">
           {passes.map((p) => (
             <li key={`${p.chain_id}/${p.pass_id}/${p.relation}`}>
-              <a href={chainHref(p.chain_id, p.pass_id)}>
+              <a href={chainHref(p.chain_id, { pass: p.pass_id })}>
                 {p.chain_id} · pass {p.pass_number}
               </a>{" "}
               <span className="muted">

@@ -1,12 +1,18 @@
 import { DEFAULT_LIMIT } from "@/lib/http/list";
 import { ORIGINAL_STATUS_FILTERS, type OriginalListQuery } from "@/lib/schemas/originals";
+import { FilterForm } from "@/components/ui/filter-form";
 
 type Filter = Omit<OriginalListQuery, "cursor">;
 
-/** A plain GET form: filtering happens on the server and every view is a shareable link. */
+const TEXT_FILTERS = [
+  ["tool_name", "Tool name"],
+  ["chain_id", "Chain id"],
+  ["content_type", "Content type"],
+] as const satisfies readonly (readonly [keyof Filter, string])[];
+
 export function OriginalsFilters({ filter }: { filter: Filter }) {
   return (
-    <form method="get" action="/originals" className="toolbar" role="search" aria-label="Filter originals">
+    <FilterForm label="Filter originals" action="/originals">
       <input
         type="search"
         name="q"
@@ -23,32 +29,21 @@ export function OriginalsFilters({ filter }: { filter: Filter }) {
           </option>
         ))}
       </select>
-      <input
-        name="tool_name"
-        defaultValue={filter.tool_name ?? ""}
-        placeholder="Tool name"
-        aria-label="Tool name"
-        size={16}
-      />
-      <input
-        name="chain_id"
-        defaultValue={filter.chain_id ?? ""}
-        placeholder="Chain id"
-        aria-label="Chain id"
-        size={16}
-      />
-      <input
-        name="content_type"
-        defaultValue={filter.content_type ?? ""}
-        placeholder="Content type"
-        aria-label="Content type"
-        size={16}
-      />
+      {TEXT_FILTERS.map(([name, label]) => (
+        <input
+          key={name}
+          name={name}
+          defaultValue={filter[name] ?? ""}
+          placeholder={label}
+          aria-label={label}
+          size={16}
+        />
+      ))}
       <input type="hidden" name="sort" value={filter.sort} />
       <input type="hidden" name="order" value={filter.order} />
       {filter.limit !== DEFAULT_LIMIT ? <input type="hidden" name="limit" value={filter.limit} /> : null}
       <button type="submit">Apply</button>
       <a href="/originals">Reset</a>
-    </form>
+    </FilterForm>
   );
 }

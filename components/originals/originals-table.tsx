@@ -3,7 +3,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { OriginalSummaryWire } from "@/lib/ccr/types";
 import type { OriginalSort } from "@/lib/schemas/originals";
-import { chainHref, formatBytes, formatCount, formatUtc, originalHref } from "./format";
+import { formatBytes, formatCount, formatUtc } from "@/lib/format";
+import { chainHref, originalHref } from "@/lib/routes";
 import { OriginalStatusBadge } from "./status-badge";
 
 export interface SortState {
@@ -20,15 +21,16 @@ function SortHeader({ label, column, state }: { label: string; column: OriginalS
   params.set("sort", column);
   params.set("order", next);
   return (
-    <a
-      href={`?${params}`}
-      aria-sort={active ? (state.order === "asc" ? "ascending" : "descending") : undefined}
-      data-testid={`sort-${column}`}
-    >
+    <a href={`?${params}`} data-testid={`sort-${column}`}>
       {label}
       {active ? (state.order === "asc" ? " ▲" : " ▼") : ""}
     </a>
   );
+}
+
+function ariaSort(state: SortState, column: OriginalSort): "ascending" | "descending" | undefined {
+  if (state.sort !== column) return undefined;
+  return state.order === "asc" ? "ascending" : "descending";
 }
 
 function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
@@ -49,6 +51,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "size",
+      meta: { sort: ariaSort(state, "size") },
       header: () => <SortHeader label="Size" column="size" state={state} />,
       cell: ({ row }) => (
         <span title={`${row.original.size_bytes} bytes`}>
@@ -66,7 +69,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
       header: "Chain / pass",
       cell: ({ row }) =>
         row.original.chain_id ? (
-          <a href={chainHref(row.original.chain_id, row.original.pass_id)}>
+          <a href={chainHref(row.original.chain_id, { pass: row.original.pass_id })}>
             {row.original.chain_id}
             {row.original.pass_id ? <span className="muted"> / {row.original.pass_id}</span> : null}
           </a>
@@ -76,11 +79,13 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "created",
+      meta: { sort: ariaSort(state, "created") },
       header: () => <SortHeader label="Created" column="created" state={state} />,
       cell: ({ row }) => <span className="mono">{formatUtc(row.original.created_at)}</span>,
     },
     {
       id: "last_retrieved",
+      meta: { sort: ariaSort(state, "last_retrieved") },
       header: () => <SortHeader label="Last retrieved" column="last_retrieved" state={state} />,
       cell: ({ row }) => (
         <span className="mono">
@@ -90,6 +95,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
     },
     {
       id: "retrievals",
+      meta: { sort: ariaSort(state, "retrievals") },
       header: () => <SortHeader label="Retrievals" column="retrievals" state={state} />,
       cell: ({ row }) => formatCount(row.original.retrieval_count),
     },

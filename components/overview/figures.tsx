@@ -1,5 +1,6 @@
 import type { OverviewFigures } from "@/lib/chains/overview";
 import { formatCount } from "@/lib/format";
+import { chainsHref } from "@/lib/routes";
 
 interface Figure {
   key: keyof OverviewFigures;
@@ -10,34 +11,34 @@ interface Figure {
 }
 
 const FIGURES: Figure[] = [
-  { key: "chains", label: "Chains", hint: "with receipts in the range", href: "/chains" },
-  { key: "passes", label: "Passes", hint: "receipts received", href: "/chains?sort=pass_count" },
+  { key: "chains", label: "Chains", hint: "with receipts in the range", href: chainsHref() },
+  { key: "passes", label: "Passes", hint: "receipts received", href: chainsHref({ sort: "pass_count" }) },
   {
     key: "chains_collapsed",
     label: "Chains collapsed",
     hint: "collapse point in the range",
-    href: "/chains?status=collapse_imminent",
+    href: chainsHref({ status: "collapse_imminent" }),
     tone: "alert",
   },
   {
     key: "floor_breaches",
     label: "Floor breaches",
     hint: "passes unparseable or schema-invalid",
-    href: "/chains?status=floor_breached",
+    href: chainsHref({ status: "floor_breached" }),
     tone: "alert",
   },
   {
     key: "client_mismatches",
     label: "Client/server mismatches",
     hint: "agent's guard disagreed",
-    href: "/chains?status=client_mismatch",
+    href: chainsHref({ status: "client_mismatch" }),
     tone: "caution",
   },
   {
     key: "integrity_findings",
     label: "Integrity findings",
     hint: "missing, repeated or unchained passes",
-    href: "/chains?status=broken_integrity",
+    href: chainsHref({ status: "broken_integrity" }),
     tone: "caution",
   },
 ];

@@ -4,6 +4,7 @@ export function FiguresSkeleton() {
   return (
     <section className="figures" aria-busy="true" role="status" aria-label="Loading figures">
       {Array.from({ length: 6 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders that never reorder
         <div key={i} className="figure">
           <Skeleton height={30} width="50%" />
           <div style={{ height: 6 }} />

@@ -1,6 +1,6 @@
 import type { RecentCollapse } from "@/lib/chains/overview";
 import { formatAge, formatUtc } from "@/lib/format";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { chainHref } from "@/lib/routes";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 
 /** The latest collapse points, each opening its chain at the collapsing pass. */
@@ -12,7 +12,7 @@ export function RecentCollapses({ items, now }: { items: RecentCollapse[]; now: 
         <li key={c.chain_id}>
           <div className="line">
             <a
-              href={hrefWith(`/chains/${encodeURIComponent(c.chain_id)}`, { pass: c.pass_id, from: c.pass_number })}
+              href={chainHref(c.chain_id, { pass: c.pass_id, from: c.pass_number })}
               data-testid="recent-collapse-link"
             >
               {c.chain_id}

@@ -1,7 +1,7 @@
 "use client";
 import { createColumnHelper } from "@tanstack/react-table";
-import { formatBytes } from "@/lib/chart-domain";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { formatBytes } from "@/lib/format";
+import { chainsHref, policiesHref } from "@/lib/routes";
 
 /** A content class with the floor in force and how its chains fare. */
 export interface PolicyRow {
@@ -22,7 +22,7 @@ export const policyColumns = [
   col.accessor("content_class", {
     header: "Content class",
     cell: (c) => (
-      <a href={hrefWith("/policies", { class: c.getValue() })} data-testid="policy-class-link">
+      <a href={policiesHref({ class: c.getValue() })} data-testid="policy-class-link">
         {c.getValue()}
       </a>
     ),
@@ -57,9 +57,7 @@ export const policyColumns = [
     header: "Chains",
     cell: (c) =>
       c.getValue() > 0 ? (
-        <a href={hrefWith("/chains", { content_class: c.row.original.content_class })}>
-          {c.getValue().toLocaleString("en")}
-        </a>
+        <a href={chainsHref({ content_class: c.row.original.content_class })}>{c.getValue().toLocaleString("en")}</a>
       ) : (
         <span className="muted">0</span>
       ),

@@ -3,13 +3,11 @@
 // the same validation, the same versioning, and the API token when the server requires one.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { policyApiHref } from "@/lib/routes";
 import type { PolicyInForce } from "@/lib/guard/policy";
+import { type Floor, FloorFields } from "./floor-fields";
 
-export interface PolicyDraft {
-  min_size_bytes: number;
-  min_semantic_density: number;
-  max_pass_number: number;
-}
+export type PolicyDraft = Floor;
 
 interface ApiErrorBody {
   error?: { message?: string; issues?: { path: string; message: string }[] };
@@ -52,7 +50,7 @@ export function PolicyEditor({
     setSaving(true);
     setOutcome(null);
     try {
-      const response = await fetch(`/api/v1/policies/${encodeURIComponent(current.content_class)}`, {
+      const response = await fetch(policyApiHref(current.content_class), {
         method: "PUT",
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
@@ -87,45 +85,11 @@ export function PolicyEditor({
       {fromWhatIf ? (
         <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p>
       ) : null}
-      <div className="form-grid">
-        <label>
-          Min size (bytes)
-          <input
-            name="min_size_bytes"
-            type="number"
-            min={0}
-            step={1}
-            required
-            defaultValue={draft.min_size_bytes}
-            key={`s${draft.min_size_bytes}`}
-          />
-        </label>
-        <label>
-          Min semantic density
-          <input
-            name="min_semantic_density"
-            type="number"
-            min={0}
-            max={1}
-            step="any"
-            required
-            defaultValue={draft.min_semantic_density}
-            key={`d${draft.min_semantic_density}`}
-          />
-        </label>
-        <label>
-          Max pass number
-          <input
-            name="max_pass_number"
-            type="number"
-            min={0}
-            step={1}
-            required
-            defaultValue={draft.max_pass_number}
-            key={`m${draft.max_pass_number}`}
-          />
-        </label>
-      </div>
+      <FloorFields
+        values={draft}
+        labels={{ size: "Min size (bytes)", density: "Min semantic density", maxPass: "Max pass number" }}
+        remount
+      />
       <label>
         Required fields <span className="muted">(one per line, dotted paths)</span>
         <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />

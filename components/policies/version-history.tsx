@@ -1,6 +1,5 @@
 import type { PolicyInForce } from "@/lib/guard/policy";
-import { formatBytes } from "@/lib/chart-domain";
-import { formatUtc } from "@/lib/format";
+import { formatBytes, formatUtc } from "@/lib/format";
 
 /** Every stored version of a class's policy, newest first; the first one is in force. */
 export function VersionHistory({ versions }: { versions: PolicyInForce[] }) {
@@ -30,7 +29,7 @@ export function VersionHistory({ versions }: { versions: PolicyInForce[] }) {
             <td title={`${v.min_size_bytes} bytes`}>{formatBytes(v.min_size_bytes)}</td>
             <td>{v.min_semantic_density}</td>
             <td>{v.max_pass_number}</td>
-            <td className="nowrap">{v.created_at ? formatUtc(v.created_at) : "—"}</td>
+            <td className="nowrap">{formatUtc(v.created_at)}</td>
           </tr>
         ))}
       </tbody>

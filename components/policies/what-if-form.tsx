@@ -1,4 +1,5 @@
 import type { CompressionPolicy } from "@/lib/guard/guard";
+import { FloorFields } from "./floor-fields";
 
 /**
  * A plain GET form: the candidate floor goes into the URL, so a what-if is a link that can
@@ -17,28 +18,10 @@ export function WhatIfForm({
     <form method="get" action="/policies" className="what-if-form" data-testid="what-if-form">
       <input type="hidden" name="class" value={contentClass} />
       {chain ? <input type="hidden" name="chain" value={chain} /> : null}
-      <div className="form-grid">
-        <label>
-          Candidate min size (bytes)
-          <input name="min_size_bytes" type="number" min={0} step={1} required defaultValue={values.min_size_bytes} />
-        </label>
-        <label>
-          Candidate min density
-          <input
-            name="min_semantic_density"
-            type="number"
-            min={0}
-            max={1}
-            step="any"
-            required
-            defaultValue={values.min_semantic_density}
-          />
-        </label>
-        <label>
-          Candidate max pass
-          <input name="max_pass_number" type="number" min={0} step={1} required defaultValue={values.max_pass_number} />
-        </label>
-      </div>
+      <FloorFields
+        values={values}
+        labels={{ size: "Candidate min size (bytes)", density: "Candidate min density", maxPass: "Candidate max pass" }}
+      />
       <div className="form-actions">
         <button type="submit" className="primary">
           Replay chains under this floor

@@ -1,5 +1,6 @@
 import { MOVEMENT_LABEL, MOVEMENTS, type Movement, type WhatIfResult } from "@/lib/chains/what-if";
 import { formatCount } from "@/lib/format";
+import { chainHref } from "@/lib/routes";
 
 const TONE: Record<Movement, string> = {
   newly_collapsing: "danger",
@@ -63,7 +64,7 @@ export function WhatIfResults({
               {result.chains[m].map((c) => (
                 <tr key={c.chain_id} data-chain-id={c.chain_id}>
                   <td>
-                    <a href={`/chains/${encodeURIComponent(c.chain_id)}`}>{c.chain_id}</a>
+                    <a href={chainHref(c.chain_id)}>{c.chain_id}</a>
                   </td>
                   <td>{passText(c.current)}</td>
                   <td>

@@ -3,7 +3,8 @@ import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { AxiomEntry, Establishment, ForbiddenEntry } from "@/lib/traces/action-space";
-import { formatTime, traceHref } from "./format";
+import { formatUtc } from "@/lib/format";
+import { traceHref } from "@/lib/routes";
 
 function Sources({ list, verb }: { list: Establishment[]; verb: string }) {
   return (
@@ -16,7 +17,7 @@ function Sources({ list, verb }: { list: Establishment[]; verb: string }) {
             {e.trace_id}
           </Link>{" "}
           <time className="audit-subtle audit-small" dateTime={e.created_at}>
-            {formatTime(e.created_at)}
+            {formatUtc(e.created_at)}
           </time>
         </li>
       ))}

@@ -4,7 +4,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import type { TraceSummary } from "@/lib/traces/types";
 import { DigestBadge } from "./digest-badge";
-import { actionSpaceHref, traceHref } from "./format";
+import { actionSpaceHref, traceHref } from "@/lib/routes";
 import { Stamp } from "./stamp";
 
 const columns: ColumnDef<TraceSummary>[] = [

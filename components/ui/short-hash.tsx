@@ -8,7 +8,7 @@ export function ShortHash({ value, length = 10 }: { value: string | null; length
   return (
     <span className="short-hash">
       <code title={value}>{short}</code>
-      <CopyButton value={value} label="Copy hash" />
+      <CopyButton value={value} label="Copy hash" icon />
     </span>
   );
 }

@@ -70,7 +70,7 @@ test.describe("chains list", () => {
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
     expect(csv.suggestedFilename()).toMatch(/^floorline-chains-.*\.csv$/);
-    const lines = readFileSync((await csv.path())!, "utf8")
+    const lines = readFileSync(await csv.path(), "utf8")
       .trim()
       .split("\r\n");
     expect(lines[0]?.startsWith("chain_id,content_class,statuses,pass_count")).toBe(true);
@@ -83,7 +83,7 @@ test.describe("chains list", () => {
 
     await page.goto("/chains?q=demo-&status=floor_breached");
     const [json] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()]);
-    const items = JSON.parse(readFileSync((await json.path())!, "utf8")) as { chain_id: string }[];
+    const items = JSON.parse(readFileSync(await json.path(), "utf8")) as { chain_id: string }[];
     expect(items.map((c) => c.chain_id).sort()).toEqual((await chainIds(page)).sort());
     expect(items).toHaveLength(2);
   });

@@ -18,12 +18,13 @@ test("browse: counters above a server-filtered, sorted, keyset-paged table; the 
   request,
 }) => {
   const tool = `e2e.browse.${salt()}`;
-  const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`];
-  const stored: string[] = [];
-  for (const original of texts)
-    stored.push(await store(request, { original, tool_name: tool, compressed: original.slice(0, 10) }));
-  const [small, medium, large] = [at(stored, 0), at(stored, 1), at(stored, 2)];
-  expect((await request.post("/api/v1/retrieve", { data: { hash: large.slice(0, 12) } })).status()).toBe(200);
+  const texts = [`small ${tool}`, `medium ${tool} ${"m".repeat(200)}`, `large ${tool} ${"l".repeat(5000)}`] as const;
+  const storeText = (original: string) =>
+    store(request, { original, tool_name: tool, compressed: original.slice(0, 10) });
+  // One after the other: the default sort is newest first.
+  const hashes = [await storeText(texts[0]), await storeText(texts[1]), await storeText(texts[2])] as const;
+  const [small, medium, large] = hashes;
+  expect((await request.post("/api/v1/retrieve", { data: { hash: hashes[2].slice(0, 12) } })).status()).toBe(200);
   expect((await request.post("/api/v1/retrieve", { data: { hash: sha256(`never stored ${tool}`) } })).status()).toBe(
     404,
   );
@@ -109,8 +110,8 @@ test("detail: original and compressed side by side, foldable JSON, text never HT
   const right = page.getByTestId("pane-compressed");
   await expect(left.getByTestId("json-tree")).toContainText(`"tag": "${tag}"`);
   await expect(right.getByTestId("json-tree")).toContainText(`"omitted": 149`);
-  const leftBox = (await left.boundingBox())!;
-  const rightBox = (await right.boundingBox())!;
+  const [leftBox, rightBox] = [await left.boundingBox(), await right.boundingBox()];
+  if (!leftBox || !rightBox) throw new Error("both panes must be on screen");
   expect(rightBox.x).toBeGreaterThan(leftBox.x + leftBox.width - 1);
   expect(Math.abs(rightBox.y - leftBox.y)).toBeLessThan(2);
 
@@ -144,7 +145,7 @@ test("detail: original and compressed side by side, foldable JSON, text never HT
     left.getByRole("link", { name: "Download" }).click(),
   ]);
   expect(download.suggestedFilename()).toBe(`${hash.slice(0, 16)}.json`);
-  expect(await readFile((await download.path())!, "utf8")).toBe(original);
+  expect(await readFile(await download.path(), "utf8")).toBe(original);
 
   // Viewing, copying and downloading here are not retrievals.
   const listed = await (await request.get(`/api/v1/originals?q=${hash.slice(0, 16)}`)).json();
@@ -167,6 +168,8 @@ test("detail: a multi-MiB original is paged, never loaded into the page whole", 
   await left.getByRole("button", { name: "Last" }).click();
   await expect(left.getByTestId("content-text")).toHaveText(original.slice((pages - 1) * 64 * 1024));
   // Only one page of text is in the DOM.
+  // innerText, not textContent: what the page shows, without the text of its inline scripts.
+  // biome-ignore lint/performance/useDomNodeTextContent: see above
   const inDom = await page.evaluate(() => document.body.innerText.length);
   expect(inDom).toBeLessThan(200_000);
 });

@@ -7,7 +7,7 @@ test("the overview shows the headline figures, collapse rates per class and the 
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   // The demo has five chains, three of them collapsed; other specs may add more while this runs.
   const number = async (key: string) =>
-    Number((await page.getByTestId(`figure-${key}`).locator(".value").innerText()).replace(/,/g, ""));
+    Number(((await page.getByTestId(`figure-${key}`).locator(".value").textContent()) ?? "").replace(/,/g, ""));
   expect(await number("chains")).toBeGreaterThanOrEqual(5);
   expect(await number("chains_collapsed")).toBeGreaterThanOrEqual(3);
   expect(await number("floor_breaches")).toBeGreaterThanOrEqual(4);
@@ -39,6 +39,6 @@ test("the time range is part of the URL and changes what is counted", async ({ p
   // The demo's passes are minutes to hours old: none fall in a range that ended before them.
   await page.goto("/?range=24h");
   expect(
-    Number((await page.getByTestId("figure-passes").locator(".value").innerText()).replace(/,/g, "")),
+    Number(((await page.getByTestId("figure-passes").locator(".value").textContent()) ?? "").replace(/,/g, "")),
   ).toBeGreaterThanOrEqual(25);
 });

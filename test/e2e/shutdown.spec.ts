@@ -22,8 +22,10 @@ function startServer(dataDir: string): { child: ChildProcess; output: () => stri
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  const { stdout, stderr } = child;
+  if (!stdout || !stderr) throw new Error("the server was spawned without piped output");
+  stdout.on("data", (chunk) => (output += chunk));
+  stderr.on("data", (chunk) => (output += chunk));
   return { child, output: () => output };
 }
 

@@ -1,21 +1,40 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatByteTick, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { formatBytes } from "@/lib/format";
 
 describe("log axis", () => {
-  it("spans whole powers of ten around every value and floor", () => {
-    expect(logDomain([96_000, 9_800, 2_048])).toEqual([1_000, 100_000]);
-    expect(logDomain([620, 400])).toEqual([100, 1_000]);
-    expect(logDomain([1000])).toEqual([1000, 10_000]);
+  // Binary units on the axis like everywhere else (issue 8): bounds and ticks are powers of two.
+  it("spans whole powers of two around every value and floor", () => {
+    expect(logDomain([96_000, 9_800, 2_048])).toEqual([2_048, 131_072]);
+    expect(logDomain([620, 400])).toEqual([256, 1_024]);
+    expect(logDomain([1024])).toEqual([1024, 2048]);
   });
 
   it("draws zero bytes at the bottom instead of failing", () => {
-    expect(logDomain([0, 500])).toEqual([1, 1_000]);
-    expect(logDomain([])).toEqual([1, 10]);
+    expect(logDomain([0, 500])).toEqual([1, 1_024]);
+    expect(logDomain([])).toEqual([1, 16]);
   });
 
-  it("ticks at 1, 2, 5 per decade, or only powers of ten on wide ranges", () => {
-    expect(logTicks([100, 10_000])).toEqual([100, 200, 500, 1_000, 2_000, 5_000, 10_000]);
-    expect(logTicks([1, 1_000_000])).toEqual([1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]);
+  it("ticks at every power of two, or sparser ones on wide ranges, each a round binary size", () => {
+    expect(logTicks([2_048, 131_072]).map(formatBytes)).toEqual([
+      "2 KiB",
+      "4 KiB",
+      "8 KiB",
+      "16 KiB",
+      "32 KiB",
+      "64 KiB",
+      "128 KiB",
+    ]);
+    expect(logTicks([1, 1_024]).map(formatBytes)).toEqual(["1 B", "4 B", "16 B", "64 B", "256 B", "1 KiB"]);
+    expect(logTicks([1, 2 ** 30]).map(formatBytes)).toEqual([
+      "1 B",
+      "32 B",
+      "1 KiB",
+      "32 KiB",
+      "1 MiB",
+      "32 MiB",
+      "1 GiB",
+    ]);
   });
 });
 
@@ -28,10 +47,8 @@ describe("byte labels", () => {
     expect(formatBytes(5 * 1024 ** 3)).toBe("5 GiB");
   });
 
-  it("labels decimal ticks in decimal units", () => {
-    expect(formatByteTick(500)).toBe("500 B");
-    expect(formatByteTick(2_000)).toBe("2 kB");
-    expect(formatByteTick(5_000_000)).toBe("5 MB");
+  it("prints a dash for a size that is not there", () => {
+    expect(formatBytes(null)).toBe("—");
   });
 });
 

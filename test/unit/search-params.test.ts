@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeSegment,
-  hrefWith,
-  parseChainPageParams,
-  parseChainsPageParams,
-  parseOverviewParams,
-  parsePoliciesParams,
-} from "@/lib/schemas/search-params";
+import { overviewParamsSchema } from "@/app/search-params";
+import { chainPageParamsSchema, chainsPageParamsSchema } from "@/app/chains/search-params";
+import { parsePoliciesParams } from "@/app/policies/search-params";
+import { chainHref, hrefWith } from "@/lib/routes";
+import { decodeSegment, parseSearchParams, type RawSearchParams } from "@/lib/url-state";
+
+// Each page family's schema through the one parser, as the pages call it.
+const parseChainPageParams = (raw: RawSearchParams) => parseSearchParams(chainPageParamsSchema, raw);
+const parseChainsPageParams = (raw: RawSearchParams) => parseSearchParams(chainsPageParamsSchema, raw);
+const parseOverviewParams = (raw: RawSearchParams) => parseSearchParams(overviewParamsSchema, raw);
 
 describe("dashboard URL state", () => {
   it("parses the chain page's pass, cursors and page size, dropping what does not parse", () => {
@@ -73,6 +75,12 @@ describe("dashboard URL state", () => {
       "/chains?status=healthy&limit=25",
     );
     expect(hrefWith("/chains", {})).toBe("/chains");
+  });
+
+  it("escapes ids in chain links, so a free-text id opens its own page", () => {
+    expect(chainHref("a b/c?d#e")).toBe("/chains/a%20b%2Fc%3Fd%23e");
+    expect(chainHref("run-42", { pass: "run-42.p3", from: 3 })).toBe("/chains/run-42?pass=run-42.p3&from=3");
+    expect(decodeSegment(chainHref("weird id/ü?#%").slice("/chains/".length))).toBe("weird id/ü?#%");
   });
 });
 

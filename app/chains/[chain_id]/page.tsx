@@ -3,13 +3,14 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { getChainSummary } from "@/db/queries/chains";
 import { listChainBoundaries } from "@/db/queries/boundaries";
-import { decodeSegment, parseChainPageParams, type RawSearchParams } from "@/lib/schemas/search-params";
+import { decodeSegment, parseSearchParams, type RawSearchParams } from "@/lib/url-state";
 import { ChainHeader } from "@/components/chains/chain-header";
 import { ChainTabs } from "@/components/chains/chain-tabs";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { BoundariesSection } from "./boundaries-section";
 import { ChartsSection } from "./charts-section";
+import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ChainPage({ params, searchParams }: Props) {
   const chainId = decodeSegment((await params).chain_id);
-  const query = parseChainPageParams(await searchParams);
+  const query = parseSearchParams(chainPageParamsSchema, await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
   if (!summary) notFound();
   return (

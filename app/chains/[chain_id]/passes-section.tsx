@@ -1,10 +1,12 @@
 import type { BoundaryWire } from "@/lib/chains/types";
 import { getChainPass, listChainPasses } from "@/db/queries/passes";
-import { type PassCursor } from "@/lib/chains/types";
+import type { PassCursor } from "@/lib/chains/types";
 import { listOriginalLinksByHash } from "@/db/queries/originals-links";
-import { formatPassCursor, hrefWith, type ChainPageParams } from "@/lib/schemas/search-params";
+import { chainHref } from "@/lib/routes";
+import { Pager } from "@/components/ui/pager";
 import { PassDetail } from "@/components/chains/pass-detail";
 import { PassesTable } from "@/components/chains/passes-table";
+import { type ChainPageParams, DEFAULT_PAGE_SIZE, formatPassCursor } from "../search-params";
 
 const LAST_PAGE = formatPassCursor([Number.MAX_SAFE_INTEGER, 0]);
 
@@ -39,8 +41,7 @@ export async function PassesSection({
     input_original: linkOf(r.input_content_hash),
     output_original: linkOf(r.current_content_hash),
   }));
-  const path = `/chains/${encodeURIComponent(chainId)}`;
-  const keep = { pass: query.pass, size: query.size === 50 ? undefined : query.size };
+  const keep = { pass: query.pass, size: query.size === DEFAULT_PAGE_SIZE ? undefined : query.size };
   const first = page.rows[0]?.pass_number;
   const last = page.rows.at(-1)?.pass_number;
   return (
@@ -55,33 +56,31 @@ export async function PassesSection({
           ) : null}
         </div>
         <PassesTable rows={rows} selectedPassId={query.pass ?? null} />
-        <nav className="pager" aria-label="Pages of passes">
-          <a href={hrefWith(path, keep)} aria-disabled={!page.prev}>
-            ⇤ First
-          </a>
-          {page.prev ? (
-            <a href={hrefWith(path, { ...keep, before: formatPassCursor(page.prev) })}>← Earlier</a>
-          ) : (
-            <span className="muted">← Earlier</span>
-          )}
-          {page.next ? (
-            <a href={hrefWith(path, { ...keep, after: formatPassCursor(page.next) })} data-testid="passes-next">
-              Later →
-            </a>
-          ) : (
-            <span className="muted">Later →</span>
-          )}
-          <a href={hrefWith(path, { ...keep, before: LAST_PAGE })} aria-disabled={!page.next}>
-            Last ⇥
-          </a>
-        </nav>
+        <Pager
+          label="Pages of passes"
+          steps={[
+            { href: page.prev ? chainHref(chainId, keep) : null, text: "⇤ First" },
+            {
+              href: page.prev ? chainHref(chainId, { ...keep, before: formatPassCursor(page.prev) }) : null,
+              text: "← Earlier",
+              rel: "prev",
+            },
+            {
+              href: page.next ? chainHref(chainId, { ...keep, after: formatPassCursor(page.next) }) : null,
+              text: "Later →",
+              rel: "next",
+              testId: "passes-next",
+            },
+            { href: page.next ? chainHref(chainId, { ...keep, before: LAST_PAGE }) : null, text: "Last ⇥" },
+          ]}
+        />
       </div>
       {query.pass ? (
         selected ? (
           <PassDetail
             pass={selected}
             boundaries={boundaries}
-            closeHref={hrefWith(path, {
+            closeHref={chainHref(chainId, {
               ...keep,
               pass: undefined,
               from: query.from,

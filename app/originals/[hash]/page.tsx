@@ -3,8 +3,9 @@ import { notFound, redirect } from "next/navigation";
 import { getOriginalForView } from "@/db/queries/originals-view";
 import { listPassesForOriginal } from "@/db/queries/originals-links";
 import { ContentPane } from "@/components/originals/content-pane";
-import { CopyValueButton } from "@/components/originals/copy-value-button";
-import { formatBytes, formatUtc, originalHref } from "@/components/originals/format";
+import { CopyButton } from "@/components/ui/copy-button";
+import { formatBytes, formatUtc } from "@/lib/format";
+import { originalHref } from "@/lib/routes";
 import { OriginalFacts, OriginalProvenance } from "@/components/originals/original-facts";
 import { OriginalStatusBadge } from "@/components/originals/status-badge";
 
@@ -54,8 +55,7 @@ export default async function OriginalPage({ params }: Props) {
         Original <OriginalStatusBadge status={original.status} />
       </h1>
       <p className="subtitle full-hash">
-        <code data-testid="original-hash">{original.hash}</code>{" "}
-        <CopyValueButton value={original.hash} label="Copy hash" />
+        <code data-testid="original-hash">{original.hash}</code> <CopyButton value={original.hash} label="Copy hash" />
       </p>
       {live ? null : (
         <section className="panel tombstone" role="status" data-testid="tombstone">

@@ -4,7 +4,9 @@ import type { Metadata } from "next";
 import { getTrace } from "@/db/queries/traces";
 import { nodeOutcomes, parseInvalidation } from "@/lib/traces/action-space";
 import { DigestBadge } from "@/components/traces/digest-badge";
-import { actionSpaceHref, formatTime, pageParam } from "@/components/traces/format";
+import { formatUtc } from "@/lib/format";
+import { actionSpaceHref, chainHref, tracesHref } from "@/lib/routes";
+import { decodeSegment } from "@/lib/url-state";
 import { NodeTable, type NodeRow } from "@/components/traces/node-table";
 
 export const dynamic = "force-dynamic";
@@ -14,16 +16,21 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 type Props = { params: Promise<{ trace_id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Trace ${pageParam((await params).trace_id)}` };
+  return { title: `Trace ${decodeSegment((await params).trace_id)}` };
 }
 
 export default async function TracePage({ params }: Props) {
-  const trace_id = pageParam((await params).trace_id);
+  const trace_id = decodeSegment((await params).trace_id);
   const trace = await getTrace(trace_id);
   if (!trace) notFound();
 
-  const nodeRows: NodeRow[] | null = trace.nodes
-    ? nodeOutcomes(trace.nodes).map((outcome, index) => ({ ...trace.nodes![index], index, outcome }))
+  // nodeOutcomes answers one outcome per node, in order.
+  const nodes = trace.nodes;
+  const nodeRows: NodeRow[] | null = nodes
+    ? nodeOutcomes(nodes).flatMap((outcome, index) => {
+        const node = nodes[index];
+        return node ? [{ ...node, index, outcome }] : [];
+      })
     : null;
   const axiomCount = trace.conclusions.length;
   const residual = {
@@ -35,14 +42,14 @@ export default async function TracePage({ params }: Props) {
   return (
     <>
       <p className="audit-crumbs">
-        <Link href="/traces">Traces</Link> /
+        <Link href={tracesHref()}>Traces</Link> /
       </p>
       <h1 className="audit-title">{trace.trace_id}</h1>
       <p className="subtitle">
         {trace.chain_id ? (
           <>
             Chain{" "}
-            <Link href={`/chains/${encodeURIComponent(trace.chain_id)}`} className="mono">
+            <Link href={chainHref(trace.chain_id)} className="mono">
               {trace.chain_id}
             </Link>{" "}
             · <Link href={actionSpaceHref(trace.chain_id)}>action space handed to a successor</Link> ·{" "}
@@ -50,7 +57,7 @@ export default async function TracePage({ params }: Props) {
         ) : (
           <>No chain · </>
         )}
-        stored <time dateTime={trace.created_at}>{formatTime(trace.created_at)}</time>
+        stored <time dateTime={trace.created_at}>{formatUtc(trace.created_at)}</time>
       </p>
 
       <section className="panel audit-section" aria-labelledby="digest-heading">
@@ -99,6 +106,8 @@ export default async function TracePage({ params }: Props) {
           ) : (
             <ol className="audit-constraints" data-testid="axioms">
               {trace.conclusions.map((c, i) => (
+                // Two conclusions may carry the same axiom and receipt; their order is the trace's.
+                // biome-ignore lint/suspicious/noArrayIndexKey: the list is stored and never reorders
                 <li key={i} data-testid="axiom">
                   <span className="audit-pre audit-constraint">{c.axiom}</span>
                   <span className="audit-receipt">
@@ -157,13 +166,8 @@ export default async function TracePage({ params }: Props) {
               through.
             </p>
             <NodeTable rows={nodeRows} />
-            <div
-              className="audit-boundary"
-              role="separator"
-              aria-label={`Eviction boundary at index ${trace.eviction_boundary_index}`}
-            >
-              eviction boundary · index {trace.eviction_boundary_index}
-            </div>
+            {/* A divider that says what it divides: text, read as it is shown, rather than a separator role. */}
+            <p className="audit-boundary">eviction boundary · index {trace.eviction_boundary_index}</p>
           </>
         ) : (
           <p className="empty" data-testid="nodes-evicted">

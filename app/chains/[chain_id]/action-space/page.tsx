@@ -3,14 +3,15 @@ import type { Metadata } from "next";
 import { getChainTraceConstraints, listTraceRejections, ACTION_SPACE_TRACE_LIMIT } from "@/db/queries/traces";
 import { buildActionSpace } from "@/lib/traces/action-space";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
-import { pageParam, traceHref } from "@/components/traces/format";
+import { chainHref, chainsHref, traceHref, tracesHref } from "@/lib/routes";
+import { decodeSegment } from "@/lib/url-state";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ chain_id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Action space · ${pageParam((await params).chain_id)}` };
+  return { title: `Action space · ${decodeSegment((await params).chain_id)}` };
 }
 
 function TraceLinks({ ids }: { ids: string[] }) {
@@ -29,7 +30,7 @@ function TraceLinks({ ids }: { ids: string[] }) {
 }
 
 export default async function ActionSpacePage({ params }: Props) {
-  const chain_id = pageParam((await params).chain_id);
+  const chain_id = decodeSegment((await params).chain_id);
   const [{ traces, truncated }, rejections] = await Promise.all([
     getChainTraceConstraints(chain_id),
     listTraceRejections({ chain_id, limit: 1 }),
@@ -37,14 +38,12 @@ export default async function ActionSpacePage({ params }: Props) {
   const space = buildActionSpace(traces);
   const omitted = traces.reduce((n, t) => n + t.omitted_falsified_paths, 0);
   const mismatched = traces.filter((t) => t.digest_mismatch).length;
-  const chainHref = `/chains/${encodeURIComponent(chain_id)}`;
-  const tracesHref = `/traces?chain_id=${encodeURIComponent(chain_id)}`;
 
   return (
     <>
       <p className="audit-crumbs">
-        <Link href="/chains">Chains</Link> /{" "}
-        <Link href={chainHref} className="mono">
+        <Link href={chainsHref()}>Chains</Link> /{" "}
+        <Link href={chainHref(chain_id)} className="mono">
           {chain_id}
         </Link>{" "}
         /
@@ -60,7 +59,7 @@ export default async function ActionSpacePage({ params }: Props) {
       <dl className="audit-facts audit-stats" data-testid="action-space-stats">
         <dt>Traces</dt>
         <dd>
-          <Link href={tracesHref}>{traces.length}</Link>
+          <Link href={tracesHref({ chain_id })}>{traces.length}</Link>
         </dd>
         <dt>Binding axioms</dt>
         <dd data-testid="axiom-total">{space.axioms.length}</dd>
@@ -88,7 +87,7 @@ export default async function ActionSpacePage({ params }: Props) {
           {rejections.total === 0 ? (
             "0"
           ) : (
-            <Link href={tracesHref}>
+            <Link href={tracesHref({ chain_id })}>
               <span className="badge danger">{rejections.total}</span>
             </Link>
           )}

@@ -1,8 +1,8 @@
 import { listTraceRejections } from "@/db/queries/traces";
 import { encodeCursor } from "@/lib/http/cursor";
-import { REJECTION_PAGE_SIZE, rejectionCursor, tracesHref, type TracesPageParams } from "@/app/traces/search-params";
-import { Pager } from "./pager";
-import { RejectionTable } from "./rejection-table";
+import { Pager, newestFirstSteps } from "@/components/ui/pager";
+import { RejectionTable } from "@/components/traces/rejection-table";
+import { REJECTION_PAGE_SIZE, rejectionCursor, tracesPageHref, type TracesPageParams } from "./search-params";
 
 /** Fail-closed submissions beside the trace list: agents that tried to promote an unverified conclusion. */
 export async function RejectionListSection({ params }: { params: TracesPageParams }) {
@@ -31,9 +31,15 @@ export async function RejectionListSection({ params }: { params: TracesPageParam
       <Pager
         label="Rejection pages"
         testId="rejection-pager"
-        first={paged ? tracesHref(params, { r_after: undefined, r_before: undefined }) : null}
-        newer={page.prev ? tracesHref(params, { r_after: undefined, r_before: encodeCursor([...page.prev]) }) : null}
-        older={page.next ? tracesHref(params, { r_before: undefined, r_after: encodeCursor([...page.next]) }) : null}
+        steps={newestFirstSteps({
+          first: paged ? tracesPageHref(params, { r_after: undefined, r_before: undefined }) : null,
+          newer: page.prev
+            ? tracesPageHref(params, { r_after: undefined, r_before: encodeCursor([...page.prev]) })
+            : null,
+          older: page.next
+            ? tracesPageHref(params, { r_before: undefined, r_after: encodeCursor([...page.next]) })
+            : null,
+        })}
       />
     </>
   );

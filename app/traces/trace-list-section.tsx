@@ -1,9 +1,10 @@
 import { listTraces } from "@/db/queries/traces";
 import { encodeCursor } from "@/lib/http/cursor";
-import { TRACE_PAGE_SIZE, traceCursor, tracesHref, type TracesPageParams } from "@/app/traces/search-params";
-import { Pager } from "./pager";
-import { TraceTable } from "./trace-table";
+import { Pager, newestFirstSteps } from "@/components/ui/pager";
+import { TraceTable } from "@/components/traces/trace-table";
+import { TRACE_PAGE_SIZE, traceCursor, tracesPageHref, type TracesPageParams } from "./search-params";
 
+/** A page of distilled traces under the filters, newest first. */
 export async function TraceListSection({ params }: { params: TracesPageParams }) {
   const after = traceCursor(params.after);
   const before = after.key ? { rejected: false, key: undefined } : traceCursor(params.before);
@@ -33,9 +34,11 @@ export async function TraceListSection({ params }: { params: TracesPageParams })
       <Pager
         label="Trace pages"
         testId="trace-pager"
-        first={paged ? tracesHref(params, { after: undefined, before: undefined }) : null}
-        newer={page.prev ? tracesHref(params, { after: undefined, before: encodeCursor([...page.prev]) }) : null}
-        older={page.next ? tracesHref(params, { before: undefined, after: encodeCursor([...page.next]) }) : null}
+        steps={newestFirstSteps({
+          first: paged ? tracesPageHref(params, { after: undefined, before: undefined }) : null,
+          newer: page.prev ? tracesPageHref(params, { after: undefined, before: encodeCursor([...page.prev]) }) : null,
+          older: page.next ? tracesPageHref(params, { before: undefined, after: encodeCursor([...page.next]) }) : null,
+        })}
       />
     </>
   );

@@ -1,0 +1,49 @@
+// URL state of the chains family: the list (/chains) and one chain's page (/chains/{id}).
+import { z } from "zod";
+import { chainListQuerySchema } from "@/lib/schemas/chains";
+
+export const PAGE_SIZES = [25, 50, 100, 200] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+
+const pageSize = z.coerce
+  .number()
+  .pipe(z.union(PAGE_SIZES.map((n) => z.literal(n))))
+  .default(DEFAULT_PAGE_SIZE)
+  .catch(DEFAULT_PAGE_SIZE);
+
+/** The chains list: the API's filters with its defaults, every bad value dropped rather than refused. */
+const chainsShape = chainListQuerySchema.shape;
+export const chainsPageParamsSchema = z.object({
+  status: chainsShape.status.catch(undefined),
+  content_class: chainsShape.content_class.catch(undefined),
+  q: chainsShape.q.catch(undefined),
+  sort: chainsShape.sort.catch("last_activity"),
+  order: chainsShape.order.catch(undefined),
+  cursor: z.string().max(512).optional().catch(undefined),
+  dir: z.enum(["next", "prev"]).default("next").catch("next"),
+  limit: pageSize,
+});
+export type ChainsPageParams = z.infer<typeof chainsPageParamsSchema>;
+
+/** Keyset cursor [pass_number, row id] as it appears in the URL: "12.3456". */
+const passCursorSchema = z
+  .string()
+  .regex(/^\d{1,16}\.\d{1,16}$/)
+  .transform((v): [number, number] => {
+    const [pass, row] = v.split(".").map(Number);
+    return [pass ?? 0, row ?? 0];
+  });
+
+export function formatPassCursor(cursor: readonly [number, number]): string {
+  return `${cursor[0]}.${cursor[1]}`;
+}
+
+/** One chain: the pass in detail, and where the passes table stands. */
+export const chainPageParamsSchema = z.object({
+  pass: z.string().max(256).optional().catch(undefined),
+  after: passCursorSchema.optional().catch(undefined),
+  before: passCursorSchema.optional().catch(undefined),
+  from: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().catch(undefined),
+  size: pageSize,
+});
+export type ChainPageParams = z.infer<typeof chainPageParamsSchema>;

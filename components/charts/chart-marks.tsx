@@ -1,0 +1,92 @@
+// The labels and markers drawn over a pass chart, apart from the chart itself so each
+// reads on its own. Labels are passed to recharts as elements (`label={<TopLabel ... />}`);
+// recharts clones them with the reference line's box as `viewBox`.
+
+interface LabelViewBox {
+  viewBox?: { x?: number; y?: number; width?: number; height?: number };
+}
+
+interface MarkLabel extends LabelViewBox {
+  text: string;
+  color: string;
+  testId: string;
+}
+
+/** A label at the top of a vertical reference line, carrying a test id and a native tooltip. */
+export function TopLabel({
+  viewBox,
+  text,
+  color,
+  testId,
+  title,
+  row = 0,
+}: MarkLabel & { title: string; row?: number }) {
+  const x = viewBox?.x ?? 0;
+  const y = (viewBox?.y ?? 0) + 4 + row * 14;
+  return (
+    <g data-testid={testId}>
+      <title>{title}</title>
+      <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
+        {text}
+      </text>
+    </g>
+  );
+}
+
+/** A label at the foot of a vertical reference line, out of the way of the markers labelled at the top. */
+export function BottomLabel({ viewBox, text, color, testId, title }: MarkLabel & { title: string }) {
+  const x = viewBox?.x ?? 0;
+  const y = (viewBox?.y ?? 0) + (viewBox?.height ?? 0) - 6;
+  return (
+    <g data-testid={testId}>
+      <title>{title}</title>
+      <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
+        {text}
+      </text>
+    </g>
+  );
+}
+
+/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
+export function FloorLabel({ viewBox, text, color, testId, side }: MarkLabel & { side: "start" | "end" }) {
+  const left = viewBox?.x ?? 0;
+  const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
+  const y = viewBox?.y ?? 0;
+  return (
+    <g data-testid={testId}>
+      <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
+        {text}
+      </text>
+    </g>
+  );
+}
+
+// Markers sit beside the point (mismatches below, integrity findings above) so that both
+// show on one pass, and let the pointer through to the chart, whose tooltip tells what they mark.
+interface MarkerProps {
+  cx?: number;
+  cy?: number;
+  testId: string;
+  title: string;
+}
+
+function Marker({ testId, title, d, fill }: Pick<MarkerProps, "testId" | "title"> & { d: string; fill: string }) {
+  return (
+    <g data-testid={testId} pointerEvents="none">
+      <title>{title}</title>
+      <path d={d} fill={fill} stroke="var(--panel)" strokeWidth={1.5} />
+    </g>
+  );
+}
+
+/** A client/server mismatch, under the point. */
+export function Diamond({ cx = 0, cy = 0, testId, title }: MarkerProps) {
+  const d = `M ${cx} ${cy + 4} L ${cx + 6} ${cy + 10} L ${cx} ${cy + 16} L ${cx - 6} ${cy + 10} Z`;
+  return <Marker testId={testId} title={title} d={d} fill="var(--warn)" />;
+}
+
+/** An integrity finding, over the point. */
+export function Triangle({ cx = 0, cy = 0, testId, title }: MarkerProps) {
+  const d = `M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`;
+  return <Marker testId={testId} title={title} d={d} fill="var(--integrity)" />;
+}

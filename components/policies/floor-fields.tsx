@@ -1,0 +1,47 @@
+/** The numbers of a floor: a stored policy, a draft being edited or a what-if candidate. */
+export interface Floor {
+  min_size_bytes: number;
+  min_semantic_density: number;
+  max_pass_number: number;
+}
+
+/**
+ * The three numbers of a floor as form inputs under their wire names, shared by the policy
+ * editor and the what-if form. `remount` makes each input take a new default when the value
+ * passed in changes (the editor is prefilled from a what-if candidate without a reload).
+ */
+export function FloorFields({
+  values,
+  labels,
+  remount = false,
+}: {
+  values: Floor;
+  labels: { size: string; density: string; maxPass: string };
+  remount?: boolean;
+}) {
+  const key = (field: keyof Floor) => (remount ? `${field}:${values[field]}` : field);
+  return (
+    <div className="form-grid">
+      <label key={key("min_size_bytes")}>
+        {labels.size}
+        <input name="min_size_bytes" type="number" min={0} step={1} required defaultValue={values.min_size_bytes} />
+      </label>
+      <label key={key("min_semantic_density")}>
+        {labels.density}
+        <input
+          name="min_semantic_density"
+          type="number"
+          min={0}
+          max={1}
+          step="any"
+          required
+          defaultValue={values.min_semantic_density}
+        />
+      </label>
+      <label key={key("max_pass_number")}>
+        {labels.maxPass}
+        <input name="max_pass_number" type="number" min={0} step={1} required defaultValue={values.max_pass_number} />
+      </label>
+    </div>
+  );
+}
