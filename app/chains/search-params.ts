@@ -1,5 +1,6 @@
 // URL state of the chains family: the list (/chains) and one chain's page (/chains/{id}).
 import { z } from "zod";
+import { cursorParam, cursorPart, encodeCursor } from "@/lib/http/cursor";
 import { chainListQuerySchema } from "@/lib/schemas/chains";
 
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -25,17 +26,12 @@ export const chainsPageParamsSchema = z.object({
 });
 export type ChainsPageParams = z.infer<typeof chainsPageParamsSchema>;
 
-/** Keyset cursor [pass_number, row id] as it appears in the URL: "12.3456". */
-const passCursorSchema = z
-  .string()
-  .regex(/^\d{1,16}\.\d{1,16}$/)
-  .transform((v): [number, number] => {
-    const [pass, row] = v.split(".").map(Number);
-    return [pass ?? 0, row ?? 0];
-  });
+/** Keyset cursor [pass_number, row id] in the one cursor format of every list. */
+// The row id may be 0: the "last page" link pages back from [MAX_SAFE_INTEGER, 0].
+const passCursorSchema = cursorParam(z.tuple([cursorPart.int, cursorPart.int]));
 
 export function formatPassCursor(cursor: readonly [number, number]): string {
-  return `${cursor[0]}.${cursor[1]}`;
+  return encodeCursor(cursor);
 }
 
 /** One chain: the pass in detail, and where the passes table stands. */

@@ -1,4 +1,4 @@
-/** A stored original as the originals store describes it (db/queries/originals.ts). */
+/** A stored original as the originals store describes it (db/queries/originals-links.ts). */
 export interface OriginalLinkProps {
   hash: string;
   status: string;
