@@ -1,3 +1,4 @@
+import { encodeCursor } from "@/lib/http/cursor";
 import { describe, expect, it } from "vitest";
 import { overviewParamsSchema } from "@/app/search-params";
 import { chainPageParamsSchema, chainsPageParamsSchema } from "@/app/chains/search-params";
@@ -12,12 +13,12 @@ const parseOverviewParams = (raw: RawSearchParams) => parseSearchParams(overview
 
 describe("dashboard URL state", () => {
   it("parses the chain page's pass, cursors and page size, dropping what does not parse", () => {
-    expect(parseChainPageParams({ pass: "p5", after: "12.345", size: "100" })).toEqual({
+    expect(parseChainPageParams({ pass: "p5", after: encodeCursor([12, 345]), size: "100" })).toEqual({
       pass: "p5",
       after: [12, 345],
       size: 100,
     });
-    expect(parseChainPageParams({ after: "nonsense", size: "7", from: "-1" })).toEqual({ size: 50 });
+    expect(parseChainPageParams({ after: "12.345", size: "7", from: "-1" })).toEqual({ size: 50 });
     expect(parseChainPageParams({ pass: ["first", "second"] })).toMatchObject({ pass: "first" });
   });
 
