@@ -4,6 +4,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
+import { acquireDataLock } from "./data-lock.mjs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
@@ -23,13 +24,131 @@ export interface DatabaseConfig {
   url?: string;
   /** Embedded data folder, or `memory://` for a throw-away database. */
   dataDir?: string;
+  /** Longest a statement may run (PostgreSQL only: PGlite cannot interrupt a running statement). */
+  statementTimeoutMs?: number;
+  /** Longest a query waits for a free connection (and, on PostgreSQL, to connect). */
+  acquireTimeoutMs?: number;
+}
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = value && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FLOORLINE_DATA_DIR || path.join(process.cwd(), ".floorline", "data"),
+    statementTimeoutMs: positiveInt(env.FLOORLINE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
+    acquireTimeoutMs: positiveInt(env.FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, DEFAULT_ACQUIRE_TIMEOUT_MS),
   };
+}
+
+/** No connection came free within the acquire timeout: the database is overloaded, answer 503. */
+export class DatabaseBusyError extends Error {
+  readonly code = "DB_ACQUIRE_TIMEOUT";
+  constructor(waitedMs: number) {
+    super(`No database connection came free within ${waitedMs} ms`);
+    this.name = "DatabaseBusyError";
+  }
+}
+
+/**
+ * At most `size` holders at once; a waiter that gets no slot within `timeoutMs` fails with
+ * DatabaseBusyError instead of queueing for ever behind a stuck pool.
+ */
+function gate(size: number, timeoutMs: number) {
+  let free = size;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  return async function acquire(): Promise<() => void> {
+    if (free > 0) {
+      free--;
+      return release;
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve(release);
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(grant), 1);
+        reject(new DatabaseBusyError(timeoutMs));
+      }, timeoutMs);
+      waiting.push(grant);
+    });
+  };
+}
+
+type Acquire = ReturnType<typeof gate>;
+
+async function holding<T>(acquire: Acquire, run: () => PromiseLike<T>): Promise<T> {
+  const release = await acquire();
+  try {
+    return await run();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * postgres.js queues a query for ever when every connection is busy. Drizzle reaches the
+ * client only through `unsafe` (lazy queries, optionally `.values()`) and `begin`; both wait
+ * for a slot of the same size as the pool, boundedly. Queries inside a transaction use the
+ * transaction's own client and are not gated again.
+ */
+function gatePostgres<C extends object>(client: C, acquire: Acquire): C {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key === "begin") {
+        return (...args: unknown[]) =>
+          holding(acquire, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      }
+      if (key !== "unsafe") return value;
+      return (...args: unknown[]) => {
+        let values = false;
+        let result: Promise<unknown> | undefined;
+        const run = () =>
+          (result ??= holding(acquire, () => {
+            const pending = (
+              value as (...a: unknown[]) => { values(): PromiseLike<unknown> } & PromiseLike<unknown>
+            ).apply(target, args);
+            return values ? pending.values() : pending;
+          }));
+        const lazy = {
+          values() {
+            values = true;
+            return lazy;
+          },
+          // biome-ignore lint/suspicious/noThenProperty: a lazy query is a thenable, as in postgres.js
+          then: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => run().then(ok, fail),
+          catch: (fail?: (e: unknown) => unknown) => run().catch(fail),
+          finally: (done?: () => void) => run().finally(done),
+        };
+        return lazy;
+      };
+    },
+  });
+}
+
+/** PGlite has one connection: `query`, `exec` and `transaction` take it one at a time, boundedly. */
+function gatePglite<C extends object>(client: C, acquire: Acquire): C {
+  const gated = new Set<PropertyKey>(["query", "exec", "transaction"]);
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (!gated.has(key) || typeof value !== "function") return value;
+      return (...args: unknown[]) => holding(acquire, () => value.apply(target, args));
+    },
+  });
 }
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
@@ -49,9 +168,16 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     } finally {
       await lockClient.end();
     }
-    const client = postgres(config.url, { max: 10, onnotice: () => {} });
+    const acquireTimeoutMs = config.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
+    const max = 10;
+    const client = postgres(config.url, {
+      max,
+      onnotice: () => {},
+      connect_timeout: Math.ceil(acquireTimeoutMs / 1000),
+      connection: { statement_timeout: config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS },
+    });
     return {
-      db: drizzle({ client, schema }) as unknown as Db,
+      db: drizzle({ client: gatePostgres(client, gate(max, acquireTimeoutMs)), schema }) as unknown as Db,
       driver: "postgres",
       close: () => client.end({ timeout: 5 }),
     };
@@ -61,27 +187,79 @@ async function open(config: DatabaseConfig): Promise<Handle> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dataDir = config.dataDir ?? "memory://";
-  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
-  await client.waitReady;
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+  let lock: { release(): void } | undefined;
+  if (!dataDir.includes("://")) {
+    mkdirSync(dataDir, { recursive: true });
+    // Throws DataFolderLockedError, naming the owner, when another live process has the folder.
+    lock = acquireDataLock(dataDir);
+  }
+  try {
+    const client = new PGlite(dataDir);
+    await client.waitReady;
+    await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    // No statement timeout here: PGlite runs in WebAssembly without timers, so PostgreSQL's
+    // `statement_timeout` is accepted and never fires (tried). The acquire timeout still
+    // bounds how long a request waits behind a slow statement.
+    const gated = gatePglite(client, gate(1, config.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS));
+    const db = drizzle({ client: gated, schema });
+    return {
+      db: db as unknown as Db,
+      driver: "pglite",
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }
 
 /** Opening or migrating the database failed: the API answers 503 and the next request retries. */
 export class DatabaseUnavailableError extends Error {
   readonly code = "DATABASE_UNAVAILABLE";
-  constructor(cause: unknown) {
-    super("The database could not be opened", { cause });
+  constructor(cause: unknown, message = "The database could not be opened") {
+    super(message, { cause });
     this.name = "DatabaseUnavailableError";
   }
 }
 
 const globalForDb = globalThis as unknown as { floorlineDb?: Promise<Handle> };
 
+/**
+ * The process's shutdown, shared on globalThis because Next.js bundles this module into
+ * several chunks and the HTTP server (`scripts/start.mjs`, plain JavaScript) reaches it too:
+ * `stopping` is aborted when shutdown begins (event streams end on it); `close` is set by the
+ * app and called by whoever runs the shutdown once in-flight requests have drained.
+ */
+export interface Lifecycle {
+  stopping: AbortController;
+  close?: () => Promise<void>;
+}
+
+export function lifecycle(): Lifecycle {
+  const g = globalThis as unknown as Record<symbol, Lifecycle | undefined>;
+  const key = Symbol.for("floorline.lifecycle");
+  g[key] ??= { stopping: new AbortController() };
+  return g[key];
+}
+
+/** Aborted once the process has begun to shut down. */
+export function shutdownSignal(): AbortSignal {
+  return lifecycle().stopping.signal;
+}
+
 /** The process-wide database, migrated on first use. Cached on globalThis so dev reloads reuse it. */
 export function getHandle(): Promise<Handle> {
+  // During shutdown, requests still draining keep the open handle; once it is closed nothing
+  // reopens it (a reopened embedded database would outlive the process's clean close).
+  if (!globalForDb.floorlineDb && shutdownSignal().aborted) {
+    return Promise.reject(new DatabaseUnavailableError(undefined, "The server is shutting down"));
+  }
   globalForDb.floorlineDb ??= open(configFromEnv()).catch((error: unknown) => {
     globalForDb.floorlineDb = undefined;
     throw new DatabaseUnavailableError(error);
