@@ -222,6 +222,9 @@ async function open(config: DatabaseConfig): Promise<Handle> {
 /** Opening or migrating the database failed: the API answers 503 and the next request retries. */
 export class DatabaseUnavailableError extends Error {
   readonly code = "DATABASE_UNAVAILABLE";
+  // Next.js passes a server error's own digest to the error page (and nothing else of it in
+  // production), so the page can say the database is the cause.
+  readonly digest = "DATABASE_UNAVAILABLE";
   constructor(cause: unknown, message = "The database could not be opened") {
     super(message, { cause });
     this.name = "DatabaseUnavailableError";
@@ -239,6 +242,8 @@ const globalForDb = globalThis as unknown as { floorlineDb?: Promise<Handle> };
 export interface Lifecycle {
   stopping: AbortController;
   close?: () => Promise<void>;
+  /** Set by the HTTP server that handles signals itself (scripts/start.mjs). */
+  server?: string;
 }
 
 export function lifecycle(): Lifecycle {

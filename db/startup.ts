@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { closeDb, configFromEnv, getHandle } from "./index";
+import { errorFields, logger } from "@/lib/observability/log.mjs";
+import { closeDb, configFromEnv, getHandle, lifecycle } from "./index";
 import { seedDemoIfEmpty } from "./demo";
 
 /** `FLOORLINE_DEMO`: "1" seeds an empty database, "0" never; default on only for the embedded database. */
@@ -9,38 +10,55 @@ export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !configFromEnv(env).url;
 }
 
-let shuttingDown = false;
-
+// Without scripts/start.mjs (a plain `next start` with NEXT_MANUAL_SIG_HANDLE=1, which leaves
+// signals to us): end the event streams, close the database, exit. There is no drain here;
+// scripts/start.mjs does that and then calls `lifecycle().close`.
 async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  console.log(`[floorline] ${signal}: closing the database`);
+  const life = lifecycle();
+  if (life.stopping.signal.aborted) return;
+  life.stopping.abort();
+  logger.info(`${signal}: closing the database`);
   try {
     await closeDb();
   } catch (error) {
-    console.error("[floorline] error while closing the database:", error);
+    logger.error({ err: errorFields(error) }, "error while closing the database");
   }
   process.exit(0);
 }
 
+function lockedFolder(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === "DATA_FOLDER_LOCKED") return (e as Error).message;
+  }
+  return undefined;
+}
+
 export async function startDatabase(): Promise<void> {
-  // With NEXT_MANUAL_SIG_HANDLE set (scripts/start.mjs sets it), Next leaves signals to us,
-  // so the embedded database is closed before the process exits.
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  const life = lifecycle();
+  life.close = closeDb;
+  if (!life.server) {
+    process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    process.once("SIGINT", () => void shutdown("SIGINT"));
+  }
   try {
     const handle = await getHandle();
-    console.log(`[floorline] database ready (${handle.driver}); migrations applied`);
+    logger.info(`database ready (${handle.driver}); migrations applied`);
     if (demoEnabled()) {
       const seeded = await seedDemoIfEmpty();
-      if (seeded) console.log(`[floorline] demo data seeded: ${seeded} chains`);
+      if (seeded) logger.info(`demo data seeded: ${seeded} chains`);
     }
     // PGlite has no autovacuum daemon, so without this the planner never gets statistics
     // and misjudges every query on a long chain.
     if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
   } catch (error) {
+    // Another live process owns the embedded folder: serving 503s for ever helps no one.
+    const locked = lockedFolder(error);
+    if (locked) {
+      logger.fatal(locked);
+      process.exit(1);
+    }
     // Serve anyway: the API answers 503 until the database is reachable, and every request
     // tries to connect (and migrate) again.
-    console.error("[floorline] database unavailable at start-up; requests will retry:", error);
+    logger.error({ err: errorFields(error) }, "database unavailable at start-up; requests will retry");
   }
 }

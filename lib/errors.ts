@@ -1,6 +1,7 @@
 // The one error contract of the API (shared/API.md): every failure is
 // {"error": {"code", "message", "issues"?}} with the status its code implies.
 import type { z } from "zod";
+import { errorFields } from "./observability/error-fields.mjs";
 
 export const ERROR_STATUS = {
   invalid_json: 400,
@@ -66,9 +67,23 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
   }));
 }
 
-// SQLSTATE classes and client errors that mean the database, not the input, is at fault.
-const UNAVAILABLE_CODES = new Set([
+// What the database answered, read off an error or any of its causes (Drizzle wraps the
+// driver's error, the db layer wraps open failures).
+function codesOf(error: unknown): { codes: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string") codes.push(code);
+    if (typeof message === "string") messages.push(message);
+  }
+  return { codes, messages };
+}
+
+// Client-side failures to reach the server, and server states that mean "not now".
+const UNREACHABLE_CODES = new Set([
   "DATABASE_UNAVAILABLE",
+  "DATA_FOLDER_LOCKED",
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
@@ -78,29 +93,66 @@ const UNAVAILABLE_CODES = new Set([
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
 ]);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+// Transient: the same request is likely to succeed in a moment.
+const BUSY_CODES = new Set([
+  "DB_ACQUIRE_TIMEOUT", // no pooled connection came free in time
+  "57014", // query_canceled: statement_timeout
+  "55P03", // lock_not_available: lock_timeout
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+]);
+
+type DatabaseTrouble = "unavailable" | "busy";
+
+/** Whether an error means the database, not the request, is at fault, and how. */
+export function databaseTrouble(error: unknown): DatabaseTrouble | undefined {
+  const { codes, messages } = codesOf(error);
+  for (const code of codes) {
+    if (BUSY_CODES.has(code)) return "busy";
+    // Class 53, insufficient resources: out of shared memory (the lock table is full, raise
+    // max_locks_per_transaction), disk full, too many connections.
+    if (code.startsWith("53")) return "busy";
+    if (UNREACHABLE_CODES.has(code) || code.startsWith("08")) return "unavailable";
   }
-  return false;
+  if (messages.some((m) => m.includes("max_locks_per_transaction"))) return "busy";
+  return undefined;
 }
 
-/** Any thrown value as a contract response; unexpected errors are logged, never echoed. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return databaseTrouble(error) !== undefined;
+}
+
+// The server's logger (lib/observability/log.mjs) when it is loaded; this module cannot
+// import it, since client code imports the error contract and pino is server-only.
+function log(level: "warn" | "error", error: unknown, msg: string): void {
+  const logger = (globalThis as Record<symbol, unknown>)[Symbol.for("floorline.logger")] as
+    | Record<typeof level, (fields: object, msg: string) => void>
+    | undefined;
+  if (logger) logger[level]({ err: errorFields(error) }, msg);
+  else console.error(JSON.stringify({ level, msg, err: errorFields(error) }));
+}
+
+/** Any thrown value as a contract response; unexpected errors are logged (without data), never echoed. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof ApiError) return error.toResponse();
-  if (isDatabaseUnavailable(error)) {
-    console.error("[floorline] database unavailable:", error);
+  const trouble = databaseTrouble(error);
+  if (trouble === "busy") {
+    log("warn", error, "database busy: answered 503");
+    return new ApiError("database_unavailable", "The database is busy; try again in a moment.", {
+      headers: { "Retry-After": "2" },
+    }).toResponse();
+  }
+  if (trouble === "unavailable") {
+    log("error", error, "database unavailable: answered 503");
     return new ApiError("database_unavailable", "The database is unavailable; try again shortly.", {
       headers: { "Retry-After": "5" },
     }).toResponse();
   }
-  console.error("[floorline] internal error:", error);
+  log("error", error, "internal error: answered 500");
   return new ApiError("internal_error", "The server failed to handle this request.").toResponse();
 }

@@ -1,12 +1,94 @@
-// `npm start`: builds when there is no current build, then serves the dashboard on
-// HOST:PORT (127.0.0.1:3000 by default) and hands SIGTERM/SIGINT to the app, which closes
-// the embedded database before exiting.
-import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+// `npm start`: the HTTP server in front of Next.js, in one process. It builds when there is
+// no current build, refuses to start on an embedded data folder another process owns, answers
+// what Next.js would answer with a plain-text 500 (unknown methods, undecodable paths), gives
+// every request an id and one log line, and on SIGTERM/SIGINT stops accepting, drains, ends
+// the event streams, closes the database and exits.
+import { spawnSync } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
+import { parseArgs } from "node:util";
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+
+const HELP = `Usage: npm start -- [options]    (or: node scripts/start.mjs [options])
+
+Serves the Floorline dashboard and API; builds first when there is no current build.
+
+Options (each wins over its environment variable):
+  --port <n>          port to listen on                     PORT                (3000)
+  --host <address>    address to listen on                  HOST                (127.0.0.1)
+  --data-dir <path>   embedded database folder              FLOORLINE_DATA_DIR  (.floorline/data)
+  -h, --help          show this help
+
+Other settings (environment): DATABASE_URL, FLOORLINE_DEMO, FLOORLINE_API_TOKEN, LOG_LEVEL,
+FLOORLINE_STATEMENT_TIMEOUT_MS, FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, FLOORLINE_SHUTDOWN_TIMEOUT_MS.
+See README.md, "Configuration".`;
+
+function fail(message) {
+  process.stderr.write(`floorline: ${message}\n\n${HELP}\n`);
+  process.exit(2);
+}
+
+let flags;
+try {
+  flags = parseArgs({
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "data-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+} catch (error) {
+  fail(error.message);
+}
+if (flags.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+
+const host = flags.host ?? (process.env.HOST || "127.0.0.1");
+const portText = flags.port ?? (process.env.PORT || "3000");
+if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) fail(`the port must be 0-65535, not ${portText}`);
+const port = Number(portText);
+// The app reads these (the data folder, and HOST to decide whether auth is on). A relative
+// folder is taken from where the command was run, before moving to the project folder.
+process.env.HOST = host;
+process.env.PORT = String(port);
+const dataDirFlag = flags["data-dir"] ?? process.env.FLOORLINE_DATA_DIR;
+if (dataDirFlag) process.env.FLOORLINE_DATA_DIR = path.resolve(dataDirFlag);
+process.chdir(root);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.NODE_ENV = "production";
+// Signals are ours (below); Next.js must not exit before the database is closed.
+process.env.NEXT_MANUAL_SIG_HANDLE = "1";
+
+const { logger, errorFields } = await import("../lib/observability/log.mjs");
+
+function positiveInt(name, fallback) {
+  const value = process.env[name];
+  return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : fallback;
+}
+const SHUTDOWN_TIMEOUT_MS = positiveInt("FLOORLINE_SHUTDOWN_TIMEOUT_MS", 10_000);
+
+// One server per embedded data folder. The database layer takes the lock when it opens the
+// folder; checking here as well refuses before the (slow) build and start.
+if (!process.env.DATABASE_URL) {
+  const { dataLockOwner, DataFolderLockedError } = await import("../db/data-lock.mjs");
+  const dataDir = process.env.FLOORLINE_DATA_DIR || path.join(root, ".floorline", "data");
+  const owner = dataLockOwner(dataDir);
+  if (owner) {
+    logger.fatal(new DataFolderLockedError(dataDir, owner).message);
+    process.exit(1);
+  }
+}
+
+// ---- Build when the sources changed since the last build ----------------------------------
+
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const stamp = path.join(root, distDir, "floorline-source-stamp");
 const SOURCES = [
@@ -16,6 +98,7 @@ const SOURCES = [
   "lib",
   "drizzle",
   "instrumentation.ts",
+  "proxy.ts",
   "next.config.mjs",
   "package-lock.json",
   "tsconfig.json",
@@ -36,23 +119,206 @@ function sourceStamp() {
   return hash.digest("hex");
 }
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const current = sourceStamp();
 const built =
   existsSync(path.join(root, distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === current;
 if (!built) {
-  console.log("[floorline] no current build: running next build");
-  const result = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { cwd: root, env, stdio: "inherit" });
+  logger.info("no current build: running next build");
+  const result = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], {
+    cwd: root,
+    env: process.env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, current);
 }
 
-const host = process.env.HOST || "127.0.0.1";
-const port = process.env.PORT || "3000";
-const server = spawn(path.join(root, "node_modules/.bin/next"), ["start", "--hostname", host, "--port", port], {
-  cwd: root,
-  env: { ...env, NEXT_MANUAL_SIG_HANDLE: "1" },
-  stdio: "inherit",
+// ---- Route patterns for the log, from the build's own manifests -------------------------
+
+/** `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract. */
+const patternOf = (() => {
+  const routes = [];
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, distDir, "routes-manifest.json"), "utf8"));
+    for (const r of [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])]) {
+      routes.push({
+        regex: new RegExp(r.regex),
+        page: r.page.replace(/\[\.{3}(\w+)\]/g, "{$1*}").replace(/\[(\w+)\]/g, "{$1}"),
+      });
+    }
+  } catch {
+    // No manifest: log the path instead.
+  }
+  // Static routes first, so /api/v1/originals/stats is not read as /api/v1/originals/{hash}.
+  return (pathname) => {
+    if (pathname.startsWith("/_next/")) return "/_next/*";
+    return routes.find((r) => r.regex.test(pathname))?.page;
+  };
+})();
+
+// ---- The app ------------------------------------------------------------------------------
+
+// Shared with the app (db/index.ts `lifecycle()`): `stopping` ends the event streams, `close`
+// closes the database; `server` tells the app that this script, not the app, handles signals.
+const lifecycleKey = Symbol.for("floorline.lifecycle");
+globalThis[lifecycleKey] ??= { stopping: new AbortController() };
+const lifecycle = globalThis[lifecycleKey];
+lifecycle.server = "scripts/start.mjs";
+
+const { default: next } = await import("next");
+const app = next({ dev: false, dir: root, hostname: host, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const ALLOW = [...METHODS].join(", ");
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function apiError(res, status, code, message, headers = {}) {
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function page(res, status, title, text, headers = {}) {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Floorline</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p>${text}</p><p><a href="/">Back to the overview</a></p></body></html>`;
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "text/html; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function decodable(pathname) {
+  try {
+    for (const segment of pathname.split("/")) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Answers what must not reach Next.js; true when it did. */
+function answeredHere(req, res, pathname) {
+  const api = pathname === "/api" || pathname.startsWith("/api/");
+  if (lifecycle.stopping.signal.aborted) {
+    const headers = { "retry-after": "5", connection: "close" };
+    if (api) apiError(res, 503, "database_unavailable", "The server is shutting down; try again shortly.", headers);
+    else page(res, 503, "Restarting", "The server is shutting down. Try again in a few seconds.", headers);
+    return true;
+  }
+  if (!METHODS.has(req.method)) {
+    // Next.js answers TRACE and unknown methods with a plain-text 500.
+    const headers = { allow: ALLOW };
+    if (api) apiError(res, 405, "method_not_allowed", `The method ${req.method} is not supported.`, headers);
+    else page(res, 405, "Method not allowed", "This address can be read with GET.", headers);
+    return true;
+  }
+  if (!pathname.startsWith("/")) {
+    page(res, 400, "Bad request", "The request target must be a path.");
+    return true;
+  }
+  if (!decodable(pathname)) {
+    // Next.js answers these with a plain-text 500 (vercel/next.js#92527); they name nothing.
+    const message = "The path is not valid percent-encoded UTF-8, so it names no resource.";
+    if (api) apiError(res, 404, "not_found", message);
+    else page(res, 404, "Not found", message);
+    return true;
+  }
+  return false;
+}
+
+const inFlight = new Set();
+
+const server = http.createServer((req, res) => {
+  const started = process.hrtime.bigint();
+  const given = req.headers["x-request-id"];
+  const id = typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader("x-request-id", id);
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  inFlight.add(res);
+  let logged = false;
+  const done = () => {
+    inFlight.delete(res);
+    if (logged) return;
+    logged = true;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const fields = {
+      req_id: id,
+      method: req.method,
+      route: patternOf(pathname) ?? pathname.slice(0, 200),
+      status: res.statusCode,
+      ms: Math.round(ms * 10) / 10,
+    };
+    if (!res.writableFinished) fields.aborted = true;
+    const level = res.statusCode >= 500 ? "error" : "info";
+    logger[level](fields, "request");
+  };
+  res.once("finish", done);
+  res.once("close", done);
+  // While draining, responses still in progress close their connection when done.
+  if (lifecycle.stopping.signal.aborted) res.shouldKeepAlive = false;
+  if (answeredHere(req, res, pathname)) return;
+  handle(req, res).catch((error) => {
+    logger.error({ req_id: id, err: errorFields(error) }, "request handler failed");
+    if (!res.headersSent) page(res, 500, "Something went wrong", "The server failed to handle this request.");
+    else res.destroy();
+  });
 });
-for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+server.keepAliveTimeout = 5_000;
+
+server.on("clientError", (error, socket) => {
+  // Malformed HTTP (bad header bytes, oversized headers): a 400 without reaching Next.js.
+  if (socket.writable && !socket.destroyed) {
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  } else socket.destroy();
+});
+
+server.listen(port, host, () => {
+  logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
+});
+server.on("error", (error) => {
+  logger.fatal({ err: errorFields(error) }, `cannot listen on ${host}:${port}`);
+  process.exit(1);
+});
+
+// ---- Shutdown -------------------------------------------------------------------------------
+
+async function shutdown(signal) {
+  if (lifecycle.stopping.signal.aborted) {
+    logger.warn(`${signal} again: not waiting for requests to finish`);
+    for (const res of inFlight) res.destroy();
+    return;
+  }
+  logger.info({ in_flight: inFlight.size }, `${signal}: stopping; draining requests`);
+  // From here, new requests on open connections get 503 and event streams end.
+  lifecycle.stopping.abort();
+  server.close();
+  server.closeIdleConnections();
+  const deadline = Date.now() + SHUTDOWN_TIMEOUT_MS;
+  while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  if (inFlight.size > 0) {
+    logger.warn({ in_flight: inFlight.size }, `requests still running after ${SHUTDOWN_TIMEOUT_MS} ms: cut off`);
+  }
+  server.closeAllConnections();
+  logger.info(`${signal}: closing the database`);
+  let code = 0;
+  try {
+    await lifecycle.close?.();
+  } catch (error) {
+    logger.error({ err: errorFields(error) }, "error while closing the database");
+    code = 1;
+  }
+  logger.info("stopped");
+  process.exit(code);
+}
+
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void shutdown(signal));

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { getDb } from "../index";
 
 export async function checkDatabase(): Promise<boolean> {
@@ -8,7 +9,7 @@ export async function checkDatabase(): Promise<boolean> {
     await db.execute(sql`select 1`);
     return true;
   } catch (error) {
-    console.error("[floorline] health check failed:", error);
+    logger.warn({ err: errorFields(error) }, "health check: database unreachable");
     return false;
   }
 }

@@ -3,6 +3,7 @@ import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/lib/http/route";
+import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 
 const exportQuerySchema = chainListQuerySchema.omit({ cursor: true, limit: true }).extend({
@@ -48,7 +49,7 @@ export const GET = route(
           }
         } catch (error) {
           // Headers are gone: the best left is to cut the download short, visibly, and log why.
-          console.error("[floorline] chains export failed mid-stream:", error);
+          logger.error({ err: errorFields(error) }, "chains export failed mid-stream");
           controller.error(error);
         }
       },

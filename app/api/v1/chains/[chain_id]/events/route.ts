@@ -1,6 +1,8 @@
+import { shutdownSignal } from "@/db/index";
 import { getChainVersion } from "@/db/queries/chains";
 import type { ChainVersion } from "@/lib/chains/types";
 import { ApiError } from "@/lib/errors";
+import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { methodNotAllowed, route } from "@/lib/http/route";
 
 // How often the chain summary is read for each open stream, and how long one stream lives
@@ -40,8 +42,8 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
     const encoder = new TextEncoder();
     // Stops on whichever comes first: the request aborting or the response stream being cancelled.
     const stop = new AbortController();
-    request.signal.addEventListener("abort", () => stop.abort(), { once: true });
-    const signal = stop.signal;
+    // Server shutdown ends every stream too; the browser's EventSource reconnects later.
+    const signal = AbortSignal.any([stop.signal, request.signal, shutdownSignal()]);
     const body = new ReadableStream<Uint8Array>({
       cancel() {
         stop.abort();
@@ -67,7 +69,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
           }
           controller.close();
         } catch (error) {
-          if (!signal.aborted) console.error("[floorline] chain event stream failed:", error);
+          if (!signal.aborted) logger.error({ err: errorFields(error) }, "chain event stream failed");
           try {
             controller.close();
           } catch {

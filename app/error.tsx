@@ -1,0 +1,7 @@
+"use client";
+
+import { ErrorExplainer } from "@/components/errors/error-explainer";
+
+export default function ErrorPage(props: { error: Error & { digest?: string }; reset: () => void }) {
+  return <ErrorExplainer {...props} />;
+}

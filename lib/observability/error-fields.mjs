@@ -1,0 +1,59 @@
+// Errors as log fields without the data they carried. Pure (no imports), so that the error
+// contract, which client code imports too, can use it as well as the server's logger.
+
+// Cut from logged errors: a failed statement's text can be as large as what it wrote.
+const MAX_TEXT = 300;
+
+/** @param {unknown} text */
+function clip(text) {
+  if (typeof text !== "string") return undefined;
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
+}
+
+/**
+ * An error as loggable fields without the data it carried: Drizzle's "Failed query" messages
+ * hold every parameter (a whole cached original), postgres.js errors carry `parameters`, and
+ * PostgreSQL's `detail` quotes values. Kept: names, SQLSTATE codes, messages up to the first
+ * "params:", the statement's text clipped, routine and constraint names, and stack frames.
+ * @param {unknown} error
+ */
+export function errorFields(error) {
+  const chain = [];
+  for (let e = error, depth = 0; e && depth < 5; e = /** @type {any} */ (e).cause, depth++) {
+    if (typeof e !== "object") {
+      chain.push({ message: clip(String(e)) });
+      break;
+    }
+    const any = /** @type {Record<string, unknown>} */ (e);
+    let message = typeof any.message === "string" ? any.message : undefined;
+    let query;
+    if (message?.startsWith("Failed query: ")) {
+      const body = message.slice("Failed query: ".length);
+      const cut = body.lastIndexOf("\nparams:");
+      query = cut >= 0 ? body.slice(0, cut) : body;
+      message = "Failed query";
+    }
+    chain.push(
+      Object.fromEntries(
+        Object.entries({
+          type: typeof any.name === "string" ? any.name : undefined,
+          code: typeof any.code === "string" ? any.code : undefined,
+          message: clip(message),
+          query: clip(query ?? (typeof any.query === "string" ? any.query : undefined)),
+          routine: typeof any.routine === "string" ? any.routine : undefined,
+          constraint: typeof any.constraint_name === "string" ? any.constraint_name : undefined,
+          stack:
+            depth === 0 && typeof any.stack === "string"
+              ? any.stack
+                  .split("\n")
+                  .filter((line) => line.startsWith("    at "))
+                  .slice(0, 12)
+                  .join("\n")
+              : undefined,
+        }).filter(([, v]) => v !== undefined),
+      ),
+    );
+  }
+  const [top, ...causes] = chain;
+  return causes.length ? { ...top, causes } : top;
+}

@@ -1,0 +1,36 @@
+// The one logger: pino, JSON lines on stdout (what log collectors read), or human-readable
+// lines through pino-pretty when stdout is a terminal. `LOG_LEVEL` sets the level.
+//
+// It lives in lib/ although lib/ is otherwise free of I/O: its only effect is a line on
+// stdout, it reads no state of the app, and every layer (route wrapper, error contract, db
+// start-up, the HTTP server in scripts/start.mjs) must log the same way. Plain ESM, with
+// log.d.mts beside it, so that scripts/start.mjs shares it without a TypeScript loader.
+import pino from "pino";
+import pretty from "pino-pretty";
+import { errorFields } from "./error-fields.mjs";
+
+export { errorFields };
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+function createLogger() {
+  const wanted = (process.env.LOG_LEVEL || "info").toLowerCase();
+  const level = LEVELS.includes(wanted) ? wanted : "info";
+  const options = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (process.stdout.isTTY) {
+    // Synchronous and in-process: pino's worker-thread transports do not survive bundling.
+    return pino(options, pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid" }));
+  }
+  return pino(options);
+}
+
+/**
+ * The process-wide logger. Shared on globalThis: Next.js bundles this module into several
+ * chunks, and lib/errors.ts (which client code also imports, so it cannot import pino) finds
+ * it there.
+ */
+export const logger = (() => {
+  const key = Symbol.for("floorline.logger");
+  globalThis[key] ??= createLogger();
+  return globalThis[key];
+})();
