@@ -56,6 +56,15 @@ export class DatabaseBusyError extends Error {
   }
 }
 
+/** A query outlived every server-side bound: its connection is presumed stuck, answer 503. */
+export class DatabaseStuckError extends Error {
+  readonly code = "DB_QUERY_DEADLINE";
+  constructor(waitedMs: number) {
+    super(`A database call got no answer within ${waitedMs} ms`);
+    this.name = "DatabaseStuckError";
+  }
+}
+
 /**
  * At most `size` holders at once; a waiter that gets no slot within `timeoutMs` fails with
  * DatabaseBusyError instead of queueing for ever behind a stuck pool.
@@ -63,20 +72,31 @@ export class DatabaseBusyError extends Error {
 function gate(size: number, timeoutMs: number) {
   let free = size;
   const waiting: Array<() => void> = [];
-  const release = () => {
+  const grantNext = () => {
     const next = waiting.shift();
     if (next) next();
     else free++;
   };
+  // Each grant frees its slot once, however often it is released (a deadline, then the
+  // abandoned call settling late).
+  const slot = () => {
+    let held = true;
+    return () => {
+      if (held) {
+        held = false;
+        grantNext();
+      }
+    };
+  };
   return async function acquire(): Promise<() => void> {
     if (free > 0) {
       free--;
-      return release;
+      return slot();
     }
     return new Promise((resolve, reject) => {
       const grant = () => {
         clearTimeout(timer);
-        resolve(release);
+        resolve(slot());
       };
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(grant), 1);
@@ -89,13 +109,33 @@ function gate(size: number, timeoutMs: number) {
 
 type Acquire = ReturnType<typeof gate>;
 
-async function holding<T>(acquire: Acquire, run: () => PromiseLike<T>): Promise<T> {
+async function holding<T>(acquire: Acquire, run: () => PromiseLike<T>, deadline?: Deadline): Promise<T> {
   const release = await acquire();
+  if (!deadline) {
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      deadline.onExpired();
+      reject(new DatabaseStuckError(deadline.ms));
+    }, deadline.ms);
+  });
   try {
-    return await run();
+    return await Promise.race([run(), expired]);
   } finally {
+    clearTimeout(timer);
     release();
   }
+}
+
+interface Deadline {
+  ms: number;
+  onExpired: () => void;
 }
 
 /**
@@ -103,26 +143,44 @@ async function holding<T>(acquire: Acquire, run: () => PromiseLike<T>): Promise<
  * client only through `unsafe` (lazy queries, optionally `.values()`) and `begin`; both wait
  * for a slot of the same size as the pool, boundedly. Queries inside a transaction use the
  * transaction's own client and are not gated again.
+ *
+ * A call that outlives its deadline (longer than the server's statement timeout allows) has
+ * a stuck connection: postgres.js 3.4.9 can lose a buffered write when the server drops the
+ * connection (porsager/postgres#1208), after which that connection never sends again. The
+ * call then fails with 503 and `onExpired` replaces the whole client.
  */
-function gatePostgres<C extends object>(client: C, acquire: Acquire): C {
-  return new Proxy(client, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
+function gatePostgres<C extends object>(
+  current: () => C,
+  acquire: Acquire,
+  deadlines: { query: Deadline; transaction: Deadline },
+): C {
+  return new Proxy(current(), {
+    get(_target, key) {
+      const target = current();
+      const value = Reflect.get(target, key, target);
       if (key === "begin") {
         return (...args: unknown[]) =>
-          holding(acquire, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          holding(
+            acquire,
+            () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+            deadlines.transaction,
+          );
       }
-      if (key !== "unsafe") return value;
+      if (key !== "unsafe") return typeof value === "function" ? value.bind(target) : value;
       return (...args: unknown[]) => {
         let values = false;
         let result: Promise<unknown> | undefined;
         const run = () =>
-          (result ??= holding(acquire, () => {
-            const pending = (
-              value as (...a: unknown[]) => { values(): PromiseLike<unknown> } & PromiseLike<unknown>
-            ).apply(target, args);
-            return values ? pending.values() : pending;
-          }));
+          (result ??= holding(
+            acquire,
+            () => {
+              const pending = (
+                value as (...a: unknown[]) => { values(): PromiseLike<unknown> } & PromiseLike<unknown>
+              ).apply(target, args);
+              return values ? pending.values() : pending;
+            },
+            deadlines.query,
+          ));
         const lazy = {
           values() {
             values = true;
@@ -169,15 +227,38 @@ async function open(config: DatabaseConfig): Promise<Handle> {
       await lockClient.end();
     }
     const acquireTimeoutMs = config.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
+    const statementTimeoutMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const max = 10;
-    const client = postgres(config.url, {
-      max,
-      onnotice: () => {},
-      connect_timeout: Math.ceil(acquireTimeoutMs / 1000),
-      connection: { statement_timeout: config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS },
+    const connect = () => {
+      const c = postgres(config.url as string, {
+        max,
+        onnotice: () => {},
+        connect_timeout: Math.ceil(acquireTimeoutMs / 1000),
+        connection: { statement_timeout: statementTimeoutMs },
+      });
+      // Drizzle sets its type parsers on the client it is given; a replacement needs them too.
+      drizzle({ client: c });
+      return c;
+    };
+    let client = connect();
+    let replacedAt = 0;
+    const replace = () => {
+      // Several calls on the stuck client expire together: one replacement serves them all.
+      if (Date.now() - replacedAt < 1_000) return;
+      replacedAt = Date.now();
+      const stuck = client;
+      client = connect();
+      // Calls still running on the old client get the statement timeout to finish.
+      void stuck.end({ timeout: Math.ceil(statementTimeoutMs / 1000) }).catch(() => {});
+    };
+    // Past these, no server-side bound explains the wait: the connection is stuck.
+    const grace = acquireTimeoutMs + 5_000;
+    const gated = gatePostgres(() => client, gate(max, acquireTimeoutMs), {
+      query: { ms: statementTimeoutMs + grace, onExpired: replace },
+      transaction: { ms: 4 * statementTimeoutMs + grace, onExpired: replace },
     });
     return {
-      db: drizzle({ client: gatePostgres(client, gate(max, acquireTimeoutMs)), schema }) as unknown as Db,
+      db: drizzle({ client: gated, schema }) as unknown as Db,
       driver: "postgres",
       close: () => client.end({ timeout: 5 }),
     };

@@ -101,6 +101,7 @@ const UNREACHABLE_CODES = new Set([
 // Transient: the same request is likely to succeed in a moment.
 const BUSY_CODES = new Set([
   "DB_ACQUIRE_TIMEOUT", // no pooled connection came free in time
+  "DB_QUERY_DEADLINE", // a call outlived every server-side bound; its connection is replaced
   "57014", // query_canceled: statement_timeout
   "55P03", // lock_not_available: lock_timeout
   "40001", // serialization_failure

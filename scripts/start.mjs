@@ -292,7 +292,7 @@ server.on("error", (error) => {
 
 // ---- Shutdown -------------------------------------------------------------------------------
 
-async function shutdown(signal) {
+async function shutdown(signal, exitCode = 0) {
   if (lifecycle.stopping.signal.aborted) {
     logger.warn(`${signal} again: not waiting for requests to finish`);
     for (const res of inFlight) res.destroy();
@@ -310,7 +310,7 @@ async function shutdown(signal) {
   }
   server.closeAllConnections();
   logger.info(`${signal}: closing the database`);
-  let code = 0;
+  let code = exitCode;
   try {
     await lifecycle.close?.();
   } catch (error) {
@@ -322,3 +322,27 @@ async function shutdown(signal) {
 }
 
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void shutdown(signal));
+
+// postgres.js 3.4.9 can throw from a timer when the server drops a connection while a write
+// is buffered (porsager/postgres#1208). Nothing waits on that write: the calls on that
+// connection fail with 503 (or hit the database layer's deadline, which replaces the
+// client), so the server keeps serving. Any other uncaught exception stops it cleanly.
+function knownDriverBug(error) {
+  return (
+    error instanceof TypeError &&
+    /nextWrite/.test(error.stack ?? "") &&
+    /postgres[\\/]src[\\/]connection/.test(error.stack ?? "")
+  );
+}
+process.on("uncaughtException", (error) => {
+  if (knownDriverBug(error)) {
+    logger.error({ err: errorFields(error) }, "postgres.js lost a write on a dropped connection; serving on");
+    return;
+  }
+  logger.fatal({ err: errorFields(error) }, "uncaught exception: shutting down");
+  void shutdown("uncaughtException", 1);
+});
+process.on("unhandledRejection", (reason) => {
+  // postgres.js fetches array types on each new connection without a handler on failure.
+  logger.error({ err: errorFields(reason) }, "unhandled rejection");
+});
