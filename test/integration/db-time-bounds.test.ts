@@ -1,0 +1,66 @@
+// Database time is bounded: a query waits for a connection at most the acquire timeout, and
+// (on PostgreSQL) runs at most the statement timeout; past either the answer is 503 with
+// Retry-After, never a hung request.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { type DatabaseConfig, openDatabase } from "@/db/index";
+import { toErrorResponse } from "@/lib/errors";
+import { driver } from "../support/database";
+
+const config = (extra: Partial<DatabaseConfig>): DatabaseConfig =>
+  driver === "postgres" ? { url: process.env.TEST_DATABASE_URL, ...extra } : { dataDir: "memory://", ...extra };
+
+async function expect503(error: unknown) {
+  const response = toErrorResponse(error);
+  expect(response.status).toBe(503);
+  expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+  expect((await response.json()).error.code).toBe("database_unavailable");
+}
+
+describe(`database time bounds (${driver})`, () => {
+  it("fails a query that cannot get a connection within the acquire timeout with 503", async () => {
+    const handle = await openDatabase(config({ acquireTimeoutMs: 300 }));
+    let release!: () => void;
+    const busy = new Promise<void>((r) => (release = r));
+    try {
+      // Every connection busy: one on PGlite, the pool of ten on PostgreSQL.
+      const holders = Array.from({ length: handle.driver === "pglite" ? 1 : 10 }, () =>
+        handle.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await busy;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      const error = await handle.db.execute(sql`select 1`).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      // Drizzle wraps the driver's error; the gate's is its cause.
+      expect((error as { cause?: { code?: string } } | undefined)?.cause?.code).toBe("DB_ACQUIRE_TIMEOUT");
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await expect503(error);
+      release();
+      await Promise.all(holders);
+      // Slots come back: the pool works again.
+      await handle.db.execute(sql`select 1`);
+    } finally {
+      release();
+      await handle.close();
+    }
+  });
+
+  it.skipIf(driver !== "postgres")("cuts a statement at the statement timeout (57014) and answers 503", async () => {
+    const handle = await openDatabase(config({ statementTimeoutMs: 200 }));
+    try {
+      const error = await handle.db.execute(sql`select pg_sleep(3)`).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as { cause?: { code?: string } }).cause?.code).toBe("57014");
+      await expect503(error);
+    } finally {
+      await handle.close();
+    }
+  });
+});
