@@ -32,18 +32,20 @@ export interface DatabaseConfig {
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+// The embedded database has one connection, so waiting behind a large batch is normal there.
+const DEFAULT_PGLITE_ACQUIRE_TIMEOUT_MS = 30_000;
 
-function positiveInt(value: string | undefined, fallback: number): number {
+function positiveInt(value: string | undefined): number | undefined {
   const n = value && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FLOORLINE_DATA_DIR || path.join(process.cwd(), ".floorline", "data"),
-    statementTimeoutMs: positiveInt(env.FLOORLINE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
-    acquireTimeoutMs: positiveInt(env.FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, DEFAULT_ACQUIRE_TIMEOUT_MS),
+    statementTimeoutMs: positiveInt(env.FLOORLINE_STATEMENT_TIMEOUT_MS),
+    acquireTimeoutMs: positiveInt(env.FLOORLINE_DB_ACQUIRE_TIMEOUT_MS),
   };
 }
 
@@ -281,7 +283,7 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     // No statement timeout here: PGlite runs in WebAssembly without timers, so PostgreSQL's
     // `statement_timeout` is accepted and never fires (tried). The acquire timeout still
     // bounds how long a request waits behind a slow statement.
-    const gated = gatePglite(client, gate(1, config.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS));
+    const gated = gatePglite(client, gate(1, config.acquireTimeoutMs ?? DEFAULT_PGLITE_ACQUIRE_TIMEOUT_MS));
     const db = drizzle({ client: gated, schema });
     return {
       db: db as unknown as Db,
@@ -371,6 +373,33 @@ export async function closeDb(): Promise<void> {
   const pending = globalForDb.floorlineDb;
   globalForDb.floorlineDb = undefined;
   if (pending) await (await pending).close();
+}
+
+// Deadlock and serialisation failures roll the whole transaction back, so running it again
+// from the start is safe and usually succeeds.
+const RETRYABLE_CODES = new Set(["40P01", "40001"]);
+
+function retryable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (RETRYABLE_CODES.has((e as { code?: string }).code ?? "")) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a whole transaction again (up to `attempts` times, with a short random pause) when the
+ * database aborted it for a deadlock or a serialisation failure; the last failure is thrown
+ * (and answered 503 with Retry-After).
+ */
+export async function retryTransient<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !retryable(error)) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 50 * attempt));
+    }
+  }
 }
 
 /** Raw SQL rows: PGlite answers `{ rows }`, postgres.js an array. */

@@ -3,7 +3,7 @@
 // Retry-After, never a hung request.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { type DatabaseConfig, openDatabase } from "@/db/index";
+import { type DatabaseConfig, openDatabase, retryTransient } from "@/db/index";
 import { toErrorResponse } from "@/lib/errors";
 import { driver } from "../support/database";
 
@@ -63,4 +63,33 @@ describe(`database time bounds (${driver})`, () => {
       await handle.close();
     }
   });
+
+  it.skipIf(driver !== "postgres")(
+    "runs a transaction aborted by a deadlock (40P01) again, and it commits",
+    async () => {
+      const handle = await openDatabase(config({}));
+      try {
+        const keys = [0x7e57_0001, 0x7e57_0002];
+        let attempts = 0;
+        // Two transactions take the same two locks in opposite order, each pausing in between:
+        // PostgreSQL aborts one of them with 40P01 after deadlock_timeout.
+        const crossing = (first: number, second: number) =>
+          retryTransient(() =>
+            handle.db.transaction(async (tx) => {
+              attempts++;
+              await tx.execute(sql`select pg_advisory_xact_lock(${first})`);
+              await new Promise((r) => setTimeout(r, 200));
+              await tx.execute(sql`select pg_advisory_xact_lock(${second})`);
+              return "committed";
+            }),
+          );
+        const results = await Promise.all([crossing(keys[0], keys[1]), crossing(keys[1], keys[0])]);
+        expect(results).toEqual(["committed", "committed"]);
+        // Two first attempts, and at least one more for the deadlock's victim.
+        expect(attempts).toBeGreaterThanOrEqual(3);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });
