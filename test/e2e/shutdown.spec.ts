@@ -4,7 +4,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import net from "node:net";
 import { expect, test } from "@playwright/test";
+import {
+  receipt as ownReceipt,
+  startServer as startOwnServer,
+  waitHealthy as waitOwnHealthy,
+} from "../support/server-process";
 
 const PORT = Number(process.env.E2E_PORT) + 50;
 const base = `http://127.0.0.1:${PORT}`;
@@ -83,6 +89,68 @@ test("SIGTERM and SIGINT close the embedded database; a restart finds every rece
     const exit = exited(server.child);
     server.child.kill("SIGTERM");
     expect(await exit).toBe(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("shutdown drains the request in flight, ends event streams, answers 503 after it began, then closes", async () => {
+  test.setTimeout(240_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-drain-"));
+  const port = PORT + 3;
+  try {
+    const server = startOwnServer(port, dataDir);
+    await waitOwnHealthy(server);
+    const url = `http://127.0.0.1:${port}`;
+    const post = (body: unknown) =>
+      fetch(`${url}/api/v1/passes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post(ownReceipt("drain-chain", 1))).status).toBe(201);
+
+    const events = await fetch(`${url}/api/v1/chains/drain-chain/events`);
+    expect(events.status).toBe(200);
+    const reader = events.body!.getReader();
+    await reader.read(); // the `version` event: the stream is open
+
+    // Request A is in flight (its body half sent) when the signal arrives; request B is
+    // pipelined behind it on the same connection, so it arrives after shutdown began.
+    const body = JSON.stringify(ownReceipt("drain-chain", 2));
+    const socket = net.connect(port, "127.0.0.1");
+    let answers = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => (answers += chunk));
+    const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.write(
+      `POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    server.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    socket.write(`${body.slice(20)}GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+
+    // The event stream ends by itself (not cut by the process dying).
+    for (;;) if ((await reader.read()).done) break;
+    await socketClosed;
+    expect(await server.exited).toBe(0);
+
+    const [first, second] = answers.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 201 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nretry-after: \d+\r\n/i);
+    expect(second).toContain('"code":"database_unavailable"');
+    const log = server.output();
+    expect(log).toContain("SIGTERM: stopping; draining requests");
+    expect(log.lastIndexOf('"status":201')).toBeLessThan(log.lastIndexOf("SIGTERM: closing the database"));
+
+    const again = startOwnServer(port, dataDir);
+    await waitOwnHealthy(again);
+    const chain = await (await fetch(`${url}/api/v1/chains/drain-chain`)).json();
+    expect(chain.passes.map((p: { pass_id: string }) => p.pass_id)).toEqual(["drain-chain.p1", "drain-chain.p2"]);
+    again.child.kill("SIGTERM");
+    expect(await again.exited).toBe(0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireDataLock, DataFolderLockedError, LOCK_FILE } from "@/db/data-lock.mjs";
 import { openDatabase } from "@/db/index";
+import { driver } from "../support/database";
 
 const root = process.cwd();
 const cleanups: Array<() => void> = [];
@@ -41,7 +42,8 @@ function deadPid(): number {
   return Number(gone.stdout.trim());
 }
 
-describe("embedded data folder lock", () => {
+// About embedded folders only: the PostgreSQL pass of the suite need not run it again.
+describe.skipIf(driver === "postgres")("embedded data folder lock", () => {
   it("refuses a second process, naming the folder and the owner's pid", async () => {
     const dir = tempDir();
     const owner = await holder(dir);

@@ -1,0 +1,165 @@
+// The HTTP server in front of Next.js (scripts/start.mjs): what it answers itself, the pages
+// every site needs, one server per embedded data folder, and a kill -9 in the middle of
+// ingest losing no acknowledged receipt. Real processes, real signals.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { receipt, startServer, waitHealthy } from "../support/server-process";
+
+const base = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+/** node:http, since fetch refuses TRACE and CONNECT. */
+function raw(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}/`, { method, path: target, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test.describe("answered before Next.js", () => {
+  test("TRACE is a 405: in the contract's JSON on /api, a page elsewhere", async () => {
+    const api = await raw("TRACE", "/api/v1/chains");
+    expect(api.status).toBe(405);
+    expect(api.headers["content-type"]).toContain("application/json");
+    expect(JSON.parse(api.body)).toEqual({ error: { code: "method_not_allowed", message: expect.any(String) } });
+    expect(api.headers.allow).toContain("GET");
+    const page = await raw("TRACE", "/chains");
+    expect(page.status).toBe(405);
+    expect(page.headers["content-type"]).toContain("text/html");
+  });
+
+  test("methods HTTP does not know, and request targets that are not paths, are 4xx", async () => {
+    // Node's HTTP parser refuses methods it does not know with a 400 before any handler.
+    for (const method of ["TRACK", "PROPFIND", "BREW"]) {
+      const answer = await raw(method, "/api/v1/chains").catch(() => ({ status: 400 }));
+      expect(answer.status, method).toBeGreaterThanOrEqual(400);
+      expect(answer.status, method).toBeLessThan(500);
+    }
+    const absolute = await raw("GET", "http://elsewhere.example/chains");
+    expect(absolute.status).toBeGreaterThanOrEqual(400);
+    expect(absolute.status).toBeLessThan(500);
+  });
+
+  test("paths that are not valid percent-encoded UTF-8 are 404s, never 500s", async () => {
+    for (const target of ["/chains/%FF", "/traces/%C0%AF", "/originals/%E2%82", "/%FF", "/policies/%E2%82%"]) {
+      const answer = await raw("GET", target);
+      expect(answer.status, target).toBe(404);
+      expect(answer.headers["content-type"]).toContain("text/html");
+    }
+    for (const target of ["/api/v1/chains/%FF", "/api/v1/originals/%C0%AF", "/api/%E2%82"]) {
+      const answer = await raw("GET", target);
+      expect(answer.status, target).toBe(404);
+      expect(JSON.parse(answer.body).error.code).toBe("not_found");
+    }
+  });
+
+  test("every answer carries a request id: a sane one sent is kept, anything else replaced", async () => {
+    const kept = await raw("GET", "/api/v1/health", { "x-request-id": "agent-run-42.p3" });
+    expect(kept.headers["x-request-id"]).toBe("agent-run-42.p3");
+    const replaced = await raw("GET", "/api/v1/health", { "x-request-id": "bad id\twith spaces" });
+    expect(replaced.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    const minted = await raw("TRACE", "/chains");
+    expect(minted.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+test.describe("pages every site needs", () => {
+  test("an unknown page is a friendly 404 inside the layout", async ({ page }) => {
+    const response = await page.goto("/no/such/page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  });
+
+  test("the favicon is served, and pages link an icon", async ({ page }) => {
+    const favicon = await raw("GET", "/favicon.ico");
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers["content-type"]).toContain("image/");
+    await page.goto("/");
+    await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute("href", /icon|favicon/);
+  });
+});
+
+test.describe("one server per embedded data folder", () => {
+  test("a second server and db:migrate refuse naming the owner; kill -9 mid-ingest loses no acknowledged receipt", async () => {
+    test.setTimeout(300_000);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-folder-"));
+    const port = Number(process.env.E2E_PORT) + 51;
+    try {
+      const first = startServer(port, dataDir);
+      await waitHealthy(first);
+      const pid = first.child.pid!;
+
+      const second = startServer(port + 1, dataDir);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`The data folder ${dataDir} is in use by process ${pid}`);
+
+      const migrate = spawnSync(path.join(process.cwd(), "node_modules/.bin/tsx"), ["scripts/migrate.ts"], {
+        env: { ...process.env, DATABASE_URL: "", FLOORLINE_DATA_DIR: dataDir },
+        encoding: "utf8",
+      });
+      expect(migrate.status).toBe(1);
+      expect(migrate.stderr).toContain(`is in use by process ${pid}`);
+
+      // Writers post batches until the process dies under them; what was acknowledged must
+      // survive the crash.
+      const acknowledged: string[] = [];
+      let killed = false;
+      const writer = async (w: number) => {
+        for (let b = 0; !killed; b++) {
+          const receipts = Array.from({ length: 25 }, (_, i) => receipt(`kill-w${w}-b${b}`, i + 1));
+          try {
+            const res = await fetch(`${first.base}/api/v1/passes`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ receipts }),
+            });
+            if (res.status === 201) acknowledged.push(...receipts.map((r) => r.pass_id));
+            else expect(res.status).toBeLessThan(500);
+          } catch {
+            return; // the connection died with the process
+          }
+        }
+      };
+      const writers = [writer(1), writer(2)];
+      while (acknowledged.length < 200) await new Promise((r) => setTimeout(r, 20));
+      first.child.kill("SIGKILL");
+      killed = true;
+      await first.exited;
+      await Promise.all(writers);
+      // The dead owner's lock is still there: the restart must take it over.
+      expect(JSON.parse(readFileSync(path.join(dataDir, "floorline.lock"), "utf8")).pid).toBe(pid);
+
+      const again = startServer(port, dataDir);
+      await waitHealthy(again);
+      expect(JSON.parse(readFileSync(path.join(dataDir, "floorline.lock"), "utf8")).pid).toBe(again.child.pid);
+      const chains = new Set(acknowledged.map((id) => id.slice(0, id.lastIndexOf("."))));
+      const stored = new Set<string>();
+      for (const chain of chains) {
+        const body = await (await fetch(`${again.base}/api/v1/chains/${chain}`)).json();
+        for (const p of body.passes as { pass_id: string }[]) {
+          expect(stored.has(p.pass_id), `${p.pass_id} stored twice`).toBe(false);
+          stored.add(p.pass_id);
+        }
+      }
+      expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+      again.child.kill("SIGTERM");
+      expect(await again.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
