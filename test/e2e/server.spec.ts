@@ -163,3 +163,33 @@ test.describe("one server per embedded data folder", () => {
     }
   });
 });
+
+test.describe("when the database is down", () => {
+  test("pages say the database is the cause and what to do; the API answers 503 with Retry-After", async ({ page }) => {
+    test.setTimeout(180_000);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-down-"));
+    const port = Number(process.env.E2E_PORT) + 54;
+    // Nothing listens on port 1: every connection attempt is refused.
+    const server = startServer(port, dataDir, { DATABASE_URL: "postgres://floorline:x@127.0.0.1:1/none" });
+    try {
+      let health: Response | undefined;
+      for (let i = 0; i < 240 && !health; i++) {
+        health = await fetch(`${server.base}/api/v1/health`).catch(() => undefined);
+        if (!health) await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(health?.status).toBe(503);
+      const api = await fetch(`${server.base}/api/v1/chains`);
+      expect(api.status).toBe(503);
+      expect(api.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await api.json()).error.code).toBe("database_unavailable");
+
+      await page.goto(`${server.base}/chains`);
+      await expect(page.getByRole("heading", { name: "The database is unavailable" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
