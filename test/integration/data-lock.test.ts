@@ -93,6 +93,30 @@ describe.skipIf(driver === "postgres")("embedded data folder lock", () => {
     acquireDataLock(dir).release();
   });
 
+  it("lets exactly one of several processes racing for a stale lock take it over", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid() }));
+    const script = `import { acquireDataLock } from ${JSON.stringify(path.join(root, "db/data-lock.mjs"))};
+try { const lock = acquireDataLock(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => lock.release(), 3000); }
+catch (e) { console.log(e.code === "DATA_FOLDER_LOCKED" ? "refused" : "error " + e.message); }`;
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<string>((resolve) => {
+            const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+              stdio: ["ignore", "pipe", "inherit"],
+            });
+            cleanups.push(() => child.kill("SIGKILL"));
+            let out = "";
+            child.stdout!.on("data", (c) => (out += c));
+            child.once("exit", () => resolve(out.trim()));
+          }),
+      ),
+    );
+    expect(outcomes.sort()).toEqual(["refused", "refused", "refused", "won"]);
+  });
+
   it("refuses a second open in the same process and frees the folder on close", async () => {
     const dir = tempDir();
     const handle = await openDatabase({ dataDir: dir });
