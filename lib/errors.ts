@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { errorFields } from "./observability/error-fields.mjs";
 
 export const ERROR_STATUS = {
+  bad_request: 400,
   invalid_json: 400,
   invalid_query: 422,
   unauthorized: 401,
@@ -15,6 +16,7 @@ export const ERROR_STATUS = {
   evicted: 410,
   expired: 410,
   payload_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   validation_failed: 422,
   missing_verification_receipt: 422,

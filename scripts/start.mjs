@@ -205,7 +205,8 @@ function decodable(pathname) {
 
 /** Answers what must not reach Next.js; true when it did. */
 function answeredHere(req, res, pathname) {
-  const api = pathname === "/api" || pathname.startsWith("/api/");
+  // An absolute-form target (`GET http://host/api/v1/chains`) still names an API path.
+  const api = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)?\/api(\/|$)/i.test(pathname);
   if (lifecycle.stopping.signal.aborted) {
     const headers = { "retry-after": "5", connection: "close" };
     if (api) apiError(res, 503, "database_unavailable", "The server is shutting down; try again shortly.", headers);
@@ -220,7 +221,9 @@ function answeredHere(req, res, pathname) {
     return true;
   }
   if (!pathname.startsWith("/")) {
-    page(res, 400, "Bad request", "The request target must be a path.");
+    const message = "The request target must be a path, like /api/v1/chains.";
+    if (api) apiError(res, 400, "bad_request", message);
+    else page(res, 400, "Bad request", message);
     return true;
   }
   if (!decodable(pathname)) {
@@ -275,10 +278,20 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 5_000;
 
 server.on("clientError", (error, socket) => {
-  // Malformed HTTP (bad header bytes, oversized headers): a 400 without reaching Next.js.
+  // Malformed HTTP (bad header bytes, oversized headers, unknown methods): a 4xx without
+  // reaching Next.js. The path may be unreadable, so the body is the API's error shape.
   if (socket.writable && !socket.destroyed) {
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
-    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    const body = JSON.stringify({
+      error: {
+        code: tooLarge ? "headers_too_large" : "bad_request",
+        message: tooLarge ? "The request's headers are too large." : "The request is not valid HTTP/1.1.",
+      },
+    });
+    socket.end(
+      `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   } else socket.destroy();
 });
 

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -49,8 +50,24 @@ test.describe("answered before Next.js", () => {
       expect(answer.status, method).toBeLessThan(500);
     }
     const absolute = await raw("GET", "http://elsewhere.example/chains");
-    expect(absolute.status).toBeGreaterThanOrEqual(400);
-    expect(absolute.status).toBeLessThan(500);
+    expect(absolute.status).toBe(400);
+    const absoluteApi = await raw("GET", "http://elsewhere.example/api/v1/chains");
+    expect(absoluteApi.status).toBe(400);
+    expect(JSON.parse(absoluteApi.body).error.code).toBe("bad_request");
+  });
+
+  test("malformed HTTP is a 400 in the error shape, never a dropped connection or a 500", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(process.env.E2E_PORT), "127.0.0.1");
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (c) => (text += c));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      socket.write("GET /api/v1/chains HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n");
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error.code).toBe("bad_request");
   });
 
   test("paths that are not valid percent-encoded UTF-8 are 404s, never 500s", async () => {
