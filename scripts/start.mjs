@@ -67,7 +67,7 @@ process.env.NODE_ENV = "production";
 // Signals are ours (below); Next.js must not exit before the database is closed.
 process.env.NEXT_MANUAL_SIG_HANDLE = "1";
 
-const { logger, errorFields } = await import("../lib/observability/log.mjs");
+const { logger, errorFields, requestContext } = await import("../lib/observability/log.mjs");
 
 function positiveInt(name, fallback) {
   const value = process.env[name];
@@ -269,11 +269,13 @@ const server = http.createServer((req, res) => {
   // While draining, responses still in progress close their connection when done.
   if (lifecycle.stopping.signal.aborted) res.shouldKeepAlive = false;
   if (answeredHere(req, res, pathname)) return;
-  handle(req, res).catch((error) => {
-    logger.error({ req_id: id, err: errorFields(error) }, "request handler failed");
-    if (!res.headersSent) page(res, 500, "Something went wrong", "The server failed to handle this request.");
-    else res.destroy();
-  });
+  requestContext
+    .run({ reqId: id }, () => handle(req, res))
+    .catch((error) => {
+      logger.error({ req_id: id, err: errorFields(error) }, "request handler failed");
+      if (!res.headersSent) page(res, 500, "Something went wrong", "The server failed to handle this request.");
+      else res.destroy();
+    });
 });
 server.keepAliveTimeout = 5_000;
 

@@ -5,6 +5,7 @@
 // stdout, it reads no state of the app, and every layer (route wrapper, error contract, db
 // start-up, the HTTP server in scripts/start.mjs) must log the same way. Plain ESM, with
 // log.d.mts beside it, so that scripts/start.mjs shares it without a TypeScript loader.
+import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
 import pretty from "pino-pretty";
 import { errorFields } from "./error-fields.mjs";
@@ -13,10 +14,30 @@ export { errorFields };
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+/**
+ * The request a line is logged for: scripts/start.mjs runs each request inside it, so every
+ * line the app logs while handling it carries its `req_id`. On globalThis for the same reason
+ * as the logger.
+ * @type {AsyncLocalStorage<{ reqId: string }>}
+ */
+export const requestContext = (() => {
+  const key = Symbol.for("floorline.requestContext");
+  globalThis[key] ??= new AsyncLocalStorage();
+  return globalThis[key];
+})();
+
 function createLogger() {
   const wanted = (process.env.LOG_LEVEL || "info").toLowerCase();
   const level = LEVELS.includes(wanted) ? wanted : "info";
-  const options = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => {
+      const request = requestContext.getStore();
+      return request ? { req_id: request.reqId } : {};
+    },
+  };
   if (process.stdout.isTTY) {
     // Synchronous and in-process: pino's worker-thread transports do not survive bundling.
     return pino(options, pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid" }));

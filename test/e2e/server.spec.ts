@@ -195,10 +195,22 @@ test.describe("when the database is down", () => {
         if (!health) await new Promise((r) => setTimeout(r, 500));
       }
       expect(health?.status).toBe(503);
-      const api = await fetch(`${server.base}/api/v1/chains`);
+      const api = await fetch(`${server.base}/api/v1/chains`, { headers: { "x-request-id": "down-check-1" } });
       expect(api.status).toBe(503);
       expect(api.headers.get("retry-after")).toMatch(/^\d+$/);
       expect((await api.json()).error.code).toBe("database_unavailable");
+      // The app's own log line about it carries the request's id, beside the request line.
+      const lines = server
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ req_id: "down-check-1", msg: "database unavailable: answered 503" }),
+      );
+      expect(lines).toContainEqual(
+        expect.objectContaining({ req_id: "down-check-1", msg: "request", status: 503, route: "/api/v1/chains" }),
+      );
 
       await page.goto(`${server.base}/chains`);
       await expect(page.getByRole("heading", { name: "The database is unavailable" })).toBeVisible();
