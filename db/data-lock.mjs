@@ -13,13 +13,14 @@ const TAKEOVER_GUARD_STALE_MS = 10_000;
 export class DataFolderLockedError extends Error {
   /**
    * @param {string} dataDir
-   * @param {{ pid: number, started_at?: string, command?: string }} owner
+   * @param {{ pid: number, started_at?: string, command?: string, host?: string }} owner
    */
   constructor(dataDir, owner) {
     const since = owner.started_at ? `, running since ${owner.started_at}` : "";
+    const where = owner.host && owner.host !== os.hostname() ? ` on host ${owner.host}` : "";
     const what = owner.command ? ` (${owner.command})` : "";
     super(
-      `The data folder ${dataDir} is in use by process ${owner.pid}${what}${since}. ` +
+      `The data folder ${dataDir} is in use by process ${owner.pid}${where}${what}${since}. ` +
         "Only one process may open an embedded data folder: stop that process first, or use another FLOORLINE_DATA_DIR.",
     );
     this.name = "DataFolderLockedError";
@@ -45,9 +46,12 @@ function procStart(pid) {
   }
 }
 
-/** @param {{ pid?: unknown, proc_start?: unknown }} owner */
+/** @param {{ pid?: unknown, proc_start?: unknown, host?: unknown }} owner */
 function ownerAlive(owner) {
   if (typeof owner.pid !== "number" || !Number.isInteger(owner.pid) || owner.pid <= 0) return false;
+  // A folder shared between machines (a network mount): another host's pid cannot be
+  // checked from here, so its lock stands until removed by hand.
+  if (typeof owner.host === "string" && owner.host !== os.hostname()) return true;
   try {
     process.kill(owner.pid, 0);
   } catch (error) {

@@ -88,6 +88,10 @@ describe.skipIf(driver === "postgres")("embedded data folder lock", () => {
     expect(JSON.parse(readFileSync(file, "utf8")).pid).toBe(process.pid);
     second.release();
 
+    // Another machine's lock (a shared mount) cannot be checked from here: it stands.
+    writeFileSync(file, JSON.stringify({ pid: deadPid(), host: "elsewhere.example" }));
+    expect(() => acquireDataLock(dir)).toThrow(/in use by process \d+ on host elsewhere\.example/);
+
     // A half-written lock (its writer died mid-write) owns nothing.
     writeFileSync(file, "");
     acquireDataLock(dir).release();
