@@ -1,6 +1,6 @@
 "use client";
 
-import { ErrorExplainer } from "@/components/errors/error-explainer";
+import { ErrorExplainer } from "./error-explainer";
 
 export default function ErrorPage(props: { error: Error & { digest?: string }; reset: () => void }) {
   return <ErrorExplainer {...props} />;

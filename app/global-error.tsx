@@ -1,6 +1,6 @@
 "use client";
 
-import { ErrorExplainer } from "@/components/errors/error-explainer";
+import { ErrorExplainer } from "./error-explainer";
 import "./globals.css";
 
 // Replaces the root layout when the layout itself failed, so it brings its own html and body.

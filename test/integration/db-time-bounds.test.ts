@@ -69,7 +69,7 @@ describe(`database time bounds (${driver})`, () => {
     async () => {
       const handle = await openDatabase(config({}));
       try {
-        const keys = [0x7e57_0001, 0x7e57_0002];
+        const [a, b] = [0x7e57_0001, 0x7e57_0002];
         let attempts = 0;
         // Two transactions take the same two locks in opposite order, each pausing in between:
         // PostgreSQL aborts one of them with 40P01 after deadlock_timeout.
@@ -83,7 +83,7 @@ describe(`database time bounds (${driver})`, () => {
               return "committed";
             }),
           );
-        const results = await Promise.all([crossing(keys[0], keys[1]), crossing(keys[1], keys[0])]);
+        const results = await Promise.all([crossing(a, b), crossing(b, a)]);
         expect(results).toEqual(["committed", "committed"]);
         // Two first attempts, and at least one more for the deadlock's victim.
         expect(attempts).toBeGreaterThanOrEqual(3);

@@ -204,7 +204,8 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
     }
     const db = await getDb();
     const count = async (like: string) =>
-      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from passes where chain_id like ${like}`))[0].n;
+      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from passes where chain_id like ${like}`))[0]
+        ?.n;
     expect(await count("locks-one-%")).toBe(0);
     expect((await post(postPasses, "/api/v1/passes", body)).status).toBe(201);
     expect(await count("locks-one-%")).toBe(5_000);
@@ -223,11 +224,11 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
       }
     }
     const db = await getDb();
-    const [{ n }] = await queryRows<{ n: number }>(
+    const [row] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from passes where chain_id like 'locks-a-%' or chain_id like 'locks-b-%'`,
     );
-    expect(n).toBe(10_000);
+    expect(row?.n).toBe(10_000);
   }, 180_000);
 
   it("maps a statement cut by statement_timeout (57014) to 503 with Retry-After", async () => {

@@ -4,9 +4,10 @@ import { useEffect, useState } from "react";
 
 type Cause = "checking" | "database" | "other";
 
-// In production the browser never sees a server error's message, only its digest. Whether
-// the database is the cause is therefore asked of the health endpoint, which says so in its
-// status: 503 when the database cannot be reached.
+// Beside the error pages rather than in components/, since it asks the server something
+// (components never fetch). In production the browser never sees a server error's message,
+// only its digest, so whether the database is the cause is asked of the health endpoint,
+// which answers 503 when the database cannot be reached.
 function useCause(digest: string | undefined): Cause {
   const [cause, setCause] = useState<Cause>(digest === "DATABASE_UNAVAILABLE" ? "database" : "checking");
   useEffect(() => {
