@@ -2,7 +2,7 @@
 // (chain_id, pass_number), with the chain summaries refreshed.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { getDb, retryTransient } from "../index";
 import { boundaries } from "../schema";
 import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";
@@ -27,50 +27,53 @@ export async function ingestBoundaries(
 ): Promise<{ results: BoundaryWire[]; created: number }> {
   const db = await getDb();
   const entries = uniqueEntries(receipts, key, conflict);
-  return db.transaction(async (tx) => {
-    await lockChains(
-      tx,
-      receipts.map((b) => b.chain_id),
-    );
-    const stored = await storeIdempotentBatch(
-      receipts,
-      {
-        key,
-        conflict,
-        insert: async (batch) => {
-          const values = batch.map(({ item: b, digest }) => ({
-            chainId: b.chain_id,
-            passNumber: b.pass_number,
-            strategy: b.strategy,
-            reason: b.reason,
-            restorePassId: b.restore_pass_id ?? null,
-            relaxedPolicy: b.relaxed_policy ?? null,
-            bodyDigest: digest,
-          }));
-          const inserted = await tx.insert(boundaries).values(values).onConflictDoNothing().returning();
-          if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
-          return new Map(inserted.map((row) => [keyOf(row.chainId, row.passNumber), toBoundaryWire(row)]));
-        },
-        readStored: async (batch) => {
-          const keys = JSON.stringify(
-            batch.map(({ item }) => ({ chain_id: item.chain_id, pass_number: item.pass_number })),
-          );
-          const rows = await tx
-            .select()
-            .from(boundaries)
-            .where(
-              sql`(${boundaries.chainId}, ${boundaries.passNumber}) in (select chain_id, pass_number from json_to_recordset(${keys}::json) as k(chain_id text, pass_number bigint))`,
+  // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
+  return retryTransient(() =>
+    db.transaction(async (tx) => {
+      await lockChains(
+        tx,
+        receipts.map((b) => b.chain_id),
+      );
+      const stored = await storeIdempotentBatch(
+        receipts,
+        {
+          key,
+          conflict,
+          insert: async (batch) => {
+            const values = batch.map(({ item: b, digest }) => ({
+              chainId: b.chain_id,
+              passNumber: b.pass_number,
+              strategy: b.strategy,
+              reason: b.reason,
+              restorePassId: b.restore_pass_id ?? null,
+              relaxedPolicy: b.relaxed_policy ?? null,
+              bodyDigest: digest,
+            }));
+            const inserted = await tx.insert(boundaries).values(values).onConflictDoNothing().returning();
+            if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
+            return new Map(inserted.map((row) => [keyOf(row.chainId, row.passNumber), toBoundaryWire(row)]));
+          },
+          readStored: async (batch) => {
+            const keys = JSON.stringify(
+              batch.map(({ item }) => ({ chain_id: item.chain_id, pass_number: item.pass_number })),
             );
-          return new Map(
-            rows.map((row) => [
-              keyOf(row.chainId, row.passNumber),
-              { digest: row.bodyDigest, result: toBoundaryWire(row) },
-            ]),
-          );
+            const rows = await tx
+              .select()
+              .from(boundaries)
+              .where(
+                sql`(${boundaries.chainId}, ${boundaries.passNumber}) in (select chain_id, pass_number from json_to_recordset(${keys}::json) as k(chain_id text, pass_number bigint))`,
+              );
+            return new Map(
+              rows.map((row) => [
+                keyOf(row.chainId, row.passNumber),
+                { digest: row.bodyDigest, result: toBoundaryWire(row) },
+              ]),
+            );
+          },
         },
-      },
-      entries,
-    );
-    return stored;
-  });
+        entries,
+      );
+      return stored;
+    }),
+  );
 }

@@ -3,7 +3,7 @@
 // summaries, idempotent per (chain_id, pass_id).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { getDb, queryRows, retryTransient } from "../index";
 import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
@@ -51,34 +51,36 @@ export async function ingestPasses(
   const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
   const entries = uniqueEntries(receipts, key, conflict);
 
-  return db.transaction(async (tx) => {
-    await lockChains(
-      tx,
-      receipts.map((r) => r.chain_id),
-    );
-    const policyByClass = await getPoliciesInForce(
-      receipts.map((r) => r.content_class),
-      tx,
-    );
-    const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
-      const policy = policyByClass.get(r.content_class);
-      if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
-      return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
-    };
+  // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
+  return retryTransient(() =>
+    db.transaction(async (tx) => {
+      await lockChains(
+        tx,
+        receipts.map((r) => r.chain_id),
+      );
+      const policyByClass = await getPoliciesInForce(
+        receipts.map((r) => r.content_class),
+        tx,
+      );
+      const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
+        const policy = policyByClass.get(r.content_class);
+        if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
+        return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
+      };
 
-    return storeIdempotentBatch(
-      receipts,
-      {
-        key,
-        conflict,
-        insert: async (batch) => {
-          const rows = batch.map(toRow);
-          // One statement for the whole batch, chain summaries included: the rows travel as a
-          // single JSON parameter, which both drivers send as text and which is not bound by
-          // Postgres's 65,535-parameter cap.
-          const inserted = await insertPassesWithSummaries(
-            tx,
-            sql`
+      return storeIdempotentBatch(
+        receipts,
+        {
+          key,
+          conflict,
+          insert: async (batch) => {
+            const rows = batch.map(toRow);
+            // One statement for the whole batch, chain summaries included: the rows travel as a
+            // single JSON parameter, which both drivers send as text and which is not bound by
+            // Postgres's 65,535-parameter cap.
+            const inserted = await insertPassesWithSummaries(
+              tx,
+              sql`
               insert into passes (
                 chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
                 is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
@@ -99,32 +101,36 @@ export async function ingestPasses(
               )
               on conflict (chain_id, pass_id) do nothing
               returning *`,
-          );
-          const byKey = new Map(rows.map((row) => [keyOf(row.chain_id, row.pass_id), row]));
-          const results = new Map<string, PassResult>();
-          for (const { chain_id, pass_id } of inserted) {
-            const row = byKey.get(keyOf(chain_id, pass_id));
-            if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
-          }
-          return results;
-        },
-        readStored: async (batch) => {
-          const keys = batch.map(({ item }) => ({ chain_id: item.chain_id, pass_id: item.pass_id }));
-          const stored = await queryRows<PassResult & { body_digest: string }>(
-            tx,
-            sql`
+            );
+            const byKey = new Map(rows.map((row) => [keyOf(row.chain_id, row.pass_id), row]));
+            const results = new Map<string, PassResult>();
+            for (const { chain_id, pass_id } of inserted) {
+              const row = byKey.get(keyOf(chain_id, pass_id));
+              if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
+            }
+            return results;
+          },
+          readStored: async (batch) => {
+            const keys = batch.map(({ item }) => ({ chain_id: item.chain_id, pass_id: item.pass_id }));
+            const stored = await queryRows<PassResult & { body_digest: string }>(
+              tx,
+              sql`
               select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
                 p.client_mismatch, p.body_digest
               from passes p
               join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
-          );
-          return new Map(
-            stored.map((row) => [keyOf(row.chain_id, row.pass_id), { digest: row.body_digest, result: toResult(row) }]),
-          );
+            );
+            return new Map(
+              stored.map((row) => [
+                keyOf(row.chain_id, row.pass_id),
+                { digest: row.body_digest, result: toResult(row) },
+              ]),
+            );
+          },
         },
-      },
-      entries,
-    );
-  });
+        entries,
+      );
+    }),
+  );
 }
