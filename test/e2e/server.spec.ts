@@ -8,7 +8,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { receipt, startServer, waitHealthy } from "../support/server-process";
+import { freePort, receipt, startServer, waitHealthy } from "../support/server-process";
 
 const base = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
@@ -114,13 +114,13 @@ test.describe("one server per embedded data folder", () => {
   test("a second server and db:migrate refuse naming the owner; kill -9 mid-ingest loses no acknowledged receipt", async () => {
     test.setTimeout(300_000);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-folder-"));
-    const port = Number(process.env.E2E_PORT) + 51;
+    const port = await freePort();
     try {
       const first = startServer(port, dataDir);
       await waitHealthy(first);
       const pid = first.child.pid!;
 
-      const second = startServer(port + 1, dataDir);
+      const second = startServer(await freePort(), dataDir);
       expect(await second.exited).toBe(1);
       expect(second.output()).toContain(`The data folder ${dataDir} is in use by process ${pid}`);
 
@@ -185,12 +185,12 @@ test.describe("when the database is down", () => {
   test("pages say the database is the cause and what to do; the API answers 503 with Retry-After", async ({ page }) => {
     test.setTimeout(180_000);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-down-"));
-    const port = Number(process.env.E2E_PORT) + 54;
+    const port = await freePort();
     // Nothing listens on port 1: every connection attempt is refused.
     const server = startServer(port, dataDir, { DATABASE_URL: "postgres://floorline:x@127.0.0.1:1/none" });
     try {
       let health: Response | undefined;
-      for (let i = 0; i < 240 && !health; i++) {
+      for (let i = 0; i < 240 && !health && server.child.exitCode === null; i++) {
         health = await fetch(`${server.base}/api/v1/health`).catch(() => undefined);
         if (!health) await new Promise((r) => setTimeout(r, 500));
       }

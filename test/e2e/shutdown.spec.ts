@@ -7,6 +7,7 @@ import path from "node:path";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import {
+  freePort,
   receipt as ownReceipt,
   startServer as startOwnServer,
   waitHealthy as waitOwnHealthy,
@@ -97,7 +98,7 @@ test("SIGTERM and SIGINT close the embedded database; a restart finds every rece
 test("shutdown drains the request in flight, ends event streams, answers 503 after it began, then closes", async () => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-drain-"));
-  const port = PORT + 3;
+  const port = await freePort();
   try {
     const server = startOwnServer(port, dataDir);
     await waitOwnHealthy(server);

@@ -1,7 +1,21 @@
 // Real server processes for the e2e specs that start, signal and kill servers of their own
 // (the shared Playwright web server must stay up for the other specs).
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
+
+/** A port nothing listens on right now (other engineers' servers share this machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export interface ServerProcess {
   child: ChildProcess;
