@@ -297,6 +297,17 @@ server.on("clientError", (error, socket) => {
   } else socket.destroy();
 });
 
+// CONNECT (a proxy tunnel) never reaches the request handler; without this Node drops the
+// connection without an answer.
+server.on("connect", (req, socket) => {
+  const body = JSON.stringify({
+    error: { code: "method_not_allowed", message: "The method CONNECT is not supported." },
+  });
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+});
+
 server.listen(port, host, () => {
   logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
 });

@@ -42,6 +42,20 @@ test.describe("answered before Next.js", () => {
     expect(page.headers["content-type"]).toContain("text/html");
   });
 
+  test("CONNECT is a 405 in the contract's JSON, not a dropped connection", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(process.env.E2E_PORT), "127.0.0.1");
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (c) => (text += c));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      socket.write("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error.code).toBe("method_not_allowed");
+  });
+
   test("methods HTTP does not know, and request targets that are not paths, are 4xx", async () => {
     // Node's HTTP parser refuses methods it does not know with a 400 before any handler.
     for (const method of ["TRACK", "PROPFIND", "BREW"]) {
