@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   missing_verification_receipt: 422,
   database_unavailable: 503,
+  server_busy: 503,
   internal_error: 500,
 } as const;
 

@@ -3,8 +3,6 @@ import { ApiError } from "../errors";
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
 function isJsonContentType(header: string | null): boolean {
   // A missing header is accepted as JSON: scripts posting with bare clients often omit it.
   if (!header) return true;
@@ -12,7 +10,77 @@ function isJsonContentType(header: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
-/** Reads and parses a JSON body, refusing non-JSON types and bodies over `limit` bytes without buffering them. */
+// In-flight body budget. Every request body counts, byte by byte as it arrives, against one
+// process-wide budget until its request is answered, so a burst of large uploads is refused
+// with 503 + Retry-After instead of growing the heap without bound. FLOORLINE_BODY_BUDGET_MB
+// sets it (default 256 MiB). A body alone in flight is never refused by the budget (only by
+// its endpoint's own size limit), so one upload larger than the budget still goes through.
+const DEFAULT_BODY_BUDGET = 256 * MiB;
+const RETRY_AFTER_BUSY_SECONDS = "2";
+
+interface BudgetState {
+  inFlight: number;
+  held: WeakMap<Request, number>;
+}
+const globalForBudget = globalThis as unknown as { floorlineBodyBudget?: BudgetState };
+globalForBudget.floorlineBodyBudget ??= { inFlight: 0, held: new WeakMap() };
+const budget = globalForBudget.floorlineBodyBudget;
+
+export function bodyBudgetBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env.FLOORLINE_BODY_BUDGET_MB);
+  return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * MiB) : DEFAULT_BODY_BUDGET;
+}
+
+/** Bytes of request bodies held right now (for metrics and tests). */
+export function bodyBytesInFlight(): number {
+  return budget.inFlight;
+}
+
+/**
+ * Counts `bytes` more of this request's body against the budget, or throws 503 when other
+ * bodies in flight leave no room for them.
+ */
+export function reserveBodyBytes(request: Request, bytes: number): void {
+  const total = bodyBudgetBytes();
+  const mine = budget.held.get(request) ?? 0;
+  const others = budget.inFlight - mine;
+  if (others > 0 && budget.inFlight + bytes > total) {
+    throw new ApiError("server_busy", "The server is receiving too much data at once; retry shortly.", {
+      headers: { "Retry-After": RETRY_AFTER_BUSY_SECONDS },
+    });
+  }
+  budget.held.set(request, mine + bytes);
+  budget.inFlight += bytes;
+}
+
+/** Gives back what a request's body held; the route wrapper calls it once the answer is built. */
+export function releaseBodyBytes(request: Request): void {
+  const mine = budget.held.get(request);
+  if (mine === undefined) return;
+  budget.held.delete(request);
+  budget.inFlight -= mine;
+}
+
+/** Reads and drops up to `room` more bytes; cancels the body when there are more. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, room: number): Promise<void> {
+  try {
+    for (let left = room; ; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      left -= value.byteLength;
+      if (left < 0) break;
+    }
+  } catch {
+    return;
+  }
+  await reader.cancel().catch(() => {});
+}
+
+/**
+ * Reads and parses a JSON body, refusing non-JSON types and bodies over `limit` bytes without
+ * buffering them. The bytes are decoded as they arrive and dropped, so a body is held as
+ * bytes only one chunk at a time, then once as text, then as the parsed value.
+ */
 export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
@@ -33,26 +101,43 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");
 
-  const chunks: Uint8Array[] = [];
+  // Fatal: a lenient decode would store U+FFFD where the client sent other bytes.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const parts: string[] = [];
   let size = 0;
   const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  let text: string;
+  // Text in V8 takes up to twice its UTF-8 bytes: that is what a body costs, not its wire size.
+  // A declared length is admitted (or refused) whole before reading, so concurrent uploads
+  // are not all let in part-way and then all refused; an undeclared one counts as it comes.
+  let reserved = 0;
   try {
-    // Fatal: a lenient decode would store U+FFFD where the client sent other bytes.
-    text = UTF8.decode(Buffer.concat(chunks, size));
-  } catch {
+    if (Number.isFinite(declared) && declared > 0) {
+      reserveBodyBytes(request, declared * 2);
+      reserved = declared;
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge();
+      if (size > reserved) {
+        reserveBodyBytes(request, (size - reserved) * 2);
+        reserved = size;
+      }
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+    parts.push(decoder.decode());
+  } catch (error) {
+    parts.length = 0;
+    // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
+    // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
+    if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
+    else await reader.cancel().catch(() => {});
+    if (error instanceof ApiError) throw error;
     throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
   }
+  const text = parts.join("");
+  parts.length = 0;
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON document.");
   try {
     return JSON.parse(text);

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { ApiError, toErrorResponse } from "../errors";
+import { releaseBodyBytes } from "./body";
 import { methodsOf, type RoutePattern, scopeOf } from "./registry";
 
 type Context = { params: Promise<Record<string, string | string[]>> };
@@ -40,6 +41,8 @@ export function route<C extends Context>(pattern: RoutePattern, handler: Handler
       return await handler(request, context);
     } catch (error) {
       return toErrorResponse(error);
+    } finally {
+      releaseBodyBytes(request);
     }
   };
 }

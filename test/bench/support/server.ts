@@ -5,6 +5,8 @@ import { repoRoot } from "./paths";
 
 export interface RunningApp {
   baseUrl: string;
+  /** The server process (`scripts/start.mjs`); measure its whole process tree. */
+  pid: number;
   /** SIGTERM, then wait for the process (and the database it closes) to exit. */
   stop: () => Promise<void>;
 }
@@ -86,7 +88,7 @@ export async function startApp(options: {
     if (child.exitCode !== null) break;
     try {
       const response = await fetch(`${baseUrl}/api/v1/health`);
-      if (response.ok) return { baseUrl, stop };
+      if (response.ok) return { baseUrl, pid: child.pid ?? 0, stop };
     } catch {
       // not listening yet
     }
