@@ -6,7 +6,9 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { readOtlpBody } from "@/lib/otlp/body";
 import {
   decodeExportRequest,
   decodeExportResponse,
@@ -295,5 +297,37 @@ describe("OTLP JSON beyond what the JS SDK writes", () => {
     expect(otlpEncodingOf("application/json; charset=utf-8")).toBe("json");
     expect(otlpEncodingOf("text/plain")).toBeNull();
     expect(otlpEncodingOf(null)).toBeNull();
+  });
+});
+
+describe("readOtlpBody", () => {
+  const post = (body: Uint8Array, headers: Record<string, string>) =>
+    new Request("http://x/api/v1/otlp/v1/traces", { method: "POST", body, headers });
+
+  it("reads identity and gzip bodies", async () => {
+    const raw = new TextEncoder().encode('{"resourceSpans":[]}');
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(text(await readOtlpBody(post(raw, {})))).toBe('{"resourceSpans":[]}');
+    expect(text(await readOtlpBody(post(gzipSync(raw), { "content-encoding": "gzip" })))).toBe('{"resourceSpans":[]}');
+  });
+
+  it("stops inflating at the limit", async () => {
+    const bomb = gzipSync(new Uint8Array(64 * 1024 * 1024));
+    expect(bomb.byteLength).toBeLessThan(100_000);
+    await expect(readOtlpBody(post(bomb, { "content-encoding": "gzip" }), 1024 * 1024)).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
+  });
+
+  it("refuses other encodings, bodies over the limit and broken gzip", async () => {
+    await expect(readOtlpBody(post(new Uint8Array(4), { "content-encoding": "br" }))).rejects.toMatchObject({
+      code: "unsupported_media_type",
+    });
+    await expect(readOtlpBody(post(new Uint8Array(2048), {}), 1024)).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
+    await expect(
+      readOtlpBody(post(new Uint8Array([1, 2, 3, 4]), { "content-encoding": "gzip" })),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
