@@ -302,7 +302,7 @@ describe("OTLP JSON beyond what the JS SDK writes", () => {
 
 describe("readOtlpBody", () => {
   const post = (body: Uint8Array, headers: Record<string, string>) =>
-    new Request("http://x/api/v1/otlp/v1/traces", { method: "POST", body, headers });
+    new Request("http://x/api/v1/otlp/v1/traces", { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers });
 
   it("reads identity and gzip bodies", async () => {
     const raw = new TextEncoder().encode('{"resourceSpans":[]}');
