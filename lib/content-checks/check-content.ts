@@ -2,8 +2,8 @@
 // carries the pass's output, the server measures for itself what the client only claims:
 // the size, the hash, parseability in the policy's format and the policy's required fields.
 // The verdict on those findings comes from the one guard (evaluatePass), never a copy of its gates.
-import { type CompressionPass, type CompressionPolicy, evaluatePass, type Verdict } from "../guard";
-import { sha256Hex } from "../hash";
+import { type CompressionPass, type CompressionPolicy, evaluatePass, type Verdict } from "../guard/guard";
+import { sha256Hex } from "../guard/hash";
 
 export const CONTENT_FORMATS = ["json", "base64", "text", "any"] as const;
 export type ContentFormat = (typeof CONTENT_FORMATS)[number];
@@ -100,8 +100,8 @@ export function missingPaths(root: unknown, path: string, limit = MAX_PROBLEMS):
   const segments = path.split(".");
   const misses: string[] = [];
   const walk = (value: unknown, i: number, at: string) => {
-    if (misses.length >= limit || i === segments.length) return;
     const segment = segments[i];
+    if (misses.length >= limit || segment === undefined) return;
     if (Array.isArray(value)) {
       if (/^[0-9]+$/.test(segment)) {
         const index = Number(segment);
@@ -109,7 +109,7 @@ export function missingPaths(root: unknown, path: string, limit = MAX_PROBLEMS):
         else misses.push(`${at}[${index}]`);
         return;
       }
-      value.forEach((item, k) => walk(item, i, `${at}[${k}]`));
+      for (const [k, item] of value.entries()) walk(item, i, `${at}[${k}]`);
       return;
     }
     const here = at === "" ? segment : `${at}.${segment}`;

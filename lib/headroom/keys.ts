@@ -4,8 +4,8 @@
 // original: those are kept beside the sha256 key, verified against the content when stored.
 import { createHash } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
-import { MIN_PREFIX_LENGTH, parseHashKey } from "../ccr";
-import { sha256Hex } from "../hash";
+import { MIN_PREFIX_LENGTH, parseHashKey } from "../ccr/rules";
+import { sha256Hex } from "../guard/hash";
 
 export const HASH_ALGORITHMS = ["sha256", "md5", "blake3"] as const;
 export type HashAlgorithm = (typeof HASH_ALGORITHMS)[number];

@@ -56,7 +56,7 @@ const responseType = root.lookupType("opentelemetry.proto.collector.trace.v1.Exp
 
 /** The contentType → encoding mapping of OTLP/HTTP; null for anything else (415). */
 export function otlpEncodingOf(contentType: string | null): OtlpEncoding | null {
-  const type = contentType?.split(";")[0].trim().toLowerCase();
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
   if (type === "application/json") return "json";
   return null;
@@ -264,10 +264,15 @@ function jsonAnyValue(value: unknown, path: string): AnyValue {
   if (has("doubleValue")) {
     const v = field(value, "doubleValue");
     // proto3 JSON spells the non-finite doubles as strings.
-    const special: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
+    const special = new Map([
+      ["NaN", Number.NaN],
+      ["Infinity", Infinity],
+      ["-Infinity", -Infinity],
+    ]);
     if (typeof v === "number") return { kind: "double", value: v };
-    if (typeof v === "string" && (v in special || (v.trim() !== "" && Number.isFinite(Number(v))))) {
-      return { kind: "double", value: v in special ? special[v] : Number(v) };
+    if (typeof v === "string") {
+      const number = special.get(v) ?? (v.trim() === "" ? Number.NaN : Number(v));
+      if (special.has(v) || Number.isFinite(number)) return { kind: "double", value: number };
     }
     throw new OtlpDecodeError(`${path}.doubleValue must be a number.`);
   }

@@ -101,7 +101,7 @@ function relaxedPolicy(value: unknown): unknown {
   }
 }
 
-function describe(span: OtlpSpan): string {
+function spanLabel(span: OtlpSpan): string {
   return `span ${span.spanId || "(no id)"}${span.name ? ` '${span.name}'` : ""}`;
 }
 
@@ -112,6 +112,7 @@ function firstProblem(
   what: string,
 ): string {
   const issue = error.issues[0];
+  if (!issue) return `${what}: not a valid receipt`;
   const field = String(issue.path[0] ?? "");
   const attribute = names[field];
   if (attribute && given[field] === undefined) return `${what}: attribute ${attribute} is required`;
@@ -131,7 +132,7 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
     if (boundaryEvents.length === 0) return { kind: "ignored" };
     return {
       kind: "rejected",
-      message: `${describe(span)}: a ${BOUNDARY_EVENT} event needs the span's ${PASS_NUMBER_ATTRIBUTE} attribute`,
+      message: `${spanLabel(span)}: a ${BOUNDARY_EVENT} event needs the span's ${PASS_NUMBER_ATTRIBUTE} attribute`,
     };
   }
   const given: Record<string, unknown> = readAttributes(span.attributes, PASS_ATTRIBUTES);
@@ -144,7 +145,7 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
   };
   const parsed = passReceiptSchema.safeParse(raw);
   if (!parsed.success) {
-    return { kind: "rejected", message: firstProblem(parsed.error, PASS_ATTRIBUTES, raw, describe(span)) };
+    return { kind: "rejected", message: firstProblem(parsed.error, PASS_ATTRIBUTES, raw, spanLabel(span)) };
   }
   const receipt = parsed.data;
   const boundaries: BoundaryReceipt[] = [];
@@ -154,7 +155,7 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
     const candidate = { ...fields, chain_id: receipt.chain_id, pass_number: receipt.pass_number };
     const boundary = boundaryReceiptSchema.safeParse(candidate);
     if (!boundary.success) {
-      const what = `${describe(span)}, event ${BOUNDARY_EVENT}`;
+      const what = `${spanLabel(span)}, event ${BOUNDARY_EVENT}`;
       return { kind: "rejected", message: firstProblem(boundary.error, BOUNDARY_ATTRIBUTES, candidate, what) };
     }
     boundaries.push(boundary.data);

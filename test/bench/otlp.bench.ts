@@ -55,7 +55,9 @@ function toOtlpBody(receipts: readonly WireReceipt[]): Uint8Array {
     const span = tracer.startSpan(`compress pass ${r.pass_number}`, { attributes, startTime: end - 5 });
     span.end(end);
   }
-  return gzipSync(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans())!);
+  const body = ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans());
+  if (!body) throw new Error("the serializer produced no body");
+  return gzipSync(body);
 }
 
 async function timed(request: () => Promise<Response>, check: (r: Response, body: Uint8Array) => void) {

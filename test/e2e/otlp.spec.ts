@@ -29,7 +29,8 @@ const logger: DiagLogger = {
 };
 diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
 
-function setup(kind: keyof typeof EXPORTERS, baseURL: string, service: string) {
+function setup(kind: keyof typeof EXPORTERS, baseURL: string | undefined, service: string) {
+  if (!baseURL) throw new Error("the Playwright config sets baseURL");
   // The documented way to point a stock exporter at Floorline: the environment, nothing else.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `${baseURL}/api/v1/otlp`;
   process.env.OTEL_EXPORTER_OTLP_COMPRESSION = "gzip";
@@ -77,7 +78,7 @@ for (const kind of Object.keys(EXPORTERS) as (keyof typeof EXPORTERS)[]) {
       });
       expect(put.status(), await put.text()).toBeLessThan(300);
 
-      const { exporter, recorded, provider, tracer } = setup(kind, baseURL!, service);
+      const { exporter, recorded, provider, tracer } = setup(kind, baseURL, service);
       const content = JSON.stringify({ order: { id: 7 }, padding: "x".repeat(1000) });
       for (const n of [1, 2, 3, 4]) {
         const attributes = pass(chain, n, { "floorline.content_class": contentClass });
@@ -147,7 +148,7 @@ for (const kind of Object.keys(EXPORTERS) as (keyof typeof EXPORTERS)[]) {
     }) => {
       const run = `${kind.replace("/", "-")}-bad-${Date.now()}`;
       const chain = `otel-${run}`;
-      const { provider, tracer } = setup(kind, baseURL!, `e2e-${run}`);
+      const { provider, tracer } = setup(kind, baseURL, `e2e-${run}`);
       tracer.startSpan("p1", { attributes: pass(chain, 1) }).end();
       tracer.startSpan("p2", { attributes: pass(chain, 2, { "floorline.pass.semantic_density": 2 }) }).end();
       tracer.startSpan("p3", { attributes: pass(chain, 3) }).end();

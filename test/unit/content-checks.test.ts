@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkContent, type ContentPolicy, judgeContent, missingPaths } from "@/lib/content-checks/check-content";
-import { evaluatePass } from "@/lib/guard";
-import { sha256Hex } from "@/lib/hash";
+import { evaluatePass } from "@/lib/guard/guard";
+import { sha256Hex } from "@/lib/guard/hash";
 
 const floor = { min_size_bytes: 10, min_semantic_density: 0.3, max_pass_number: 8 };
 const policy = (over: Partial<ContentPolicy> = {}): ContentPolicy => ({

@@ -22,6 +22,13 @@ import { passReceiptSchema } from "@/lib/schemas/passes";
 
 type Attrs = Record<string, string | number | boolean | string[]>;
 
+/** The item at `i`, failing the test when there is none. */
+function at<T>(items: readonly T[], i = 0): T {
+  const item = items[i];
+  if (item === undefined) throw new Error(`expected an item at ${i} of ${items.length}`);
+  return item;
+}
+
 /** Real spans from the real SDK: the same objects an exporter serializes. */
 function recordSpans(
   build: (tracer: ReturnType<BasicTracerProvider["getTracer"]>) => void,
@@ -51,9 +58,14 @@ function pass(n: number, extra: Attrs = {}): Attrs {
   };
 }
 
+function present(body: Uint8Array | undefined): Uint8Array {
+  if (!body) throw new Error("the serializer produced no body");
+  return body;
+}
+
 const serializers: Record<OtlpEncoding, (spans: ReadableSpan[]) => Uint8Array> = {
-  protobuf: (spans) => ProtobufTraceSerializer.serializeRequest(spans)!,
-  json: (spans) => JsonTraceSerializer.serializeRequest(spans)!,
+  protobuf: (spans) => present(ProtobufTraceSerializer.serializeRequest(spans)),
+  json: (spans) => present(JsonTraceSerializer.serializeRequest(spans)),
 };
 
 describe.each(["protobuf", "json"] as const)("OTLP %s from the official serializer", (encoding) => {
@@ -66,11 +78,11 @@ describe.each(["protobuf", "json"] as const)("OTLP %s from the official serializ
       span.addEvent("something", { k: "v" }, [1_700_000_000, 500]);
       span.end([1_700_000_001, 123_456_789]);
     });
-    const [rs] = decodeExportRequest(serializers[encoding](spans), encoding);
+    const rs = at(decodeExportRequest(serializers[encoding](spans), encoding));
     expect(rs.resource.get("service.name")).toEqual({ kind: "string", value: "agent-x" });
-    const [span] = rs.spans;
-    expect(span.traceId).toBe(spans[0].spanContext().traceId);
-    expect(span.spanId).toBe(spans[0].spanContext().spanId);
+    const span = at(rs.spans);
+    expect(span.traceId).toBe(at(spans).spanContext().traceId);
+    expect(span.spanId).toBe(at(spans).spanContext().spanId);
     expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(span.name).toBe("compress");
     expect(span.endTimeUnixNano).toBe(1_700_000_001_123_456_789n);
@@ -117,7 +129,7 @@ describe.each(["protobuf", "json"] as const)("OTLP %s from the official serializ
     expect(out.ignoredSpans).toBe(1);
     expect(out.passes.map((p) => p.receipt.pass_id)).toEqual(["p1", "p2", "p3"]);
     expect(out.passes.every((p) => p.serviceName === "agent-x")).toBe(true);
-    const third = out.passes[2].receipt;
+    const third = at(out.passes, 2).receipt;
     expect(third).toEqual(
       passReceiptSchema.parse({
         chain_id: "otel-chain",
@@ -154,9 +166,9 @@ describe.each(["protobuf", "json"] as const)("OTLP %s from the official serializ
       tracer.startSpan("p", { attributes }).end();
     });
     const { passes } = receiptsFromExport(decodeExportRequest(serializers[encoding](spans), encoding));
-    expect(passes[0].receipt).toMatchObject({
-      chain_id: spans[0].spanContext().traceId,
-      pass_id: spans[0].spanContext().spanId,
+    expect(at(passes).receipt).toMatchObject({
+      chain_id: at(spans).spanContext().traceId,
+      pass_id: at(spans).spanContext().spanId,
       content_class: "default",
       current_content_hash: "",
     });
@@ -227,22 +239,24 @@ describe("OTLP JSON beyond what the JS SDK writes", () => {
     body({ resourceSpans: [{ resource, scopeSpans: [{ spans: [span] }] }] });
 
   it("takes int64 as a string or a number, snake_case names, kvlists and non-finite doubles", () => {
-    const [rs] = decodeExportRequest(
-      request({
-        trace_id: "5B8EFFF798038103D269B633813FC60C",
-        span_id: "EEE19B7EC3C1B174",
-        end_time_unix_nano: "1700000000000000000",
-        attributes: [
-          { key: "a", value: { intValue: "9007199254740993" } },
-          { key: "b", value: { int_value: 7 } },
-          { key: "c", value: { kvlistValue: { values: [{ key: "x", value: { boolValue: false } }] } } },
-          { key: "d", value: { doubleValue: "NaN" } },
-          { key: "e", value: {} },
-        ],
-      }),
-      "json",
+    const rs = at(
+      decodeExportRequest(
+        request({
+          trace_id: "5B8EFFF798038103D269B633813FC60C",
+          span_id: "EEE19B7EC3C1B174",
+          end_time_unix_nano: "1700000000000000000",
+          attributes: [
+            { key: "a", value: { intValue: "9007199254740993" } },
+            { key: "b", value: { int_value: 7 } },
+            { key: "c", value: { kvlistValue: { values: [{ key: "x", value: { boolValue: false } }] } } },
+            { key: "d", value: { doubleValue: "NaN" } },
+            { key: "e", value: {} },
+          ],
+        }),
+        "json",
+      ),
     );
-    const span = rs.spans[0];
+    const span = at(rs.spans);
     expect(span.traceId).toBe("5b8efff798038103d269b633813fc60c");
     expect(span.spanId).toBe("eee19b7ec3c1b174");
     expect(span.endTimeUnixNano).toBe(1_700_000_000_000_000_000n);
@@ -257,25 +271,27 @@ describe("OTLP JSON beyond what the JS SDK writes", () => {
   });
 
   it("refuses an int beyond the safe range as a receipt field rather than rounding it", () => {
-    const [rs] = decodeExportRequest(
-      request({
-        traceId: "5b8efff798038103d269b633813fc60c",
-        spanId: "eee19b7ec3c1b174",
-        attributes: Object.entries({ ...pass(2), "floorline.pass.size_bytes": 0 }).map(([key, v]) => ({
-          key,
-          value:
-            key === "floorline.pass.size_bytes"
-              ? { intValue: "9007199254740993" }
-              : typeof v === "number"
-                ? Number.isInteger(v)
-                  ? { intValue: v }
-                  : { doubleValue: v }
-                : typeof v === "boolean"
-                  ? { boolValue: v }
-                  : { stringValue: v },
-        })),
-      }),
-      "json",
+    const rs = at(
+      decodeExportRequest(
+        request({
+          traceId: "5b8efff798038103d269b633813fc60c",
+          spanId: "eee19b7ec3c1b174",
+          attributes: Object.entries({ ...pass(2), "floorline.pass.size_bytes": 0 }).map(([key, v]) => ({
+            key,
+            value:
+              key === "floorline.pass.size_bytes"
+                ? { intValue: "9007199254740993" }
+                : typeof v === "number"
+                  ? Number.isInteger(v)
+                    ? { intValue: v }
+                    : { doubleValue: v }
+                  : typeof v === "boolean"
+                    ? { boolValue: v }
+                    : { stringValue: v },
+          })),
+        }),
+        "json",
+      ),
     );
     const out = receiptsFromExport([rs]);
     expect(out.rejectedSpans).toBe(1);
