@@ -73,6 +73,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.55,
     max_pass_number: 6,
     required_fields: ["id", "status", "items.sku", "items.quantity"],
+    format: "json",
     description: "Tool responses from the orders API: JSON that must keep its schema fields.",
   });
   await updatePolicy("summary", {
@@ -80,6 +81,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.45,
     max_pass_number: 8,
     required_fields: [],
+    format: "text",
     description: "Recursive prose summaries: stop before they become 'the document discusses various topics'.",
   });
   await updatePolicy("base64-blob", {
@@ -87,6 +89,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.3,
     max_pass_number: 5,
     required_fields: [],
+    format: "base64",
     description: "Encoded attachments: each pass must still decode to the original format.",
   });
 

@@ -6,6 +6,7 @@ import { errorFields } from "./observability/error-fields.mjs";
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
+  invalid_body: 400,
   invalid_query: 422,
   unauthorized: 401,
   not_found: 404,
@@ -19,6 +20,7 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   unsupported_media_type: 415,
   validation_failed: 422,
+  too_many_requests: 429,
   missing_verification_receipt: 422,
   database_unavailable: 503,
   server_busy: 503,

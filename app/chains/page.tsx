@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { countChains, listChainClasses, listChains } from "@/db/queries/chains";
+import { countChains, listChainClasses, listChainServices, listChains } from "@/db/queries/chains";
 import type { ChainKey } from "@/lib/chains/types";
 import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
@@ -21,6 +21,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
   return {
     status: p.status,
     content_class: p.content_class,
+    service: p.service,
     q: p.q,
     sort: p.sort === "last_activity" ? undefined : p.sort,
     order: order === defaultOrder(p.sort) ? undefined : order,
@@ -30,7 +31,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const p = parseSearchParams(chainsPageParamsSchema, await searchParams);
   const order = p.order ?? defaultOrder(p.sort);
-  const classes = await listChainClasses();
+  const [classes, services] = await Promise.all([listChainClasses(), listChainServices()]);
   return (
     <>
       <h1>Chains</h1>
@@ -40,6 +41,8 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
       <ChainFilters
         status={p.status}
         contentClass={p.content_class}
+        service={p.service}
+        services={services}
         q={p.q}
         sort={p.sort}
         order={order}
@@ -59,6 +62,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
     listChains({
       status: p.status,
       content_class: p.content_class,
+      service: p.service,
       q: p.q,
       sort: p.sort,
       order,
@@ -66,7 +70,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({ status: p.status, content_class: p.content_class, q: p.q }),
+    countChains({ status: p.status, content_class: p.content_class, service: p.service, q: p.q }),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;

@@ -17,6 +17,7 @@ const chainsShape = chainListQuerySchema.shape;
 export const chainsPageParamsSchema = z.object({
   status: chainsShape.status.catch(undefined),
   content_class: chainsShape.content_class.catch(undefined),
+  service: chainsShape.service.catch(undefined),
   q: chainsShape.q.catch(undefined),
   sort: chainsShape.sort.catch("last_activity"),
   order: chainsShape.order.catch(undefined),

@@ -24,6 +24,9 @@ const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
 export interface ChainFiltersProps {
   status?: string;
   contentClass?: string;
+  /** The OpenTelemetry service filter; the control shows only when some chain came with one. */
+  service?: string;
+  services?: string[];
   q?: string;
   sort: ChainSort;
   order: "asc" | "desc";
@@ -31,7 +34,17 @@ export interface ChainFiltersProps {
   classes: string[];
 }
 
-export function ChainFilters({ status, contentClass, q, sort, order, limit, classes }: ChainFiltersProps) {
+export function ChainFilters({
+  status,
+  contentClass,
+  service,
+  services = [],
+  q,
+  sort,
+  order,
+  limit,
+  classes,
+}: ChainFiltersProps) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const [search, setSearch] = useState(q ?? "");
@@ -124,6 +137,25 @@ export function ChainFilters({ status, contentClass, q, sort, order, limit, clas
             ))}
           </select>
         </label>
+        {services.length > 0 || service ? (
+          <label>
+            Service{" "}
+            <select
+              key={service ?? ""}
+              name="service"
+              defaultValue={service ?? ""}
+              onChange={() => apply()}
+              data-testid="filter-service"
+            >
+              <option value="">any</option>
+              {(service && !services.includes(service) ? [service, ...services] : services).map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           Sort{" "}
           <select

@@ -23,6 +23,7 @@ const PASS_AGGREGATES = sql.raw(`
   bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
   bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
   (count(*) filter (where client_mismatch))::int as mismatch_count,
+  (count(*) filter (where checked_mismatch))::int as checked_mismatch_count,
   min(semantic_density_score) as min_density,
   min(current_size_bytes) as min_size,
   min(created_at) as first_seen,
@@ -55,7 +56,8 @@ export async function insertPassesWithSummaries(
       prior as (
         select a.*, c.chain_id is not null as has_row, c.pass_count as prior_pass_count, c.boundary_count,
           c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.has_floor_breach,
-          c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
+          c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
+          c.checked_mismatch_count as prior_checked_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
           c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id, lp.current_content_hash as last_hash
         from agg a
         left join chains c on c.chain_id = a.chain_id
@@ -112,6 +114,7 @@ export async function insertPassesWithSummaries(
           coalesce(ap.has_floor_breach, false) or ap.has_breach as has_floor_breach,
           coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
           coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
+          coalesce(ap.prior_checked_mismatch_count, 0) + ap.checked_mismatch_count as checked_mismatch_count,
           coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) as integrity_count,
           least(ap.prior_min_density, ap.min_density) as min_density,
           least(ap.min_size_bytes, ap.min_size) as min_size_bytes,
@@ -137,6 +140,7 @@ export async function insertPassesWithSummaries(
           has_floor_breach = f.has_floor_breach,
           has_collapse_imminent = f.has_collapse_imminent,
           mismatch_count = f.mismatch_count,
+          checked_mismatch_count = f.checked_mismatch_count,
           integrity_count = f.integrity_count,
           min_density = f.min_density,
           min_size_bytes = f.min_size_bytes,
@@ -149,11 +153,13 @@ export async function insertPassesWithSummaries(
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-          mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at, last_activity_at
+          mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
+          last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-          mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at, last_activity_at
+          mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
+          last_activity_at
         from folded where not has_row
       )
       select chain_id, pass_id, chain_id not in (select chain_id from appendable) as stale from new`,
@@ -173,7 +179,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
     insert into chains (
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-      mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at, last_activity_at
+      mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
+      last_activity_at
     )
     select
       ids.chain_id,
@@ -183,7 +190,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       last.pass_id, last.pass_number, last.verdict,
       col.pass_id, col.pass_number, col.verdict,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
-      coalesce(agg.mismatch_count, 0), coalesce(integ.n, 0),
+      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(integ.n, 0),
       agg.min_density, agg.min_size,
       coalesce(least(agg.first_seen, b.first_seen), now()),
       coalesce(greatest(agg.last_seen, b.last_seen), now())
@@ -231,6 +238,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       has_floor_breach = excluded.has_floor_breach,
       has_collapse_imminent = excluded.has_collapse_imminent,
       mismatch_count = excluded.mismatch_count,
+      checked_mismatch_count = excluded.checked_mismatch_count,
       integrity_count = excluded.integrity_count,
       min_density = excluded.min_density,
       min_size_bytes = excluded.min_size_bytes,

@@ -22,6 +22,8 @@ export interface ChainDetail {
   collapse_point: CollapsePoint | null;
   integrity: IntegrityFinding[];
   client_mismatches: number;
+  checked_mismatches: number;
+  service_name: string | null;
 }
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
@@ -44,6 +46,8 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
       : null,
     integrity: findIntegrityIssues(wire),
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
+    checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
+    service_name: summary[0]?.serviceName ?? null,
   };
 }
 
@@ -52,6 +56,7 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.hasCollapseImminent) s.push("collapse_imminent");
   if (c.hasFloorBreach) s.push("floor_breached");
   if (c.mismatchCount > 0) s.push("client_mismatch");
+  if (c.checkedMismatchCount > 0) s.push("checked_mismatch");
   if (c.integrityCount > 0) s.push("broken_integrity");
   return s.length > 0 ? s : ["healthy"];
 }
@@ -71,6 +76,8 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
         : null,
     statuses: statusesOf(c),
     client_mismatches: c.mismatchCount,
+    checked_mismatches: c.checkedMismatchCount,
+    service_name: c.serviceName,
     integrity_findings: c.integrityCount,
     min_semantic_density: c.minDensity,
     min_size_bytes: c.minSizeBytes,
@@ -80,10 +87,11 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
 }
 
 const STATUS_FILTER: Record<ChainStatus, SQL> = {
-  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.integrityCount} = 0`,
+  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.integrityCount} = 0`,
   collapse_imminent: sql`${chains.hasCollapseImminent}`,
   floor_breached: sql`${chains.hasFloorBreach}`,
   client_mismatch: sql`${chains.mismatchCount} > 0`,
+  checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
 };
 
@@ -111,6 +119,7 @@ const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => str
 export interface ChainFilter {
   status?: ChainStatus;
   content_class?: string;
+  service?: string;
   q?: string;
 }
 
@@ -118,6 +127,7 @@ function chainFilter(filter: ChainFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.status) where.push(STATUS_FILTER[filter.status]);
   if (filter.content_class) where.push(eq(chains.contentClass, filter.content_class));
+  if (filter.service) where.push(eq(chains.serviceName, filter.service));
   if (filter.q) where.push(sql`${chains.chainId} ilike ${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"}`);
   return where;
 }
@@ -185,6 +195,23 @@ export async function listChainClasses(): Promise<string[]> {
       select content_class from classes where content_class is not null`,
   );
   return rows.map((r) => r.content_class);
+}
+
+/** The OpenTelemetry service names chains came from, skipping through the service index. */
+export async function listChainServices(): Promise<string[]> {
+  const db = await getDb();
+  const rows = await queryRows<{ service_name: string }>(
+    db,
+    sql`
+      with recursive services as (
+        (select service_name from chains where service_name is not null order by service_name limit 1)
+        union all
+        select (select c.service_name from chains c where c.service_name > services.service_name order by c.service_name limit 1)
+        from services where services.service_name is not null
+      )
+      select service_name from services where service_name is not null`,
+  );
+  return rows.map((r) => r.service_name);
 }
 
 export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {

@@ -35,6 +35,9 @@ export function toPassWire(p: PassRecord): PassWire {
     client_verdict: p.clientVerdict,
     client_manifest_digest: p.clientManifestDigest,
     client_mismatch: p.clientMismatch,
+    server_checks: p.serverChecks,
+    checked_verdict: p.checkedVerdict as Verdict | null,
+    checked_mismatch: p.checkedMismatch,
   };
 }
 

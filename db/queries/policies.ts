@@ -8,6 +8,9 @@ import type { PolicyBody } from "@/lib/schemas/policies";
 
 type PolicyRow = typeof policies.$inferSelect;
 
+/** A policy body as callers write it; the format defaults like the wire schema's. */
+type PolicyWrite = Omit<PolicyBody, "format"> & Partial<Pick<PolicyBody, "format">>;
+
 function toPolicy(row: PolicyRow): PolicyInForce {
   return {
     content_class: row.contentClass,
@@ -16,6 +19,8 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     min_semantic_density: row.minSemanticDensity,
     max_pass_number: row.maxPassNumber,
     required_fields: row.requiredFields,
+    format: row.format,
+    decoded_format: row.decodedFormat ?? null,
     description: row.description,
     created_at: row.createdAt.toISOString(),
   };
@@ -100,12 +105,14 @@ export async function getPolicyVersion(contentClass: string, version: number): P
   return row ? toPolicy(row) : null;
 }
 
-function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
+function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
   return (
     current.min_size_bytes === body.min_size_bytes &&
     current.min_semantic_density === body.min_semantic_density &&
     current.max_pass_number === body.max_pass_number &&
     JSON.stringify(current.required_fields) === JSON.stringify(body.required_fields) &&
+    current.format === (body.format ?? "any") &&
+    current.decoded_format === (body.decoded_format ?? null) &&
     (current.description ?? null) === (body.description ?? null)
   );
 }
@@ -113,7 +120,7 @@ function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
 /** A new version for the class, unless the body repeats the version in force (then nothing is written). */
 export async function updatePolicy(
   contentClass: string,
-  body: PolicyBody,
+  body: PolicyWrite,
 ): Promise<{ policy: PolicyInForce; created: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -135,6 +142,8 @@ export async function updatePolicy(
         minSemanticDensity: body.min_semantic_density,
         maxPassNumber: body.max_pass_number,
         requiredFields: body.required_fields,
+        format: body.format ?? "any",
+        decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
       })
       .returning();

@@ -22,6 +22,10 @@ export const chains = pgTable(
     hasFloorBreach: boolean("has_floor_breach").notNull(),
     hasCollapseImminent: boolean("has_collapse_imminent").notNull(),
     mismatchCount: integer("mismatch_count").notNull(),
+    /** Passes whose content contradicts the client's claims (server-side content checks). */
+    checkedMismatchCount: integer("checked_mismatch_count").notNull().default(0),
+    /** The OpenTelemetry resource's `service.name` of the first receipt that named one. */
+    serviceName: text("service_name"),
     integrityCount: integer("integrity_count").notNull(),
     minDensity: doublePrecision("min_density"),
     minSizeBytes: safeBigint("min_size_bytes"),
@@ -38,5 +42,6 @@ export const chains = pgTable(
     index("chains_min_size_idx").on(sql`coalesce(${t.minSizeBytes}, 9007199254740991)`, t.chainId),
     // The overview groups chains by when they started.
     index("chains_first_seen_idx").on(t.firstSeenAt),
+    index("chains_service_activity_idx").on(t.serviceName, t.lastActivityAt, t.chainId),
   ],
 );

@@ -5,15 +5,16 @@
 import { type CompressionPass, type CompressionPolicy, evaluatePass, type Verdict } from "../guard/guard";
 import { sha256Hex } from "../guard/hash";
 
-export const CONTENT_FORMATS = ["json", "base64", "text", "any"] as const;
-export type ContentFormat = (typeof CONTENT_FORMATS)[number];
-/** What base64 content decodes to, when the policy says (`decoded_format`). */
-export const DECODED_FORMATS = ["json", "text", "any"] as const;
-export type DecodedFormat = (typeof DECODED_FORMATS)[number];
-export const DEFAULT_CONTENT_FORMAT: ContentFormat = "any";
+import type { ContentFormat, DecodedFormat } from "./formats";
 
-/** Content rides in the receipt body, so it stays well inside the 10 MiB body limit. */
-export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
+export {
+  CONTENT_FORMATS,
+  type ContentFormat,
+  DECODED_FORMATS,
+  type DecodedFormat,
+  DEFAULT_CONTENT_FORMAT,
+  MAX_CONTENT_BYTES,
+} from "./formats";
 /** A pathological document could miss a field in millions of places; a few examples say enough. */
 const MAX_PROBLEMS = 20;
 

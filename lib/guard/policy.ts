@@ -1,3 +1,4 @@
+import type { ContentFormat, DecodedFormat } from "../content-checks/formats";
 import type { CompressionPolicy } from "./guard";
 
 export interface PolicyInForce extends CompressionPolicy {
@@ -5,6 +6,9 @@ export interface PolicyInForce extends CompressionPolicy {
   /** 0 for the built-in default; stored versions start at 1. */
   version: number;
   required_fields: string[];
+  /** How receipt content is parsed by the server-side checks. */
+  format: ContentFormat;
+  decoded_format: DecodedFormat | null;
   description: string | null;
   created_at: string | null;
 }
@@ -26,6 +30,8 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     version: 0,
     ...CONSERVATIVE_DEFAULT_POLICY,
     required_fields: [],
+    format: "any",
+    decoded_format: null,
     description: "Built-in conservative default: this content class has no policy of its own.",
     created_at: null,
   };

@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { MIN_PREFIX_LENGTH, parseHashKey } from "../ccr/rules";
 import { sha256Hex } from "../guard/hash";
+import type { HashAlgorithm } from "./algorithms";
 
-export const HASH_ALGORITHMS = ["sha256", "md5", "blake3"] as const;
-export type HashAlgorithm = (typeof HASH_ALGORITHMS)[number];
+export { HASH_ALGORITHMS, type HashAlgorithm } from "./algorithms";
 /** The alternate keys Headroom's other compressors make. */
 export type AlternateAlgorithm = Exclude<HashAlgorithm, "sha256">;
 

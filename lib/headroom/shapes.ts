@@ -105,7 +105,7 @@ export function hashFromToolCall(toolCall: unknown, provider: string): string | 
 
 export type ToolCallData =
   | { hash: string; original_content: string; original_item_count: number | null; compressed_item_count: number | null }
-  | { error: string; hash: string; status: MissStatus; ttl_seconds: number | null };
+  | { error: string; hash: string; status: MissStatus | "ambiguous"; ttl_seconds: number | null };
 
 /** `json.dumps(value, indent=2)`: Python's separators with an indent, non-ASCII escaped. */
 export function pyJsonIndent2(value: unknown): string {

@@ -29,6 +29,12 @@ export const ROUTES = {
   "/api/v1/originals/{hash}": { GET: "read" },
   "/api/v1/originals/stats": { GET: "read" },
   "/api/v1/retrieve": { POST: "read" },
+  "/api/v1/otlp/v1/traces": { POST: "ingest" },
+  // Headroom-compatible retrieval at the root, where Headroom's clients look for their proxy.
+  "/v1/retrieve": { POST: "read" },
+  "/v1/retrieve/{hash}": { GET: "read" },
+  "/v1/retrieve/tool_call": { POST: "read" },
+  "/v1/retrieve/stats": { GET: "read" },
   "/api/v1/traces": { GET: "read", POST: "ingest" },
   "/api/v1/traces/{trace_id}": { GET: "read" },
   "/api/v1/traces/compress": { POST: "ingest" },

@@ -43,7 +43,7 @@ export async function readOtlpBody(request: Request, limit = DEFAULT_BODY_LIMIT)
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError("invalid_json", `The body is not valid gzip: ${(error as Error).message}.`);
+    throw new ApiError("invalid_body", `The body is not valid gzip: ${(error as Error).message}.`);
   }
   return Buffer.concat(chunks, size);
 }

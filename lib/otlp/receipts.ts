@@ -40,14 +40,23 @@ export interface OtlpPass {
   receipt: PassReceipt;
   /** The resource's `service.name`, kept with the chain. */
   serviceName: string | null;
+  /** The span, as messages name it. */
+  span: string;
+}
+
+export interface OtlpBoundary {
+  receipt: BoundaryReceipt;
+  span: string;
 }
 
 export interface OtlpReceipts {
   passes: OtlpPass[];
-  boundaries: BoundaryReceipt[];
+  boundaries: OtlpBoundary[];
   /** Spans that are receipts (or carry boundary events) but failed validation. */
   rejectedSpans: number;
   /** The first rejected span's first problem; empty when none was rejected. */
+  firstProblem: string;
+  /** The partial-success message: the first problem and how many more spans were rejected. */
   errorMessage: string;
   /** Spans with nothing for Floorline (ordinary application spans). */
   ignoredSpans: number;
@@ -124,7 +133,7 @@ function firstProblem(
 type SpanOutcome =
   | { kind: "ignored" }
   | { kind: "rejected"; message: string }
-  | { kind: "receipt"; pass: OtlpPass; boundaries: BoundaryReceipt[] };
+  | { kind: "receipt"; pass: OtlpPass; boundaries: OtlpBoundary[] };
 
 function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
   const boundaryEvents = span.events.filter((e) => e.name === BOUNDARY_EVENT);
@@ -148,7 +157,7 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
     return { kind: "rejected", message: firstProblem(parsed.error, PASS_ATTRIBUTES, raw, spanLabel(span)) };
   }
   const receipt = parsed.data;
-  const boundaries: BoundaryReceipt[] = [];
+  const boundaries: OtlpBoundary[] = [];
   for (const event of boundaryEvents) {
     const fields = readAttributes(event.attributes, BOUNDARY_ATTRIBUTES);
     if (fields.relaxed_policy !== undefined) fields.relaxed_policy = relaxedPolicy(fields.relaxed_policy);
@@ -158,9 +167,9 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
       const what = `${spanLabel(span)}, event ${BOUNDARY_EVENT}`;
       return { kind: "rejected", message: firstProblem(boundary.error, BOUNDARY_ATTRIBUTES, candidate, what) };
     }
-    boundaries.push(boundary.data);
+    boundaries.push({ receipt: boundary.data, span: spanLabel(span) });
   }
-  return { kind: "receipt", pass: { receipt, serviceName }, boundaries };
+  return { kind: "receipt", pass: { receipt, serviceName, span: spanLabel(span) }, boundaries };
 }
 
 /**
@@ -168,7 +177,14 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
  * boundaries), so what is stored never depends on which half of a span happened to be valid.
  */
 export function receiptsFromExport(resourceSpans: OtlpResourceSpans[]): OtlpReceipts {
-  const out: OtlpReceipts = { passes: [], boundaries: [], rejectedSpans: 0, errorMessage: "", ignoredSpans: 0 };
+  const out: OtlpReceipts = {
+    passes: [],
+    boundaries: [],
+    rejectedSpans: 0,
+    firstProblem: "",
+    errorMessage: "",
+    ignoredSpans: 0,
+  };
   for (const rs of resourceSpans) {
     const service = rs.resource.get(SERVICE_NAME_ATTRIBUTE);
     const serviceName = service?.kind === "string" && service.value !== "" ? service.value : null;
@@ -177,13 +193,18 @@ export function receiptsFromExport(resourceSpans: OtlpResourceSpans[]): OtlpRece
       if (outcome.kind === "ignored") out.ignoredSpans++;
       else if (outcome.kind === "rejected") {
         out.rejectedSpans++;
-        if (out.errorMessage === "") out.errorMessage = outcome.message;
+        if (out.firstProblem === "") out.firstProblem = outcome.message;
       } else {
         out.passes.push(outcome.pass);
         out.boundaries.push(...outcome.boundaries);
       }
     }
   }
-  if (out.rejectedSpans > 1) out.errorMessage += ` (and ${out.rejectedSpans - 1} more rejected span(s))`;
+  out.errorMessage = partialSuccessMessage(out.firstProblem, out.rejectedSpans);
   return out;
+}
+
+export function partialSuccessMessage(firstProblem: string, rejectedSpans: number): string {
+  if (rejectedSpans === 0) return "";
+  return rejectedSpans === 1 ? firstProblem : `${firstProblem} (and ${rejectedSpans - 1} more rejected span(s))`;
 }

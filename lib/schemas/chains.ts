@@ -9,6 +9,8 @@ export const CHAIN_STATUSES = [
   "collapse_imminent",
   "floor_breached",
   "client_mismatch",
+  /** A pass's content contradicts the client's claims (server-side content checks). */
+  "checked_mismatch",
   "broken_integrity",
 ] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
@@ -18,6 +20,8 @@ export type ChainSort = (typeof CHAIN_SORTS)[number];
 export const chainListQuerySchema = z.object({
   status: z.enum(CHAIN_STATUSES).optional(),
   content_class: contentClassSchema.optional(),
+  /** The OpenTelemetry `service.name` the chain's receipts came from. */
+  service: z.string().min(1).max(256).optional(),
   q: z.string().max(256).optional(),
   sort: z.enum(CHAIN_SORTS).default("last_activity"),
   order: z.enum(["asc", "desc"]).optional(),
@@ -64,6 +68,10 @@ export interface ChainSummaryWire {
   collapse_point: CollapsePoint | null;
   statuses: ChainStatus[];
   client_mismatches: number;
+  /** Passes whose content contradicts the client's claims. */
+  checked_mismatches: number;
+  /** The OpenTelemetry `service.name` of the agent that sent the chain, when it came through OTLP. */
+  service_name: string | null;
   integrity_findings: number;
   min_semantic_density: number | null;
   min_size_bytes: number | null;

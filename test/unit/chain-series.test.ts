@@ -11,6 +11,8 @@ const row = (n: number, over: Partial<SeriesRow> = {}): SeriesRow => ({
   directive: `PROCEED: Pass ${n} safe for further compression.`,
   client_verdict: null,
   client_mismatch: false,
+  checked_mismatch: false,
+  checked_verdict: null,
   content_class: "c",
   policy_version: 1,
   floor_size: 1_000,
