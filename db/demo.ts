@@ -138,6 +138,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     ),
   ];
   await ingestPasses(receipts);
+  await ingestPasses(contentCheckedChain());
 
   const boundaries: BoundaryReceipt[] = [
     {
@@ -204,4 +205,58 @@ export async function seedDemoIfEmpty(): Promise<number> {
   await seedDemoTraces();
   await seedDemoOriginals();
   return new Set(receipts.map((r) => r.chain_id)).size;
+}
+
+/**
+ * A chain whose agent sends its output with the receipt: at pass 3 the client claims "schema
+ * valid" (and its own guard says SAFE), but the server reads the content and finds an item
+ * without `quantity`, a required field of the api-json policy: a checked mismatch.
+ */
+function contentCheckedChain(): PassReceipt[] {
+  const chainId = "demo-content-check";
+  const items = Array.from({ length: 40 }, (_, i) => ({
+    sku: `SKU-${1000 + i}`,
+    ...(i === 17 ? {} : { quantity: (i % 5) + 1 }),
+    title: `Replacement part ${i + 1}`,
+  }));
+  const content = JSON.stringify({ id: "order-5521", status: "shipped", items }, null, 1);
+  const start = Date.now() - 30 * 60_000;
+  const sizes = [64_000, 21_000];
+  let previous = sha256Hex(`${chainId}:source`);
+  const receipts: PassReceipt[] = sizes.map((size, i) => {
+    const current = sha256Hex(`${chainId}:pass:${i + 1}`);
+    const receipt: PassReceipt = {
+      chain_id: chainId,
+      pass_id: `${chainId}.p${i + 1}`,
+      pass_number: i + 1,
+      input_content_hash: previous,
+      current_content_hash: current,
+      current_size_bytes: size,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9 - i * 0.05,
+      content_class: "api-json",
+      created_at: new Date(start + i * 4 * 60_000).toISOString(),
+      metadata: { agent: "demo-agent", step: i + 1 },
+    };
+    previous = current;
+    return receipt;
+  });
+  receipts.push({
+    chain_id: chainId,
+    pass_id: `${chainId}.p3`,
+    pass_number: 3,
+    input_content_hash: previous,
+    current_content_hash: sha256Hex(content),
+    current_size_bytes: Buffer.byteLength(content, "utf8"),
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.78,
+    content_class: "api-json",
+    created_at: new Date(start + 8 * 60_000).toISOString(),
+    verdict: "SAFE_TO_COMPRESS",
+    metadata: { agent: "demo-agent", step: 3 },
+    content,
+  });
+  return receipts;
 }
