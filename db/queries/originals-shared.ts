@@ -123,7 +123,7 @@ export const startsWith = (prefix: string) => sql`(hash ~>=~ ${prefix} and hash 
 
 /** The same over the alternate (MD5 or BLAKE3) keys, on their own partial pattern index. */
 export const altStartsWith = (prefix: string) =>
-  sql`(alt_hash is not null and alt_hash ~>=~ ${prefix} and alt_hash ~<~ ${prefix + "g"})`;
+  sql`(alt_hash is not null and alt_hash ~>=~ ${prefix} and alt_hash ~<~ ${`${prefix}g`})`;
 
 /**
  * The sha256 keys of the originals a key names: by their own key (full or prefix) or by an
