@@ -4,6 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { policyApiHref } from "@/lib/routes";
+import { CONTENT_FORMATS, DECODED_FORMATS } from "@/lib/content-checks/formats";
 import type { PolicyInForce } from "@/lib/guard/policy";
 import { type Floor, FloorFields } from "./floor-fields";
 
@@ -45,6 +46,11 @@ export function PolicyEditor({
         .map((f) => f.trim())
         .filter(Boolean),
       description: text("description") || null,
+      // Sent every time: a PUT without them would reset the class to the defaults.
+      format: text("format") || "any",
+      // "any" is what no decoded format means; sending null keeps an unchanged save unchanged.
+      decoded_format:
+        text("format") === "base64" && text("decoded_format") !== "any" ? text("decoded_format") || null : null,
     };
     const token = text("token");
     setSaving(true);
@@ -93,6 +99,26 @@ export function PolicyEditor({
       <label>
         Required fields <span className="muted">(one per line, dotted paths)</span>
         <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />
+      </label>
+      <label>
+        Content format <span className="muted">(how the server reads receipt content)</span>
+        <select name="format" defaultValue={current.format} data-testid="policy-format">
+          {CONTENT_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Decoded as <span className="muted">(base64 only)</span>
+        <select name="decoded_format" defaultValue={current.decoded_format ?? "any"}>
+          {DECODED_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         Description
