@@ -2,7 +2,7 @@
 // `limit` decompressed bytes. A small gzip body can inflate a thousandfold; it is never
 // inflated past the limit.
 import { ApiError } from "../errors";
-import { DEFAULT_BODY_LIMIT, MiB } from "../http/body";
+import { DEFAULT_BODY_LIMIT, MiB, reserveBodyBytes } from "../http/body";
 
 function tooLarge(limit: number, decompressed: boolean): ApiError {
   return new ApiError(
@@ -38,6 +38,14 @@ export async function readOtlpBody(request: Request, limit = DEFAULT_BODY_LIMIT)
       if (size > limit) {
         await reader.cancel().catch(() => {});
         throw tooLarge(limit, gzip);
+      }
+      // The decompressed bytes are what the process holds: they count against the in-flight
+      // body budget (503 with Retry-After when other bodies leave no room), released by route().
+      try {
+        reserveBodyBytes(request, value.byteLength);
+      } catch (error) {
+        await reader.cancel().catch(() => {});
+        throw error;
       }
       chunks.push(value);
     }
