@@ -267,6 +267,7 @@ async function open(config: DatabaseConfig): Promise<Handle> {
   }
 
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dataDir = config.dataDir ?? "memory://";
@@ -277,7 +278,8 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     lock = acquireDataLock(dataDir);
   }
   try {
-    const client = new PGlite(dataDir);
+    // pg_trgm backs the substring searches' trigram indexes, as on the server.
+    const client = new PGlite(dataDir, { extensions: { pg_trgm } });
     await client.waitReady;
     await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     // No statement timeout here: PGlite runs in WebAssembly without timers, so PostgreSQL's

@@ -72,15 +72,16 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
   const filtered = Boolean(p.status || p.content_class || p.q);
+  const totalText = `${formatCount(total.count)}${total.capped ? "+" : ""}`;
   return (
     <>
       <div className="section-head">
         <span className="muted" data-testid="chains-total">
-          {formatCount(total)} {total === 1 ? "chain" : "chains"}
+          {totalText} {total.count === 1 && !total.capped ? "chain" : "chains"}
           {filtered ? " match" : ""}
         </span>
         <span className="exports">
-          Export {filtered ? "these" : "all"} {formatCount(total)}:{" "}
+          Export {filtered ? "these" : "all"} {totalText}:{" "}
           <a href={exportHref("csv")} download data-testid="export-csv">
             CSV
           </a>{" "}

@@ -7,6 +7,7 @@ import { getDb, queryRows, retryTransient } from "../index";
 import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import { trackRollups } from "./rollups";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
@@ -54,10 +55,9 @@ export async function ingestPasses(
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   return retryTransient(() =>
     db.transaction(async (tx) => {
-      await lockChains(
-        tx,
-        receipts.map((r) => r.chain_id),
-      );
+      const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
+      await lockChains(tx, chainIds);
+      const rollups = await trackRollups(tx, chainIds);
       const policyByClass = await getPoliciesInForce(
         receipts.map((r) => r.content_class),
         tx,
@@ -68,7 +68,7 @@ export async function ingestPasses(
         return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
       };
 
-      return storeIdempotentBatch(
+      const stored = await storeIdempotentBatch(
         receipts,
         {
           key,
@@ -107,6 +107,7 @@ export async function ingestPasses(
             for (const { chain_id, pass_id } of inserted) {
               const row = byKey.get(keyOf(chain_id, pass_id));
               if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
+              if (row) rollups.addPasses([row]);
             }
             return results;
           },
@@ -131,6 +132,8 @@ export async function ingestPasses(
         },
         entries,
       );
+      await rollups.commit();
+      return stored;
     }),
   );
 }

@@ -193,16 +193,24 @@ export async function getChainSummary(chainId: string): Promise<ChainSummaryWire
   return row ? toChainSummaryWire(row) : null;
 }
 
-export async function countChains(filter: ChainFilter): Promise<number> {
+/** Where the chains list stops counting: past it, the page says "10,000+". */
+export const CHAIN_COUNT_CAP = 10_000;
+
+/**
+ * How many chains match a filter, counted up to CHAIN_COUNT_CAP + 1 at most: a page never
+ * counts a whole table. `capped` means there are more than `count`.
+ */
+export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean }> {
   const db = await getDb();
   const where = chainFilter(filter);
-  const row = onlyRow(
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(chains)
-      .where(where.length ? and(...where) : undefined),
+  const rows = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from (
+      select 1 from ${chains} ${where.length ? sql`where ${and(...where)}` : sql``} limit ${CHAIN_COUNT_CAP + 1}
+    ) as matching`,
   );
-  return Number(row.n);
+  const n = Number(onlyRow(rows).n);
+  return n > CHAIN_COUNT_CAP ? { count: CHAIN_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
 /** What changes when a chain receives passes or boundaries: cheap to read every second. */
@@ -229,17 +237,18 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
     : null;
 }
 
-/** Chains and collapsed chains per content class, from the chain summaries. */
+/** Chains and collapsed chains per content class over the recorded history (retention keeps their counts). */
 export async function listClassStats(): Promise<ClassStats[]> {
   const db = await getDb();
-  const rows = await db
-    .select({
-      contentClass: chains.contentClass,
-      chains: sql<number>`count(*)::int`,
-      collapsed: sql<number>`count(${chains.collapsePassId})::int`,
-    })
-    .from(chains)
-    .groupBy(chains.contentClass)
-    .orderBy(chains.contentClass);
-  return rows.map((r) => ({ content_class: r.contentClass, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
+  // From the roll-ups: one row per hour of history and class, never one per chain.
+  const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+    db,
+    sql`
+      select content_class, sum(started_chains) as chains, sum(started_collapsed) as collapsed
+      from chain_rollups
+      group by content_class
+      having sum(started_chains) > 0
+      order by content_class`,
+  );
+  return rows.map((r) => ({ content_class: r.content_class, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
 }

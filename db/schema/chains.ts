@@ -19,6 +19,8 @@ export const chains = pgTable(
     collapsePassId: text("collapse_pass_id"),
     collapsePassNumber: safeBigint("collapse_pass_number"),
     collapseVerdict: text("collapse_verdict"),
+    /** When the collapse pass was created: the overview counts and lists collapses by it. */
+    collapseAt: timestampMs("collapse_at"),
     hasFloorBreach: boolean("has_floor_breach").notNull(),
     hasCollapseImminent: boolean("has_collapse_imminent").notNull(),
     mismatchCount: integer("mismatch_count").notNull(),
@@ -38,5 +40,20 @@ export const chains = pgTable(
     index("chains_min_size_idx").on(sql`coalesce(${t.minSizeBytes}, 9007199254740991)`, t.chainId),
     // The overview groups chains by when they started.
     index("chains_first_seen_idx").on(t.firstSeenAt),
+    // The overview's latest collapses and the range's boundary hour of collapses.
+    index("chains_collapse_at_idx").on(t.collapseAt).where(sql`${t.collapseAt} is not null`),
+    // One per status filter of the chains list, in its default order; the predicates must
+    // match STATUS_FILTER in db/queries/chains.ts exactly, or the planner cannot use them.
+    index("chains_healthy_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(
+        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.integrityCount} = 0`,
+      ),
+    index("chains_imminent_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasCollapseImminent}`),
+    index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
+    index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
+    index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
+    // Substring search of chain ids (`q`); needs the pg_trgm extension (created by the migration).
+    index("chains_chain_id_trgm_idx").using("gin", sql`${t.chainId} gin_trgm_ops`),
   ],
 );
