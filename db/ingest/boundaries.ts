@@ -8,6 +8,7 @@ import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";
 import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { trackRollups } from "./rollups";
+import { notifyChainsChanged } from "../queries/chain-events";
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 
@@ -74,6 +75,7 @@ export async function ingestBoundaries(
         entries,
       );
       await rollups.commit();
+      await notifyChainsChanged(tx, chainIds);
       return stored;
     }),
   );

@@ -8,6 +8,7 @@ import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { trackRollups } from "./rollups";
+import { notifyChainsChanged } from "../queries/chain-events";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
@@ -133,6 +134,7 @@ export async function ingestPasses(
         entries,
       );
       await rollups.commit();
+      await notifyChainsChanged(tx, chainIds);
       return stored;
     }),
   );
