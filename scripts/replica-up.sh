@@ -24,8 +24,19 @@ do \$\$ begin
 end \$\$;
 SQL
 
-in_recovery() {
-  su postgres -c "psql -p $PORT -qtAc 'select pg_is_in_recovery()'" 2>/dev/null | grep -q '^t$'
+# The read-replica test pauses replay to show where reads go; the functions are the
+# superuser's unless granted (in the test role's database; the grant replicates).
+test_db="${primary_url##*/}"
+test_role="$(echo "$primary_url" | sed -E 's#^postgres://([^:]+):.*#\1#')"
+su postgres -c "psql -d '$test_db' -qtA" >&2 <<SQL
+grant execute on function pg_wal_replay_pause() to $test_role;
+grant execute on function pg_wal_replay_resume() to $test_role;
+SQL
+
+# A standby that is streaming: one left stopped for long finds the WAL it needs removed from
+# the primary (no slot keeps it) and can never catch up, so it counts as broken.
+streaming() {
+  su postgres -c "psql -p $PORT -qtAc \"select pg_is_in_recovery() and exists (select from pg_stat_wal_receiver where status = 'streaming')\"" 2>/dev/null | grep -q '^t$'
 }
 
 if pg_lsclusters -h | grep -q "^$PG_VERSION $CLUSTER "; then
@@ -33,14 +44,16 @@ if pg_lsclusters -h | grep -q "^$PG_VERSION $CLUSTER "; then
     pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" "$CLUSTER" start >&2 || true
   fi
   for _ in $(seq 1 20); do
-    in_recovery && break
+    streaming && break
     sleep 0.5
   done
-  if in_recovery; then
+  if streaming; then
+    # A test that stopped half-way may have left replay paused.
+    su postgres -c "psql -p $PORT -qtAc 'select pg_wal_replay_resume()'" >/dev/null 2>&1 || true
     echo "$replica_url"
     exit 0
   fi
-  echo "== the $CLUSTER cluster is not a working replica: making it again" >&2
+  echo "== the $CLUSTER cluster is not a streaming replica: making it again" >&2
   pg_dropcluster --stop "$PG_VERSION" "$CLUSTER" >&2
 fi
 
@@ -50,11 +63,11 @@ find "$data_dir" -mindepth 1 -delete
 su postgres -c "PGPASSWORD='$PASSWORD' pg_basebackup -h 127.0.0.1 -p 5432 -U $ROLE -D '$data_dir' -R -X stream" >&2
 pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" "$CLUSTER" start >&2
 for _ in $(seq 1 60); do
-  in_recovery && break
+  streaming && break
   sleep 0.5
 done
-if ! in_recovery; then
-  echo "the $CLUSTER cluster on port $PORT did not come up as a standby" >&2
+if ! streaming; then
+  echo "the $CLUSTER cluster on port $PORT did not come up as a streaming standby" >&2
   exit 1
 fi
 echo "$replica_url"

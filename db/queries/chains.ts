@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
+import { getDb, onlyRow, queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -25,7 +25,7 @@ export interface ChainDetail {
 }
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [summary, passRows, boundaryRows] = await Promise.all([
     db.select().from(chains).where(eq(chains.chainId, chainId)),
     db.select().from(passes).where(eq(passes.chainId, chainId)).orderBy(asc(passes.passNumber), asc(passes.id)),
@@ -130,7 +130,7 @@ function chainFilter(filter: ChainFilter): SQL[] {
 export async function listChains(
   query: ChainListQuery & { after?: ChainKey; before?: ChainKey; withPrev?: boolean },
 ): Promise<{ items: ChainSummaryWire[]; next: ChainKey | null; prev: ChainKey | null }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const key = SORT_KEYS[query.sort];
   const where = chainFilter(query);
   const page = await keysetPage<ChainRecord, ChainKey>({
@@ -172,7 +172,7 @@ export async function* iterateChains(
 
 /** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
 export async function listChainClasses(): Promise<string[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<{ content_class: string }>(
     db,
     sql`
@@ -188,7 +188,7 @@ export async function listChainClasses(): Promise<string[]> {
 }
 
 export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db.select().from(chains).where(eq(chains.chainId, chainId));
   return row ? toChainSummaryWire(row) : null;
 }
@@ -201,7 +201,7 @@ export const CHAIN_COUNT_CAP = 10_000;
  * counts a whole table. `capped` means there are more than `count`.
  */
 export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const where = chainFilter(filter);
   const rows = await queryRows<{ n: number | string }>(
     db,
@@ -239,7 +239,7 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
 
 /** Chains and collapsed chains per content class over the recorded history (retention keeps their counts). */
 export async function listClassStats(): Promise<ClassStats[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   // From the roll-ups: one row per hour of history and class, never one per chain.
   const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
     db,

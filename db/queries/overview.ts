@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, onlyRow } from "../index";
+import { queryRows, onlyRow, getReadDb } from "../index";
 import type { CollapseRateRow, OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
 
 const HOUR_MS = 3_600_000;
@@ -12,7 +12,7 @@ const HOUR_MS = 3_600_000;
  * counted from the tables, through their time indexes.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
-  const db = await getDb();
+  const db = await getReadDb();
   const edge = since ? new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS) : null;
   const from = since?.toISOString() ?? null;
   const hoursFrom = edge ? sql`hour >= ${edge.toISOString()}::timestamptz` : sql`true`;
@@ -60,7 +60,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
  * retention deleted older ones, whose hour the roll-ups still hold.
  */
 export async function getFirstActivity(): Promise<Date | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await queryRows<{ first: Date | string | null }>(
     db,
     sql`
@@ -79,7 +79,7 @@ export async function getFirstActivity(): Promise<Date | null> {
  * collapsed (so far). Buckets are `stride` wide (whole hours), aligned to `origin`.
  */
 export async function listCollapseRates(origin: Date, strideSeconds: number): Promise<CollapseRateRow[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<{
     bucket: Date | string;
     content_class: string;
@@ -108,7 +108,7 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
 
 /** The latest collapse points, newest first (chains by when their collapse pass was created). */
 export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const collapsedIn = since ? sql`c.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const rows = await queryRows<
     Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }

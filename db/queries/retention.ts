@@ -5,7 +5,7 @@
 // the history keeps its counts.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, type Db } from "../index";
+import { getDb, queryRows, type Db, getReadDb } from "../index";
 
 const DAY_MS = 86_400_000;
 // Any fixed number: one instance at a time works through the backlog.
@@ -100,7 +100,7 @@ export async function deleteExpiredChains(options: {
 
 /** What the overview says about retention: the oldest chain still kept. */
 export async function getOldestActivity(): Promise<Date | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await queryRows<{ oldest: Date | string | null }>(
     db,
     sql`select min(last_activity_at) as oldest from chains`,
