@@ -28,7 +28,8 @@ interface Registry {
 }
 
 const globalForEvents = globalThis as unknown as { floorlineChainEvents?: Registry };
-const registry: Registry = (globalForEvents.floorlineChainEvents ??= { waiters: new Map() });
+globalForEvents.floorlineChainEvents ??= { waiters: new Map() };
+const registry: Registry = globalForEvents.floorlineChainEvents;
 
 function wake(payload: string): void {
   if (payload === EVERY_CHAIN) {

@@ -250,5 +250,9 @@ export async function listClassStats(): Promise<ClassStats[]> {
       having sum(started_chains) > 0
       order by content_class`,
   );
-  return rows.map((r) => ({ content_class: r.content_class, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
+  return rows.map((r) => ({
+    content_class: r.content_class,
+    chains: Number(r.chains),
+    collapsed: Number(r.collapsed),
+  }));
 }

@@ -5,7 +5,7 @@
 // the history keeps its counts.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, type Db, getReadDb } from "../index";
+import { getDb, getReadDb, onlyRow, queryRows, type Db } from "../index";
 
 const DAY_MS = 86_400_000;
 // Any fixed number: one instance at a time works through the backlog.
@@ -25,9 +25,8 @@ export interface RetentionRun extends Deleted {
  */
 async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ due: number; deleted: Deleted } | null> {
   return db.transaction(async (tx) => {
-    const [{ mine }] = await queryRows<{ mine: boolean }>(
-      tx,
-      sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`,
+    const { mine } = onlyRow(
+      await queryRows<{ mine: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`),
     );
     if (!mine) return null;
     const candidates = await queryRows<{ chain_id: string }>(
@@ -50,7 +49,7 @@ async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ d
     );
     const ids = JSON.stringify(deleted.map((d) => d.chain_id));
     const inChains = sql`(select json_array_elements_text(${ids}::json))`;
-    const [counts] = await queryRows<Record<"passes" | "boundaries" | "traces" | "originals", number | string>>(
+    const counted = await queryRows<Record<"passes" | "boundaries" | "traces" | "originals", number | string>>(
       tx,
       sql`
         with p as (delete from passes where chain_id in ${inChains} returning 1),
@@ -60,6 +59,7 @@ async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ d
         select (select count(*) from p) as passes, (select count(*) from b) as boundaries,
           (select count(*) from t) as traces, (select count(*) from o) as originals`,
     );
+    const counts = onlyRow(counted);
     return {
       due: candidates.length,
       deleted: {

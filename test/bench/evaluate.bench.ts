@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard";
+import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { seededRandom } from "./support/receipts";
 import { formatRate, median, printTable, ratioLine } from "./support/report";
 import { findFreePort, startApp } from "./support/server";
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     const httpRate = (ITEMS / median(httpMs)) * 1000;
     const localRate = (ITEMS / median(localMs)) * 1000;
     console.log(
-      `\n${ITEMS.toLocaleString("en-US")} items a request (${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB), median of ${ROUNDS}; load average ${os.loadavg()[0].toFixed(1)}`,
+      `\n${ITEMS.toLocaleString("en-US")} items a request (${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB), median of ${ROUNDS}; load average ${(os.loadavg()[0] ?? 0).toFixed(1)}`,
     );
     printTable(
       ["side", "median ms", "evaluations/s"],

@@ -114,10 +114,10 @@ async function seed(app: RunningApp, from: number, to: number, now: number, labe
     if (++done % 20 === 0) console.log(`[${label}] ${done}/${batches} batches`);
   });
   const seconds = (performance.now() - started) / 1000;
-  const side = Array.from({ length: Math.ceil((to - from) / SIDE_EVERY) }, (_, k) => from + k * SIDE_EVERY);
-  await pool(side.length, CONCURRENCY * 2, async (k) => {
-    await send(app, "POST", "/api/v1/originals", scaleOriginal(side[k]));
-    await send(app, "POST", "/api/v1/traces", scaleTrace(side[k]));
+  await pool(Math.ceil((to - from) / SIDE_EVERY), CONCURRENCY * 2, async (k) => {
+    const chain = from + k * SIDE_EVERY;
+    await send(app, "POST", "/api/v1/originals", scaleOriginal(chain));
+    await send(app, "POST", "/api/v1/traces", scaleTrace(chain));
   });
   return ((to - from) * PASSES_PER_CHAIN) / seconds;
 }
@@ -138,7 +138,7 @@ async function measure(app: RunningApp): Promise<Map<string, number>> {
   for (let run = 0; run < WARMUP + RUNS; run++) {
     for (const [label, urlPath] of list) {
       const ms = await timeRequest(app, urlPath);
-      if (run >= WARMUP) times.get(label)!.push(ms);
+      if (run >= WARMUP) times.get(label)?.push(ms);
     }
   }
   return new Map([...times].map(([label, values]) => [label, median(values)]));
@@ -195,8 +195,8 @@ function report(result: EngineResult): void {
   );
   let met = 0;
   const rows = requests().map(([label]) => {
-    const a = result.smallMs.get(label)!;
-    const b = result.largeMs.get(label)!;
+    const a = result.smallMs.get(label) ?? Number.NaN;
+    const b = result.largeMs.get(label) ?? Number.NaN;
     const ratio = b / a;
     const ok = ratio <= TARGET_RATIO && b < TARGET_MS;
     if (ok) met++;

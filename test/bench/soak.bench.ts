@@ -124,8 +124,8 @@ async function load(app: RunningApp, deadline: number, counts: Counts): Promise<
   ];
   const read = async () => {
     for (let i = 0; Date.now() < deadline; i++) {
-      const page = i % (pages.length + 1) === pages.length ? `/chains/${chainIdOf(i % Math.max(1, nextChain))}` : null;
-      await send(app, "GET", page ?? pages[i % (pages.length + 1)]);
+      const page = pages[i % (pages.length + 1)] ?? `/chains/${chainIdOf(i % Math.max(1, nextChain))}`;
+      await send(app, "GET", page);
       counts.reads++;
     }
   };
@@ -194,9 +194,9 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
     return [
       name,
       `${Math.round((Date.now() - started) / 1000)} s`,
-      samples[0].toFixed(0),
+      (samples[0] ?? 0).toFixed(0),
       peak.toFixed(0),
-      samples[samples.length - 1].toFixed(0),
+      (samples.at(-1) ?? 0).toFixed(0),
       `${perMinute >= 0 ? "+" : ""}${perMinute.toFixed(2)}`,
       peak <= TARGET_PEAK_MB ? "yes" : "NO",
     ];
@@ -207,7 +207,7 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
 
 async function main(): Promise<void> {
   console.log(
-    `bench:soak, ${SECONDS} s per database on ${os.cpus().length} CPUs (load average ${os.loadavg()[0].toFixed(1)}); ` +
+    `bench:soak, ${SECONDS} s per database on ${os.cpus().length} CPUs (load average ${(os.loadavg()[0] ?? 0).toFixed(1)}); ` +
       `${STREAMS} event streams, 2 readers, 1 writer`,
   );
   const rows: string[][] = [];

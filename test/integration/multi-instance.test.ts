@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startApp, type RunningApp } from "../bench/support/server";
 
-const adminUrl = process.env.TEST_DATABASE_URL;
+const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const BUILD_TIMEOUT = 600_000;
 
 async function call(app: RunningApp, method: string, path: string, body?: unknown) {
@@ -63,13 +63,13 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
 
   beforeAll(async () => {
     const name = `floorline_multi_${randomBytes(5).toString("hex")}`;
-    const admin = postgres(adminUrl!, { max: 1, onnotice: () => {} });
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name}`);
     await admin.end();
-    const url = new URL(adminUrl!);
+    const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     dropDatabase = async () => {
-      const d = postgres(adminUrl!, { max: 1, onnotice: () => {} });
+      const d = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await d.unsafe(`drop database if exists ${name} with (force)`);
       await d.end();
     };

@@ -13,8 +13,8 @@ import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { jsonRequest, params } from "../support/database";
 
-const primaryAdmin = process.env.TEST_DATABASE_URL;
-const replicaAdmin = process.env.TEST_REPLICA_URL;
+const primaryAdmin = process.env.TEST_DATABASE_URL ?? "";
+const replicaAdmin = process.env.TEST_REPLICA_URL ?? "";
 
 const withDatabase = (url: string, name: string) => {
   const u = new URL(url);
@@ -50,17 +50,17 @@ describe.skipIf(!primaryAdmin || !replicaAdmin)("reads from a streaming replica"
 
   beforeAll(async () => {
     name = `floorline_replica_${randomBytes(5).toString("hex")}`;
-    const admin = postgres(primaryAdmin!, { max: 1, onnotice: () => {} });
+    const admin = postgres(primaryAdmin, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name}`);
     await admin.end();
     // Migrates the primary; the replica receives the schema by replication.
-    setHandle(openDatabase({ url: withDatabase(primaryAdmin!, name), readUrl: withDatabase(replicaAdmin!, name) }));
+    setHandle(openDatabase({ url: withDatabase(primaryAdmin, name), readUrl: withDatabase(replicaAdmin, name) }));
     await postPasses(jsonRequest("/api/v1/passes", { body: receipt("before-pause", 1, 5_000) }), params({}));
     // Pause and resume act on the whole replica; the grant lives in the admin URL's database.
-    replicaControl = postgres(replicaAdmin!, { max: 1, onnotice: () => {} });
-    replicaDb = postgres(withDatabase(replicaAdmin!, name), { max: 1, onnotice: () => {} });
+    replicaControl = postgres(replicaAdmin, { max: 1, onnotice: () => {} });
+    replicaDb = postgres(withDatabase(replicaAdmin, name), { max: 1, onnotice: () => {} });
     const caughtUp = await waitFor(
-      async () => (await replicaDb`select count(*)::int as n from chains where chain_id = 'before-pause'`)[0].n === 1,
+      async () => (await replicaDb`select count(*)::int as n from chains where chain_id = 'before-pause'`)[0]?.n === 1,
       60_000,
     );
     expect(caughtUp, "the replica received the database").toBe(true);
@@ -71,7 +71,7 @@ describe.skipIf(!primaryAdmin || !replicaAdmin)("reads from a streaming replica"
     await replicaControl?.end();
     await replicaDb?.end();
     await closeDb();
-    const admin = postgres(primaryAdmin!, { max: 1, onnotice: () => {} });
+    const admin = postgres(primaryAdmin, { max: 1, onnotice: () => {} });
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
@@ -80,7 +80,7 @@ describe.skipIf(!primaryAdmin || !replicaAdmin)("reads from a streaming replica"
     await replicaControl.unsafe("select pg_wal_replay_pause()");
     try {
       expect(
-        await waitFor(async () => (await replicaControl`select pg_is_wal_replay_paused() as p`)[0].p === true, 10_000),
+        await waitFor(async () => (await replicaControl`select pg_is_wal_replay_paused() as p`)[0]?.p === true, 10_000),
       ).toBe(true);
 
       // Written on the primary while the replica stands still.

@@ -4,11 +4,11 @@
 // started with an injected clock does the same on its own and stops cleanly.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, queryRows } from "@/db/index";
-import { ingestBoundaries } from "@/db/queries/boundaries";
-import { storeOriginal } from "@/db/queries/originals";
+import { getDb, onlyRow, queryRows } from "@/db/index";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import { storeOriginal } from "@/db/queries/originals-store";
 import { getOverviewFigures } from "@/db/queries/overview";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { deleteExpiredChains, getOldestActivity } from "@/db/queries/retention";
 import { storeTrace } from "@/db/queries/traces";
 import { retentionDaysFromEnv, startRetentionWorker } from "@/db/retention-worker";
@@ -16,9 +16,9 @@ import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { storeOriginalSchema } from "@/lib/schemas/originals";
 import { passReceiptSchema } from "@/lib/schemas/passes";
 import { traceSubmissionSchema } from "@/lib/schemas/traces";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const DAY = 86_400_000;
 
@@ -53,7 +53,7 @@ async function seedChain(chainId: string, passes: number, createdAt: Date) {
 
 async function countsOf(chainId: string) {
   const db = await getDb();
-  const [row] = await queryRows<Record<string, number | string>>(
+  const rows = await queryRows<Record<"chains" | "passes" | "boundaries" | "traces" | "originals", number | string>>(
     db,
     sql`select
       (select count(*) from chains where chain_id = ${chainId}) as chains,
@@ -62,7 +62,14 @@ async function countsOf(chainId: string) {
       (select count(*) from traces where chain_id = ${chainId}) as traces,
       (select count(*) from originals where chain_id = ${chainId}) as originals`,
   );
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+  const row = onlyRow(rows);
+  return {
+    chains: Number(row.chains),
+    passes: Number(row.passes),
+    boundaries: Number(row.boundaries),
+    traces: Number(row.traces),
+    originals: Number(row.originals),
+  };
 }
 
 describe("retention", () => {

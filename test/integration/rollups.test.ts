@@ -5,19 +5,20 @@
 // equal counts taken straight from the tables, for any start of the range.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, queryRows } from "@/db/index";
-import { ingestBoundaries } from "@/db/queries/boundaries";
+import { getDb, onlyRow, queryRows } from "@/db/index";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_PASS_ROLLUPS } from "@/db/ingest/rollups";
-import { ingestPasses } from "@/db/queries/passes";
+import { ingestPasses } from "@/db/ingest/passes";
 import { listClassStats } from "@/db/queries/chains";
-import { getFirstActivity, getOverviewFigures, listCollapseRates, type OverviewFigures } from "@/db/queries/overview";
+import { getFirstActivity, getOverviewFigures, listCollapseRates } from "@/db/queries/overview";
+import type { OverviewFigures } from "@/lib/chains/overview";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
 import { seededRandom } from "../support/random";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const CHAINS = Array.from({ length: 10 }, (_, i) => `roll-${i}`);
 const CLASSES = ["roll", "roll", "default", "other"];
@@ -43,7 +44,7 @@ async function countedFigures(since: Date | null): Promise<OverviewFigures> {
   const db = await getDb();
   const active = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const inRange = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const [row] = await queryRows<Record<keyof OverviewFigures, number | string>>(
+  const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
       select
@@ -55,13 +56,15 @@ async function countedFigures(since: Date | null): Promise<OverviewFigures> {
         (select count(*) from passes p where p.client_mismatch and ${inRange}) as client_mismatches,
         (select coalesce(sum(integrity_count), 0) from chains where ${active}) as integrity_findings`,
   );
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as OverviewFigures;
+  return Object.fromEntries(
+    Object.entries(onlyRow(rows)).map(([k, v]) => [k, Number(v)]),
+  ) as unknown as OverviewFigures;
 }
 
 describe("overview roll-ups kept at ingest", () => {
   it.each([3, 17])("equal a recompute after random writes (seed %i)", async (seed) => {
     const rnd = seededRandom(seed);
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
     const sent = new Map<string, PassReceipt>();
     const nextNumber = new Map<string, number>();
     const base = Date.now() - 3 * 24 * HOUR;
@@ -173,7 +176,7 @@ describe("overview roll-ups kept at ingest", () => {
         collapsed: Number(r.collapsed),
       })),
     );
-    const [first] = await queryRows<{ t: Date | string }>(db, sql`select min(first_seen_at) as t from chains`);
+    const first = onlyRow(await queryRows<{ t: Date | string }>(db, sql`select min(first_seen_at) as t from chains`));
     expect(await getFirstActivity()).toEqual(new Date(first.t));
   });
 });

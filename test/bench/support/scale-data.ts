@@ -4,8 +4,8 @@
 // broken hash links, boundaries, cached originals and distilled traces. Chain i is the same
 // bytes whichever batch it is sent in, so the small set is a prefix of the large one.
 import { createHash } from "node:crypto";
-import { evaluatePass, type CompressionPolicy } from "@/lib/guard";
-import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/policy";
+import { evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
+import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { seededRandom } from "../../support/random";
 import type { WireReceipt } from "./receipts";
 
@@ -20,6 +20,7 @@ export const SCALE_POLICIES: Record<string, CompressionPolicy> = {
   "tool-output": { min_size_bytes: 128, min_semantic_density: 0.35, max_pass_number: 9 },
 };
 const CLASSES = [...Object.keys(SCALE_POLICIES), "default"];
+const classOf = (i: number): string => CLASSES[i % CLASSES.length] ?? "default";
 
 export const policyOf = (contentClass: string): CompressionPolicy =>
   SCALE_POLICIES[contentClass] ?? CONSERVATIVE_DEFAULT_POLICY;
@@ -38,7 +39,7 @@ export interface ScaleChain {
 export function scaleChain(i: number, now: number): ScaleChain {
   const random = seededRandom(0x5ca1e + i);
   const chainId = chainIdOf(i);
-  const contentClass = CLASSES[i % CLASSES.length];
+  const contentClass = classOf(i);
   const policy = policyOf(contentClass);
   // Never in the last hour, so a chain seeded late still counts in the same ranges as one seeded early.
   const start = now - 3_600_000 - Math.floor(random() * SPREAD_DAYS * 86_400_000);
