@@ -196,11 +196,16 @@ export async function getChainSummary(chainId: string): Promise<ChainSummaryWire
 /** Where the chains list stops counting: past it, the page says "10,000+". */
 export const CHAIN_COUNT_CAP = 10_000;
 
+/** Shorter searches have no trigram to look up: counting them would read every chain. */
+const MIN_COUNTED_SEARCH = 3;
+
 /**
  * How many chains match a filter, counted up to CHAIN_COUNT_CAP + 1 at most: a page never
- * counts a whole table. `capped` means there are more than `count`.
+ * counts a whole table. `capped` means there are more than `count`; null means not counted
+ * (a search shorter than three characters).
  */
-export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean }> {
+export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean } | null> {
+  if (filter.q !== undefined && [...filter.q].length < MIN_COUNTED_SEARCH) return null;
   const db = await getReadDb();
   const where = chainFilter(filter);
   const rows = await queryRows<{ n: number | string }>(

@@ -119,7 +119,7 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
       from chains c
       join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
       where c.collapse_at is not null and ${collapsedIn}
-      order by c.collapse_at desc, p.id desc
+      order by c.collapse_at desc, c.chain_id desc
       limit ${limit}`,
   );
   return rows.map((r) => ({

@@ -41,7 +41,7 @@ export const chains = pgTable(
     // The overview groups chains by when they started.
     index("chains_first_seen_idx").on(t.firstSeenAt),
     // The overview's latest collapses and the range's boundary hour of collapses.
-    index("chains_collapse_at_idx").on(t.collapseAt).where(sql`${t.collapseAt} is not null`),
+    index("chains_collapse_at_idx").on(t.collapseAt, t.chainId).where(sql`${t.collapseAt} is not null`),
     // One per status filter of the chains list, in its default order; the predicates must
     // match STATUS_FILTER in db/queries/chains.ts exactly, or the planner cannot use them.
     index("chains_healthy_idx")
