@@ -2,18 +2,22 @@
 // behind a load balancer: what one instance is told, the other must act on at once. Needs
 // TEST_DATABASE_URL; the first start builds the app when the build is stale (the e2e run
 // then reuses that build).
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startApp, type RunningApp } from "../bench/support/server";
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const BUILD_TIMEOUT = 600_000;
+// The keys CLI (access control); the revocation test runs where it exists.
+const CLI = "scripts/floorline.mjs";
 
-async function call(app: RunningApp, method: string, path: string, body?: unknown) {
+async function call(app: RunningApp, method: string, path: string, body?: unknown, key?: string) {
   const response = await fetch(`${app.baseUrl}${path}`, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -60,6 +64,7 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
   let a: RunningApp;
   let b: RunningApp;
   let dropDatabase: () => Promise<void>;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     const name = `floorline_multi_${randomBytes(5).toString("hex")}`;
@@ -73,7 +78,8 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
       await d.unsafe(`drop database if exists ${name} with (force)`);
       await d.end();
     };
-    const env = { DATABASE_URL: url.toString(), FLOORLINE_DEMO: "0", NODE_ENV: "production" };
+    databaseUrl = url.toString();
+    const env = { DATABASE_URL: databaseUrl, FLOORLINE_DEMO: "0", NODE_ENV: "production" };
     // One after the other: the first may build, and two builds must not share a folder.
     a = await startApp({ port: await findFreePort(3800, 3849), distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
     b = await startApp({ port: await findFreePort(3850, 3899), distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
@@ -123,5 +129,30 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
       controller.abort();
       await reading;
     }
+  });
+
+  // Last: the first key turns access control on for both instances.
+  it.skipIf(!existsSync(CLI))("refuses on B, at once, a key revoked on A", async () => {
+    const created = execFileSync(
+      process.execPath,
+      [CLI, "keys", "create", "--name", "multi-admin", "--scopes", "ingest,read,admin", "--json"],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" },
+    );
+    const admin = (JSON.parse(created) as { key: string }).key;
+    const issued = await call(a, "POST", "/api/v1/keys", { name: "short-lived", scopes: ["read"] }, admin);
+    expect(issued.status).toBe(201);
+    const { id, key } = issued.body as { id: string; key: string };
+    // B has noticed that access control is on (it re-reads "no credentials yet" every few seconds).
+    const deadline = Date.now() + 10_000;
+    while ((await call(b, "GET", "/api/v1/chains")).status !== 401 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect((await call(b, "GET", "/api/v1/chains")).status).toBe(401);
+    expect((await call(b, "GET", "/api/v1/chains", undefined, key)).status).toBe(200);
+
+    const revoked = await call(a, "DELETE", `/api/v1/keys/${id}`, undefined, admin);
+    expect(revoked.status).toBeLessThan(300);
+    const refused = await call(b, "GET", "/api/v1/chains", undefined, key);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: { code: "unauthenticated" } });
   });
 });
