@@ -3,7 +3,8 @@
 // A chain contributes to `chain_rollups` by what its summary row says (db/schema/rollups.ts);
 // a write first notes the contribution of the chains it is about to change, then, after the
 // summaries are written, adds the difference between their new contribution and the noted
-// one. Passes add to `pass_rollups` once, when inserted. Upserts run last and in key order,
+// one. Passes add to `pass_rollups` once, when inserted. The daily tables get the same
+// changes summed per day. Upserts run last, one table after another and in key order,
 // so concurrent writers queue on a hot hour only for the moment of their commit and cannot
 // deadlock. Retention deletes chains without going through here: history keeps its counts.
 import "server-only";
@@ -13,6 +14,7 @@ import { queryRows, type Executor } from "../index";
 // date_bin against a fixed UTC origin, never date_trunc: date_trunc follows the session's
 // time zone, and half-hour zones would cut different hours.
 const HOUR_OF = (column: string) => sql.raw(`date_bin('1 hour', ${column}, timestamptz '2000-01-01 00:00:00+00')`);
+const DAY_OF = (column: string) => sql.raw(`date_bin('1 day', ${column}, timestamptz '2000-01-01 00:00:00+00')`);
 
 const HOUR_MS = 3_600_000;
 
@@ -98,17 +100,25 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
       if (committed) throw new Error("roll-ups already committed for this write");
       committed = true;
       if (passDeltas.size > 0) {
+        const deltas = sql`json_to_recordset(${JSON.stringify([...passDeltas.values()])}::json)
+          as d(hour timestamptz, content_class text, verdict text, passes bigint, client_mismatches bigint)`;
         await tx.execute(sql`
           insert into pass_rollups (hour, content_class, verdict, passes, client_mismatches)
-          select hour, content_class, verdict, passes, client_mismatches
-          from json_to_recordset(${JSON.stringify([...passDeltas.values()])}::json)
-            as d(hour timestamptz, content_class text, verdict text, passes bigint, client_mismatches bigint)
+          select hour, content_class, verdict, passes, client_mismatches from ${deltas}
           order by hour, content_class, verdict
           on conflict (hour, content_class, verdict) do update set
             passes = pass_rollups.passes + excluded.passes,
             client_mismatches = pass_rollups.client_mismatches + excluded.client_mismatches`);
+        await tx.execute(sql`
+          insert into pass_rollups_daily (day, content_class, verdict, passes, client_mismatches)
+          select ${DAY_OF("hour")}, content_class, verdict, sum(passes), sum(client_mismatches) from ${deltas}
+          group by 1, 2, 3
+          order by 1, 2, 3
+          on conflict (day, content_class, verdict) do update set
+            passes = pass_rollups_daily.passes + excluded.passes,
+            client_mismatches = pass_rollups_daily.client_mismatches + excluded.client_mismatches`);
       }
-      await tx.execute(sql`
+      const delta = sql`
         with delta as (
           select hour, content_class, sum(active_chains) as active_chains, sum(integrity_findings) as integrity_findings,
             sum(started_chains) as started_chains, sum(started_collapsed) as started_collapsed,
@@ -123,12 +133,16 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
               started_chains bigint, started_collapsed bigint, collapsed_chains bigint)
           ) as x
           group by hour, content_class
-        )
+        )`;
+      const changed = sql`(active_chains <> 0 or integrity_findings <> 0 or started_chains <> 0
+        or started_collapsed <> 0 or collapsed_chains <> 0)`;
+      // The change is computed twice, once per table: two statements keep the lock order fixed.
+      await tx.execute(sql`
+        ${delta}
         insert into chain_rollups (hour, content_class, active_chains, integrity_findings, started_chains,
           started_collapsed, collapsed_chains)
         select * from delta
-        where active_chains <> 0 or integrity_findings <> 0 or started_chains <> 0 or started_collapsed <> 0
-          or collapsed_chains <> 0
+        where ${changed}
         order by hour, content_class
         on conflict (hour, content_class) do update set
           active_chains = chain_rollups.active_chains + excluded.active_chains,
@@ -136,6 +150,24 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
           started_chains = chain_rollups.started_chains + excluded.started_chains,
           started_collapsed = chain_rollups.started_collapsed + excluded.started_collapsed,
           collapsed_chains = chain_rollups.collapsed_chains + excluded.collapsed_chains`);
+      await tx.execute(sql`
+        ${delta}
+        insert into chain_rollups_daily (day, content_class, active_chains, integrity_findings, started_chains,
+          started_collapsed, collapsed_chains)
+        select * from (
+          select ${DAY_OF("hour")} as day, content_class, sum(active_chains) as active_chains,
+            sum(integrity_findings) as integrity_findings, sum(started_chains) as started_chains,
+            sum(started_collapsed) as started_collapsed, sum(collapsed_chains) as collapsed_chains
+          from delta group by 1, 2
+        ) as daily
+        where ${changed}
+        order by day, content_class
+        on conflict (day, content_class) do update set
+          active_chains = chain_rollups_daily.active_chains + excluded.active_chains,
+          integrity_findings = chain_rollups_daily.integrity_findings + excluded.integrity_findings,
+          started_chains = chain_rollups_daily.started_chains + excluded.started_chains,
+          started_collapsed = chain_rollups_daily.started_collapsed + excluded.started_collapsed,
+          collapsed_chains = chain_rollups_daily.collapsed_chains + excluded.collapsed_chains`);
     },
   };
 }
@@ -163,3 +195,15 @@ export const RECOMPUTE_PASS_ROLLUPS = sql`
     count(*)::bigint as passes, (count(*) filter (where client_mismatch))::bigint as client_mismatches
   from passes
   group by 1, 2, 3`;
+
+/** The daily roll-ups recomputed: the hourly recompute summed per UTC day. */
+export const RECOMPUTE_CHAIN_ROLLUPS_DAILY = sql`
+  select ${DAY_OF("hour")} as day, content_class, sum(active_chains)::bigint as active_chains,
+    sum(integrity_findings)::bigint as integrity_findings, sum(started_chains)::bigint as started_chains,
+    sum(started_collapsed)::bigint as started_collapsed, sum(collapsed_chains)::bigint as collapsed_chains
+  from (${RECOMPUTE_CHAIN_ROLLUPS}) as h group by 1, 2`;
+
+export const RECOMPUTE_PASS_ROLLUPS_DAILY = sql`
+  select ${DAY_OF("hour")} as day, content_class, verdict, sum(passes)::bigint as passes,
+    sum(client_mismatches)::bigint as client_mismatches
+  from (${RECOMPUTE_PASS_ROLLUPS}) as h group by 1, 2, 3`;

@@ -245,12 +245,12 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
 /** Chains and collapsed chains per content class over the recorded history (retention keeps their counts). */
 export async function listClassStats(): Promise<ClassStats[]> {
   const db = await getReadDb();
-  // From the roll-ups: one row per hour of history and class, never one per chain.
+  // From the daily roll-up: one row per day of history and class, never one per chain.
   const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
     db,
     sql`
       select content_class, sum(started_chains) as chains, sum(started_collapsed) as collapsed
-      from chain_rollups
+      from chain_rollups_daily
       group by content_class
       having sum(started_chains) > 0
       order by content_class`,

@@ -1,21 +1,29 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows, onlyRow, getReadDb } from "../index";
+import { getReadDb, onlyRow, queryRows } from "../index";
 import type { CollapseRateRow, OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * ms);
 
 /**
- * The headline figures since a moment (or over all time when `since` is null). Whole hours
- * come from the roll-ups (db/schema/rollups.ts), so the cost follows the length of the
- * range, not the number of chains; the part of an hour before the first whole one is
- * counted from the tables, through their time indexes.
+ * The headline figures since a moment (or over all time when `since` is null), from the
+ * roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours before
+ * the first whole day from the hourly ones, and the part of an hour before the first whole
+ * hour from the tables, through their time indexes. The cost follows the length of the
+ * range in days, not the number of chains or passes.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
   const db = await getReadDb();
-  const edge = since ? new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS) : null;
+  const edge = since ? ceilTo(since, HOUR_MS) : null;
+  const firstDay = edge ? ceilTo(edge, DAY_MS) : null;
   const from = since?.toISOString() ?? null;
-  const hoursFrom = edge ? sql`hour >= ${edge.toISOString()}::timestamptz` : sql`true`;
+  const daysFrom = firstDay ? sql`day >= ${firstDay.toISOString()}::timestamptz` : sql`true`;
+  const hoursFrom =
+    edge && firstDay
+      ? sql`hour >= ${edge.toISOString()}::timestamptz and hour < ${firstDay.toISOString()}::timestamptz`
+      : sql`false`;
   // The stretch [since, first whole hour): empty when there is no `since`.
   const inEdge = (column: string) =>
     since && edge
@@ -27,13 +35,21 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
       with c as (
         select coalesce(sum(active_chains), 0) as chains, coalesce(sum(integrity_findings), 0) as integrity,
           coalesce(sum(collapsed_chains), 0) as collapsed
-        from chain_rollups where ${hoursFrom}
+        from (
+          select active_chains, integrity_findings, collapsed_chains from chain_rollups_daily where ${daysFrom}
+          union all
+          select active_chains, integrity_findings, collapsed_chains from chain_rollups where ${hoursFrom}
+        ) as r
       ),
       p as (
         select coalesce(sum(passes), 0) as passes,
           coalesce(sum(passes) filter (where verdict = 'FLOOR_BREACH_DETECTED'), 0) as breaches,
           coalesce(sum(client_mismatches), 0) as mismatches
-        from pass_rollups where ${hoursFrom}
+        from (
+          select passes, verdict, client_mismatches from pass_rollups_daily where ${daysFrom}
+          union all
+          select passes, verdict, client_mismatches from pass_rollups where ${hoursFrom}
+        ) as r
       )
       select
         c.chains + (select count(*) from chains where ${inEdge("last_activity_at")}) as chains,
@@ -80,6 +96,10 @@ export async function getFirstActivity(): Promise<Date | null> {
  */
 export async function listCollapseRates(origin: Date, strideSeconds: number): Promise<CollapseRateRow[]> {
   const db = await getReadDb();
+  // Buckets of whole days starting on a day read the daily roll-up.
+  const daily = (strideSeconds * 1000) % DAY_MS === 0 && origin.getTime() % DAY_MS === 0;
+  const table = daily ? sql`chain_rollups_daily` : sql`chain_rollups`;
+  const bucket = daily ? sql`day` : sql`hour`;
   const rows = await queryRows<{
     bucket: Date | string;
     content_class: string;
@@ -88,12 +108,12 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
   }>(
     db,
     sql`
-      select date_bin(make_interval(secs => ${strideSeconds}), hour, ${origin.toISOString()}::timestamptz) as bucket,
+      select date_bin(make_interval(secs => ${strideSeconds}), ${bucket}, ${origin.toISOString()}::timestamptz) as bucket,
         content_class,
         sum(started_chains) as started,
         sum(started_collapsed) as collapsed
-      from chain_rollups
-      where hour >= ${origin.toISOString()}::timestamptz
+      from ${table}
+      where ${bucket} >= ${origin.toISOString()}::timestamptz
       group by 1, 2
       having sum(started_chains) > 0
       order by 1, 2`,

@@ -41,3 +41,33 @@ export const chainRollups = pgTable(
   },
   (t) => [primaryKey({ name: "chain_rollups_pkey", columns: [t.hour, t.contentClass] })],
 );
+
+/**
+ * The same two roll-ups per UTC day, kept beside the hourly ones in the same transaction:
+ * a 90-day range sums a few hundred day rows instead of thousands of hour rows.
+ */
+export const passRollupsDaily = pgTable(
+  "pass_rollups_daily",
+  {
+    day: timestampMs("day").notNull(),
+    contentClass: text("content_class").notNull(),
+    verdict: text("verdict").notNull(),
+    passes: count("passes"),
+    clientMismatches: count("client_mismatches"),
+  },
+  (t) => [primaryKey({ name: "pass_rollups_daily_pkey", columns: [t.day, t.contentClass, t.verdict] })],
+);
+
+export const chainRollupsDaily = pgTable(
+  "chain_rollups_daily",
+  {
+    day: timestampMs("day").notNull(),
+    contentClass: text("content_class").notNull(),
+    activeChains: count("active_chains"),
+    integrityFindings: count("integrity_findings"),
+    startedChains: count("started_chains"),
+    startedCollapsed: count("started_collapsed"),
+    collapsedChains: count("collapsed_chains"),
+  },
+  (t) => [primaryKey({ name: "chain_rollups_daily_pkey", columns: [t.day, t.contentClass] })],
+);

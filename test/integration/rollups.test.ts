@@ -7,7 +7,12 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, onlyRow, queryRows } from "@/db/index";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
-import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_PASS_ROLLUPS } from "@/db/ingest/rollups";
+import {
+  RECOMPUTE_CHAIN_ROLLUPS,
+  RECOMPUTE_CHAIN_ROLLUPS_DAILY,
+  RECOMPUTE_PASS_ROLLUPS,
+  RECOMPUTE_PASS_ROLLUPS_DAILY,
+} from "@/db/ingest/rollups";
 import { ingestPasses } from "@/db/ingest/passes";
 import { listClassStats } from "@/db/queries/chains";
 import { getFirstActivity, getOverviewFigures, listCollapseRates } from "@/db/queries/overview";
@@ -24,7 +29,7 @@ const CHAINS = Array.from({ length: 10 }, (_, i) => `roll-${i}`);
 const CLASSES = ["roll", "roll", "default", "other"];
 const HOUR = 3_600_000;
 
-const KEYS = new Set(["hour", "content_class", "verdict"]);
+const KEYS = new Set(["hour", "day", "content_class", "verdict"]);
 
 /** Rows of a roll-up as sorted JSON, all-zero rows left out (a chain moving on leaves its old hour at zero). */
 async function rows(query: ReturnType<typeof sql>): Promise<string> {
@@ -32,7 +37,10 @@ async function rows(query: ReturnType<typeof sql>): Promise<string> {
   const found = await queryRows<Record<string, unknown>>(db, query);
   const normalised = found.map((r) =>
     Object.fromEntries(
-      Object.entries(r).map(([k, v]) => [k, k === "hour" ? new Date(v as string).toISOString() : String(v)]),
+      Object.entries(r).map(([k, v]) => [
+        k,
+        k === "hour" || k === "day" ? new Date(v as string).toISOString() : String(v),
+      ]),
     ),
   );
   const nonZero = normalised.filter((r) => Object.entries(r).some(([k, v]) => !KEYS.has(k) && v !== "0"));
@@ -133,6 +141,12 @@ describe("overview roll-ups kept at ingest", () => {
       expect(await rows(sql`select * from pass_rollups`), `pass roll-ups, round ${round}`).toBe(
         await rows(RECOMPUTE_PASS_ROLLUPS),
       );
+      expect(await rows(sql`select * from chain_rollups_daily`), `daily chain roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_CHAIN_ROLLUPS_DAILY),
+      );
+      expect(await rows(sql`select * from pass_rollups_daily`), `daily pass roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_PASS_ROLLUPS_DAILY),
+      );
     }
 
     // Range starts on and off the hour, before everything, in the middle, and none.
@@ -156,26 +170,29 @@ describe("overview roll-ups kept at ingest", () => {
       })),
     );
 
-    const origin = new Date(Math.floor((base - 24 * HOUR) / (6 * HOUR)) * 6 * HOUR);
-    const counted = await queryRows<{
-      bucket: Date | string;
-      content_class: string;
-      started: string;
-      collapsed: string;
-    }>(
-      db,
-      sql`select date_bin(make_interval(secs => ${6 * 3600}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
-          content_class, count(*) as started, count(collapse_pass_id) as collapsed
-        from chains where first_seen_at >= ${origin.toISOString()}::timestamptz group by 1, 2 order by 1, 2`,
-    );
-    expect(await listCollapseRates(origin, 6 * 3600)).toEqual(
-      counted.map((r) => ({
-        bucket: new Date(r.bucket).toISOString(),
-        content_class: r.content_class,
-        started: Number(r.started),
-        collapsed: Number(r.collapsed),
-      })),
-    );
+    // Six-hour buckets read the hourly roll-up, two-day buckets the daily one.
+    for (const stride of [6 * 3600, 2 * 86_400]) {
+      const origin = new Date(Math.floor((base - 24 * HOUR) / (stride * 1000)) * stride * 1000);
+      const counted = await queryRows<{
+        bucket: Date | string;
+        content_class: string;
+        started: string;
+        collapsed: string;
+      }>(
+        db,
+        sql`select date_bin(make_interval(secs => ${stride}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
+            content_class, count(*) as started, count(collapse_pass_id) as collapsed
+          from chains where first_seen_at >= ${origin.toISOString()}::timestamptz group by 1, 2 order by 1, 2`,
+      );
+      expect(await listCollapseRates(origin, stride), `stride ${stride}`).toEqual(
+        counted.map((r) => ({
+          bucket: new Date(r.bucket).toISOString(),
+          content_class: r.content_class,
+          started: Number(r.started),
+          collapsed: Number(r.collapsed),
+        })),
+      );
+    }
     const first = onlyRow(await queryRows<{ t: Date | string }>(db, sql`select min(first_seen_at) as t from chains`));
     expect(await getFirstActivity()).toEqual(new Date(first.t));
   });
