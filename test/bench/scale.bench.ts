@@ -208,6 +208,17 @@ function report(result: EngineResult): void {
   );
 }
 
+/** Drops the bench database, but gives up waiting after a while: a DROP DATABASE can queue behind another session's stuck backend on a shared server. */
+async function dropSoon(db: BenchDatabase | undefined): Promise<void> {
+  if (!db) return;
+  const dropping = db.drop().catch((error: unknown) => console.error(`could not drop ${db.name}:`, error));
+  const gaveUp = await Promise.race([
+    dropping.then(() => false),
+    new Promise<boolean>((r) => setTimeout(() => r(true), 60_000).unref()),
+  ]);
+  if (gaveUp) console.error(`still dropping ${db.name} after 60 s; going on (it is dropped when the server lets it)`);
+}
+
 async function main(): Promise<void> {
   console.log(
     `bench:scale on ${os.cpus().length} CPUs, load average ${os
@@ -238,7 +249,7 @@ async function main(): Promise<void> {
         const result = await runEngine("PostgreSQL", { DATABASE_URL: url }, LARGE, analyze);
         report(result);
       } finally {
-        await db?.drop().catch((error: unknown) => console.error(`could not drop ${db?.name}:`, error));
+        await dropSoon(db);
       }
     }
   }

@@ -218,6 +218,17 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
   }
 }
 
+/** Drops the bench database, but gives up waiting after a while: a DROP DATABASE can queue behind another session's stuck backend on a shared server. */
+async function dropSoon(db: BenchDatabase | undefined): Promise<void> {
+  if (!db) return;
+  const dropping = db.drop().catch((error: unknown) => console.error(`could not drop ${db.name}:`, error));
+  const gaveUp = await Promise.race([
+    dropping.then(() => false),
+    new Promise<boolean>((r) => setTimeout(() => r(true), 60_000).unref()),
+  ]);
+  if (gaveUp) console.error(`still dropping ${db.name} after 60 s; going on (it is dropped when the server lets it)`);
+}
+
 async function main(): Promise<void> {
   console.log(
     `bench:soak, ${SECONDS} s per database on ${os.cpus().length} CPUs (load average ${(os.loadavg()[0] ?? 0).toFixed(1)}); ` +
@@ -235,7 +246,7 @@ async function main(): Promise<void> {
         db = await createDatabase(adminUrl, "floorline_soak");
         rows.push(await soak("PostgreSQL", { DATABASE_URL: db.url }));
       } finally {
-        await db?.drop().catch((error: unknown) => console.error(`could not drop ${db?.name}:`, error));
+        await dropSoon(db);
       }
     }
   }
