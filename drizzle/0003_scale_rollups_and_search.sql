@@ -47,7 +47,7 @@ CREATE INDEX "chains_imminent_idx" ON "chains" USING btree ("last_activity_at","
 CREATE INDEX "chains_breached_idx" ON "chains" USING btree ("last_activity_at","chain_id") WHERE "chains"."has_floor_breach";--> statement-breakpoint
 CREATE INDEX "chains_mismatch_idx" ON "chains" USING btree ("last_activity_at","chain_id") WHERE "chains"."mismatch_count" > 0;--> statement-breakpoint
 CREATE INDEX "chains_integrity_idx" ON "chains" USING btree ("last_activity_at","chain_id") WHERE "chains"."integrity_count" > 0;--> statement-breakpoint
-CREATE INDEX "chains_chain_id_trgm_idx" ON "chains" USING gin ("chain_id" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "chains_chain_id_trgm_idx" ON "chains" USING gin (lower("chain_id") gin_trgm_ops);--> statement-breakpoint
 -- Backfill: the collapse time of existing chains, then the roll-ups from what is stored
 -- (the same sums db/ingest/rollups.ts keeps up to date from here on).
 UPDATE "chains" c SET "collapse_at" = p."created_at" FROM "passes" p

@@ -53,7 +53,10 @@ export const chains = pgTable(
     index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
     index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
     index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
-    // Substring search of chain ids (`q`); needs the pg_trgm extension (created by the migration).
-    index("chains_chain_id_trgm_idx").using("gin", sql`${t.chainId} gin_trgm_ops`),
+    // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
+    // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
+    // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each
+    // behind a GIN pending list, instead of the primary key.
+    index("chains_chain_id_trgm_idx").using("gin", sql`lower(${t.chainId}) gin_trgm_ops`),
   ],
 );
