@@ -136,11 +136,16 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
     db,
     sql`
       select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.verdict, p.directive, p.created_at
-      from chains c
+      from (
+        -- The newest collapsed chains first, by their index, and only then their passes: a
+        -- join in the ordered part let the planner join every collapse of the range.
+        select chain_id, content_class, collapse_pass_id, collapse_at from chains c
+        where c.collapse_at is not null and ${collapsedIn}
+        order by c.collapse_at desc, c.chain_id desc
+        limit ${limit}
+      ) as c
       join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
-      where c.collapse_at is not null and ${collapsedIn}
-      order by c.collapse_at desc, c.chain_id desc
-      limit ${limit}`,
+      order by c.collapse_at desc, c.chain_id desc`,
   );
   return rows.map((r) => ({
     ...r,
