@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { closeDb, configFromEnv, getHandle, lifecycle } from "./index";
 import { seedDemoIfEmpty } from "./demo";
+import { stopRetention } from "./retention-worker";
 
 /** `FLOORLINE_DEMO`: "1" seeds an empty database, "0" never; default on only for the embedded database. */
 export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -19,6 +20,7 @@ async function shutdown(signal: string) {
   life.stopping.abort();
   logger.info(`${signal}: closing the database`);
   try {
+    await stopRetention();
     await closeDb();
   } catch (error) {
     logger.error({ err: errorFields(error) }, "error while closing the database");

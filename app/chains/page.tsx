@@ -76,15 +76,18 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
   const filtered = Boolean(p.status || p.content_class || p.q);
+  const totalText = total ? `${formatCount(total.count)}${total.capped ? "+" : ""}` : null;
   return (
     <>
       <div className="section-head">
         <span className="muted" data-testid="chains-total">
-          {formatCount(total)} {total === 1 ? "chain" : "chains"}
-          {filtered ? " match" : ""}
+          {total === null
+            ? "Chains matching (searches under 3 characters are not counted)"
+            : `${totalText} ${total.count === 1 && !total.capped ? "chain" : "chains"}${filtered ? " match" : ""}`}
         </span>
         <span className="exports">
-          Export {filtered ? "these" : "all"} {formatCount(total)}:{" "}
+          Export {filtered ? "these" : "all"}
+          {totalText ? ` ${totalText}` : ""}:{" "}
           <a href={exportHref("csv")} download data-testid="export-csv">
             CSV
           </a>{" "}

@@ -8,6 +8,8 @@ import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import { trackRollups } from "./rollups";
+import { notifyChainsChanged } from "../queries/chain-events";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
@@ -93,10 +95,9 @@ async function storePasses(
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   return retryTransient(() =>
     db.transaction(async (tx) => {
-      await lockChains(
-        tx,
-        receipts.map((r) => r.chain_id),
-      );
+      const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
+      await lockChains(tx, chainIds);
+      const rollups = await trackRollups(tx, chainIds);
       const policyByClass = await getPoliciesInForce(
         receipts.map((r) => r.content_class),
         tx,
@@ -146,6 +147,7 @@ async function storePasses(
             for (const { chain_id, pass_id } of inserted) {
               const row = byKey.get(keyOf(chain_id, pass_id));
               if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
+              if (row) rollups.addPasses([row]);
             }
             return results;
           },
@@ -177,6 +179,8 @@ async function storePasses(
           from json_to_recordset(${JSON.stringify(named)}::json) as s(chain_id text, name text)
           where c.chain_id = s.chain_id and c.service_name is null`);
       }
+      await rollups.commit();
+      await notifyChainsChanged(tx, chainIds);
       return stored;
     }),
   );

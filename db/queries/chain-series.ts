@@ -1,7 +1,7 @@
 // The chain page's curves: downsampled in the database, cached per chain version.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import { policies } from "../schema";
 import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
 import { DOWNSAMPLE, PASS_FLAG } from "@/lib/chains/downsample";
@@ -21,7 +21,7 @@ interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
  * would spill to disk on a chain of 100,000 passes. Policies are read once per series.
  */
 async function floorExpressions(): Promise<(p: SQL) => { size: SQL; density: SQL; maxPass: SQL }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db.select().from(policies);
   const d = CONSERVATIVE_DEFAULT_POLICY;
   return (p) => {
@@ -93,7 +93,7 @@ const seriesCache = globalForSeries.floorlineSeriesCache ?? new Map<string, Prom
 globalForSeries.floorlineSeriesCache = seriesCache;
 
 async function computeChainSeries(chainId: string, boundaryList: readonly BoundaryWire[]): Promise<ChainSeries> {
-  const db = await getDb();
+  const db = await getReadDb();
   const boundaryNumbers = JSON.stringify(boundaryList.map((b) => b.pass_number));
   const restoreIds = JSON.stringify(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
   // Inlined: a bind parameter inside `case` has no type for `|` to work with.

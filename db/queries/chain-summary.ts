@@ -55,8 +55,8 @@ export async function insertPassesWithSummaries(
       ),
       prior as (
         select a.*, c.chain_id is not null as has_row, c.pass_count as prior_pass_count, c.boundary_count,
-          c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.has_floor_breach,
-          c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
+          c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.collapse_at,
+          c.has_floor_breach, c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
           c.checked_mismatch_count as prior_checked_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
           c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id, lp.current_content_hash as last_hash
         from agg a
@@ -94,7 +94,7 @@ export async function insertPassesWithSummaries(
         from new order by chain_id, pass_number desc, id desc
       ),
       col as (
-        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict
+        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict, created_at
         from new where verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
         order by chain_id, pass_number, id
       ),
@@ -111,6 +111,7 @@ export async function insertPassesWithSummaries(
           case when ap.collapse_pass_id is null then col.pass_id else ap.collapse_pass_id end as collapse_pass_id,
           case when ap.collapse_pass_id is null then col.pass_number else ap.collapse_pass_number end as collapse_pass_number,
           case when ap.collapse_pass_id is null then col.verdict else ap.collapse_verdict end as collapse_verdict,
+          case when ap.collapse_pass_id is null then col.created_at else ap.collapse_at end as collapse_at,
           coalesce(ap.has_floor_breach, false) or ap.has_breach as has_floor_breach,
           coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
           coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
@@ -137,6 +138,7 @@ export async function insertPassesWithSummaries(
           collapse_pass_id = f.collapse_pass_id,
           collapse_pass_number = f.collapse_pass_number,
           collapse_verdict = f.collapse_verdict,
+          collapse_at = f.collapse_at,
           has_floor_breach = f.has_floor_breach,
           has_collapse_imminent = f.has_collapse_imminent,
           mismatch_count = f.mismatch_count,
@@ -152,12 +154,12 @@ export async function insertPassesWithSummaries(
       created as (
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-          collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
+          collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
           mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
           last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-          collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
+          collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
           mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
           last_activity_at
         from folded where not has_row
@@ -178,7 +180,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
   await tx.execute(sql`
     insert into chains (
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-      collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
+      collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
       mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
       last_activity_at
     )
@@ -188,7 +190,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       coalesce(agg.pass_count, 0),
       coalesce(b.boundary_count, 0),
       last.pass_id, last.pass_number, last.verdict,
-      col.pass_id, col.pass_number, col.verdict,
+      col.pass_id, col.pass_number, col.verdict, col.created_at,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
       coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(integ.n, 0),
       agg.min_density, agg.min_size,
@@ -208,7 +210,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       where p.chain_id = ids.chain_id order by pass_number desc, id desc limit 1
     ) as last on true
     left join lateral (
-      select pass_id, pass_number, verdict from passes p
+      select pass_id, pass_number, verdict, created_at from passes p
       where p.chain_id = ids.chain_id and verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
       order by pass_number, id limit 1
     ) as col on true
@@ -235,6 +237,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       collapse_pass_id = excluded.collapse_pass_id,
       collapse_pass_number = excluded.collapse_pass_number,
       collapse_verdict = excluded.collapse_verdict,
+      collapse_at = excluded.collapse_at,
       has_floor_breach = excluded.has_floor_breach,
       has_collapse_imminent = excluded.has_collapse_imminent,
       mismatch_count = excluded.mismatch_count,

@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
+import { getDb, onlyRow, queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -27,7 +27,7 @@ export interface ChainDetail {
 }
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [summary, passRows, boundaryRows] = await Promise.all([
     db.select().from(chains).where(eq(chains.chainId, chainId)),
     db.select().from(passes).where(eq(passes.chainId, chainId)).orderBy(asc(passes.passNumber), asc(passes.id)),
@@ -128,7 +128,9 @@ function chainFilter(filter: ChainFilter): SQL[] {
   if (filter.status) where.push(STATUS_FILTER[filter.status]);
   if (filter.content_class) where.push(eq(chains.contentClass, filter.content_class));
   if (filter.service) where.push(eq(chains.serviceName, filter.service));
-  if (filter.q) where.push(sql`${chains.chainId} ilike ${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"}`);
+  // Case-insensitive like ilike, in the form the trigram index on lower(chain_id) answers.
+  if (filter.q)
+    where.push(sql`lower(${chains.chainId}) like lower(${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"})`);
   return where;
 }
 
@@ -140,7 +142,7 @@ function chainFilter(filter: ChainFilter): SQL[] {
 export async function listChains(
   query: ChainListQuery & { after?: ChainKey; before?: ChainKey; withPrev?: boolean },
 ): Promise<{ items: ChainSummaryWire[]; next: ChainKey | null; prev: ChainKey | null }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const key = SORT_KEYS[query.sort];
   const where = chainFilter(query);
   const page = await keysetPage<ChainRecord, ChainKey>({
@@ -182,7 +184,7 @@ export async function* iterateChains(
 
 /** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
 export async function listChainClasses(): Promise<string[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<{ content_class: string }>(
     db,
     sql`
@@ -215,21 +217,34 @@ export async function listChainServices(): Promise<string[]> {
 }
 
 export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db.select().from(chains).where(eq(chains.chainId, chainId));
   return row ? toChainSummaryWire(row) : null;
 }
 
-export async function countChains(filter: ChainFilter): Promise<number> {
-  const db = await getDb();
+/** Where the chains list stops counting: past it, the page says "10,000+". */
+export const CHAIN_COUNT_CAP = 10_000;
+
+/** Shorter searches have no trigram to look up: counting them would read every chain. */
+const MIN_COUNTED_SEARCH = 3;
+
+/**
+ * How many chains match a filter, counted up to CHAIN_COUNT_CAP + 1 at most: a page never
+ * counts a whole table. `capped` means there are more than `count`; null means not counted
+ * (a search shorter than three characters).
+ */
+export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean } | null> {
+  if (filter.q !== undefined && [...filter.q].length < MIN_COUNTED_SEARCH) return null;
+  const db = await getReadDb();
   const where = chainFilter(filter);
-  const row = onlyRow(
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(chains)
-      .where(where.length ? and(...where) : undefined),
+  const rows = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from (
+      select 1 from ${chains} ${where.length ? sql`where ${and(...where)}` : sql``} limit ${CHAIN_COUNT_CAP + 1}
+    ) as matching`,
   );
-  return Number(row.n);
+  const n = Number(onlyRow(rows).n);
+  return n > CHAIN_COUNT_CAP ? { count: CHAIN_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
 /** What changes when a chain receives passes or boundaries: cheap to read every second. */
@@ -256,17 +271,22 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
     : null;
 }
 
-/** Chains and collapsed chains per content class, from the chain summaries. */
+/** Chains and collapsed chains per content class over the recorded history (retention keeps their counts). */
 export async function listClassStats(): Promise<ClassStats[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({
-      contentClass: chains.contentClass,
-      chains: sql<number>`count(*)::int`,
-      collapsed: sql<number>`count(${chains.collapsePassId})::int`,
-    })
-    .from(chains)
-    .groupBy(chains.contentClass)
-    .orderBy(chains.contentClass);
-  return rows.map((r) => ({ content_class: r.contentClass, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
+  const db = await getReadDb();
+  // From the daily roll-up: one row per day of history and class, never one per chain.
+  const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+    db,
+    sql`
+      select content_class, sum(started_chains) as chains, sum(started_collapsed) as collapsed
+      from chain_rollups_daily
+      group by content_class
+      having sum(started_chains) > 0
+      order by content_class`,
+  );
+  return rows.map((r) => ({
+    content_class: r.content_class,
+    chains: Number(r.chains),
+    collapsed: Number(r.collapsed),
+  }));
 }

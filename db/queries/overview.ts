@@ -1,28 +1,64 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
-import type { CollapseRateRow } from "@/lib/chains/overview";
-import type { OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
+import { getReadDb, onlyRow, queryRows } from "../index";
+import type { CollapseRateRow, OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * ms);
 
 /**
- * The headline figures since a moment (or over all time when `since` is null). Every
- * count reads an index range (passes by time, collapse passes by time, chains by activity).
+ * The headline figures since a moment (or over all time when `since` is null), from the
+ * roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours before
+ * the first whole day from the hourly ones, and the part of an hour before the first whole
+ * hour from the tables, through their time indexes. The cost follows the length of the
+ * range in days, not the number of chains or passes.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
-  const db = await getDb();
-  const activeChains = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const db = await getReadDb();
+  const edge = since ? ceilTo(since, HOUR_MS) : null;
+  const firstDay = edge ? ceilTo(edge, DAY_MS) : null;
+  const from = since?.toISOString() ?? null;
+  const daysFrom = firstDay ? sql`day >= ${firstDay.toISOString()}::timestamptz` : sql`true`;
+  const hoursFrom =
+    edge && firstDay
+      ? sql`hour >= ${edge.toISOString()}::timestamptz and hour < ${firstDay.toISOString()}::timestamptz`
+      : sql`false`;
+  // The stretch [since, first whole hour): empty when there is no `since`.
+  const inEdge = (column: string) =>
+    since && edge
+      ? sql`${sql.raw(column)} >= ${from}::timestamptz and ${sql.raw(column)} < ${edge.toISOString()}::timestamptz`
+      : sql`false`;
   const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
+      with c as (
+        select coalesce(sum(active_chains), 0) as chains, coalesce(sum(integrity_findings), 0) as integrity,
+          coalesce(sum(collapsed_chains), 0) as collapsed
+        from (
+          select active_chains, integrity_findings, collapsed_chains from chain_rollups_daily where ${daysFrom}
+          union all
+          select active_chains, integrity_findings, collapsed_chains from chain_rollups where ${hoursFrom}
+        ) as r
+      ),
+      p as (
+        select coalesce(sum(passes), 0) as passes,
+          coalesce(sum(passes) filter (where verdict = 'FLOOR_BREACH_DETECTED'), 0) as breaches,
+          coalesce(sum(client_mismatches), 0) as mismatches
+        from (
+          select passes, verdict, client_mismatches from pass_rollups_daily where ${daysFrom}
+          union all
+          select passes, verdict, client_mismatches from pass_rollups where ${hoursFrom}
+        ) as r
+      )
       select
-        (select count(*) from chains where ${activeChains}) as chains,
-        (select count(*) from passes p where ${passesIn}) as passes,
-        (select count(*) from passes p join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
-          where p.verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT') and ${passesIn}) as chains_collapsed,
-        (select count(*) from passes p where p.verdict = 'FLOOR_BREACH_DETECTED' and ${passesIn}) as floor_breaches,
-        (select count(*) from passes p where p.client_mismatch and ${passesIn}) as client_mismatches,
-        (select coalesce(sum(integrity_count), 0) from chains where ${activeChains}) as integrity_findings`,
+        c.chains + (select count(*) from chains where ${inEdge("last_activity_at")}) as chains,
+        p.passes + (select count(*) from passes where ${inEdge("created_at")}) as passes,
+        c.collapsed + (select count(*) from chains where collapse_at is not null and ${inEdge("collapse_at")}) as chains_collapsed,
+        p.breaches + (select count(*) from passes where verdict = 'FLOOR_BREACH_DETECTED' and ${inEdge("created_at")}) as floor_breaches,
+        p.mismatches + (select count(*) from passes where client_mismatch and ${inEdge("created_at")}) as client_mismatches,
+        c.integrity + (select coalesce(sum(integrity_count), 0) from chains where ${inEdge("last_activity_at")}) as integrity_findings
+      from c, p`,
   );
   const row = onlyRow(rows);
   return {
@@ -35,22 +71,35 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
   };
 }
 
-/** When the first chain started: where "all time" begins. */
+/**
+ * When the first chain started: where "all time" begins. The oldest stored chain, unless
+ * retention deleted older ones, whose hour the roll-ups still hold.
+ */
 export async function getFirstActivity(): Promise<Date | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await queryRows<{ first: Date | string | null }>(
     db,
-    sql`select min(first_seen_at) as first from chains`,
+    sql`
+      with c as (select min(first_seen_at) as t from chains),
+        r as (select min(hour) as h from chain_rollups where started_chains > 0)
+      select case
+        when r.h is not null and (c.t is null or r.h < date_bin('1 hour', c.t, timestamptz '2000-01-01 00:00:00+00')) then r.h
+        else c.t end as first
+      from c, r`,
   );
   return row?.first ? new Date(row.first) : null;
 }
 
 /**
  * Chains that started in each time bucket, per content class, and how many of them have
- * collapsed (so far). Buckets are `stride` wide, aligned to `origin`.
+ * collapsed (so far). Buckets are `stride` wide (whole hours), aligned to `origin`.
  */
 export async function listCollapseRates(origin: Date, strideSeconds: number): Promise<CollapseRateRow[]> {
-  const db = await getDb();
+  const db = await getReadDb();
+  // Buckets of whole days starting on a day read the daily roll-up.
+  const daily = (strideSeconds * 1000) % DAY_MS === 0 && origin.getTime() % DAY_MS === 0;
+  const table = daily ? sql`chain_rollups_daily` : sql`chain_rollups`;
+  const bucket = daily ? sql`day` : sql`hour`;
   const rows = await queryRows<{
     bucket: Date | string;
     content_class: string;
@@ -59,13 +108,14 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
   }>(
     db,
     sql`
-      select date_bin(make_interval(secs => ${strideSeconds}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
+      select date_bin(make_interval(secs => ${strideSeconds}), ${bucket}, ${origin.toISOString()}::timestamptz) as bucket,
         content_class,
-        count(*) as started,
-        count(collapse_pass_id) as collapsed
-      from chains
-      where first_seen_at >= ${origin.toISOString()}::timestamptz
+        sum(started_chains) as started,
+        sum(started_collapsed) as collapsed
+      from ${table}
+      where ${bucket} >= ${origin.toISOString()}::timestamptz
       group by 1, 2
+      having sum(started_chains) > 0
       order by 1, 2`,
   );
   return rows.map((r) => ({
@@ -76,22 +126,26 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
   }));
 }
 
-/** The latest collapse points: newest collapse-verdict passes that are their chain's collapse point. */
+/** The latest collapse points, newest first (chains by when their collapse pass was created). */
 export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
-  const db = await getDb();
-  const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const db = await getReadDb();
+  const collapsedIn = since ? sql`c.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const rows = await queryRows<
     Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }
   >(
     db,
     sql`
       select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.verdict, p.directive, p.created_at
-      from passes p
-      join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
-      where p.verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
-        and ${passesIn}
-      order by p.created_at desc, p.id desc
-      limit ${limit}`,
+      from (
+        -- The newest collapsed chains first, by their index, and only then their passes: a
+        -- join in the ordered part let the planner join every collapse of the range.
+        select chain_id, content_class, collapse_pass_id, collapse_at from chains c
+        where c.collapse_at is not null and ${collapsedIn}
+        order by c.collapse_at desc, c.chain_id desc
+        limit ${limit}
+      ) as c
+      join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
+      order by c.collapse_at desc, c.chain_id desc`,
   );
   return rows.map((r) => ({
     ...r,

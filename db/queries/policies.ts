@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { getDb, onlyRow, type Executor } from "../index";
+import { getDb, onlyRow, type Executor, getReadDb } from "../index";
 import { keysetPage } from "../keyset";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";
@@ -55,7 +55,7 @@ export async function getPolicy(contentClass: string): Promise<PolicyInForce> {
 
 /** The current policy of every class that has one. */
 export async function listPolicies(): Promise<PolicyInForce[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .selectDistinctOn([policies.contentClass])
     .from(policies)
@@ -68,7 +68,7 @@ export async function listPolicyPage(query: {
   limit: number;
   after?: string;
 }): Promise<{ items: PolicyInForce[]; next: string | null }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const page = await keysetPage({
     limit: query.limit,
     after: query.after,
@@ -87,7 +87,7 @@ export async function listPolicyPage(query: {
 }
 
 export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .select()
     .from(policies)
@@ -97,7 +97,7 @@ export async function listPolicyVersions(contentClass: string): Promise<PolicyIn
 }
 
 export async function getPolicyVersion(contentClass: string, version: number): Promise<PolicyInForce | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db
     .select()
     .from(policies)

@@ -1,28 +1,19 @@
 import { shutdownSignal } from "@/db/index";
 import { getChainVersion } from "@/db/queries/chains";
 import type { ChainVersion } from "@/lib/chains/types";
+import { chainNotificationsLive, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { methodNotAllowed, route } from "@/lib/http/route";
 
-// How often the chain summary is read for each open stream, and how long one stream lives
-// before the browser's EventSource reconnects (so no connection outlives a deploy for long).
+// How often the chain summary is read for each open stream when nothing says it changed: on
+// PostgreSQL every instance hears each write (NOTIFY), so this is only a safety net there; the
+// embedded database polls. And how long one stream lives before the browser's EventSource
+// reconnects (so no connection outlives a deploy for long).
 const POLL_MS = 1_000;
+const SAFETY_POLL_MS = 15_000;
 const KEEPALIVE_MS = 15_000;
 const LIFETIME_MS = 10 * 60_000;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 const same = (a: ChainVersion, b: ChainVersion) =>
   a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
@@ -36,8 +27,16 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}/events",
   async (request, { params }) => {
     const { chain_id: chainId } = await params;
-    const found = await getChainVersion(chainId);
-    if (!found) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    const live = await chainNotificationsLive();
+    const changes = subscribeChainChanges(chainId);
+    const found = await getChainVersion(chainId).catch((error: unknown) => {
+      changes.close();
+      throw error;
+    });
+    if (!found) {
+      changes.close();
+      throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    }
     let current = found;
     const encoder = new TextEncoder();
     // Stops on whichever comes first: the request aborting or the response stream being cancelled.
@@ -55,7 +54,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
         let quietSince = Date.now();
         try {
           while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
-            await sleep(POLL_MS, signal);
+            await changes.next(live ? SAFETY_POLL_MS : POLL_MS, signal);
             if (signal.aborted) break;
             const next = await getChainVersion(chainId);
             if (next && !same(next, current)) {
@@ -75,6 +74,8 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
           } catch {
             // already closed by the client going away
           }
+        } finally {
+          changes.close();
         }
       },
     });
