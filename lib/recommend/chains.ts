@@ -102,3 +102,76 @@ export function failureOf(cols: ChainColumns, c: number): number | null {
   }
   return Number.isFinite(failure) ? failure : null;
 }
+
+/**
+ * A class's passes as the database hands them over: per chain its id and pass count, then
+ * one column per field for all passes in replay order, the numbers as big-endian 8-byte
+ * values (int8send / float8send), the broken flags as a string of '0' and '1'.
+ */
+export interface PackedChains {
+  chainIds: string[];
+  passCounts: number[];
+  passNumbers: Uint8Array;
+  sizes: Uint8Array;
+  densities: Uint8Array;
+  broken: string;
+  /** Least pass number of a restore or accept_loss boundary, for the chains that have one. */
+  failureBoundaries: ReadonlyMap<string, number>;
+}
+
+function bigEndian(bytes: Uint8Array, kind: "int" | "float"): Float64Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float64Array(bytes.byteLength >> 3);
+  for (let i = 0; i < out.length; i++) {
+    out[i] = kind === "int" ? Number(view.getBigInt64(i * 8)) : view.getFloat64(i * 8);
+  }
+  return out;
+}
+
+export function unpackChains(packed: PackedChains): ChainColumns {
+  const n = packed.chainIds.length;
+  const offsets = new Int32Array(n + 1);
+  for (let c = 0; c < n; c++) offsets[c + 1] = offsets[c] + packed.passCounts[c];
+  const passNumber = bigEndian(packed.passNumbers, "int");
+  const sizeBytes = bigEndian(packed.sizes, "int");
+  const density = bigEndian(packed.densities, "float");
+  const total = offsets[n];
+  if (passNumber.length !== total || sizeBytes.length !== total || density.length !== total) {
+    throw new Error(`packed chains disagree: ${total} passes counted, ${passNumber.length} numbers`);
+  }
+  const broken = new Uint8Array(total);
+  for (let i = 0; i < total; i++) broken[i] = packed.broken.charCodeAt(i) === 49 ? 1 : 0;
+  const boundaryFailure = new Float64Array(n);
+  for (let c = 0; c < n; c++) boundaryFailure[c] = packed.failureBoundaries.get(packed.chainIds[c]) ?? Infinity;
+  const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure };
+  ensureReplayOrder(cols);
+  return cols;
+}
+
+/**
+ * The database is asked for passes in replay order; should a plan ever hand a chain's passes
+ * over in another order, that chain is put right here (a stable sort by pass number).
+ */
+function ensureReplayOrder(cols: ChainColumns): void {
+  const { offsets, passNumber, sizeBytes, density, broken } = cols;
+  for (let c = 0; c + 1 < offsets.length; c++) {
+    const start = offsets[c];
+    const end = offsets[c + 1];
+    let sorted = true;
+    for (let i = start + 1; i < end && sorted; i++) sorted = passNumber[i - 1] <= passNumber[i];
+    if (sorted) continue;
+    const order = Array.from({ length: end - start }, (_, i) => start + i).sort(
+      (a, b) => passNumber[a] - passNumber[b] || a - b,
+    );
+    const copy = (col: Float64Array | Uint8Array) => {
+      const values = order.map((i) => col[i]);
+      values.forEach((v, i) => {
+        col[start + i] = v;
+      });
+    };
+    copy(passNumber);
+    copy(sizeBytes);
+    copy(density);
+    copy(broken);
+  }
+}

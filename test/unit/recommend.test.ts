@@ -11,6 +11,7 @@ import {
   recommendFloors,
   type Recommendation,
   toColumns,
+  unpackChains,
 } from "@/lib/recommend";
 
 const SIZES = [1000, 800, 600];
@@ -248,5 +249,46 @@ describe("failureOf", () => {
     expect(chain(checked)).toBe(2);
     // Replay order is by pass number, whatever order the passes were recorded in.
     expect(chain([pass(3, 0.9, { is_parseable: false }), pass(1, 0.9), pass(2, 0.9)])).toBe(3);
+  });
+});
+
+describe("unpackChains", () => {
+  const pack = (values: number[], kind: "int" | "float") => {
+    const bytes = new Uint8Array(values.length * 8);
+    const view = new DataView(bytes.buffer);
+    values.forEach((v, i) => (kind === "int" ? view.setBigInt64(i * 8, BigInt(v)) : view.setFloat64(i * 8, v)));
+    return bytes;
+  };
+
+  it("reads the database's columns into the same columns as the recorded chains, in replay order", () => {
+    const chains: RecordedChain[] = [
+      { chain_id: "a", passes: [pass(1, 0.9), pass(2, 0.4183749), pass(3, 0.2, { is_parseable: false })] },
+      {
+        chain_id: "b",
+        // Handed over out of order: put back in pass order, ties kept.
+        passes: [pass(2, 0.5), pass(1, 0.7), pass(2, 0.6, { schema_valid: false })],
+        boundaries: [{ pass_number: 2, strategy: "restore" }],
+      },
+    ];
+    const flat = chains.flatMap((c) => c.passes);
+    const cols = unpackChains({
+      chainIds: ["a", "b"],
+      passCounts: [3, 3],
+      passNumbers: pack(
+        flat.map((p) => p.pass_number),
+        "int",
+      ),
+      sizes: pack(
+        flat.map((p) => p.current_size_bytes),
+        "int",
+      ),
+      densities: pack(
+        flat.map((p) => p.semantic_density_score),
+        "float",
+      ),
+      broken: flat.map((p) => (!p.is_parseable || !p.schema_valid ? "1" : "0")).join(""),
+      failureBoundaries: new Map([["b", 2]]),
+    });
+    expect(cols).toEqual(toColumns(chains));
   });
 });
