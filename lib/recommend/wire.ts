@@ -1,6 +1,9 @@
 // The wire shape of GET /api/v1/policies/{content_class}/recommendation (shared/API.md,
 // "Floor recommendation").
+import type { CompressionPolicy } from "@/lib/guard";
 import type { PolicyInForce } from "@/lib/policy";
+import type { Movement } from "@/lib/what-if";
+import type { Outcome } from "./profile";
 import type { Recommendation } from "./search";
 
 export function recommendationBody(policy: PolicyInForce, recommendation: Recommendation) {
@@ -26,3 +29,18 @@ export function recommendationBody(policy: PolicyInForce, recommendation: Recomm
     })),
   };
 }
+
+/** What a proposed floor would have done to a class's recorded chains, beside the floor in force. */
+export type FloorPreview =
+  | {
+      ok: true;
+      chains: number;
+      failures: number;
+      healthy: number;
+      inForce: Outcome;
+      proposed: Outcome;
+      movements: Record<Movement, number>;
+    }
+  | { ok: false; message: string };
+
+export type PreviewFloor = (contentClass: string, floor: CompressionPolicy) => Promise<FloorPreview>;
