@@ -1,7 +1,15 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Executor, getDb, queryRows } from "../index";
-import { type ChainColumns, unpackChains } from "@/lib/recommend";
+import {
+  type ChainColumns,
+  type RecommendationResult,
+  type RecordedChain,
+  type RecordedStrategy,
+  recommendFloors,
+  unpackChains,
+} from "@/lib/recommend";
+import { getPolicy } from "./policies";
 
 interface PackedRow {
   // json, not a joined string: a chain id may hold any character but NUL.
@@ -65,4 +73,73 @@ export async function getClassChains(contentClass: string, executor?: Executor):
     broken: row?.broken ?? "",
     failureBoundaries: new Map(boundaries.map((b) => [b.chain_id, Number(b.pass_number)])),
   });
+}
+
+/**
+ * One chain's passes of a class and its failure boundaries, for a replay through the guard
+ * (the chain page's "which option would have caught it").
+ */
+export async function getRecordedChain(chainId: string, contentClass: string): Promise<RecordedChain | null> {
+  const db = await getDb();
+  const [passes, boundaries] = await Promise.all([
+    queryRows<{
+      pass_id: string;
+      pass_number: number | string;
+      current_content_hash: string;
+      current_size_bytes: number | string;
+      semantic_density_score: number;
+      is_parseable: boolean;
+      schema_valid: boolean;
+    }>(
+      db,
+      sql`select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
+            is_parseable, schema_valid
+          from passes where chain_id = ${chainId} and content_class = ${contentClass}
+          order by pass_number, id`,
+    ),
+    queryRows<{ pass_number: number | string; strategy: RecordedStrategy }>(
+      db,
+      sql`select pass_number, strategy from boundaries where chain_id = ${chainId}`,
+    ),
+  ]);
+  if (passes.length === 0) return null;
+  return {
+    chain_id: chainId,
+    passes: passes.map((p) => ({
+      ...p,
+      pass_number: Number(p.pass_number),
+      current_size_bytes: Number(p.current_size_bytes),
+    })),
+    boundaries: boundaries.map((b) => ({ pass_number: Number(b.pass_number), strategy: b.strategy })),
+  };
+}
+
+interface CachedRecommendation {
+  key: string;
+  result: RecommendationResult;
+}
+const cache = new Map<string, CachedRecommendation>();
+
+/**
+ * The class's recommendation for pages, which show it beside other things: recomputed only
+ * when the class's chains or its policy changed (a count and the latest activity of its
+ * chains, read from chains_class_activity_idx, and the policy version). The API always
+ * computes afresh.
+ */
+export async function getCachedRecommendation(contentClass: string): Promise<RecommendationResult> {
+  const db = await getDb();
+  const [[stamp], policy] = await Promise.all([
+    queryRows<{ n: number | string; last: string | Date | null; boundaries: number | string | null }>(
+      db,
+      sql`select count(*) as n, max(last_activity_at) as last, sum(boundary_count) as boundaries
+          from chains where content_class = ${contentClass}`,
+    ),
+    getPolicy(contentClass),
+  ]);
+  const key = JSON.stringify([stamp?.n, String(stamp?.last), stamp?.boundaries, policy.version]);
+  const hit = cache.get(contentClass);
+  if (hit?.key === key) return hit.result;
+  const result = recommendFloors(await getClassChains(contentClass), policy);
+  cache.set(contentClass, { key, result });
+  return result;
 }

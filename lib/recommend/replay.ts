@@ -75,3 +75,30 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
     recordedSavedBytes: recorded,
   };
 }
+
+export interface OptionCatch {
+  name: string;
+  policy: CompressionPolicy;
+  caught: boolean;
+  /** Where the guard would have stopped the chain under the option (null: never). */
+  halt: ChainReplay["halt"];
+}
+
+/** For a failing chain, what each recommended floor would have done to it; null for a healthy one. */
+export function catchesOf(
+  chain: RecordedChain,
+  options: readonly { name: string; policy: CompressionPolicy }[],
+): { failure: number; options: OptionCatch[] } | null {
+  const replays = options.map((o) => ({ ...o, replay: replayChain(chain, o.policy) }));
+  const failure = replays[0]?.replay.failure ?? failureOf(toColumns([chain]), 0);
+  if (failure === null) return null;
+  return {
+    failure,
+    options: replays.map(({ name, policy, replay }) => ({
+      name,
+      policy,
+      caught: replay.caught === true,
+      halt: replay.halt,
+    })),
+  };
+}

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { CompressionPolicy } from "@/lib/guard";
 import {
+  catchesOf,
   failureOf,
   type RecordedChain,
   type RecordedPass,
@@ -290,5 +291,38 @@ describe("unpackChains", () => {
       failureBoundaries: new Map([["b", 2]]),
     });
     expect(cols).toEqual(toColumns(chains));
+  });
+});
+
+describe("catchesOf", () => {
+  it("says which floors stop a failing chain before its failure, where, and with the guard's directive", () => {
+    const chain = failing(0.45);
+    const result = catchesOf(chain, [
+      { name: "strict", policy: { min_size_bytes: 0, min_semantic_density: 0.5, max_pass_number: 10 } },
+      { name: "lenient", policy: { min_size_bytes: 0, min_semantic_density: 0.4, max_pass_number: 10 } },
+    ]);
+    expect(result).toEqual({
+      failure: 3,
+      options: [
+        {
+          name: "strict",
+          policy: { min_size_bytes: 0, min_semantic_density: 0.5, max_pass_number: 10 },
+          caught: true,
+          halt: {
+            pass_id: "p1",
+            pass_number: 2,
+            verdict: "COLLAPSE_IMMINENT",
+            directive: "HALT: Density 0.45 < 0.50.",
+          },
+        },
+        {
+          name: "lenient",
+          policy: { min_size_bytes: 0, min_semantic_density: 0.4, max_pass_number: 10 },
+          caught: false,
+          halt: expect.objectContaining({ pass_number: 3, verdict: "FLOOR_BREACH_DETECTED" }),
+        },
+      ],
+    });
+    expect(catchesOf(healthy(0.9), [{ name: "strict", policy: CURRENT }])).toBeNull();
   });
 });
