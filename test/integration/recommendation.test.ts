@@ -140,6 +140,26 @@ describe("floor recommendation", () => {
     });
   });
 
+  it("keeps a floor save's note with its version; a note alone is no change", async () => {
+    const put = (body: Record<string, unknown>) =>
+      call(
+        putPolicy,
+        jsonRequest("/api/v1/policies/noted", { method: "PUT", body }),
+        params({ content_class: "noted" }),
+      );
+    const floor = { min_size_bytes: 100, min_semantic_density: 0.3, max_pass_number: 10 };
+    const first = await put({ ...floor, note: "First floor for this tool." });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ version: 1, note: "First floor for this tool." });
+    const same = await put({ ...floor, note: "Saying it again." });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ version: 1, note: "First floor for this tool." });
+    const second = await put({ ...floor, min_semantic_density: 0.5 });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ version: 2, note: null });
+    expectError(await put({ ...floor, note: "x".repeat(2049) }), 422, "validation_failed");
+  });
+
   it("refuses a content class that is not valid with the contract's 422", async () => {
     expectError(await recommendation(" "), 422, "validation_failed");
   });
