@@ -17,6 +17,8 @@ export type FloorOptionsData =
     }
   | { kind: "not_enough_data"; chains: number; minimum: number };
 
+const TITLE: Record<OptionName, string> = { strict: "Strict", balanced: "Balanced", lenient: "Lenient" };
+
 const RULE: Record<OptionName, string> = {
   strict: "Catches every failure a floor can catch, halting the fewest healthy chains to do it.",
   balanced: "Most failures caught minus healthy chains halted early.",
@@ -63,7 +65,7 @@ export function FloorOptions({
           <OutcomeList outcome={data.current} />
         </OptionCard>
         {data.options.map((o) => (
-          <OptionCard key={o.name} title={o.name} policy={o.policy} current={current} name={o.name}>
+          <OptionCard key={o.name} title={TITLE[o.name]} policy={o.policy} current={current} name={o.name}>
             <p className="muted small-text">{RULE[o.name]}</p>
             <OutcomeList outcome={o} />
             <div className="card-actions">
@@ -81,7 +83,7 @@ export function FloorOptions({
                   description: inForce.description,
                 }}
                 source={`the ${o.name} recommendation`}
-                label="Save…"
+                label={`Save as v${inForce.version + 1}…`}
                 authRequired={authRequired}
                 preview={preview}
                 testId={`option-save-${o.name}`}
