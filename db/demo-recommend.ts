@@ -5,10 +5,10 @@
 // pass 2, where no floor can catch them; twenty-two stay healthy, a few of them dipping
 // as low as the failing ones. The floor in force (density 0.3) catches none, and strict,
 // balanced and lenient recommend three different density floors.
-import { ingestBoundaries } from "./queries/boundaries";
-import { ingestPasses } from "./queries/passes";
+import { ingestBoundaries } from "./ingest/boundaries";
+import { ingestPasses } from "./ingest/passes";
 import { updatePolicy } from "./queries/policies";
-import { sha256Hex } from "@/lib/hash";
+import { sha256Hex } from "@/lib/guard/hash";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
@@ -88,23 +88,27 @@ function receiptsOf(chain: DemoChain, index: number): PassReceipt[] {
 export function demoRecommendReceipts(): { passes: PassReceipt[]; boundaries: BoundaryReceipt[] } {
   const chains = [...FAILING, ...HEALTHY];
   const passes = chains.flatMap((c, i) => receiptsOf(c, i));
-  const boundaries: BoundaryReceipt[] = FAILING.filter((c) => c.boundary).map((c) =>
-    c.boundary === "restore"
-      ? {
-          chain_id: c.id,
-          pass_number: c.failAt!,
-          strategy: "restore",
-          reason: `Pass ${c.failAt} lost the result URLs; restored pass ${c.failAt! - 1} from the cache.`,
-          restore_pass_id: `${c.id}.p${c.failAt! - 1}`,
-        }
-      : {
-          chain_id: c.id,
-          pass_number: c.failAt!,
-          strategy: "accept_loss",
-          reason: "Snippets no longer matter for this step; the operator accepted the loss.",
-          relaxed_policy: { min_size_bytes: 256, min_semantic_density: 0.2, max_pass_number: 10 },
-        },
-  );
+  const boundaries: BoundaryReceipt[] = FAILING.flatMap((c) => {
+    if (!c.boundary || c.failAt === undefined) return [];
+    const at = c.failAt;
+    return [
+      c.boundary === "restore"
+        ? {
+            chain_id: c.id,
+            pass_number: at,
+            strategy: "restore" as const,
+            reason: `Pass ${at} lost the result URLs; restored pass ${at - 1} from the cache.`,
+            restore_pass_id: `${c.id}.p${at - 1}`,
+          }
+        : {
+            chain_id: c.id,
+            pass_number: at,
+            strategy: "accept_loss" as const,
+            reason: "Snippets no longer matter for this step; the operator accepted the loss.",
+            relaxed_policy: { min_size_bytes: 256, min_semantic_density: 0.2, max_pass_number: 10 },
+          },
+    ];
+  });
   return { passes, boundaries };
 }
 

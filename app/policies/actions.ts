@@ -2,13 +2,13 @@
 // What a floor change would do, for the confirmation every floor save goes through. Reads
 // only; the save itself goes through PUT /api/v1/policies/{class} like any other client.
 import { z } from "zod";
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import { getPolicy } from "@/db/queries/policies";
 import { getClassChains } from "@/db/queries/recommendation";
 import { replayClass } from "@/db/queries/what-if";
 import { type FloorPreview, outcomeOf, profileChains } from "@/lib/recommend";
 import { contentClassSchema } from "@/lib/schemas/common";
-import { summariseWhatIf } from "@/lib/what-if";
+import { summariseWhatIf } from "@/lib/chains/what-if";
 
 const floorSchema = z.object({
   min_size_bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),

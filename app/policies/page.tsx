@@ -18,7 +18,7 @@ import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { WhatIfSection } from "./what-if-section";
 import { previewFloorChange } from "./actions";
 import { getCachedRecommendation } from "@/db/queries/recommendation";
-import type { PolicyInForce } from "@/lib/policy";
+import type { PolicyInForce } from "@/lib/guard/policy";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Policies" };

@@ -6,7 +6,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { FloorPreview, PreviewFloor } from "@/lib/recommend/wire";
-import { MOVEMENT_LABEL, MOVEMENTS } from "@/lib/what-if";
+import { policyApiHref } from "@/lib/routes";
+import { MOVEMENT_LABEL, MOVEMENTS } from "@/lib/chains/what-if";
 
 export interface FloorFields {
   min_size_bytes: number;
@@ -134,7 +135,7 @@ export function FloorChangeDialog({
     setSaving(true);
     setOutcome(null);
     try {
-      const response = await fetch(`/api/v1/policies/${encodeURIComponent(inForce.content_class)}`, {
+      const response = await fetch(policyApiHref(inForce.content_class), {
         method: "PUT",
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ ...proposed, note }),

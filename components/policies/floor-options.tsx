@@ -1,11 +1,11 @@
 // The recommended floors of a class as cards beside the floor in force: what each would have
 // caught, missed and halted on the recorded chains, openable in the what-if and savable.
-import { formatBytes } from "@/lib/chart-domain";
-import type { CompressionPolicy } from "@/lib/guard";
+import { formatBytes } from "@/lib/format";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import type { Outcome } from "@/lib/recommend/profile";
 import type { OptionName } from "@/lib/recommend/search";
 import type { PreviewFloor } from "@/lib/recommend/wire";
-import { hrefWith } from "@/lib/schemas/search-params";
+import { policiesHref } from "@/lib/routes";
 import { type FloorInForce, SaveFloorButton } from "./floor-change";
 
 export type FloorOptionsData =
@@ -70,7 +70,7 @@ export function FloorOptions({
             <OutcomeList outcome={o} />
             <div className="card-actions">
               <a
-                href={`${hrefWith("/policies", { class: inForce.content_class, ...o.policy })}#what-if`}
+                href={`${policiesHref({ class: inForce.content_class, ...o.policy })}#what-if`}
                 data-testid={`option-what-if-${o.name}`}
               >
                 Open in what-if

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
 // Recorded chains as the floor recommendation reads them: in replay order, one column per
 // field, so a class of a million passes is a handful of typed arrays rather than a million
 // objects.
@@ -92,11 +93,11 @@ export function toColumns(chains: readonly RecordedChain[]): ChainColumns {
  * accept_loss boundary, whichever comes first; null for a healthy chain.
  */
 export function failureOf(cols: ChainColumns, c: number): number | null {
-  let failure = cols.boundaryFailure[c];
-  for (let i = cols.offsets[c]; i < cols.offsets[c + 1]; i++) {
-    if (cols.passNumber[i] >= failure) break;
-    if (cols.broken[i]) {
-      failure = cols.passNumber[i];
+  let failure = cols.boundaryFailure[c]!;
+  for (let i = cols.offsets[c]!; i < cols.offsets[c + 1]!; i++) {
+    if (cols.passNumber[i]! >= failure) break;
+    if (cols.broken[i]!) {
+      failure = cols.passNumber[i]!;
       break;
     }
   }
@@ -131,18 +132,18 @@ function bigEndian(bytes: Uint8Array, kind: "int" | "float"): Float64Array {
 export function unpackChains(packed: PackedChains): ChainColumns {
   const n = packed.chainIds.length;
   const offsets = new Int32Array(n + 1);
-  for (let c = 0; c < n; c++) offsets[c + 1] = offsets[c] + packed.passCounts[c];
+  for (let c = 0; c < n; c++) offsets[c + 1] = offsets[c]! + packed.passCounts[c]!;
   const passNumber = bigEndian(packed.passNumbers, "int");
   const sizeBytes = bigEndian(packed.sizes, "int");
   const density = bigEndian(packed.densities, "float");
-  const total = offsets[n];
+  const total = offsets[n]!;
   if (passNumber.length !== total || sizeBytes.length !== total || density.length !== total) {
     throw new Error(`packed chains disagree: ${total} passes counted, ${passNumber.length} numbers`);
   }
   const broken = new Uint8Array(total);
   for (let i = 0; i < total; i++) broken[i] = packed.broken.charCodeAt(i) === 49 ? 1 : 0;
   const boundaryFailure = new Float64Array(n);
-  for (let c = 0; c < n; c++) boundaryFailure[c] = packed.failureBoundaries.get(packed.chainIds[c]) ?? Infinity;
+  for (let c = 0; c < n; c++) boundaryFailure[c] = packed.failureBoundaries.get(packed.chainIds[c]!) ?? Infinity;
   const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure };
   ensureReplayOrder(cols);
   return cols;
@@ -155,16 +156,16 @@ export function unpackChains(packed: PackedChains): ChainColumns {
 function ensureReplayOrder(cols: ChainColumns): void {
   const { offsets, passNumber, sizeBytes, density, broken } = cols;
   for (let c = 0; c + 1 < offsets.length; c++) {
-    const start = offsets[c];
-    const end = offsets[c + 1];
+    const start = offsets[c]!;
+    const end = offsets[c + 1]!;
     let sorted = true;
-    for (let i = start + 1; i < end && sorted; i++) sorted = passNumber[i - 1] <= passNumber[i];
+    for (let i = start + 1; i < end && sorted; i++) sorted = passNumber[i - 1]! <= passNumber[i]!;
     if (sorted) continue;
     const order = Array.from({ length: end - start }, (_, i) => start + i).sort(
-      (a, b) => passNumber[a] - passNumber[b] || a - b,
+      (a, b) => passNumber[a]! - passNumber[b]! || a - b,
     );
     const copy = (col: Float64Array | Uint8Array) => {
-      const values = order.map((i) => col[i]);
+      const values = order.map((i) => col[i]!);
       values.forEach((v, i) => {
         col[start + i] = v;
       });

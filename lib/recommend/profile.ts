@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
 // What a floor would have done to each recorded chain, decided from a few numbers per chain
 // instead of a replay of every pass.
 //
@@ -11,7 +12,7 @@
 // numbered 2..k-1, the largest pass number exceeds its maximum or the least size or density
 // is under its minimum. test/unit/recommend-equivalence.test.ts checks this against a replay
 // through the guard itself on random chains and floors.
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import { type ChainColumns, failureOf } from "./chains";
 
 export interface Outcome {
@@ -77,33 +78,33 @@ export function profileChains(cols: ChainColumns): ClassProfile {
   const { offsets, passNumber, sizeBytes, density } = cols;
 
   for (let c = 0; c < n; c++) {
-    const start = offsets[c];
-    const end = offsets[c + 1];
+    const start = offsets[c]!;
+    const end = offsets[c + 1]!;
     if (start === end) continue;
     const failure = failureOf(cols, c);
     // The guard never stops at a pass numbered 0 or 1, so the zone starts past them.
     let zoneStart = start;
-    while (zoneStart < end && passNumber[zoneStart] < 2) zoneStart++;
-    const limit = failure ?? passNumber[end - 1];
+    while (zoneStart < end && passNumber[zoneStart]! < 2) zoneStart++;
+    const limit = failure ?? passNumber[end - 1]!;
     let zoneEnd = zoneStart;
     let maxPass = 0;
     let minSize = Number.POSITIVE_INFINITY;
     let minDensity = Number.POSITIVE_INFINITY;
-    while (zoneEnd < end && passNumber[zoneEnd] < limit) {
-      maxPass = passNumber[zoneEnd];
-      if (sizeBytes[zoneEnd] < minSize) minSize = sizeBytes[zoneEnd];
-      if (density[zoneEnd] < minDensity) minDensity = density[zoneEnd];
+    while (zoneEnd < end && passNumber[zoneEnd]! < limit) {
+      maxPass = passNumber[zoneEnd]!;
+      if (sizeBytes[zoneEnd]! < minSize) minSize = sizeBytes[zoneEnd]!;
+      if (density[zoneEnd]! < minDensity) minDensity = density[zoneEnd]!;
       zoneEnd++;
     }
     const target = failure === null ? haltable : catchable;
     if (failure === null) {
       healthy++;
-      const saving = Math.max(sizeBytes[start] - sizeBytes[end - 1], 0);
+      const saving = Math.max(sizeBytes[start]! - sizeBytes[end - 1]!, 0);
       recordedSaving += saving;
       if (zoneEnd > zoneStart) {
         haltable.zoneStart[haltable.count] = zoneStart;
         haltable.zoneEnd[haltable.count] = zoneEnd;
-        haltable.firstSize[haltable.count] = sizeBytes[start];
+        haltable.firstSize[haltable.count] = sizeBytes[start]!;
         haltable.recordedSaving[haltable.count] = saving;
       }
     } else {
@@ -119,7 +120,7 @@ export function profileChains(cols: ChainColumns): ClassProfile {
   return {
     cols,
     chains: n,
-    passes: offsets[n],
+    passes: offsets[n]!,
     healthy,
     failures,
     catchable,
@@ -134,7 +135,7 @@ export function outcomeOf(profile: ClassProfile, floor: CompressionPolicy): Outc
   const { catchable, haltable } = profile;
   let caught = 0;
   for (let i = 0; i < catchable.count; i++) {
-    if (catchable.maxPass[i] > maxPass || catchable.minSize[i] < minSize || catchable.minDensity[i] < minDensity) {
+    if (catchable.maxPass[i]! > maxPass || catchable.minSize[i]! < minSize || catchable.minDensity[i]! < minDensity) {
       caught++;
     }
   }
@@ -142,12 +143,12 @@ export function outcomeOf(profile: ClassProfile, floor: CompressionPolicy): Outc
   let halted = 0;
   let lost = 0;
   for (let j = 0; j < haltable.count; j++) {
-    if (haltable.maxPass[j] > maxPass || haltable.minSize[j] < minSize || haltable.minDensity[j] < minDensity) {
+    if (haltable.maxPass[j]! > maxPass || haltable.minSize[j]! < minSize || haltable.minDensity[j]! < minDensity) {
       halted++;
-      let at = haltable.zoneStart[j];
-      while (!(passNumber[at] > maxPass || sizeBytes[at] < minSize || density[at] < minDensity)) at++;
-      const recorded = haltable.recordedSaving[j];
-      lost += recorded - savedUpTo(haltable.firstSize[j], sizeBytes[at], recorded);
+      let at = haltable.zoneStart[j]!;
+      while (!(passNumber[at]! > maxPass || sizeBytes[at]! < minSize || density[at]! < minDensity)) at++;
+      const recorded = haltable.recordedSaving[j]!;
+      lost += recorded - savedUpTo(haltable.firstSize[j]!, sizeBytes[at]!, recorded);
     }
   }
   return {

@@ -1,6 +1,7 @@
+// biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
 // One chain replayed through the guard itself, pass by pass: what the chain page shows and
 // what the fast decisions of profile.ts are tested against.
-import { type CompressionPolicy, evaluatePass, type Verdict } from "@/lib/guard";
+import { type CompressionPolicy, evaluatePass, type Verdict } from "@/lib/guard/guard";
 import { failureOf, inReplayOrder, type RecordedChain, toColumns } from "./chains";
 import { savedUpTo } from "./profile";
 
@@ -26,7 +27,7 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
   let halt: ChainReplay["halt"] = null;
   let haltIndex = -1;
   for (let i = 0; i < passes.length && halt === null; i++) {
-    const p = passes[i];
+    const p = passes[i]!;
     const manifest = evaluatePass(
       {
         pass_id: p.pass_id ?? `p${i}`,
@@ -62,8 +63,8 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
       recordedSavedBytes: null,
     };
   }
-  const first = passes[0].current_size_bytes;
-  const last = passes[passes.length - 1];
+  const first = passes[0]!.current_size_bytes;
+  const last = passes[passes.length - 1]!;
   const recorded = Math.max(first - last.current_size_bytes, 0);
   const haltedEarly = halt !== null && halt.pass_number < last.pass_number;
   return {
@@ -71,7 +72,7 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
     halt,
     caught: null,
     haltedEarly,
-    savedBytes: haltedEarly ? savedUpTo(first, passes[haltIndex].current_size_bytes, recorded) : recorded,
+    savedBytes: haltedEarly ? savedUpTo(first, passes[haltIndex]!.current_size_bytes, recorded) : recorded,
     recordedSavedBytes: recorded,
   };
 }

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
 // A floor value is read by people: within the range of values that all give the same outcome
 // on the recorded chains, pick the one with the fewest digits, and among those the one
 // nearest the middle of the range, so it keeps a margin on both sides.

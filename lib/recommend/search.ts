@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
 // The search for recommended floors.
 //
 // A floor has three thresholds; what it does to the recorded chains changes only where a
@@ -11,7 +12,7 @@
 // Compression kept is computed exactly (outcomeOf), but only for the finalists of each
 // option, because among floors that catch and halt the same chains the loosest keep the
 // most compression.
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import type { ChainColumns } from "./chains";
 import { type ClassProfile, type Outcome, outcomeOf, profileChains } from "./profile";
 import { roundestDecimal, roundestInteger } from "./round";
@@ -69,7 +70,7 @@ function thresholdKey(floor: CompressionPolicy, axis: AxisId): number {
 function keysOf(agg: ClassProfile["catchable"], axis: AxisId): Float64Array {
   const out = new Float64Array(agg.count);
   for (let i = 0; i < agg.count; i++) {
-    out[i] = axis === PASS ? -agg.maxPass[i] : axis === SIZE ? agg.minSize[i] : agg.minDensity[i];
+    out[i] = axis === PASS ? -agg.maxPass[i]! : axis === SIZE ? agg.minSize[i]! : agg.minDensity[i]!;
   }
   return out;
 }
@@ -80,7 +81,7 @@ function lowerBound(sorted: Float64Array, key: number): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
+    if (sorted[mid]! < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -97,26 +98,26 @@ function candidateKeys(
   const sorted = new Float64Array(failing.length + healthy.length);
   let size = 0;
   for (const keys of [failing, healthy]) {
-    for (let i = 0; i < keys.length; i++) if (admissible(keys[i])) sorted[size++] = keys[i];
+    for (let i = 0; i < keys.length; i++) if (admissible(keys[i]!)) sorted[size++] = keys[i]!;
   }
   const values = sorted.subarray(0, size).sort();
   let distinct = 0;
-  for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) distinct++;
+  for (let i = 0; i < values.length; i++) if (i === 0 || values[i]! !== values[i - 1]!) distinct++;
   if (distinct <= budget) {
     const out = new Float64Array(distinct);
     let at = 0;
-    for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) out[at++] = values[i];
+    for (let i = 0; i < values.length; i++) if (i === 0 || values[i]! !== values[i - 1]!) out[at++] = values[i]!;
     return out;
   }
   const picked = new Set<number>();
-  for (let q = 0; q < budget; q++) picked.add(values[Math.round((q * (values.length - 1)) / (budget - 1))]);
+  for (let q = 0; q < budget; q++) picked.add(values[Math.round((q * (values.length - 1)) / (budget - 1))]!);
   // The loosest cell that halts no healthy chain, and the cell that does what the floor in
   // force does, so lenient and the comparison with the current floor stay exact.
   let minHealthy = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < healthy.length; i++) if (healthy[i] < minHealthy) minHealthy = healthy[i];
+  for (let i = 0; i < healthy.length; i++) if (healthy[i]! < minHealthy) minHealthy = healthy[i]!;
   const below = (limit: number) => {
     const at = lowerBound(values, limit);
-    return at === 0 ? Number.NEGATIVE_INFINITY : values[at - 1];
+    return at === 0 ? Number.NEGATIVE_INFINITY : values[at - 1]!;
   };
   for (const k of [below(minHealthy), below(current)]) if (Number.isFinite(k)) picked.add(k);
   return Float64Array.from([...picked].sort((a, b) => a - b));
@@ -146,32 +147,43 @@ function cellIndex(grid: Grid, a: number, b: number, c: number): number {
 }
 
 /** For every cell, how many chains it leaves alone: chains whose rank on each axis is past the cell. */
-function untouchedCounts(keys: Float64Array[], count: number, cand: Grid["cand"], dims: Grid["dims"]): Int32Array {
+function untouchedCounts(
+  keys: readonly [Float64Array, Float64Array, Float64Array],
+  count: number,
+  cand: Grid["cand"],
+  dims: Grid["dims"],
+): Int32Array {
   // Ranks run 1..n+1 (n+1: no candidate reaches the chain); one slot more for the suffix sums.
-  const [A, B, C] = dims.map((d) => d + 1);
+  const [A, B, C] = [dims[0] + 1, dims[1] + 1, dims[2] + 1];
   const hist = new Int32Array(A * B * C);
   for (let i = 0; i < count; i++) {
-    const ra = lowerBound(cand[PASS], keys[PASS][i]) + 1;
-    const rb = lowerBound(cand[SIZE], keys[SIZE][i]) + 1;
-    const rc = lowerBound(cand[DENSITY], keys[DENSITY][i]) + 1;
-    hist[(ra * B + rb) * C + rc]++;
+    const ra = lowerBound(cand[PASS], keys[PASS][i]!) + 1;
+    const rb = lowerBound(cand[SIZE], keys[SIZE][i]!) + 1;
+    const rc = lowerBound(cand[DENSITY], keys[DENSITY][i]!) + 1;
+    const at = (ra * B + rb) * C + rc;
+    hist[at] = hist[at]! + 1;
   }
-  for (let a = A - 2; a >= 0; a--) for (let j = 0; j < B * C; j++) hist[a * B * C + j] += hist[(a + 1) * B * C + j];
+  for (let a = A - 2; a >= 0; a--)
+    for (let j = 0; j < B * C; j++) hist[a * B * C + j] = hist[a * B * C + j]! + hist[(a + 1) * B * C + j]!;
   for (let a = 0; a < A; a++)
     for (let b = B - 2; b >= 0; b--)
-      for (let c = 0; c < C; c++) hist[(a * B + b) * C + c] += hist[(a * B + b + 1) * C + c];
-  for (let j = 0; j < A * B; j++) for (let c = C - 2; c >= 0; c--) hist[j * C + c] += hist[j * C + c + 1];
+      for (let c = 0; c < C; c++)
+        hist[(a * B + b) * C + c] = hist[(a * B + b) * C + c]! + hist[(a * B + b + 1) * C + c]!;
+  for (let j = 0; j < A * B; j++)
+    for (let c = C - 2; c >= 0; c--) hist[j * C + c] = hist[j * C + c]! + hist[j * C + c + 1]!;
   const out = new Int32Array(dims[0] * dims[1] * dims[2]);
   for (let a = 0; a < dims[0]; a++)
     for (let b = 0; b < dims[1]; b++)
-      for (let c = 0; c < dims[2]; c++) out[(a * dims[1] + b) * dims[2] + c] = hist[((a + 1) * B + b + 1) * C + c + 1];
+      for (let c = 0; c < dims[2]; c++) out[(a * dims[1] + b) * dims[2] + c] = hist[((a + 1) * B + b + 1) * C + c + 1]!;
   return out;
 }
 
 function buildGrid(profile: ClassProfile, current: CompressionPolicy, limits: Required<SearchLimits>): Grid {
   const axes = [PASS, SIZE, DENSITY] as const;
-  const failKeys = axes.map((axis) => keysOf(profile.catchable, axis));
-  const healthyKeys = axes.map((axis) => keysOf(profile.haltable, axis));
+  const keys = (agg: ClassProfile["catchable"]) =>
+    [keysOf(agg, PASS), keysOf(agg, SIZE), keysOf(agg, DENSITY)] as const;
+  const failKeys = keys(profile.catchable);
+  const healthyKeys = keys(profile.haltable);
   const budget = (axis: AxisId) => Math.max(2, axis === PASS ? limits.passCandidates : limits.candidatesPerAxis);
   // A density of 1 cannot be stopped: min_semantic_density is at most 1 and the gate is `<`.
   const admissible = (axis: AxisId) => (axis === DENSITY ? (k: number) => k < 1 : () => true);
@@ -184,8 +196,8 @@ function buildGrid(profile: ClassProfile, current: CompressionPolicy, limits: Re
   const caught = new Int32Array(notCaught.length);
   const halted = new Int32Array(notHalted.length);
   for (let i = 0; i < caught.length; i++) {
-    caught[i] = profile.catchable.count - notCaught[i];
-    halted[i] = profile.haltable.count - notHalted[i];
+    caught[i] = profile.catchable.count - notCaught[i]!;
+    halted[i] = profile.haltable.count - notHalted[i]!;
   }
   return { cand, dims, caught, halted };
 }
@@ -194,14 +206,14 @@ function buildGrid(profile: ClassProfile, current: CompressionPolicy, limits: Re
 function cellFloor(grid: Grid, cell: Cell): CompressionPolicy {
   const [a, b, c] = cell;
   return {
-    max_pass_number: a === 0 ? Number.MAX_SAFE_INTEGER : -grid.cand[PASS][a - 1] - 1,
-    min_size_bytes: b === 0 ? 0 : grid.cand[SIZE][b - 1] + 1,
-    min_semantic_density: c === 0 ? 0 : nextUp(grid.cand[DENSITY][c - 1]),
+    max_pass_number: a === 0 ? Number.MAX_SAFE_INTEGER : -grid.cand[PASS][a - 1]! - 1,
+    min_size_bytes: b === 0 ? 0 : grid.cand[SIZE][b - 1]! + 1,
+    min_semantic_density: c === 0 ? 0 : nextUp(grid.cand[DENSITY][c - 1]!),
   };
 }
 
 function currentCell(grid: Grid, current: CompressionPolicy): Cell {
-  const at = (axis: AxisId) => lowerBound(grid.cand[axis], thresholdKey(current, axis));
+  const at = (axis: AxisId) => lowerBound(grid.cand[axis]!, thresholdKey(current, axis));
   return [at(PASS), at(SIZE), at(DENSITY)];
 }
 
@@ -218,7 +230,7 @@ function loosestOf(grid: Grid, isBest: (cell: number) => boolean): Cell[] {
       for (let c = 0; c < C; c++) {
         const i = cellIndex(grid, a, b, c);
         const before =
-          (a > 0 && reached[i - B * C] === 1) || (b > 0 && reached[i - C] === 1) || (c > 0 && reached[i - 1] === 1);
+          (a > 0 && reached[i - B * C]! === 1) || (b > 0 && reached[i - C]! === 1) || (c > 0 && reached[i - 1]! === 1);
         const best = isBest(i);
         if (best && !before) out.push([a, b, c]);
         reached[i] = best || before ? 1 : 0;
@@ -232,10 +244,10 @@ function passesStopped(profile: ClassProfile, floor: CompressionPolicy): number 
   let count = 0;
   for (let i = 0; i < passNumber.length; i++) {
     if (
-      passNumber[i] >= 2 &&
-      (passNumber[i] > floor.max_pass_number ||
-        sizeBytes[i] < floor.min_size_bytes ||
-        density[i] < floor.min_semantic_density)
+      passNumber[i]! >= 2 &&
+      (passNumber[i]! > floor.max_pass_number ||
+        sizeBytes[i]! < floor.min_size_bytes ||
+        density[i]! < floor.min_semantic_density)
     ) {
       count++;
     }
@@ -257,18 +269,18 @@ function pickOption(
   finalists: number,
 ): Cell {
   const distance = (cell: Cell) =>
-    Math.abs(cell[0] - home[0]) + Math.abs(cell[1] - home[1]) + Math.abs(cell[2] - home[2]);
-  const byDistance = (x: Cell, y: Cell) => distance(x) - distance(y) || x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    Math.abs(cell[0]! - home[0]!) + Math.abs(cell[1]! - home[1]!) + Math.abs(cell[2]! - home[2]!);
+  const byDistance = (x: Cell, y: Cell) => distance(x) - distance(y) || x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
   const scored = loosestOf(grid, isBest)
     .sort(byDistance)
     .slice(0, finalists)
     .map((cell) => ({ cell, kept: outcomeOf(profile, cellFloor(grid, cell)).compression_kept }));
   const mostKept = Math.max(...scored.map((s) => s.kept));
   const tied = scored.filter((s) => s.kept === mostKept).map((s) => s.cell);
-  if (tied.length === 1 || distance(tied[0]) === 0) return tied[0];
+  if (tied.length === 1 || distance(tied[0]!) === 0) return tied[0]!;
   const stopped = tied.map((cell) => ({ cell, stopped: passesStopped(profile, cellFloor(grid, cell)) }));
   stopped.sort((x, y) => x.stopped - y.stopped || byDistance(x.cell, y.cell));
-  return stopped[0].cell;
+  return stopped[0]!.cell;
 }
 
 /**
@@ -279,16 +291,16 @@ function pickOption(
 function nextRelevantKeys(profile: ClassProfile, axis: AxisId, los: number[]): number[] {
   const his = los.map(() => Number.POSITIVE_INFINITY);
   const consider = (k: number) => {
-    for (let o = 0; o < los.length; o++) if (k > los[o] && k < his[o]) his[o] = k;
+    for (let o = 0; o < los.length; o++) if (k > los[o]! && k < his[o]!) his[o] = k;
   };
   const { catchable, haltable } = profile;
   const { passNumber, sizeBytes, density } = profile.cols;
   for (let i = 0; i < catchable.count; i++) {
-    consider(axis === PASS ? -catchable.maxPass[i] : axis === SIZE ? catchable.minSize[i] : catchable.minDensity[i]);
+    consider(axis === PASS ? -catchable.maxPass[i]! : axis === SIZE ? catchable.minSize[i]! : catchable.minDensity[i]!);
   }
   for (let j = 0; j < haltable.count; j++) {
-    for (let at = haltable.zoneStart[j]; at < haltable.zoneEnd[j]; at++) {
-      consider(axis === PASS ? -passNumber[at] : axis === SIZE ? sizeBytes[at] : density[at]);
+    for (let at = haltable.zoneStart[j]!; at < haltable.zoneEnd[j]!; at++) {
+      consider(axis === PASS ? -passNumber[at]! : axis === SIZE ? sizeBytes[at]! : density[at]!);
     }
   }
   return his;
@@ -328,15 +340,18 @@ function presentFloors(
   cells: Cell[],
   current: CompressionPolicy,
 ): CompressionPolicy[] {
-  const values = ([PASS, SIZE, DENSITY] as const).map((axis) => {
-    const los = cells.map((cell) => (cell[axis] === 0 ? Number.NEGATIVE_INFINITY : grid.cand[axis][cell[axis] - 1]));
+  const on = (axis: AxisId): number[] => {
+    const los = cells.map((cell) =>
+      cell[axis] === 0 ? Number.NEGATIVE_INFINITY : (grid.cand[axis][cell[axis] - 1] ?? Number.NEGATIVE_INFINITY),
+    );
     const his = nextRelevantKeys(profile, axis, los);
-    return los.map((lo, o) => presentAxis(axis, lo, his[o], current));
-  });
+    return los.map((lo, o) => presentAxis(axis, lo, his[o] ?? Number.POSITIVE_INFINITY, current));
+  };
+  const [passes, sizes, densities] = [on(PASS), on(SIZE), on(DENSITY)];
   return cells.map((_, o) => ({
-    min_size_bytes: values[SIZE][o],
-    min_semantic_density: values[DENSITY][o],
-    max_pass_number: values[PASS][o],
+    min_size_bytes: sizes[o] ?? current.min_size_bytes,
+    min_semantic_density: densities[o] ?? current.min_semantic_density,
+    max_pass_number: passes[o] ?? current.max_pass_number,
   }));
 }
 
@@ -365,24 +380,24 @@ export function recommendFloors(
   const cellCount = grid.caught.length;
 
   let mostCaught = 0;
-  for (let i = 0; i < cellCount; i++) mostCaught = Math.max(mostCaught, grid.caught[i]);
+  for (let i = 0; i < cellCount; i++) mostCaught = Math.max(mostCaught, grid.caught[i]!);
   let fewestHalted = Number.POSITIVE_INFINITY;
   let mostCaughtUnhalted = 0;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < cellCount; i++) {
-    if (grid.caught[i] === mostCaught) fewestHalted = Math.min(fewestHalted, grid.halted[i]);
-    if (grid.halted[i] === 0) mostCaughtUnhalted = Math.max(mostCaughtUnhalted, grid.caught[i]);
-    bestScore = Math.max(bestScore, grid.caught[i] - grid.halted[i]);
+    if (grid.caught[i]! === mostCaught) fewestHalted = Math.min(fewestHalted, grid.halted[i]!);
+    if (grid.halted[i]! === 0) mostCaughtUnhalted = Math.max(mostCaughtUnhalted, grid.caught[i]!);
+    bestScore = Math.max(bestScore, grid.caught[i]! - grid.halted[i]!);
   }
   const rules: Record<OptionName, (i: number) => boolean> = {
-    strict: (i) => grid.caught[i] === mostCaught && grid.halted[i] === fewestHalted,
-    balanced: (i) => grid.caught[i] - grid.halted[i] === bestScore,
-    lenient: (i) => grid.halted[i] === 0 && grid.caught[i] === mostCaughtUnhalted,
+    strict: (i) => grid.caught[i]! === mostCaught && grid.halted[i]! === fewestHalted,
+    balanced: (i) => grid.caught[i]! - grid.halted[i]! === bestScore,
+    lenient: (i) => grid.halted[i]! === 0 && grid.caught[i]! === mostCaughtUnhalted,
   };
-  const picked = OPTION_NAMES.map((name) => pickOption(profile, grid, rules[name], home, lim.finalists));
+  const picked = OPTION_NAMES.map((name) => pickOption(profile, grid, rules[name]!, home, lim.finalists));
   const policies = presentFloors(profile, grid, picked, current);
   const options = OPTION_NAMES.map(
-    (name, o): FloorOption => ({ name, policy: policies[o], ...outcomeOf(profile, policies[o]) }),
+    (name, o): FloorOption => ({ name, policy: policies[o]!, ...outcomeOf(profile, policies[o]!) }),
   );
   return {
     ok: true,

@@ -1,8 +1,8 @@
 // The wire shape of GET /api/v1/policies/{content_class}/recommendation (shared/API.md,
 // "Floor recommendation").
-import type { CompressionPolicy } from "@/lib/guard";
-import type { PolicyInForce } from "@/lib/policy";
-import type { Movement } from "@/lib/what-if";
+import type { CompressionPolicy } from "@/lib/guard/guard";
+import type { PolicyInForce } from "@/lib/guard/policy";
+import type { Movement } from "@/lib/chains/what-if";
 import type { Outcome } from "./profile";
 import type { Recommendation } from "./search";
 

@@ -138,7 +138,7 @@ async function measure(label: string, chains: number, env: Record<string, string
 }
 
 async function main() {
-  console.log(`recommendation bench on ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(`recommendation bench on ${os.cpus().length} CPU(s), load average ${(os.loadavg()[0] ?? 0).toFixed(1)}`);
   const rows: string[][] = [];
   const adminUrl = adminUrlFromEnv();
   const reason = adminUrl ? await unreachableReason(adminUrl) : "BENCH_DATABASE_URL / TEST_DATABASE_URL not set";

@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 describe("demo recommendation", () => {
   it("recommends three different floors for search-results, none of which the floor in force matches", async () => {

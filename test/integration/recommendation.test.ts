@@ -6,10 +6,10 @@ import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, post } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const SIZES = [1000, 800, 600];
 

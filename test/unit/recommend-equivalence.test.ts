@@ -3,7 +3,7 @@
 // (lib/guard.ts, via replayChain) and require the same answers, and check the search
 // against an exhaustive one on classes small enough to enumerate.
 import { describe, expect, it } from "vitest";
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import {
   type ClassProfile,
   type Outcome,
@@ -15,13 +15,14 @@ import {
   replayChain,
   toColumns,
 } from "@/lib/recommend";
+import { at } from "../support/at";
 import { seededRandom } from "../support/random";
 
 const DENSITIES = [0, 0.1, 0.25, 0.3, 0.45, 0.5, 0.6, 0.75, 0.9, 1];
 const SIZES = [0, 10, 64, 100, 128, 256, 300, 512, 1000];
 
 function randomChain(rand: () => number, id: string, opts: { monotone?: boolean } = {}): RecordedChain {
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => at(xs, Math.floor(rand() * xs.length));
   const count = 1 + Math.floor(rand() * 8);
   const passes: RecordedPass[] = [];
   let n = rand() < 0.2 ? 0 : 1;
@@ -50,8 +51,8 @@ function randomChain(rand: () => number, id: string, opts: { monotone?: boolean 
 
 function randomFloor(rand: () => number): CompressionPolicy {
   return {
-    min_size_bytes: rand() < 0.5 ? SIZES[Math.floor(rand() * SIZES.length)] + (rand() < 0.5 ? 1 : 0) : 0,
-    min_semantic_density: rand() < 0.5 ? DENSITIES[Math.floor(rand() * DENSITIES.length)] : rand(),
+    min_size_bytes: rand() < 0.5 ? at(SIZES, Math.floor(rand() * SIZES.length)) + (rand() < 0.5 ? 1 : 0) : 0,
+    min_semantic_density: rand() < 0.5 ? at(DENSITIES, Math.floor(rand() * DENSITIES.length)) : rand(),
     max_pass_number: Math.floor(rand() * 10),
   };
 }
@@ -115,6 +116,15 @@ describe("fast decisions equal the guard replay", () => {
 const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
 const minOf = (xs: number[]) => xs.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
 
+function byNameOf<T extends { name: string }>(options: readonly T[]): Record<"strict" | "balanced" | "lenient", T> {
+  const find = (name: string) => {
+    const found = options.find((o) => o.name === name);
+    if (!found) throw new Error(`no ${name} option`);
+    return found;
+  };
+  return { strict: find("strict"), balanced: find("balanced"), lenient: find("lenient") };
+}
+
 /** Every floor whose thresholds sit at, or just past, a recorded value. */
 function everyFloor(chains: RecordedChain[]): CompressionPolicy[] {
   const sizes = new Set<number>([0]);
@@ -165,7 +175,7 @@ describe("the search against an exhaustive one", () => {
         ...all.filter((o) => o.failures_caught - o.healthy_halted_early === bestScore).map((o) => o.compression_kept),
       );
 
-      const byName = Object.fromEntries(options.map((o) => [o.name, o]));
+      const byName = byNameOf(options);
       for (const o of options) {
         const { name: _, policy, ...outcome } = o;
         expect(outcome, `${o.name} ${JSON.stringify(policy)}`).toEqual(replayOutcome(chains, policy));
@@ -189,7 +199,7 @@ describe("the search against an exhaustive one", () => {
       const chains = Array.from({ length: 40 }, (_, i) => randomChain(rand, `c${i}`));
       const result = recommendFloors(toColumns(chains), current, { candidatesPerAxis: 3, passCandidates: 2 });
       if (!result.ok) throw new Error("expected a recommendation");
-      const byName = Object.fromEntries(result.recommendation.options.map((o) => [o.name, o]));
+      const byName = byNameOf(result.recommendation.options);
       const profile = profileChains(toColumns(chains));
       const all = everyFloor(chains).map((floor) => outcomeOf(profile, floor));
       expect(byName.strict.failures_caught).toBe(maxOf(all.map((o) => o.failures_caught)));

@@ -3,7 +3,7 @@
 // can stop at early is pass 2, whose density is the number given: the answers below follow
 // from those densities alone, and the comments show the working.
 import { describe, expect, it } from "vitest";
-import type { CompressionPolicy } from "@/lib/guard";
+import type { CompressionPolicy } from "@/lib/guard/guard";
 import {
   catchesOf,
   failureOf,
@@ -257,7 +257,10 @@ describe("unpackChains", () => {
   const pack = (values: number[], kind: "int" | "float") => {
     const bytes = new Uint8Array(values.length * 8);
     const view = new DataView(bytes.buffer);
-    values.forEach((v, i) => (kind === "int" ? view.setBigInt64(i * 8, BigInt(v)) : view.setFloat64(i * 8, v)));
+    values.forEach((v, i) => {
+      if (kind === "int") view.setBigInt64(i * 8, BigInt(v));
+      else view.setFloat64(i * 8, v);
+    });
     return bytes;
   };
 

@@ -11,7 +11,7 @@ export const GET = route<Context>("/api/v1/policies/{content_class}/recommendati
   const parsed = contentClassSchema.safeParse((await params).content_class);
   if (!parsed.success) {
     throw new ApiError("validation_failed", "The content class in the URL is not valid.", {
-      issues: [{ path: "content_class", message: parsed.error.issues[0].message }],
+      issues: [{ path: "content_class", message: parsed.error.issues[0]?.message ?? "not a valid content class" }],
     });
   }
   const [policy, chains] = await Promise.all([getPolicy(parsed.data), getClassChains(parsed.data)]);
