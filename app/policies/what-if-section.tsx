@@ -40,7 +40,13 @@ export async function WhatIfSection({
       <div className="form-actions">
         <SaveFloorButton
           inForce={current}
-          proposed={{ ...candidate, required_fields: current.required_fields, description: current.description }}
+          proposed={{
+            ...candidate,
+            required_fields: current.required_fields,
+            description: current.description,
+            format: current.format,
+            decoded_format: current.decoded_format,
+          }}
           source="the what-if"
           label="Save this candidate…"
           authRequired={authRequired}

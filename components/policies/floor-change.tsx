@@ -5,6 +5,7 @@
 // like any other client (same validation, versioning and API token).
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
 import type { FloorPreview, PreviewFloor } from "@/lib/recommend/wire";
 import { policyApiHref } from "@/lib/routes";
 import { MOVEMENT_LABEL, MOVEMENTS } from "@/lib/chains/what-if";
@@ -15,6 +16,9 @@ export interface FloorFields {
   max_pass_number: number;
   required_fields: string[];
   description: string | null;
+  // Sent with every save: a PUT without them would reset the class's content checks.
+  format: ContentFormat;
+  decoded_format: DecodedFormat | null;
 }
 
 export interface FloorInForce extends FloorFields {
@@ -37,6 +41,8 @@ const FIELDS: { key: keyof FloorFields; label: string }[] = [
   { key: "max_pass_number", label: "Max pass" },
   { key: "required_fields", label: "Required fields" },
   { key: "description", label: "Description" },
+  { key: "format", label: "Content format" },
+  { key: "decoded_format", label: "Decoded as" },
 ];
 
 const shown = (value: FloorFields[keyof FloorFields]) =>

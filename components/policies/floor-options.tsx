@@ -81,6 +81,8 @@ export function FloorOptions({
                   ...o.policy,
                   required_fields: inForce.required_fields,
                   description: inForce.description,
+                  format: inForce.format,
+                  decoded_format: inForce.decoded_format,
                 }}
                 source={`the ${o.name} recommendation`}
                 label={`Save as v${inForce.version + 1}…`}

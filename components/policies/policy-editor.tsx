@@ -50,57 +50,57 @@ export function PolicyEditor({
   // The confirmation is a form of its own, so it sits beside this one, never inside it.
   return (
     <>
-    <form
-      className="policy-editor"
-      data-testid="policy-editor"
-      onSubmit={(event) => {
-        event.preventDefault();
-        propose(event.currentTarget);
-      }}
-    >
-      {fromWhatIf ? (
-        <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p>
-      ) : null}
-      <FloorFields
-        values={draft}
-        labels={{ size: "Min size (bytes)", density: "Min semantic density", maxPass: "Max pass number" }}
-        remount
-      />
-      <label>
-        Required fields <span className="muted">(one per line, dotted paths)</span>
-        <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />
-      </label>
-      <label>
-        Content format <span className="muted">(how the server reads receipt content)</span>
-        <select name="format" defaultValue={current.format} data-testid="policy-format">
-          {CONTENT_FORMATS.map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Decoded as <span className="muted">(base64 only)</span>
-        <select name="decoded_format" defaultValue={current.decoded_format ?? "any"}>
-          {DECODED_FORMATS.map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Description
-        <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
-      </label>
-      <div className="form-actions">
-        <button type="submit" className="primary">
-          Save as version {current.version + 1}…
-        </button>
-        <span className="muted">You confirm the change, see its effect and add a note before anything is saved.</span>
-      </div>
-    </form>
+      <form
+        className="policy-editor"
+        data-testid="policy-editor"
+        onSubmit={(event) => {
+          event.preventDefault();
+          propose(event.currentTarget);
+        }}
+      >
+        {fromWhatIf ? (
+          <p className="note">Prefilled with the what-if candidate below. Nothing is saved until you press Save.</p>
+        ) : null}
+        <FloorFields
+          values={draft}
+          labels={{ size: "Min size (bytes)", density: "Min semantic density", maxPass: "Max pass number" }}
+          remount
+        />
+        <label>
+          Required fields <span className="muted">(one per line, dotted paths)</span>
+          <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />
+        </label>
+        <label>
+          Content format <span className="muted">(how the server reads receipt content)</span>
+          <select name="format" defaultValue={current.format} data-testid="policy-format">
+            {CONTENT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Decoded as <span className="muted">(base64 only)</span>
+          <select name="decoded_format" defaultValue={current.decoded_format ?? "any"}>
+            {DECODED_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Description
+          <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="primary">
+            Save as version {current.version + 1}…
+          </button>
+          <span className="muted">You confirm the change, see its effect and add a note before anything is saved.</span>
+        </div>
+      </form>
       {proposed ? (
         <FloorChangeDialog
           inForce={current}

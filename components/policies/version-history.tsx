@@ -62,6 +62,8 @@ export function VersionHistory({
                     max_pass_number: v.max_pass_number,
                     required_fields: v.required_fields,
                     description: v.description,
+                    format: v.format,
+                    decoded_format: v.decoded_format,
                   }}
                   source={`a revert to v${v.version}`}
                   label={`Revert to v${v.version}…`}

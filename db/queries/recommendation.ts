@@ -43,9 +43,12 @@ export async function getClassChains(contentClass: string, executor?: Executor):
             string_agg(int8send(pass_number), ''::bytea) as pn,
             string_agg(int8send(current_size_bytes), ''::bytea) as sz,
             string_agg(float8send(semantic_density_score), ''::bytea) as de,
-            string_agg(case when is_parseable and schema_valid then '0' else '1' end, '') as br
+            string_agg(case when is_parseable and schema_valid and checked_ok then '0' else '1' end, '') as br
           from (
-            select chain_id, pass_number, current_size_bytes, semantic_density_score, is_parseable, schema_valid
+            select chain_id, pass_number, current_size_bytes, semantic_density_score, is_parseable, schema_valid,
+              -- What the server found when it checked the content counts as much as the claim.
+              coalesce((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean, true)
+                as checked_ok
             from passes where content_class = ${contentClass}
             order by chain_id, pass_number, id
           ) as ordered
@@ -90,10 +93,13 @@ export async function getRecordedChain(chainId: string, contentClass: string): P
       semantic_density_score: number;
       is_parseable: boolean;
       schema_valid: boolean;
+      checked_parseable: boolean | null;
+      checked_schema_valid: boolean | null;
     }>(
       db,
       sql`select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
-            is_parseable, schema_valid
+            is_parseable, schema_valid, (server_checks->>'parseable')::boolean as checked_parseable,
+            (server_checks->>'schema_valid')::boolean as checked_schema_valid
           from passes where chain_id = ${chainId} and content_class = ${contentClass}
           order by pass_number, id`,
     ),
@@ -105,10 +111,14 @@ export async function getRecordedChain(chainId: string, contentClass: string): P
   if (passes.length === 0) return null;
   return {
     chain_id: chainId,
-    passes: passes.map((p) => ({
+    passes: passes.map(({ checked_parseable, checked_schema_valid, ...p }) => ({
       ...p,
       pass_number: Number(p.pass_number),
       current_size_bytes: Number(p.current_size_bytes),
+      checked:
+        checked_parseable === null || checked_schema_valid === null
+          ? null
+          : { parseable: checked_parseable, schema_valid: checked_schema_valid },
     })),
     boundaries: boundaries.map((b) => ({ pass_number: Number(b.pass_number), strategy: b.strategy })),
   };
