@@ -9,6 +9,7 @@ import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
 import { seedDemoTraces } from "./demo-traces";
 import { seedDemoOriginals } from "./demo-originals";
+import { seedDemoRecommendation } from "./demo-recommend";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
@@ -204,6 +205,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
   });
   await seedDemoTraces();
   await seedDemoOriginals();
+  await seedDemoRecommendation();
   return new Set(receipts.map((r) => r.chain_id)).size;
 }
 

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   too_many_requests: 429,
   missing_verification_receipt: 422,
+  not_enough_data: 422,
   database_unavailable: 503,
   server_busy: 503,
   internal_error: 500,

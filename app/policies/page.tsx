@@ -12,9 +12,13 @@ import type { PolicyRow } from "@/components/policies/policy-columns";
 import { PolicyEditor } from "@/components/policies/policy-editor";
 import { VersionHistory } from "@/components/policies/version-history";
 import { WhatIfForm } from "@/components/policies/what-if-form";
+import { FloorOptions } from "@/components/policies/floor-options";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { WhatIfSection } from "./what-if-section";
+import { previewFloorChange } from "./actions";
+import { getCachedRecommendation } from "@/db/queries/recommendation";
+import type { PolicyInForce } from "@/lib/guard/policy";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Policies" };
@@ -90,6 +94,7 @@ async function ClassSection({
     min_semantic_density: current.min_semantic_density,
     max_pass_number: current.max_pass_number,
   };
+  const authRequired = Boolean(process.env.FLOORLINE_API_TOKEN);
   return (
     <section aria-label={`Policy of ${contentClass}`} className="class-section">
       <h2 className="class-title" id="class">
@@ -107,15 +112,22 @@ async function ClassSection({
             current={current}
             draft={params.candidate ?? floor}
             fromWhatIf={params.candidate !== null}
-            authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)}
+            authRequired={authRequired}
+            preview={previewFloorChange}
           />
         </section>
         <section className="panel" aria-label="Version history">
           <h3>Version history</h3>
-          <VersionHistory versions={versions} />
+          <VersionHistory versions={versions} authRequired={authRequired} preview={previewFloorChange} />
         </section>
       </div>
-      <section className="panel what-if" aria-label="What-if">
+      <section className="panel" aria-label="Recommended floors" id="recommendation">
+        <h3>Recommended floors</h3>
+        <Suspense fallback={<TableSkeleton label="Replaying the recorded chains" />}>
+          <RecommendationSection current={current} authRequired={authRequired} />
+        </Suspense>
+      </section>
+      <section className="panel what-if" aria-label="What-if" id="what-if">
         <h3>What if the floor were…</h3>
         <p className="muted small">
           Replays every recorded chain of {contentClass} through the guard under a candidate floor and compares where
@@ -134,10 +146,28 @@ async function ClassSection({
               current={current}
               candidate={params.candidate}
               chain={params.chain}
+              authRequired={authRequired}
+              preview={previewFloorChange}
             />
           </Suspense>
         ) : null}
       </section>
     </section>
+  );
+}
+
+async function RecommendationSection({ current, authRequired }: { current: PolicyInForce; authRequired: boolean }) {
+  const result = await getCachedRecommendation(current.content_class);
+  return (
+    <FloorOptions
+      data={
+        result.ok
+          ? { kind: "ok", ...result.recommendation }
+          : { kind: "not_enough_data", chains: result.chains, minimum: result.minimum }
+      }
+      inForce={current}
+      authRequired={authRequired}
+      preview={previewFloorChange}
+    />
   );
 }

@@ -22,6 +22,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     format: row.format,
     decoded_format: row.decodedFormat ?? null,
     description: row.description,
+    note: row.note,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -145,6 +146,7 @@ export async function updatePolicy(
         format: body.format ?? "any",
         decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
+        note: body.note ?? null,
       })
       .returning();
     return { policy: toPolicy(onlyRow(inserted)), created: true };

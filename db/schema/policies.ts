@@ -18,6 +18,8 @@ export const policies = pgTable(
     /** For base64: what the decoded bytes must be (json, text, any); null means any. */
     decodedFormat: text("decoded_format").$type<DecodedFormat>(),
     description: text("description"),
+    /** Why this version was saved: the change note asked for by every floor save. */
+    note: text("note"),
     createdAt: createdAt(),
   },
   (t) => [unique("policies_class_version_key").on(t.contentClass, t.version)],

@@ -10,6 +10,8 @@ export interface PolicyInForce extends CompressionPolicy {
   format: ContentFormat;
   decoded_format: DecodedFormat | null;
   description: string | null;
+  /** Why this version was saved (null for the default and for versions saved without one). */
+  note: string | null;
   created_at: string | null;
 }
 
@@ -33,6 +35,7 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     format: "any",
     decoded_format: null,
     description: "Built-in conservative default: this content class has no policy of its own.",
+    note: null,
     created_at: null,
   };
 }

@@ -25,6 +25,7 @@ export const ROUTES = {
   "/api/v1/exports/chains": { GET: "read" },
   "/api/v1/policies": { GET: "read" },
   "/api/v1/policies/{content_class}": { GET: "read", PUT: "admin" },
+  "/api/v1/policies/{content_class}/recommendation": { GET: "read" },
   "/api/v1/originals": { GET: "read", POST: "ingest" },
   "/api/v1/originals/{hash}": { GET: "read" },
   "/api/v1/originals/stats": { GET: "read" },

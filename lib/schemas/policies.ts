@@ -17,6 +17,8 @@ export const policyBodySchema = z.object({
   format: z.enum(CONTENT_FORMATS).default(DEFAULT_CONTENT_FORMAT),
   /** With format base64: what the decoded bytes must be. Absent means any. */
   decoded_format: z.enum(DECODED_FORMATS).nullish(),
+  /** Why the floor changes; kept with the version, not part of the floor itself. */
+  note: text({ max: 2048 }).nullish(),
 });
 export type PolicyBody = z.infer<typeof policyBodySchema>;
 

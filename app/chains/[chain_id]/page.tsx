@@ -12,6 +12,7 @@ import { BoundariesSection } from "./boundaries-section";
 import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
+import { RecommendationSection } from "./recommendation-section";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +42,9 @@ export default async function ChainPage({ params, searchParams }: Props) {
       </Suspense>
       <Suspense fallback={null}>
         <BoundariesSection chainId={chainId} boundaries={boundaries} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <RecommendationSection chainId={chainId} contentClass={summary.content_class} />
       </Suspense>
       <Suspense fallback={<TableSkeleton label="Loading passes" />}>
         <PassesSection chainId={chainId} query={query} boundaries={boundaries} />
