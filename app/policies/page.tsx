@@ -15,11 +15,14 @@ import { WhatIfForm } from "@/components/policies/what-if-form";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { WhatIfSection } from "./what-if-section";
+import { requirePage } from "@/app/_access/page-access";
+import { hasScope } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Policies" };
 
 export default async function PoliciesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const principal = await requirePage("/policies");
   const params = parsePoliciesParams(await searchParams);
   const [stored, seen, stats] = await Promise.all([listPolicies(), listChainClasses(), listClassStats()]);
   const statsOf = new Map(stats.map((s) => [s.content_class, s]));
@@ -66,7 +69,7 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       </form>
       {params.class ? (
         <Suspense key={params.class} fallback={<TableSkeleton label="Loading policy" />}>
-          <ClassSection params={params} contentClass={params.class} />
+          <ClassSection params={params} contentClass={params.class} canEdit={hasScope(principal, "admin")} />
         </Suspense>
       ) : (
         <p className="muted hint-block">
@@ -80,9 +83,11 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
 async function ClassSection({
   params,
   contentClass,
+  canEdit,
 }: {
   params: ReturnType<typeof parsePoliciesParams>;
   contentClass: string;
+  canEdit: boolean;
 }) {
   const [current, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
   const floor = {
@@ -107,7 +112,7 @@ async function ClassSection({
             current={current}
             draft={params.candidate ?? floor}
             fromWhatIf={params.candidate !== null}
-            authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)}
+            canEdit={canEdit}
           />
         </section>
         <section className="panel" aria-label="Version history">

@@ -1,6 +1,7 @@
 "use client";
 // Saving a floor goes through the API (PUT /api/v1/policies/{class}), like any other client:
-// the same validation, the same versioning, and the API token when the server requires one.
+// the same validation, the same versioning. The browser sends the operator's session cookie
+// (same-origin, JSON), and the version records who saved it.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { policyApiHref } from "@/lib/routes";
@@ -23,12 +24,13 @@ export function PolicyEditor({
   current,
   draft,
   fromWhatIf,
-  authRequired,
+  canEdit,
 }: {
   current: PolicyInForce;
   draft: PolicyDraft;
   fromWhatIf: boolean;
-  authRequired: boolean;
+  /** False for a signed-in viewer: the form is shown read-only, and the API would refuse anyway. */
+  canEdit: boolean;
 }) {
   const router = useRouter();
   const [saving, setSaving] = useState(false);
@@ -52,13 +54,12 @@ export function PolicyEditor({
       decoded_format:
         text("format") === "base64" && text("decoded_format") !== "any" ? text("decoded_format") || null : null,
     };
-    const token = text("token");
     setSaving(true);
     setOutcome(null);
     try {
       const response = await fetch(policyApiHref(current.content_class), {
         method: "PUT",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
       const json = (await response.json()) as PolicyInForce & ApiErrorBody;
@@ -124,14 +125,13 @@ export function PolicyEditor({
         Description
         <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
       </label>
-      {authRequired ? (
-        <label>
-          API token <span className="muted">(this server requires one to change policies)</span>
-          <input name="token" type="password" autoComplete="off" required />
-        </label>
-      ) : null}
+      {canEdit ? null : (
+        <p className="note" data-testid="policy-read-only">
+          Only an admin can change a floor; you are signed in as a viewer.
+        </p>
+      )}
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
+        <button type="submit" className="primary" disabled={saving || !canEdit}>
           {saving ? "Saving…" : `Save as version ${current.version + 1}`}
         </button>
         <span role="status" data-testid="policy-save-status">

@@ -17,6 +17,7 @@ export function VersionHistory({ versions }: { versions: PolicyInForce[] }) {
           <th scope="col">Min density</th>
           <th scope="col">Max pass</th>
           <th scope="col">Saved</th>
+          <th scope="col">By</th>
         </tr>
       </thead>
       <tbody>
@@ -30,6 +31,7 @@ export function VersionHistory({ versions }: { versions: PolicyInForce[] }) {
             <td>{v.min_semantic_density}</td>
             <td>{v.max_pass_number}</td>
             <td className="nowrap">{formatUtc(v.created_at)}</td>
+            <td data-testid="version-author">{v.created_by ?? "—"}</td>
           </tr>
         ))}
       </tbody>

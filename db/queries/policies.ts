@@ -23,6 +23,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     decoded_format: row.decodedFormat ?? null,
     description: row.description,
     created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy,
   };
 }
 
@@ -121,6 +122,7 @@ function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
 export async function updatePolicy(
   contentClass: string,
   body: PolicyWrite,
+  createdBy: string | null = null,
 ): Promise<{ policy: PolicyInForce; created: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -145,6 +147,7 @@ export async function updatePolicy(
         format: body.format ?? "any",
         decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
+        createdBy,
       })
       .returning();
     return { policy: toPolicy(onlyRow(inserted)), created: true };

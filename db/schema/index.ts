@@ -4,3 +4,4 @@ export * from "./boundaries";
 export * from "./chains";
 export * from "./traces";
 export * from "./originals";
+export * from "./access";

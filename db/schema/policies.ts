@@ -18,6 +18,8 @@ export const policies = pgTable(
     /** For base64: what the decoded bytes must be (json, text, any); null means any. */
     decodedFormat: text("decoded_format").$type<DecodedFormat>(),
     description: text("description"),
+    /** Who saved this version: the operator's name or `key:<name>`; null before access control, and with auth off. */
+    createdBy: text("created_by"),
     createdAt: createdAt(),
   },
   (t) => [unique("policies_class_version_key").on(t.contentClass, t.version)],

@@ -11,6 +11,8 @@ export interface PolicyInForce extends CompressionPolicy {
   decoded_format: DecodedFormat | null;
   description: string | null;
   created_at: string | null;
+  /** Who saved a stored version (operator name, `key:<name>`, or the legacy token); null when unknown. */
+  created_by?: string | null;
 }
 
 /**

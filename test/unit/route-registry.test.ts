@@ -1,19 +1,21 @@
-// The route registry and the route files under app/ must agree: a route file that declares
-// no scope, a method missing from the registry, or a registry entry with no file fails here.
+// The route registry and the route and page files under app/ must agree: a route file that
+// declares no scope, a method missing from the registry, a registry entry with no file, or a
+// page that is not in PAGES or does not call requirePage with its own pattern fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
+import { METHODS, PAGES, ROUTES, scopeOf } from "@/lib/http/registry";
 
 const appDir = path.join(process.cwd(), "app");
 
-function routeFiles(dir: string): string[] {
+function filesNamed(dir: string, names: string[]): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
+    if (entry.isDirectory()) return filesNamed(full, names);
+    return names.includes(entry.name) ? [full] : [];
   });
 }
+const routeFiles = (dir: string) => filesNamed(dir, ["route.ts"]);
 
 /** `app/api/v1/chains/[chain_id]/route.ts` → `/api/v1/chains/{chain_id}`. */
 function patternOf(file: string): string {
@@ -49,5 +51,33 @@ describe("route registry", () => {
   it("has no entry without a route file", () => {
     const patterns = new Set(files.map(patternOf));
     for (const pattern of Object.keys(ROUTES)) expect(patterns, pattern).toContain(pattern);
+  });
+});
+
+const pageFiles = filesNamed(appDir, ["page.tsx", "page.ts", "page.jsx", "page.js"]);
+
+describe("page registry", () => {
+  it("finds the pages", () => {
+    expect(pageFiles.length).toBeGreaterThan(8);
+  });
+
+  it.each(pageFiles.map((f) => [path.relative(process.cwd(), f), f]))(
+    "%s is in PAGES and calls requirePage with its own pattern first",
+    (_, file) => {
+      const pattern = patternOf(file);
+      expect(Object.keys(PAGES), `${pattern} is missing from PAGES in lib/http/registry.ts`).toContain(pattern);
+      const source = readFileSync(file, "utf8");
+      const calls = [...source.matchAll(/await requirePage\(\s*"([^"]+)"/g)].map((m) => m[1]);
+      expect(calls, `${file} must call requirePage("${pattern}") before anything else`).toEqual([pattern]);
+      // First thing the default export does: nothing awaited before the check.
+      const body = source.slice(source.indexOf("export default"));
+      const firstAwait = body.indexOf("await ");
+      expect(body.slice(firstAwait, firstAwait + "await requirePage(".length)).toBe("await requirePage(");
+    },
+  );
+
+  it("has no entry without a page file", () => {
+    const patterns = new Set(pageFiles.map(patternOf));
+    for (const pattern of Object.keys(PAGES)) expect(patterns, pattern).toContain(pattern);
   });
 });

@@ -12,6 +12,7 @@ import { BoundariesSection } from "./boundaries-section";
 import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +24,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ChainPage({ params, searchParams }: Props) {
+  await requirePage("/chains/{chain_id}", await params);
   const chainId = decodeSegment((await params).chain_id);
   const query = parseSearchParams(chainPageParamsSchema, await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);

@@ -3,7 +3,7 @@ import { getChainVersion } from "@/db/queries/chains";
 import type { ChainVersion } from "@/lib/chains/types";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
-import { methodNotAllowed, route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
 
 // How often the chain summary is read for each open stream, and how long one stream lives
 // before the browser's EventSource reconnects (so no connection outlives a deploy for long).
