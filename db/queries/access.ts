@@ -33,12 +33,20 @@ const credentialsState = globalThis as unknown as { floorlineCredentials?: { exi
 export async function credentialsExist(): Promise<boolean> {
   const known = credentialsState.floorlineCredentials;
   if (known && (known.exist || Date.now() - known.checkedAt < CREDENTIALS_RECHECK_MS)) return known.exist;
-  const db = await getDb();
-  const [row] = await queryRows<{ exist: boolean }>(
-    db,
-    sql`select (exists (select 1 from ${apiKeys}) or exists (select 1 from ${operators})) as exist`,
-  );
-  const exist = Boolean(row?.exist);
+  let exist: boolean;
+  try {
+    const db = await getDb();
+    const [row] = await queryRows<{ exist: boolean }>(
+      db,
+      sql`select (exists (select 1 from ${apiKeys}) or exists (select 1 from ${operators})) as exist`,
+    );
+    exist = Boolean(row?.exist);
+  } catch (error) {
+    // The database is down: keep the last answer (start-up always reads one) so the routes that
+    // need no database (the stateless guard) keep working; with no answer yet, fail closed (503).
+    if (known) return known.exist;
+    throw error;
+  }
   credentialsState.floorlineCredentials = { exist, checkedAt: Date.now() };
   return exist;
 }
