@@ -166,6 +166,47 @@ describe("with keys", () => {
   });
 });
 
+describe("live event streams", () => {
+  it("a stream opened with a key ends soon after the key is revoked", async () => {
+    const writer = await createApiKey({ name: "stream-writer", scopes: ["ingest"], createdBy: null });
+    const { POST } = await import("@/app/api/v1/passes/route");
+    const stored = await POST(
+      new Request("http://localhost/api/v1/passes", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...bearer(writer.key) },
+        body: JSON.stringify({
+          chain_id: "streamed",
+          pass_id: "s1",
+          pass_number: 1,
+          current_content_hash: "x",
+          current_size_bytes: 1,
+          is_parseable: true,
+          schema_valid: true,
+          semantic_density_score: 1,
+        }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(stored.status).toBe(201);
+    const reader = await createApiKey({ name: "stream-reader", scopes: ["read"], createdBy: null });
+    const { GET } = await import("@/app/api/v1/chains/[chain_id]/events/route");
+    const stream = await GET(
+      new Request("http://localhost/api/v1/chains/streamed/events", { headers: bearer(reader.key) }),
+      { params: Promise.resolve({ chain_id: "streamed" }) },
+    );
+    expect(stream.status).toBe(200);
+    const body = stream.body!.getReader();
+    expect(new TextDecoder().decode((await body.read()).value)).toContain("event: version");
+    await revokeApiKey(reader.id);
+    const started = Date.now();
+    for (;;) {
+      const { done } = await body.read();
+      if (done) break;
+    }
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+});
+
 describe("keys are never readable after creation", () => {
   it("the secret is in no table, no list and no later answer", async () => {
     const admin = await createApiKey({ name: "maker", scopes: ["admin"], createdBy: null });

@@ -4,12 +4,15 @@ import type { ChainVersion } from "@/lib/chains/types";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { authorizeRequest } from "@/app/_access/gate";
 
 // How often the chain summary is read for each open stream, and how long one stream lives
 // before the browser's EventSource reconnects (so no connection outlives a deploy for long).
 const POLL_MS = 1_000;
 const KEEPALIVE_MS = 15_000;
 const LIFETIME_MS = 10 * 60_000;
+// A revoked key or ended session also ends the streams it opened, within this long.
+const RECHECK_ACCESS_MS = 10_000;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -53,10 +56,19 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
         send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
         const started = Date.now();
         let quietSince = Date.now();
+        let checkedAccess = Date.now();
         try {
           while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
             await sleep(POLL_MS, signal);
             if (signal.aborted) break;
+            if (Date.now() - checkedAccess >= RECHECK_ACCESS_MS) {
+              const allowed = await authorizeRequest(request, "read").then(
+                () => true,
+                () => false,
+              );
+              if (!allowed) break;
+              checkedAccess = Date.now();
+            }
             const next = await getChainVersion(chainId);
             if (next && !same(next, current)) {
               current = next;
