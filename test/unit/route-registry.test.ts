@@ -54,6 +54,19 @@ describe("route registry", () => {
   });
 });
 
+/** What is wrong with a page's source: it must call requirePage with its own pattern before awaiting anything else. */
+function pageCheckProblems(source: string, pattern: string): string[] {
+  const problems: string[] = [];
+  const calls = [...source.matchAll(/await requirePage\(\s*"([^"]+)"/g)].map((m) => m[1]);
+  if (calls.length !== 1 || calls[0] !== pattern)
+    problems.push(`must call requirePage("${pattern}") once, found ${JSON.stringify(calls)}`);
+  const body = source.slice(Math.max(0, source.indexOf("export default")));
+  const firstAwait = body.indexOf("await ");
+  if (firstAwait === -1 || !body.startsWith("await requirePage(", firstAwait))
+    problems.push("requirePage must be the first await");
+  return problems;
+}
+
 const pageFiles = filesNamed(appDir, ["page.tsx", "page.ts", "page.jsx", "page.js"]);
 
 describe("page registry", () => {
@@ -66,15 +79,18 @@ describe("page registry", () => {
     (_, file) => {
       const pattern = patternOf(file);
       expect(Object.keys(PAGES), `${pattern} is missing from PAGES in lib/http/registry.ts`).toContain(pattern);
-      const source = readFileSync(file, "utf8");
-      const calls = [...source.matchAll(/await requirePage\(\s*"([^"]+)"/g)].map((m) => m[1]);
-      expect(calls, `${file} must call requirePage("${pattern}") before anything else`).toEqual([pattern]);
-      // First thing the default export does: nothing awaited before the check.
-      const body = source.slice(source.indexOf("export default"));
-      const firstAwait = body.indexOf("await ");
-      expect(body.slice(firstAwait, firstAwait + "await requirePage(".length)).toBe("await requirePage(");
+      expect(pageCheckProblems(readFileSync(file, "utf8"), pattern)).toEqual([]);
     },
   );
+
+  it("the check catches a page that forgets, names another pattern, or awaits something first", () => {
+    const ok = `export default async function P({ params }) {\n  await requirePage("/chains/{chain_id}", await params);\n}`;
+    expect(pageCheckProblems(ok, "/chains/{chain_id}")).toEqual([]);
+    expect(pageCheckProblems("export default async function P() {\n  return null;\n}", "/x")).not.toEqual([]);
+    expect(pageCheckProblems(ok, "/chains")).not.toEqual([]);
+    const late = `export default async function P({ params }) {\n  const rows = await listChains();\n  await requirePage("/chains");\n}`;
+    expect(pageCheckProblems(late, "/chains")).not.toEqual([]);
+  });
 
   it("has no entry without a page file", () => {
     const patterns = new Set(pageFiles.map(patternOf));
