@@ -224,6 +224,18 @@ export function bearerTokenOf(header: string | null): string | null {
 
 /** What the server says about access at start-up: a warning when forced off or on with nothing to sign in with. */
 export function accessStartupMessage(env: Env, credentialsExist: boolean): { warn: boolean; text: string } {
+  const hosts = hostsMessage(env);
+  const message = accessMessage(env, credentialsExist);
+  return hosts ? { warn: true, text: `${message.text}\n${hosts}` } : message;
+}
+
+/** A server on every address answers only loopback names until told the names clients use. */
+function hostsMessage(env: Env): string | null {
+  if (env.FLOORLINE_ALLOWED_HOSTS?.trim() || !UNSPECIFIED.has(hostName(listenHostOf(env)))) return null;
+  return `requests are answered only for the Host names ${allowedHostsOf(env).join(", ")}: set FLOORLINE_ALLOWED_HOSTS to the names clients use (e.g. floorline.example.com,10.0.0.5)`;
+}
+
+function accessMessage(env: Env, credentialsExist: boolean): { warn: boolean; text: string } {
   const mode = authMode(env);
   const listenHost = listenHostOf(env);
   if (mode === "off") {

@@ -102,6 +102,8 @@ describe("when auth is on", () => {
     expect(none.warn).toBe(true);
     expect(none.text).toContain("npm run floorline -- keys create");
     expect(accessStartupMessage({}, false).warn).toBe(false);
+    expect(accessStartupMessage({ HOST: "0.0.0.0" }, true).text).toContain("FLOORLINE_ALLOWED_HOSTS");
+    expect(accessStartupMessage({ HOST: "0.0.0.0", FLOORLINE_ALLOWED_HOSTS: "a.test" }, true).warn).toBe(false);
   });
 });
 
