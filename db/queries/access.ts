@@ -100,8 +100,9 @@ export async function createApiKey(input: {
       createdBy: input.createdBy,
     })
     .returning();
+  if (!row) throw new Error("inserting an API key returned no row");
   credentialsCreated();
-  return { ...toKeyWire(row!), key: generated.key };
+  return { ...toKeyWire(row), key: generated.key };
 }
 
 export async function listApiKeys(): Promise<ApiKeyWire[]> {

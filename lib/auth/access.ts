@@ -130,7 +130,7 @@ export function isSameOrigin(headers: Headers, ownHost: string | null, forwarded
   try {
     const url = new URL(origin);
     if (url.host.toLowerCase() !== ownHost.trim().toLowerCase()) return false;
-    return !forwardedProto || url.protocol === `${forwardedProto.split(",")[0]!.trim()}:`;
+    return !forwardedProto || url.protocol === `${(forwardedProto.split(",")[0] ?? "").trim()}:`;
   } catch {
     return false;
   }
@@ -143,7 +143,7 @@ export function isSafeMethod(method: string): boolean {
 
 /** A `next` target for the sign-in redirect: a path of this site only, never `//evil` or a URL. */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
   return next;
 }
 
@@ -219,7 +219,7 @@ export function sessionTokenOf(cookieHeader: string | null): string | null {
 export function bearerTokenOf(header: string | null): string | null {
   if (!header) return null;
   const match = /^Bearer +(\S+) *$/i.exec(header);
-  return match ? match[1]! : null;
+  return match?.[1] ?? null;
 }
 
 /** What the server says about access at start-up: a warning when forced off or on with nothing to sign in with. */

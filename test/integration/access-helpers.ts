@@ -55,7 +55,7 @@ export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 export const cookie = (token: string) => ({ cookie: `floorline_session=${token}` });
 
 /** Each access suite starts from "no credential known" and restores the environment and clock it changes. */
-export function useCleanAccessState(): void {
+export function setUpCleanAccessState(): void {
   const saved = { ...process.env };
   beforeAll(() => forgetCredentialsCache());
   afterEach(() => {

@@ -7,12 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, queryRows } from "@/db/index";
 import { createApiKey, createOperator, revokeApiKey, signIn } from "@/db/queries/access";
 import type { KeyScope } from "@/lib/auth/credentials.mjs";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { type Answer, expectError } from "./api-helpers";
-import { bearer, callRoute, cookie, ROUTE_METHODS, useCleanAccessState } from "./access-helpers";
+import { bearer, callRoute, cookie, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";
 
-useTestDatabase();
-useCleanAccessState();
+setUpTestDatabase();
+setUpCleanAccessState();
 
 async function answer(response: Response): Promise<Answer> {
   const text = await response.text();

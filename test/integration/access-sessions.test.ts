@@ -4,15 +4,15 @@
 // and every policy version records who saved it. Cookie writes must be same-origin.
 import { beforeAll, describe, expect, it } from "vitest";
 import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { expectError } from "./api-helpers";
-import { bearer, callRoute, cookie, useCleanAccessState } from "./access-helpers";
+import { bearer, callRoute, cookie, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 import * as policyRoute from "@/app/api/v1/policies/[content_class]/route";
 import * as operatorRoute from "@/app/api/v1/operators/[id]/route";
 
-useTestDatabase();
-useCleanAccessState();
+setUpTestDatabase();
+setUpCleanAccessState();
 
 const PASSWORD = "correct horse battery";
 

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import { forgetCredentialsCache } from "@/db/queries/access";
 import { driver } from "../support/database";
-import { bearer, callRoute, useCleanAccessState } from "./access-helpers";
+import { bearer, callRoute, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 
-useCleanAccessState();
+setUpCleanAccessState();
 
 const env: Record<string, string> = {};
 let cleanup = async () => {};
