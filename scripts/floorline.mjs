@@ -3,11 +3,12 @@
 // straight to the database (the one the server uses: DATABASE_URL, else the embedded folder
 // FLOORLINE_DATA_DIR or .floorline/data), with the migrations applied first. Plain Node ESM so
 // it runs from a production install; the credential code is the app's own (lib/auth/credentials.mjs).
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { generateApiKey, hashPassword, KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../lib/auth/credentials.mjs";
+import { acquireDataLock, DataFolderLockedError } from "../db/data-lock.mjs";
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const MIGRATIONS_FOLDER = path.join(root, "drizzle");
@@ -49,7 +50,7 @@ async function openDatabase() {
     };
   }
   const dataDir = process.env.FLOORLINE_DATA_DIR || path.join(process.cwd(), ".floorline", "data");
-  const release = await lockDataFolder(dataDir);
+  const release = lockDataFolder(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -67,14 +68,11 @@ async function openDatabase() {
 }
 
 // PGlite has no lock between processes: a server and the CLI on one folder would corrupt it.
-// The data-folder lock (db/data-lock.mjs) refuses while a server owns the folder; until that
-// module exists on this branch the CLI relies on the README's "stop the server first".
-async function lockDataFolder(dataDir) {
-  const lockModule = path.join(root, "db", "data-lock.mjs");
-  if (dataDir.includes("://") || !existsSync(lockModule)) return async () => {};
-  const { acquireDataLock } = await import(lockModule);
-  const lock = await acquireDataLock(dataDir);
-  return async () => lock?.release?.();
+// The folder's lock refuses (with who holds it) while a server owns the folder.
+function lockDataFolder(dataDir) {
+  if (dataDir.includes("://")) return async () => {};
+  const lock = acquireDataLock(dataDir, { command: "floorline CLI" });
+  return async () => lock.release();
 }
 
 function print(json, value, text) {
@@ -242,6 +240,10 @@ async function run(argv) {
 run(process.argv.slice(2)).then(
   () => process.exit(0),
   (error) => {
+    if (error instanceof DataFolderLockedError) {
+      console.error(`floorline: ${error.message}`);
+      process.exit(3);
+    }
     if (error instanceof UsageError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       console.error(`floorline: ${error.message}\n\n${USAGE}`);
       process.exit(2);

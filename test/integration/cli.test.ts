@@ -130,6 +130,12 @@ describe("npm run floorline", () => {
       { params: Promise.resolve({}) },
     );
     expect(signIn.status).toBe(201);
+    if (driver === "pglite") {
+      // The app owns the embedded folder now: the CLI refuses, naming the holder, and writes nothing.
+      const refused = cli(["keys", "list"]);
+      expect(refused.status).toBe(3);
+      expect(refused.stderr).toMatch(/in use by process \d+/);
+    }
     await closeDb();
 
     const revoked = cli(["keys", "revoke", keyId, "--json"]);
