@@ -9,10 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, type Page, chromium, expect, test } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
+import { freePort } from "../support/server-process";
 
-const PORT = Number(process.env.E2E_PORT) + 60;
-const ATTACKER_PORT = Number(process.env.E2E_PORT) + 61;
-const base = `http://127.0.0.1:${PORT}`;
+// Servers of this spec's own (Floorline with operators, the attacker's page) on free ports.
+let PORT = 0;
+let base = "";
 const openBase = `http://127.0.0.1:${process.env.E2E_PORT}`;
 const ADMIN = { name: "alice", password: "alice password 1" };
 const VIEWER = { name: "victor", password: "victor password 1" };
@@ -36,6 +37,8 @@ function cli(args: string[], input = "") {
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  PORT = await freePort();
+  base = `http://127.0.0.1:${PORT}`;
   dir = mkdtempSync(path.join(os.tmpdir(), "floorline-access-"));
   // The CLI writes the first credentials before the server owns the folder.
   cli(["operators", "create", "--name", ADMIN.name, "--role", "admin", "--password-stdin"], ADMIN.password);
@@ -221,6 +224,7 @@ test("a page on another origin cannot write, signed in or not, nor through a reb
     res.writeHead(200, { "content-type": "text/html" });
     res.end(attackerPage([base, openBase]));
   });
+  const ATTACKER_PORT = await freePort();
   await new Promise<void>((r) => attacker.listen(ATTACKER_PORT, "127.0.0.1", r));
   let rebinding: Browser | undefined;
   try {
