@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/access";
 import { ApiError, toErrorResponse } from "../errors";
-import { isJsonContentType, releaseBodyBytes } from "./body";
+import { releaseBodyBytes } from "./body";
 import { methodsOf, type RoutePattern, type Scope, scopeOf } from "./registry";
 
 type Context = { params: Promise<Record<string, string | string[]>> };
@@ -23,6 +23,16 @@ async function refuseUnnameable(params: Context["params"] | undefined): Promise<
 
 const WRITES_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
+// The content types any web page may send cross-origin without a CORS preflight (and none at
+// all): a write carrying one is refused before any handler, whatever it reads. Others (JSON,
+// OTLP's protobuf) need a preflight this server never grants; each handler checks its own.
+const NO_PREFLIGHT_TYPES = new Set(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]);
+
+function sendableWithoutPreflight(header: string | null): boolean {
+  if (!header) return true;
+  return NO_PREFLIGHT_TYPES.has((header.split(";")[0] ?? "").trim().toLowerCase());
+}
+
 /**
  * The pure half of the route wrapper: the scope the method needs (from the route registry),
  * the access check it is given, the JSON content type of a write, then the handler, with
@@ -39,7 +49,7 @@ export function wrapRoute<C extends Context>(
       const scope = scopeOf(pattern, request.method);
       if (!scope) throw new ApiError("method_not_allowed", `This endpoint accepts ${methodsOf(pattern).join(", ")}.`);
       const principal = await authorize(request, pattern, scope);
-      if (WRITES_WITH_BODY.has(request.method) && !isJsonContentType(request.headers.get("content-type"))) {
+      if (WRITES_WITH_BODY.has(request.method) && sendableWithoutPreflight(request.headers.get("content-type"))) {
         throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
       }
       await refuseUnnameable(context?.params);
