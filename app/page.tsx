@@ -18,10 +18,12 @@ import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/");
   const { range } = parseSearchParams(overviewParamsSchema, await searchParams);
   const now = new Date();
   const since = rangeStart(range, now, range === "all" ? await getFirstActivity() : null);

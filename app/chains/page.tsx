@@ -12,6 +12,7 @@ import { ChainsTable } from "@/components/chains/chains-table";
 import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Chains" };
@@ -29,6 +30,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 }
 
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/chains");
   const p = parseSearchParams(chainsPageParamsSchema, await searchParams);
   const order = p.order ?? defaultOrder(p.sort);
   const [classes, services] = await Promise.all([listChainClasses(), listChainServices()]);

@@ -19,11 +19,14 @@ import { WhatIfSection } from "./what-if-section";
 import { previewFloorChange } from "./actions";
 import { getCachedRecommendation } from "@/db/queries/recommendation";
 import type { PolicyInForce } from "@/lib/guard/policy";
+import { requirePage } from "@/app/_access/page-access";
+import { hasScope } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Policies" };
 
 export default async function PoliciesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const principal = await requirePage("/policies");
   const params = parsePoliciesParams(await searchParams);
   const [stored, seen, stats] = await Promise.all([listPolicies(), listChainClasses(), listClassStats()]);
   const statsOf = new Map(stats.map((s) => [s.content_class, s]));
@@ -70,7 +73,7 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       </form>
       {params.class ? (
         <Suspense key={params.class} fallback={<TableSkeleton label="Loading policy" />}>
-          <ClassSection params={params} contentClass={params.class} />
+          <ClassSection params={params} contentClass={params.class} canEdit={hasScope(principal, "admin")} />
         </Suspense>
       ) : (
         <p className="muted hint-block">
@@ -84,9 +87,11 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
 async function ClassSection({
   params,
   contentClass,
+  canEdit,
 }: {
   params: ReturnType<typeof parsePoliciesParams>;
   contentClass: string;
+  canEdit: boolean;
 }) {
   const [current, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
   const floor = {
@@ -94,7 +99,6 @@ async function ClassSection({
     min_semantic_density: current.min_semantic_density,
     max_pass_number: current.max_pass_number,
   };
-  const authRequired = Boolean(process.env.FLOORLINE_API_TOKEN);
   return (
     <section aria-label={`Policy of ${contentClass}`} className="class-section">
       <h2 className="class-title" id="class">
@@ -112,19 +116,19 @@ async function ClassSection({
             current={current}
             draft={params.candidate ?? floor}
             fromWhatIf={params.candidate !== null}
-            authRequired={authRequired}
+            canEdit={canEdit}
             preview={previewFloorChange}
           />
         </section>
         <section className="panel" aria-label="Version history">
           <h3>Version history</h3>
-          <VersionHistory versions={versions} authRequired={authRequired} preview={previewFloorChange} />
+          <VersionHistory versions={versions} canEdit={canEdit} preview={previewFloorChange} />
         </section>
       </div>
       <section className="panel" aria-label="Recommended floors" id="recommendation">
         <h3>Recommended floors</h3>
         <Suspense fallback={<TableSkeleton label="Replaying the recorded chains" />}>
-          <RecommendationSection current={current} authRequired={authRequired} />
+          <RecommendationSection current={current} canEdit={canEdit} />
         </Suspense>
       </section>
       <section className="panel what-if" aria-label="What-if" id="what-if">
@@ -146,7 +150,7 @@ async function ClassSection({
               current={current}
               candidate={params.candidate}
               chain={params.chain}
-              authRequired={authRequired}
+              canEdit={canEdit}
               preview={previewFloorChange}
             />
           </Suspense>
@@ -156,7 +160,7 @@ async function ClassSection({
   );
 }
 
-async function RecommendationSection({ current, authRequired }: { current: PolicyInForce; authRequired: boolean }) {
+async function RecommendationSection({ current, canEdit }: { current: PolicyInForce; canEdit: boolean }) {
   const result = await getCachedRecommendation(current.content_class);
   return (
     <FloorOptions
@@ -166,7 +170,7 @@ async function RecommendationSection({ current, authRequired }: { current: Polic
           : { kind: "not_enough_data", chains: result.chains, minimum: result.minimum }
       }
       inForce={current}
-      authRequired={authRequired}
+      canEdit={canEdit}
       preview={previewFloorChange}
     />
   );

@@ -19,14 +19,14 @@ export async function WhatIfSection({
   current,
   candidate,
   chain,
-  authRequired,
+  canEdit,
   preview,
 }: {
   contentClass: string;
   current: PolicyInForce;
   candidate: CompressionPolicy;
   chain?: string;
-  authRequired: boolean;
+  canEdit: boolean;
   preview: PreviewFloor;
 }) {
   const replayed = await replayClass(contentClass, current, candidate);
@@ -49,7 +49,7 @@ export async function WhatIfSection({
           }}
           source="the what-if"
           label="Save this candidate…"
-          authRequired={authRequired}
+          canEdit={canEdit}
           preview={preview}
           testId="what-if-save"
         />

@@ -6,11 +6,13 @@ import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
 import { RejectionListSection } from "./rejection-list-section";
 import { tracesPageParamsSchema } from "./search-params";
 import { TraceListSection } from "./trace-list-section";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Traces" };
 
 export default async function TracesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/traces");
   const params = parseSearchParams(tracesPageParamsSchema, await searchParams);
   // Keys make each list suspend again when its own page or the filters change.
   const traceKey = JSON.stringify([params.q, params.chain_id, params.mismatch, params.after, params.before]);

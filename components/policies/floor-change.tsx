@@ -2,7 +2,7 @@
 // The one confirmation every floor save goes through, wherever it starts (the editor, the
 // what-if, a recommended option, a revert): the change against the floor in force, what it
 // would have done to the recorded chains, a note saying why, then PUT /api/v1/policies/{class}
-// like any other client (same validation, versioning and API token).
+// like any other client (same validation and versioning), with the operator's session.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
@@ -56,7 +56,7 @@ export function SaveFloorButton({
   proposed,
   source,
   label,
-  authRequired,
+  canEdit,
   preview,
   testId,
 }: {
@@ -64,7 +64,7 @@ export function SaveFloorButton({
   proposed: FloorFields;
   source: string;
   label: string;
-  authRequired: boolean;
+  canEdit: boolean;
   preview: PreviewFloor;
   testId?: string;
 }) {
@@ -79,7 +79,7 @@ export function SaveFloorButton({
           inForce={inForce}
           proposed={proposed}
           source={source}
-          authRequired={authRequired}
+          canEdit={canEdit}
           preview={preview}
           onClose={() => setOpen(false)}
         />
@@ -92,7 +92,7 @@ export function FloorChangeDialog({
   inForce,
   proposed,
   source,
-  authRequired,
+  canEdit,
   preview: previewFloor,
   onClose,
 }: {
@@ -100,7 +100,7 @@ export function FloorChangeDialog({
   proposed: FloorFields;
   /** Where the change came from, said in the dialog. */
   source: string;
-  authRequired: boolean;
+  canEdit: boolean;
   /** A server action: the effect is computed on the server, from the recorded chains. */
   preview: PreviewFloor;
   onClose: () => void;
@@ -137,13 +137,13 @@ export function FloorChangeDialog({
   async function save(form: HTMLFormElement) {
     const data = new FormData(form);
     const note = String(data.get("note") ?? "").trim();
-    const token = String(data.get("token") ?? "").trim();
     setSaving(true);
     setOutcome(null);
     try {
       const response = await fetch(policyApiHref(inForce.content_class), {
         method: "PUT",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        // Same-origin: the operator's session cookie goes with it, and the version records who saved it.
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ ...proposed, note }),
       });
       const json = (await response.json()) as { version: number } & ApiErrorBody;
@@ -222,14 +222,13 @@ export function FloorChangeDialog({
           Change note <span className="muted">(why; kept in the version history)</span>
           <textarea name="note" rows={2} required maxLength={2048} data-testid="floor-change-note" />
         </label>
-        {authRequired ? (
-          <label>
-            API token <span className="muted">(this server requires one to change policies)</span>
-            <input name="token" type="password" autoComplete="off" required />
-          </label>
-        ) : null}
+        {canEdit ? null : (
+          <p className="note" data-testid="policy-read-only">
+            Only an admin can change a floor; you are signed in as a viewer.
+          </p>
+        )}
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={saving || outcome?.kind === "saved"}>
+          <button type="submit" className="primary" disabled={saving || !canEdit || outcome?.kind === "saved"}>
             {saving ? "Saving…" : `Confirm: save as version ${inForce.version + 1}`}
           </button>
           <button type="button" onClick={close}>

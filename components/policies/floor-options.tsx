@@ -30,12 +30,12 @@ const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 export function FloorOptions({
   data,
   inForce,
-  authRequired,
+  canEdit,
   preview,
 }: {
   data: FloorOptionsData;
   inForce: FloorInForce;
-  authRequired: boolean;
+  canEdit: boolean;
   preview: PreviewFloor;
 }) {
   if (data.kind === "not_enough_data") {
@@ -86,7 +86,7 @@ export function FloorOptions({
                 }}
                 source={`the ${o.name} recommendation`}
                 label={`Save as v${inForce.version + 1}…`}
-                authRequired={authRequired}
+                canEdit={canEdit}
                 preview={preview}
                 testId={`option-save-${o.name}`}
               />

@@ -14,13 +14,14 @@ export function PolicyEditor({
   current,
   draft,
   fromWhatIf,
-  authRequired,
+  canEdit,
   preview,
 }: {
   current: PolicyInForce;
   draft: PolicyDraft;
   fromWhatIf: boolean;
-  authRequired: boolean;
+  /** False for a signed-in viewer: the form is read-only, and the API would refuse anyway. */
+  canEdit: boolean;
   preview: PreviewFloor;
 }) {
   const [proposed, setProposed] = useState<ProposedFloor | null>(null);
@@ -106,7 +107,7 @@ export function PolicyEditor({
           inForce={current}
           proposed={proposed}
           source="the editor"
-          authRequired={authRequired}
+          canEdit={canEdit}
           preview={preview}
           onClose={() => setProposed(null)}
         />

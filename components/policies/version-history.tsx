@@ -10,11 +10,11 @@ import { formatBytes, formatUtc } from "@/lib/format";
  */
 export function VersionHistory({
   versions,
-  authRequired,
+  canEdit,
   preview,
 }: {
   versions: PolicyInForce[];
-  authRequired: boolean;
+  canEdit: boolean;
   preview: PreviewFloor;
 }) {
   if (versions.length === 0) {
@@ -31,6 +31,7 @@ export function VersionHistory({
           <th scope="col">Min density</th>
           <th scope="col">Max pass</th>
           <th scope="col">Saved</th>
+          <th scope="col">By</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>
@@ -52,6 +53,7 @@ export function VersionHistory({
             <td>{v.min_semantic_density}</td>
             <td>{v.max_pass_number}</td>
             <td className="nowrap">{formatUtc(v.created_at)}</td>
+            <td data-testid="version-author">{v.created_by ?? "—"}</td>
             <td>
               {i === 0 || !versions[0] ? null : (
                 <SaveFloorButton
@@ -67,7 +69,7 @@ export function VersionHistory({
                   }}
                   source={`a revert to v${v.version}`}
                   label={`Revert to v${v.version}…`}
-                  authRequired={authRequired}
+                  canEdit={canEdit}
                   preview={preview}
                 />
               )}

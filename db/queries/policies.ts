@@ -24,6 +24,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     description: row.description,
     note: row.note,
     created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy,
   };
 }
 
@@ -122,6 +123,7 @@ function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
 export async function updatePolicy(
   contentClass: string,
   body: PolicyWrite,
+  createdBy: string | null = null,
 ): Promise<{ policy: PolicyInForce; created: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -147,6 +149,7 @@ export async function updatePolicy(
         decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
         note: body.note ?? null,
+        createdBy,
       })
       .returning();
     return { policy: toPolicy(onlyRow(inserted)), created: true };

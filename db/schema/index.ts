@@ -5,3 +5,4 @@ export * from "./chains";
 export * from "./traces";
 export * from "./originals";
 export * from "./rollups";
+export * from "./access";

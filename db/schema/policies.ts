@@ -20,6 +20,8 @@ export const policies = pgTable(
     description: text("description"),
     /** Why this version was saved: the change note asked for by every floor save. */
     note: text("note"),
+    /** Who saved this version: the operator's name or `key:<name>`; null before access control, and with auth off. */
+    createdBy: text("created_by"),
     createdAt: createdAt(),
   },
   (t) => [unique("policies_class_version_key").on(t.contentClass, t.version)],

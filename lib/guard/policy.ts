@@ -13,6 +13,8 @@ export interface PolicyInForce extends CompressionPolicy {
   /** Why this version was saved (null for the default and for versions saved without one). */
   note: string | null;
   created_at: string | null;
+  /** Who saved a stored version (operator name, `key:<name>`, or the legacy token); null when unknown. */
+  created_by?: string | null;
 }
 
 /**

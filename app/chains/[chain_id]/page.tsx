@@ -13,6 +13,7 @@ import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
 import { RecommendationSection } from "./recommendation-section";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -24,6 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ChainPage({ params, searchParams }: Props) {
+  await requirePage("/chains/{chain_id}", await params);
   const chainId = decodeSegment((await params).chain_id);
   const query = parseSearchParams(chainPageParamsSchema, await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);

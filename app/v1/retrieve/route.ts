@@ -2,7 +2,7 @@
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
-import { route } from "@/lib/http/route";
+import { route } from "@/app/_access/api-route";
 import { detail, headroom, headroomMethodNotAllowed } from "@/lib/headroom/http";
 import { headroomRetrieveBody } from "@/lib/headroom/retrieve";
 import { parseRetrieveKey } from "@/lib/headroom/shapes";

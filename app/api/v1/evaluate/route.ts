@@ -1,7 +1,7 @@
 import { evaluatePass } from "@/lib/guard/guard";
 import { readJson } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
 
 export const POST = route("/api/v1/evaluate", async (request) => {

@@ -1,7 +1,7 @@
 // Headroom's `GET /v1/retrieve/{hash}` (its OpenClaw plugin and SDK use it).
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
-import { route } from "@/lib/http/route";
+import { route } from "@/app/_access/api-route";
 import { detail, headroom, headroomMethodNotAllowed } from "@/lib/headroom/http";
 import { headroomRetrieveBody } from "@/lib/headroom/retrieve";
 import { parseRetrieveKey } from "@/lib/headroom/shapes";

@@ -1,6 +1,6 @@
 // Headroom's `GET /v1/retrieve/stats` (its plugins also probe it to recognise a Headroom store).
 import { getHeadroomStoreStats } from "@/db/queries/originals-headroom";
-import { route } from "@/lib/http/route";
+import { route } from "@/app/_access/api-route";
 import { headroom, headroomMethodNotAllowed } from "@/lib/headroom/http";
 import { statsResponse } from "@/lib/headroom/shapes";
 

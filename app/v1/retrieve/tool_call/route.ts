@@ -5,7 +5,7 @@ import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { ApiError } from "@/lib/errors";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
-import { route } from "@/lib/http/route";
+import { route } from "@/app/_access/api-route";
 import { detail, headroom, headroomMethodNotAllowed, missFrom } from "@/lib/headroom/http";
 import { CCR_TOOL_NAME, hashFromToolCall, type ToolCallData, toolCallResponse } from "@/lib/headroom/shapes";
 

@@ -4,7 +4,8 @@ import type { ChainVersion } from "@/lib/chains/types";
 import { chainNotificationsLive, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
-import { methodNotAllowed, route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { authorizeRequest } from "@/app/_access/gate";
 
 // How often the chain summary is read for each open stream when nothing says it changed: on
 // PostgreSQL every instance hears each write (NOTIFY), so this is only a safety net there; the
@@ -14,6 +15,8 @@ const POLL_MS = 1_000;
 const SAFETY_POLL_MS = 15_000;
 const KEEPALIVE_MS = 15_000;
 const LIFETIME_MS = 10 * 60_000;
+// A revoked key or ended session also ends the streams it opened, within this long.
+const RECHECK_ACCESS_MS = 10_000;
 
 const same = (a: ChainVersion, b: ChainVersion) =>
   a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
@@ -52,10 +55,19 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
         send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
         const started = Date.now();
         let quietSince = Date.now();
+        let checkedAccess = Date.now();
         try {
           while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
             await changes.next(live ? SAFETY_POLL_MS : POLL_MS, signal);
             if (signal.aborted) break;
+            if (Date.now() - checkedAccess >= RECHECK_ACCESS_MS) {
+              const allowed = await authorizeRequest(request, "read").then(
+                () => true,
+                () => false,
+              );
+              if (!allowed) break;
+              checkedAccess = Date.now();
+            }
             const next = await getChainVersion(chainId);
             if (next && !same(next, current)) {
               current = next;

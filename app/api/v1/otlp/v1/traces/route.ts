@@ -2,7 +2,7 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT/api/v1/otlp posts here.
 import { ingestOtlpReceipts } from "@/db/ingest/otlp";
 import { ApiError } from "@/lib/errors";
-import { methodNotAllowed, route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { RETRY_AFTER_SECONDS, withExportSlot } from "@/lib/otlp/admission";
 import { readOtlpBody } from "@/lib/otlp/body";
 import {

@@ -1,7 +1,7 @@
 import { getPolicy } from "@/db/queries/policies";
 import { getClassChains } from "@/db/queries/recommendation";
 import { ApiError } from "@/lib/errors";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { recommendationBody, recommendFloors } from "@/lib/recommend";
 import { contentClassSchema } from "@/lib/schemas/common";
 
