@@ -9,14 +9,28 @@ const count = (name: string) => bigint(name, { mode: "number" }).notNull().defau
  * rows per hour of history instead of every pass. Retention never subtracts from it: the
  * history's counts outlive the chains.
  */
+// Hourly and daily tables have the same columns beside their time bucket: one definition each.
+const passCounts = () => ({
+  contentClass: text("content_class").notNull(),
+  verdict: text("verdict").notNull(),
+  passes: count("passes"),
+  clientMismatches: count("client_mismatches"),
+});
+
+const chainCounts = () => ({
+  contentClass: text("content_class").notNull(),
+  activeChains: count("active_chains"),
+  integrityFindings: count("integrity_findings"),
+  startedChains: count("started_chains"),
+  startedCollapsed: count("started_collapsed"),
+  collapsedChains: count("collapsed_chains"),
+});
+
 export const passRollups = pgTable(
   "pass_rollups",
   {
     hour: timestampMs("hour").notNull(),
-    contentClass: text("content_class").notNull(),
-    verdict: text("verdict").notNull(),
-    passes: count("passes"),
-    clientMismatches: count("client_mismatches"),
+    ...passCounts(),
   },
   (t) => [primaryKey({ name: "pass_rollups_pkey", columns: [t.hour, t.contentClass, t.verdict] })],
 );
@@ -32,12 +46,7 @@ export const chainRollups = pgTable(
   "chain_rollups",
   {
     hour: timestampMs("hour").notNull(),
-    contentClass: text("content_class").notNull(),
-    activeChains: count("active_chains"),
-    integrityFindings: count("integrity_findings"),
-    startedChains: count("started_chains"),
-    startedCollapsed: count("started_collapsed"),
-    collapsedChains: count("collapsed_chains"),
+    ...chainCounts(),
   },
   (t) => [primaryKey({ name: "chain_rollups_pkey", columns: [t.hour, t.contentClass] })],
 );
@@ -50,10 +59,7 @@ export const passRollupsDaily = pgTable(
   "pass_rollups_daily",
   {
     day: timestampMs("day").notNull(),
-    contentClass: text("content_class").notNull(),
-    verdict: text("verdict").notNull(),
-    passes: count("passes"),
-    clientMismatches: count("client_mismatches"),
+    ...passCounts(),
   },
   (t) => [primaryKey({ name: "pass_rollups_daily_pkey", columns: [t.day, t.contentClass, t.verdict] })],
 );
@@ -62,12 +68,7 @@ export const chainRollupsDaily = pgTable(
   "chain_rollups_daily",
   {
     day: timestampMs("day").notNull(),
-    contentClass: text("content_class").notNull(),
-    activeChains: count("active_chains"),
-    integrityFindings: count("integrity_findings"),
-    startedChains: count("started_chains"),
-    startedCollapsed: count("started_collapsed"),
-    collapsedChains: count("collapsed_chains"),
+    ...chainCounts(),
   },
   (t) => [primaryKey({ name: "chain_rollups_daily_pkey", columns: [t.day, t.contentClass] })],
 );
