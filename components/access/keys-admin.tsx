@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
+import { EndCell, ErrorLine, useAdminList } from "./admin-list";
 import { callApi } from "./api-call";
 
 export interface KeyRow {
@@ -17,10 +18,8 @@ const SCOPES = ["ingest", "read", "admin"] as const;
 
 /** Create a key (shown once, with a copy button) and revoke keys; every change goes through /api/v1/keys. */
 export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
-  const [keys, setKeys] = useState(initial);
+  const { items: keys, error, change } = useAdminList("/api/v1/keys", initial);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const refresh = async () => setKeys((await callApi<{ items: KeyRow[] }>("/api/v1/keys", { method: "GET" })).items);
   return (
     <>
       <form
@@ -30,18 +29,14 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
           event.preventDefault();
           const form = event.currentTarget;
           const data = new FormData(form);
-          setError(null);
-          try {
+          const made = await change(async () => {
             const key = await callApi<KeyRow & { key: string }>("/api/v1/keys", {
               method: "POST",
               body: { name: String(data.get("name") ?? ""), scopes: data.getAll("scopes").map(String) },
             });
             setCreated({ name: key.name, key: key.key });
-            form.reset();
-            await refresh();
-          } catch (e) {
-            setError((e as Error).message);
-          }
+          });
+          if (made) form.reset();
         }}
       >
         <label>
@@ -55,9 +50,7 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
         <button type="submit" className="primary">
           Create key
         </button>
-        <span role="alert" className="danger-text">
-          {error}
-        </span>
+        <ErrorLine error={error} />
       </form>
       {created ? (
         <div className="panel" data-testid="new-key">
@@ -90,26 +83,13 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
                 {k.created_at} {k.created_by ? `by ${k.created_by}` : ""}
               </td>
               <td className="nowrap">{k.last_used_at ?? "never"}</td>
-              <td>
-                {k.revoked_at ? (
-                  <span className="muted">revoked {k.revoked_at}</span>
-                ) : (
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      if (!window.confirm(`Revoke the key ${k.name}? Anything using it stops working at once.`)) return;
-                      try {
-                        await callApi(`/api/v1/keys/${k.id}`, { method: "DELETE" });
-                        await refresh();
-                      } catch (e) {
-                        setError((e as Error).message);
-                      }
-                    }}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
+              <EndCell
+                endedAt={k.revoked_at}
+                endedWord="revoked"
+                confirm={`Revoke the key ${k.name}? Anything using it stops working at once.`}
+                label="Revoke"
+                onEnd={() => change(() => callApi(`/api/v1/keys/${k.id}`, { method: "DELETE" }))}
+              />
             </tr>
           ))}
         </tbody>

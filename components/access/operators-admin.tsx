@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { EndCell, ErrorLine, useAdminList } from "./admin-list";
 import { callApi } from "./api-call";
 
 export interface OperatorRow {
@@ -12,10 +12,7 @@ export interface OperatorRow {
 
 /** Create operators and disable them (which ends their sessions); through /api/v1/operators. */
 export function OperatorsAdmin({ initial }: { initial: OperatorRow[] }) {
-  const [operators, setOperators] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const refresh = async () =>
-    setOperators((await callApi<{ items: OperatorRow[] }>("/api/v1/operators", { method: "GET" })).items);
+  const { items: operators, error, change } = useAdminList("/api/v1/operators", initial);
   return (
     <>
       <form
@@ -25,21 +22,17 @@ export function OperatorsAdmin({ initial }: { initial: OperatorRow[] }) {
           event.preventDefault();
           const form = event.currentTarget;
           const data = new FormData(form);
-          setError(null);
-          try {
-            await callApi("/api/v1/operators", {
+          const made = await change(() =>
+            callApi("/api/v1/operators", {
               method: "POST",
               body: {
                 name: String(data.get("name") ?? ""),
                 role: String(data.get("role") ?? "viewer"),
                 password: String(data.get("password") ?? ""),
               },
-            });
-            form.reset();
-            await refresh();
-          } catch (e) {
-            setError((e as Error).message);
-          }
+            }),
+          );
+          if (made) form.reset();
         }}
       >
         <label>
@@ -58,9 +51,7 @@ export function OperatorsAdmin({ initial }: { initial: OperatorRow[] }) {
         <button type="submit" className="primary">
           Create operator
         </button>
-        <span role="alert" className="danger-text">
-          {error}
-        </span>
+        <ErrorLine error={error} />
       </form>
       <table className="data panel" data-testid="operators-table">
         <thead>
@@ -77,26 +68,13 @@ export function OperatorsAdmin({ initial }: { initial: OperatorRow[] }) {
               <td>{o.name}</td>
               <td>{o.role}</td>
               <td className="nowrap">{o.created_at}</td>
-              <td>
-                {o.disabled_at ? (
-                  <span className="muted">disabled {o.disabled_at}</span>
-                ) : (
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      if (!window.confirm(`Disable ${o.name}? Their sessions end at once.`)) return;
-                      try {
-                        await callApi(`/api/v1/operators/${o.id}`, { method: "DELETE" });
-                        await refresh();
-                      } catch (e) {
-                        setError((e as Error).message);
-                      }
-                    }}
-                  >
-                    Disable
-                  </button>
-                )}
-              </td>
+              <EndCell
+                endedAt={o.disabled_at}
+                endedWord="disabled"
+                confirm={`Disable ${o.name}? Their sessions end at once.`}
+                label="Disable"
+                onEnd={() => change(() => callApi(`/api/v1/operators/${o.id}`, { method: "DELETE" }))}
+              />
             </tr>
           ))}
         </tbody>
