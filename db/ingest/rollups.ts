@@ -8,7 +8,7 @@
 // so concurrent writers queue on a hot hour only for the moment of their commit and cannot
 // deadlock. Retention deletes chains without going through here: history keeps its counts.
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
 
 // date_bin against a fixed UTC origin, never date_trunc: date_trunc follows the session's
@@ -28,7 +28,8 @@ interface ChainContribution {
   collapsed_chains: number;
 }
 
-const contributionOf = (chainIdsJson: string) => sql`
+/** Each chain's contribution per hour (see db/schema/rollups.ts), over the chains `where` keeps. */
+const chainContributions = (where: SQL) => sql`
   select d.hour, c.content_class,
     sum(d.active)::bigint as active_chains, sum(d.integrity)::bigint as integrity_findings,
     sum(d.started)::bigint as started_chains, sum(d.started_collapsed)::bigint as started_collapsed,
@@ -39,8 +40,11 @@ const contributionOf = (chainIdsJson: string) => sql`
     (${HOUR_OF("c.first_seen_at")}, 0, 0, 1, (c.collapse_pass_id is not null)::int, 0),
     (${HOUR_OF("c.collapse_at")}, 0, 0, 0, 0, 1)
   ) as d(hour, active, integrity, started, started_collapsed, collapsed)
-  where c.chain_id in (select json_array_elements_text(${chainIdsJson}::json)) and d.hour is not null
+  where ${where} and d.hour is not null
   group by d.hour, c.content_class`;
+
+const contributionOf = (chainIdsJson: string) =>
+  chainContributions(sql`c.chain_id in (select json_array_elements_text(${chainIdsJson}::json))`);
 
 /** A pass as far as the roll-ups care. */
 export interface RolledPass {
@@ -176,19 +180,7 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
  * The roll-ups as they would be if computed from scratch over the stored chains and passes,
  * in the tables' shape: for tests, and for a migration that backfills them.
  */
-export const RECOMPUTE_CHAIN_ROLLUPS = sql`
-  select d.hour, c.content_class,
-    sum(d.active)::bigint as active_chains, sum(d.integrity)::bigint as integrity_findings,
-    sum(d.started)::bigint as started_chains, sum(d.started_collapsed)::bigint as started_collapsed,
-    sum(d.collapsed)::bigint as collapsed_chains
-  from chains c
-  cross join lateral (values
-    (${HOUR_OF("c.last_activity_at")}, 1, c.integrity_count, 0, 0, 0),
-    (${HOUR_OF("c.first_seen_at")}, 0, 0, 1, (c.collapse_pass_id is not null)::int, 0),
-    (${HOUR_OF("c.collapse_at")}, 0, 0, 0, 0, 1)
-  ) as d(hour, active, integrity, started, started_collapsed, collapsed)
-  where d.hour is not null
-  group by d.hour, c.content_class`;
+export const RECOMPUTE_CHAIN_ROLLUPS = chainContributions(sql`true`);
 
 export const RECOMPUTE_PASS_ROLLUPS = sql`
   select ${HOUR_OF("created_at")} as hour, content_class, verdict,
