@@ -5,7 +5,9 @@
 // single process and has no LISTEN across processes: streams there poll.
 import "server-only";
 import { sql } from "drizzle-orm";
+import type { ChainVersion } from "@/lib/chains/types";
 import { getHandle, type Executor } from "../index";
+import { getChainVersion } from "./chains";
 
 const CHANNEL = "floorline_chains";
 // NOTIFY payloads stop at 8,000 bytes; past this a batch says "every chain may have changed".
@@ -102,4 +104,29 @@ export function subscribeChainChanges(chainId: string): ChainSubscription {
       if (set.size === 0 && registry.waiters.get(chainId) === set) registry.waiters.delete(chainId);
     },
   };
+}
+
+// One read of a chain's version serves every stream of that chain that asks within
+// SHARED_READ_MS: a chain open in a thousand tabs costs the database one poll, not a thousand.
+const SHARED_READ_MS = 500;
+interface SharedRead {
+  at: number;
+  value: Promise<ChainVersion | null>;
+}
+const globalForReads = globalThis as unknown as { floorlineChainReads?: Map<string, SharedRead> };
+globalForReads.floorlineChainReads ??= new Map();
+const sharedReads = globalForReads.floorlineChainReads;
+
+/** The chain's version, read at most once per SHARED_READ_MS per process for all its streams. */
+export function getSharedChainVersion(chainId: string, now = Date.now()): Promise<ChainVersion | null> {
+  const cached = sharedReads.get(chainId);
+  if (cached && now - cached.at < SHARED_READ_MS) return cached.value;
+  const value = getChainVersion(chainId);
+  sharedReads.set(chainId, { at: now, value });
+  // A failed read is not shared beyond the callers already waiting on it.
+  value.catch(() => sharedReads.delete(chainId));
+  if (sharedReads.size > 10_000) {
+    for (const [id, read] of sharedReads) if (now - read.at >= SHARED_READ_MS) sharedReads.delete(id);
+  }
+  return value;
 }

@@ -1,7 +1,7 @@
 import { shutdownSignal } from "@/db/index";
 import { getChainVersion } from "@/db/queries/chains";
 import type { ChainVersion } from "@/lib/chains/types";
-import { chainNotificationsLive, subscribeChainChanges } from "@/db/queries/chain-events";
+import { chainNotificationsLive, getSharedChainVersion, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
@@ -18,18 +18,37 @@ const LIFETIME_MS = 10 * 60_000;
 // A revoked key or ended session also ends the streams it opened, within this long.
 const RECHECK_ACCESS_MS = 10_000;
 
+// Open streams per process: each holds a connection and a timer, so past the cap a new one is
+// refused with 503 + Retry-After (the browser's EventSource retries by itself).
+const maxStreams = () => {
+  const n = Number(process.env.FLOORLINE_MAX_EVENT_STREAMS);
+  return Number.isInteger(n) && n > 0 ? n : 1_000;
+};
+const globalForStreams = globalThis as unknown as { floorlineOpenStreams?: { count: number } };
+globalForStreams.floorlineOpenStreams ??= { count: 0 };
+const openStreams = globalForStreams.floorlineOpenStreams;
+
 const same = (a: ChainVersion, b: ChainVersion) =>
   a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
 
 /**
  * Server-sent events for an open chain page: `version` once with the chain's counts, then
- * `change` whenever a pass or boundary arrives. Polls the one-row chain summary, so it works
- * the same whichever app instance took the write.
+ * `change` whenever a pass or boundary arrives. Reads the one-row chain summary (one read per
+ * chain per moment, shared by all its streams), so it works whichever instance took the write.
  */
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}/events",
   async (request, { params }) => {
     const { chain_id: chainId } = await params;
+    if (openStreams.count >= maxStreams()) {
+      throw new ApiError(
+        "server_busy",
+        `This server already holds ${openStreams.count} event streams; retry shortly.`,
+        {
+          headers: { "Retry-After": "5" },
+        },
+      );
+    }
     const live = await chainNotificationsLive();
     const changes = subscribeChainChanges(chainId);
     const found = await getChainVersion(chainId).catch((error: unknown) => {
@@ -46,6 +65,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
     const stop = new AbortController();
     // Server shutdown ends every stream too; the browser's EventSource reconnects later.
     const signal = AbortSignal.any([stop.signal, request.signal, shutdownSignal()]);
+    openStreams.count++;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
         stop.abort();
@@ -68,7 +88,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
               if (!allowed) break;
               checkedAccess = Date.now();
             }
-            const next = await getChainVersion(chainId);
+            const next = await getSharedChainVersion(chainId);
             if (next && !same(next, current)) {
               current = next;
               send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
@@ -88,6 +108,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
           }
         } finally {
           changes.close();
+          openStreams.count--;
         }
       },
     });
@@ -99,8 +120,6 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       },
     });
   },
-  // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
-  // the browser cannot hold the API token.
 );
 
 const notAllowed = methodNotAllowed("/api/v1/chains/{chain_id}/events");
