@@ -52,10 +52,12 @@ async function openDatabase() {
   const dataDir = process.env.FLOORLINE_DATA_DIR || path.join(process.cwd(), ".floorline", "data");
   const release = lockDataFolder(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
+  // The same extensions as the app (db/index.ts): the migrations create pg_trgm.
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
   await client.waitReady;
   await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
   return {
