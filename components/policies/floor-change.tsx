@@ -223,7 +223,7 @@ export function FloorChangeDialog({
           <textarea name="note" rows={2} required maxLength={2048} data-testid="floor-change-note" />
         </label>
         {canEdit ? null : (
-          <p className="note" data-testid="policy-read-only">
+          <p className="note" data-testid="floor-change-read-only">
             Only an admin can change a floor; you are signed in as a viewer.
           </p>
         )}

@@ -95,8 +95,13 @@ export function PolicyEditor({
           Description
           <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
         </label>
+        {canEdit ? null : (
+          <p className="note" data-testid="policy-read-only">
+            Only an admin can change a floor; you are signed in as a viewer.
+          </p>
+        )}
         <div className="form-actions">
-          <button type="submit" className="primary">
+          <button type="submit" className="primary" disabled={!canEdit}>
             Save as version {current.version + 1}…
           </button>
           <span className="muted">You confirm the change, see its effect and add a note before anything is saved.</span>

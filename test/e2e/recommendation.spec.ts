@@ -17,7 +17,8 @@ test("a failing chain's page says which recommended floor would have caught it, 
 
 test("a class with too few chains says there is not enough data, and why", async ({ page }) => {
   await page.goto("/policies?class=summary");
-  await expect(page.getByTestId("floor-options-not-enough")).toContainText("2 recorded chains");
+  // Other specs add summary chains to the shared server; below ten it still says why.
+  await expect(page.getByTestId("floor-options-not-enough")).toContainText(/summary has [1-9] recorded chains?/);
   await expect(page.getByTestId("floor-options-not-enough")).toContainText("at least 10");
 });
 
