@@ -18,6 +18,7 @@ import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
 
 export const dynamic = "force-dynamic";
 
@@ -37,6 +38,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <RetentionNote now={now} />
           </Suspense>
         </div>
+        <AutoRefresh />
         <nav className="segmented" aria-label="Time range" data-testid="range">
           {RANGE_KEYS.map((key) => (
             <a key={key} href={key === "7d" ? "/" : `/?range=${key}`} aria-current={key === range ? "true" : undefined}>
