@@ -4,7 +4,7 @@
 // stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
 // and client/server mismatches. Props arrive shaped and downsampled by the server.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -141,17 +141,23 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [zoom, setZoom] = useState<{ startIndex: number; endIndex: number } | null>(null);
+  const [brushKey, setBrushKey] = useState(0);
   const m = METRIC[metric];
+  // Missing passes break the line: a value-less row sits in each gap. Kept stable across
+  // renders: the brush starts over whenever its data changes identity.
+  const rows = useMemo(
+    () =>
+      withGaps(
+        points,
+        findings.filter((f) => f.kind === "missing_pass").map((f) => f.pass_number),
+      ),
+    [points, findings],
+  );
 
   const firstPoint = points[0];
   const lastPoint = points.at(-1);
   if (!firstPoint || !lastPoint) return <div className="empty">No passes yet.</div>;
 
-  // Missing passes break the line: a value-less row sits in each gap.
-  const rows = withGaps(
-    points,
-    findings.filter((f) => f.kind === "missing_pass").map((f) => f.pass_number),
-  );
   const brush = points.length > BRUSH_MIN_POINTS;
   const shownFirst = (zoom && rows[zoom.startIndex]?.pass_number) ?? firstPoint.pass_number;
   const shownLast = (zoom && rows[zoom.endIndex]?.pass_number) ?? lastPoint.pass_number;
@@ -387,14 +393,15 @@ export function PassMetricChart(props: PassMetricChartProps) {
           />
           {brush ? (
             <Brush
+              // Uncontrolled while dragging (feeding the range back in fights the drag); a new
+              // key puts the handles back at both ends for "Show all".
+              key={brushKey}
               dataKey="pass_number"
               height={24}
               travellerWidth={10}
               stroke="var(--accent)"
               fill="var(--panel)"
               tickFormatter={(v: number) => String(Math.round(v))}
-              startIndex={zoom?.startIndex ?? 0}
-              endIndex={zoom?.endIndex ?? rows.length - 1}
               onChange={(range) => {
                 const { startIndex, endIndex } = range as { startIndex?: number; endIndex?: number };
                 if (startIndex === undefined || endIndex === undefined) return;
@@ -456,7 +463,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
             <>
               {" "}
               (showing passes {first} to {last}){" "}
-              <button type="button" onClick={() => setZoom(null)} data-testid={`${metric}-zoom-reset`}>
+              <button
+                type="button"
+                onClick={() => {
+                  setZoom(null);
+                  setBrushKey((k) => k + 1);
+                }}
+                data-testid={`${metric}-zoom-reset`}
+              >
                 Show all
               </button>
             </>
