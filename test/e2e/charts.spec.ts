@@ -107,8 +107,9 @@ test("a long chain gets a zoom brush that narrows the pass axis", async ({ page,
   expect(Math.max(...(await ticks()))).toBeGreaterThanOrEqual(140);
   // Drag the right-hand handle to the middle: the axis now ends well before pass 150.
   const handle = brush.locator(".recharts-brush-traveller").nth(1);
-  const box = (await handle.boundingBox())!;
-  const area = (await brush.boundingBox())!;
+  const box = await handle.boundingBox();
+  const area = await brush.boundingBox();
+  if (!box || !area) throw new Error("the brush is not laid out");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(area.x + area.width / 2, box.y + box.height / 2, { steps: 8 });

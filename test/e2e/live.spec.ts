@@ -65,11 +65,11 @@ test("the chains list refreshes itself, and Pause stops it", async ({ page, requ
 test("the overview refreshes itself", async ({ page, request }) => {
   await page.goto("/?range=24h");
   const chains = page.getByTestId("figure-chains").locator(".value");
-  const before = Number((await chains.innerText()).replace(/\D/g, ""));
+  const before = Number(((await chains.textContent()) ?? "").replace(/\D/g, ""));
   await markWindow(page);
   await post(request, `e2e-overview-live-${Date.now()}`, [1]);
   await expect
-    .poll(async () => Number((await chains.innerText()).replace(/\D/g, "")), { timeout: 15_000 })
+    .poll(async () => Number(((await chains.textContent()) ?? "").replace(/\D/g, "")), { timeout: 15_000 })
     .toBe(before + 1);
   expect(await stillSameWindow(page)).toBe(true);
 });

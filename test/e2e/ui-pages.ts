@@ -25,5 +25,6 @@ export async function everyPage(request: APIRequestContext): Promise<PageCase[]>
     { name: "original", path: `/originals/${hash}` },
     { name: "traces", path: "/traces" },
     { name: "trace", path: `/traces/${encodeURIComponent(traceId)}` },
+    { name: "not-found", path: "/no-such-page" },
   ];
 }

@@ -64,7 +64,8 @@ describe("chain event stream", () => {
       params({ chain_id: "early" }),
     );
     expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
+    if (!response.body) throw new Error("no body");
+    const reader = response.body.getReader();
     const buffer = { text: "" };
     expect(await nextEvent(reader, buffer)).toMatchObject({ event: "waiting", data: { chain_id: "early" } });
     await ingestPasses([{ ...receipt(1), chain_id: "early", pass_id: "early.p1" }]);
