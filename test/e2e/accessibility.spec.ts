@@ -89,6 +89,8 @@ test("chain filters apply on submit: arrow keys in a select keep focus and the U
 test("Escape closes the pass panel", async ({ page }) => {
   await page.goto("/chains/demo-schema-truncation?pass=demo-schema-truncation.p5&from=5");
   await expect(page.getByTestId("pass-detail")).toBeVisible();
+  // Escape is handled once the page has hydrated; the live status says so.
+  await expect(page.getByTestId("live-status")).not.toHaveAttribute("data-state", "connecting");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("pass-detail")).toHaveCount(0);
   await expect(page).not.toHaveURL(/pass=/);
