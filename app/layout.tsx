@@ -1,4 +1,8 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import Link from "next/link";
+import { THEME_BOOT_SCRIPT } from "@/lib/theme";
+import { SiteNav } from "@/components/layout/site-nav";
+import { ThemeToggle } from "@/components/layout/theme-toggle";
 import "./globals.css";
 import { SessionMenu } from "@/components/access/session-menu";
 
@@ -7,32 +11,32 @@ export const metadata: Metadata = {
   description: "Watch agent context-compression chains, and see where they collapse below the floor.",
 };
 
-const NAV = [
-  { href: "/", label: "Overview" },
-  { href: "/chains", label: "Chains" },
-  { href: "/policies", label: "Policies" },
-  { href: "/originals", label: "Originals" },
-  { href: "/traces", label: "Traces" },
-];
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
-    <html lang="en">
+    // The boot script sets data-theme on <html> before React hydrates.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Applies a remembered colour scheme before first paint (no flash of the other one). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant string of our own */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
       <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
         <header className="site-header">
-          <a href="/" className="brand">
+          <Link href="/" className="brand">
             Floorline
-          </a>
-          <nav aria-label="Main">
-            {NAV.map((item) => (
-              <a key={item.href} href={item.href}>
-                {item.label}
-              </a>
-            ))}
-          </nav>
+          </Link>
+          <SiteNav />
           <SessionMenu />
+          <ThemeToggle />
         </header>
-        <main>{children}</main>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

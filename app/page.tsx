@@ -19,6 +19,7 @@ import { Figures } from "@/components/overview/figures";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
 import { requirePage } from "@/app/_access/page-access";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
 
 export const dynamic = "force-dynamic";
 
@@ -39,6 +40,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <RetentionNote now={now} />
           </Suspense>
         </div>
+        <AutoRefresh />
         <nav className="segmented" aria-label="Time range" data-testid="range">
           {RANGE_KEYS.map((key) => (
             <a key={key} href={key === "7d" ? "/" : `/?range=${key}`} aria-current={key === range ? "true" : undefined}>

@@ -2,6 +2,7 @@
 // The one table of the app, on @tanstack/react-table v8. Rows arrive already filtered,
 // sorted and paged by the server; the table only draws them.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from "@tanstack/react-table";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 declare module "@tanstack/react-table" {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -23,46 +24,60 @@ export interface DataTableProps<Row> {
   selectedId?: string | null;
   onRowClick?: (row: Row) => void;
   testId?: string;
+  /** Names the table's scroll box for assistive tech (it takes focus so a keyboard can scroll it). */
+  label?: string;
 }
 
-export function DataTable<Row>({ columns, rows, rowId, empty, selectedId, onRowClick, testId }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  columns,
+  rows,
+  rowId,
+  empty,
+  selectedId,
+  onRowClick,
+  testId,
+  label = "Table",
+}: DataTableProps<Row>) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: rowId });
+  // A wide table scrolls inside its own box, so a phone never pans the whole page sideways.
   return (
-    <table className="data" data-testid={testId}>
-      <thead>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => (
-              <th key={header.id} scope="col" aria-sort={header.column.columnDef.meta?.sort}>
-                {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-              </th>
-            ))}
-          </tr>
-        ))}
-      </thead>
-      <tbody>
-        {table.getRowModel().rows.length === 0 ? (
-          <tr>
-            <td colSpan={columns.length} className="empty">
-              {empty ?? "Nothing here yet."}
-            </td>
-          </tr>
-        ) : (
-          table.getRowModel().rows.map((row) => (
-            <tr
-              key={row.id}
-              data-row-id={row.id}
-              data-selected={selectedId === row.id}
-              onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-              style={onRowClick ? { cursor: "pointer" } : undefined}
-            >
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+    <ScrollBox label={label}>
+      <table className="data" data-testid={testId}>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" aria-sort={header.column.columnDef.meta?.sort}>
+                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
               ))}
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} className="empty">
+                {empty ?? "Nothing here yet."}
+              </td>
+            </tr>
+          ) : (
+            table.getRowModel().rows.map((row) => (
+              <tr
+                key={row.id}
+                data-row-id={row.id}
+                data-selected={selectedId === row.id}
+                onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                style={onRowClick ? { cursor: "pointer" } : undefined}
+              >
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }

@@ -50,3 +50,59 @@ export function passDomain(
   const hi = Math.max(last, ...drawable.map((l) => l + 1));
   return { domain: [first, hi === first ? first + 1 : hi], limits: drawable };
 }
+
+/**
+ * A colour slot (1..slots) per content class that depends on the class's name, not on its
+ * place in a list: the same class keeps its colour across ranges, pages and colour schemes.
+ * Names hash to a preferred slot; when two classes on one chart want the same slot, the one
+ * first in name order keeps it and the other takes the next free one.
+ */
+export function classColorSlots(classes: readonly string[], slots = 6): Record<string, number> {
+  const taken = new Set<number>();
+  const result: Record<string, number> = {};
+  for (const name of [...new Set(classes)].sort()) {
+    let hash = 2166136261;
+    for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0;
+    let slot = hash % slots;
+    for (let tries = 0; tries < slots && taken.has(slot); tries++) slot = (slot + 1) % slots;
+    taken.add(slot);
+    result[name] = slot + 1;
+  }
+  return result;
+}
+
+/** A break in a pass curve: drawn as a point with no value, so the line stops and restarts. */
+export interface GapRow {
+  pass_number: number;
+  gap: true;
+}
+
+/**
+ * The points with a gap row before each pass that follows missing passes, so that a line
+ * never runs straight across passes that never arrived. `gapsBefore` are the pass numbers
+ * right after a gap; a gap before the first drawn point draws nothing and is left out.
+ */
+export function withGaps<T extends { pass_number: number }>(
+  points: readonly T[],
+  gapsBefore: readonly number[],
+): (T | GapRow)[] {
+  const first = points[0]?.pass_number;
+  const gaps = [...new Set(gapsBefore)].filter((n) => first !== undefined && n > first);
+  const rows: (T | GapRow)[] = [...points, ...gaps.map((n): GapRow => ({ pass_number: n - 0.5, gap: true }))];
+  return rows.sort((a, b) => a.pass_number - b.pass_number || ("gap" in a ? -1 : 1));
+}
+
+export const isGap = (row: object): row is GapRow => "gap" in row;
+
+/** The floor span that judged a pass: the last one starting at or before it. */
+export function floorAt<F extends { from: number }>(floors: readonly F[], passNumber: number): F | undefined {
+  let found: F | undefined;
+  for (const f of floors) if (f.from <= passNumber) found = f;
+  return found ?? floors[0];
+}
+
+/** Draw a pass chart with a zoom brush when it holds more points than read comfortably at once. */
+export const BRUSH_MIN_POINTS = 60;
+
+/** Below this many periods with data, the collapse rate is drawn as labelled bars rather than lines. */
+export const FEW_PERIODS = 12;

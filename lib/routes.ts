@@ -66,9 +66,12 @@ export function tracesHref(query: QueryValues = {}): string {
   return hrefWith("/traces", query);
 }
 
-/** The live feed of a chain's new passes and boundaries (server-sent events). */
-export function chainEventsHref(chainId: string): string {
-  return `/api/v1/chains/${segment(chainId)}/events`;
+/**
+ * The live feed of a chain's new passes and boundaries (server-sent events). `wait` keeps the
+ * feed open for a chain that has no receipt yet, until its first one arrives.
+ */
+export function chainEventsHref(chainId: string, query: { wait?: 1 } = {}): string {
+  return hrefWith(`/api/v1/chains/${segment(chainId)}/events`, query);
 }
 
 /** One content class's policy in the API, where the dashboard saves a new floor. */

@@ -9,6 +9,7 @@ import { chainsExportHref, chainsHref } from "@/lib/routes";
 import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
 import { ChainFilters } from "@/components/chains/chain-filters";
 import { ChainsTable } from "@/components/chains/chains-table";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
@@ -36,10 +37,15 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
   const [classes, services] = await Promise.all([listChainClasses(), listChainServices()]);
   return (
     <>
-      <h1>Chains</h1>
-      <p className="subtitle">
-        Every compression chain, filtered and sorted on the server. The URL is the view: share it.
-      </p>
+      <div className="overview-head">
+        <div>
+          <h1>Chains</h1>
+          <p className="subtitle">
+            Every compression chain, filtered and sorted on the server. The URL is the view: share it.
+          </p>
+        </div>
+        <AutoRefresh />
+      </div>
       <ChainFilters
         status={p.status}
         contentClass={p.content_class}

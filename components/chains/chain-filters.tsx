@@ -1,6 +1,7 @@
 "use client";
 // The chains list filters as a plain GET form: the URL is the state, and it works before
-// hydration. Once hydrated, choices apply at once and the search applies as you pause typing.
+// hydration. Choices apply on submit (Apply or Enter), never on change: arrow keys in a select
+// fire a change for every option passed, and applying each one would drop keyboard focus.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { chainsHref } from "@/lib/routes";
@@ -48,29 +49,19 @@ export function ChainFilters({
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const [search, setSearch] = useState(q ?? "");
-  const typed = useRef(false);
 
-  function apply(options: { resetOrder?: boolean } = {}) {
+  function apply() {
     if (!form.current) return;
     const params = new URLSearchParams();
     for (const [key, value] of new FormData(form.current))
       if (typeof value === "string" && value !== "") params.set(key, value);
     const chosenSort = (params.get("sort") ?? "last_activity") as ChainSort;
     // A new sort starts in its natural direction; defaults stay out of the URL so links stay short.
-    if (options.resetOrder || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
+    if (chosenSort !== sort || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
     if (params.get("sort") === "last_activity") params.delete("sort");
     if (params.get("limit") === "50") params.delete("limit");
     router.push(chainsHref(Object.fromEntries(params)));
   }
-
-  // Debounced search-as-you-type: runs when the typed text changes; apply() reads the whole
-  // form from its ref, so it needs no dependency of its own.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the typed text on purpose
-  useEffect(() => {
-    if (!typed.current) return;
-    const timer = setTimeout(() => apply(), 350);
-    return () => clearTimeout(timer);
-  }, [search]);
 
   // A link elsewhere on the page (or the back button) can change the search: follow it.
   useEffect(() => {
@@ -96,22 +87,13 @@ export function ChainFilters({
             name="q"
             placeholder="Search chain id…"
             value={search}
-            onChange={(event) => {
-              typed.current = true;
-              setSearch(event.target.value);
-            }}
+            onChange={(event) => setSearch(event.target.value)}
             data-testid="filter-q"
           />
         </label>
         <label>
           Status{" "}
-          <select
-            key={status ?? ""}
-            name="status"
-            defaultValue={status ?? ""}
-            onChange={() => apply()}
-            data-testid="filter-status"
-          >
+          <select key={status ?? ""} name="status" defaultValue={status ?? ""} data-testid="filter-status">
             <option value="">any</option>
             {CHAIN_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -126,7 +108,6 @@ export function ChainFilters({
             key={contentClass ?? ""}
             name="content_class"
             defaultValue={contentClass ?? ""}
-            onChange={() => apply()}
             data-testid="filter-class"
           >
             <option value="">any</option>
@@ -158,13 +139,7 @@ export function ChainFilters({
         ) : null}
         <label>
           Sort{" "}
-          <select
-            key={sort}
-            name="sort"
-            defaultValue={sort}
-            onChange={() => apply({ resetOrder: true })}
-            data-testid="filter-sort"
-          >
+          <select key={sort} name="sort" defaultValue={sort} data-testid="filter-sort">
             {CHAIN_SORTS.map((s) => (
               <option key={s} value={s}>
                 {SORT_LABEL[s]}
@@ -174,7 +149,7 @@ export function ChainFilters({
         </label>
         <label>
           <span className="visually-hidden">Order</span>
-          <select key={order} name="order" defaultValue={order} onChange={() => apply()} data-testid="filter-order">
+          <select key={order} name="order" defaultValue={order} data-testid="filter-order">
             <option value={defaultOrder(sort)}>{ORDER_LABEL[sort][defaultOrder(sort)]}</option>
             <option value={defaultOrder(sort) === "asc" ? "desc" : "asc"}>
               {ORDER_LABEL[sort][defaultOrder(sort) === "asc" ? "desc" : "asc"]}
@@ -183,7 +158,7 @@ export function ChainFilters({
         </label>
         <label>
           Rows{" "}
-          <select key={limit} name="limit" defaultValue={String(limit)} onChange={() => apply()}>
+          <select key={limit} name="limit" defaultValue={String(limit)}>
             {[25, 50, 100, 200].map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -191,9 +166,9 @@ export function ChainFilters({
             ))}
           </select>
         </label>
-        <noscript>
-          <button type="submit">Apply</button>
-        </noscript>
+        <button type="submit" data-testid="filter-apply">
+          Apply
+        </button>
       </form>
     </search>
   );

@@ -6,6 +6,7 @@ import { chainColumns } from "./chain-columns";
 export function ChainsTable({ rows, empty }: { rows: ChainSummaryWire[]; empty?: React.ReactNode }) {
   return (
     <DataTable
+      label="Chains"
       testId="chains-table"
       columns={chainColumns}
       rows={rows}

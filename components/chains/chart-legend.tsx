@@ -9,6 +9,12 @@ export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; has
           <span className="swatch line curve" /> the pass&apos;s value
         </li>
         <li>
+          <span className="glyph under-floor">◯</span> pass under its floor
+        </li>
+        <li>
+          <span className="swatch line curve gap" /> a break in the line: passes that never arrived
+        </li>
+        <li>
           <span className="swatch dashed danger" /> floor of the policy version that judged the pass
         </li>
         <li>

@@ -24,6 +24,7 @@ function PassLink({ row }: { row: PassTableRow }) {
   params.set("pass", row.pass_id);
   return (
     <Link
+      prefetch={false}
       href={`${pathname}?${params.toString()}`}
       scroll={false}
       onClick={(event) => event.stopPropagation()}

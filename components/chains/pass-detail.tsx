@@ -1,6 +1,7 @@
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { PassDetail as PassDetailData } from "@/lib/chains/types";
 import { formatBytes } from "@/lib/format";
+import { EscapeCloses } from "@/components/ui/escape-closes";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { OriginalLinks, type OriginalLinkProps } from "./original-links";
@@ -21,9 +22,10 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
         <h2>
           Pass {pass.pass_number} <code>{pass.pass_id}</code>
         </h2>
-        <a href={closeHref} aria-label="Close pass details">
+        <a href={closeHref} aria-label="Close pass details (Escape)">
           ✕ close
         </a>
+        <EscapeCloses href={closeHref} />
       </div>
       <dl className="fields">
         <dt>Verdict</dt>

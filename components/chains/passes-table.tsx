@@ -14,6 +14,7 @@ export function PassesTable({ rows, selectedPassId }: { rows: PassTableRow[]; se
   const searchParams = useSearchParams();
   return (
     <DataTable
+      label="Passes"
       testId="passes-table"
       columns={selectedPassId ? compactPassColumns : passColumns}
       rows={rows}

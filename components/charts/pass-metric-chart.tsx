@@ -4,7 +4,9 @@
 // stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
 // and client/server mismatches. Props arrive shaped and downsampled by the server.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
 import {
+  Brush,
   CartesianGrid,
   Line,
   LineChart,
@@ -18,9 +20,20 @@ import {
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { IntegrityFinding } from "@/lib/chains/integrity";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
-import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import {
+  BRUSH_MIN_POINTS,
+  floorAt,
+  type GapRow,
+  isGap,
+  LOG_AXIS_MIN,
+  logDomain,
+  logTicks,
+  passDomain,
+  withGaps,
+} from "@/lib/chart-domain";
 import { formatBytes } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { ChartData } from "./chart-data";
 import { BottomLabel, Diamond, FloorLabel, Square, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
@@ -84,8 +97,9 @@ function PassTooltip({
   payload,
   metric,
 }: Pick<TooltipContentProps, "active" | "payload"> & { metric: Metric }) {
-  const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
-  if (!point) return null;
+  const row = active ? (payload?.[0]?.payload as SeriesPoint | GapRow | undefined) : undefined;
+  if (!row || isGap(row)) return null;
+  const point = row;
   return (
     <div className="chart-tooltip" data-testid="chart-tooltip">
       <div>
@@ -126,16 +140,39 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
+  const [zoom, setZoom] = useState<{ startIndex: number; endIndex: number } | null>(null);
+  const [brushKey, setBrushKey] = useState(0);
   const m = METRIC[metric];
+  // Missing passes break the line: a value-less row sits in each gap. Kept stable across
+  // renders: the brush starts over whenever its data changes identity.
+  const rows = useMemo(
+    () =>
+      withGaps(
+        points,
+        findings.filter((f) => f.kind === "missing_pass").map((f) => f.pass_number),
+      ),
+    [points, findings],
+  );
 
   const firstPoint = points[0];
   const lastPoint = points.at(-1);
   if (!firstPoint || !lastPoint) return <div className="empty">No passes yet.</div>;
 
-  const first = firstPoint.pass_number;
-  const last = lastPoint.pass_number;
+  const brush = points.length > BRUSH_MIN_POINTS;
+  const shownFirst = (zoom && rows[zoom.startIndex]?.pass_number) ?? firstPoint.pass_number;
+  const shownLast = (zoom && rows[zoom.endIndex]?.pass_number) ?? lastPoint.pass_number;
+  const first = Math.floor(shownFirst);
+  const last = Math.ceil(shownLast);
   const limits = [...floors.map((f) => f.max_pass_number), ...(candidate ? [candidate.max_pass_number] : [])];
   const x = passDomain(first, last, limits);
+  const floorOf = (p: SeriesPoint) => {
+    const f = floorAt(floors, p.pass_number);
+    return f ? m.floor(f) : null;
+  };
+  const underFloor = (p: SeriesPoint) => {
+    const floor = floorOf(p);
+    return floor !== null && (metric === "size" ? p.size : p.density) < floor;
+  };
   const floorValues = floors.map(m.floor);
   const candidateFloor = candidate
     ? metric === "size"
@@ -151,8 +188,8 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const showDots = points.length <= 120;
 
   function openPass(index: number | undefined) {
-    const point = index === undefined ? undefined : points[index];
-    if (!point) return;
+    const point = index === undefined ? undefined : rows[index];
+    if (!point || isGap(point)) return;
     const params = new URLSearchParams(searchParams.toString());
     params.set("pass", point.pass_id);
     params.delete("after");
@@ -161,212 +198,310 @@ export function PassMetricChart(props: PassMetricChartProps) {
     router.push(`${pathname}?${params.toString()}`, { scroll: false });
   }
 
+  const underCount = points.filter(underFloor).length;
+  const caption = `${m.title} over pass number, passes ${firstPoint.pass_number} to ${lastPoint.pass_number} (${points.length} drawn)${
+    collapse ? `, collapse at pass ${collapse.pass_number}` : ", no collapse"
+  }${underCount > 0 ? `, ${underCount} under the floor` : ""}.`;
+
   return (
-    <div className="chart" data-testid={`${metric}-chart`} data-points={points.length}>
-      <LineChart
-        responsive
-        style={{ width: "100%", height }}
-        data={points}
-        margin={{ top: 34, right: 16, bottom: 4, left: 8 }}
-        onClick={(state) =>
-          openPass(typeof state.activeIndex === "number" ? state.activeIndex : Number(state.activeIndex ?? NaN))
-        }
-      >
-        <CartesianGrid stroke="var(--grid)" strokeDasharray="2 4" />
-        <XAxis
-          dataKey="pass_number"
-          type="number"
-          domain={x.domain}
-          allowDecimals={false}
-          stroke="var(--muted)"
-          tick={{ fontSize: 11, fill: "var(--muted)" }}
-          label={{
-            value: "pass number",
-            position: "insideBottomRight",
-            offset: -2,
-            fontSize: 11,
-            fill: "var(--muted)",
-          }}
-          height={34}
-        />
-        <YAxis
-          type="number"
-          scale={metric === "size" ? "log" : "linear"}
-          domain={yDomain}
-          ticks={metric === "size" ? logTicks(yDomain) : [0, 0.25, 0.5, 0.75, 1]}
-          tickFormatter={(v: number) => (metric === "size" ? formatBytes(v) : v.toFixed(2))}
-          allowDataOverflow
-          stroke="var(--muted)"
-          tick={{ fontSize: 11, fill: "var(--muted)" }}
-          width={56}
-        />
-        <Tooltip
-          content={(p) => <PassTooltip active={p.active} payload={p.payload} metric={metric} />}
-          isAnimationActive={false}
-        />
-
-        {floors.map((f, i) => {
-          const to = floors[i + 1]?.from ?? x.domain[1];
-          const from = f.from === to ? f.from - 0.5 : f.from;
-          const text = `floor ${formatValue(metric, m.floor(f))}${floors.length > 1 || f.policy_version > 0 ? ` (v${f.policy_version})` : " (default)"}`;
-          return (
-            <ReferenceLine
-              key={`floor-${f.policy_version}-${f.from}`}
-              segment={[
-                { x: from, y: m.floor(f) },
-                { x: to, y: m.floor(f) },
-              ]}
-              stroke="var(--danger)"
-              strokeDasharray="6 4"
-              strokeWidth={1.5}
-              ifOverflow="visible"
-              label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="end" />}
-            />
-          );
-        })}
-        {candidateFloor !== null ? (
-          <ReferenceLine
-            y={candidateFloor}
-            stroke="var(--accent)"
-            strokeDasharray="2 3"
-            strokeWidth={2}
-            ifOverflow="extendDomain"
-            label={
-              <FloorLabel
-                text={`candidate ${formatValue(metric, candidateFloor)}`}
-                testId={`${metric}-candidate-floor`}
-                color="var(--accent)"
-                side="start"
-              />
-            }
-          />
-        ) : null}
-        {x.limits.map((limit) => (
-          <ReferenceLine
-            key={`limit-${limit}`}
-            x={limit + 0.5}
+    <figure className="chart-figure">
+      <figcaption className="visually-hidden">{caption}</figcaption>
+      <div className="chart" data-testid={`${metric}-chart`} data-points={points.length}>
+        <LineChart
+          responsive
+          style={{ width: "100%", height: brush ? height + 36 : height }}
+          data={rows}
+          margin={{ top: 34, right: 16, bottom: 4, left: 8 }}
+          onClick={(state) =>
+            openPass(typeof state.activeIndex === "number" ? state.activeIndex : Number(state.activeIndex ?? NaN))
+          }
+        >
+          <CartesianGrid stroke="var(--grid)" strokeDasharray="2 4" />
+          <XAxis
+            dataKey="pass_number"
+            type="number"
+            domain={x.domain}
+            allowDecimals={false}
             stroke="var(--muted)"
-            strokeDasharray="3 3"
-            label={
-              <BottomLabel
-                text={`max pass ${limit}`}
-                color="var(--muted)"
-                testId={`${metric}-max-pass`}
-                title={`Passes after ${limit} exceed max_pass_number`}
-              />
-            }
+            tick={{ fontSize: 11, fill: "var(--muted)" }}
+            label={{
+              value: "pass number",
+              position: "insideBottomRight",
+              offset: -2,
+              fontSize: 11,
+              fill: "var(--muted)",
+            }}
+            height={34}
           />
-        ))}
-        {boundaries.map((b) => (
-          <ReferenceLine
-            key={`boundary-${b.pass_number}`}
-            x={b.pass_number}
-            stroke={BOUNDARY_COLOR[b.strategy]}
-            strokeWidth={2}
-            strokeDasharray="1 3"
-            label={
-              <TopLabel
-                text={`⚑ ${BOUNDARY_LABEL[b.strategy]}`}
-                color={BOUNDARY_COLOR[b.strategy]}
-                testId={`${metric}-boundary-marker`}
-                title={`${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`}
-                row={1}
-              />
-            }
+          <YAxis
+            type="number"
+            scale={metric === "size" ? "log" : "linear"}
+            domain={yDomain}
+            ticks={metric === "size" ? logTicks(yDomain) : [0, 0.25, 0.5, 0.75, 1]}
+            tickFormatter={(v: number) => (metric === "size" ? formatBytes(v) : v.toFixed(2))}
+            allowDataOverflow
+            stroke="var(--muted)"
+            tick={{ fontSize: 11, fill: "var(--muted)" }}
+            width={56}
           />
-        ))}
-        {collapse ? (
-          <ReferenceLine
-            x={collapse.pass_number}
-            stroke="var(--danger)"
-            strokeWidth={2}
-            label={
-              <TopLabel
-                text={`collapse · pass ${collapse.pass_number}`}
-                color="var(--danger)"
-                testId={`${metric}-collapse-marker`}
-                title={`Collapse point: ${collapse.pass_id} (${collapse.verdict})`}
-              />
-            }
+          <Tooltip
+            content={(p) => <PassTooltip active={p.active} payload={p.payload} metric={metric} />}
+            isAnimationActive={false}
           />
-        ) : null}
-        {candidate?.collapse_pass_number != null ? (
-          <ReferenceLine
-            x={candidate.collapse_pass_number}
-            stroke="var(--accent)"
-            strokeWidth={2}
-            strokeDasharray="4 2"
-            label={
-              <TopLabel
-                text={`candidate collapse · pass ${candidate.collapse_pass_number}`}
-                color="var(--accent)"
-                testId={`${metric}-candidate-collapse`}
-                title="Where the chain would collapse under the candidate floor"
-                row={collapse ? 2 : 0}
-              />
-            }
-          />
-        ) : null}
-        {selected ? (
-          <ReferenceLine x={selected.pass_number} stroke="var(--accent)" strokeOpacity={0.5} strokeWidth={6} />
-        ) : null}
 
-        <Line
-          type="linear"
-          dataKey={m.value}
-          name={m.title}
-          stroke="var(--curve)"
-          strokeWidth={2}
-          dot={showDots ? { r: 3, fill: "var(--curve)", strokeWidth: 0 } : false}
-          activeDot={{ r: 5 }}
-          isAnimationActive={false}
-        />
-
-        {mismatches.map((mm) => {
-          const y = valueAt.get(mm.pass_number);
-          return y === undefined ? null : (
-            <ReferenceDot
-              key={`mismatch-${mm.kind}-${mm.pass_id}`}
-              x={mm.pass_number}
-              y={y}
-              ifOverflow="visible"
-              shape={(p) =>
-                mm.kind === "checked" ? (
-                  <Square
-                    {...p}
-                    testId={`${metric}-checked-marker`}
-                    title={`Pass ${mm.pass_number}: its content contradicts the client's claims; checked verdict ${mm.checked_verdict ?? "?"}`}
-                  />
-                ) : (
-                  <Diamond
-                    {...p}
-                    testId={`${metric}-mismatch-marker`}
-                    title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`}
-                  />
-                )
+          {floors.map((f, i) => {
+            const to = floors[i + 1]?.from ?? x.domain[1];
+            const from = f.from === to ? f.from - 0.5 : f.from;
+            const text = `floor ${formatValue(metric, m.floor(f))}${floors.length > 1 || f.policy_version > 0 ? ` (v${f.policy_version})` : " (default)"}`;
+            return (
+              <ReferenceLine
+                key={`floor-${f.policy_version}-${f.from}`}
+                segment={[
+                  { x: from, y: m.floor(f) },
+                  { x: to, y: m.floor(f) },
+                ]}
+                stroke="var(--danger)"
+                strokeDasharray="6 4"
+                strokeWidth={1.5}
+                ifOverflow="visible"
+                label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="end" />}
+              />
+            );
+          })}
+          {candidateFloor !== null ? (
+            <ReferenceLine
+              y={candidateFloor}
+              stroke="var(--accent)"
+              strokeDasharray="2 3"
+              strokeWidth={2}
+              ifOverflow="extendDomain"
+              label={
+                <FloorLabel
+                  text={`candidate ${formatValue(metric, candidateFloor)}`}
+                  testId={`${metric}-candidate-floor`}
+                  color="var(--accent)"
+                  side="start"
+                />
               }
             />
-          );
-        })}
-        {findings.map((f) => {
-          const y = valueAt.get(f.pass_number);
-          return y === undefined ? null : (
-            <ReferenceDot
-              key={`finding-${f.pass_id}-${f.kind}`}
-              x={f.pass_number}
-              y={y}
-              ifOverflow="visible"
-              shape={(p) => (
-                <Triangle
-                  {...p}
-                  testId={`${metric}-integrity-marker`}
-                  title={`${f.kind.replace("_", " ")}: ${f.detail}`}
+          ) : null}
+          {x.limits.map((limit) => (
+            <ReferenceLine
+              key={`limit-${limit}`}
+              x={limit + 0.5}
+              stroke="var(--muted)"
+              strokeDasharray="3 3"
+              label={
+                <BottomLabel
+                  text={`max pass ${limit}`}
+                  color="var(--muted)"
+                  testId={`${metric}-max-pass`}
+                  title={`Passes after ${limit} exceed max_pass_number`}
                 />
-              )}
+              }
             />
-          );
+          ))}
+          {boundaries.map((b) => (
+            <ReferenceLine
+              key={`boundary-${b.pass_number}`}
+              x={b.pass_number}
+              stroke={BOUNDARY_COLOR[b.strategy]}
+              strokeWidth={2}
+              strokeDasharray="1 3"
+              label={
+                <TopLabel
+                  text={`⚑ ${BOUNDARY_LABEL[b.strategy]}`}
+                  color={BOUNDARY_COLOR[b.strategy]}
+                  testId={`${metric}-boundary-marker`}
+                  title={`${BOUNDARY_LABEL[b.strategy]} at pass ${b.pass_number}: ${b.reason}`}
+                  row={1}
+                />
+              }
+            />
+          ))}
+          {collapse ? (
+            <ReferenceLine
+              x={collapse.pass_number}
+              stroke="var(--danger)"
+              strokeWidth={2}
+              label={
+                <TopLabel
+                  text={`collapse · pass ${collapse.pass_number}`}
+                  color="var(--danger)"
+                  testId={`${metric}-collapse-marker`}
+                  title={`Collapse point: ${collapse.pass_id} (${collapse.verdict})`}
+                />
+              }
+            />
+          ) : null}
+          {candidate?.collapse_pass_number != null ? (
+            <ReferenceLine
+              x={candidate.collapse_pass_number}
+              stroke="var(--accent)"
+              strokeWidth={2}
+              strokeDasharray="4 2"
+              label={
+                <TopLabel
+                  text={`candidate collapse · pass ${candidate.collapse_pass_number}`}
+                  color="var(--accent)"
+                  testId={`${metric}-candidate-collapse`}
+                  title="Where the chain would collapse under the candidate floor"
+                  row={collapse ? 2 : 0}
+                />
+              }
+            />
+          ) : null}
+          {selected ? (
+            <ReferenceLine x={selected.pass_number} stroke="var(--accent)" strokeOpacity={0.5} strokeWidth={6} />
+          ) : null}
+
+          <Line
+            type="linear"
+            dataKey={(row: SeriesPoint | GapRow) => (isGap(row) ? null : m.value(row))}
+            name={m.title}
+            stroke="var(--curve)"
+            strokeWidth={2}
+            connectNulls={false}
+            dot={(dot: { cx?: number; cy?: number; payload?: SeriesPoint | GapRow; index?: number }) => {
+              const row = dot.payload;
+              const key = `dot-${dot.index}`;
+              if (!row || isGap(row) || dot.cx === undefined || dot.cy === undefined) return <g key={key} />;
+              if (underFloor(row)) {
+                // Under the floor: a hollow red ring, told apart from the curve without colour alone.
+                return (
+                  <g key={key} data-testid={`${metric}-under-floor`} pointerEvents="none">
+                    <title>{`Pass ${row.pass_number} under its floor`}</title>
+                    <circle
+                      cx={dot.cx}
+                      cy={dot.cy}
+                      r={5}
+                      fill="var(--panel)"
+                      stroke="var(--danger)"
+                      strokeWidth={2.5}
+                    />
+                  </g>
+                );
+              }
+              return showDots ? (
+                <circle key={key} cx={dot.cx} cy={dot.cy} r={3} fill="var(--curve)" />
+              ) : (
+                <g key={key} />
+              );
+            }}
+            activeDot={{ r: 5 }}
+            isAnimationActive={false}
+          />
+          {brush ? (
+            <Brush
+              // Uncontrolled while dragging (feeding the range back in fights the drag); a new
+              // key puts the handles back at both ends for "Show all".
+              key={brushKey}
+              dataKey="pass_number"
+              height={24}
+              travellerWidth={10}
+              stroke="var(--accent)"
+              fill="var(--panel)"
+              tickFormatter={(v: number) => String(Math.round(v))}
+              onChange={(range) => {
+                const { startIndex, endIndex } = range as { startIndex?: number; endIndex?: number };
+                if (startIndex === undefined || endIndex === undefined) return;
+                setZoom(startIndex === 0 && endIndex === rows.length - 1 ? null : { startIndex, endIndex });
+              }}
+            />
+          ) : null}
+
+          {mismatches.map((mm) => {
+            const y = valueAt.get(mm.pass_number);
+            return y === undefined ? null : (
+              <ReferenceDot
+                key={`mismatch-${mm.kind}-${mm.pass_id}`}
+                x={mm.pass_number}
+                y={y}
+                ifOverflow="visible"
+                shape={(p) =>
+                  mm.kind === "checked" ? (
+                    <Square
+                      {...p}
+                      testId={`${metric}-checked-marker`}
+                      title={`Pass ${mm.pass_number}: its content contradicts the client's claims; checked verdict ${mm.checked_verdict ?? "?"}`}
+                    />
+                  ) : (
+                    <Diamond
+                      {...p}
+                      testId={`${metric}-mismatch-marker`}
+                      title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`}
+                    />
+                  )
+                }
+              />
+            );
+          })}
+          {findings.map((f) => {
+            const y = valueAt.get(f.pass_number);
+            return y === undefined ? null : (
+              <ReferenceDot
+                key={`finding-${f.pass_id}-${f.kind}`}
+                x={f.pass_number}
+                y={y}
+                ifOverflow="visible"
+                shape={(p) => (
+                  <Triangle
+                    {...p}
+                    testId={`${metric}-integrity-marker`}
+                    title={`${f.kind.replace("_", " ")}: ${f.detail}`}
+                  />
+                )}
+              />
+            );
+          })}
+        </LineChart>
+      </div>
+      {brush ? (
+        <p className="muted small chart-hint">
+          Drag the handles under the chart to zoom into a stretch of passes
+          {zoom ? (
+            <>
+              {" "}
+              (showing passes {first} to {last}){" "}
+              <button
+                type="button"
+                onClick={() => {
+                  setZoom(null);
+                  setBrushKey((k) => k + 1);
+                }}
+                data-testid={`${metric}-zoom-reset`}
+              >
+                Show all
+              </button>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
+      <ChartData
+        caption={`${m.title} per pass`}
+        testId={`${metric}-data`}
+        columns={["Pass", "Pass id", m.title, "Floor", "Verdict", "Marks"]}
+        rows={points.map((p) => {
+          const floor = floorOf(p);
+          const marks = [
+            underFloor(p) ? "under floor" : "",
+            p.integrity ? p.integrity.replaceAll("_", " ") : "",
+            p.client_mismatch ? "client mismatch" : "",
+          ].filter(Boolean);
+          return {
+            key: p.pass_id,
+            cells: [
+              p.pass_number,
+              <code key="id">{p.pass_id}</code>,
+              formatValue(metric, metric === "size" ? p.size : p.density),
+              floor === null ? "" : formatValue(metric, floor),
+              p.verdict,
+              marks.join(", "),
+            ],
+          };
         })}
-      </LineChart>
-    </div>
+      />
+    </figure>
   );
 }

@@ -144,7 +144,8 @@ export function ContentPane({ hash, part, title, totalChars, contentType }: Cont
             </nav>
           ) : null}
           {slice?.page === page ? (
-            <pre className="content-text" data-testid="content-text">
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the text scrolls, and a keyboard must reach it
+            <pre className="content-text" data-testid="content-text" tabIndex={0}>
               {slice.text}
             </pre>
           ) : (

@@ -114,6 +114,7 @@ function columns(state: SortState): ColumnDef<OriginalSummaryWire, unknown>[] {
 export function OriginalsTable({ rows, sort }: { rows: OriginalSummaryWire[]; sort: SortState }) {
   return (
     <DataTable
+      label="Cached originals"
       columns={columns(sort)}
       rows={rows}
       rowId={(r) => r.hash}

@@ -5,6 +5,7 @@ import { policyColumns, type PolicyRow } from "./policy-columns";
 export function PoliciesTable({ rows, selected }: { rows: PolicyRow[]; selected: string | null }) {
   return (
     <DataTable
+      label="Policies"
       testId="policies-table"
       columns={policyColumns}
       rows={rows}

@@ -1,6 +1,7 @@
 import { MOVEMENT_LABEL, MOVEMENTS, type Movement, type WhatIfResult } from "@/lib/chains/what-if";
 import { formatCount } from "@/lib/format";
 import { chainHref } from "@/lib/routes";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const TONE: Record<Movement, string> = {
   newly_collapsing: "danger",
@@ -51,33 +52,35 @@ export function WhatIfResults({
           <h3>
             {MOVEMENT_LABEL[m]} <span className="muted">({formatCount(result.counts[m])})</span>
           </h3>
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Chain</th>
-                <th scope="col">Collapses under the floor in force</th>
-                <th scope="col">Under the candidate</th>
-                <th scope="col" />
-              </tr>
-            </thead>
-            <tbody>
-              {result.chains[m].map((c) => (
-                <tr key={c.chain_id} data-chain-id={c.chain_id}>
-                  <td>
-                    <a href={chainHref(c.chain_id)}>{c.chain_id}</a>
-                  </td>
-                  <td>{passText(c.current)}</td>
-                  <td>
-                    {passText(c.candidate)}
-                    {c.candidate ? <div className="directive muted">{c.candidate.directive}</div> : null}
-                  </td>
-                  <td>
-                    <a href={overlayHref(c.chain_id)}>show on chart</a>
-                  </td>
+          <ScrollBox label={`${MOVEMENT_LABEL[m]} chains`}>
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">Chain</th>
+                  <th scope="col">Collapses under the floor in force</th>
+                  <th scope="col">Under the candidate</th>
+                  <th scope="col" />
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {result.chains[m].map((c) => (
+                  <tr key={c.chain_id} data-chain-id={c.chain_id}>
+                    <td>
+                      <a href={chainHref(c.chain_id)}>{c.chain_id}</a>
+                    </td>
+                    <td>{passText(c.current)}</td>
+                    <td>
+                      {passText(c.candidate)}
+                      {c.candidate ? <div className="directive muted">{c.candidate.directive}</div> : null}
+                    </td>
+                    <td>
+                      <a href={overlayHref(c.chain_id)}>show on chart</a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
           {result.counts[m] > result.chains[m].length ? (
             <p className="muted">
               and {formatCount(result.counts[m] - result.chains[m].length)} more (the biggest moves are listed).

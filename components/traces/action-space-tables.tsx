@@ -13,7 +13,7 @@ function Sources({ list, verb }: { list: Establishment[]; verb: string }) {
         <li key={`${e.trace_id}\u0000${e.receipt}`}>
           <code className="audit-pre">{e.receipt || "(empty receipt)"}</code>{" "}
           <span className="audit-subtle">{verb}</span>{" "}
-          <Link href={traceHref(e.trace_id)} className="mono" data-testid="source-trace">
+          <Link prefetch={false} href={traceHref(e.trace_id)} className="mono" data-testid="source-trace">
             {e.trace_id}
           </Link>{" "}
           <time className="audit-subtle audit-small" dateTime={e.created_at}>
@@ -65,6 +65,7 @@ const forbiddenColumns: ColumnDef<ForbiddenEntry>[] = [
 export function AxiomTable({ rows }: { rows: AxiomEntry[] }) {
   return (
     <DataTable
+      label="Admissible axioms"
       columns={axiomColumns}
       rows={rows}
       rowId={(a) => a.key}
@@ -77,6 +78,7 @@ export function AxiomTable({ rows }: { rows: AxiomEntry[] }) {
 export function ForbiddenTable({ rows }: { rows: ForbiddenEntry[] }) {
   return (
     <DataTable
+      label="Forbidden paths"
       columns={forbiddenColumns}
       rows={rows}
       rowId={(f) => f.key}

@@ -71,5 +71,7 @@ const columns: ColumnDef<NodeRow>[] = [
 ];
 
 export function NodeTable({ rows }: { rows: NodeRow[] }) {
-  return <DataTable columns={columns} rows={rows} rowId={(r) => String(r.index)} testId="node-table" />;
+  return (
+    <DataTable label="Raw nodes" columns={columns} rows={rows} rowId={(r) => String(r.index)} testId="node-table" />
+  );
 }

@@ -18,7 +18,11 @@ const columns: ColumnDef<TraceRejectionWire>[] = [
         {row.original.chain_id === null ? (
           <span className="audit-subtle audit-small">no chain</span>
         ) : (
-          <Link href={`/traces?chain_id=${encodeURIComponent(row.original.chain_id)}`} className="mono audit-small">
+          <Link
+            prefetch={false}
+            href={`/traces?chain_id=${encodeURIComponent(row.original.chain_id)}`}
+            className="mono audit-small"
+          >
             {row.original.chain_id}
           </Link>
         )}
@@ -45,6 +49,7 @@ export function RejectionTable({ rows }: { rows: TraceRejectionWire[] }) {
   return (
     <div className="audit-scroll">
       <DataTable
+        label="Refused submissions"
         columns={columns}
         rows={rows}
         rowId={(r) => String(r.id)}

@@ -12,7 +12,12 @@ const columns: ColumnDef<TraceSummary>[] = [
     id: "trace",
     header: "Trace",
     cell: ({ row }) => (
-      <Link href={traceHref(row.original.trace_id)} className="mono audit-nowrap" data-testid="trace-link">
+      <Link
+        prefetch={false}
+        href={traceHref(row.original.trace_id)}
+        className="mono audit-nowrap"
+        data-testid="trace-link"
+      >
         {row.original.trace_id}
       </Link>
     ),
@@ -25,6 +30,7 @@ const columns: ColumnDef<TraceSummary>[] = [
         <span className="audit-subtle">none</span>
       ) : (
         <Link
+          prefetch={false}
           href={actionSpaceHref(row.original.chain_id)}
           className="mono"
           title="The action space this chain hands to a successor"
@@ -91,7 +97,14 @@ const columns: ColumnDef<TraceSummary>[] = [
 export function TraceTable({ rows, empty }: { rows: TraceSummary[]; empty: React.ReactNode }) {
   return (
     <div className="audit-scroll">
-      <DataTable columns={columns} rows={rows} rowId={(t) => t.trace_id} empty={empty} testId="trace-table" />
+      <DataTable
+        label="Distilled traces"
+        columns={columns}
+        rows={rows}
+        rowId={(t) => t.trace_id}
+        empty={empty}
+        testId="trace-table"
+      />
     </div>
   );
 }

@@ -18,6 +18,7 @@ test.describe("chains list", () => {
     await expect.poll(() => chainIds(page).then((ids) => ids.sort())).toEqual([...DEMO].sort());
 
     await page.getByTestId("filter-status").selectOption("floor_breached");
+    await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/status=floor_breached/);
     await expect
       .poll(() => chainIds(page).then((ids) => ids.sort()))
@@ -25,6 +26,7 @@ test.describe("chains list", () => {
 
     await page.getByTestId("filter-status").selectOption("");
     await page.getByTestId("filter-q").fill("void");
+    await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/q=void/);
     await expect.poll(() => chainIds(page)).toEqual(["demo-semantic-void"]);
 
@@ -35,6 +37,7 @@ test.describe("chains list", () => {
   test("sorting changes the order and the URL", async ({ page }) => {
     await page.goto("/chains?q=demo-");
     await page.getByTestId("filter-sort").selectOption("min_density");
+    await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/sort=min_density/);
     await expect
       .poll(() => chainIds(page))
@@ -47,11 +50,13 @@ test.describe("chains list", () => {
         "demo-content-check",
       ]);
     await page.getByTestId("filter-order").selectOption({ label: "highest first" });
+    await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/order=desc/);
     await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-content-check");
 
     // A new sort starts in its own natural order: smallest size first.
     await page.getByTestId("filter-sort").selectOption("min_size");
+    await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/sort=min_size/);
     await expect(page).not.toHaveURL(/order=/);
     await expect

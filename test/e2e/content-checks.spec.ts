@@ -15,6 +15,7 @@ test("a pass whose content contradicts the client shows on the chart, in the det
 
   await page.goto("/chains?q=demo-");
   await page.getByTestId("filter-status").selectOption("checked_mismatch");
+  await page.getByTestId("filter-apply").click();
   await expect(page).toHaveURL(/status=checked_mismatch/);
   await expect
     .poll(() => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts())

@@ -1,6 +1,6 @@
 // The chain event stream: a version event on connect, a change event when a pass arrives,
-// 404 in the error contract for an unknown chain, the stream ends when the client goes, and
-// past the per-process cap a new stream is refused.
+// 404 in the error contract for an unknown chain (unless the page asks to wait for it), the
+// stream ends when the client goes, and past the per-process cap a new stream is refused.
 import { describe, expect, it } from "vitest";
 import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
@@ -56,6 +56,26 @@ describe("chain event stream", () => {
     );
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe("not_found");
+  });
+
+  it("with ?wait=1 keeps an unknown chain's stream open and sends a change on its first receipt", async () => {
+    const abort = new AbortController();
+    const response = await chainEvents(
+      new Request("http://localhost/api/v1/chains/early/events?wait=1", { signal: abort.signal }),
+      params({ chain_id: "early" }),
+    );
+    expect(response.status).toBe(200);
+    if (!response.body) throw new Error("no body");
+    const reader = response.body.getReader();
+    const buffer = { text: "" };
+    expect(await nextEvent(reader, buffer)).toMatchObject({ event: "waiting", data: { chain_id: "early" } });
+    await ingestPasses([{ ...receipt(1), chain_id: "early", pass_id: "early.p1" }]);
+    expect(await nextEvent(reader, buffer)).toMatchObject({ event: "change", data: { pass_count: 1 } });
+    abort.abort();
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+    }
   });
 
   it("sends the chain's version, then a change when a pass arrives", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logDomain, logTicks, passDomain } from "@/lib/chart-domain";
+import { logDomain, logTicks, passDomain, classColorSlots, floorAt, isGap, withGaps } from "@/lib/chart-domain";
 import { formatBytes } from "@/lib/format";
 
 describe("log axis", () => {
@@ -61,5 +61,51 @@ describe("pass axis", () => {
 
   it("gives a one-pass chain some width", () => {
     expect(passDomain(1, 1, [])).toEqual({ domain: [1, 2], limits: [] });
+  });
+});
+
+describe("classColorSlots", () => {
+  it("gives a class the same slot whatever else is on the chart and in whatever order", () => {
+    const alone = classColorSlots(["summary"]);
+    const withOthers = classColorSlots(["api-json", "summary", "base64"]);
+    const reversed = classColorSlots(["base64", "summary", "api-json"]);
+    expect(withOthers).toEqual(reversed);
+    expect(withOthers.summary).toBe(alone.summary);
+  });
+
+  it("gives every class on one chart its own slot while slots last", () => {
+    const names = ["a", "b", "c", "d", "e", "f"];
+    const slots = classColorSlots(names);
+    expect(new Set(Object.values(slots)).size).toBe(6);
+    for (const s of Object.values(slots)) expect(s).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("withGaps", () => {
+  const pts = [1, 2, 5, 6].map((n) => ({ pass_number: n }));
+  it("puts a value-less row before a pass that follows missing passes", () => {
+    const rows = withGaps(pts, [5]);
+    expect(rows.map((r) => [r.pass_number, isGap(r)])).toEqual([
+      [1, false],
+      [2, false],
+      [4.5, true],
+      [5, false],
+      [6, false],
+    ]);
+  });
+  it("draws no gap before the first point", () => {
+    expect(withGaps(pts, [1]).some(isGap)).toBe(false);
+  });
+});
+
+describe("floorAt", () => {
+  it("finds the span that judged a pass", () => {
+    const floors = [
+      { from: 1, v: 1 },
+      { from: 4, v: 2 },
+    ];
+    expect(floorAt(floors, 3)?.v).toBe(1);
+    expect(floorAt(floors, 4)?.v).toBe(2);
+    expect(floorAt(floors, 9)?.v).toBe(2);
   });
 });

@@ -28,13 +28,18 @@ const globalForStreams = globalThis as unknown as { floorlineOpenStreams?: { cou
 globalForStreams.floorlineOpenStreams ??= { count: 0 };
 const openStreams = globalForStreams.floorlineOpenStreams;
 
-const same = (a: ChainVersion, b: ChainVersion) =>
-  a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
+const same = (a: ChainVersion | null, b: ChainVersion) =>
+  a !== null &&
+  a.pass_count === b.pass_count &&
+  a.boundary_count === b.boundary_count &&
+  a.last_activity_at === b.last_activity_at;
 
 /**
  * Server-sent events for an open chain page: `version` once with the chain's counts, then
  * `change` whenever a pass or boundary arrives. Reads the one-row chain summary (one read per
  * chain per moment, shared by all its streams), so it works whichever instance took the write.
+ * An unknown chain is a 404, unless `?wait=1` (a chain page opened before the chain's first
+ * receipt): then `waiting` once, and `change` when the first receipt lands.
  */
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}/events",
@@ -55,11 +60,12 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       changes.close();
       throw error;
     });
-    if (!found) {
+    const wait = new URL(request.url).searchParams.get("wait") === "1";
+    if (!found && !wait) {
       changes.close();
       throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
     }
-    let current = found;
+    let current: ChainVersion | null = found;
     const encoder = new TextEncoder();
     // Stops on whichever comes first: the request aborting or the response stream being cancelled.
     const stop = new AbortController();
@@ -72,7 +78,11 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       },
       async start(controller) {
         const send = (text: string) => controller.enqueue(encoder.encode(text));
-        send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
+        send(
+          current
+            ? `retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`
+            : `retry: 3000\nevent: waiting\ndata: ${JSON.stringify({ chain_id: chainId })}\n\n`,
+        );
         const started = Date.now();
         let quietSince = Date.now();
         let checkedAccess = Date.now();
@@ -89,7 +99,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
               checkedAccess = Date.now();
             }
             const next = await getSharedChainVersion(chainId);
-            if (next && !same(next, current)) {
+            if (next && !same(current, next)) {
               current = next;
               send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
               quietSince = Date.now();

@@ -1,0 +1,118 @@
+// Keyboard and assistive technology on every page, in both colour schemes, and the phone
+// width: axe finds no serious or critical violation, a skip link leads to the content, the
+// page never pans sideways at 390 px and the nav folds away behind a menu button.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { everyPage } from "./ui-pages";
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`no serious or critical axe violation on any page (${colorScheme})`, async ({ page, request }) => {
+    test.setTimeout(180_000);
+    await page.emulateMedia({ colorScheme });
+    const bad: string[] = [];
+    for (const { name, path } of await everyPage(request)) {
+      await page.goto(path);
+      // Charts draw only after hydration; let them and the Suspense sections settle.
+      await page.waitForLoadState("networkidle").catch(() => undefined);
+      await page.waitForTimeout(300);
+      const results = await new AxeBuilder({ page }).analyze();
+      bad.push(
+        ...results.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${name}: ${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
+      );
+    }
+    expect(bad, bad.join("\n")).toEqual([]);
+  });
+}
+
+test("no page is wider than a 390 px phone screen", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const { name, path } of await everyPage(request)) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle").catch(() => undefined);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, `${name} is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
+  }
+});
+
+test("on a phone the nav folds behind a menu button that opens it", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/chains");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const traces = nav.getByRole("link", { name: "Traces" });
+  await expect(traces).toBeHidden();
+  const menu = nav.getByRole("button", { name: "Menu" });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expect(traces).toBeVisible();
+  const box = await traces.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  await traces.click();
+  await expect(page).toHaveURL(/\/traces$/);
+  await expect(traces).toBeHidden();
+});
+
+test("the first Tab reaches a skip link that moves focus to the content", async ({ page }) => {
+  await page.goto("/chains");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+  // The next Tab lands inside the content, not back in the header.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => Boolean(document.activeElement?.closest("main")))).toBe(true);
+});
+
+test("chain filters apply on submit: arrow keys in a select keep focus and the URL", async ({ page }) => {
+  await page.goto("/chains?q=demo-");
+  const status = page.getByTestId("filter-status");
+  await status.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForTimeout(800);
+  await expect(page).toHaveURL(/\/chains\?q=demo-$/);
+  await expect(status).toBeFocused();
+  const chosen = await status.inputValue();
+  expect(chosen).not.toBe("");
+  await page.getByTestId("filter-apply").press("Enter");
+  await expect(page).toHaveURL(new RegExp(`status=${chosen}`));
+});
+
+test("Escape closes the pass panel", async ({ page }) => {
+  await page.goto("/chains/demo-schema-truncation?pass=demo-schema-truncation.p5&from=5");
+  await expect(page.getByTestId("pass-detail")).toBeVisible();
+  // Escape is handled once the page has hydrated; the live status says so.
+  await expect(page.getByTestId("live-status")).not.toHaveAttribute("data-state", "connecting");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("pass-detail")).toHaveCount(0);
+  await expect(page).not.toHaveURL(/pass=/);
+});
+
+test("each chart is a labelled figure with its points in a table a keyboard can open", async ({ page }) => {
+  await page.goto("/chains/demo-semantic-void");
+  const density = page.getByRole("figure", { name: /Semantic density over pass number/ });
+  await expect(density).toBeVisible();
+  await expect(page.getByRole("figure", { name: /Size over pass number/ })).toBeVisible();
+  const drawn = Number(await page.getByTestId("density-chart").getAttribute("data-points"));
+  const summary = density.getByText(/Show data/);
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  const table = density.getByRole("table");
+  await expect(table).toBeVisible();
+  await expect(table.locator("tbody tr")).toHaveCount(drawn);
+  await expect(table).toContainText("under floor");
+
+  await page.goto("/");
+  const overview = page.getByRole("figure", { name: /Collapse rate per content class/ });
+  await expect(overview).toBeVisible();
+  await overview.getByText(/Show data/).click();
+  await expect(overview.getByRole("table")).toContainText("summary");
+});
