@@ -18,6 +18,15 @@ import {
 import { MAX_PASS_BATCH, passReceiptSchema } from "../schemas/passes";
 import { policyBodySchema, policyListQuerySchema } from "../schemas/policies";
 import {
+  createdWebhookSchema,
+  createWebhookSchema,
+  testEventResultSchema,
+  updateWebhookSchema,
+  webhookDeliveryWireSchema,
+  webhookListQuerySchema,
+  webhookWireSchema,
+} from "../schemas/webhooks";
+import {
   boundaryWireSchema,
   chainDetailSchema,
   chainSummarySchema,
@@ -304,6 +313,108 @@ export const OPERATIONS: OperationTable = {
       errors: [404],
     },
   },
+  "/api/v1/webhooks": {
+    GET: {
+      summary: "List webhooks",
+      tag: "Webhooks",
+      query: webhookListQuerySchema,
+      responses: {
+        200: { description: "A page of webhooks (never their secrets).", schema: listOf(webhookWireSchema) },
+      },
+    },
+    POST: {
+      summary: "Create a webhook",
+      description:
+        "Only http(s) URLs; a URL whose host resolves to a private, loopback or link-local address is refused unless the server runs with `FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1`. The secret is in this answer only.",
+      tag: "Webhooks",
+      body: createWebhookSchema,
+      responses: { 201: { description: "Created, with its signing secret.", schema: createdWebhookSchema } },
+    },
+  },
+  "/api/v1/webhooks/{id}": {
+    GET: {
+      summary: "A webhook",
+      tag: "Webhooks",
+      responses: { 200: { description: "The webhook.", schema: webhookWireSchema } },
+      errors: [404],
+    },
+    PATCH: {
+      summary: "Change a webhook (`active: false` pauses it)",
+      tag: "Webhooks",
+      body: updateWebhookSchema,
+      responses: { 200: { description: "The webhook as changed.", schema: webhookWireSchema } },
+      errors: [404],
+    },
+    DELETE: {
+      summary: "Delete a webhook and its pending deliveries",
+      tag: "Webhooks",
+      responses: { 204: { description: "Deleted." } },
+      errors: [404],
+    },
+  },
+  "/api/v1/webhooks/{id}/deliveries": {
+    GET: {
+      summary: "A webhook's delivery log",
+      tag: "Webhooks",
+      query: webhookListQuerySchema,
+      responses: {
+        200: { description: "Deliveries, newest first.", schema: listOf(webhookDeliveryWireSchema) },
+      },
+      errors: [404],
+    },
+  },
+  "/api/v1/webhooks/{id}/test": {
+    POST: {
+      summary: "Send a test event to this webhook",
+      description: "Queues a `webhook.test` event for this webhook only; see its delivery log for the outcome.",
+      tag: "Webhooks",
+      responses: { 202: { description: "Queued.", schema: testEventResultSchema } },
+      errors: [404],
+    },
+  },
+  "/metrics": {
+    GET: {
+      summary: "Prometheus metrics of this instance",
+      tag: "Metrics",
+      responses: {
+        200: {
+          description: "The text exposition format, version 0.0.4.",
+          media: { "text/plain": { schema: { type: "string" } } },
+        },
+      },
+    },
+  },
+  "/api/v1/openapi.json": {
+    GET: {
+      summary: "This document",
+      tag: "Docs",
+      responses: {
+        200: {
+          description: "The OpenAPI 3.1 document.",
+          media: { "application/json": { schema: { type: "object" } } },
+        },
+      },
+    },
+  },
+  "/docs/api": {
+    GET: {
+      summary: "The API reference page",
+      tag: "Docs",
+      responses: { 200: { description: "An HTML page.", media: { "text/html": { schema: { type: "string" } } } } },
+    },
+  },
+  "/docs/api/scalar.js": {
+    GET: {
+      summary: "The API reference page's script",
+      tag: "Docs",
+      responses: {
+        200: {
+          description: "JavaScript, cached for a year.",
+          media: { "text/javascript": { schema: { type: "string" } } },
+        },
+      },
+    },
+  },
 };
 
 /** Tags in the order the reference shows them, with what each covers. */
@@ -314,5 +425,8 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Policies", description: "Floors per content class, versioned." },
   { name: "Originals", description: "The CCR store of cached originals." },
   { name: "Traces", description: "Distilled reasoning traces." },
+  { name: "Webhooks", description: "Alerts pushed to your endpoints, signed, retried for 24 hours." },
+  { name: "Metrics", description: "Prometheus metrics." },
   { name: "Health", description: "Liveness of the server and its database." },
+  { name: "Docs", description: "This reference." },
 ];
