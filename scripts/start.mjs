@@ -96,6 +96,7 @@ const SOURCES = [
   "components",
   "db",
   "lib",
+  "workers",
   "drizzle",
   "instrumentation.ts",
   "proxy.ts",

@@ -5,11 +5,12 @@
 import { z } from "zod";
 import type { METHODS, ROUTES } from "../http/registry";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "../schemas/boundaries";
-import { chainListQuerySchema } from "../schemas/chains";
+import { chainExportQuerySchema, chainListQuerySchema } from "../schemas/chains";
 import { contentClassSchema } from "../schemas/common";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "../schemas/guard";
 import {
   originalGetQuerySchema,
+  originalContentQuerySchema,
   originalListQuerySchema,
   originalStatsQuerySchema,
   retrieveRequestSchema,
@@ -174,6 +175,7 @@ export const OPERATIONS: OperationTable = {
     GET: {
       summary: "Export the filtered chains as CSV or JSON (streamed)",
       tag: "Chains",
+      query: chainExportQuerySchema,
       responses: {
         200: {
           description: "Every matching chain, in list order.",
@@ -309,6 +311,7 @@ export const OPERATIONS: OperationTable = {
       summary: "A stored text for the dashboard (not a retrieval)",
       description: "The dashboard's reader: slices with `offset`/`length` (JSON), or the whole text.",
       tag: "Originals",
+      query: originalContentQuerySchema,
       responses: { 200: { description: "The text, or a slice of it.", schema: textSliceSchema, media: plainText } },
       errors: [404],
     },
