@@ -164,10 +164,13 @@ export type OutboxEvent = EventData & { dedupeKey?: string };
  * Records events and queues a delivery for every active webhook that subscribed to each,
  * in ONE statement inside the caller's transaction: the events exist exactly when the write
  * that caused them commits. An event whose dedupe key was already recorded is skipped.
- * Returns the number of deliveries queued.
+ * Returns the events actually recorded and the number of deliveries queued.
  */
-export async function recordEvents(tx: Executor, events: readonly OutboxEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
+export async function recordEvents(
+  tx: Executor,
+  events: readonly OutboxEvent[],
+): Promise<{ recorded: { type: string; dedupe_key: string | null }[]; queued: number }> {
+  if (events.length === 0) return { recorded: [], queued: 0 };
   const rows = events.map((e) => ({
     id: newEventId(),
     type: e.type,
@@ -175,7 +178,7 @@ export async function recordEvents(tx: Executor, events: readonly OutboxEvent[])
     data: e.data,
     dedupe_key: e.dedupeKey ?? null,
   }));
-  const queued = await queryRows<{ n: unknown }>(
+  const recorded = await queryRows<{ type: string; dedupe_key: string | null; queued: unknown }>(
     tx,
     sql`
       with ev as (
@@ -183,7 +186,7 @@ export async function recordEvents(tx: Executor, events: readonly OutboxEvent[])
         select id, type, content_class, data, dedupe_key
         from json_to_recordset(${JSON.stringify(rows)}::json) as e(id text, type text, content_class text, data jsonb, dedupe_key text)
         on conflict (dedupe_key) do nothing
-        returning id, type, content_class, created_at
+        returning id, type, content_class, created_at, dedupe_key
       ),
       queued as (
         insert into webhook_deliveries (webhook_id, event_id, status, attempts, next_attempt_at, created_at)
@@ -194,9 +197,12 @@ export async function recordEvents(tx: Executor, events: readonly OutboxEvent[])
           and (w.content_class is null or ev.content_class is null or w.content_class = ev.content_class)
         returning 1
       )
-      select count(*) as n from queued`,
+      select ev.type, ev.dedupe_key, (select count(*) from queued) as queued from ev`,
   );
-  return Number(queued[0]?.n ?? 0);
+  return {
+    recorded: recorded.map((r) => ({ type: r.type, dedupe_key: r.dedupe_key })),
+    queued: Number(recorded[0]?.queued ?? 0),
+  };
 }
 
 /** The "send a test event" action: one event, queued for this webhook only (paused or not). */

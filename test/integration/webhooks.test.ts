@@ -124,10 +124,10 @@ describe("the outbox and the delivery worker", () => {
       }),
     ).rejects.toThrow("the ingest failed");
     await db.transaction(async (tx) => {
-      expect(await recordEvents(tx, [collapsed("once")])).toBe(1);
+      expect((await recordEvents(tx, [collapsed("once")])).queued).toBe(1);
     });
     await db.transaction(async (tx) => {
-      expect(await recordEvents(tx, [collapsed("once")])).toBe(0);
+      expect(await recordEvents(tx, [collapsed("once")])).toEqual({ recorded: [], queued: 0 });
     });
     const events = await queryRows<{ dedupe_key: string }>(db, sql`select dedupe_key from webhook_events`);
     expect(events.map((e) => e.dedupe_key)).toEqual(["chain.collapsed:once"]);

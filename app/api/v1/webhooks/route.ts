@@ -1,14 +1,15 @@
 import { createWebhook, listWebhooks } from "@/db/queries/webhooks";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { decodeTypedCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { cursorPart, decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { createWebhookSchema, webhookListQuerySchema } from "@/lib/schemas/webhooks";
 import { generateWebhookSecret } from "@/lib/webhooks/signature";
 import { z } from "zod";
 import { assertDeliverable } from "@/workers/webhook-send";
 
-const cursorSchema = z.tuple([z.iso.datetime(), z.string()]);
+const cursorSchema = z.tuple([cursorPart.timestamp, cursorPart.text]);
 
 export const POST = route("/api/v1/webhooks", async (request) => {
   const input = parseBody(await readJson(request), createWebhookSchema);
@@ -20,7 +21,7 @@ export const POST = route("/api/v1/webhooks", async (request) => {
 
 export const GET = route("/api/v1/webhooks", async (request) => {
   const { cursor, limit } = parseSearchParams(request.url, webhookListQuerySchema);
-  const { items, next } = await listWebhooks({ limit, after: decodeTypedCursor(cursor, cursorSchema) });
+  const { items, next } = await listWebhooks({ limit, after: decodeCursor(cursor, cursorSchema) });
   return json({ items, next_cursor: next ? encodeCursor(next) : null });
 });
 

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { getWebhook, listDeliveries } from "@/db/queries/webhooks";
 import { ApiError } from "@/lib/errors";
-import { decodeTypedCursor, encodeCursor, parseSearchParams } from "@/lib/http/list";
+import { cursorPart, decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { webhookListQuerySchema } from "@/lib/schemas/webhooks";
 
-const cursorSchema = z.tuple([z.int().min(1)]);
+const cursorSchema = z.tuple([cursorPart.id]);
 
 export const GET = route<{ params: Promise<{ id: string }> }>(
   "/api/v1/webhooks/{id}/deliveries",
   async (request, { params }) => {
     const { id } = await params;
     const { cursor, limit } = parseSearchParams(request.url, webhookListQuerySchema);
-    const after = decodeTypedCursor(cursor, cursorSchema)?.[0];
+    const after = decodeCursor(cursor, cursorSchema)?.[0];
     if (!(await getWebhook(id))) throw new ApiError("not_found", `No webhook ${JSON.stringify(id)} exists.`);
     const { items, next } = await listDeliveries(id, { limit, after });
     return json({ items, next_cursor: next === null ? null : encodeCursor([next]) });

@@ -1,0 +1,161 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { queryRows, type Executor } from "../index";
+import { recordEvents, type OutboxEvent } from "./webhooks";
+import { findIntegrityIssues, type IntegrityKind } from "@/lib/chain-integrity";
+import type { WebhookEventType } from "@/lib/webhooks/payload";
+
+// What an ingest changed that someone may want to hear about: a chain's collapse point
+// set for the first time, new integrity findings, receipts whose client disagreed. Read
+// inside the ingest's transaction (which holds the chains' locks), so "before" and "after"
+// are exact, and recorded in the outbox in that same transaction.
+
+export interface ChainState {
+  collapsePassId: string | null;
+  integrityCount: number;
+}
+
+export async function readChainStates(tx: Executor, chainIds: readonly string[]): Promise<Map<string, ChainState>> {
+  if (chainIds.length === 0) return new Map();
+  const rows = await queryRows<{ chain_id: string; collapse_pass_id: string | null; integrity_count: unknown }>(
+    tx,
+    sql`select chain_id, collapse_pass_id, integrity_count from chains
+        where chain_id in (select json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json))`,
+  );
+  return new Map(
+    rows.map((r) => [r.chain_id, { collapsePassId: r.collapse_pass_id, integrityCount: Number(r.integrity_count) }]),
+  );
+}
+
+/** A receipt this ingest inserted, with the server's verdict. */
+export interface InsertedPass {
+  chain_id: string;
+  pass_id: string;
+  pass_number: number;
+  content_class: string;
+  verdict: string;
+  directive: string;
+  manifest_digest: string;
+  client_mismatch: boolean;
+  client_verdict: string | null;
+  client_manifest_digest: string | null;
+}
+
+export interface IngestEffects {
+  collapses: { content_class: string; verdict: string }[];
+  integrityKinds: IntegrityKind[];
+}
+
+const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.stringify([type, ...parts]);
+
+/**
+ * Records the outbox events of one pass ingest. `before` is the chains' state read after
+ * their locks were taken and before the insert. A chain collapses once (its collapse point
+ * going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
+ * however often the same receipts are sent.
+ */
+export async function recordPassEvents(
+  tx: Executor,
+  before: Map<string, ChainState>,
+  inserted: readonly InsertedPass[],
+): Promise<IngestEffects> {
+  if (inserted.length === 0) return { collapses: [], integrityKinds: [] };
+  const chainIds = [...new Set(inserted.map((p) => p.chain_id))];
+  const after = await queryRows<{
+    chain_id: string;
+    content_class: string;
+    collapse_pass_id: string | null;
+    collapse_pass_number: unknown;
+    collapse_verdict: string | null;
+    integrity_count: unknown;
+    directive: string | null;
+  }>(
+    tx,
+    sql`select c.chain_id, c.content_class, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict,
+          c.integrity_count, p.directive
+        from chains c left join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
+        where c.chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
+  );
+
+  const events: OutboxEvent[] = [];
+  const collapses: IngestEffects["collapses"] = [];
+  const grew: string[] = [];
+  const classOf = new Map(after.map((c) => [c.chain_id, c.content_class]));
+  for (const c of after) {
+    const was = before.get(c.chain_id);
+    if (c.collapse_pass_id !== null && (was?.collapsePassId ?? null) === null) {
+      collapses.push({ content_class: c.content_class, verdict: c.collapse_verdict! });
+      events.push({
+        type: "chain.collapsed",
+        dedupeKey: dedupe("chain.collapsed", c.chain_id),
+        data: {
+          chain_id: c.chain_id,
+          content_class: c.content_class,
+          pass_id: c.collapse_pass_id,
+          pass_number: Number(c.collapse_pass_number),
+          verdict: c.collapse_verdict!,
+          directive: c.directive ?? "",
+        },
+      });
+    }
+    if (Number(c.integrity_count) > (was?.integrityCount ?? 0)) grew.push(c.chain_id);
+  }
+
+  // Findings are derived, not stored: for the chains whose count grew, recompute them and
+  // let the dedupe keys keep only the ones never announced.
+  if (grew.length > 0) {
+    const links = await queryRows<{
+      chain_id: string;
+      pass_id: string;
+      pass_number: unknown;
+      input_content_hash: string | null;
+      current_content_hash: string;
+    }>(
+      tx,
+      sql`select chain_id, pass_id, pass_number, input_content_hash, current_content_hash from passes
+          where chain_id in (select json_array_elements_text(${JSON.stringify(grew)}::json))
+          order by chain_id, pass_number, id`,
+    );
+    const byChain = new Map<string, typeof links>();
+    for (const l of links) {
+      const list = byChain.get(l.chain_id);
+      if (list) list.push(l);
+      else byChain.set(l.chain_id, [l]);
+    }
+    for (const [chainId, chainLinks] of byChain) {
+      const findings = findIntegrityIssues(chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })));
+      for (const f of findings) {
+        events.push({
+          type: "chain.integrity_finding",
+          dedupeKey: dedupe("chain.integrity_finding", chainId, f.kind, f.pass_id, f.pass_number),
+          data: { chain_id: chainId, content_class: classOf.get(chainId) ?? "default", ...f },
+        });
+      }
+    }
+  }
+
+  for (const p of inserted) {
+    if (!p.client_mismatch) continue;
+    events.push({
+      type: "pass.client_mismatch",
+      dedupeKey: dedupe("pass.client_mismatch", p.chain_id, p.pass_id),
+      data: {
+        chain_id: p.chain_id,
+        content_class: p.content_class,
+        pass_id: p.pass_id,
+        pass_number: p.pass_number,
+        verdict: p.verdict,
+        directive: p.directive,
+        manifest_digest: p.manifest_digest,
+        client_verdict: p.client_verdict,
+        client_manifest_digest: p.client_manifest_digest,
+      },
+    });
+  }
+
+  const { recorded } = await recordEvents(tx, events);
+  const integrityKinds = recorded
+    .filter((r) => r.type === "chain.integrity_finding")
+    .map((r) => JSON.parse(r.dedupe_key!)[2] as IntegrityKind);
+  return { collapses, integrityKinds };
+}
