@@ -42,6 +42,8 @@ export interface InsertedPass {
 }
 
 export interface IngestEffects {
+  /** Content classes of the chains this ingest started. */
+  started: string[];
   collapses: { content_class: string; verdict: string }[];
   integrityKinds: IntegrityKind[];
 }
@@ -59,7 +61,7 @@ export async function recordPassEvents(
   before: Map<string, ChainState>,
   inserted: readonly InsertedPass[],
 ): Promise<IngestEffects> {
-  if (inserted.length === 0) return { collapses: [], integrityKinds: [] };
+  if (inserted.length === 0) return { started: [], collapses: [], integrityKinds: [] };
   const chainIds = [...new Set(inserted.map((p) => p.chain_id))];
   const after = await queryRows<{
     chain_id: string;
@@ -80,9 +82,11 @@ export async function recordPassEvents(
   const events: OutboxEvent[] = [];
   const collapses: IngestEffects["collapses"] = [];
   const grew: string[] = [];
+  const started: string[] = [];
   const classOf = new Map(after.map((c) => [c.chain_id, c.content_class]));
   for (const c of after) {
     const was = before.get(c.chain_id);
+    if (!was) started.push(c.content_class);
     if (c.collapse_pass_id !== null && (was?.collapsePassId ?? null) === null) {
       collapses.push({ content_class: c.content_class, verdict: c.collapse_verdict! });
       events.push({
@@ -157,5 +161,5 @@ export async function recordPassEvents(
   const integrityKinds = recorded
     .filter((r) => r.type === "chain.integrity_finding")
     .map((r) => JSON.parse(r.dedupe_key!)[2] as IntegrityKind);
-  return { collapses, integrityKinds };
+  return { started, collapses, integrityKinds };
 }

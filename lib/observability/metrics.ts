@@ -85,6 +85,12 @@ function createMetrics() {
       labelNames: ["content_class"] as const,
       registers: [registry],
     }),
+    chainsStarted: new Counter({
+      name: "floorline_chains_started_total",
+      help: "Chains whose first pass was stored, by content class (the denominator of a collapse rate).",
+      labelNames: ["content_class"] as const,
+      registers: [registry],
+    }),
     collapses: new Counter({
       name: "floorline_collapses_total",
       help: "Chains that reached their collapse point, by content class and the verdict there.",
@@ -216,6 +222,11 @@ export function recordPassesIngested(passes: readonly IngestedPass[]): void {
     m.passesIngested.inc({ content_class: p.content_class, verdict: p.verdict });
     if (p.client_mismatch) m.clientMismatches.inc({ content_class: p.content_class });
   }
+}
+
+/** A chain whose first passes this ingest stored. */
+export function recordChainStarted(contentClass: string): void {
+  metrics().chainsStarted.inc({ content_class: contentClass });
 }
 
 /** A chain whose collapse point was first set by this ingest. */

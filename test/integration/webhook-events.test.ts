@@ -81,6 +81,8 @@ describe("events recorded by ingest", () => {
     expect(metric(after, ingested) - metric(metricsBefore, ingested)).toBe(3);
     const collapses = 'floorline_collapses_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
     expect(metric(after, collapses) - metric(metricsBefore, collapses)).toBe(1);
+    const started = 'floorline_chains_started_total{content_class="events-test"}';
+    expect(metric(after, started) - metric(metricsBefore, started)).toBe(1);
   });
 
   it("records nothing for a refused batch (422) or one that conflicts (409)", async () => {

@@ -25,6 +25,7 @@ const CONTRACT_SERIES = [
   "floorline_passes_ingested_total",
   "floorline_client_mismatches_total",
   "floorline_collapses_total",
+  "floorline_chains_started_total",
   "floorline_integrity_findings_total",
   "floorline_boundaries_total",
   "floorline_traces_stored_total",
