@@ -8,7 +8,13 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { ApiError } from "@/lib/errors";
-import { allowPrivateTargets, pinnedLookup, type ResolvedAddress, resolveWebhookTarget } from "@/lib/webhooks/target";
+import {
+  allowPrivateTargets,
+  pinnedLookup,
+  type ResolvedAddress,
+  type Resolver,
+  resolveWebhookTarget,
+} from "@/lib/webhooks/target";
 
 export const SEND_TIMEOUT_MS = 10_000;
 /** Enough of the receiver's answer to show in the delivery log; the rest is drained. */
@@ -25,10 +31,10 @@ export async function sendWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivate?: boolean; timeoutMs?: number } = {},
+  options: { allowPrivate?: boolean; timeoutMs?: number; resolve?: Resolver } = {},
 ): Promise<SendResult> {
   const target = await resolveWebhookTarget(url, {
-    resolve: resolveAll,
+    resolve: options.resolve ?? resolveAll,
     allowPrivate: options.allowPrivate ?? allowPrivateTargets(),
   });
   if (!target.ok) return { ok: false, status: null, error: `refused: the URL ${target.reason}` };

@@ -9,7 +9,12 @@ test("/docs/api renders the generated reference without any request off this ori
   expect(response?.status()).toBe(200);
   expect(response?.headers()["content-security-policy"]).toContain("default-src 'self'");
   await expect(page.getByText("Floorline API").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Evaluate passes with the collapse guard (stateless)").first()).toBeVisible();
+  // Groups open from the sidebar; their operations come from the generated document.
+  const sidebar = page.getByRole("navigation").first();
+  await sidebar.getByText("Receipts", { exact: true }).click();
   await expect(page.getByText("Ingest compression-pass receipts").first()).toBeVisible();
+  await sidebar.getByText("Webhooks", { exact: true }).click();
   await expect(page.getByText("Create a webhook").first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   const foreign = requests.filter((url) => !url.startsWith(baseURL!) && !/^(data|blob):/.test(url));
