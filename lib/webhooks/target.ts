@@ -144,9 +144,9 @@ export async function resolveWebhookTarget(
     try {
       addresses = await options.resolve(url.hostname);
     } catch (error) {
-      return { ok: false, reason: `its host ${url.hostname} does not resolve (${(error as Error).message})` };
+      return { ok: false, reason: `has a host, ${url.hostname}, that does not resolve (${(error as Error).message})` };
     }
-    if (addresses.length === 0) return { ok: false, reason: `its host ${url.hostname} has no address` };
+    if (addresses.length === 0) return { ok: false, reason: `has a host, ${url.hostname}, with no address` };
   }
   if (!options.allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
