@@ -39,6 +39,7 @@ export async function createWebhook(input: CreateWebhookInput, secret: string): 
       description: input.description ?? null,
     })
     .returning();
+  if (!row) throw new Error("inserting a webhook returned no row");
   return toWebhookWire(row);
 }
 
@@ -151,7 +152,8 @@ export async function listDeliveries(
       limit ${query.limit + 1}`,
   );
   const page = rows.slice(0, query.limit).map(toDeliveryWire);
-  return { items: page, next: rows.length > query.limit ? page[page.length - 1].id : null };
+  const last = page.at(-1);
+  return { items: page, next: rows.length > query.limit && last ? last.id : null };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -221,6 +223,7 @@ export async function enqueueTestEvent(webhookId: string): Promise<{ event_id: s
       .insert(webhookDeliveries)
       .values({ webhookId, eventId: id, status: "pending", nextAttemptAt: new Date() })
       .returning({ id: webhookDeliveries.id });
+    if (!delivery) throw new Error("queueing a test delivery returned no row");
     return { event_id: id, delivery_id: delivery.id };
   });
 }

@@ -74,7 +74,7 @@ function rewriteRefs(value: unknown): unknown {
 }
 
 function pathParamNames(pattern: string): string[] {
-  return [...pattern.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+  return [...pattern.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] ?? "");
 }
 
 /** The error statuses an operation can answer, from its shape and its own list. */
@@ -94,7 +94,7 @@ function operationId(pattern: string, method: string): string {
     .replace(/^\//, "")
     .split(/[/{}_.-]+/)
     .filter(Boolean);
-  return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join("");
+  return [method.toLowerCase(), ...words.map((w) => w.charAt(0).toUpperCase() + w.slice(1))].join("");
 }
 
 function buildOperation(collector: SchemaCollector, pattern: RoutePattern, method: string, spec: OperationSpec): Json {

@@ -19,7 +19,7 @@ export function signPayload(secret: string, timestamp: number, body: string): st
 /** What a receiver does: recompute, compare in constant time, and check the timestamp's age. */
 export function verifySignature(
   secret: string,
-  header: { timestamp: string | null; signature: string | null },
+  header: { timestamp: string | null | undefined; signature: string | null | undefined },
   body: string,
   options: { now?: number; toleranceSeconds?: number } = {},
 ): boolean {

@@ -54,12 +54,15 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, "ipv6");
 }
 
+/** The address without a zone (`fe80::1%eth0`). */
+const withoutZone = (address: string) => address.replace(/%.*$/, "");
+
 function expandIpv6(address: string): number[] | null {
-  let text = address.toLowerCase().split("%")[0];
+  let text = withoutZone(address.toLowerCase());
   // A trailing dotted quad (::ffff:1.2.3.4) becomes two hextets.
   const dotted = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
   if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number);
+    const [a = 0, b = 0, c = 0, d = 0] = dotted.slice(1).map(Number);
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split("::");
@@ -73,14 +76,15 @@ function expandIpv6(address: string): number[] | null {
 
 /** The IPv4 address an IPv6 one carries (mapped, compatible, NAT64 or 6to4), if any. */
 function embeddedIpv4(address: string): string | null {
-  const h = expandIpv6(address);
-  if (!h) return null;
+  const expanded = expandIpv6(address);
+  if (!expanded) return null;
+  const h = (i: number) => expanded[i] ?? 0;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  const zeroPrefix = (n: number) => h.slice(0, n).every((x) => x === 0);
-  if (zeroPrefix(5) && h[5] === 0xffff) return v4(h[6], h[7]); // ::ffff:a.b.c.d
-  if (zeroPrefix(6) && (h[6] !== 0 || h[7] > 1)) return v4(h[6], h[7]); // ::a.b.c.d (deprecated)
-  if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return v4(h[6], h[7]); // 64:ff9b::/96
-  if (h[0] === 0x2002) return v4(h[1], h[2]); // 6to4
+  const zeros = (from: number, to: number) => expanded.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && h(5) === 0xffff) return v4(h(6), h(7)); // ::ffff:a.b.c.d
+  if (zeros(0, 6) && (h(6) !== 0 || h(7) > 1)) return v4(h(6), h(7)); // ::a.b.c.d (deprecated)
+  if (h(0) === 0x64 && h(1) === 0xff9b && zeros(2, 6)) return v4(h(6), h(7)); // 64:ff9b::/96
+  if (h(0) === 0x2002) return v4(h(1), h(2)); // 6to4
   return null;
 }
 
@@ -91,7 +95,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 6) {
     const v4 = embeddedIpv4(address);
     if (v4 !== null) return blocked.check(v4, "ipv4");
-    return blocked.check(address.split("%")[0], "ipv6");
+    return blocked.check(withoutZone(address), "ipv6");
   }
   return true;
 }
@@ -148,6 +152,8 @@ export async function resolveWebhookTarget(
     }
     if (addresses.length === 0) return { ok: false, reason: `has a host, ${url.hostname}, with no address` };
   }
+  const [first] = addresses;
+  if (!first) return { ok: false, reason: `has a host, ${url.hostname}, with no address` };
   if (!options.allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
     if (bad) {
@@ -157,7 +163,7 @@ export async function resolveWebhookTarget(
       };
     }
   }
-  return { ok: true, url, address: addresses[0] };
+  return { ok: true, url, address: first };
 }
 
 /** Whether the environment opts in to private targets. */

@@ -97,7 +97,7 @@ test("a real Prometheus scrapes the app and reads floorline_passes_ingested_tota
     const up = await fetch(
       `http://127.0.0.1:${PROM_PORT}/api/v1/query?query=${encodeURIComponent('up{job="floorline"}')}`,
     );
-    expect(((await up.json()) as { data: { result: { value: [number, string] }[] } }).data.result[0].value[1]).toBe(
+    expect(((await up.json()) as { data: { result: { value: [number, string] }[] } }).data.result[0]?.value[1]).toBe(
       "1",
     );
   } finally {

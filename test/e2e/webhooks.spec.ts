@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { type AppServer, postJson, startApp } from "../support/app-server";
-import { type Received, type Receiver, startReceiver } from "../support/receiver";
+import { nth, type Received, type Receiver, startReceiver } from "../support/receiver";
 
 const APP_PORT = Number(process.env.E2E_PORT) + 70;
 
@@ -127,7 +127,7 @@ test.describe("with a loopback receiver", () => {
     const before = receiver.received.length;
     expect((await postJson(`${app.base}/api/v1/passes`, receipt("wh-restart", 5, 0.1))).status).toBe(201);
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThan(before);
-    const first = receiver.received[before];
+    const first = nth(receiver.received, before);
     expect(JSON.parse(first.body).data.chain_id).toBe("wh-restart");
 
     // The app goes down between the failed attempt and the retry; the receiver recovers.
@@ -141,7 +141,10 @@ test.describe("with a loopback receiver", () => {
         timeout: 60_000,
       })
       .toBe(2);
-    const retry = receiver.received.filter((r) => r.headers["x-floorline-delivery"] === delivery)[1];
+    const retry = nth(
+      receiver.received.filter((r) => r.headers["x-floorline-delivery"] === delivery),
+      1,
+    );
     expect(retry.body).toBe(first.body);
     expect(signed(secret, retry)).toBe(true);
     expect(retry.at - first.at).toBeGreaterThan(5_000);

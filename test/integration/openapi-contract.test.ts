@@ -293,8 +293,8 @@ describe("OpenAPI contract", () => {
       const operation = doc.paths[pattern]?.[method.toLowerCase()];
       expect(operation, `${key} is not in the document`).toBeDefined();
       const handler = await handlerOf(pattern, method);
-      expect(handler, `${key} has no handler`).toBeTypeOf("function");
-      for (const c of CASES[key]()) {
+      if (!handler) throw new Error(`${key} has no handler`);
+      for (const c of CASES[key]?.() ?? []) {
         const path = pattern.replace(/\{([a-z_]+)\}/g, (_, name) => encodeURIComponent(c.path?.[name] ?? ""));
         const body = c.raw ?? (c.body === undefined ? undefined : JSON.stringify(c.body));
         const request = new Request(`http://localhost${path}${c.query ? `?${c.query}` : ""}`, {
@@ -307,7 +307,7 @@ describe("OpenAPI contract", () => {
         expect(response.status, `${label}: ${response.status}`).toBe(c.status);
         const documented = operation.responses[String(c.status)];
         expect(documented, `${label}: status ${c.status} is not documented`).toBeDefined();
-        const type = (response.headers.get("content-type") ?? "").split(";")[0].trim();
+        const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
         if (c.status === 204) {
           expect(await response.text()).toBe("");
           continue;

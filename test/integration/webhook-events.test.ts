@@ -67,14 +67,14 @@ describe("events recorded by ingest", () => {
     ).toBe(200);
     const collapsed = await events("chain.collapsed");
     expect(collapsed).toHaveLength(1);
-    expect(collapsed[0].data).toMatchObject({
+    expect(collapsed[0]?.data).toMatchObject({
       chain_id: "ev-a",
       pass_id: "ev-a.p2",
       pass_number: 2,
       verdict: "COLLAPSE_IMMINENT",
     });
-    expect(String(collapsed[0].data.directive).length).toBeGreaterThan(0);
-    expect(Number(collapsed[0].deliveries)).toBe(1);
+    expect(String(collapsed[0]?.data.directive).length).toBeGreaterThan(0);
+    expect(Number(collapsed[0]?.deliveries)).toBe(1);
 
     const after = (await renderMetrics()).body;
     const ingested = 'floorline_passes_ingested_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
@@ -113,7 +113,7 @@ describe("events recorded by ingest", () => {
     ]);
     const mismatches = await events("pass.client_mismatch");
     expect(mismatches.map((e) => e.data.pass_id)).toEqual(["ev-d.p3"]);
-    expect(mismatches[0].data).toMatchObject({ client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" });
+    expect(mismatches[0]?.data).toMatchObject({ client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" });
     const metrics = (await renderMetrics()).body;
     expect(metric(metrics, 'floorline_integrity_findings_total{kind="missing_pass"}')).toBeGreaterThanOrEqual(1);
     expect(metric(metrics, 'floorline_client_mismatches_total{content_class="events-test"}')).toBeGreaterThanOrEqual(1);
@@ -127,7 +127,7 @@ describe("events recorded by ingest", () => {
     expect(refused.status).toBe(422);
     const rejected = await events("trace.rejected");
     expect(rejected).toHaveLength(1);
-    expect(rejected[0].data).toMatchObject({ trace_id: "ev-trace", node_id: "bad" });
+    expect(rejected[0]?.data).toMatchObject({ trace_id: "ev-trace", node_id: "bad" });
     expect(metric((await renderMetrics()).body, "floorline_trace_rejections_total")).toBeGreaterThanOrEqual(1);
   });
 });

@@ -49,3 +49,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The item at `index`, or a failed test saying which one is missing. */
+export function nth<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`expected an item at index ${index}, got ${list.length} items`);
+  return item;
+}

@@ -108,7 +108,7 @@ describe("OpenAPI document", () => {
     // In a network namespace of its own where the machine allows one, so a lint that
     // reached for the network would fail here rather than pass by luck.
     const isolated = spawnSync("unshare", ["-rn", "true"]).status === 0;
-    const [command, ...args] = isolated ? ["unshare", "-rn", ...redocly] : redocly;
+    const [command = "", ...args] = isolated ? ["unshare", "-rn", ...redocly] : redocly;
     const result = spawnSync(command, args, {
       encoding: "utf8",
       timeout: 120_000,
