@@ -1,7 +1,7 @@
 // The webhook delivery worker: one loop per server process, started from instrumentation.ts
 // and stopped on shutdown. The queue is the webhook_deliveries table, so every instance can
 // run one: claims use SKIP LOCKED plus a lease, and all state survives a restart.
-import { type ClaimedDelivery, claimDueDeliveries, recordAttempt } from "@/db/queries/webhooks";
+import { type ClaimedDelivery, claimDueDeliveries, deleteSettledEvents, recordAttempt } from "@/db/queries/webhooks";
 import { recordDelivery } from "@/lib/observability/metrics";
 import { nextAttemptAt } from "@/lib/webhooks/backoff";
 import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/webhooks/payload";
@@ -9,6 +9,9 @@ import { deliveryHeaders } from "@/lib/webhooks/signature";
 import { SEND_TIMEOUT_MS, sendWebhook } from "./webhook-send";
 
 const POLL_MS = 1_000;
+/** Events (and their delivery log) are kept this long once nothing is left to send. */
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const BATCH = 10;
 /** Longer than an attempt can take, so a lease never runs out under a live attempt. */
 const LEASE_MS = SEND_TIMEOUT_MS * 6;
@@ -53,8 +56,13 @@ export function startWebhookWorker(options: { pollMs?: number } = {}): Worker {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  let sweptAt = 0;
 
   const tick = async () => {
+    if (Date.now() - sweptAt > SWEEP_EVERY_MS) {
+      sweptAt = Date.now();
+      await deleteSettledEvents(new Date(Date.now() - EVENT_RETENTION_MS));
+    }
     while (!stopped) {
       const now = new Date();
       const claimed = await claimDueDeliveries(BATCH, now, new Date(now.getTime() + LEASE_MS));

@@ -330,3 +330,25 @@ export async function recordAttempt(
     .returning({ id: webhookDeliveries.id });
   return updated.length > 0;
 }
+
+/**
+ * Forgets events older than `before` that have nothing left to deliver (their delivery log
+ * goes with them), at most `limit` per call. Their dedupe keys go too, which is harmless:
+ * a chain's collapse is announced when its collapse point is first set, which happens once.
+ */
+export async function deleteSettledEvents(before: Date, limit = 1000): Promise<number> {
+  const db = await getDb();
+  const deleted = await queryRows<{ id: string }>(
+    db,
+    sql`
+      delete from webhook_events where id in (
+        select e.id from webhook_events e
+        where e.created_at < ${before.toISOString()}::timestamptz
+          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending')
+        order by e.created_at
+        limit ${limit}
+      )
+      returning id`,
+  );
+  return deleted.length;
+}

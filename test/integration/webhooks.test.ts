@@ -5,7 +5,7 @@ import * as deliveriesRoute from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as item from "@/app/api/v1/webhooks/[id]/route";
 import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";
 import { getDb, queryRows } from "@/db/index";
-import { claimDueDeliveries, recordEvents } from "@/db/queries/webhooks";
+import { claimDueDeliveries, deleteSettledEvents, recordEvents } from "@/db/queries/webhooks";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { deliverOne } from "@/workers/webhook-delivery";
 import { nth, startReceiver, type Receiver } from "../support/receiver";
@@ -254,5 +254,24 @@ describe("the outbox and the delivery worker", () => {
     );
     expect(log.body.items[0]).toMatchObject({ status: "abandoned", next_attempt_at: null, last_status: null });
     expect(log.body.items[0].last_error).toContain("private");
+  });
+
+  it("forgets old events once nothing is left to deliver, keeping pending ones", async () => {
+    const hook = await createHook();
+    const db = await getDb();
+    await db.transaction((tx) => recordEvents(tx, [collapsed("old-done"), collapsed("old-pending")]));
+    await db.execute(
+      sql`update webhook_events set created_at = now() - interval '40 days' where dedupe_key like '%old-%'`,
+    );
+    await db.execute(
+      sql`update webhook_deliveries set status = 'delivered' where event_id in (select id from webhook_events where dedupe_key like '%old-done%')`,
+    );
+    expect(await deleteSettledEvents(new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    const left = await queryRows<{ dedupe_key: string }>(
+      db,
+      sql`select dedupe_key from webhook_events where dedupe_key like '%old-%'`,
+    );
+    expect(left.map((e) => e.dedupe_key)).toEqual(["chain.collapsed:old-pending"]);
+    await call(item.DELETE, jsonRequest(`/api/v1/webhooks/${hook.id}`, { method: "DELETE" }), params({ id: hook.id }));
   });
 });
