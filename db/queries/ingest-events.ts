@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
 import { recordEvents, type OutboxEvent } from "./webhooks";
-import { findIntegrityIssues, type IntegrityKind } from "@/lib/chain-integrity";
+import { findIntegrityIssues, type IntegrityKind } from "@/lib/chains/integrity";
 import type { WebhookEventType } from "@/lib/webhooks/payload";
 
 // What an ingest changed that someone may want to hear about: a chain's collapse point
@@ -87,8 +87,8 @@ export async function recordPassEvents(
   for (const c of after) {
     const was = before.get(c.chain_id);
     if (!was) started.push(c.content_class);
-    if (c.collapse_pass_id !== null && (was?.collapsePassId ?? null) === null) {
-      collapses.push({ content_class: c.content_class, verdict: c.collapse_verdict! });
+    if (c.collapse_pass_id !== null && c.collapse_verdict !== null && (was?.collapsePassId ?? null) === null) {
+      collapses.push({ content_class: c.content_class, verdict: c.collapse_verdict });
       events.push({
         type: "chain.collapsed",
         dedupeKey: dedupe("chain.collapsed", c.chain_id),
@@ -97,7 +97,7 @@ export async function recordPassEvents(
           content_class: c.content_class,
           pass_id: c.collapse_pass_id,
           pass_number: Number(c.collapse_pass_number),
-          verdict: c.collapse_verdict!,
+          verdict: c.collapse_verdict,
           directive: c.directive ?? "",
         },
       });
@@ -160,6 +160,6 @@ export async function recordPassEvents(
   const { recorded } = await recordEvents(tx, events);
   const integrityKinds = recorded
     .filter((r) => r.type === "chain.integrity_finding")
-    .map((r) => JSON.parse(r.dedupe_key!)[2] as IntegrityKind);
+    .map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
   return { started, collapses, integrityKinds };
 }

@@ -131,7 +131,7 @@ function toDeliveryWire(r: DeliveryRaw): WebhookDeliveryWire {
     // A delivery being attempted right now has its lease here; only pending ones have a next attempt.
     next_attempt_at: r.status === "pending" ? iso(r.next_attempt_at) : null,
     delivered_at: iso(r.delivered_at),
-    created_at: iso(r.created_at)!,
+    created_at: iso(r.created_at) ?? "",
   };
 }
 

@@ -98,7 +98,7 @@ function operationId(pattern: string, method: string): string {
 }
 
 function buildOperation(collector: SchemaCollector, pattern: RoutePattern, method: string, spec: OperationSpec): Json {
-  const scope = scopeOf(pattern, method)!;
+  const scope = scopeOf(pattern, method) ?? "admin";
   const parameters: Json[] = pathParamNames(pattern).map((name) => ({
     name,
     in: "path",

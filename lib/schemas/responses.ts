@@ -4,8 +4,8 @@
 // other fails a test. Objects are closed (extra fields are a test failure, not a silent
 // drift); fields that a handler may omit are optional.
 import { z } from "zod";
-import { VERDICTS } from "../guard";
-import { NODE_TYPES } from "../trace";
+import { VERDICTS } from "../guard/guard";
+import { NODE_TYPES } from "../traces/trace";
 
 const verdict = z.enum(VERDICTS);
 const timestamp = z.string().describe("RFC 3339, UTC");

@@ -72,7 +72,7 @@ test("a real Prometheus scrapes the app and reads floorline_passes_ingested_tota
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
-    prometheus.stderr!.on("data", (c) => (promLog += c));
+    prometheus.stderr?.on("data", (c) => (promLog += c));
 
     const batch = [receipt("prom-a", 1, 0.9), receipt("prom-a", 2, 0.8), receipt("prom-b", 1, 0.9)];
     const stored = await postJson(`${app.base}/api/v1/passes`, { receipts: batch });

@@ -10,10 +10,11 @@ import { ROUTES, type RoutePattern } from "@/lib/http/registry";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { setStoreStatsSource } from "@/lib/observability/metrics";
 import { getStoreStats } from "@/db/queries/originals-metrics";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 
-useTestDatabase();
+setUpTestDatabase();
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
 type Json = Record<string, any>;
 const doc = buildOpenApiDocument() as Json;
 

@@ -7,10 +7,10 @@ import * as tracesRoute from "@/app/api/v1/traces/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { getDb, queryRows } from "@/db/index";
 import { renderMetrics } from "@/lib/observability/metrics";
-import { useTestDatabase } from "../support/database";
+import { setUpTestDatabase } from "../support/database";
 import { post } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 const receipt = (chain: string, n: number, density: number, extra: Record<string, unknown> = {}) => ({
   chain_id: chain,

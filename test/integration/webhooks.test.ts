@@ -9,10 +9,10 @@ import { claimDueDeliveries, deleteSettledEvents, recordEvents } from "@/db/quer
 import { verifySignature } from "@/lib/webhooks/signature";
 import { deliverOne } from "@/workers/webhook-delivery";
 import { nth, startReceiver, type Receiver } from "../support/receiver";
-import { jsonRequest, params, useTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 
-useTestDatabase();
+setUpTestDatabase();
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -178,7 +178,7 @@ describe("the outbox and the delivery worker", () => {
     receiver.received.length = 0;
     const first = nth(await due(), 0);
     expect(await deliverOne(first)).toBe(false);
-    let log = await call(
+    const log = await call(
       deliveriesRoute.GET,
       jsonRequest(`/api/v1/webhooks/${hook.id}/deliveries`),
       params({ id: hook.id }),

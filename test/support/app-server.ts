@@ -30,8 +30,8 @@ export async function startApp(options: {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${options.port}`;
   const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   for (let i = 0; ; i++) {

@@ -9,6 +9,7 @@ import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { passReceiptSchema } from "@/lib/schemas/passes";
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
 type Json = Record<string, any>;
 const doc = buildOpenApiDocument() as Json;
 
