@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getWebhook, listDeliveries, listWebhooks } from "@/db/queries/webhooks";
-import { firstValues, hrefWith, type RawSearchParams } from "@/lib/schemas/search-params";
+import { webhooksHref } from "@/lib/routes";
+import { firstValues, type RawSearchParams } from "@/lib/url-state";
 import { WebhookActions } from "@/components/webhooks/webhook-actions";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 
@@ -48,7 +49,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               items.map((w) => (
                 <tr key={w.id} data-webhook-id={w.id} data-selected={w.id === selected?.id}>
                   <td className="mono">
-                    <a href={hrefWith("/webhooks", { id: w.id })}>{w.url}</a>
+                    <a href={webhooksHref({ id: w.id })}>{w.url}</a>
                   </td>
                   <td>{w.events.join(", ")}</td>
                   <td>{w.content_class ?? "every class"}</td>

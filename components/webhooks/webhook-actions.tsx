@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { webhookApiHref } from "@/lib/routes";
 import { type ApiProblem, callApi, Problem } from "./api";
 
 /** Pause or resume, send a test event, delete: one row's buttons. */
@@ -9,7 +10,7 @@ export function WebhookActions({ id, active }: { id: string; active: boolean }) 
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const path = `/api/v1/webhooks/${encodeURIComponent(id)}`;
+  const path = webhookApiHref(id);
 
   async function act(run: () => ReturnType<typeof callApi>, done: string) {
     setBusy(true);
@@ -36,7 +37,7 @@ export function WebhookActions({ id, active }: { id: string; active: boolean }) 
       <button
         type="button"
         disabled={busy}
-        onClick={() => void act(() => callApi(`${path}/test`, { method: "POST" }), "Test event queued.")}
+        onClick={() => void act(() => callApi(webhookApiHref(id, "test"), { method: "POST" }), "Test event queued.")}
       >
         Send test event
       </button>

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { webhookApiHref } from "@/lib/routes";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "@/lib/webhooks/payload";
 import { type ApiProblem, callApi, Problem } from "./api";
 
@@ -23,7 +24,7 @@ export function WebhookForm() {
     setSaving(true);
     setProblem(null);
     setCreated(null);
-    const result = await callApi<{ id: string; secret: string }>("/api/v1/webhooks", { method: "POST", body });
+    const result = await callApi<{ id: string; secret: string }>(webhookApiHref(), { method: "POST", body });
     setSaving(false);
     if (!result.ok) return setProblem(result.problem);
     setCreated({ id: result.data.id, secret: result.data.secret });

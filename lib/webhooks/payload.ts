@@ -1,6 +1,7 @@
 // What a webhook delivery carries. The event is built once, when it is recorded (in the
 // transaction of the write that caused it); the body is rendered per webhook at delivery
 // time, in the webhook's format.
+import { chainHref, tracesHref, webhooksHref } from "../routes";
 
 export const WEBHOOK_EVENT_TYPES = [
   "chain.collapsed",
@@ -76,11 +77,11 @@ export function pageUrl(baseUrl: string, event: EventData): string {
     case "chain.collapsed":
     case "chain.integrity_finding":
     case "pass.client_mismatch":
-      return `${base}/chains/${encodeURIComponent(event.data.chain_id)}`;
+      return `${base}${chainHref(event.data.chain_id)}`;
     case "trace.rejected":
-      return `${base}/traces`;
+      return `${base}${tracesHref()}`;
     case TEST_EVENT_TYPE:
-      return `${base}/webhooks`;
+      return `${base}${webhooksHref()}`;
   }
 }
 
