@@ -102,23 +102,45 @@ export async function recordPassEvents(
         },
       });
     }
-    if (Number(c.integrity_count) > (was?.integrityCount ?? 0)) grew.push(c.chain_id);
+    // Any chain with findings: a new pass can replace one finding by another (a late pass
+    // fills a gap and breaks a hash link) without the count moving.
+    if (Number(c.integrity_count) > 0) grew.push(c.chain_id);
   }
 
-  // Findings are derived, not stored: for the chains whose count grew, recompute them and
-  // let the dedupe keys keep only the ones never announced.
+  // Findings are derived, not stored: for the chains with any, recompute them over
+  // the stretch this ingest touched (its passes, the pass before them and the pass after,
+  // whose findings the new passes can change), and let the dedupe keys keep only the ones
+  // never announced. A chain that only grows at its end costs its new passes, not its length.
   if (grew.length > 0) {
+    const grown = new Set(grew);
+    const touched = inserted
+      .filter((p) => grown.has(p.chain_id))
+      .map((p) => ({ chain_id: p.chain_id, pass_number: p.pass_number }));
     const links = await queryRows<{
       chain_id: string;
       pass_id: string;
       pass_number: unknown;
       input_content_hash: string | null;
       current_content_hash: string;
+      prev_number: unknown;
     }>(
       tx,
-      sql`select chain_id, pass_id, pass_number, input_content_hash, current_content_hash from passes
-          where chain_id in (select json_array_elements_text(${JSON.stringify(grew)}::json))
-          order by chain_id, pass_number, id`,
+      sql`
+        with w as (
+          select chain_id, min(pass_number) as lo, max(pass_number) as hi
+          from json_to_recordset(${JSON.stringify(touched)}::json) as n(chain_id text, pass_number bigint)
+          group by chain_id
+        ),
+        b as (
+          select w.chain_id, w.lo, w.hi,
+            (select max(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number < w.lo) as prev_number,
+            (select min(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number > w.hi) as next_number
+          from w
+        )
+        select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, b.prev_number
+        from b join passes p on p.chain_id = b.chain_id
+          and p.pass_number between coalesce(b.prev_number, b.lo) and coalesce(b.next_number, b.hi)
+        order by p.chain_id, p.pass_number, p.id`,
     );
     const byChain = new Map<string, typeof links>();
     for (const l of links) {
@@ -127,8 +149,12 @@ export async function recordPassEvents(
       else byChain.set(l.chain_id, [l]);
     }
     for (const [chainId, chainLinks] of byChain) {
+      // The pass before the stretch is judged without its own predecessor: its findings are old.
+      const prev = chainLinks[0]?.prev_number;
+      const prevNumber = prev === null || prev === undefined ? null : Number(prev);
       const findings = findIntegrityIssues(chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })));
       for (const f of findings) {
+        if (f.pass_number === prevNumber) continue;
         events.push({
           type: "chain.integrity_finding",
           dedupeKey: dedupe("chain.integrity_finding", chainId, f.kind, f.pass_id, f.pass_number),

@@ -119,6 +119,20 @@ describe("events recorded by ingest", () => {
     expect(metric(metrics, 'floorline_client_mismatches_total{content_class="events-test"}')).toBeGreaterThanOrEqual(1);
   });
 
+  it("announces a finding that a late pass creates inside a chain, and nothing about old passes", async () => {
+    const before = (await events("chain.integrity_finding")).length;
+    const early = [1, 2, 3, 5].map((n) => receipt("ev-e", n, 0.9));
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: early })).status).toBe(201);
+    // Pass 4 fills the gap, but its input is not pass 3's output.
+    const late = receipt("ev-e", 4, 0.9, { input_content_hash: "not-h3" });
+    expect((await post(passesRoute.POST, "/api/v1/passes", late)).status).toBe(201);
+    const findings = (await events("chain.integrity_finding")).slice(before).map((e) => [e.data.kind, e.data.pass_id]);
+    expect(findings).toEqual([
+      ["missing_pass", "ev-e.p5"],
+      ["hash_mismatch", "ev-e.p4"],
+    ]);
+  });
+
   it("announces a fail-closed trace with the rejection", async () => {
     const refused = await post(tracesRoute.POST, "/api/v1/traces", {
       trace_id: "ev-trace",
