@@ -13,17 +13,30 @@ import type { WebhookEventType } from "@/lib/webhooks/payload";
 export interface ChainState {
   collapsePassId: string | null;
   integrityCount: number;
+  lastPassNumber: number | null;
 }
 
 export async function readChainStates(tx: Executor, chainIds: readonly string[]): Promise<Map<string, ChainState>> {
   if (chainIds.length === 0) return new Map();
-  const rows = await queryRows<{ chain_id: string; collapse_pass_id: string | null; integrity_count: unknown }>(
+  const rows = await queryRows<{
+    chain_id: string;
+    collapse_pass_id: string | null;
+    integrity_count: unknown;
+    last_pass_number: unknown;
+  }>(
     tx,
-    sql`select chain_id, collapse_pass_id, integrity_count from chains
+    sql`select chain_id, collapse_pass_id, integrity_count, last_pass_number from chains
         where chain_id in (select json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json))`,
   );
   return new Map(
-    rows.map((r) => [r.chain_id, { collapsePassId: r.collapse_pass_id, integrityCount: Number(r.integrity_count) }]),
+    rows.map((r) => [
+      r.chain_id,
+      {
+        collapsePassId: r.collapse_pass_id,
+        integrityCount: Number(r.integrity_count),
+        lastPassNumber: r.last_pass_number === null ? null : Number(r.last_pass_number),
+      },
+    ]),
   );
 }
 
@@ -70,14 +83,15 @@ export async function recordPassEvents(
     collapse_pass_number: unknown;
     collapse_verdict: string | null;
     integrity_count: unknown;
-    directive: string | null;
   }>(
     tx,
-    sql`select c.chain_id, c.content_class, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict,
-          c.integrity_count, p.directive
-        from chains c left join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
-        where c.chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
+    sql`select chain_id, content_class, collapse_pass_id, collapse_pass_number, collapse_verdict, integrity_count
+        from chains where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
   );
+  const directiveOf = new Map(inserted.map((p) => [`${p.chain_id}\u0000${p.pass_id}`, p.directive]));
+  // The lowest pass number each chain received, to tell appends from late passes.
+  const lowest = new Map<string, number>();
+  for (const p of inserted) lowest.set(p.chain_id, Math.min(p.pass_number, lowest.get(p.chain_id) ?? Infinity));
 
   const events: OutboxEvent[] = [];
   const collapses: IngestEffects["collapses"] = [];
@@ -98,13 +112,17 @@ export async function recordPassEvents(
           pass_id: c.collapse_pass_id,
           pass_number: Number(c.collapse_pass_number),
           verdict: c.collapse_verdict,
-          directive: c.directive ?? "",
+          // Every stored pass had a safe verdict before (no collapse point), so the collapse
+          // pass is one of this ingest's.
+          directive: directiveOf.get(`${c.chain_id}\u0000${c.collapse_pass_id}`) ?? "",
         },
       });
     }
-    // Any chain with findings: a new pass can replace one finding by another (a late pass
-    // fills a gap and breaks a hash link) without the count moving.
-    if (Number(c.integrity_count) > 0) grew.push(c.chain_id);
+    // Judged again: a chain whose count grew, and a chain with findings that got a pass
+    // before its end (a late pass can swap one finding for another without the count moving).
+    const count = Number(c.integrity_count);
+    const late = was?.lastPassNumber != null && (lowest.get(c.chain_id) ?? Infinity) <= was.lastPassNumber;
+    if (count > (was?.integrityCount ?? 0) || (count > 0 && late)) grew.push(c.chain_id);
   }
 
   // Findings are derived, not stored: for the chains with any, recompute them over
