@@ -6,11 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type AppServer, postJson, startApp } from "../support/app-server";
+import { freePort } from "../support/server-process";
 
 const hasPrometheus = spawnSync("prometheus", ["--version"]).status === 0;
 const hasPromtool = spawnSync("promtool", ["--version"]).status === 0;
-const APP_PORT = Number(process.env.E2E_PORT) + 60;
-const PROM_PORT = Number(process.env.E2E_PORT) + 61;
 
 const receipt = (chain: string, n: number, density: number) => ({
   chain_id: chain,
@@ -46,6 +45,8 @@ test("a real Prometheus scrapes the app and reads floorline_passes_ingested_tota
   const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-prom-"));
   let app: AppServer | undefined;
   let prometheus: ChildProcess | undefined;
+  const APP_PORT = await freePort();
+  const PROM_PORT = await freePort();
   try {
     app = await startApp({ port: APP_PORT, dataDir: path.join(dir, "data") });
     const config = path.join(dir, "prometheus.yml");

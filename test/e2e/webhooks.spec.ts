@@ -7,9 +7,8 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { type AppServer, postJson, startApp } from "../support/app-server";
+import { freePort } from "../support/server-process";
 import { nth, type Received, type Receiver, startReceiver } from "../support/receiver";
-
-const APP_PORT = Number(process.env.E2E_PORT) + 70;
 
 const receipt = (chain: string, n: number, density: number) => ({
   chain_id: chain,
@@ -59,10 +58,13 @@ test.describe("with a loopback receiver", () => {
   let dataDir: string;
   let secret: string;
   let webhookId: string;
+  // One port for the whole suite: the app restarts on it, and delivery links name it.
+  let APP_PORT: number;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-webhooks-"));
+    APP_PORT = await freePort();
     receiver = await startReceiver();
     // The tests' own receiver listens on loopback: they opt in, as an operator would.
     app = await startApp({ port: APP_PORT, dataDir, env: { FLOORLINE_WEBHOOK_ALLOW_PRIVATE: "1" } });
