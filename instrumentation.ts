@@ -11,7 +11,7 @@ export async function register() {
   const { setStoreStatsSource } = await import("./lib/observability/metrics");
   const { getStoreStats } = await import("./db/queries/originals-metrics");
   setStoreStatsSource(getStoreStats);
-  const { ensureWebhookWorker, stopWebhookWorker } = await import("./workers/webhook-delivery");
+  const { ensureWebhookWorker, stopWebhookWorker } = await import("./db/workers/webhook-delivery");
   ensureWebhookWorker();
   beforeShutdown(stopWebhookWorker);
 }

@@ -96,7 +96,6 @@ const SOURCES = [
   "components",
   "db",
   "lib",
-  "workers",
   "drizzle",
   "instrumentation.ts",
   "proxy.ts",

@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendWebhook } from "@/workers/webhook-send";
+import { sendWebhook } from "@/db/workers/webhook-send";
 
 let port = 0;
 const seen: { host?: string; body: string }[] = [];

@@ -7,7 +7,7 @@ import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";
 import { getDb, queryRows } from "@/db/index";
 import { claimDueDeliveries, deleteSettledEvents, recordEvents } from "@/db/queries/webhooks";
 import { verifySignature } from "@/lib/webhooks/signature";
-import { deliverOne } from "@/workers/webhook-delivery";
+import { deliverOne } from "@/db/workers/webhook-delivery";
 import { nth, startReceiver, type Receiver } from "../support/receiver";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";

@@ -7,7 +7,7 @@ import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { createWebhookSchema, webhookListQuerySchema } from "@/lib/schemas/webhooks";
 import { generateWebhookSecret } from "@/lib/webhooks/signature";
 import { z } from "zod";
-import { assertDeliverable } from "@/workers/webhook-send";
+import { assertDeliverable } from "@/db/workers/webhook-send";
 
 const cursorSchema = z.tuple([cursorPart.timestamp, cursorPart.text]);
 

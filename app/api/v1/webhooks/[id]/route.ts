@@ -4,7 +4,7 @@ import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { updateWebhookSchema } from "@/lib/schemas/webhooks";
-import { assertDeliverable } from "@/workers/webhook-send";
+import { assertDeliverable } from "@/db/workers/webhook-send";
 
 type Context = { params: Promise<{ id: string }> };
 

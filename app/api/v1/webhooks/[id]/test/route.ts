@@ -1,7 +1,7 @@
 import { enqueueTestEvent } from "@/db/queries/webhooks";
 import { ApiError } from "@/lib/errors";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
-import { pokeWebhookWorker } from "@/workers/webhook-delivery";
+import { pokeWebhookWorker } from "@/db/workers/webhook-delivery";
 
 /** Queues a `webhook.test` event for this webhook only; the delivery log shows how it went. */
 export const POST = route<{ params: Promise<{ id: string }> }>(

@@ -1,7 +1,7 @@
 // The webhook delivery worker: one loop per server process, started from instrumentation.ts
 // and stopped on shutdown. The queue is the webhook_deliveries table, so every instance can
 // run one: claims use SKIP LOCKED plus a lease, and all state survives a restart.
-import { type ClaimedDelivery, claimDueDeliveries, deleteSettledEvents, recordAttempt } from "@/db/queries/webhooks";
+import { type ClaimedDelivery, claimDueDeliveries, deleteSettledEvents, recordAttempt } from "../queries/webhooks";
 import { recordDelivery } from "@/lib/observability/metrics";
 import { nextAttemptAt } from "@/lib/webhooks/backoff";
 import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/webhooks/payload";
