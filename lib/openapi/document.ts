@@ -3,6 +3,7 @@
 // (`z.toJSONSchema`), so there is no second, hand-written copy to fall out of date.
 import { z } from "zod";
 import { METHODS, ROUTES, type RoutePattern, scopeOf } from "../http/registry";
+import { headroomErrorSchema } from "../schemas/headroom";
 import { errorBodySchema } from "../schemas/responses";
 import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
 
@@ -24,6 +25,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: "Valid JSON (or query) that fails validation; `issues` names each problem.",
   429: "Too many requests; retry after `Retry-After` seconds.",
   503: "The database is unavailable; retry after `Retry-After` seconds.",
+};
+
+/** The same, for the Headroom-compatible endpoints' `{"detail": ...}` answers. */
+const HEADROOM_ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "`detail` says what is wrong: malformed JSON, no `hash`, a key that is not 12 to 64 hex, or not a `headroom_retrieve` tool call.",
+  404: "Nothing to return: `status` says whether the original was never stored (`missing`), `evicted` or `expired`, and `retryable` is false; or, on the path form, a key that is not a key at all (only `detail`).",
+  409: "The prefix names several originals (`status: ambiguous`).",
+  413: "The body is too large (`detail`).",
+  415: "The body is not JSON (`detail`).",
 };
 
 export const SECURITY_SCHEMES = {
@@ -82,7 +92,9 @@ export function errorStatuses(pattern: RoutePattern, method: string, spec: Opera
   // 403 for everyone: a Host that is not allowed is refused whatever the route's scope.
   const statuses = new Set([...(spec.errors ?? []), 403]);
   if (scopeOf(pattern, method) !== "public") statuses.add(401);
-  if (spec.body || spec.bodyMedia) for (const s of [400, 413, 415, 422]) statuses.add(s);
+  // A Headroom endpoint reads loose JSON and answers what it cannot use with a 400, never a 422.
+  if (spec.body || spec.bodyMedia)
+    for (const s of spec.errorBody === "detail" ? [400, 413, 415] : [400, 413, 415, 422]) statuses.add(s);
   if (spec.query) statuses.add(422);
   statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -131,10 +143,13 @@ function buildOperation(collector: SchemaCollector, pattern: RoutePattern, metho
     };
   }
   const errorRef = collector.convert(errorBodySchema, "output");
+  const detailRef = spec.errorBody === "detail" ? collector.convert(headroomErrorSchema, "output") : null;
   for (const status of errorStatuses(pattern, method, spec)) {
+    // Refused before the handler (credential, Host) or a server error: the API's own contract.
+    const ours = detailRef === null || status === 401 || status === 403 || status >= 500;
     responses[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "Error.",
-      content: { "application/json": { schema: errorRef } },
+      description: ours ? (ERROR_DESCRIPTIONS[status] ?? "Error.") : (HEADROOM_ERROR_DESCRIPTIONS[status] ?? "Error."),
+      content: { "application/json": { schema: ours ? errorRef : detailRef } },
     };
   }
 

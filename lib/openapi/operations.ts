@@ -41,6 +41,8 @@ import {
   policyListSchema,
   policyWireSchema,
   policyWithVersionsSchema,
+  otlpExportResponseSchema,
+  recommendationSchema,
   retrievedOriginalSchema,
   storeResultSchema,
   textSliceSchema,
@@ -48,6 +50,13 @@ import {
   traceSummarySchema,
   traceWireSchema,
 } from "../schemas/responses";
+import {
+  headroomRetrieveRequestSchema,
+  headroomRetrieveSchema,
+  headroomStatsSchema,
+  headroomToolCallRequestSchema,
+  headroomToolCallSchema,
+} from "../schemas/headroom";
 import {
   compressRequestSchema,
   rejectionListQuerySchema,
@@ -78,6 +87,11 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** Error statuses particular to this operation; the usual ones are added from its shape. */
   errors?: number[];
+  /**
+   * "detail": a Headroom-compatible endpoint, whose client errors are FastAPI's `{"detail": ...}`
+   * (a refused credential or Host, and 503, stay the API's error contract).
+   */
+  errorBody?: "detail";
 }
 
 type OperationTable = {
@@ -214,6 +228,86 @@ export const OPERATIONS: OperationTable = {
         200: { description: "Identical to the version in force; nothing written.", schema: policyWireSchema },
         201: { description: "A new version.", schema: policyWireSchema },
       },
+    },
+  },
+  "/api/v1/policies/{content_class}/recommendation": {
+    GET: {
+      summary: "Recommended floors for a content class, replayed over its recorded chains",
+      description:
+        "Each option is a floor with what it would have done to the class's recorded chains: failures caught and missed, healthy chains halted early, and the compression kept. Needs enough recorded chains: otherwise 422 `not_enough_data` with `chains` and `minimum`.",
+      tag: "Policies",
+      pathParams: { content_class: contentClassSchema },
+      responses: { 200: { description: "The floor in force and the options.", schema: recommendationSchema } },
+      errors: [422],
+    },
+  },
+  "/api/v1/otlp/v1/traces": {
+    POST: {
+      summary: "OTLP/HTTP trace export: spans carrying pass receipts",
+      description:
+        "Point a stock exporter at it with `OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT/api/v1/otlp`. Answers in the request's encoding; spans that are not receipts, or invalid ones, are counted in `partialSuccess`.",
+      tag: "Receipts",
+      bodyMedia: {
+        "application/x-protobuf": {
+          type: "string",
+          contentMediaType: "application/x-protobuf",
+          description: "ExportTraceServiceRequest",
+        },
+        "application/json": { type: "object", description: "ExportTraceServiceRequest in OTLP/JSON" },
+      },
+      responses: {
+        200: {
+          description: "Taken (ExportTraceServiceResponse).",
+          schema: otlpExportResponseSchema,
+          media: {
+            "application/x-protobuf": { schema: { type: "string", contentMediaType: "application/x-protobuf" } },
+          },
+        },
+      },
+      errors: [429],
+    },
+  },
+  "/v1/retrieve": {
+    POST: {
+      summary: "Headroom-compatible retrieve",
+      description:
+        "Headroom's proxy endpoint, for its MCP server and plugins. Client errors are FastAPI's `{\"detail\": ...}`.",
+      tag: "Headroom",
+      body: headroomRetrieveRequestSchema,
+      responses: { 200: { description: "The original.", schema: headroomRetrieveSchema } },
+      errors: [404, 409],
+      errorBody: "detail",
+    },
+  },
+  "/v1/retrieve/{hash}": {
+    GET: {
+      summary: "Headroom-compatible retrieve by path",
+      description:
+        'A key that is not 12 to 64 hex is a 404, as Headroom answers it. Client errors are `{"detail": ...}`.',
+      tag: "Headroom",
+      responses: { 200: { description: "The original.", schema: headroomRetrieveSchema } },
+      errors: [404, 409],
+      errorBody: "detail",
+    },
+  },
+  "/v1/retrieve/tool_call": {
+    POST: {
+      summary: "Answer a headroom_retrieve tool call",
+      description:
+        'A miss is still a 200, with `success: false` and the reason in `data`, for the model to read. Client errors are `{"detail": ...}`.',
+      tag: "Headroom",
+      body: headroomToolCallRequestSchema,
+      responses: { 200: { description: "The tool result in the provider's format.", schema: headroomToolCallSchema } },
+      errorBody: "detail",
+    },
+  },
+  "/v1/retrieve/stats": {
+    GET: {
+      summary: "Headroom-compatible store statistics",
+      description: "Headroom's fields first, then Floorline's (`backend`).",
+      tag: "Headroom",
+      responses: { 200: { description: "The store and the last retrievals.", schema: headroomStatsSchema } },
+      errorBody: "detail",
     },
   },
   "/api/v1/originals": {
@@ -428,6 +522,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Policies", description: "Floors per content class, versioned." },
   { name: "Originals", description: "The CCR store of cached originals." },
   { name: "Traces", description: "Distilled reasoning traces." },
+  { name: "Headroom", description: 'Headroom-compatible retrieval, answering errors as `{"detail": ...}`.' },
   { name: "Webhooks", description: "Alerts pushed to your endpoints, signed, retried for 24 hours." },
   { name: "Metrics", description: "Prometheus metrics." },
   { name: "Health", description: "Liveness of the server and its database." },

@@ -174,6 +174,11 @@ export const policyWireSchema = z
     description: z.string().nullable(),
     created_at: timestamp.nullable(),
     format: z.enum(["json", "base64", "text", "any"]).optional(),
+    decoded_format: z
+      .enum(["json", "text", "any"])
+      .nullable()
+      .describe("with format base64: what the decoded bytes must be"),
+    note: z.string().nullable().describe("why the floor changed; kept with the version"),
   })
   .meta({ id: "Policy" });
 
@@ -348,3 +353,31 @@ export const traceRejectionListSchema = listOf(traceRejectionSchema).extend({ to
 // Health
 
 export const healthSchema = z.object({ status: z.literal("ok"), database: z.literal("ok") }).meta({ id: "Health" });
+
+const outcomeShape = {
+  failures_caught: count,
+  failures_missed: count,
+  healthy_halted_early: count,
+  compression_kept: z.number().min(0).max(1),
+};
+
+export const recommendationSchema = z
+  .object({
+    content_class: z.string(),
+    based_on: z.object({ chains: count, healthy: count, failures: count, passes: count }),
+    current: z.object({ version: count, policy: z.object(floorShape), ...outcomeShape }),
+    options: z.array(z.object({ name: z.string(), policy: z.object(floorShape), ...outcomeShape })),
+  })
+  .meta({ id: "FloorRecommendation" });
+
+/** OTLP's ExportTraceServiceResponse in its JSON encoding (an empty object when every span was taken). */
+export const otlpExportResponseSchema = z
+  .object({
+    partialSuccess: z
+      .object({
+        rejectedSpans: z.string().describe("an int64, as OTLP/JSON writes it"),
+        errorMessage: z.string(),
+      })
+      .optional(),
+  })
+  .meta({ id: "OtlpExportTraceServiceResponse" });
