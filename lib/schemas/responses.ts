@@ -4,6 +4,7 @@
 // other fails a test. Objects are closed (extra fields are a test failure, not a silent
 // drift); fields that a handler may omit are optional.
 import { z } from "zod";
+import { CHAIN_STATUSES } from "./chains";
 import { VERDICTS } from "../guard/guard";
 import { NODE_TYPES } from "../traces/trace";
 
@@ -102,6 +103,7 @@ export const passWireSchema = z
     client_mismatch: z.boolean(),
     server_checks: serverChecksSchema.nullable().optional(),
     checked_verdict: verdict.nullable().optional(),
+    checked_mismatch: z.boolean().describe("the content contradicts one of the client's claims"),
   })
   .meta({ id: "Pass" });
 
@@ -114,13 +116,7 @@ export const integrityFindingSchema = z
   })
   .meta({ id: "IntegrityFinding" });
 
-export const chainStatusSchema = z.enum([
-  "healthy",
-  "collapse_imminent",
-  "floor_breached",
-  "client_mismatch",
-  "broken_integrity",
-]);
+export const chainStatusSchema = z.enum(CHAIN_STATUSES);
 
 export const chainSummarySchema = z
   .object({
@@ -134,6 +130,7 @@ export const chainSummarySchema = z
     collapse_point: collapsePointSchema.nullable(),
     statuses: z.array(chainStatusSchema),
     client_mismatches: count,
+    checked_mismatches: count,
     integrity_findings: count,
     min_semantic_density: z.number().nullable(),
     min_size_bytes: count.nullable(),
@@ -152,6 +149,7 @@ export const chainDetailSchema = z
     collapse_point: collapsePointSchema.nullable(),
     integrity: z.array(integrityFindingSchema),
     client_mismatches: count,
+    checked_mismatches: count,
     service_name: z.string().nullable().optional(),
   })
   .meta({ id: "Chain" });

@@ -69,6 +69,29 @@ const nodes = [
   { node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "axiom", verification_receipt: "r1" },
   { node_id: "n2", node_type: "FALSIFIED_PATH", content: "dead end -> no", verification_receipt: "r2" },
 ];
+/** An OTLP/JSON export of one span with these attributes. */
+function otlpExport(attributes: Record<string, string>) {
+  return {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: "5b8efff798038103d269b633813fc60c",
+                spanId: "eee19b7ec3c1b174",
+                name: "compress",
+                startTimeUnixNano: "1700000000000000000",
+                endTimeUnixNano: "1700000000100000000",
+                attributes: Object.entries(attributes).map(([key, value]) => ({ key, value: { stringValue: value } })),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
 const AUTH = { FLOORLINE_API_TOKEN: "contract-token" };
 const unauthenticated: Case = { name: "without the token", env: AUTH, status: 401 };
 let originalHash = "";
@@ -174,6 +197,48 @@ const CASES: Record<string, () => Case[]> = {
     { name: "unknown", body: { hash: FULL }, status: 404 },
     { name: "invalid", body: {}, status: 422 },
   ],
+  "GET /api/v1/policies/{content_class}/recommendation": () => [
+    { name: "demo class", path: { content_class: "search-results" }, status: 200 },
+    { name: "not enough chains", path: { content_class: "never-seen" }, status: 422 },
+    { name: "bad class", path: { content_class: "no spaces" }, status: 422 },
+  ],
+  "POST /api/v1/otlp/v1/traces": () => [
+    { name: "empty export", body: { resourceSpans: [] }, status: 200 },
+    { name: "span without receipt", body: otlpExport({ "service.name": "contract" }), status: 200 },
+    { name: "not OTLP", body: { resourceSpans: 5 }, status: 400 },
+    { name: "malformed JSON", raw: "{", status: 400 },
+    { name: "neither encoding", raw: "x", headers: { "content-type": "text/plain" }, status: 415 },
+    { ...unauthenticated, body: { resourceSpans: [] } },
+  ],
+  "POST /v1/retrieve": () => [
+    { name: "hit", body: { hash: originalHash.slice(0, 12) }, status: 200 },
+    { name: "unknown", body: { hash: FULL }, status: 404 },
+    { name: "no hash", body: {}, status: 400 },
+    { name: "malformed JSON", raw: "{", status: 400 },
+    { ...unauthenticated, body: { hash: FULL } },
+  ],
+  "GET /v1/retrieve/{hash}": () => [
+    { name: "hit", path: { hash: originalHash }, status: 200 },
+    { name: "unknown", path: { hash: FULL }, status: 404 },
+    { name: "not a key", path: { hash: "abc" }, status: 404 },
+  ],
+  "POST /v1/retrieve/tool_call": () => [
+    {
+      name: "anthropic hit",
+      body: { tool_call: { id: "toolu_1", name: "headroom_retrieve", input: { hash: originalHash } } },
+      status: 200,
+    },
+    {
+      name: "openai miss",
+      body: {
+        provider: "openai",
+        tool_call: { id: "call_1", function: { name: "headroom_retrieve", arguments: JSON.stringify({ hash: FULL }) } },
+      },
+      status: 200,
+    },
+    { name: "another tool", body: { tool_call: { id: "t", name: "search", input: {} } }, status: 400 },
+  ],
+  "GET /v1/retrieve/stats": () => [{ name: "stats", status: 200 }, unauthenticated],
   "GET /api/v1/traces": () => [
     { name: "page", status: 200 },
     { name: "search", query: "q=export&mismatch=false", status: 200 },
