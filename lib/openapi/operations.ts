@@ -4,6 +4,7 @@
 // an entry here does not compile.
 import { z } from "zod";
 import type { METHODS, ROUTES } from "../http/registry";
+import { createKeySchema, createOperatorSchema, signInSchema } from "../schemas/access";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "../schemas/boundaries";
 import { chainExportQuerySchema, chainListQuerySchema } from "../schemas/chains";
 import { contentClassSchema } from "../schemas/common";
@@ -28,6 +29,11 @@ import {
   webhookWireSchema,
 } from "../schemas/webhooks";
 import {
+  apiKeySchema,
+  createdApiKeySchema,
+  operatorSchema,
+  sessionSchema,
+  signedInSchema,
   boundaryWireSchema,
   chainDetailSchema,
   chainSummarySchema,
@@ -469,6 +475,81 @@ export const OPERATIONS: OperationTable = {
       errors: [404],
     },
   },
+  "/api/v1/keys": {
+    GET: {
+      summary: "List API keys (never their secrets)",
+      tag: "Access",
+      responses: {
+        200: { description: "Every key, revoked ones included, on one page.", schema: listOf(apiKeySchema) },
+      },
+    },
+    POST: {
+      summary: "Create an API key with scopes",
+      tag: "Access",
+      body: createKeySchema,
+      responses: {
+        201: { description: "The key, with its secret this once.", schema: createdApiKeySchema },
+      },
+    },
+  },
+  "/api/v1/keys/{id}": {
+    DELETE: {
+      summary: "Revoke an API key (at once, on every instance)",
+      tag: "Access",
+      responses: { 200: { description: "The revoked key.", schema: apiKeySchema } },
+      errors: [404],
+    },
+  },
+  "/api/v1/operators": {
+    GET: {
+      summary: "List operators",
+      tag: "Access",
+      responses: { 200: { description: "Every operator, on one page.", schema: listOf(operatorSchema) } },
+    },
+    POST: {
+      summary: "Create an operator (a dashboard sign-in)",
+      tag: "Access",
+      body: createOperatorSchema,
+      responses: { 201: { description: "The operator.", schema: operatorSchema } },
+      errors: [409],
+    },
+  },
+  "/api/v1/operators/{id}": {
+    DELETE: {
+      summary: "Disable an operator and end their sessions",
+      tag: "Access",
+      responses: { 200: { description: "The disabled operator.", schema: operatorSchema } },
+      errors: [404],
+    },
+  },
+  "/api/v1/session": {
+    GET: {
+      summary: "Whether auth is on, and who is signed in",
+      tag: "Access",
+      responses: { 200: { description: "The session.", schema: sessionSchema } },
+    },
+    POST: {
+      summary: "Sign in as an operator",
+      description: "Sets the session cookie. Repeated failures from one address are throttled (429).",
+      tag: "Access",
+      body: signInSchema,
+      responses: {
+        201: {
+          description: "Signed in.",
+          schema: signedInSchema,
+          headers: { "Set-Cookie": "the session cookie (HttpOnly, SameSite=Lax)" },
+        },
+      },
+      errors: [401, 429],
+    },
+    DELETE: {
+      summary: "Sign out",
+      tag: "Access",
+      responses: {
+        204: { description: "Signed out; the cookie is cleared.", headers: { "Set-Cookie": "the cleared cookie" } },
+      },
+    },
+  },
   "/metrics": {
     GET: {
       summary: "Prometheus metrics of this instance",
@@ -523,6 +604,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Originals", description: "The CCR store of cached originals." },
   { name: "Traces", description: "Distilled reasoning traces." },
   { name: "Headroom", description: 'Headroom-compatible retrieval, answering errors as `{"detail": ...}`.' },
+  { name: "Access", description: "API keys, operators and their sign-in sessions." },
   { name: "Webhooks", description: "Alerts pushed to your endpoints, signed, retried for 24 hours." },
   { name: "Metrics", description: "Prometheus metrics." },
   { name: "Health", description: "Liveness of the server and its database." },

@@ -4,6 +4,7 @@
 // other fails a test. Objects are closed (extra fields are a test failure, not a silent
 // drift); fields that a handler may omit are optional.
 import { z } from "zod";
+import { KEY_SCOPES, ROLES } from "../auth/credentials.mjs";
 import { CHAIN_STATUSES } from "./chains";
 import { VERDICTS } from "../guard/guard";
 import { NODE_TYPES } from "../traces/trace";
@@ -379,3 +380,43 @@ export const otlpExportResponseSchema = z
       .optional(),
   })
   .meta({ id: "OtlpExportTraceServiceResponse" });
+
+// ---------------------------------------------------------------------------------------
+// Access: API keys, operators, sessions
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(KEY_SCOPES)),
+    created_at: timestamp,
+    created_by: z.string().nullable(),
+    last_used_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().describe("the full key, `fl_<id>_<secret>`: shown in this answer only") })
+  .meta({ id: "CreatedApiKey" });
+
+export const operatorSchema = z
+  .object({
+    id: z.int().min(1),
+    name: z.string(),
+    role: z.enum(ROLES),
+    created_at: timestamp,
+    disabled_at: timestamp.nullable(),
+  })
+  .meta({ id: "Operator" });
+
+const signedInOperator = z.object({ id: z.int().min(1), name: z.string(), role: z.enum(ROLES) });
+
+export const sessionSchema = z
+  .object({
+    auth: z.boolean().describe("whether this server asks for credentials"),
+    operator: signedInOperator.nullable().describe("the operator signed in with this request's cookie"),
+  })
+  .meta({ id: "Session" });
+
+export const signedInSchema = z.object({ operator: signedInOperator }).meta({ id: "SignedIn" });
