@@ -178,6 +178,7 @@ export const policyWireSchema = z
       .nullable()
       .describe("with format base64: what the decoded bytes must be"),
     note: z.string().nullable().describe("why the floor changed; kept with the version"),
+    created_by: z.string().nullable().optional().describe("the operator or key that saved this version"),
   })
   .meta({ id: "Policy" });
 

@@ -96,6 +96,11 @@ const AUTH = { FLOORLINE_API_TOKEN: "contract-token" };
 const unauthenticated: Case = { name: "without the token", env: AUTH, status: 401 };
 let originalHash = "";
 let webhookId = "";
+let keyId = "";
+let operatorId = "";
+/** The access routes run with auth forced off, so the keys and operators they create do not turn it on for the rest. */
+const OFF = { FLOORLINE_AUTH: "off" };
+const operator = { name: "contract-operator", role: "admin", password: "a long enough password" };
 
 /** Per route and method, the requests to send: at least one success and the reachable errors. */
 const CASES: Record<string, () => Case[]> = {
@@ -315,6 +320,34 @@ const CASES: Record<string, () => Case[]> = {
   "GET /api/v1/openapi.json": () => [{ name: "document", status: 200 }],
   "GET /docs/api": () => [{ name: "page", status: 200 }],
   "GET /docs/api/scalar.js": () => [{ name: "bundle", status: 200 }],
+  // Last: once a key or an operator exists, auth is on for the requests that follow.
+  "POST /api/v1/keys": () => [
+    { name: "new", body: { name: "contract key", scopes: ["read", "ingest"] }, env: OFF, status: 201 },
+    { name: "no scopes", body: { name: "contract key", scopes: [] }, env: OFF, status: 422 },
+    { ...unauthenticated, body: { name: "k", scopes: ["read"] } },
+  ],
+  "GET /api/v1/keys": () => [{ name: "all", env: OFF, status: 200 }, unauthenticated],
+  "DELETE /api/v1/keys/{id}": () => [
+    { name: "revoked", path: { id: keyId }, env: OFF, status: 200 },
+    { name: "unknown", path: { id: "0000000000000000" }, env: OFF, status: 404 },
+  ],
+  "POST /api/v1/operators": () => [
+    { name: "new", body: operator, env: OFF, status: 201 },
+    { name: "name taken", body: operator, env: OFF, status: 409 },
+    { name: "short password", body: { ...operator, name: "other", password: "x" }, env: OFF, status: 422 },
+  ],
+  "GET /api/v1/operators": () => [{ name: "all", env: OFF, status: 200 }],
+  "POST /api/v1/session": () => [
+    { name: "signed in", body: { name: operator.name, password: operator.password }, env: OFF, status: 201 },
+    { name: "wrong password", body: { name: operator.name, password: "wrong" }, env: OFF, status: 401 },
+    { name: "invalid", body: { name: 5 }, env: OFF, status: 422 },
+  ],
+  "GET /api/v1/session": () => [{ name: "anonymous", env: OFF, status: 200 }],
+  "DELETE /api/v1/session": () => [{ name: "signed out", env: OFF, status: 204 }],
+  "DELETE /api/v1/operators/{id}": () => [
+    { name: "disabled", path: { id: operatorId }, env: OFF, status: 200 },
+    { name: "unknown", path: { id: "999999" }, env: OFF, status: 404 },
+  ],
 };
 
 const ORDER = Object.keys(CASES);
@@ -393,6 +426,8 @@ describe("OpenAPI contract", () => {
         );
         if (key === "POST /api/v1/originals" && c.status === 201) originalHash = json.hash;
         if (key === "POST /api/v1/webhooks" && c.status === 201) webhookId = json.id;
+        if (key === "POST /api/v1/keys" && c.status === 201) keyId = json.id;
+        if (key === "POST /api/v1/operators" && c.status === 201) operatorId = String(json.id);
       }
     });
   }
