@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requirePage } from "@/app/_access/page-access";
 import { getWebhook, listDeliveries, listWebhooks } from "@/db/queries/webhooks";
 import { webhooksHref } from "@/lib/routes";
 import { firstValues, type RawSearchParams } from "@/lib/url-state";
@@ -11,6 +12,7 @@ export const metadata: Metadata = { title: "Webhooks" };
 const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 19) : "—");
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/webhooks");
   const { id: selectedId } = firstValues(await searchParams);
   const [{ items }, selected] = await Promise.all([
     listWebhooks({ limit: 500 }),

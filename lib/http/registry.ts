@@ -79,6 +79,8 @@ export const PAGES = {
   "/traces/{trace_id}": "read",
   "/admin/keys": "admin",
   "/admin/operators": "admin",
+  // Webhook targets and their delivery log are admin matters, like the API under /api/v1/webhooks.
+  "/webhooks": "admin",
   "/sign-in": "public",
 } as const satisfies Record<string, Scope>;
 
