@@ -37,7 +37,9 @@ export function WebhookActions({ id, active }: { id: string; active: boolean }) 
       <button
         type="button"
         disabled={busy}
-        onClick={() => void act(() => callApi(webhookApiHref(id, "test"), { method: "POST" }), "Test event queued.")}
+        onClick={() =>
+          void act(() => callApi(webhookApiHref(id, "test"), { method: "POST", body: {} }), "Test event queued.")
+        }
       >
         Send test event
       </button>
