@@ -6,9 +6,10 @@ import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 import { formatCount } from "@/lib/format";
 import { chainsExportHref, chainsHref } from "@/lib/routes";
-import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
+import { parseSearchParamsWithNotices, safeCursor, type RawSearchParams } from "@/lib/url-state";
 import { ChainFilters } from "@/components/chains/chain-filters";
 import { ChainsTable } from "@/components/chains/chains-table";
+import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
@@ -19,7 +20,8 @@ export const metadata: Metadata = { title: "Chains" };
 /** The filter part of the URL, shared by pager links and export links. */
 function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
   return {
-    status: p.status,
+    status: p.status?.join(","),
+    range: p.range,
     content_class: p.content_class,
     q: p.q,
     sort: p.sort === "last_activity" ? undefined : p.sort,
@@ -28,7 +30,10 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 }
 
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = parseSearchParams(chainsPageParamsSchema, await searchParams);
+  const { params: p, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, await searchParams, {
+    repeatable: ["status"],
+    quiet: ["cursor"],
+  });
   const order = p.order ?? defaultOrder(p.sort);
   const classes = await listChainClasses();
   return (
@@ -37,8 +42,10 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
       <p className="subtitle">
         Every compression chain, filtered and sorted on the server. The URL is the view: share it.
       </p>
+      <IgnoredParamsNotice ignored={ignored} />
       <ChainFilters
-        status={p.status}
+        status={p.status?.join(",")}
+        range={p.range}
         contentClass={p.content_class}
         q={p.q}
         sort={p.sort}
@@ -58,6 +65,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
   const [page, total] = await Promise.all([
     listChains({
       status: p.status,
+      range: p.range,
       content_class: p.content_class,
       q: p.q,
       sort: p.sort,
@@ -66,12 +74,12 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({ status: p.status, content_class: p.content_class, q: p.q }),
+    countChains({ status: p.status, range: p.range, content_class: p.content_class, q: p.q }),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
-  const filtered = Boolean(p.status || p.content_class || p.q);
+  const filtered = Boolean(p.status || p.range || p.content_class || p.q);
   return (
     <>
       <div className="section-head">

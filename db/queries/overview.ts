@@ -2,37 +2,33 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows } from "../index";
 import type { CollapseRateRow } from "@/lib/chains/overview";
-import type { OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
+import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RecentCollapse } from "@/lib/chains/overview";
+import { chainStatusCondition } from "./chains";
 
 /**
- * The headline figures since a moment (or over all time when `since` is null). Every
- * count reads an index range (passes by time, collapse passes by time, chains by activity).
+ * The headline figures since a moment (or over all time when `since` is null). The chain
+ * figures count what the chains list shows for the same filters (the same status conditions,
+ * activity since the same moment), in one read of the chains active in the range; `passes`
+ * counts receipts received in the range.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
   const db = await getDb();
   const activeChains = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const figures = Object.entries(OVERVIEW_FIGURE_STATUS).map(([key, status]) =>
+    status === null
+      ? sql`count(*) as ${sql.identifier(key)}`
+      : sql`count(*) filter (where ${chainStatusCondition(status)}) as ${sql.identifier(key)}`,
+  );
   const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
-      select
-        (select count(*) from chains where ${activeChains}) as chains,
-        (select count(*) from passes p where ${passesIn}) as passes,
-        (select count(*) from passes p join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
-          where p.verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT') and ${passesIn}) as chains_collapsed,
-        (select count(*) from passes p where p.verdict = 'FLOOR_BREACH_DETECTED' and ${passesIn}) as floor_breaches,
-        (select count(*) from passes p where p.client_mismatch and ${passesIn}) as client_mismatches,
-        (select coalesce(sum(integrity_count), 0) from chains where ${activeChains}) as integrity_findings`,
+      select ${sql.join(figures, sql`, `)},
+        (select count(*) from passes p where ${passesIn}) as passes
+      from chains where ${activeChains}`,
   );
   const row = onlyRow(rows);
-  return {
-    chains: Number(row.chains),
-    passes: Number(row.passes),
-    chains_collapsed: Number(row.chains_collapsed),
-    floor_breaches: Number(row.floor_breaches),
-    client_mismatches: Number(row.client_mismatches),
-    integrity_findings: Number(row.integrity_findings),
-  };
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as OverviewFigures;
 }
 
 /** When the first chain started: where "all time" begins. */
