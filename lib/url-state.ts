@@ -2,7 +2,7 @@
 // route folder (`app/<family>/search-params.ts`) and parses with `parseSearchParams`, so every
 // view is a shareable link. Pages never fail on a hand-edited or stale URL: schemas give each
 // field a `.catch(...)` fallback, and a cursor that does not decode starts the list over.
-import { type z, ZodCatch } from "zod";
+import { type z, ZodCatch, ZodDefault, ZodOptional, ZodPipe } from "zod";
 
 /** What Next.js hands a page as `searchParams`. */
 export type RawSearchParams = Record<string, string | string[] | undefined>;
@@ -53,8 +53,7 @@ export function parseSearchParamsWithNotices<S extends z.ZodObject>(
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const value = values[key];
     if (value === undefined || options.quiet?.includes(key)) continue;
-    const strict = field instanceof ZodCatch ? (field.unwrap() as z.ZodType) : field;
-    const parsed = strict.safeParse(value);
+    const parsed = withoutFallback(field).safeParse(value);
     if (!parsed.success) {
       ignored.push({ key, value, message: parsed.error.issues[0]?.message ?? "not a valid value" });
     }
@@ -88,4 +87,20 @@ export function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** A field's schema with its `.catch` fallbacks taken out (through defaults, optionals and transforms). */
+function withoutFallback(field: z.ZodType): z.ZodType {
+  if (field instanceof ZodCatch) return withoutFallback(field.unwrap() as z.ZodType);
+  if (field instanceof ZodDefault || field instanceof ZodOptional) return withoutFallback(field.unwrap() as z.ZodType);
+  // A transform after a fallback (`text.catch(...).transform(...)`): the raw value is the input side's.
+  if (field instanceof ZodPipe && hasFallback(field.in as z.ZodType)) return withoutFallback(field.in as z.ZodType);
+  return field;
+}
+
+function hasFallback(field: z.ZodType): boolean {
+  if (field instanceof ZodCatch) return true;
+  if (field instanceof ZodDefault || field instanceof ZodOptional) return hasFallback(field.unwrap() as z.ZodType);
+  if (field instanceof ZodPipe) return hasFallback(field.in as z.ZodType);
+  return false;
 }
