@@ -19,7 +19,7 @@ import type { BoundaryWire } from "@/lib/chains/types";
 import type { IntegrityFinding } from "@/lib/chains/integrity";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
 import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
-import { formatBytes } from "@/lib/format";
+import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { BottomLabel, Diamond, FloorLabel, TopLabel, Triangle } from "./chart-marks";
 
@@ -101,7 +101,7 @@ function PassTooltip({
       {point.client_mismatch ? (
         <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div>
       ) : null}
-      {point.integrity ? <div className="integrity-text">Integrity: {point.integrity.replace("_", " ")}</div> : null}
+      {point.integrity ? <div className="integrity-text">Integrity: {formatKind(point.integrity)}</div> : null}
       <div className="muted hint">Click to open this pass</div>
       {metric === "size" && point.size < LOG_AXIS_MIN ? (
         <div className="muted">(0 bytes drawn at 1 B on the log axis)</div>
@@ -352,7 +352,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 <Triangle
                   {...p}
                   testId={`${metric}-integrity-marker`}
-                  title={`${f.kind.replace("_", " ")}: ${f.detail}`}
+                  title={`${formatKind(f.kind)}: ${f.detail}`}
                 />
               )}
             />
