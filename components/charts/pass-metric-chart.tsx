@@ -349,11 +349,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
               y={y}
               ifOverflow="visible"
               shape={(p) => (
-                <Triangle
-                  {...p}
-                  testId={`${metric}-integrity-marker`}
-                  title={`${formatKind(f.kind)}: ${f.detail}`}
-                />
+                <Triangle {...p} testId={`${metric}-integrity-marker`} title={`${formatKind(f.kind)}: ${f.detail}`} />
               )}
             />
           );

@@ -61,8 +61,9 @@ function TextLoss({ diff }: { diff: Extract<ContentDiff, { kind: "text" }> }) {
       ) : diff.script.length > 0 ? (
         <div className="line-diff" data-testid="line-diff">
           <pre>
-            {diff.script.map((line, i) => (
-              <DiffRow key={`${i}-${line.before ?? ""}-${line.after ?? ""}`} line={line} />
+            {diff.script.map((line) => (
+              // Every line has a number on at least one side, and the pair is unique in the script.
+              <DiffRow key={`${line.before ?? "-"}:${line.after ?? "-"}`} line={line} />
             ))}
           </pre>
           {diff.script_truncated ? (
