@@ -38,12 +38,14 @@ const columns: ColumnDef<TraceRejectionWire>[] = [
     id: "node",
     header: "Unverified node",
     cell: ({ row }) => (
-      <span
-        className="mono"
-        title={`node #${row.original.node_index} of the submitted trace`}
-        data-testid="rejected-node"
-      >
-        {row.original.node_id} <span className="audit-subtle">#{row.original.node_index}</span>
+      <span className="audit-stack">
+        <span
+          className="mono"
+          title={`node #${row.original.node_index} of the submitted trace`}
+          data-testid="rejected-node"
+        >
+          {row.original.node_id} <span className="audit-subtle">#{row.original.node_index}</span>
+        </span>
         <RefusedNode rejection={row.original} />
       </span>
     ),
