@@ -8,7 +8,12 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 const pageSize = z.coerce
   .number()
-  .pipe(z.union(PAGE_SIZES.map((n) => z.literal(n))))
+  .pipe(
+    z.union(
+      PAGE_SIZES.map((n) => z.literal(n)),
+      { error: `not a page size this list offers (${PAGE_SIZES.join(", ")})` },
+    ),
+  )
   .default(DEFAULT_PAGE_SIZE)
   .catch(DEFAULT_PAGE_SIZE);
 

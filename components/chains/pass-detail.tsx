@@ -42,10 +42,12 @@ export function PassDetail({ pass, boundaries, closeHref, originals, serverCheck
         </dd>
         <dt>Directive</dt>
         <dd className="directive">{pass.directive}</dd>
-        <dt>Checks of the floor</dt>
-        <dd>
-          <FloorChecks pass={pass} serverChecks={serverChecks ?? serverChecksOf(pass)} />
-        </dd>
+      </dl>
+      <section aria-labelledby="floor-checks-heading" className="floor-checks-section">
+        <h3 id="floor-checks-heading">Checks of the floor</h3>
+        <FloorChecks pass={pass} serverChecks={serverChecks ?? serverChecksOf(pass)} />
+      </section>
+      <dl className="fields">
         <dt>Judged by</dt>
         <dd>
           <a href={`/policies?class=${encodeURIComponent(pass.policy.content_class)}`}>{pass.policy.content_class}</a>{" "}

@@ -15,7 +15,7 @@ export type GateKey =
 
 export interface GateCheck {
   key: GateKey;
-  /** What is checked, in words: "Pass number ≤ max_pass_number". */
+  /** What is checked, with the policy field that sets its limit: "Size · min_size_bytes". */
   label: string;
   /** The pass's value and the limit, as shown. */
   value: string;
@@ -62,7 +62,7 @@ export function explainPass(
   const gates: Omit<GateCheck, "decided" | "unreached_failure">[] = [
     {
       key: "first_pass",
-      label: "First pass (pass number ≤ 1) is never judged",
+      label: "First pass (never judged)",
       value: String(pass.pass_number),
       limit: "≤ 1",
       ok: pass.pass_number <= 1,
@@ -71,7 +71,7 @@ export function explainPass(
     },
     {
       key: "max_pass_number",
-      label: "Pass number within max_pass_number",
+      label: "Pass number · max_pass_number",
       value: String(pass.pass_number),
       limit: `≤ ${policy.max_pass_number}`,
       ok: !(pass.pass_number > policy.max_pass_number),
@@ -80,7 +80,7 @@ export function explainPass(
     },
     {
       key: "parseable",
-      label: "Output parseable",
+      label: "Parseable",
       value: pass.is_parseable ? "yes" : "no",
       limit: "yes",
       ok: pass.is_parseable,
@@ -89,7 +89,7 @@ export function explainPass(
     },
     {
       key: "schema_valid",
-      label: "Output schema valid",
+      label: "Schema valid",
       value: pass.schema_valid ? "yes" : "no",
       limit: "yes",
       ok: pass.schema_valid,
@@ -98,7 +98,7 @@ export function explainPass(
     },
     {
       key: "min_size_bytes",
-      label: "Size at least min_size_bytes",
+      label: "Size · min_size_bytes",
       value: `${pass.current_size_bytes} bytes`,
       limit: `≥ ${policy.min_size_bytes} bytes`,
       ok: !(pass.current_size_bytes < policy.min_size_bytes),
@@ -107,7 +107,7 @@ export function explainPass(
     },
     {
       key: "min_semantic_density",
-      label: "Semantic density at least min_semantic_density",
+      label: "Density · min_semantic_density",
       value: String(pass.semantic_density_score),
       limit: `≥ ${policy.min_semantic_density}`,
       ok: !(pass.semantic_density_score < policy.min_semantic_density),
