@@ -28,6 +28,7 @@ export function FloorChecks({ pass, serverChecks }: { pass: PassDetail; serverCh
           >
             <th scope="row">
               {c.label}
+              {c.field ? <code className="gate-field">{c.field}</code> : null}
               {c.problems.length > 0 ? (
                 <ul className="problems" data-testid="check-problems">
                   {c.problems.map((p) => (

@@ -15,8 +15,10 @@ export type GateKey =
 
 export interface GateCheck {
   key: GateKey;
-  /** What is checked, with the policy field that sets its limit: "Size · min_size_bytes". */
+  /** What is checked, in words. */
   label: string;
+  /** The policy field that sets the limit, if any. */
+  field: string | null;
   /** The pass's value and the limit, as shown. */
   value: string;
   limit: string;
@@ -63,6 +65,7 @@ export function explainPass(
     {
       key: "first_pass",
       label: "First pass (never judged)",
+      field: null,
       value: String(pass.pass_number),
       limit: "≤ 1",
       ok: pass.pass_number <= 1,
@@ -71,7 +74,8 @@ export function explainPass(
     },
     {
       key: "max_pass_number",
-      label: "Pass number · max_pass_number",
+      label: "Pass number",
+      field: "max_pass_number",
       value: String(pass.pass_number),
       limit: `≤ ${policy.max_pass_number}`,
       ok: !(pass.pass_number > policy.max_pass_number),
@@ -81,6 +85,7 @@ export function explainPass(
     {
       key: "parseable",
       label: "Parseable",
+      field: null,
       value: pass.is_parseable ? "yes" : "no",
       limit: "yes",
       ok: pass.is_parseable,
@@ -90,6 +95,7 @@ export function explainPass(
     {
       key: "schema_valid",
       label: "Schema valid",
+      field: "required_fields",
       value: pass.schema_valid ? "yes" : "no",
       limit: "yes",
       ok: pass.schema_valid,
@@ -98,7 +104,8 @@ export function explainPass(
     },
     {
       key: "min_size_bytes",
-      label: "Size · min_size_bytes",
+      label: "Size",
+      field: "min_size_bytes",
       value: `${pass.current_size_bytes} bytes`,
       limit: `≥ ${policy.min_size_bytes} bytes`,
       ok: !(pass.current_size_bytes < policy.min_size_bytes),
@@ -107,7 +114,8 @@ export function explainPass(
     },
     {
       key: "min_semantic_density",
-      label: "Density · min_semantic_density",
+      label: "Density",
+      field: "min_semantic_density",
       value: String(pass.semantic_density_score),
       limit: `≥ ${policy.min_semantic_density}`,
       ok: !(pass.semantic_density_score < policy.min_semantic_density),
