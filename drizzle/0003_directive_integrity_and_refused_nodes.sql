@@ -24,7 +24,7 @@ FROM (
       AND k.pass_id IS NULL AND seq.input_content_hash <> seq.prev_hash))::int AS n,
     (count(*) FILTER (WHERE seq.prev_num = seq.pass_number - 1 AND seq.input_content_hash IS NOT NULL
       AND k.pass_id IS NOT NULL AND seq.input_content_hash <> k.current_content_hash))::int AS rnh,
-    (count(*) FILTER (WHERE seq.pass_number > ch.halt_pass_number))::int AS cah
+    (count(*) FILTER (WHERE seq.pass_number > ch.halt_pass_number AND coalesce(seq.prev_num <= ch.halt_pass_number, true)))::int AS cah
   FROM (
     SELECT chain_id, pass_number, input_content_hash,
       lag(pass_number) OVER w AS prev_num,

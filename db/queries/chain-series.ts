@@ -124,7 +124,7 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
             lag(p.pass_number) over w as prev_pn,
             p.input_content_hash as input_hash,
             lag(p.current_content_hash) over w as prev_hash,
-            p.pass_number > ${haltAt} as after_halt,
+            p.pass_number > ${haltAt} and coalesce(lag(p.pass_number) over w <= ${haltAt}, true) as after_halt,
             p.pass_number in (select value::bigint from json_array_elements_text(${boundaryNumbers}::json))
               or p.pass_id in (select value from json_array_elements_text(${restoreIds}::json)) as boundary
           from passes p

@@ -99,7 +99,8 @@ export async function insertPassesWithSummaries(
           count(*) filter (where (prev_num is null and pass_number > 1) or pass_number = prev_num or pass_number > prev_num + 1)
           + count(*) filter (where prev_num = pass_number - 1 and input_content_hash is not null and input_content_hash <> prev_hash)
         )::int as n,
-          (count(*) filter (where pass_number > halt_at))::int as cah
+          -- One finding per halt, on the first pass above it: only if no stored pass is above it already.
+          (count(*) filter (where pass_number > halt_at and coalesce(prev_num <= halt_at, true)))::int as cah
         from seq where is_new group by chain_id
       ),
       last as (
@@ -245,7 +246,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       )::int as n,
         (count(*) filter (where seq.prev_num = seq.pass_number - 1 and seq.input_content_hash is not null
           and k.pass_id is not null and seq.input_content_hash <> k.current_content_hash))::int as rnh,
-        (count(*) filter (where seq.pass_number > h.halt_at))::int as cah
+        (count(*) filter (where seq.pass_number > h.halt_at and coalesce(seq.prev_num <= h.halt_at, true)))::int as cah
       from (
         select pass_number, input_content_hash,
           lag(pass_number) over w as prev_num,

@@ -59,7 +59,10 @@ export function passFlags(
 ): number {
   const context = options.context ?? NO_CONTEXT;
   let flags = 0;
-  if (context.halt_at !== null && cur.pass_number > context.halt_at) flags |= PASS_FLAG.integrity;
+  // The first pass above the halt point (lib/chains/integrity.ts): once per halt.
+  if (context.halt_at !== null && cur.pass_number > context.halt_at && !(prev && prev.pass_number > context.halt_at)) {
+    flags |= PASS_FLAG.integrity;
+  }
   if (options.isLast) flags |= PASS_FLAG.last;
   if (options.isBoundary) flags |= PASS_FLAG.boundary;
   if (cur.client_mismatch) flags |= PASS_FLAG.clientMismatch;

@@ -160,11 +160,16 @@ export function findIntegrityIssues(
         });
       }
     }
-    if (context.halt_at !== null && link.pass_number > context.halt_at) {
+    // Once per halt: on the first pass numbered above the halt point (like a gap, one finding).
+    if (
+      context.halt_at !== null &&
+      link.pass_number > context.halt_at &&
+      !(prev && prev.pass_number > context.halt_at)
+    ) {
       findings.push({
         kind: "continued_after_halt",
         ...at,
-        detail: `Received after the chain halted at pass ${context.halt_at}${context.halt_reason ? ` (${context.halt_reason})` : ""}.`,
+        detail: `Received after the chain halted at pass ${context.halt_at}${context.halt_reason ? ` (${context.halt_reason})` : ""}; any later passes continued too.`,
       });
     }
   });

@@ -116,8 +116,9 @@ describe("chain summaries kept incrementally", () => {
       const folded = await summaries();
       await recomputeAll();
       expect(folded, `round ${round}`).toBe(await summaries());
-      // And the counts are the pure rules' (lib/chains/integrity.ts), kind by kind.
-      for (const chainId of CHAINS) {
+      // And the counts are the pure rules' (lib/chains/integrity.ts), kind by kind (every few
+      // rounds: reading every chain whole each round would make the test slow).
+      for (const chainId of round % 8 === 7 ? CHAINS : []) {
         const [row] = await queryRows<Record<string, number>>(
           await getDb(),
           sql`select integrity_count, continued_after_halt_count, restore_not_honoured_count from chains where chain_id = ${chainId}`,
