@@ -44,6 +44,8 @@ export default defineConfig({
       FLOORLINE_DEMO: "1",
       DATABASE_URL: "",
       NEXT_TELEMETRY_DISABLED: "1",
+      // One line per request would bury the test report (the fuzz suite alone sends thousands).
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     },
   },
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { SessionMenu } from "@/components/access/session-menu";
 
 export const metadata: Metadata = {
   title: { default: "Floorline", template: "%s · Floorline" },
@@ -29,6 +30,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
               </a>
             ))}
           </nav>
+          <SessionMenu />
         </header>
         <main>{children}</main>
       </body>

@@ -1,5 +1,8 @@
 import { Suspense } from "react";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
+import { getOldestActivity } from "@/db/queries/retention";
+import { retentionDaysFromEnv } from "@/db/retention-worker";
+import { formatAge, formatUtc } from "@/lib/format";
 import {
   alignOrigin,
   chooseStride,
@@ -15,10 +18,12 @@ import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/");
   const { range } = parseSearchParams(overviewParamsSchema, await searchParams);
   const now = new Date();
   const since = rangeStart(range, now, range === "all" ? await getFirstActivity() : null);
@@ -30,6 +35,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <p className="subtitle">
             How compression chains are holding up: collapses, breaches, disagreements and broken receipts.
           </p>
+          <Suspense fallback={null}>
+            <RetentionNote now={now} />
+          </Suspense>
         </div>
         <nav className="segmented" aria-label="Time range" data-testid="range">
           {RANGE_KEYS.map((key) => (
@@ -51,6 +59,18 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </Suspense>
       </div>
     </>
+  );
+}
+
+/** What is kept: the figures count the whole history, the lists only what retention left. */
+async function RetentionNote({ now }: { now: Date }) {
+  const days = retentionDaysFromEnv();
+  const oldest = await getOldestActivity();
+  return (
+    <p className="muted small" data-testid="retention">
+      {days === null ? "Keeping every chain (FLOORLINE_RETENTION_DAYS is not set)" : `Keeping ${days} days`};{" "}
+      {oldest ? `oldest chain last active ${formatUtc(oldest)} (${formatAge(oldest, now)})` : "no chains yet"}.
+    </p>
   );
 }
 

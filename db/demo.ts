@@ -9,6 +9,7 @@ import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
 import { seedDemoTraces } from "./demo-traces";
 import { seedDemoOriginals } from "./demo-originals";
+import { seedDemoRecommendation } from "./demo-recommend";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
@@ -73,6 +74,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.55,
     max_pass_number: 6,
     required_fields: ["id", "status", "items.sku", "items.quantity"],
+    format: "json",
     description: "Tool responses from the orders API: JSON that must keep its schema fields.",
   });
   await updatePolicy("summary", {
@@ -80,6 +82,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.45,
     max_pass_number: 8,
     required_fields: [],
+    format: "text",
     description: "Recursive prose summaries: stop before they become 'the document discusses various topics'.",
   });
   await updatePolicy("base64-blob", {
@@ -87,6 +90,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     min_semantic_density: 0.3,
     max_pass_number: 5,
     required_fields: [],
+    format: "base64",
     description: "Encoded attachments: each pass must still decode to the original format.",
   });
 
@@ -135,6 +139,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     ),
   ];
   await ingestPasses(receipts);
+  await ingestPasses(contentCheckedChain());
 
   const boundaries: BoundaryReceipt[] = [
     {
@@ -200,5 +205,60 @@ export async function seedDemoIfEmpty(): Promise<number> {
   });
   await seedDemoTraces();
   await seedDemoOriginals();
+  await seedDemoRecommendation();
   return new Set(receipts.map((r) => r.chain_id)).size;
+}
+
+/**
+ * A chain whose agent sends its output with the receipt: at pass 3 the client claims "schema
+ * valid" (and its own guard says SAFE), but the server reads the content and finds an item
+ * without `quantity`, a required field of the api-json policy: a checked mismatch.
+ */
+function contentCheckedChain(): PassReceipt[] {
+  const chainId = "demo-content-check";
+  const items = Array.from({ length: 40 }, (_, i) => ({
+    sku: `SKU-${1000 + i}`,
+    ...(i === 17 ? {} : { quantity: (i % 5) + 1 }),
+    title: `Replacement part ${i + 1}`,
+  }));
+  const content = JSON.stringify({ id: "order-5521", status: "shipped", items }, null, 1);
+  const start = Date.now() - 30 * 60_000;
+  const sizes = [64_000, 21_000];
+  let previous = sha256Hex(`${chainId}:source`);
+  const receipts: PassReceipt[] = sizes.map((size, i) => {
+    const current = sha256Hex(`${chainId}:pass:${i + 1}`);
+    const receipt: PassReceipt = {
+      chain_id: chainId,
+      pass_id: `${chainId}.p${i + 1}`,
+      pass_number: i + 1,
+      input_content_hash: previous,
+      current_content_hash: current,
+      current_size_bytes: size,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9 - i * 0.05,
+      content_class: "api-json",
+      created_at: new Date(start + i * 4 * 60_000).toISOString(),
+      metadata: { agent: "demo-agent", step: i + 1 },
+    };
+    previous = current;
+    return receipt;
+  });
+  receipts.push({
+    chain_id: chainId,
+    pass_id: `${chainId}.p3`,
+    pass_number: 3,
+    input_content_hash: previous,
+    current_content_hash: sha256Hex(content),
+    current_size_bytes: Buffer.byteLength(content, "utf8"),
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.78,
+    content_class: "api-json",
+    created_at: new Date(start + 8 * 60_000).toISOString(),
+    verdict: "SAFE_TO_COMPRESS",
+    metadata: { agent: "demo-agent", step: 3 },
+    content,
+  });
+  return receipts;
 }

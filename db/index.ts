@@ -15,13 +15,19 @@ export type Executor = Db | Tx;
 
 interface Handle {
   db: Db;
+  /** Where pages, lists and exports read: the replica of DATABASE_READ_URL, else `db`. */
+  readDb: Db;
   driver: "pglite" | "postgres";
   close: () => Promise<void>;
+  /** LISTEN on a channel; PostgreSQL only (the embedded database serves one process, which polls). */
+  listen?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 export interface DatabaseConfig {
   /** postgres:// URL; when absent the embedded database is used. */
   url?: string;
+  /** A read replica of `url` for dashboard reads (DATABASE_READ_URL); only with `url`. */
+  readUrl?: string;
   /** Embedded data folder, or `memory://` for a throw-away database. */
   dataDir?: string;
   /** Longest a statement may run (PostgreSQL only: PGlite cannot interrupt a running statement). */
@@ -43,6 +49,7 @@ function positiveInt(value: string | undefined): number | undefined {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
   return {
     url: env.DATABASE_URL || undefined,
+    readUrl: env.DATABASE_READ_URL || undefined,
     dataDir: env.FLOORLINE_DATA_DIR || path.join(process.cwd(), ".floorline", "data"),
     statementTimeoutMs: positiveInt(env.FLOORLINE_STATEMENT_TIMEOUT_MS),
     acquireTimeoutMs: positiveInt(env.FLOORLINE_DB_ACQUIRE_TIMEOUT_MS),
@@ -231,42 +238,60 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     const acquireTimeoutMs = config.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
     const statementTimeoutMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const max = 10;
-    const connect = () => {
-      const c = postgres(config.url as string, {
-        max,
-        onnotice: () => {},
-        connect_timeout: Math.ceil(acquireTimeoutMs / 1000),
-        connection: { statement_timeout: statementTimeoutMs },
+    // One gated, self-replacing pool per server: the primary, and the read replica if any.
+    // application_name tells the two apart on the server (pg_stat_activity).
+    const pool = (url: string, applicationName: string) => {
+      const connect = () => {
+        const c = postgres(url, {
+          max,
+          onnotice: () => {},
+          connect_timeout: Math.ceil(acquireTimeoutMs / 1000),
+          connection: { statement_timeout: statementTimeoutMs, application_name: applicationName },
+        });
+        // Drizzle sets its type parsers on the client it is given; a replacement needs them too.
+        drizzle({ client: c });
+        return c;
+      };
+      let client = connect();
+      let replacedAt = 0;
+      const replace = () => {
+        // Several calls on the stuck client expire together: one replacement serves them all.
+        if (Date.now() - replacedAt < 1_000) return;
+        replacedAt = Date.now();
+        const stuck = client;
+        client = connect();
+        // Calls still running on the old client get the statement timeout to finish.
+        void stuck.end({ timeout: Math.ceil(statementTimeoutMs / 1000) }).catch(() => {});
+      };
+      // Past these, no server-side bound explains the wait: the connection is stuck.
+      const grace = acquireTimeoutMs + 5_000;
+      const gated = gatePostgres(() => client, gate(max, acquireTimeoutMs), {
+        query: { ms: statementTimeoutMs + grace, onExpired: replace },
+        transaction: { ms: 4 * statementTimeoutMs + grace, onExpired: replace },
       });
-      // Drizzle sets its type parsers on the client it is given; a replacement needs them too.
-      drizzle({ client: c });
-      return c;
+      return {
+        db: drizzle({ client: gated, schema }) as unknown as Db,
+        close: () => client.end({ timeout: 5 }),
+        // On the client of the moment: a replaced client loses it, and the streams' safety poll covers that.
+        listen: async (channel: string, onPayload: (payload: string) => void) =>
+          (await client.listen(channel, onPayload)).unlisten,
+      };
     };
-    let client = connect();
-    let replacedAt = 0;
-    const replace = () => {
-      // Several calls on the stuck client expire together: one replacement serves them all.
-      if (Date.now() - replacedAt < 1_000) return;
-      replacedAt = Date.now();
-      const stuck = client;
-      client = connect();
-      // Calls still running on the old client get the statement timeout to finish.
-      void stuck.end({ timeout: Math.ceil(statementTimeoutMs / 1000) }).catch(() => {});
-    };
-    // Past these, no server-side bound explains the wait: the connection is stuck.
-    const grace = acquireTimeoutMs + 5_000;
-    const gated = gatePostgres(() => client, gate(max, acquireTimeoutMs), {
-      query: { ms: statementTimeoutMs + grace, onExpired: replace },
-      transaction: { ms: 4 * statementTimeoutMs + grace, onExpired: replace },
-    });
+    const primary = pool(config.url, "floorline");
+    const replica = config.readUrl ? pool(config.readUrl, "floorline-read") : null;
     return {
-      db: drizzle({ client: gated, schema }) as unknown as Db,
+      db: primary.db,
+      readDb: replica?.db ?? primary.db,
       driver: "postgres",
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await Promise.all([primary.close(), replica?.close()]);
+      },
+      listen: primary.listen,
     };
   }
 
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dataDir = config.dataDir ?? "memory://";
@@ -277,7 +302,8 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     lock = acquireDataLock(dataDir);
   }
   try {
-    const client = new PGlite(dataDir);
+    // pg_trgm backs the substring searches' trigram indexes, as on the server.
+    const client = new PGlite(dataDir, { extensions: { pg_trgm } });
     await client.waitReady;
     await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     // No statement timeout here: PGlite runs in WebAssembly without timers, so PostgreSQL's
@@ -287,6 +313,7 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     const db = drizzle({ client: gated, schema });
     return {
       db: db as unknown as Db,
+      readDb: db as unknown as Db,
       driver: "pglite",
       close: async () => {
         try {
@@ -357,6 +384,14 @@ export function getHandle(): Promise<Handle> {
 
 export async function getDb(): Promise<Db> {
   return (await getHandle()).db;
+}
+
+/**
+ * The database for pages, lists and exports: the read replica when DATABASE_READ_URL is set.
+ * Ingest, writes and anything that decides a verdict use getDb(): a replica may lag.
+ */
+export async function getReadDb(): Promise<Db> {
+  return (await getHandle()).readDb;
 }
 
 /** Opens a database of its own (tests, scripts); the caller closes it. */

@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { closeDb, configFromEnv, getHandle, lifecycle } from "./index";
 import { seedDemoIfEmpty } from "./demo";
+import { stopRetention } from "./retention-worker";
+import { accessStartupMessage } from "@/lib/auth/access";
+import { credentialsExist } from "./queries/access";
 
 /** `FLOORLINE_DEMO`: "1" seeds an empty database, "0" never; default on only for the embedded database. */
 export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -19,6 +22,7 @@ async function shutdown(signal: string) {
   life.stopping.abort();
   logger.info(`${signal}: closing the database`);
   try {
+    await stopRetention();
     await closeDb();
   } catch (error) {
     logger.error({ err: errorFields(error) }, "error while closing the database");
@@ -50,6 +54,8 @@ export async function startDatabase(): Promise<void> {
     // PGlite has no autovacuum daemon, so without this the planner never gets statistics
     // and misjudges every query on a long chain.
     if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
+    const access = accessStartupMessage(process.env, await credentialsExist());
+    (access.warn ? console.warn : console.log)(`[floorline] ${access.text}`);
   } catch (error) {
     // Another live process owns the embedded folder: serving 503s for ever helps no one.
     const locked = lockedFolder(error);

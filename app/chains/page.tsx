@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { countChains, listChainClasses, listChains } from "@/db/queries/chains";
+import { countChains, listChainClasses, listChainServices, listChains } from "@/db/queries/chains";
 import type { ChainKey } from "@/lib/chains/types";
 import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
@@ -13,6 +13,7 @@ import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Chains" };
@@ -23,6 +24,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
     status: p.status?.join(","),
     range: p.range,
     content_class: p.content_class,
+    service: p.service,
     q: p.q,
     sort: p.sort === "last_activity" ? undefined : p.sort,
     order: order === defaultOrder(p.sort) ? undefined : order,
@@ -30,12 +32,13 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 }
 
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/chains");
   const { params: p, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, await searchParams, {
     repeatable: ["status"],
     quiet: ["cursor"],
   });
   const order = p.order ?? defaultOrder(p.sort);
-  const classes = await listChainClasses();
+  const [classes, services] = await Promise.all([listChainClasses(), listChainServices()]);
   return (
     <>
       <h1>Chains</h1>
@@ -47,6 +50,8 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
         status={p.status?.join(",")}
         range={p.range}
         contentClass={p.content_class}
+        service={p.service}
+        services={services}
         q={p.q}
         sort={p.sort}
         order={order}
@@ -67,6 +72,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       status: p.status,
       range: p.range,
       content_class: p.content_class,
+      service: p.service,
       q: p.q,
       sort: p.sort,
       order,
@@ -74,21 +80,24 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({ status: p.status, range: p.range, content_class: p.content_class, q: p.q }),
+    countChains({ status: p.status, range: p.range, content_class: p.content_class, service: p.service, q: p.q }),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
-  const filtered = Boolean(p.status || p.range || p.content_class || p.q);
+  const filtered = Boolean(p.status || p.range || p.content_class || p.service || p.q);
+  const totalText = total ? `${formatCount(total.count)}${total.capped ? "+" : ""}` : null;
   return (
     <>
       <div className="section-head">
         <span className="muted" data-testid="chains-total">
-          {formatCount(total)} {total === 1 ? "chain" : "chains"}
-          {filtered ? " match" : ""}
+          {total === null
+            ? "Chains matching (searches under 3 characters are not counted)"
+            : `${totalText} ${total.count === 1 && !total.capped ? "chain" : "chains"}${filtered ? " match" : ""}`}
         </span>
         <span className="exports">
-          Export {filtered ? "these" : "all"} {formatCount(total)}:{" "}
+          Export {filtered ? "these" : "all"}
+          {totalText ? ` ${totalText}` : ""}:{" "}
           <a href={exportHref("csv")} download data-testid="export-csv">
             CSV
           </a>{" "}

@@ -26,6 +26,7 @@ export const chainsPageParamsSchema = z.object({
   status: chainsShape.status.catch(undefined),
   range: chainsShape.range.catch(undefined),
   content_class: chainsShape.content_class.catch(undefined),
+  service: chainsShape.service.catch(undefined),
   q: chainsShape.q.catch(undefined),
   sort: chainsShape.sort.catch("last_activity"),
   order: chainsShape.order.catch(undefined),

@@ -11,6 +11,7 @@ import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import type { RawSearchParams } from "@/lib/url-state";
 import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { parseOriginalsPageParams, type OriginalsPageQuery } from "./search-params";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Originals" };
@@ -41,6 +42,7 @@ async function TableSection({ query }: { query: OriginalsPageQuery }) {
 }
 
 export default async function OriginalsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/originals");
   const query = parseOriginalsPageParams(await searchParams);
   return (
     <>

@@ -12,14 +12,21 @@ import type { PolicyRow } from "@/components/policies/policy-columns";
 import { PolicyEditor } from "@/components/policies/policy-editor";
 import { VersionHistory } from "@/components/policies/version-history";
 import { WhatIfForm } from "@/components/policies/what-if-form";
+import { FloorOptions } from "@/components/policies/floor-options";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { WhatIfSection } from "./what-if-section";
+import { previewFloorChange } from "./actions";
+import { getCachedRecommendation } from "@/db/queries/recommendation";
+import type { PolicyInForce } from "@/lib/guard/policy";
+import { requirePage } from "@/app/_access/page-access";
+import { hasScope } from "@/lib/auth/access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Policies" };
 
 export default async function PoliciesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const principal = await requirePage("/policies");
   const params = parsePoliciesParams(await searchParams);
   const [stored, seen, stats] = await Promise.all([listPolicies(), listChainClasses(), listClassStats()]);
   const statsOf = new Map(stats.map((s) => [s.content_class, s]));
@@ -66,7 +73,7 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       </form>
       {params.class ? (
         <Suspense key={params.class} fallback={<TableSkeleton label="Loading policy" />}>
-          <ClassSection params={params} contentClass={params.class} />
+          <ClassSection params={params} contentClass={params.class} canEdit={hasScope(principal, "admin")} />
         </Suspense>
       ) : (
         <p className="muted hint-block">
@@ -80,9 +87,11 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
 async function ClassSection({
   params,
   contentClass,
+  canEdit,
 }: {
   params: ReturnType<typeof parsePoliciesParams>;
   contentClass: string;
+  canEdit: boolean;
 }) {
   const [current, versions] = await Promise.all([getPolicy(contentClass), listPolicyVersions(contentClass)]);
   const floor = {
@@ -107,15 +116,22 @@ async function ClassSection({
             current={current}
             draft={params.candidate ?? floor}
             fromWhatIf={params.candidate !== null}
-            authRequired={Boolean(process.env.FLOORLINE_API_TOKEN)}
+            canEdit={canEdit}
+            preview={previewFloorChange}
           />
         </section>
         <section className="panel" aria-label="Version history">
           <h3>Version history</h3>
-          <VersionHistory versions={versions} />
+          <VersionHistory versions={versions} canEdit={canEdit} preview={previewFloorChange} />
         </section>
       </div>
-      <section className="panel what-if" aria-label="What-if">
+      <section className="panel" aria-label="Recommended floors" id="recommendation">
+        <h3>Recommended floors</h3>
+        <Suspense fallback={<TableSkeleton label="Replaying the recorded chains" />}>
+          <RecommendationSection current={current} canEdit={canEdit} />
+        </Suspense>
+      </section>
+      <section className="panel what-if" aria-label="What-if" id="what-if">
         <h3>What if the floor were…</h3>
         <p className="muted small">
           Replays every recorded chain of {contentClass} through the guard under a candidate floor and compares where
@@ -134,10 +150,28 @@ async function ClassSection({
               current={current}
               candidate={params.candidate}
               chain={params.chain}
+              canEdit={canEdit}
+              preview={previewFloorChange}
             />
           </Suspense>
         ) : null}
       </section>
     </section>
+  );
+}
+
+async function RecommendationSection({ current, canEdit }: { current: PolicyInForce; canEdit: boolean }) {
+  const result = await getCachedRecommendation(current.content_class);
+  return (
+    <FloorOptions
+      data={
+        result.ok
+          ? { kind: "ok", ...result.recommendation }
+          : { kind: "not_enough_data", chains: result.chains, minimum: result.minimum }
+      }
+      inForce={current}
+      canEdit={canEdit}
+      preview={previewFloorChange}
+    />
   );
 }

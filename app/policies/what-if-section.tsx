@@ -8,6 +8,8 @@ import { chainHref, policiesHref } from "@/lib/routes";
 import { MOVEMENTS, summariseWhatIf } from "@/lib/chains/what-if";
 import { ChainCharts } from "@/components/chains/chain-charts";
 import { WhatIfResults } from "@/components/policies/what-if-results";
+import { SaveFloorButton } from "@/components/policies/floor-change";
+import type { PreviewFloor } from "@/lib/recommend/wire";
 
 const LISTED_PER_MOVEMENT = 25;
 
@@ -17,11 +19,15 @@ export async function WhatIfSection({
   current,
   candidate,
   chain,
+  canEdit,
+  preview,
 }: {
   contentClass: string;
   current: PolicyInForce;
   candidate: CompressionPolicy;
   chain?: string;
+  canEdit: boolean;
+  preview: PreviewFloor;
 }) {
   const replayed = await replayClass(contentClass, current, candidate);
   const result = summariseWhatIf(replayed, LISTED_PER_MOVEMENT);
@@ -31,6 +37,23 @@ export async function WhatIfSection({
   const shown = replayed.find((c) => c.chain_id === chain) ?? MOVEMENTS.flatMap((m) => result.chains[m])[0];
   return (
     <>
+      <div className="form-actions">
+        <SaveFloorButton
+          inForce={current}
+          proposed={{
+            ...candidate,
+            required_fields: current.required_fields,
+            description: current.description,
+            format: current.format,
+            decoded_format: current.decoded_format,
+          }}
+          source="the what-if"
+          label="Save this candidate…"
+          canEdit={canEdit}
+          preview={preview}
+          testId="what-if-save"
+        />
+      </div>
       <WhatIfResults result={result} overlayHref={overlayHref} />
       {shown ? (
         <Overlay

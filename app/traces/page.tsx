@@ -7,11 +7,13 @@ import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { RejectionListSection } from "./rejection-list-section";
 import { tracesPageParamsSchema } from "./search-params";
 import { TraceListSection } from "./trace-list-section";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Traces" };
 
 export default async function TracesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  await requirePage("/traces");
   const { params, ignored } = parseSearchParamsWithNotices(tracesPageParamsSchema, await searchParams, {
     quiet: ["after", "before", "r_after", "r_before"],
   });

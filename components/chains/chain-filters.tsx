@@ -33,6 +33,9 @@ export interface ChainFiltersProps {
   status?: string;
   range?: RangeKey;
   contentClass?: string;
+  /** The OpenTelemetry service filter; the control shows only when some chain came with one. */
+  service?: string;
+  services?: string[];
   q?: string;
   sort: ChainSort;
   order: "asc" | "desc";
@@ -40,7 +43,18 @@ export interface ChainFiltersProps {
   classes: string[];
 }
 
-export function ChainFilters({ status, range, contentClass, q, sort, order, limit, classes }: ChainFiltersProps) {
+export function ChainFilters({
+  status,
+  range,
+  contentClass,
+  service,
+  services = [],
+  q,
+  sort,
+  order,
+  limit,
+  classes,
+}: ChainFiltersProps) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const [search, setSearch] = useState(q ?? "");
@@ -158,6 +172,25 @@ export function ChainFilters({ status, range, contentClass, q, sort, order, limi
             ))}
           </select>
         </label>
+        {services.length > 0 || service ? (
+          <label>
+            Service{" "}
+            <select
+              key={service ?? ""}
+              name="service"
+              defaultValue={service ?? ""}
+              onChange={() => apply()}
+              data-testid="filter-service"
+            >
+              <option value="">any</option>
+              {(service && !services.includes(service) ? [service, ...services] : services).map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           Sort{" "}
           <select

@@ -26,6 +26,11 @@ export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; has
         <li>
           <span className="glyph mismatch">◆</span> client/server mismatch
         </li>
+        {series.mismatches.some((m) => m.kind === "checked") ? (
+          <li>
+            <span className="glyph checked">■</span> content checked by the server contradicts the client
+          </li>
+        ) : null}
         {hasCandidate ? (
           <li>
             <span className="swatch dashed accent" /> candidate floor (what-if, not saved)

@@ -83,6 +83,7 @@ export function PassDetail({ pass, boundaries, closeHref, originals, serverCheck
           {pass.client_verdict ?? <span className="muted">not sent</span>}
           {pass.client_mismatch ? <span className="badge warn"> mismatch</span> : null}
         </dd>
+        <ServerChecksField pass={pass} />
         <dt>Client digest</dt>
         <dd>
           <ShortHash value={pass.client_manifest_digest} length={24} />
@@ -119,6 +120,49 @@ function BoundaryField({ boundary }: { boundary: BoundaryWire }) {
       <dd>
         <strong>{boundary.strategy.replace("_", " ")}</strong> at pass {boundary.pass_number}: {boundary.reason}
         {boundary.restore_pass_id ? ` (restores ${boundary.restore_pass_id})` : ""}
+      </dd>
+    </>
+  );
+}
+
+/** What the server found in the pass's content, beside what the client claimed. */
+function ServerChecksField({ pass }: { pass: PassDetailData }) {
+  const checks = pass.server_checks;
+  if (!checks) {
+    return (
+      <>
+        <dt>Server checks</dt>
+        <dd>
+          <span className="muted">no content sent</span>
+        </dd>
+      </>
+    );
+  }
+  const mark = (ok: boolean | null) =>
+    ok === null ? <span className="muted">not checked</span> : ok ? "yes" : <strong className="danger-text">no</strong>;
+  return (
+    <>
+      <dt>Server checks</dt>
+      <dd data-testid="server-checks">
+        size {mark(checks.size_matches)}, hash {mark(checks.hash_matches)}, parseable {mark(checks.parseable)}, schema{" "}
+        {mark(checks.schema_valid)}
+        {checks.problems.length > 0 ? (
+          <ul className="problems">
+            {checks.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : null}
+      </dd>
+      <dt>Checked verdict</dt>
+      <dd>
+        {pass.checked_verdict}
+        {pass.checked_mismatch ? (
+          <span className="badge warn" data-testid="checked-mismatch">
+            {" "}
+            content contradicts the client
+          </span>
+        ) : null}
       </dd>
     </>
   );

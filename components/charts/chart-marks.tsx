@@ -90,3 +90,13 @@ export function Triangle({ cx = 0, cy = 0, testId, title }: MarkerProps) {
   const d = `M ${cx} ${cy - 17} L ${cx + 6} ${cy - 6} L ${cx - 6} ${cy - 6} Z`;
   return <Marker testId={testId} title={title} d={d} fill="var(--integrity)" />;
 }
+
+/** A checked mismatch: the server read the pass's content and it contradicts the client's claims. */
+export function Square({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: number; testId: string; title: string }) {
+  return (
+    <g data-testid={testId} pointerEvents="none">
+      <title>{title}</title>
+      <rect x={cx + 5} y={cy + 5} width={9} height={9} fill="var(--danger)" stroke="var(--panel)" strokeWidth={1.5} />
+    </g>
+  );
+}

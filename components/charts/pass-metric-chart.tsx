@@ -21,7 +21,7 @@ import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
 import { LOG_AXIS_MIN, logDomain, logTicks, passDomain } from "@/lib/chart-domain";
 import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
-import { BottomLabel, Diamond, FloorLabel, TopLabel, Triangle } from "./chart-marks";
+import { BottomLabel, Diamond, FloorLabel, Square, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
 
@@ -326,17 +326,25 @@ export function PassMetricChart(props: PassMetricChartProps) {
           const y = valueAt.get(mm.pass_number);
           return y === undefined ? null : (
             <ReferenceDot
-              key={`mismatch-${mm.pass_id}`}
+              key={`mismatch-${mm.kind}-${mm.pass_id}`}
               x={mm.pass_number}
               y={y}
               ifOverflow="visible"
-              shape={(p) => (
-                <Diamond
-                  {...p}
-                  testId={`${metric}-mismatch-marker`}
-                  title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`}
-                />
-              )}
+              shape={(p) =>
+                mm.kind === "checked" ? (
+                  <Square
+                    {...p}
+                    testId={`${metric}-checked-marker`}
+                    title={`Pass ${mm.pass_number}: its content contradicts the client's claims; checked verdict ${mm.checked_verdict ?? "?"}`}
+                  />
+                ) : (
+                  <Diamond
+                    {...p}
+                    testId={`${metric}-mismatch-marker`}
+                    title={`Pass ${mm.pass_number}: client said ${mm.client_verdict ?? "another digest"}, server said ${mm.verdict}`}
+                  />
+                )
+              }
             />
           );
         })}

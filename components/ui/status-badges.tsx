@@ -13,6 +13,11 @@ const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }
     tone: "warn",
     title: "The agent's own guard disagreed with the server's verdict",
   },
+  checked_mismatch: {
+    label: "content mismatch",
+    tone: "warn",
+    title: "A pass's content, checked by the server, contradicts what the agent claimed about it",
+  },
   broken_integrity: {
     label: "broken integrity",
     tone: "danger",

@@ -7,6 +7,8 @@ import { boundaries } from "../schema";
 import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";
 import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import { trackRollups } from "./rollups";
+import { notifyChainsChanged } from "../queries/chain-events";
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 
@@ -30,10 +32,9 @@ export async function ingestBoundaries(
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   return retryTransient(() =>
     db.transaction(async (tx) => {
-      await lockChains(
-        tx,
-        receipts.map((b) => b.chain_id),
-      );
+      const chainIds = [...new Set(receipts.map((b) => b.chain_id))];
+      await lockChains(tx, chainIds);
+      const rollups = await trackRollups(tx, chainIds);
       const stored = await storeIdempotentBatch(
         receipts,
         {
@@ -73,6 +74,8 @@ export async function ingestBoundaries(
         },
         entries,
       );
+      await rollups.commit();
+      await notifyChainsChanged(tx, chainIds);
       return stored;
     }),
   );

@@ -6,9 +6,13 @@ import { sql } from "drizzle-orm";
 import { getDb, queryRows, retryTransient } from "../index";
 import { getPoliciesInForce } from "../queries/policies";
 import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
+import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
+import { trackRollups } from "./rollups";
+import { notifyChainsChanged } from "../queries/chain-events";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
+import { ApiError } from "@/lib/errors";
 import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
@@ -18,7 +22,12 @@ export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string };
 // parts unambiguously; cheaper than JSON for the several lookups per receipt.
 const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
 
-function toResult(row: PassResult): PassResult {
+type StoredResult = Omit<PassResult, "server_checks" | "checked_verdict" | "checked_mismatch"> &
+  Pick<PassWire, "server_checks" | "checked_verdict" | "checked_mismatch">;
+
+// The content-check fields appear only for a receipt that carried content, so the answer to
+// every other receipt stays exactly the contract's.
+function toResult(row: StoredResult): PassResult {
   return {
     chain_id: row.chain_id,
     pass_id: row.pass_id,
@@ -27,6 +36,13 @@ function toResult(row: PassResult): PassResult {
     manifest_digest: row.manifest_digest,
     policy_version: Number(row.policy_version),
     client_mismatch: row.client_mismatch,
+    ...(row.server_checks
+      ? {
+          server_checks: row.server_checks,
+          checked_verdict: row.checked_verdict,
+          checked_mismatch: row.checked_mismatch,
+        }
+      : {}),
   };
 }
 
@@ -38,13 +54,38 @@ const conflict = (index: number, r: PassReceipt) =>
     "a receipt with this chain_id and pass_id",
   );
 
+export interface IngestPassOptions {
+  /** chain_id → the OpenTelemetry `service.name` that sent it; kept on a chain that has none yet. */
+  serviceNames?: ReadonlyMap<string, string>;
+}
+
 /**
  * Stores receipts with the server's verdict, all or nothing. A receipt already stored with
  * the same content returns its stored result (evaluated under the policy of its day) and
  * writes nothing; the same key with different content fails the whole batch with 409.
+ * Receipts with `cache_original` then store their content as the pass's cached original
+ * (after the commit, through the originals store, which deduplicates a retry).
  */
 export async function ingestPasses(
   receipts: readonly PassReceipt[],
+  options: IngestPassOptions = {},
+): Promise<{ results: PassResult[]; created: number }> {
+  const outcome = await storePasses(receipts, options);
+  for (const r of receipts) {
+    if (!r.cache_original || r.content == null) continue;
+    try {
+      await storeOriginal({ original: r.content, chain_id: r.chain_id, pass_id: r.pass_id });
+    } catch (error) {
+      // Only a store smaller than this one content refuses it; the receipts stand without it.
+      if (!(error instanceof ApiError && error.code === "payload_too_large")) throw error;
+    }
+  }
+  return outcome;
+}
+
+async function storePasses(
+  receipts: readonly PassReceipt[],
+  options: IngestPassOptions,
 ): Promise<{ results: PassResult[]; created: number }> {
   const db = await getDb();
   const now = new Date().toISOString();
@@ -54,10 +95,9 @@ export async function ingestPasses(
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   return retryTransient(() =>
     db.transaction(async (tx) => {
-      await lockChains(
-        tx,
-        receipts.map((r) => r.chain_id),
-      );
+      const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
+      await lockChains(tx, chainIds);
+      const rollups = await trackRollups(tx, chainIds);
       const policyByClass = await getPoliciesInForce(
         receipts.map((r) => r.content_class),
         tx,
@@ -68,7 +108,7 @@ export async function ingestPasses(
         return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
       };
 
-      return storeIdempotentBatch(
+      const stored = await storeIdempotentBatch(
         receipts,
         {
           key,
@@ -85,19 +125,19 @@ export async function ingestPasses(
                 chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
                 is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
                 client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                body_digest, created_at
+                server_checks, checked_verdict, checked_mismatch, body_digest, created_at
               )
               select
                 chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
                 is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
                 client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                body_digest, created_at
+                server_checks, checked_verdict, checked_mismatch, body_digest, created_at
               from json_to_recordset(${JSON.stringify(rows)}::json) as r(
                 chain_id text, pass_id text, pass_number bigint, input_content_hash text, current_content_hash text,
                 current_size_bytes bigint, is_parseable boolean, schema_valid boolean, semantic_density_score double precision,
                 content_class text, metadata jsonb, client_verdict text, client_manifest_digest text, verdict text,
-                directive text, manifest_digest text, policy_version integer, client_mismatch boolean, body_digest text,
-                created_at timestamptz
+                directive text, manifest_digest text, policy_version integer, client_mismatch boolean,
+                server_checks jsonb, checked_verdict text, checked_mismatch boolean, body_digest text, created_at timestamptz
               )
               on conflict (chain_id, pass_id) do nothing
               returning *`,
@@ -107,16 +147,17 @@ export async function ingestPasses(
             for (const { chain_id, pass_id } of inserted) {
               const row = byKey.get(keyOf(chain_id, pass_id));
               if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
+              if (row) rollups.addPasses([row]);
             }
             return results;
           },
           readStored: async (batch) => {
             const keys = batch.map(({ item }) => ({ chain_id: item.chain_id, pass_id: item.pass_id }));
-            const stored = await queryRows<PassResult & { body_digest: string }>(
+            const stored = await queryRows<StoredResult & { body_digest: string }>(
               tx,
               sql`
               select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
-                p.client_mismatch, p.body_digest
+                p.client_mismatch, p.server_checks, p.checked_verdict, p.checked_mismatch, p.body_digest
               from passes p
               join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
@@ -131,6 +172,16 @@ export async function ingestPasses(
         },
         entries,
       );
+      const named = [...(options.serviceNames ?? [])].map(([chain_id, name]) => ({ chain_id, name }));
+      if (named.length > 0) {
+        await tx.execute(sql`
+          update chains c set service_name = s.name
+          from json_to_recordset(${JSON.stringify(named)}::json) as s(chain_id text, name text)
+          where c.chain_id = s.chain_id and c.service_name is null`);
+      }
+      await rollups.commit();
+      await notifyChainsChanged(tx, chainIds);
+      return stored;
     }),
   );
 }

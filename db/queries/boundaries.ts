@@ -1,6 +1,6 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
-import { getDb } from "../index";
+import { getReadDb } from "../index";
 import { boundaries } from "../schema";
 import type { BoundaryWire } from "@/lib/chains/types";
 
@@ -19,7 +19,7 @@ export function toBoundaryWire(row: BoundaryRow): BoundaryWire {
 }
 
 export async function listChainBoundaries(chainId: string): Promise<BoundaryWire[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .select()
     .from(boundaries)

@@ -1,7 +1,7 @@
 // The chain page's curves: downsampled in the database, cached per chain version.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import { policies } from "../schema";
 import { getIntegrityContext } from "./chain-integrity";
 import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
@@ -22,7 +22,7 @@ interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
  * would spill to disk on a chain of 100,000 passes. Policies are read once per series.
  */
 async function floorExpressions(): Promise<(p: SQL) => { size: SQL; density: SQL; maxPass: SQL }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db.select().from(policies);
   const d = CONSERVATIVE_DEFAULT_POLICY;
   return (p) => {
@@ -94,7 +94,7 @@ const seriesCache = globalForSeries.floorlineSeriesCache ?? new Map<string, Prom
 globalForSeries.floorlineSeriesCache = seriesCache;
 
 async function computeChainSeries(chainId: string, boundaryList: readonly BoundaryWire[]): Promise<ChainSeries> {
-  const db = await getDb();
+  const db = await getReadDb();
   const boundaryNumbers = JSON.stringify(boundaryList.map((b) => b.pass_number));
   const restoreIds = JSON.stringify(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
   // Inlined: a bind parameter inside `case` has no type for `|` to work with.
@@ -115,7 +115,8 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
       tx,
       sql`
         with scan as (
-          select p.id, p.pass_number, p.current_size_bytes as s, p.semantic_density_score as d, p.client_mismatch,
+          select p.id, p.pass_number, p.current_size_bytes as s, p.semantic_density_score as d,
+            p.client_mismatch or p.checked_mismatch as client_mismatch,
             row_number() over w as rn,
             p.verdict <> lag(p.verdict) over w as verdict_change,
             p.policy_version <> lag(p.policy_version) over w or p.content_class <> lag(p.content_class) over w as policy_change,
@@ -169,7 +170,8 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
           where bounds.n <= ${DOWNSAMPLE.fullDetailUpTo} or seq.id in (select id from picks) or seq.id in (select id from flagged)
         )
         select r.pass_id, r.pass_number::float8 as pass_number, r.current_size_bytes::float8 as size, r.semantic_density_score as density,
-          r.verdict, r.directive, r.client_verdict, r.client_mismatch, r.content_class, r.policy_version,
+          r.verdict, r.directive, r.client_verdict, r.client_mismatch, r.checked_mismatch, r.checked_verdict,
+          r.content_class, r.policy_version,
           ${floorOfRow.size}::float8 as floor_size, ${floorOfRow.density}::float8 as floor_density, ${floorOfRow.maxPass}::float8 as max_pass,
           kept.flags, r.input_content_hash, r.current_content_hash,
           prev.pass_id as prev_pass_id, prev.pass_number::float8 as prev_pass_number, prev.current_content_hash as prev_hash,

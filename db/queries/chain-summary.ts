@@ -23,6 +23,7 @@ const PASS_AGGREGATES = sql.raw(`
   bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
   bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
   (count(*) filter (where client_mismatch))::int as mismatch_count,
+  (count(*) filter (where checked_mismatch))::int as checked_mismatch_count,
   min(semantic_density_score) as min_density,
   min(current_size_bytes) as min_size,
   min(created_at) as first_seen,
@@ -63,8 +64,9 @@ export async function insertPassesWithSummaries(
       ),
       prior as (
         select a.*, c.chain_id is not null as has_row, c.pass_count as prior_pass_count, c.boundary_count,
-          c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.has_floor_breach,
-          c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
+          c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.collapse_at,
+          c.has_floor_breach, c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
+          c.checked_mismatch_count as prior_checked_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
           c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id,
           c.continued_after_halt_count as prior_cah_count, c.restore_not_honoured_count as prior_rnh_count,
           least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
@@ -108,7 +110,7 @@ export async function insertPassesWithSummaries(
         from new order by chain_id, pass_number desc, id desc
       ),
       col as (
-        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict
+        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict, created_at
         from new where verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
         order by chain_id, pass_number, id
       ),
@@ -125,9 +127,11 @@ export async function insertPassesWithSummaries(
           case when ap.collapse_pass_id is null then col.pass_id else ap.collapse_pass_id end as collapse_pass_id,
           case when ap.collapse_pass_id is null then col.pass_number else ap.collapse_pass_number end as collapse_pass_number,
           case when ap.collapse_pass_id is null then col.verdict else ap.collapse_verdict end as collapse_verdict,
+          case when ap.collapse_pass_id is null then col.created_at else ap.collapse_at end as collapse_at,
           coalesce(ap.has_floor_breach, false) or ap.has_breach as has_floor_breach,
           coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
           coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
+          coalesce(ap.prior_checked_mismatch_count, 0) + ap.checked_mismatch_count as checked_mismatch_count,
           coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) + coalesce(integ.cah, 0) as integrity_count,
           coalesce(ap.prior_cah_count, 0) + coalesce(integ.cah, 0) as continued_after_halt_count,
           coalesce(ap.prior_rnh_count, 0) as restore_not_honoured_count,
@@ -153,9 +157,11 @@ export async function insertPassesWithSummaries(
           collapse_pass_id = f.collapse_pass_id,
           collapse_pass_number = f.collapse_pass_number,
           collapse_verdict = f.collapse_verdict,
+          collapse_at = f.collapse_at,
           has_floor_breach = f.has_floor_breach,
           has_collapse_imminent = f.has_collapse_imminent,
           mismatch_count = f.mismatch_count,
+          checked_mismatch_count = f.checked_mismatch_count,
           integrity_count = f.integrity_count,
           continued_after_halt_count = f.continued_after_halt_count,
           restore_not_honoured_count = f.restore_not_honoured_count,
@@ -170,14 +176,14 @@ export async function insertPassesWithSummaries(
       created as (
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-          collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-          mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number,
-          min_density, min_size_bytes, first_seen_at, last_activity_at
+          collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
+          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-          collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-          mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number,
-          min_density, min_size_bytes, first_seen_at, last_activity_at
+          collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
+          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
       )
       select chain_id, pass_id, chain_id not in (select chain_id from appendable) as stale from new`,
@@ -196,9 +202,9 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
   await tx.execute(sql`
     insert into chains (
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-      collapse_pass_id, collapse_pass_number, collapse_verdict, has_floor_breach, has_collapse_imminent,
-      mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number,
-      min_density, min_size_bytes, first_seen_at, last_activity_at
+      collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
+      mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+      halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
     )
     select
       ids.chain_id,
@@ -206,9 +212,10 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       coalesce(agg.pass_count, 0),
       coalesce(b.boundary_count, 0),
       last.pass_id, last.pass_number, last.verdict,
-      col.pass_id, col.pass_number, col.verdict,
+      col.pass_id, col.pass_number, col.verdict, col.created_at,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
-      coalesce(agg.mismatch_count, 0), coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
+      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0),
+      coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
       coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
       agg.min_density, agg.min_size,
       coalesce(least(agg.first_seen, b.first_seen), now()),
@@ -227,7 +234,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       where p.chain_id = ids.chain_id order by pass_number desc, id desc limit 1
     ) as last on true
     left join lateral (
-      select pass_id, pass_number, verdict from passes p
+      select pass_id, pass_number, verdict, created_at from passes p
       where p.chain_id = ids.chain_id and verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
       order by pass_number, id limit 1
     ) as col on true
@@ -268,9 +275,11 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       collapse_pass_id = excluded.collapse_pass_id,
       collapse_pass_number = excluded.collapse_pass_number,
       collapse_verdict = excluded.collapse_verdict,
+      collapse_at = excluded.collapse_at,
       has_floor_breach = excluded.has_floor_breach,
       has_collapse_imminent = excluded.has_collapse_imminent,
       mismatch_count = excluded.mismatch_count,
+      checked_mismatch_count = excluded.checked_mismatch_count,
       integrity_count = excluded.integrity_count,
       continued_after_halt_count = excluded.continued_after_halt_count,
       restore_not_honoured_count = excluded.restore_not_honoured_count,

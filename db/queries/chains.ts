@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
+import { getDb, onlyRow, queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -30,10 +30,12 @@ export interface ChainDetail {
   collapse_point: CollapsePoint | null;
   integrity: IntegrityFinding[];
   client_mismatches: number;
+  checked_mismatches: number;
+  service_name: string | null;
 }
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [summary, passRows, boundaryRows] = await Promise.all([
     db.select().from(chains).where(eq(chains.chainId, chainId)),
     db.select().from(passes).where(eq(passes.chainId, chainId)).orderBy(asc(passes.passNumber), asc(passes.id)),
@@ -53,6 +55,8 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
       : null,
     integrity: findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
+    checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
+    service_name: summary[0]?.serviceName ?? null,
   };
 }
 
@@ -61,6 +65,7 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.hasCollapseImminent) s.push("collapse_imminent");
   if (c.hasFloorBreach) s.push("floor_breached");
   if (c.mismatchCount > 0) s.push("client_mismatch");
+  if (c.checkedMismatchCount > 0) s.push("checked_mismatch");
   if (c.integrityCount > 0) s.push("broken_integrity");
   if (c.continuedAfterHaltCount > 0) s.push("continued_after_halt");
   if (c.restoreNotHonouredCount > 0) s.push("restore_not_honoured");
@@ -82,6 +87,8 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
         : null,
     statuses: statusesOf(c),
     client_mismatches: c.mismatchCount,
+    checked_mismatches: c.checkedMismatchCount,
+    service_name: c.serviceName,
     integrity_findings: c.integrityCount,
     min_semantic_density: c.minDensity,
     min_size_bytes: c.minSizeBytes,
@@ -94,10 +101,11 @@ const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
   collapsed: sql`(${chains.hasFloorBreach} or ${chains.hasCollapseImminent})`,
   continued_after_halt: sql`${chains.continuedAfterHaltCount} > 0`,
   restore_not_honoured: sql`${chains.restoreNotHonouredCount} > 0`,
-  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.integrityCount} = 0`,
+  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.integrityCount} = 0`,
   collapse_imminent: sql`${chains.hasCollapseImminent}`,
   floor_breached: sql`${chains.hasFloorBreach}`,
   client_mismatch: sql`${chains.mismatchCount} > 0`,
+  checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
 };
 
@@ -131,6 +139,7 @@ export interface ChainFilter {
   /** Any of these (an empty list filters nothing). */
   status?: ChainStatusFilter[];
   content_class?: string;
+  service?: string;
   q?: string;
   /** Last activity within this range of now, as the overview's figures count. */
   range?: RangeKey;
@@ -148,7 +157,10 @@ function chainFilter(filter: ChainFilter): SQL[] {
   const since = filter.range ? rangeStart(filter.range, new Date(), null) : null;
   if (since) where.push(sql`${chains.lastActivityAt} >= ${since.toISOString()}::timestamptz`);
   if (filter.content_class) where.push(eq(chains.contentClass, filter.content_class));
-  if (filter.q) where.push(sql`${chains.chainId} ilike ${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"}`);
+  if (filter.service) where.push(eq(chains.serviceName, filter.service));
+  // Case-insensitive like ilike, in the form the trigram index on lower(chain_id) answers.
+  if (filter.q)
+    where.push(sql`lower(${chains.chainId}) like lower(${"%" + filter.q.replace(/[\\%_]/g, "\\$&") + "%"})`);
   return where;
 }
 
@@ -160,7 +172,7 @@ function chainFilter(filter: ChainFilter): SQL[] {
 export async function listChains(
   query: ChainListQuery & { after?: ChainKey; before?: ChainKey; withPrev?: boolean },
 ): Promise<{ items: ChainSummaryWire[]; next: ChainKey | null; prev: ChainKey | null }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const key = SORT_KEYS[query.sort];
   const where = chainFilter(query);
   const page = await keysetPage<ChainRecord, ChainKey>({
@@ -202,7 +214,7 @@ export async function* iterateChains(
 
 /** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
 export async function listChainClasses(): Promise<string[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<{ content_class: string }>(
     db,
     sql`
@@ -217,22 +229,52 @@ export async function listChainClasses(): Promise<string[]> {
   return rows.map((r) => r.content_class);
 }
 
-export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {
+/** The OpenTelemetry service names chains came from, skipping through the service index. */
+export async function listChainServices(): Promise<string[]> {
   const db = await getDb();
+  const rows = await queryRows<{ service_name: string }>(
+    db,
+    sql`
+      with recursive services as (
+        (select service_name from chains where service_name is not null order by service_name limit 1)
+        union all
+        select (select c.service_name from chains c where c.service_name > services.service_name order by c.service_name limit 1)
+        from services where services.service_name is not null
+      )
+      select service_name from services where service_name is not null`,
+  );
+  return rows.map((r) => r.service_name);
+}
+
+export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {
+  const db = await getReadDb();
   const [row] = await db.select().from(chains).where(eq(chains.chainId, chainId));
   return row ? toChainSummaryWire(row) : null;
 }
 
-export async function countChains(filter: ChainFilter): Promise<number> {
-  const db = await getDb();
+/** Where the chains list stops counting: past it, the page says "10,000+". */
+export const CHAIN_COUNT_CAP = 10_000;
+
+/** Shorter searches have no trigram to look up: counting them would read every chain. */
+const MIN_COUNTED_SEARCH = 3;
+
+/**
+ * How many chains match a filter, counted up to CHAIN_COUNT_CAP + 1 at most: a page never
+ * counts a whole table. `capped` means there are more than `count`; null means not counted
+ * (a search shorter than three characters).
+ */
+export async function countChains(filter: ChainFilter): Promise<{ count: number; capped: boolean } | null> {
+  if (filter.q !== undefined && [...filter.q].length < MIN_COUNTED_SEARCH) return null;
+  const db = await getReadDb();
   const where = chainFilter(filter);
-  const row = onlyRow(
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(chains)
-      .where(where.length ? and(...where) : undefined),
+  const rows = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from (
+      select 1 from ${chains} ${where.length ? sql`where ${and(...where)}` : sql``} limit ${CHAIN_COUNT_CAP + 1}
+    ) as matching`,
   );
-  return Number(row.n);
+  const n = Number(onlyRow(rows).n);
+  return n > CHAIN_COUNT_CAP ? { count: CHAIN_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
 /** What changes when a chain receives passes or boundaries: cheap to read every second. */
@@ -259,17 +301,22 @@ export async function getChainVersion(chainId: string): Promise<ChainVersion | n
     : null;
 }
 
-/** Chains and collapsed chains per content class, from the chain summaries. */
+/** Chains and collapsed chains per content class over the recorded history (retention keeps their counts). */
 export async function listClassStats(): Promise<ClassStats[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({
-      contentClass: chains.contentClass,
-      chains: sql<number>`count(*)::int`,
-      collapsed: sql<number>`count(${chains.collapsePassId})::int`,
-    })
-    .from(chains)
-    .groupBy(chains.contentClass)
-    .orderBy(chains.contentClass);
-  return rows.map((r) => ({ content_class: r.contentClass, chains: Number(r.chains), collapsed: Number(r.collapsed) }));
+  const db = await getReadDb();
+  // From the daily roll-up: one row per day of history and class, never one per chain.
+  const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+    db,
+    sql`
+      select content_class, sum(started_chains) as chains, sum(started_collapsed) as collapsed
+      from chain_rollups_daily
+      group by content_class
+      having sum(started_chains) > 0
+      order by content_class`,
+  );
+  return rows.map((r) => ({
+    content_class: r.content_class,
+    chains: Number(r.chains),
+    collapsed: Number(r.collapsed),
+  }));
 }

@@ -2,7 +2,7 @@
 // as a retrieval.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
 import type { OriginalSummaryWire } from "@/lib/ccr/types";
@@ -32,7 +32,7 @@ export async function listOriginals(
   options: CcrOptions = {},
 ): Promise<{ items: OriginalSummaryWire[]; next: OriginalKey | null }> {
   const now = options.now ?? new Date();
-  const db = await getDb();
+  const db = await getReadDb();
   const where: SQL[] = [];
   if (query.status === "gone") where.push(sql`${statusExpr(now)} <> 'live'`);
   else if (query.status) where.push(sql`${statusExpr(now)} = ${query.status}`);

@@ -2,7 +2,7 @@
 // stored original, and which passes name an original.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
 import type {
@@ -45,7 +45,7 @@ export async function listOriginalLinksByHash(
   if (keys.size === 0) return links;
   const full = [...new Set([...keys.values()].filter((k) => k.length === FULL_HASH_LENGTH))];
   const prefixes = [...new Set([...keys.values()].filter((k) => k.length < FULL_HASH_LENGTH))];
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<RawRow & { key: string }>(
     db,
     sql`
@@ -69,7 +69,7 @@ export async function listOriginalLinksByHash(
 /** Everything the chain page needs to link passes and restore boundaries to originals, in one call. */
 export async function getChainOriginalLinks(chainId: string, options: CcrOptions = {}): Promise<ChainOriginalLinks> {
   const now = options.now ?? new Date();
-  const db = await getDb();
+  const db = await getReadDb();
   const [passRows, restoreRows] = await Promise.all([
     queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
       db,
@@ -111,7 +111,7 @@ export async function listRestoreLinks(
 ): Promise<ChainOriginalLinks["restores"]> {
   if (passIds.length === 0) return {};
   const now = options.now ?? new Date();
-  const db = await getDb();
+  const db = await getReadDb();
   const ids = JSON.stringify([...new Set(passIds)]);
   const [passRows, recordedRows] = await Promise.all([
     queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
@@ -153,7 +153,7 @@ export async function listRestoreLinks(
 
 /** Passes whose recorded input or output hash is this original's (read-only on passes). */
 export async function listPassesForOriginal(hash: string, limit = 100): Promise<MatchingPassWire[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<RawRow>(
     db,
     sql`
@@ -174,7 +174,7 @@ export async function listPassesForOriginal(hash: string, limit = 100): Promise<
 
 /** The receipt of the pass an original says it came from (its `chain_id` and `pass_id`), if it has arrived. */
 export async function getRecordedPass(chainId: string, passId: string): Promise<RecordedPassWire | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await queryRows<RawRow>(
     db,
     sql`select chain_id, pass_id, pass_number, verdict, input_content_hash, current_content_hash

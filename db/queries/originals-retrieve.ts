@@ -26,7 +26,7 @@ import {
   date,
   toSummaryWire,
   ts,
-  startsWith,
+  keyMatches,
   bump,
   ALL_TIME,
   must,
@@ -76,11 +76,12 @@ export async function resolveKey(
   executor: Executor,
   key: string,
 ): Promise<{ hash: string } | { ambiguous: { hash: string; status: OriginalStatus }[] } | null> {
-  if (key.length === FULL_HASH_LENGTH) return { hash: key };
   const rows = await queryRows<{ hash: string; status: OriginalStatus }>(
     executor,
     // Sorted after the limit: ordering inside would pull the scan off the pattern index.
-    sql`select hash, status from (select hash, status from originals where ${startsWith(key)} limit ${MAX_CANDIDATES}) c order by hash`,
+    sql`select o.hash, o.status from originals o
+      where o.hash in (${keyMatches(key, key.length === FULL_HASH_LENGTH, MAX_CANDIDATES)})
+      order by o.hash limit ${MAX_CANDIDATES}`,
   );
   const [only, ...others] = rows;
   if (!only) return null;
@@ -103,7 +104,6 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
     });
   }
   const db = await getDb();
-  const matching = parsed.full ? sql`hash = ${parsed.key}` : startsWith(parsed.key);
 
   // The hot path is one statement, one round trip: resolving the key, the recency update,
   // the counters and the read commit together. Its commit does not wait for the WAL flush
@@ -118,7 +118,7 @@ export async function retrieveOriginal(rawKey: string, options: CcrOptions = {})
         select set_config('synchronous_commit', 'off', true) as setting
       ),
       matches as (
-        select hash from originals where ${matching} limit 2
+        select hash from (${keyMatches(parsed.key, parsed.full, 2)}) as m limit 2
       ),
       hit as (
         update originals set

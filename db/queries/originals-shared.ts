@@ -121,6 +121,19 @@ export const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  */
 export const startsWith = (prefix: string) => sql`(hash ~>=~ ${prefix} and hash ~<~ ${prefix + "g"})`;
 
+/** The same over the alternate (MD5 or BLAKE3) keys, on their own partial pattern index. */
+export const altStartsWith = (prefix: string) =>
+  sql`(alt_hash is not null and alt_hash ~>=~ ${prefix} and alt_hash ~<~ ${`${prefix}g`})`;
+
+/**
+ * The sha256 keys of the originals a key names: by their own key (full or prefix) or by an
+ * alternate key, each side on its own index. At most `limit` per side.
+ */
+export const keyMatches = (key: string, full: boolean, limit: number) => sql`
+  (select hash from originals where ${full ? sql`hash = ${key}` : startsWith(key)} limit ${limit})
+  union
+  (select hash from originals where ${altStartsWith(key)} limit ${limit})`;
+
 // ---------------------------------------------------------------------------------------
 // Counters
 

@@ -1,7 +1,7 @@
 // The CCR counters and store figures, all-time and per hour.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
+import { onlyRow, queryRows, getReadDb } from "../index";
 import {
   CCR_METRICS,
   MAX_ORIGINAL_BYTES,
@@ -53,7 +53,7 @@ function isMetric(m: string): m is CcrMetric {
 export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Promise<OriginalStatsWire> {
   const now = options.now ?? new Date();
   const config = options.config ?? getCcrConfig();
-  const db = await getDb();
+  const db = await getReadDb();
   const currentHour = hourOf(now).getTime();
   const from = new Date(currentHour - (hours - 1) * 3_600_000);
   const [store, totals, hourly] = await Promise.all([

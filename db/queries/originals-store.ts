@@ -6,6 +6,7 @@ import { originals } from "../schema";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
+import { checkAlternateHash, digestOf } from "@/lib/headroom/keys";
 import {
   MAX_ORIGINAL_BYTES,
   checkClientHash,
@@ -69,8 +70,13 @@ export async function storeOriginal(
     );
   }
   const digest = sha256Hex(input.original);
+  // Headroom's other compressors key by MD5 or BLAKE3: that key is kept beside the sha256 one.
+  const algorithm = input.hash_algorithm ?? "sha256";
+  const alt = algorithm === "sha256" ? null : { algorithm, digest: digestOf(input.original, algorithm) };
   if (input.hash != null) {
-    const problem = checkClientHash(input.hash, digest);
+    const problem = alt
+      ? checkAlternateHash(input.hash, input.original, alt.algorithm)
+      : checkClientHash(input.hash, digest);
     if (problem) {
       throw new ApiError("validation_failed", `The hash ${problem}.`, { issues: [{ path: "hash", message: problem }] });
     }
@@ -84,7 +90,7 @@ export async function storeOriginal(
   });
   const ttlSeconds = effectiveTtlSeconds(input.ttl_seconds, config.defaultTtlSeconds);
   const expiresAt = expiryFor(now, ttlSeconds);
-  const key = markerKey(digest, input.hash);
+  const key = markerKey(alt ? alt.digest : digest, input.hash);
   const marker = formatMarker(key, input.original_items, input.compressed_items);
   const db = await getDb();
 
@@ -156,6 +162,12 @@ export async function storeOriginal(
     return { created: true, contentType: fresh.contentType, expiresAt, createdAt: now };
   });
 
+  if (alt) {
+    // One alternate key per original: the first algorithm a client stored it under.
+    await db.execute(sql`
+      update originals set alt_hash = ${alt.digest}, alt_algorithm = ${alt.algorithm}
+      where hash = ${digest} and alt_hash is null`);
+  }
   await enforceStoreLimits({ now, config });
   return {
     created: outcome.created,

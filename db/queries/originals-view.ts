@@ -2,7 +2,7 @@
 // operator looking at an entry never keeps it alive or skews the agents' numbers.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { formatMarker, markerKey, parseHashKey } from "@/lib/ccr/rules";
 import type { OriginalSummaryWire } from "@/lib/ccr/types";
@@ -25,7 +25,7 @@ export async function getOriginalForView(rawKey: string, options: CcrOptions = {
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) return { kind: "unknown" };
-  const db = await getDb();
+  const db = await getReadDb();
   const resolved = await resolveKey(db, parsed.key);
   if (resolved === null) return { kind: "unknown" };
   if ("ambiguous" in resolved) return { kind: "ambiguous", candidates: resolved.ambiguous };
@@ -60,7 +60,7 @@ export async function getOriginalText(
   options: CcrOptions = {},
 ): Promise<{ text: string; total_chars: number; offset: number; content_type: string | null } | null> {
   const now = options.now ?? new Date();
-  const db = await getDb();
+  const db = await getReadDb();
   const column = sql.raw(part === "original" ? "original" : "compressed");
   const text = slice ? sql`substring(${column} from ${slice.offset + 1}::int for ${slice.length}::int)` : column;
   const [row] = await queryRows<{ text: string | null; total_chars: unknown; content_type: string | null }>(

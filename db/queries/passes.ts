@@ -2,7 +2,7 @@
 // finding, and one pass with the policy it was judged under.
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { passes, policies } from "../schema";
 import { getIntegrityContext } from "./chain-integrity";
@@ -36,6 +36,9 @@ export function toPassWire(p: PassRecord): PassWire {
     client_verdict: p.clientVerdict,
     client_manifest_digest: p.clientManifestDigest,
     client_mismatch: p.clientMismatch,
+    server_checks: p.serverChecks,
+    checked_verdict: p.checkedVerdict as Verdict | null,
+    checked_mismatch: p.checkedMismatch,
   };
 }
 
@@ -49,7 +52,7 @@ export async function listChainPasses(
   limit: number,
   boundaryList: readonly BoundaryWire[],
 ): Promise<PassPage> {
-  const db = await getDb();
+  const db = await getReadDb();
   const inChain = eq(passes.chainId, chainId);
   const read = (from: [number, number] | undefined, forward: boolean, limit: number) => {
     const { op, asc: ascending } = keysetDirection(false, forward);
@@ -112,7 +115,7 @@ export async function listChainPasses(
 async function policyFloors(
   classes: readonly string[],
 ): Promise<(contentClass: string, version: number) => CompressionPolicy> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = classes.length
     ? await db
         .select()
@@ -151,7 +154,7 @@ function toFlagInput(p: PassRecord, floorOf: (contentClass: string, version: num
 }
 
 export async function getChainPass(chainId: string, passId: string): Promise<PassDetail | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db
     .select()
     .from(passes)

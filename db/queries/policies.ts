@@ -1,12 +1,15 @@
 import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { getDb, onlyRow, type Executor } from "../index";
+import { getDb, onlyRow, type Executor, getReadDb } from "../index";
 import { keysetPage } from "../keyset";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";
 import type { PolicyBody } from "@/lib/schemas/policies";
 
 type PolicyRow = typeof policies.$inferSelect;
+
+/** A policy body as callers write it; the format defaults like the wire schema's. */
+type PolicyWrite = Omit<PolicyBody, "format"> & Partial<Pick<PolicyBody, "format">>;
 
 function toPolicy(row: PolicyRow): PolicyInForce {
   return {
@@ -16,8 +19,12 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     min_semantic_density: row.minSemanticDensity,
     max_pass_number: row.maxPassNumber,
     required_fields: row.requiredFields,
+    format: row.format,
+    decoded_format: row.decodedFormat ?? null,
     description: row.description,
+    note: row.note,
     created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy,
   };
 }
 
@@ -50,7 +57,7 @@ export async function getPolicy(contentClass: string): Promise<PolicyInForce> {
 
 /** The current policy of every class that has one. */
 export async function listPolicies(): Promise<PolicyInForce[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .selectDistinctOn([policies.contentClass])
     .from(policies)
@@ -63,7 +70,7 @@ export async function listPolicyPage(query: {
   limit: number;
   after?: string;
 }): Promise<{ items: PolicyInForce[]; next: string | null }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const page = await keysetPage({
     limit: query.limit,
     after: query.after,
@@ -82,7 +89,7 @@ export async function listPolicyPage(query: {
 }
 
 export async function listPolicyVersions(contentClass: string): Promise<PolicyInForce[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .select()
     .from(policies)
@@ -92,7 +99,7 @@ export async function listPolicyVersions(contentClass: string): Promise<PolicyIn
 }
 
 export async function getPolicyVersion(contentClass: string, version: number): Promise<PolicyInForce | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db
     .select()
     .from(policies)
@@ -100,12 +107,14 @@ export async function getPolicyVersion(contentClass: string, version: number): P
   return row ? toPolicy(row) : null;
 }
 
-function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
+function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
   return (
     current.min_size_bytes === body.min_size_bytes &&
     current.min_semantic_density === body.min_semantic_density &&
     current.max_pass_number === body.max_pass_number &&
     JSON.stringify(current.required_fields) === JSON.stringify(body.required_fields) &&
+    current.format === (body.format ?? "any") &&
+    current.decoded_format === (body.decoded_format ?? null) &&
     (current.description ?? null) === (body.description ?? null)
   );
 }
@@ -113,7 +122,8 @@ function sameFloor(current: PolicyInForce, body: PolicyBody): boolean {
 /** A new version for the class, unless the body repeats the version in force (then nothing is written). */
 export async function updatePolicy(
   contentClass: string,
-  body: PolicyBody,
+  body: PolicyWrite,
+  createdBy: string | null = null,
 ): Promise<{ policy: PolicyInForce; created: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -135,7 +145,11 @@ export async function updatePolicy(
         minSemanticDensity: body.min_semantic_density,
         maxPassNumber: body.max_pass_number,
         requiredFields: body.required_fields,
+        format: body.format ?? "any",
+        decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
+        note: body.note ?? null,
+        createdBy,
       })
       .returning();
     return { policy: toPolicy(onlyRow(inserted)), created: true };

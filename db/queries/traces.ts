@@ -1,7 +1,7 @@
 import "server-only";
 import { type AnyColumn, and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
-import { getDb, onlyRow, type Db } from "../index";
+import { getDb, onlyRow, type Db, getReadDb } from "../index";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
@@ -132,7 +132,7 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
 }
 
 export async function getTrace(traceId: string): Promise<TraceWire | null> {
-  const db = await getDb();
+  const db = await getReadDb();
   const [row] = await db.select().from(traces).where(eq(traces.traceId, traceId));
   return row ? toTraceWire(row) : null;
 }
@@ -215,7 +215,7 @@ export interface TraceListQuery {
 }
 
 export async function listTraces(query: TraceListQuery): Promise<Page<TraceSummary, ListKey<string>>> {
-  const db = await getDb();
+  const db = await getReadDb();
   const where: SQL[] = [];
   if (query.chain_id !== undefined) where.push(eq(traces.chainId, query.chain_id));
   if (query.mismatch !== undefined) where.push(eq(traces.digestMismatch, query.mismatch));
@@ -262,7 +262,7 @@ function rejectionFilter(query: Pick<RejectionListQuery, "chain_id" | "trace_id"
 export async function listTraceRejections(
   query: RejectionListQuery,
 ): Promise<Page<TraceRejectionWire, ListKey<number>> & { total: number }> {
-  const db = await getDb();
+  const db = await getReadDb();
   const filter = rejectionFilter(query);
   const beyond = newestFirst(traceRejections.createdAt, traceRejections.id, sql`::bigint`);
   const [page, totals] = await Promise.all([
@@ -308,7 +308,7 @@ export const ACTION_SPACE_TRACE_LIMIT = 2_000;
 
 /** Oldest first, so the first wording of a constraint is the one that established it. */
 export async function getChainTraceConstraints(chainId: string): Promise<ChainTraceConstraints> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await db
     .select({
       traceId: traces.traceId,

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, queryRows } from "../index";
+import { queryRows, getReadDb } from "../index";
 import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
 import type { ReplayedChain } from "@/lib/chains/what-if";
 
@@ -55,7 +55,7 @@ export async function replayClass(
   current: CompressionPolicy,
   candidate: CompressionPolicy,
 ): Promise<ReplayedChain[]> {
-  const db = await getDb();
+  const db = await getReadDb();
   const rows = await queryRows<ReplayRow>(
     db,
     sql`

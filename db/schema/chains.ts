@@ -19,9 +19,15 @@ export const chains = pgTable(
     collapsePassId: text("collapse_pass_id"),
     collapsePassNumber: safeBigint("collapse_pass_number"),
     collapseVerdict: text("collapse_verdict"),
+    /** When the collapse pass was created: the overview counts and lists collapses by it. */
+    collapseAt: timestampMs("collapse_at"),
     hasFloorBreach: boolean("has_floor_breach").notNull(),
     hasCollapseImminent: boolean("has_collapse_imminent").notNull(),
     mismatchCount: integer("mismatch_count").notNull(),
+    /** Passes whose content contradicts the client's claims (server-side content checks). */
+    checkedMismatchCount: integer("checked_mismatch_count").notNull().default(0),
+    /** The OpenTelemetry resource's `service.name` of the first receipt that named one. */
+    serviceName: text("service_name"),
     integrityCount: integer("integrity_count").notNull(),
     /** Of `integrity_count`: passes that continued after the halt point, and restores not honoured. */
     continuedAfterHaltCount: integer("continued_after_halt_count").notNull().default(0),
@@ -43,5 +49,24 @@ export const chains = pgTable(
     index("chains_min_size_idx").on(sql`coalesce(${t.minSizeBytes}, 9007199254740991)`, t.chainId),
     // The overview groups chains by when they started.
     index("chains_first_seen_idx").on(t.firstSeenAt),
+    index("chains_service_activity_idx").on(t.serviceName, t.lastActivityAt, t.chainId),
+    // The overview's latest collapses and the range's boundary hour of collapses.
+    index("chains_collapse_at_idx").on(t.collapseAt, t.chainId).where(sql`${t.collapseAt} is not null`),
+    // One per status filter of the chains list, in its default order; the predicates must
+    // match STATUS_FILTER in db/queries/chains.ts exactly, or the planner cannot use them.
+    index("chains_healthy_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(
+        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.integrityCount} = 0`,
+      ),
+    index("chains_imminent_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasCollapseImminent}`),
+    index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
+    index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
+    index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
+    // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
+    // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
+    // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each
+    // behind a GIN pending list, instead of the primary key.
+    index("chains_chain_id_trgm_idx").using("gin", sql`lower(${t.chainId}) gin_trgm_ops`),
   ],
 );

@@ -4,3 +4,5 @@ export * from "./boundaries";
 export * from "./chains";
 export * from "./traces";
 export * from "./originals";
+export * from "./rollups";
+export * from "./access";

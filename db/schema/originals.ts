@@ -20,6 +20,12 @@ export const originals = pgTable(
     compressedSizeBytes: safeBigint("compressed_size_bytes"),
     contentType: text("content_type"),
     toolName: text("tool_name"),
+    /**
+     * A second key, for Headroom's compressors that key by MD5 or BLAKE3 (`hash_algorithm`):
+     * the full hex digest under `altAlgorithm`, verified against the original when stored.
+     */
+    altHash: text("alt_hash"),
+    altAlgorithm: text("alt_algorithm").$type<"md5" | "blake3">(),
     chainId: text("chain_id"),
     passId: text("pass_id"),
     originalItems: safeBigint("original_items"),
@@ -46,6 +52,9 @@ export const originals = pgTable(
   (t) => [
     // Prefix lookups are byte-wise ranges (~>=~, ~<~): the pattern opclass indexes them under any collation.
     index("originals_hash_prefix_idx").using("btree", t.hash.op("text_pattern_ops")),
+    index("originals_alt_hash_prefix_idx")
+      .using("btree", t.altHash.op("text_pattern_ops"))
+      .where(sql`${t.altHash} is not null`),
     index("originals_live_recency_idx").on(t.recencyAt, t.hash).where(sql`${t.status} = 'live'`),
     index("originals_live_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'live' and ${t.expiresAt} is not null`),
     index("originals_created_idx").on(t.createdAt, t.hash),

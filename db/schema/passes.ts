@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
+import type { ServerChecks } from "@/lib/content-checks/check-content";
 import { safeBigint, timestampMs } from "./columns";
 
 /** One compression-pass receipt with the server's own verdict on it. */
@@ -25,6 +26,12 @@ export const passes = pgTable(
     manifestDigest: text("manifest_digest").notNull(),
     policyVersion: integer("policy_version").notNull(),
     clientMismatch: boolean("client_mismatch").notNull(),
+    /** What the server found in the receipt's content; null when it sent none. */
+    serverChecks: jsonb("server_checks").$type<ServerChecks>(),
+    /** The guard's verdict on the server's own findings; null without content. */
+    checkedVerdict: text("checked_verdict"),
+    /** The content contradicts a claim of the client (size, hash, parseable, schema valid). */
+    checkedMismatch: boolean("checked_mismatch").notNull().default(false),
     /** sha256 of the receipt as received: tells an idempotent retry from a conflicting one. */
     bodyDigest: text("body_digest").notNull(),
     createdAt: timestampMs("created_at").notNull(),

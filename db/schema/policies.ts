@@ -1,4 +1,5 @@
 import { doublePrecision, integer, jsonb, pgTable, serial, text, unique } from "drizzle-orm/pg-core";
+import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
 import { createdAt, safeBigint } from "./columns";
 
 /** Every change to a content class's floor is a new row; the highest version is in force. */
@@ -12,7 +13,15 @@ export const policies = pgTable(
     minSemanticDensity: doublePrecision("min_semantic_density").notNull(),
     maxPassNumber: safeBigint("max_pass_number").notNull(),
     requiredFields: jsonb("required_fields").$type<string[]>().notNull().default([]),
+    /** How the server parses a receipt's content: json, base64, text or any. */
+    format: text("format").$type<ContentFormat>().notNull().default("any"),
+    /** For base64: what the decoded bytes must be (json, text, any); null means any. */
+    decodedFormat: text("decoded_format").$type<DecodedFormat>(),
     description: text("description"),
+    /** Why this version was saved: the change note asked for by every floor save. */
+    note: text("note"),
+    /** Who saved this version: the operator's name or `key:<name>`; null before access control, and with auth off. */
+    createdBy: text("created_by"),
     createdAt: createdAt(),
   },
   (t) => [unique("policies_class_version_key").on(t.contentClass, t.version)],

@@ -41,6 +41,8 @@ export interface FlagInput {
   semantic_density_score: number;
   verdict: string;
   client_mismatch: boolean;
+  /** Kept like a client mismatch: the content contradicts the client's claims. */
+  checked_mismatch?: boolean;
   policy_version: number;
   content_class: string;
   /** The floor of the policy version that judged this pass. */
@@ -65,7 +67,7 @@ export function passFlags(
   }
   if (options.isLast) flags |= PASS_FLAG.last;
   if (options.isBoundary) flags |= PASS_FLAG.boundary;
-  if (cur.client_mismatch) flags |= PASS_FLAG.clientMismatch;
+  if (cur.client_mismatch || cur.checked_mismatch) flags |= PASS_FLAG.clientMismatch;
   if (!prev) {
     flags |= PASS_FLAG.first;
     if (cur.pass_number > 1) flags |= PASS_FLAG.integrity;

@@ -21,6 +21,9 @@ export interface SeriesRow {
   directive: string;
   client_verdict: string | null;
   client_mismatch: boolean;
+  /** The pass's content contradicts the client's claims (server-side content checks). */
+  checked_mismatch: boolean;
+  checked_verdict: Verdict | null;
   content_class: string;
   policy_version: number;
   floor_size: number;
@@ -71,10 +74,13 @@ export interface Crossing {
 }
 
 export interface Mismatch {
+  /** `client`: the client's verdict or digest differs; `checked`: its content contradicts its claims. */
+  kind: "client" | "checked";
   pass_id: string;
   pass_number: number;
   client_verdict: string | null;
   verdict: Verdict;
+  checked_verdict: Verdict | null;
 }
 
 export interface ChainSeries {
@@ -129,13 +135,17 @@ export function buildChainSeries(
   for (const row of rows) {
     const finding = row.flags & PASS_FLAG.integrity ? findingFor(row, context) : undefined;
     if (finding) findings.push(finding);
-    if (row.client_mismatch) {
-      mismatches.push({
-        pass_id: row.pass_id,
-        pass_number: row.pass_number,
-        client_verdict: row.client_verdict,
-        verdict: row.verdict,
-      });
+    for (const kind of ["client", "checked"] as const) {
+      if (kind === "client" ? row.client_mismatch : row.checked_mismatch) {
+        mismatches.push({
+          kind,
+          pass_id: row.pass_id,
+          pass_number: row.pass_number,
+          client_verdict: row.client_verdict,
+          verdict: row.verdict,
+          checked_verdict: row.checked_verdict,
+        });
+      }
     }
     if (row.flags & PASS_FLAG.sizeCrossing) {
       crossings.push({

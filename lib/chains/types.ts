@@ -1,6 +1,7 @@
 // The chain dashboard's wire and row types: what db/ returns and components/ draw. They
 // live here so components never import the query layer.
 import type { CompressionPolicy, Verdict } from "../guard/guard";
+import type { ServerChecks } from "../content-checks/check-content";
 import type { IntegrityFinding } from "./integrity";
 
 export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
@@ -28,6 +29,12 @@ export interface PassWire {
   client_verdict: string | null;
   client_manifest_digest: string | null;
   client_mismatch: boolean;
+  /** Present when the receipt carried its content: what the server measured for itself. */
+  server_checks: ServerChecks | null;
+  /** The guard's verdict on the server's findings; null without content. */
+  checked_verdict: Verdict | null;
+  /** The content contradicts one of the client's claims. */
+  checked_mismatch: boolean;
 }
 
 export interface PassRow extends PassWire {

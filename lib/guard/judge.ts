@@ -2,6 +2,7 @@
 // ingest adds (the idempotency digest, the receipt time). Pure, so the ingest use case and
 // the benchmarks' raw-insert baseline build the same row.
 import type { PassWire } from "../chains/types";
+import { type ContentPolicy, judgeContent } from "../content-checks/check-content";
 import { type CompressionPass, type CompressionPolicy, evaluatePass } from "./guard";
 
 export type JudgedPass = Omit<PassWire, "received_at" | "created_at">;
@@ -14,11 +15,29 @@ export interface ReceiptToJudge extends CompressionPass {
   /** What the client decided, if it sent it: compared with the server's verdict. */
   verdict?: string | null;
   manifest_digest?: string | null;
+  /** The pass's output, when the client sent it: the server checks it for itself. */
+  content?: string | null;
 }
 
-/** The server's verdict under `policy`, and whether the client's verdict or digest disagree with it. */
-export function judgeReceipt(r: ReceiptToJudge, policy: CompressionPolicy & { version: number }): JudgedPass {
+/**
+ * The server's verdict under `policy`, and whether the client's verdict or digest disagree with
+ * it. `verdict` and the digest are always the reference's output on the client's claims; with
+ * content (and a policy that says how to read it) the server's own findings come beside them.
+ */
+export function judgeReceipt(
+  r: ReceiptToJudge,
+  policy: CompressionPolicy & { version: number } & Partial<Omit<ContentPolicy, keyof CompressionPolicy>>,
+): JudgedPass {
   const manifest = evaluatePass(r, policy);
+  const findings =
+    r.content == null
+      ? null
+      : judgeContent(r.content, r, {
+          ...policy,
+          format: policy.format ?? "any",
+          decoded_format: policy.decoded_format ?? null,
+          required_fields: policy.required_fields ?? [],
+        });
   const clientVerdict = r.verdict ?? null;
   const clientDigest = r.manifest_digest ?? null;
   return {
@@ -40,5 +59,8 @@ export function judgeReceipt(r: ReceiptToJudge, policy: CompressionPolicy & { ve
     client_mismatch:
       (clientVerdict !== null && clientVerdict !== manifest.verdict) ||
       (clientDigest !== null && clientDigest !== manifest.manifest_digest),
+    server_checks: findings?.server_checks ?? null,
+    checked_verdict: findings?.checked_verdict ?? null,
+    checked_mismatch: findings?.checked_mismatch ?? false,
   };
 }

@@ -1,3 +1,4 @@
+import type { ContentFormat, DecodedFormat } from "../content-checks/formats";
 import type { CompressionPolicy } from "./guard";
 
 export interface PolicyInForce extends CompressionPolicy {
@@ -5,8 +6,15 @@ export interface PolicyInForce extends CompressionPolicy {
   /** 0 for the built-in default; stored versions start at 1. */
   version: number;
   required_fields: string[];
+  /** How receipt content is parsed by the server-side checks. */
+  format: ContentFormat;
+  decoded_format: DecodedFormat | null;
   description: string | null;
+  /** Why this version was saved (null for the default and for versions saved without one). */
+  note: string | null;
   created_at: string | null;
+  /** Who saved a stored version (operator name, `key:<name>`, or the legacy token); null when unknown. */
+  created_by?: string | null;
 }
 
 /**
@@ -26,7 +34,10 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     version: 0,
     ...CONSERVATIVE_DEFAULT_POLICY,
     required_fields: [],
+    format: "any",
+    decoded_format: null,
     description: "Built-in conservative default: this content class has no policy of its own.",
+    note: null,
     created_at: null,
   };
 }

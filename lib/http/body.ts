@@ -3,9 +3,13 @@ import { ApiError } from "../errors";
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
 
-function isJsonContentType(header: string | null): boolean {
-  // A missing header is accepted as JSON: scripts posting with bare clients often omit it.
-  if (!header) return true;
+/**
+ * A missing type is refused too: a web page can send a body without one (`fetch` with
+ * `mode: "no-cors"` and a Blob) and no browser asks first, so only a declared JSON type
+ * proves the sender could have been refused by CORS.
+ */
+export function isJsonContentType(header: string | null): boolean {
+  if (!header) return false;
   const type = (header.split(";")[0] ?? "").trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }

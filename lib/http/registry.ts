@@ -25,18 +25,54 @@ export const ROUTES = {
   "/api/v1/exports/chains": { GET: "read" },
   "/api/v1/policies": { GET: "read" },
   "/api/v1/policies/{content_class}": { GET: "read", PUT: "admin" },
+  "/api/v1/policies/{content_class}/recommendation": { GET: "read" },
   "/api/v1/originals": { GET: "read", POST: "ingest" },
   "/api/v1/originals/{hash}": { GET: "read" },
   "/api/v1/originals/stats": { GET: "read" },
   "/api/v1/retrieve": { POST: "read" },
+  "/api/v1/otlp/v1/traces": { POST: "ingest" },
+  // Headroom-compatible retrieval at the root, where Headroom's clients look for their proxy.
+  "/v1/retrieve": { POST: "read" },
+  "/v1/retrieve/{hash}": { GET: "read" },
+  "/v1/retrieve/tool_call": { POST: "read" },
+  "/v1/retrieve/stats": { GET: "read" },
   "/api/v1/traces": { GET: "read", POST: "ingest" },
   "/api/v1/traces/{trace_id}": { GET: "read" },
   "/api/v1/traces/compress": { POST: "ingest" },
   "/api/v1/trace-rejections": { GET: "read" },
+  "/api/v1/keys": { GET: "admin", POST: "admin" },
+  "/api/v1/keys/{id}": { DELETE: "admin" },
+  "/api/v1/operators": { GET: "admin", POST: "admin" },
+  "/api/v1/operators/{id}": { DELETE: "admin" },
+  // Signing in and out needs no credential (it is how one gets one); GET answers who is signed in.
+  "/api/v1/session": { GET: "public", POST: "public", DELETE: "public" },
   "/originals/{hash}/content": { GET: "read" },
 } as const satisfies RouteTable;
 
 export type RoutePattern = keyof typeof ROUTES;
+
+/**
+ * Every page with the scope it needs: `read` pages need a signed-in operator (any role) when
+ * auth is on, `admin` pages an admin, `public` nothing. Each page calls
+ * `requirePage(<its pattern>)` first; `test/unit/route-registry.test.ts` fails when a
+ * `page.tsx` is missing here or does not make that call with its own pattern.
+ */
+export const PAGES = {
+  "/": "read",
+  "/chains": "read",
+  "/chains/{chain_id}": "read",
+  "/chains/{chain_id}/action-space": "read",
+  "/policies": "read",
+  "/originals": "read",
+  "/originals/{hash}": "read",
+  "/traces": "read",
+  "/traces/{trace_id}": "read",
+  "/admin/keys": "admin",
+  "/admin/operators": "admin",
+  "/sign-in": "public",
+} as const satisfies Record<string, Scope>;
+
+export type PagePattern = keyof typeof PAGES;
 
 /** The scope a method of a route needs, or undefined when the route does not take that method. */
 export function scopeOf(pattern: RoutePattern, method: string): Scope | undefined {

@@ -1,23 +1,15 @@
-import { timingSafeEqual } from "node:crypto";
+import type { Principal } from "../auth/access";
 import { ApiError, toErrorResponse } from "../errors";
 import { releaseBodyBytes } from "./body";
-import { methodsOf, type RoutePattern, scopeOf } from "./registry";
+import { methodsOf, type RoutePattern, type Scope, scopeOf } from "./registry";
 
 type Context = { params: Promise<Record<string, string | string[]>> };
-type Handler<C extends Context> = (request: Request, context: C) => Promise<Response>;
+/** A handler gets the principal the access check admitted (anonymous when auth is off). */
+export type Handler<C extends Context> = (request: Request, context: C, principal: Principal) => Promise<Response>;
+type NextHandler<C extends Context> = (request: Request, context: C) => Promise<Response>;
 
-function checkAuth(request: Request): void {
-  const token = process.env.FLOORLINE_API_TOKEN;
-  if (!token) return;
-  const given = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw new ApiError("unauthorized", "Send the API token as 'Authorization: Bearer <token>'.", {
-      headers: { "WWW-Authenticate": 'Bearer realm="floorline"' },
-    });
-  }
-}
+/** Decides who may call a route: throws an ApiError (401/403) or returns the principal. */
+export type Authorize = (request: Request, pattern: RoutePattern, scope: Scope) => Promise<Principal>;
 
 // Nothing stored can be named with a NUL or an unpaired surrogate (the schemas refuse both),
 // and Postgres cannot even compare such text: answer 404 before any query sees it.
@@ -29,16 +21,39 @@ async function refuseUnnameable(params: Context["params"] | undefined): Promise<
   }
 }
 
+const WRITES_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+
+// The content types any web page may send cross-origin without a CORS preflight (and none at
+// all): a write carrying one is refused before any handler, whatever it reads. Others (JSON,
+// OTLP's protobuf) need a preflight this server never grants; each handler checks its own.
+const NO_PREFLIGHT_TYPES = new Set(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]);
+
+function sendableWithoutPreflight(header: string | null): boolean {
+  if (!header) return true;
+  return NO_PREFLIGHT_TYPES.has((header.split(";")[0] ?? "").trim().toLowerCase());
+}
+
 /**
- * Every API handler goes through here: the scope its method needs (from the route registry),
- * then the handler, with any failure answered per the contract.
+ * The pure half of the route wrapper: the scope the method needs (from the route registry),
+ * the access check it is given, the JSON content type of a write, then the handler, with
+ * any failure answered per the contract. `app/_access/api-route.ts` gives it the access
+ * check that reads the database; route files use that one.
  */
-export function route<C extends Context>(pattern: RoutePattern, handler: Handler<C>): Handler<C> {
+export function wrapRoute<C extends Context>(
+  pattern: RoutePattern,
+  handler: Handler<C>,
+  authorize: Authorize,
+): NextHandler<C> {
   return async (request, context) => {
     try {
-      if (scopeOf(pattern, request.method) !== "public") checkAuth(request);
+      const scope = scopeOf(pattern, request.method);
+      if (!scope) throw new ApiError("method_not_allowed", `This endpoint accepts ${methodsOf(pattern).join(", ")}.`);
+      const principal = await authorize(request, pattern, scope);
+      if (WRITES_WITH_BODY.has(request.method) && sendableWithoutPreflight(request.headers.get("content-type"))) {
+        throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+      }
       await refuseUnnameable(context?.params);
-      return await handler(request, context);
+      return await handler(request, context, principal);
     } catch (error) {
       return toErrorResponse(error);
     } finally {
@@ -52,7 +67,7 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 /** The 405 answer for the methods a route does not take, naming the ones it does. */
-export function methodNotAllowed(pattern: RoutePattern): Handler<Context> {
+export function methodNotAllowed(pattern: RoutePattern): NextHandler<Context> {
   const allowed = methodsOf(pattern).join(", ");
   return async () =>
     new ApiError("method_not_allowed", `This endpoint accepts ${allowed}.`, {

@@ -11,6 +11,8 @@ export const CHAIN_STATUSES = [
   "collapse_imminent",
   "floor_breached",
   "client_mismatch",
+  /** A pass's content contradicts the client's claims (server-side content checks). */
+  "checked_mismatch",
   "broken_integrity",
   "continued_after_halt",
   "restore_not_honoured",
@@ -47,6 +49,8 @@ export const chainListQuerySchema = z.object({
   /** Only chains with activity in the last 24h, 7d, 30d or 90d (`all`: no limit), as the overview counts them. */
   range: z.enum(RANGE_KEYS as [RangeKey, ...RangeKey[]]).optional(),
   content_class: contentClassSchema.optional(),
+  /** The OpenTelemetry `service.name` the chain's receipts came from. */
+  service: z.string().min(1).max(256).optional(),
   q: z.string().max(256).optional(),
   sort: z.enum(CHAIN_SORTS).default("last_activity"),
   order: z.enum(["asc", "desc"]).optional(),
@@ -93,6 +97,10 @@ export interface ChainSummaryWire {
   collapse_point: CollapsePoint | null;
   statuses: ChainStatus[];
   client_mismatches: number;
+  /** Passes whose content contradicts the client's claims. */
+  checked_mismatches: number;
+  /** The OpenTelemetry `service.name` of the agent that sent the chain, when it came through OTLP. */
+  service_name: string | null;
   integrity_findings: number;
   min_semantic_density: number | null;
   min_size_bytes: number | null;

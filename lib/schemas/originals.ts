@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HASH_ALGORITHMS } from "../headroom/algorithms";
 import { MAX_TTL_SECONDS, parseHashKey } from "../ccr/rules";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
@@ -22,6 +23,8 @@ export const storeOriginalSchema = z.object({
   compressed_items: nonNegativeInt.nullish(),
   original_tokens: nonNegativeInt.nullish(),
   compressed_tokens: nonNegativeInt.nullish(),
+  /** The algorithm of `hash` and of the marker key: Headroom's compressors also key by MD5 or BLAKE3. */
+  hash_algorithm: z.enum(HASH_ALGORITHMS).nullish(),
   ttl_seconds: nonNegativeInt.max(MAX_TTL_SECONDS, `must be at most ${MAX_TTL_SECONDS} (about 100 years)`).nullish(),
 });
 export type StoreOriginalInput = z.infer<typeof storeOriginalSchema>;

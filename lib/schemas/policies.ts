@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
+import { CONTENT_FORMATS, DECODED_FORMATS, DEFAULT_CONTENT_FORMAT } from "../content-checks/formats";
 import { nonNegativeInt, text, unitInterval } from "./common";
 
 export const policyBodySchema = z.object({
@@ -12,6 +13,12 @@ export const policyBodySchema = z.object({
     .max(256)
     .default([]),
   description: text({ max: 2048 }).nullish(),
+  /** How the server parses receipt content (server-side content checks). */
+  format: z.enum(CONTENT_FORMATS).default(DEFAULT_CONTENT_FORMAT),
+  /** With format base64: what the decoded bytes must be. Absent means any. */
+  decoded_format: z.enum(DECODED_FORMATS).nullish(),
+  /** Why the floor changes; kept with the version, not part of the floor itself. */
+  note: text({ max: 2048 }).nullish(),
 });
 export type PolicyBody = z.infer<typeof policyBodySchema>;
 

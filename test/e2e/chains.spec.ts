@@ -7,6 +7,7 @@ const DEMO = [
   "demo-semantic-void",
   "demo-encoding-degradation",
   "demo-broken-receipts",
+  "demo-content-check",
 ];
 
 const chainIds = (page: Page) => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts();
@@ -43,10 +44,11 @@ test.describe("chains list", () => {
         "demo-schema-truncation",
         "demo-broken-receipts",
         "demo-healthy-orders",
+        "demo-content-check",
       ]);
     await page.getByTestId("filter-order").selectOption({ label: "highest first" });
     await expect(page).toHaveURL(/order=desc/);
-    await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-healthy-orders");
+    await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-content-check");
 
     // A new sort starts in its own natural order: smallest size first.
     await page.getByTestId("filter-sort").selectOption("min_size");
@@ -58,6 +60,7 @@ test.describe("chains list", () => {
         "demo-semantic-void",
         "demo-schema-truncation",
         "demo-broken-receipts",
+        "demo-content-check",
         "demo-encoding-degradation",
         "demo-healthy-orders",
       ]);

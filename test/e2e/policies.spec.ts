@@ -45,7 +45,10 @@ test("a what-if with a stricter floor reports the chains that newly collapse, ov
   expect((await api.json()).version).toBe(1);
 });
 
-test("editing a floor creates a new version", async ({ page, request }) => {
+test("editing a floor creates a new version, after a confirmation with the change and a note", async ({
+  page,
+  request,
+}) => {
   const contentClass = `e2e-class-${Date.now()}`;
   const created = await request.put(`/api/v1/policies/${contentClass}`, {
     data: { min_size_bytes: 1000, min_semantic_density: 0.4, max_pass_number: 5 },
@@ -55,17 +58,31 @@ test("editing a floor creates a new version", async ({ page, request }) => {
   await page.goto(`/policies?class=${contentClass}`);
   const editor = page.getByTestId("policy-editor");
   await editor.getByLabel("Min size (bytes)").fill("1500");
-  await editor.getByRole("button", { name: "Save as version 2" }).click();
-  await expect(page.getByTestId("policy-save-status")).toContainText("Saved as version 2");
+  await editor.getByRole("button", { name: "Save as version 2…" }).click();
+  const dialog = page.getByTestId("floor-change-dialog");
+  await expect(dialog.getByTestId("floor-change-diff").locator('tr[data-field="min_size_bytes"]')).toContainText(
+    "1000",
+  );
+  await expect(dialog.getByTestId("floor-change-diff").locator("tbody tr")).toHaveCount(1);
+  // No recorded chain of this class: the dialog says there is no effect to show.
+  await expect(dialog).toContainText("No chain of this class is recorded");
+  await dialog.getByTestId("floor-change-note").fill("Bigger floor for the new tool.");
+  await dialog.getByRole("button", { name: "Confirm: save as version 2" }).click();
+  await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 2");
+  await dialog.getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("version-history").locator("tbody tr")).toHaveCount(2);
   await expect(page.getByTestId("version-history").locator("tbody tr").first()).toContainText("v2");
+  await expect(page.getByTestId("version-history").locator("tbody tr").first()).toContainText(
+    "Bigger floor for the new tool.",
+  );
 
   const policy = await (await request.get(`/api/v1/policies/${contentClass}`)).json();
   expect(policy).toMatchObject({ version: 2, min_size_bytes: 1500, min_semantic_density: 0.4, max_pass_number: 5 });
   expect(policy.versions).toHaveLength(2);
 
   await editor.getByLabel("Min semantic density").fill("1.5");
-  await editor.getByRole("button", { name: "Save as version 3" }).click();
-  // The browser's own range check stops it before the API does.
+  await editor.getByRole("button", { name: "Save as version 3…" }).click();
+  // The browser's own range check stops it before any confirmation.
+  await expect(page.getByTestId("floor-change-dialog")).toHaveCount(0);
   expect((await (await request.get(`/api/v1/policies/${contentClass}`)).json()).version).toBe(2);
 });

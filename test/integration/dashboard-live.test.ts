@@ -1,9 +1,11 @@
 // The chain event stream: a version event on connect, a change event when a pass arrives,
-// 404 in the error contract for an unknown chain, and the stream ends when the client goes.
+// 404 in the error contract for an unknown chain, the stream ends when the client goes, and
+// past the per-process cap a new stream is refused.
 import { describe, expect, it } from "vitest";
 import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
 import { ingestPasses } from "@/db/ingest/passes";
+import { getSharedChainVersion } from "@/db/queries/chain-events";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 setUpTestDatabase();
@@ -83,5 +85,52 @@ describe("chain event stream", () => {
       const { done } = await reader.read();
       if (done) break;
     }
+  });
+
+  it("caps open streams per process: past the cap 503 with Retry-After, and a closed stream frees its place", async () => {
+    await ingestPasses([receipt(1)]);
+    process.env.FLOORLINE_MAX_EVENT_STREAMS = "2";
+    const open = async () => {
+      const abort = new AbortController();
+      const response = await chainEvents(
+        new Request("http://localhost/api/v1/chains/live/events", { signal: abort.signal }),
+        params({ chain_id: "live" }),
+      );
+      return { abort, response };
+    };
+    const drain = async (response: Response) => {
+      const reader = response.body?.getReader();
+      if (!reader) return;
+      for (;;) if ((await reader.read()).done) break;
+    };
+    try {
+      const first = await open();
+      const second = await open();
+      expect([first.response.status, second.response.status]).toEqual([200, 200]);
+      const refused = await open();
+      expect(refused.response.status).toBe(503);
+      expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await refused.response.json()).error.code).toBe("server_busy");
+
+      first.abort.abort();
+      await drain(first.response);
+      const again = await open();
+      expect(again.response.status).toBe(200);
+      second.abort.abort();
+      again.abort.abort();
+      await Promise.all([drain(second.response), drain(again.response)]);
+    } finally {
+      delete process.env.FLOORLINE_MAX_EVENT_STREAMS;
+    }
+  });
+
+  it("streams of one chain share one read of its version at a time", async () => {
+    await ingestPasses([receipt(1)]);
+    const t = Date.now();
+    const a = getSharedChainVersion("live", t);
+    expect(getSharedChainVersion("live", t + 100)).toBe(a);
+    const later = getSharedChainVersion("live", t + 1_000);
+    expect(later).not.toBe(a);
+    expect(await later).toMatchObject({ pass_count: expect.any(Number) });
   });
 });

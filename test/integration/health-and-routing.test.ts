@@ -35,6 +35,8 @@ describe("GET /api/v1/health", () => {
   });
 
   it("is 503 with Retry-After when the database is unreachable, and writes answer 503 too", async () => {
+    // The server has read its database once (start-up does, to say whether access control is on).
+    expect((await call(listChains, jsonRequest("/api/v1/chains"))).status).toBe(200);
     const working = getHandle();
     // Nothing listens on port 1: the connection is refused.
     const unreachable = openDatabase({ url: "postgres://floorline:x@127.0.0.1:1/none" });
@@ -88,17 +90,17 @@ describe("API token", () => {
   it("when set, requests without it are 401 in the error shape; health stays public", async () => {
     process.env.FLOORLINE_API_TOKEN = "s3cret-token";
     const denied = await call(listChains, jsonRequest("/api/v1/chains"));
-    expectError(denied, 401, "unauthorized");
+    expectError(denied, 401, "unauthenticated");
     expect(denied.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expectError(
       await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer wrong-token!" } })),
       401,
-      "unauthorized",
+      "unauthenticated",
     );
     expectError(
       await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret" } })),
       401,
-      "unauthorized",
+      "unauthenticated",
     );
     expect(
       (await call(listChains, jsonRequest("/api/v1/chains", { headers: { authorization: "Bearer s3cret-token" } })))

@@ -1,4 +1,4 @@
-// Migration 0003 brings chains summarised before it up to the directive integrity kinds. Its
+// Migration 0007 brings chains summarised before it up to the directive integrity kinds. Its
 // backfill must give what a full recompute gives (db/queries/chain-summary.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +14,7 @@ setUpTestDatabase();
 const FIGURES = sql`select chain_id, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number
   from chains order by chain_id`;
 
-describe("migration 0003 backfill", () => {
+describe("migration 0007 backfill", () => {
   it("equals a full recompute of the chain summaries", async () => {
     await seedDemoIfEmpty();
     const db = await getDb();
@@ -24,7 +24,7 @@ describe("migration 0003 backfill", () => {
     await db.execute(sql`update chains set integrity_count = integrity_count - continued_after_halt_count - restore_not_honoured_count,
       continued_after_halt_count = 0, restore_not_honoured_count = 0, halt_pass_number = null`);
     const file = readFileSync(
-      path.join(process.cwd(), "drizzle", "0003_directive_integrity_and_refused_nodes.sql"),
+      path.join(process.cwd(), "drizzle", "0007_directive_integrity_and_refused_nodes.sql"),
       "utf8",
     );
     const backfill = file.split("--> statement-breakpoint").filter((s) => /^\s*(--.*\n\s*)*UPDATE/i.test(s));

@@ -4,7 +4,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";
 import { bodyBytesInFlight, MiB, readJson, releaseBodyBytes } from "@/lib/http/body";
-import { route } from "@/lib/http/route";
+import type { RoutePattern } from "@/lib/http/registry";
+import { type Handler, wrapRoute } from "@/lib/http/route";
+
+// The pure wrapper with an access check that admits everyone (the gate is tested in integration).
+const route = (pattern: RoutePattern, handler: Handler<{ params: Promise<Record<string, string>> }>) =>
+  wrapRoute(pattern, handler, async () => ({ kind: "anonymous" }));
 
 const post = (body: string) =>
   new Request("http://localhost/api/v1/evaluate", {

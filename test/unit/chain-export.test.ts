@@ -33,6 +33,8 @@ describe("chain export columns", () => {
     collapse_point: { pass_id: "c.p4", pass_number: 4, verdict: "COLLAPSE_IMMINENT" },
     statuses: ["collapse_imminent", "client_mismatch"],
     client_mismatches: 1,
+    checked_mismatches: 0,
+    service_name: null,
     integrity_findings: 0,
     min_semantic_density: 0.14,
     min_size_bytes: 620,

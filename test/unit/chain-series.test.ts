@@ -11,6 +11,8 @@ const row = (n: number, over: Partial<SeriesRow> = {}): SeriesRow => ({
   directive: `PROCEED: Pass ${n} safe for further compression.`,
   client_verdict: null,
   client_mismatch: false,
+  checked_mismatch: false,
+  checked_verdict: null,
   content_class: "c",
   policy_version: 1,
   floor_size: 1_000,
@@ -55,7 +57,13 @@ describe("buildChainSeries", () => {
           client_mismatch: true,
           client_verdict: "SAFE_TO_COMPRESS",
         }),
-        row(3, { density: 0.4, size: 2_000, flags: PASS_FLAG.sizeCrossing | PASS_FLAG.densityCrossing }),
+        row(3, {
+          density: 0.4,
+          size: 2_000,
+          flags: PASS_FLAG.sizeCrossing | PASS_FLAG.densityCrossing,
+          checked_mismatch: true,
+          checked_verdict: "FLOOR_BREACH_DETECTED",
+        }),
       ],
       10,
       false,
@@ -66,7 +74,22 @@ describe("buildChainSeries", () => {
       { pass_id: "p3", pass_number: 3, metric: "density", direction: "below" },
     ]);
     expect(series.mismatches).toEqual([
-      { pass_id: "p2", pass_number: 2, client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" },
+      {
+        kind: "client",
+        pass_id: "p2",
+        pass_number: 2,
+        client_verdict: "SAFE_TO_COMPRESS",
+        verdict: "COLLAPSE_IMMINENT",
+        checked_verdict: null,
+      },
+      {
+        kind: "checked",
+        pass_id: "p3",
+        pass_number: 3,
+        client_verdict: null,
+        verdict: "SAFE_TO_COMPRESS",
+        checked_verdict: "FLOOR_BREACH_DETECTED",
+      },
     ]);
     expect(series.downsampled).toBe(true);
   });

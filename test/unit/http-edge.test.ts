@@ -36,12 +36,16 @@ const post = (body: BodyInit | null, headers: Record<string, string> = { "conten
   new Request("http://localhost/x", { method: "POST", body, headers });
 
 describe("readJson", () => {
-  it("parses JSON, with or without a charset, and with no content type at all", async () => {
+  it("parses JSON, with or without a charset", async () => {
     expect(await readJson(post('{"a":1}'))).toEqual({ a: 1 });
     expect(await readJson(post("[1]", { "content-type": "application/json; charset=utf-8" }))).toEqual([1]);
-    expect(
-      await readJson(new Request("http://localhost/x", { method: "POST", body: new Uint8Array(Buffer.from("{}")) })),
-    ).toEqual({});
+  });
+
+  it("refuses a body with no content type with 415: a web page can send one without asking", async () => {
+    const error = await rejection(
+      readJson(new Request("http://localhost/x", { method: "POST", body: new Uint8Array(Buffer.from("{}")) })),
+    );
+    expect([error.status, error.code]).toEqual([415, "unsupported_media_type"]);
   });
 
   it("refuses other content types with 415", async () => {

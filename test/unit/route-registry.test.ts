@@ -1,19 +1,21 @@
-// The route registry and the route files under app/ must agree: a route file that declares
-// no scope, a method missing from the registry, or a registry entry with no file fails here.
+// The route registry and the route and page files under app/ must agree: a route file that
+// declares no scope, a method missing from the registry, a registry entry with no file, or a
+// page that is not in PAGES or does not call requirePage with its own pattern fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
+import { METHODS, PAGES, ROUTES, scopeOf } from "@/lib/http/registry";
 
 const appDir = path.join(process.cwd(), "app");
 
-function routeFiles(dir: string): string[] {
+function filesNamed(dir: string, names: string[]): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
+    if (entry.isDirectory()) return filesNamed(full, names);
+    return names.includes(entry.name) ? [full] : [];
   });
 }
+const routeFiles = (dir: string) => filesNamed(dir, ["route.ts"]);
 
 /** `app/api/v1/chains/[chain_id]/route.ts` → `/api/v1/chains/{chain_id}`. */
 function patternOf(file: string): string {
@@ -49,5 +51,49 @@ describe("route registry", () => {
   it("has no entry without a route file", () => {
     const patterns = new Set(files.map(patternOf));
     for (const pattern of Object.keys(ROUTES)) expect(patterns, pattern).toContain(pattern);
+  });
+});
+
+/** What is wrong with a page's source: it must call requirePage with its own pattern before awaiting anything else. */
+function pageCheckProblems(source: string, pattern: string): string[] {
+  const problems: string[] = [];
+  const calls = [...source.matchAll(/await requirePage\(\s*"([^"]+)"/g)].map((m) => m[1]);
+  if (calls.length !== 1 || calls[0] !== pattern)
+    problems.push(`must call requirePage("${pattern}") once, found ${JSON.stringify(calls)}`);
+  const body = source.slice(Math.max(0, source.indexOf("export default")));
+  const firstAwait = body.indexOf("await ");
+  if (firstAwait === -1 || !body.startsWith("await requirePage(", firstAwait))
+    problems.push("requirePage must be the first await");
+  return problems;
+}
+
+const pageFiles = filesNamed(appDir, ["page.tsx", "page.ts", "page.jsx", "page.js"]);
+
+describe("page registry", () => {
+  it("finds the pages", () => {
+    expect(pageFiles.length).toBeGreaterThan(8);
+  });
+
+  it.each(pageFiles.map((f) => [path.relative(process.cwd(), f), f]))(
+    "%s is in PAGES and calls requirePage with its own pattern first",
+    (_, file) => {
+      const pattern = patternOf(file);
+      expect(Object.keys(PAGES), `${pattern} is missing from PAGES in lib/http/registry.ts`).toContain(pattern);
+      expect(pageCheckProblems(readFileSync(file, "utf8"), pattern)).toEqual([]);
+    },
+  );
+
+  it("the check catches a page that forgets, names another pattern, or awaits something first", () => {
+    const ok = `export default async function P({ params }) {\n  await requirePage("/chains/{chain_id}", await params);\n}`;
+    expect(pageCheckProblems(ok, "/chains/{chain_id}")).toEqual([]);
+    expect(pageCheckProblems("export default async function P() {\n  return null;\n}", "/x")).not.toEqual([]);
+    expect(pageCheckProblems(ok, "/chains")).not.toEqual([]);
+    const late = `export default async function P({ params }) {\n  const rows = await listChains();\n  await requirePage("/chains");\n}`;
+    expect(pageCheckProblems(late, "/chains")).not.toEqual([]);
+  });
+
+  it("has no entry without a page file", () => {
+    const patterns = new Set(pageFiles.map(patternOf));
+    for (const pattern of Object.keys(PAGES)) expect(patterns, pattern).toContain(pattern);
   });
 });

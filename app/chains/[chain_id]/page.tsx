@@ -12,6 +12,8 @@ import { BoundariesSection } from "./boundaries-section";
 import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
+import { RecommendationSection } from "./recommendation-section";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ChainPage({ params, searchParams }: Props) {
+  await requirePage("/chains/{chain_id}", await params);
   const chainId = decodeSegment((await params).chain_id);
   const query = parseSearchParams(chainPageParamsSchema, await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
@@ -41,6 +44,9 @@ export default async function ChainPage({ params, searchParams }: Props) {
       </Suspense>
       <Suspense fallback={null}>
         <BoundariesSection chainId={chainId} boundaries={boundaries} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <RecommendationSection chainId={chainId} contentClass={summary.content_class} />
       </Suspense>
       <Suspense fallback={<TableSkeleton label="Loading passes" />}>
         <PassesSection chainId={chainId} query={query} boundaries={boundaries} />

@@ -11,6 +11,7 @@ import { formatBytes, formatUtc } from "@/lib/format";
 import { originalHref } from "@/lib/routes";
 import { OriginalFacts, OriginalProvenance } from "@/components/originals/original-facts";
 import { OriginalStatusBadge } from "@/components/originals/status-badge";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -38,6 +39,7 @@ async function lossOf(
 }
 
 export default async function OriginalPage({ params }: Props) {
+  await requirePage("/originals/{hash}", await params);
   const { hash } = await params;
   const lookup = await getOriginalForView(hash);
   if (lookup.kind === "unknown") notFound();

@@ -8,6 +8,7 @@ import { formatUtc } from "@/lib/format";
 import { actionSpaceHref, chainHref, tracesHref } from "@/lib/routes";
 import { decodeSegment } from "@/lib/url-state";
 import { NodeTable, type NodeRow } from "@/components/traces/node-table";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function TracePage({ params }: Props) {
+  await requirePage("/traces/{trace_id}", await params);
   const trace_id = decodeSegment((await params).trace_id);
   const trace = await getTrace(trace_id);
   if (!trace) notFound();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "./paths";
@@ -67,7 +68,10 @@ export async function startApp(options: {
   });
   // Kept for the error message only: a build or start-up failure is otherwise invisible.
   const log: string[] = [];
+  // BENCH_SERVER_LOG=file keeps the server's whole output, for a server that dies mid-run.
+  const logFile = process.env.BENCH_SERVER_LOG;
   const keep = (chunk: Buffer) => {
+    if (logFile) appendFileSync(logFile, chunk);
     log.push(chunk.toString());
     if (log.length > 200) log.shift();
   };

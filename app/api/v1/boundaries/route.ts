@@ -1,7 +1,7 @@
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
 
 export const POST = route("/api/v1/boundaries", async (request) => {

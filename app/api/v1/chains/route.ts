@@ -1,7 +1,7 @@
 import { listChains } from "@/db/queries/chains";
 import { parseSearchParams } from "@/lib/http/list";
 import { encodeCursor } from "@/lib/http/cursor";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { chainListQuerySchema, decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 
 export const GET = route("/api/v1/chains", async (request) => {

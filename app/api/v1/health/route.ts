@@ -1,6 +1,6 @@
 import { checkDatabase } from "@/db/queries/health";
 import { ApiError } from "@/lib/errors";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 
 export const dynamic = "force-dynamic";
 

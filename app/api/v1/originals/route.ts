@@ -5,7 +5,7 @@ import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { encodeCursor } from "@/lib/http/cursor";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { decodeOriginalCursor, originalListQuerySchema, storeOriginalSchema } from "@/lib/schemas/originals";
 
 // An original of the full 32 MiB still has to fit in its JSON envelope, with escaping and

@@ -1,7 +1,7 @@
 import { ingestPasses } from "@/db/ingest/passes";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
 
 export const POST = route("/api/v1/passes", async (request) => {

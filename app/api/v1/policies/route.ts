@@ -1,7 +1,7 @@
 import { listPolicyPage } from "@/db/queries/policies";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { policyCursorSchema, policyListQuerySchema } from "@/lib/schemas/policies";
 

@@ -2,7 +2,7 @@ import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { retrieveRequestSchema } from "@/lib/schemas/originals";
 
 /** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */

@@ -1,7 +1,7 @@
 import { listTraceRejections } from "@/db/queries/traces";
 import { parseSearchParams } from "@/lib/http/list";
 import { encodeCursor } from "@/lib/http/cursor";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { decodeRejectionCursor, rejectionListQuerySchema } from "@/lib/schemas/traces";
 
 // Fail-closed trace submissions: agents that tried to promote a conclusion with no receipt.

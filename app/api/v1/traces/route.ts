@@ -3,7 +3,7 @@ import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { parseSearchParams } from "@/lib/http/list";
 import { encodeCursor } from "@/lib/http/cursor";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { decodeTraceCursor, traceListQuerySchema, traceSubmissionSchema } from "@/lib/schemas/traces";
 
 export const POST = route("/api/v1/traces", async (request) => {

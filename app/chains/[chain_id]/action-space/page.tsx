@@ -5,6 +5,7 @@ import { buildActionSpace } from "@/lib/traces/action-space";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
 import { chainHref, chainsHref, traceHref, tracesHref } from "@/lib/routes";
 import { decodeSegment } from "@/lib/url-state";
+import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,7 @@ function TraceLinks({ ids }: { ids: string[] }) {
 }
 
 export default async function ActionSpacePage({ params }: Props) {
+  await requirePage("/chains/{chain_id}/action-space", await params);
   const chain_id = decodeSegment((await params).chain_id);
   const [{ traces, truncated }, rejections] = await Promise.all([
     getChainTraceConstraints(chain_id),

@@ -5,7 +5,7 @@ import { getOriginalText } from "@/db/queries/originals-view";
 import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr/rules";
 import { ApiError } from "@/lib/errors";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, route } from "@/lib/http/route";
+import { json, route } from "@/app/_access/api-route";
 
 const querySchema = z.object({
   part: z.enum(["original", "compressed"]).default("original"),
@@ -14,7 +14,7 @@ const querySchema = z.object({
   download: z.enum(["1", "true"]).optional(),
 });
 
-// Public like the dashboard pages that link here; the API's token guards the agents' API.
+// `read`, like the pages that link here: the operator's session cookie or a key with `read`.
 export const GET = route<{ params: Promise<{ hash: string }> }>(
   "/originals/{hash}/content",
   async (request, { params }) => {

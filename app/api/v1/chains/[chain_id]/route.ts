@@ -1,6 +1,6 @@
 import { getChain } from "@/db/queries/chains";
 import { ApiError } from "@/lib/errors";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
-import { methodNotAllowed, route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 

@@ -1,7 +1,7 @@
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";
 
 /** A client that asks for plain text (and not JSON) gets the bare original, as with `?raw=1`. */

@@ -1,6 +1,6 @@
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalStatsQuerySchema } from "@/lib/schemas/originals";
 
 export const GET = route("/api/v1/originals/stats", async (request) => {

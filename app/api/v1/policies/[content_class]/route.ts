@@ -1,8 +1,9 @@
 import { getPolicy, listPolicyVersions, updatePolicy } from "@/db/queries/policies";
+import { actorName } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { contentClassSchema } from "@/lib/schemas/common";
 import { policyBodySchema } from "@/lib/schemas/policies";
 
@@ -25,10 +26,10 @@ export const GET = route<Context>("/api/v1/policies/{content_class}", async (_re
   return json({ ...policy, versions });
 });
 
-export const PUT = route<Context>("/api/v1/policies/{content_class}", async (request, { params }) => {
+export const PUT = route<Context>("/api/v1/policies/{content_class}", async (request, { params }, principal) => {
   const contentClass = await contentClassOf(params);
   const body = parseBody(await readJson(request), policyBodySchema);
-  const { policy, created } = await updatePolicy(contentClass, body);
+  const { policy, created } = await updatePolicy(contentClass, body, actorName(principal));
   return json(policy, created ? 201 : 200);
 });
 

@@ -1,6 +1,6 @@
 import { getTrace } from "@/db/queries/traces";
 import { ApiError } from "@/lib/errors";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 
 export const GET = route<{ params: Promise<{ trace_id: string }> }>(
   "/api/v1/traces/{trace_id}",

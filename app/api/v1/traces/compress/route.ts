@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/lib/http/route";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { compressRequestSchema, missingReceiptError } from "@/lib/schemas/traces";
 import { compressTrace, MissingVerificationReceiptError } from "@/lib/traces/trace";
 

@@ -1,49 +1,71 @@
 import { shutdownSignal } from "@/db/index";
 import { getChainVersion } from "@/db/queries/chains";
 import type { ChainVersion } from "@/lib/chains/types";
+import { chainNotificationsLive, getSharedChainVersion, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
-import { methodNotAllowed, route } from "@/lib/http/route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { authorizeRequest } from "@/app/_access/gate";
 
-// How often the chain summary is read for each open stream, and how long one stream lives
-// before the browser's EventSource reconnects (so no connection outlives a deploy for long).
+// How often the chain summary is read for each open stream when nothing says it changed: on
+// PostgreSQL every instance hears each write (NOTIFY), so this is only a safety net there; the
+// embedded database polls. And how long one stream lives before the browser's EventSource
+// reconnects (so no connection outlives a deploy for long).
 const POLL_MS = 1_000;
+const SAFETY_POLL_MS = 15_000;
 const KEEPALIVE_MS = 15_000;
 const LIFETIME_MS = 10 * 60_000;
+// A revoked key or ended session also ends the streams it opened, within this long.
+const RECHECK_ACCESS_MS = 10_000;
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+// Open streams per process: each holds a connection and a timer, so past the cap a new one is
+// refused with 503 + Retry-After (the browser's EventSource retries by itself).
+const maxStreams = () => {
+  const n = Number(process.env.FLOORLINE_MAX_EVENT_STREAMS);
+  return Number.isInteger(n) && n > 0 ? n : 1_000;
+};
+const globalForStreams = globalThis as unknown as { floorlineOpenStreams?: { count: number } };
+globalForStreams.floorlineOpenStreams ??= { count: 0 };
+const openStreams = globalForStreams.floorlineOpenStreams;
 
 const same = (a: ChainVersion, b: ChainVersion) =>
   a.pass_count === b.pass_count && a.boundary_count === b.boundary_count && a.last_activity_at === b.last_activity_at;
 
 /**
  * Server-sent events for an open chain page: `version` once with the chain's counts, then
- * `change` whenever a pass or boundary arrives. Polls the one-row chain summary, so it works
- * the same whichever app instance took the write.
+ * `change` whenever a pass or boundary arrives. Reads the one-row chain summary (one read per
+ * chain per moment, shared by all its streams), so it works whichever instance took the write.
  */
 export const GET = route<{ params: Promise<{ chain_id: string }> }>(
   "/api/v1/chains/{chain_id}/events",
   async (request, { params }) => {
     const { chain_id: chainId } = await params;
-    const found = await getChainVersion(chainId);
-    if (!found) throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    if (openStreams.count >= maxStreams()) {
+      throw new ApiError(
+        "server_busy",
+        `This server already holds ${openStreams.count} event streams; retry shortly.`,
+        {
+          headers: { "Retry-After": "5" },
+        },
+      );
+    }
+    const live = await chainNotificationsLive();
+    const changes = subscribeChainChanges(chainId);
+    const found = await getChainVersion(chainId).catch((error: unknown) => {
+      changes.close();
+      throw error;
+    });
+    if (!found) {
+      changes.close();
+      throw new ApiError("not_found", `No chain ${JSON.stringify(chainId)} has any receipts.`);
+    }
     let current = found;
     const encoder = new TextEncoder();
     // Stops on whichever comes first: the request aborting or the response stream being cancelled.
     const stop = new AbortController();
     // Server shutdown ends every stream too; the browser's EventSource reconnects later.
     const signal = AbortSignal.any([stop.signal, request.signal, shutdownSignal()]);
+    openStreams.count++;
     const body = new ReadableStream<Uint8Array>({
       cancel() {
         stop.abort();
@@ -53,11 +75,20 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
         send(`retry: 3000\nevent: version\ndata: ${JSON.stringify(current)}\n\n`);
         const started = Date.now();
         let quietSince = Date.now();
+        let checkedAccess = Date.now();
         try {
           while (!signal.aborted && Date.now() - started < LIFETIME_MS) {
-            await sleep(POLL_MS, signal);
+            await changes.next(live ? SAFETY_POLL_MS : POLL_MS, signal);
             if (signal.aborted) break;
-            const next = await getChainVersion(chainId);
+            if (Date.now() - checkedAccess >= RECHECK_ACCESS_MS) {
+              const allowed = await authorizeRequest(request, "read").then(
+                () => true,
+                () => false,
+              );
+              if (!allowed) break;
+              checkedAccess = Date.now();
+            }
+            const next = await getSharedChainVersion(chainId);
             if (next && !same(next, current)) {
               current = next;
               send(`event: change\ndata: ${JSON.stringify(next)}\n\n`);
@@ -75,6 +106,9 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
           } catch {
             // already closed by the client going away
           }
+        } finally {
+          changes.close();
+          openStreams.count--;
         }
       },
     });
@@ -86,8 +120,6 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       },
     });
   },
-  // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
-  // the browser cannot hold the API token.
 );
 
 const notAllowed = methodNotAllowed("/api/v1/chains/{chain_id}/events");

@@ -1,0 +1,15 @@
+// Route files import `route` from here: the registry's scope for each method, checked by the
+// one access gate. (The wrapper itself is pure and lives in lib/http/route.ts; this module
+// only binds it to the gate, which reads the database, so lib/ stays free of db/.)
+import "server-only";
+import { type Handler, json, methodNotAllowed, wrapRoute } from "@/lib/http/route";
+import type { RoutePattern } from "@/lib/http/registry";
+import { authorizeRequest } from "./gate";
+
+type Context = { params: Promise<Record<string, string | string[]>> };
+
+export function route<C extends Context>(pattern: RoutePattern, handler: Handler<C>) {
+  return wrapRoute(pattern, handler, (request, _pattern, scope) => authorizeRequest(request, scope));
+}
+
+export { json, methodNotAllowed };

@@ -1,0 +1,34 @@
+// Every page calls `requirePage(<its pattern>)` first (the route-registry test makes sure):
+// the Host allow-list, then, with auth on, a live session (else a redirect to /sign-in)
+// and the role the page needs (else 403).
+import "server-only";
+import { cookies, headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import { authenticateSession } from "@/db/queries/access";
+import { fillPattern, hasScope, type Principal, SESSION_COOKIE, sessionIdleMs } from "@/lib/auth/access";
+import { ApiError } from "@/lib/errors";
+import { PAGES, type PagePattern } from "@/lib/http/registry";
+import { ANONYMOUS, authIsOn, checkHost } from "./gate";
+
+export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
+  const incoming = await headers();
+  try {
+    checkHost(incoming, "http://localhost/");
+  } catch (error) {
+    if (error instanceof ApiError) forbidden();
+    throw error;
+  }
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
+  const scope = PAGES[pattern];
+  if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
+  if (!operator) redirect(`/sign-in?next=${encodeURIComponent(fillPattern(pattern, params))}`);
+  if (scope === "admin" && !hasScope(operator, "admin")) forbidden();
+  return operator;
+}
+
+/** The signed-in operator for a page that shows something about them, without requiring one. */
+export async function currentOperator(): Promise<Principal> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  return (token ? await authenticateSession(token, sessionIdleMs(process.env)) : null) ?? ANONYMOUS;
+}

@@ -1,0 +1,49 @@
+// OTLP/HTTP trace export (shared/API.md, "OpenTelemetry ingest"): a stock exporter with
+// OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT/api/v1/otlp posts here.
+import { ingestOtlpReceipts } from "@/db/ingest/otlp";
+import { ApiError } from "@/lib/errors";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { RETRY_AFTER_SECONDS, withExportSlot } from "@/lib/otlp/admission";
+import { readOtlpBody } from "@/lib/otlp/body";
+import {
+  decodeExportRequest,
+  encodeExportResponse,
+  OTLP_CONTENT_TYPES,
+  OtlpDecodeError,
+  otlpEncodingOf,
+} from "@/lib/otlp/codec";
+import { receiptsFromExport } from "@/lib/otlp/receipts";
+
+export const POST = route("/api/v1/otlp/v1/traces", async (request) => {
+  const encoding = otlpEncodingOf(request.headers.get("content-type"));
+  if (!encoding) {
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send an OTLP ExportTraceServiceRequest as application/x-protobuf or application/json.",
+    );
+  }
+  const answer = await withExportSlot(async () => {
+    const body = await readOtlpBody(request);
+    let resourceSpans: ReturnType<typeof decodeExportRequest>;
+    try {
+      resourceSpans = decodeExportRequest(body, encoding);
+    } catch (error) {
+      if (error instanceof OtlpDecodeError) throw new ApiError("invalid_body", error.message);
+      throw error;
+    }
+    const result = await ingestOtlpReceipts(receiptsFromExport(resourceSpans));
+    return new Response(encodeExportResponse(result, encoding) as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: { "content-type": OTLP_CONTENT_TYPES[encoding] },
+    });
+  });
+  if (answer === null) {
+    throw new ApiError("too_many_requests", "The server is busy with other exports; retry shortly.", {
+      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
+  }
+  return answer;
+});
+
+const notAllowed = methodNotAllowed("/api/v1/otlp/v1/traces");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import { requirePage } from "@/app/_access/page-access";
+import { authIsOn } from "@/app/_access/gate";
+import { safeNextPath } from "@/lib/auth/access";
+import { SignInForm } from "@/components/access/sign-in-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const principal = await requirePage("/sign-in");
+  const raw = (await searchParams).next;
+  const next = safeNextPath(Array.isArray(raw) ? raw[0] : raw);
+  const on = await authIsOn();
+  return (
+    <>
+      <h1>Sign in</h1>
+      {!on ? (
+        <p className="panel" data-testid="auth-off">
+          Access control is off on this server (loopback, no keys or operators yet): every page is open.{" "}
+          <a href={next}>Continue</a>.
+        </p>
+      ) : principal.kind === "operator" ? (
+        <p className="panel">
+          You are signed in as {principal.name}. <a href={next}>Continue</a>.
+        </p>
+      ) : (
+        <SignInForm next={next} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+// Headroom's `POST /v1/retrieve/tool_call`: a `headroom_retrieve` tool call in the provider's
+// format in, the tool result in that provider's format out.
+import { getCcrConfig } from "@/db/queries/originals-shared";
+import { retrieveOriginal } from "@/db/queries/originals-retrieve";
+import { ApiError } from "@/lib/errors";
+import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { readJson } from "@/lib/http/body";
+import { route } from "@/app/_access/api-route";
+import { detail, headroom, headroomMethodNotAllowed, missFrom } from "@/lib/headroom/http";
+import { CCR_TOOL_NAME, hashFromToolCall, type ToolCallData, toolCallResponse } from "@/lib/headroom/shapes";
+
+export const POST = route(
+  "/v1/retrieve/tool_call",
+  headroom(async (request) => {
+    const body = await readJson(request);
+    const fields =
+      typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const provider = typeof fields.provider === "string" ? fields.provider : "anthropic";
+    const toolCall =
+      typeof fields.tool_call === "object" && fields.tool_call !== null
+        ? (fields.tool_call as Record<string, unknown>)
+        : {};
+    const key = hashFromToolCall(toolCall, provider);
+    if (key === null) return detail(400, `Invalid tool call or not a ${CCR_TOOL_NAME} call`);
+    let data: ToolCallData;
+    try {
+      const hit = await retrieveOriginal(key);
+      data = {
+        hash: key,
+        original_content: hit.original,
+        original_item_count: hit.original_items,
+        compressed_item_count: hit.compressed_items,
+      };
+    } catch (error) {
+      const miss = error instanceof ApiError ? missFrom(error) : null;
+      if (!miss) throw error;
+      data = {
+        error: (error as ApiError).message,
+        hash: key,
+        status: miss.status_word,
+        ttl_seconds: getCcrConfig().defaultTtlSeconds,
+      };
+    }
+    return Response.json(toolCallResponse(toolCall, provider, data), { headers: RETRIEVAL_HEADERS });
+  }),
+);
+
+const notAllowed = headroomMethodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

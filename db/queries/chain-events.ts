@@ -1,0 +1,132 @@
+// Which chains changed, told to every app instance. On PostgreSQL a write sends NOTIFY in its
+// transaction (delivered at commit, to every instance's LISTEN connection), so a live page on
+// instance B hears of a receipt ingested on instance A at once; each instance keeps one
+// LISTEN connection, whatever the number of open streams. The embedded database serves a
+// single process and has no LISTEN across processes: streams there poll.
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { ChainVersion } from "@/lib/chains/types";
+import { getHandle, type Executor } from "../index";
+import { getChainVersion } from "./chains";
+
+const CHANNEL = "floorline_chains";
+// NOTIFY payloads stop at 8,000 bytes; past this a batch says "every chain may have changed".
+const MAX_PAYLOAD = 7_000;
+const EVERY_CHAIN = "*";
+
+/** Tells every instance, when the transaction commits, that these chains changed. */
+export async function notifyChainsChanged(tx: Executor, chainIds: readonly string[]): Promise<void> {
+  if (chainIds.length === 0) return;
+  const ids = JSON.stringify([...new Set(chainIds)]);
+  await tx.execute(sql`select pg_notify(${CHANNEL}, ${ids.length > MAX_PAYLOAD ? EVERY_CHAIN : ids})`);
+}
+
+type Waiter = () => void;
+
+interface Registry {
+  waiters: Map<string, Set<Waiter>>;
+  /** Resolves true once LISTEN is in place; false where there is none (the embedded database). */
+  listening?: Promise<boolean>;
+}
+
+const globalForEvents = globalThis as unknown as { floorlineChainEvents?: Registry };
+globalForEvents.floorlineChainEvents ??= { waiters: new Map() };
+const registry: Registry = globalForEvents.floorlineChainEvents;
+
+function wake(payload: string): void {
+  if (payload === EVERY_CHAIN) {
+    for (const set of registry.waiters.values()) for (const w of set) w();
+    return;
+  }
+  let ids: unknown;
+  try {
+    ids = JSON.parse(payload);
+  } catch {
+    return;
+  }
+  if (!Array.isArray(ids)) return;
+  for (const id of ids) for (const w of registry.waiters.get(String(id)) ?? []) w();
+}
+
+/** Whether this process hears other instances' writes as they commit. */
+export function chainNotificationsLive(): Promise<boolean> {
+  registry.listening ??= (async () => {
+    const handle = await getHandle();
+    if (!handle.listen) return false;
+    await handle.listen(CHANNEL, wake);
+    return true;
+  })().catch(() => {
+    // The database was unreachable: the next stream tries again, polling meanwhile.
+    registry.listening = undefined;
+    return false;
+  });
+  return registry.listening;
+}
+
+export interface ChainSubscription {
+  /** Resolves at once if the chain changed since the last call, else on the next change, after `ms`, or on abort. */
+  next(ms: number, signal: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Listens for changes of one chain. Subscribe before reading the chain, so a change that
+ * commits between the read and the wait is not missed.
+ */
+export function subscribeChainChanges(chainId: string): ChainSubscription {
+  let changed = false;
+  let release: (() => void) | null = null;
+  const onChange: Waiter = () => {
+    changed = true;
+    release?.();
+  };
+  const set = registry.waiters.get(chainId) ?? new Set<Waiter>();
+  registry.waiters.set(chainId, set);
+  set.add(onChange);
+  return {
+    next(ms, signal) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          release = null;
+          changed = false;
+          resolve();
+        };
+        if (changed || signal.aborted) return done();
+        const timer = setTimeout(done, ms);
+        signal.addEventListener("abort", done, { once: true });
+        release = done;
+      });
+    },
+    close() {
+      set.delete(onChange);
+      if (set.size === 0 && registry.waiters.get(chainId) === set) registry.waiters.delete(chainId);
+    },
+  };
+}
+
+// One read of a chain's version serves every stream of that chain that asks within
+// SHARED_READ_MS: a chain open in a thousand tabs costs the database one poll, not a thousand.
+const SHARED_READ_MS = 500;
+interface SharedRead {
+  at: number;
+  value: Promise<ChainVersion | null>;
+}
+const globalForReads = globalThis as unknown as { floorlineChainReads?: Map<string, SharedRead> };
+globalForReads.floorlineChainReads ??= new Map();
+const sharedReads = globalForReads.floorlineChainReads;
+
+/** The chain's version, read at most once per SHARED_READ_MS per process for all its streams. */
+export function getSharedChainVersion(chainId: string, now = Date.now()): Promise<ChainVersion | null> {
+  const cached = sharedReads.get(chainId);
+  if (cached && now - cached.at < SHARED_READ_MS) return cached.value;
+  const value = getChainVersion(chainId);
+  sharedReads.set(chainId, { at: now, value });
+  // A failed read is not shared beyond the callers already waiting on it.
+  value.catch(() => sharedReads.delete(chainId));
+  if (sharedReads.size > 10_000) {
+    for (const [id, read] of sharedReads) if (now - read.at >= SHARED_READ_MS) sharedReads.delete(id);
+  }
+  return value;
+}

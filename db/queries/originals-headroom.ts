@@ -1,0 +1,57 @@
+// The store figures Headroom's `/v1/retrieve/stats` reports, read from the same store and
+// counters as the native endpoints (shared/API.md, "Headroom-compatible retrieval").
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, onlyRow, queryRows } from "../index";
+import { MARKER_KEY_LENGTH } from "@/lib/ccr/rules";
+import { RECENT_RETRIEVALS, type RecentRetrieval, type StoreStats } from "@/lib/headroom/shapes";
+import { ALL_TIME, type CcrOptions, date, getCcrConfig, num, ts } from "./originals-shared";
+
+export async function getHeadroomStoreStats(
+  options: CcrOptions = {},
+): Promise<{ stats: StoreStats; recent: RecentRetrieval[] }> {
+  const now = options.now ?? new Date();
+  const config = options.config ?? getCcrConfig();
+  const db = await getDb();
+  const live = sql`status = 'live' and (expires_at is null or expires_at > ${ts(now)})`;
+  const [store, recent] = await Promise.all([
+    queryRows<Record<string, unknown>>(
+      db,
+      sql`
+        select count(*) as entry_count,
+          coalesce(sum(coalesce(original_tokens, retrieval_tokens)), 0) as original_tokens,
+          coalesce(sum(compressed_tokens), 0) as compressed_tokens,
+          coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as bytes_used,
+          (select coalesce(sum(value), 0) from ccr_counters where hour = ${ts(ALL_TIME)} and metric = 'retrieved') as retrievals
+        from originals where ${live}`,
+    ),
+    // The live-recency index serves this: a retrieval moves recency_at to the retrieval time.
+    queryRows<Record<string, unknown>>(
+      db,
+      sql`
+        select hash, alt_hash, tool_name, original_items, last_retrieved_at from originals
+        where status = 'live' and last_retrieved_at is not null
+        order by recency_at desc, hash desc limit ${RECENT_RETRIEVALS}`,
+    ),
+  ]);
+  const row = onlyRow(store);
+  return {
+    stats: {
+      entryCount: num(row.entry_count) ?? 0,
+      maxEntries: null,
+      defaultTtlSeconds: config.defaultTtlSeconds,
+      totalOriginalTokens: num(row.original_tokens) ?? 0,
+      totalCompressedTokens: num(row.compressed_tokens) ?? 0,
+      totalRetrievals: num(row.retrievals) ?? 0,
+      maxBytes: config.maxBytes,
+      bytesUsed: num(row.bytes_used) ?? 0,
+    },
+    recent: recent.map((r) => ({
+      // The key a marker would carry: the alternate one when the original was stored under it.
+      hash: String(r.alt_hash ?? r.hash).slice(0, MARKER_KEY_LENGTH),
+      toolName: (r.tool_name as string | null) ?? null,
+      originalItems: num(r.original_items),
+      retrievedAt: date(r.last_retrieved_at) ?? now,
+    })),
+  };
+}

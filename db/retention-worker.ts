@@ -1,0 +1,76 @@
+// The retention worker: with FLOORLINE_RETENTION_DAYS set, deletes what is older, a few
+// batches at a time, then sleeps. Started once per process from instrumentation.ts and
+// stopped before the database closes; every instance may run one (a lock in the database
+// lets one of them work at a time).
+import { deleteExpiredChains } from "./queries/retention";
+
+const INTERVAL_MS = 5 * 60_000;
+/** Between calls while a backlog remains. */
+const BACKLOG_MS = 1_000;
+
+/** FLOORLINE_RETENTION_DAYS as a number of days, or null (keep everything) when unset or not a positive number. */
+export function retentionDaysFromEnv(env: Partial<NodeJS.ProcessEnv> = process.env): number | null {
+  const raw = env.FLOORLINE_RETENTION_DAYS?.trim();
+  if (!raw) return null;
+  const days = Number(raw);
+  return Number.isFinite(days) && days > 0 ? days : null;
+}
+
+export interface RetentionWorker {
+  stop: () => Promise<void>;
+}
+
+export function startRetentionWorker(options: {
+  days: number;
+  intervalMs?: number;
+  now?: () => Date;
+  onError?: (error: unknown) => void;
+}): RetentionWorker {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = (async () => {
+      let next = options.intervalMs ?? INTERVAL_MS;
+      try {
+        const run = await deleteExpiredChains({ now: (options.now ?? (() => new Date()))(), days: options.days });
+        if (run.chains > 0)
+          console.log(
+            `[floorline] retention: deleted ${run.chains} chains older than ${options.days} days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.originals} originals)`,
+          );
+        if (!run.complete) next = Math.min(next, BACKLOG_MS);
+      } catch (error) {
+        (options.onError ?? ((e) => console.error("[floorline] retention run failed:", e)))(error);
+      }
+      if (!stopped) timer = setTimeout(tick, next);
+    })();
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+const globalForRetention = globalThis as unknown as { floorlineRetention?: RetentionWorker };
+
+/** Starts the process's worker when retention is configured; says what it keeps. */
+export function startRetention(env: NodeJS.ProcessEnv = process.env): void {
+  const days = retentionDaysFromEnv(env);
+  if (env.FLOORLINE_RETENTION_DAYS && days === null)
+    console.error(
+      `[floorline] FLOORLINE_RETENTION_DAYS=${env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
+    );
+  if (days === null || globalForRetention.floorlineRetention) return;
+  console.log(`[floorline] retention: keeping ${days} days of chains`);
+  globalForRetention.floorlineRetention = startRetentionWorker({ days });
+}
+
+export async function stopRetention(): Promise<void> {
+  const worker = globalForRetention.floorlineRetention;
+  globalForRetention.floorlineRetention = undefined;
+  await worker?.stop();
+}

@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { KeyScope, Role } from "@/lib/auth/credentials.mjs";
+import { createdAt, timestampMs } from "./columns";
+
+/** API keys: the public id and a hash of the secret, never the secret itself. */
+export const apiKeys = pgTable("api_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  scopes: jsonb("scopes").$type<KeyScope[]>().notNull(),
+  secretHash: text("secret_hash").notNull(),
+  createdBy: text("created_by"),
+  createdAt: createdAt(),
+  lastUsedAt: timestampMs("last_used_at"),
+  revokedAt: timestampMs("revoked_at"),
+});
+
+/** Dashboard operators; the password as an scrypt hash with its own salt. */
+export const operators = pgTable(
+  "operators",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    role: text("role").$type<Role>().notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+    disabledAt: timestampMs("disabled_at"),
+  },
+  (t) => [uniqueIndex("operators_name_key").on(sql`lower(${t.name})`)],
+);
+
+/** Server-side sessions, keyed by a hash of the cookie's token. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => operators.id),
+    createdAt: createdAt(),
+    lastSeenAt: timestampMs("last_seen_at").notNull().defaultNow(),
+    endedAt: timestampMs("ended_at"),
+  },
+  (t) => [index("sessions_operator_idx").on(t.operatorId)],
+);
+
+/** Failed sign-ins, to slow guessing down per name and per address across every instance. */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    failedAt: timestampMs("failed_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("sign_in_failures_name_idx").on(t.name, t.failedAt),
+    index("sign_in_failures_address_idx").on(t.address, t.failedAt),
+  ],
+);

@@ -1,0 +1,74 @@
+import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { timestampMs } from "./columns";
+
+const count = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
+
+/**
+ * Passes per UTC hour of `created_at` × content class × server verdict, maintained by the
+ * ingest use cases in the writer's transaction, so the overview's pass figures read a few
+ * rows per hour of history instead of every pass. Retention never subtracts from it: the
+ * history's counts outlive the chains.
+ */
+// Hourly and daily tables have the same columns beside their time bucket: one definition each.
+const passCounts = () => ({
+  contentClass: text("content_class").notNull(),
+  verdict: text("verdict").notNull(),
+  passes: count("passes"),
+  clientMismatches: count("client_mismatches"),
+});
+
+const chainCounts = () => ({
+  contentClass: text("content_class").notNull(),
+  activeChains: count("active_chains"),
+  integrityFindings: count("integrity_findings"),
+  startedChains: count("started_chains"),
+  startedCollapsed: count("started_collapsed"),
+  collapsedChains: count("collapsed_chains"),
+});
+
+export const passRollups = pgTable(
+  "pass_rollups",
+  {
+    hour: timestampMs("hour").notNull(),
+    ...passCounts(),
+  },
+  (t) => [primaryKey({ name: "pass_rollups_pkey", columns: [t.hour, t.contentClass, t.verdict] })],
+);
+
+/**
+ * What each chain contributes to the overview, per UTC hour × content class: a chain counts
+ * once as active (and with its integrity findings) in the hour of its last activity, once as
+ * started (and, if it has collapsed, as started-and-collapsed) in the hour it was first seen,
+ * and once as collapsed in the hour of its collapse pass. Ingest subtracts a chain's old
+ * contribution and adds its new one in the same transaction, so the sums stay exact.
+ */
+export const chainRollups = pgTable(
+  "chain_rollups",
+  {
+    hour: timestampMs("hour").notNull(),
+    ...chainCounts(),
+  },
+  (t) => [primaryKey({ name: "chain_rollups_pkey", columns: [t.hour, t.contentClass] })],
+);
+
+/**
+ * The same two roll-ups per UTC day, kept beside the hourly ones in the same transaction:
+ * a 90-day range sums a few hundred day rows instead of thousands of hour rows.
+ */
+export const passRollupsDaily = pgTable(
+  "pass_rollups_daily",
+  {
+    day: timestampMs("day").notNull(),
+    ...passCounts(),
+  },
+  (t) => [primaryKey({ name: "pass_rollups_daily_pkey", columns: [t.day, t.contentClass, t.verdict] })],
+);
+
+export const chainRollupsDaily = pgTable(
+  "chain_rollups_daily",
+  {
+    day: timestampMs("day").notNull(),
+    ...chainCounts(),
+  },
+  (t) => [primaryKey({ name: "chain_rollups_daily_pkey", columns: [t.day, t.contentClass] })],
+);

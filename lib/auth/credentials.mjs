@@ -1,0 +1,89 @@
+// Credential crypto shared by the app and the CLI (`scripts/floorline.mjs`, plain Node ESM,
+// so it runs from a production install without a TypeScript runner): API keys, session
+// tokens and operator passwords. Pure functions of node:crypto; nothing here stores anything.
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+export const KEY_PREFIX = "fl";
+export const KEY_SCOPES = ["ingest", "read", "admin"];
+export const ROLES = ["viewer", "admin"];
+
+const KEY_ID_BYTES = 8;
+// The contract asks for at least 32 random bytes of secret.
+const KEY_SECRET_BYTES = 32;
+const KEY_PATTERN = /^fl_([0-9a-f]{16})_([A-Za-z0-9_-]{43,128})$/;
+
+/** SHA-256 hex of a high-entropy secret: enough for random keys and tokens (no dictionary to slow down). */
+export function hashSecret(secret) {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/**
+ * Equality of two strings in time that depends on neither their content nor their lengths:
+ * both sides are hashed to the same length first.
+ */
+export function constantTimeEqual(a, b) {
+  const x = createHash("sha256").update(String(a), "utf8").digest();
+  const y = createHash("sha256").update(String(b), "utf8").digest();
+  return timingSafeEqual(x, y) && a.length === b.length;
+}
+
+/** A new API key: the full key (shown once), its public id and the hash to store. */
+export function generateApiKey() {
+  const id = randomBytes(KEY_ID_BYTES).toString("hex");
+  const secret = randomBytes(KEY_SECRET_BYTES).toString("base64url");
+  return { id, key: `${KEY_PREFIX}_${id}_${secret}`, secretHash: hashSecret(secret) };
+}
+
+/** `fl_<id>_<secret>` into its parts, or null for anything else. */
+export function parseApiKey(text) {
+  const match = KEY_PATTERN.exec(text);
+  return match ? { id: match[1], secret: match[2] } : null;
+}
+
+/** Whether a presented secret matches the stored hash, in constant time. */
+export function secretMatches(secret, storedHash) {
+  return constantTimeEqual(hashSecret(secret), storedHash);
+}
+
+/** A new session token (for the cookie) and the hash the sessions table keeps. */
+export function generateSessionToken() {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: hashSecret(token) };
+}
+
+// scrypt with N=2^15, r=8 (about 32 MiB and tens of milliseconds per hash here): slow for
+// a guesser, still quick enough for a sign-in.
+const SCRYPT = { N: 32768, r: 8, p: 1, keylen: 32 };
+const SCRYPT_MAXMEM = 96 * 1024 * 1024;
+
+function scryptAsync(password, salt, { N, r, p, keylen }) {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFC"), salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash, so they can change later. */
+export async function hashPassword(password) {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, SCRYPT);
+  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+export async function verifyPassword(password, stored) {
+  const parts = String(stored).split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  const [, N, r, p, salt, hash] = parts;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    keylen: expected.length,
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Passwords shorter than this are refused when an operator is created. */
+export const MIN_PASSWORD_LENGTH = 10;

@@ -1,0 +1,210 @@
+// OTLP spans to Floorline receipts (shared/API.md, "OpenTelemetry ingest"). A span is a pass
+// receipt when it carries `floorline.pass.number`; its `floorline.boundary` events are boundary
+// receipts at that pass. Each mapped receipt goes through the same zod schemas as the JSON API,
+// so a receipt is valid through OTLP exactly when it would be valid posted to /passes.
+import type { z } from "zod";
+import { type BoundaryReceipt, boundaryReceiptSchema } from "../schemas/boundaries";
+import { type PassReceipt, passReceiptSchema } from "../schemas/passes";
+import type { AnyValue, Attributes, OtlpResourceSpans, OtlpSpan } from "./codec";
+
+export const PASS_NUMBER_ATTRIBUTE = "floorline.pass.number";
+export const BOUNDARY_EVENT = "floorline.boundary";
+export const SERVICE_NAME_ATTRIBUTE = "service.name";
+
+/** Receipt field → span attribute, in the order the contract's table lists them. */
+export const PASS_ATTRIBUTES = {
+  chain_id: "floorline.chain_id",
+  pass_id: "floorline.pass.id",
+  pass_number: PASS_NUMBER_ATTRIBUTE,
+  input_content_hash: "floorline.pass.input_hash",
+  current_content_hash: "floorline.pass.output_hash",
+  current_size_bytes: "floorline.pass.size_bytes",
+  is_parseable: "floorline.pass.parseable",
+  schema_valid: "floorline.pass.schema_valid",
+  semantic_density_score: "floorline.pass.semantic_density",
+  content_class: "floorline.content_class",
+  verdict: "floorline.client.verdict",
+  manifest_digest: "floorline.client.manifest_digest",
+  content: "floorline.pass.content",
+  cache_original: "floorline.pass.cache_original",
+} as const;
+
+export const BOUNDARY_ATTRIBUTES = {
+  strategy: "floorline.boundary.strategy",
+  reason: "floorline.boundary.reason",
+  restore_pass_id: "floorline.boundary.restore_pass_id",
+  relaxed_policy: "floorline.boundary.relaxed_policy",
+} as const;
+
+export interface OtlpPass {
+  receipt: PassReceipt;
+  /** The resource's `service.name`, kept with the chain. */
+  serviceName: string | null;
+  /** The span, as messages name it. */
+  span: string;
+}
+
+export interface OtlpBoundary {
+  receipt: BoundaryReceipt;
+  span: string;
+}
+
+export interface OtlpReceipts {
+  passes: OtlpPass[];
+  boundaries: OtlpBoundary[];
+  /** Spans that are receipts (or carry boundary events) but failed validation. */
+  rejectedSpans: number;
+  /** The first rejected span's first problem; empty when none was rejected. */
+  firstProblem: string;
+  /** The partial-success message: the first problem and how many more spans were rejected. */
+  errorMessage: string;
+  /** Spans with nothing for Floorline (ordinary application spans). */
+  ignoredSpans: number;
+}
+
+/** An attribute's value as JSON, the shape the receipt schemas read. */
+export function anyValueToJson(value: AnyValue): unknown {
+  switch (value.kind) {
+    case "string":
+    case "bool":
+    case "double":
+      return value.value;
+    // Out-of-range values stay out of range (not rounded) so the schema refuses them.
+    case "int":
+      return Number(value.value);
+    case "bytes":
+      return Buffer.from(value.value).toString("base64");
+    case "array":
+      return value.values.map(anyValueToJson);
+    case "kvlist":
+      return Object.fromEntries([...value.values].map(([k, v]) => [k, anyValueToJson(v)]));
+    case "empty":
+      return null;
+  }
+}
+
+function nanosToRfc3339(nanos: bigint): string | undefined {
+  if (nanos <= 0n) return undefined;
+  return new Date(Number(nanos / 1_000_000n)).toISOString();
+}
+
+function readAttributes<K extends string>(
+  attributes: Attributes,
+  names: Readonly<Record<K, string>>,
+): Partial<Record<K, unknown>> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const [field, attribute] of Object.entries(names) as [K, string][]) {
+    const value = attributes.get(attribute);
+    if (value !== undefined && value.kind !== "empty") out[field] = anyValueToJson(value);
+  }
+  return out;
+}
+
+// The relaxed floor may come as a kvlist or as a JSON string (many SDKs take only scalars).
+function relaxedPolicy(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function spanLabel(span: OtlpSpan): string {
+  return `span ${span.spanId || "(no id)"}${span.name ? ` '${span.name}'` : ""}`;
+}
+
+function firstProblem(
+  error: z.ZodError,
+  names: Readonly<Record<string, string>>,
+  given: Record<string, unknown>,
+  what: string,
+): string {
+  const issue = error.issues[0];
+  if (!issue) return `${what}: not a valid receipt`;
+  const field = String(issue.path[0] ?? "");
+  const attribute = names[field];
+  if (attribute && given[field] === undefined) return `${what}: attribute ${attribute} is required`;
+  const where = attribute ? `attribute ${attribute}` : field || "receipt";
+  const rest = issue.path.slice(1).map(String).join(".");
+  return `${what}: ${where}${rest ? `.${rest}` : ""}: ${issue.message}`;
+}
+
+type SpanOutcome =
+  | { kind: "ignored" }
+  | { kind: "rejected"; message: string }
+  | { kind: "receipt"; pass: OtlpPass; boundaries: OtlpBoundary[] };
+
+function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
+  const boundaryEvents = span.events.filter((e) => e.name === BOUNDARY_EVENT);
+  if (!span.attributes.has(PASS_NUMBER_ATTRIBUTE)) {
+    if (boundaryEvents.length === 0) return { kind: "ignored" };
+    return {
+      kind: "rejected",
+      message: `${spanLabel(span)}: a ${BOUNDARY_EVENT} event needs the span's ${PASS_NUMBER_ATTRIBUTE} attribute`,
+    };
+  }
+  const given: Record<string, unknown> = readAttributes(span.attributes, PASS_ATTRIBUTES);
+  const raw = {
+    chain_id: span.traceId,
+    pass_id: span.spanId,
+    current_content_hash: "",
+    created_at: nanosToRfc3339(span.endTimeUnixNano),
+    ...given,
+  };
+  const parsed = passReceiptSchema.safeParse(raw);
+  if (!parsed.success) {
+    return { kind: "rejected", message: firstProblem(parsed.error, PASS_ATTRIBUTES, raw, spanLabel(span)) };
+  }
+  const receipt = parsed.data;
+  const boundaries: OtlpBoundary[] = [];
+  for (const event of boundaryEvents) {
+    const fields = readAttributes(event.attributes, BOUNDARY_ATTRIBUTES);
+    if (fields.relaxed_policy !== undefined) fields.relaxed_policy = relaxedPolicy(fields.relaxed_policy);
+    const candidate = { ...fields, chain_id: receipt.chain_id, pass_number: receipt.pass_number };
+    const boundary = boundaryReceiptSchema.safeParse(candidate);
+    if (!boundary.success) {
+      const what = `${spanLabel(span)}, event ${BOUNDARY_EVENT}`;
+      return { kind: "rejected", message: firstProblem(boundary.error, BOUNDARY_ATTRIBUTES, candidate, what) };
+    }
+    boundaries.push({ receipt: boundary.data, span: spanLabel(span) });
+  }
+  return { kind: "receipt", pass: { receipt, serviceName, span: spanLabel(span) }, boundaries };
+}
+
+/**
+ * Every receipt in an export. A rejected span contributes nothing (neither its pass nor its
+ * boundaries), so what is stored never depends on which half of a span happened to be valid.
+ */
+export function receiptsFromExport(resourceSpans: OtlpResourceSpans[]): OtlpReceipts {
+  const out: OtlpReceipts = {
+    passes: [],
+    boundaries: [],
+    rejectedSpans: 0,
+    firstProblem: "",
+    errorMessage: "",
+    ignoredSpans: 0,
+  };
+  for (const rs of resourceSpans) {
+    const service = rs.resource.get(SERVICE_NAME_ATTRIBUTE);
+    const serviceName = service?.kind === "string" && service.value !== "" ? service.value : null;
+    for (const span of rs.spans) {
+      const outcome = mapSpan(span, serviceName);
+      if (outcome.kind === "ignored") out.ignoredSpans++;
+      else if (outcome.kind === "rejected") {
+        out.rejectedSpans++;
+        if (out.firstProblem === "") out.firstProblem = outcome.message;
+      } else {
+        out.passes.push(outcome.pass);
+        out.boundaries.push(...outcome.boundaries);
+      }
+    }
+  }
+  out.errorMessage = partialSuccessMessage(out.firstProblem, out.rejectedSpans);
+  return out;
+}
+
+export function partialSuccessMessage(firstProblem: string, rejectedSpans: number): string {
+  if (rejectedSpans === 0) return "";
+  return rejectedSpans === 1 ? firstProblem : `${firstProblem} (and ${rejectedSpans - 1} more rejected span(s))`;
+}

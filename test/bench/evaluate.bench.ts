@@ -1,0 +1,105 @@
+// `npm run bench:evaluate`: a 10,000-item `POST /api/v1/evaluate` to the built app over real
+// HTTP (request sent, answer read and parsed) against the in-process guard evaluating the
+// same items, alternating round by round, and the ratio of their rates. The HTTP side pays
+// for what a client pays for: serialising, parsing, validating, answering; the ratio says
+// how much of the guard's speed survives the trip.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
+import { seededRandom } from "./support/receipts";
+import { formatRate, median, printTable, ratioLine } from "./support/report";
+import { findFreePort, startApp } from "./support/server";
+
+const DIST_DIR = ".next-bench";
+const PORTS = [3450, 3499] as const;
+const ITEMS = 10_000;
+const ROUNDS = Number(process.env.EVALUATE_ROUNDS ?? 15);
+const WARMUP = 3;
+const TARGET = 0.3;
+
+function buildItems(): { pass: CompressionPass; policy: CompressionPolicy }[] {
+  const random = seededRandom(42);
+  return Array.from({ length: ITEMS }, (_, i) => ({
+    pass: {
+      pass_id: `agent-${i % 97}.pass-${i}`,
+      pass_number: Math.floor(random() * 12),
+      current_content_hash: `sha256:${(i * 2654435761).toString(16).padStart(16, "0")}`,
+      current_size_bytes: Math.floor(random() * 50_000),
+      is_parseable: random() > 0.05,
+      schema_valid: random() > 0.05,
+      semantic_density_score: Math.round(random() * 1e6) / 1e6,
+    },
+    policy: {
+      min_size_bytes: 256 + (i % 5) * 128,
+      min_semantic_density: 0.3 + (i % 4) * 0.05,
+      max_pass_number: 6 + (i % 3),
+    },
+  }));
+}
+
+async function main(): Promise<void> {
+  const items = buildItems();
+  const body = JSON.stringify(items);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-evaluate-"));
+  const port = await findFreePort(...PORTS);
+  console.log(`starting the app on port ${port} (builds ${DIST_DIR} first when stale)...`);
+  const app = await startApp({
+    port,
+    distDir: DIST_DIR,
+    env: { DATABASE_URL: "", FLOORLINE_DATA_DIR: dataDir, FLOORLINE_DEMO: "0", NODE_ENV: "production" },
+  });
+  try {
+    const expected = JSON.stringify(items.map((item) => evaluatePass(item.pass, item.policy)));
+    const http = async () => {
+      const start = process.hrtime.bigint();
+      const response = await fetch(`${app.baseUrl}/api/v1/evaluate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const answer = (await response.json()) as unknown[];
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (response.status !== 200 || answer.length !== ITEMS) throw new Error(`evaluate answered ${response.status}`);
+      return { ms, answer };
+    };
+    const local = () => {
+      const start = process.hrtime.bigint();
+      const answer = items.map((item) => evaluatePass(item.pass, item.policy));
+      return { ms: Number(process.hrtime.bigint() - start) / 1e6, answer };
+    };
+    const first = await http();
+    if (JSON.stringify(first.answer) !== expected) throw new Error("the API and the in-process guard disagree");
+    for (let i = 0; i < WARMUP; i++) {
+      await http();
+      local();
+    }
+    const httpMs: number[] = [];
+    const localMs: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      httpMs.push((await http()).ms);
+      localMs.push(local().ms);
+    }
+    const httpRate = (ITEMS / median(httpMs)) * 1000;
+    const localRate = (ITEMS / median(localMs)) * 1000;
+    console.log(
+      `\n${ITEMS.toLocaleString("en-US")} items a request (${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB), median of ${ROUNDS}; load average ${(os.loadavg()[0] ?? 0).toFixed(1)}`,
+    );
+    printTable(
+      ["side", "median ms", "evaluations/s"],
+      [
+        ["POST /api/v1/evaluate (HTTP)", median(httpMs).toFixed(1), formatRate(httpRate)],
+        ["evaluatePass in process", median(localMs).toFixed(1), formatRate(localRate)],
+      ],
+    );
+    console.log(ratioLine("HTTP / in-process", httpRate / localRate, TARGET));
+  } finally {
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

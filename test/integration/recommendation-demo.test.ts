@@ -1,0 +1,44 @@
+// The demo's "search-results" class is there to show the recommendation: its three options
+// must differ, and match the working in db/demo-recommend.ts.
+import { describe, expect, it } from "vitest";
+import { seedDemoIfEmpty } from "@/db/demo";
+import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
+import { call } from "./api-helpers";
+
+setUpTestDatabase();
+
+describe("demo recommendation", () => {
+  it("recommends three different floors for search-results, none of which the floor in force matches", async () => {
+    await seedDemoIfEmpty();
+    const answer = await call(
+      getRecommendation,
+      jsonRequest("/api/v1/policies/search-results/recommendation"),
+      params({ content_class: "search-results" }),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    const { based_on, current, options } = answer.body;
+    expect(based_on).toMatchObject({ chains: 36, healthy: 22, failures: 14 });
+    expect(current).toMatchObject({ failures_caught: 0, failures_missed: 14, healthy_halted_early: 0 });
+    const byName = Object.fromEntries(options.map((o: { name: string }) => [o.name, o]));
+    expect(byName.lenient).toMatchObject({
+      policy: { min_size_bytes: 512, min_semantic_density: 0.44, max_pass_number: 10 },
+      failures_caught: 5,
+      healthy_halted_early: 0,
+      compression_kept: 1,
+    });
+    expect(byName.balanced).toMatchObject({
+      policy: { min_size_bytes: 512, min_semantic_density: 0.5, max_pass_number: 10 },
+      failures_caught: 8,
+      healthy_halted_early: 1,
+    });
+    expect(byName.strict).toMatchObject({
+      policy: { min_size_bytes: 512, min_semantic_density: 0.59, max_pass_number: 10 },
+      failures_caught: 12,
+      failures_missed: 2,
+      healthy_halted_early: 6,
+    });
+    expect(byName.strict.compression_kept).toBeLessThan(byName.balanced.compression_kept);
+    expect(byName.balanced.compression_kept).toBeLessThan(1);
+  });
+});

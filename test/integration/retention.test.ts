@@ -1,0 +1,126 @@
+// Retention with a clock the test controls: chains whose last activity is older than the
+// kept days go with their passes, boundaries, traces and cached originals, in bounded
+// batches; newer chains stay whole; the overview's history keeps its counts. The worker
+// started with an injected clock does the same on its own and stops cleanly.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, onlyRow, queryRows } from "@/db/index";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import { storeOriginal } from "@/db/queries/originals-store";
+import { getOverviewFigures } from "@/db/queries/overview";
+import { ingestPasses } from "@/db/ingest/passes";
+import { deleteExpiredChains, getOldestActivity } from "@/db/queries/retention";
+import { storeTrace } from "@/db/queries/traces";
+import { retentionDaysFromEnv, startRetentionWorker } from "@/db/retention-worker";
+import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
+import { storeOriginalSchema } from "@/lib/schemas/originals";
+import { passReceiptSchema } from "@/lib/schemas/passes";
+import { traceSubmissionSchema } from "@/lib/schemas/traces";
+import { setUpTestDatabase } from "../support/database";
+
+setUpTestDatabase();
+
+const DAY = 86_400_000;
+
+async function seedChain(chainId: string, passes: number, createdAt: Date) {
+  await ingestPasses(
+    Array.from({ length: passes }, (_, i) =>
+      passReceiptSchema.parse({
+        chain_id: chainId,
+        pass_id: `${chainId}.p${i + 1}`,
+        pass_number: i + 1,
+        current_content_hash: `${chainId}:${i + 1}`,
+        current_size_bytes: 1_000 - i * 100,
+        is_parseable: true,
+        schema_valid: true,
+        semantic_density_score: 0.9 - i * 0.1,
+        created_at: new Date(createdAt.getTime() + i * 1000).toISOString(),
+      }),
+    ),
+  );
+  await ingestBoundaries([
+    boundaryReceiptSchema.parse({ chain_id: chainId, pass_number: passes, strategy: "halt", reason: "done" }),
+  ]);
+  await storeTrace(
+    traceSubmissionSchema.parse({
+      trace_id: `trace-${chainId}`,
+      chain_id: chainId,
+      nodes: [{ node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "ok", verification_receipt: "r" }],
+    }),
+  );
+  await storeOriginal(storeOriginalSchema.parse({ original: `original of ${chainId}`, chain_id: chainId }));
+}
+
+async function countsOf(chainId: string) {
+  const db = await getDb();
+  const rows = await queryRows<Record<"chains" | "passes" | "boundaries" | "traces" | "originals", number | string>>(
+    db,
+    sql`select
+      (select count(*) from chains where chain_id = ${chainId}) as chains,
+      (select count(*) from passes where chain_id = ${chainId}) as passes,
+      (select count(*) from boundaries where chain_id = ${chainId}) as boundaries,
+      (select count(*) from traces where chain_id = ${chainId}) as traces,
+      (select count(*) from originals where chain_id = ${chainId}) as originals`,
+  );
+  const row = onlyRow(rows);
+  return {
+    chains: Number(row.chains),
+    passes: Number(row.passes),
+    boundaries: Number(row.boundaries),
+    traces: Number(row.traces),
+    originals: Number(row.originals),
+  };
+}
+
+describe("retention", () => {
+  it("reads FLOORLINE_RETENTION_DAYS", () => {
+    expect(retentionDaysFromEnv({})).toBeNull();
+    expect(retentionDaysFromEnv({ FLOORLINE_RETENTION_DAYS: "30" })).toBe(30);
+    expect(retentionDaysFromEnv({ FLOORLINE_RETENTION_DAYS: "0" })).toBeNull();
+    expect(retentionDaysFromEnv({ FLOORLINE_RETENTION_DAYS: "soon" })).toBeNull();
+  });
+
+  it("deletes chains past the kept days with everything of theirs, in batches, and keeps the history's counts", async () => {
+    const now = Date.now();
+    // Last activity is when a receipt arrived (now) or its own time if later: these 12 are
+    // active now, the other is active 60 days ahead.
+    for (let i = 0; i < 12; i++) await seedChain(`old-${i}`, 3, new Date(now - 90 * DAY));
+    await seedChain("recent", 3, new Date(now + 60 * DAY));
+    const before = await getOverviewFigures(null);
+    expect(before.chains).toBe(13);
+
+    // 30 days kept, seen from 40 days ahead: the 12 are 40 days old, "recent" is not.
+    const clock = new Date(now + 40 * DAY);
+    const first = await deleteExpiredChains({ now: clock, days: 30, batchSize: 5, maxBatches: 2 });
+    expect(first).toMatchObject({ chains: 10, passes: 30, boundaries: 10, traces: 10, originals: 10, complete: false });
+    const rest = await deleteExpiredChains({ now: clock, days: 30, batchSize: 5 });
+    expect(rest).toMatchObject({ chains: 2, passes: 6, complete: true });
+
+    for (let i = 0; i < 12; i++)
+      expect(await countsOf(`old-${i}`)).toEqual({ chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 });
+    expect(await countsOf("recent")).toEqual({ chains: 1, passes: 3, boundaries: 1, traces: 1, originals: 1 });
+    expect(await getOverviewFigures(null)).toEqual(before);
+    expect((await getOldestActivity())?.getTime()).toBeGreaterThan(now + 59 * DAY);
+
+    // Nothing more is due at the same moment; seen from a day earlier nothing was.
+    expect(await deleteExpiredChains({ now: clock, days: 30 })).toMatchObject({ chains: 0, complete: true });
+  });
+
+  it("runs as a worker on the clock it is given, and stops", async () => {
+    const now = Date.now();
+    await seedChain("worker-chain", 2, new Date(now));
+    const errors: unknown[] = [];
+    const worker = startRetentionWorker({
+      days: 1,
+      intervalMs: 50,
+      now: () => new Date(now + 400 * DAY),
+      onError: (e) => errors.push(e),
+    });
+    const deadline = Date.now() + 10_000;
+    while ((await countsOf("worker-chain")).chains > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    await worker.stop();
+    expect(errors).toEqual([]);
+    expect(await countsOf("worker-chain")).toEqual({ chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 });
+  });
+});

@@ -1,0 +1,199 @@
+// The overview reads roll-ups kept at ingest instead of counting chains and passes. After a
+// random sequence of writes (in order, late, repeated and gapped passes, retries, conflicts,
+// boundaries, chains changing class, times spread over days and into the future) the
+// roll-ups must equal a recompute from the stored rows, and the overview's figures must
+// equal counts taken straight from the tables, for any start of the range.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, onlyRow, queryRows } from "@/db/index";
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import {
+  RECOMPUTE_CHAIN_ROLLUPS,
+  RECOMPUTE_CHAIN_ROLLUPS_DAILY,
+  RECOMPUTE_PASS_ROLLUPS,
+  RECOMPUTE_PASS_ROLLUPS_DAILY,
+} from "@/db/ingest/rollups";
+import { ingestPasses } from "@/db/ingest/passes";
+import { listClassStats } from "@/db/queries/chains";
+import { getFirstActivity, getOverviewFigures, listCollapseRates } from "@/db/queries/overview";
+import type { OverviewFigures } from "@/lib/chains/overview";
+import { updatePolicy } from "@/db/queries/policies";
+import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
+import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
+import { seededRandom } from "../support/random";
+import { setUpTestDatabase } from "../support/database";
+
+setUpTestDatabase();
+
+const CHAINS = Array.from({ length: 10 }, (_, i) => `roll-${i}`);
+const CLASSES = ["roll", "roll", "default", "other"];
+const HOUR = 3_600_000;
+
+const KEYS = new Set(["hour", "day", "content_class", "verdict"]);
+
+/** Rows of a roll-up as sorted JSON, all-zero rows left out (a chain moving on leaves its old hour at zero). */
+async function rows(query: ReturnType<typeof sql>): Promise<string> {
+  const db = await getDb();
+  const found = await queryRows<Record<string, unknown>>(db, query);
+  const normalised = found.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [
+        k,
+        k === "hour" || k === "day" ? new Date(v as string).toISOString() : String(v),
+      ]),
+    ),
+  );
+  const nonZero = normalised.filter((r) => Object.entries(r).some(([k, v]) => !KEYS.has(k) && v !== "0"));
+  return JSON.stringify(nonZero.map((r) => JSON.stringify(r)).sort());
+}
+
+/** The figures as the overview counted them before roll-ups: straight from the tables. */
+async function countedFigures(since: Date | null): Promise<OverviewFigures> {
+  const db = await getDb();
+  const active = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const inRange = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
+    db,
+    sql`
+      select
+        (select count(*) from chains where ${active}) as chains,
+        (select count(*) from passes p where ${inRange}) as passes,
+        (select count(*) from passes p join chains c on c.chain_id = p.chain_id and c.collapse_pass_id = p.pass_id
+          where ${inRange}) as chains_collapsed,
+        (select count(*) from passes p where p.verdict = 'FLOOR_BREACH_DETECTED' and ${inRange}) as floor_breaches,
+        (select count(*) from passes p where p.client_mismatch and ${inRange}) as client_mismatches,
+        (select coalesce(sum(integrity_count), 0) from chains where ${active}) as integrity_findings`,
+  );
+  return Object.fromEntries(
+    Object.entries(onlyRow(rows)).map(([k, v]) => [k, Number(v)]),
+  ) as unknown as OverviewFigures;
+}
+
+describe("overview roll-ups kept at ingest", () => {
+  it.each([3, 17])("equal a recompute after random writes (seed %i)", async (seed) => {
+    const rnd = seededRandom(seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+    const sent = new Map<string, PassReceipt>();
+    const nextNumber = new Map<string, number>();
+    const base = Date.now() - 3 * 24 * HOUR;
+    await updatePolicy("roll", {
+      min_size_bytes: 100,
+      min_semantic_density: 0.3,
+      max_pass_number: 6,
+      required_fields: [],
+    });
+
+    for (let round = 0; round < 60; round++) {
+      if (rnd() < 0.15) {
+        const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
+          boundaryReceiptSchema.parse({
+            chain_id: pick(CHAINS),
+            pass_number: Math.floor(rnd() * 8),
+            strategy: "halt",
+            reason: `r${seed}`,
+          }),
+        );
+        await ingestBoundaries(items).catch((e: { code?: string }) => {
+          if (e.code !== "idempotency_conflict") throw e;
+        });
+      } else {
+        const items: PassReceipt[] = [];
+        for (let i = 1 + Math.floor(rnd() * 10); i > 0; i--) {
+          const chain = pick(CHAINS);
+          const inOrder = rnd() < 0.75;
+          const number = inOrder ? (nextNumber.get(chain) ?? 1) : Math.floor(rnd() * 9);
+          if (inOrder) nextNumber.set(chain, number + 1);
+          const passId = inOrder
+            ? `${chain}-n${number}-${Math.floor(rnd() * 1e6)}`
+            : `${chain}-p${Math.floor(rnd() * 10)}`;
+          const retry = sent.get(`${chain}/${passId}`);
+          items.push(
+            retry && rnd() < 0.7
+              ? retry
+              : passReceiptSchema.parse({
+                  chain_id: chain,
+                  pass_id: passId,
+                  pass_number: number,
+                  input_content_hash: rnd() < 0.2 ? null : pick(["a", "b"]),
+                  current_content_hash: pick(["a", "b"]),
+                  current_size_bytes: Math.floor(rnd() * 600),
+                  is_parseable: rnd() > 0.05,
+                  schema_valid: rnd() > 0.05,
+                  semantic_density_score: Math.round(rnd() * 100) / 100,
+                  content_class: pick(CLASSES),
+                  // Over three days and up to a day ahead: several hours, and last activity from created_at too.
+                  created_at: new Date(base + Math.floor(rnd() * 4 * 24 * HOUR)).toISOString(),
+                  verdict: rnd() < 0.3 ? "SAFE_TO_COMPRESS" : undefined,
+                }),
+          );
+        }
+        try {
+          await ingestPasses(items);
+          for (const item of items)
+            if (!sent.has(`${item.chain_id}/${item.pass_id}`)) sent.set(`${item.chain_id}/${item.pass_id}`, item);
+        } catch (e) {
+          if ((e as { code?: string }).code !== "idempotency_conflict") throw e;
+        }
+      }
+      expect(await rows(sql`select * from chain_rollups`), `chain roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_CHAIN_ROLLUPS),
+      );
+      expect(await rows(sql`select * from pass_rollups`), `pass roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_PASS_ROLLUPS),
+      );
+      expect(await rows(sql`select * from chain_rollups_daily`), `daily chain roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_CHAIN_ROLLUPS_DAILY),
+      );
+      expect(await rows(sql`select * from pass_rollups_daily`), `daily pass roll-ups, round ${round}`).toBe(
+        await rows(RECOMPUTE_PASS_ROLLUPS_DAILY),
+      );
+    }
+
+    // Range starts on and off the hour, before everything, in the middle, and none.
+    const starts = [null, new Date(base - 5 * HOUR), new Date(base + 36 * HOUR), new Date(base + 36 * HOUR + 1234)];
+    for (let i = 0; i < 6; i++) starts.push(new Date(base + Math.floor(rnd() * 4 * 24 * HOUR)));
+    for (const since of starts) {
+      expect(await getOverviewFigures(since), `since ${since?.toISOString()}`).toEqual(await countedFigures(since));
+    }
+
+    const db = await getDb();
+    const perClass = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+      db,
+      sql`select content_class, count(*) as chains, count(collapse_pass_id) as collapsed from chains
+        group by content_class order by content_class`,
+    );
+    expect(await listClassStats()).toEqual(
+      perClass.map((r) => ({
+        content_class: r.content_class,
+        chains: Number(r.chains),
+        collapsed: Number(r.collapsed),
+      })),
+    );
+
+    // Six-hour buckets read the hourly roll-up, two-day buckets the daily one.
+    for (const stride of [6 * 3600, 2 * 86_400]) {
+      const origin = new Date(Math.floor((base - 24 * HOUR) / (stride * 1000)) * stride * 1000);
+      const counted = await queryRows<{
+        bucket: Date | string;
+        content_class: string;
+        started: string;
+        collapsed: string;
+      }>(
+        db,
+        sql`select date_bin(make_interval(secs => ${stride}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
+            content_class, count(*) as started, count(collapse_pass_id) as collapsed
+          from chains where first_seen_at >= ${origin.toISOString()}::timestamptz group by 1, 2 order by 1, 2`,
+      );
+      expect(await listCollapseRates(origin, stride), `stride ${stride}`).toEqual(
+        counted.map((r) => ({
+          bucket: new Date(r.bucket).toISOString(),
+          content_class: r.content_class,
+          started: Number(r.started),
+          collapsed: Number(r.collapsed),
+        })),
+      );
+    }
+    const first = onlyRow(await queryRows<{ t: Date | string }>(db, sql`select min(first_seen_at) as t from chains`));
+    expect(await getFirstActivity()).toEqual(new Date(first.t));
+  });
+});

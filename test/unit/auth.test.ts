@@ -1,0 +1,177 @@
+// lib/auth on its own: key format and hashing, constant-time comparison, passwords, and the
+// pure access decisions (when auth is on, hosts, same origin, scopes, throttling).
+import { describe, expect, it } from "vitest";
+import {
+  accessStartupMessage,
+  allowedHostsOf,
+  authReason,
+  bearerTokenOf,
+  fillPattern,
+  hasScope,
+  hostAllowed,
+  isHttps,
+  isLoopbackHost,
+  isSameOrigin,
+  safeNextPath,
+  sessionCookie,
+  sessionTokenOf,
+  signInDelaySeconds,
+} from "@/lib/auth/access";
+import {
+  constantTimeEqual,
+  generateApiKey,
+  hashPassword,
+  parseApiKey,
+  secretMatches,
+  verifyPassword,
+} from "@/lib/auth/credentials.mjs";
+
+describe("API keys", () => {
+  it("look like fl_<id>_<secret> with at least 32 random bytes of secret, and parse back", () => {
+    const a = generateApiKey();
+    const b = generateApiKey();
+    expect(a.key).toMatch(/^fl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(a.key).not.toBe(b.key);
+    const parsed = parseApiKey(a.key)!;
+    expect(parsed.id).toBe(a.id);
+    expect(Buffer.from(parsed.secret, "base64url").length).toBeGreaterThanOrEqual(32);
+    expect(a.secretHash).not.toContain(parsed.secret);
+    expect(secretMatches(parsed.secret, a.secretHash)).toBe(true);
+    expect(secretMatches(`${parsed.secret}x`, a.secretHash)).toBe(false);
+    expect(secretMatches(parseApiKey(b.key)!.secret, a.secretHash)).toBe(false);
+  });
+
+  it("refuses anything that is not a key", () => {
+    for (const text of [
+      "",
+      "fl_",
+      "fl_abc_def",
+      "xx_0123456789abcdef_" + "a".repeat(43),
+      "fl_0123456789ABCDEF_" + "a".repeat(43),
+    ]) {
+      expect(parseApiKey(text), text).toBeNull();
+    }
+  });
+
+  it("compares tokens equal only when identical, whatever the lengths", () => {
+    expect(constantTimeEqual("s3cret-token", "s3cret-token")).toBe(true);
+    expect(constantTimeEqual("s3cret-token", "s3cret")).toBe(false);
+    expect(constantTimeEqual("s3cret", "s3cret-token")).toBe(false);
+    expect(constantTimeEqual("", "x")).toBe(false);
+  });
+
+  it("takes only Bearer", () => {
+    expect(bearerTokenOf("Bearer abc")).toBe("abc");
+    expect(bearerTokenOf("bearer abc")).toBe("abc");
+    expect(bearerTokenOf("Basic abc")).toBeNull();
+    expect(bearerTokenOf("abc")).toBeNull();
+    expect(bearerTokenOf("Bearer a b")).toBeNull();
+  });
+});
+
+describe("passwords", () => {
+  it("are scrypt hashes with their own salt, verified in constant time", async () => {
+    const one = await hashPassword("correct horse battery");
+    const two = await hashPassword("correct horse battery");
+    expect(one).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(one).not.toBe(two);
+    expect(one).not.toContain("correct");
+    expect(await verifyPassword("correct horse battery", one)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", one)).toBe(false);
+    expect(await verifyPassword("x", "not a hash")).toBe(false);
+  });
+});
+
+describe("when auth is on", () => {
+  const base = { mode: "auto" as const, listenHost: "127.0.0.1", credentialsExist: false, legacyToken: false };
+  it("is off only for a loopback server with no credentials, unless forced", () => {
+    expect(authReason(base)).toBeNull();
+    expect(authReason({ ...base, listenHost: "::1" })).toBeNull();
+    expect(authReason({ ...base, listenHost: "localhost" })).toBeNull();
+    expect(authReason({ ...base, credentialsExist: true })).not.toBeNull();
+    expect(authReason({ ...base, legacyToken: true })).not.toBeNull();
+    expect(authReason({ ...base, listenHost: "0.0.0.0" })).toContain("0.0.0.0");
+    expect(authReason({ ...base, listenHost: "10.1.2.3" })).not.toBeNull();
+    expect(authReason({ ...base, mode: "on" })).not.toBeNull();
+    expect(authReason({ ...base, mode: "off", credentialsExist: true, listenHost: "0.0.0.0" })).toBeNull();
+  });
+
+  it("says loudly when forced off, and how to create the first credential when on with none", () => {
+    expect(accessStartupMessage({ FLOORLINE_AUTH: "off" }, true)).toMatchObject({ warn: true });
+    const none = accessStartupMessage({ HOST: "0.0.0.0" }, false);
+    expect(none.warn).toBe(true);
+    expect(none.text).toContain("npm run floorline -- keys create");
+    expect(accessStartupMessage({}, false).warn).toBe(false);
+    expect(accessStartupMessage({ HOST: "0.0.0.0" }, true).text).toContain("FLOORLINE_ALLOWED_HOSTS");
+    expect(accessStartupMessage({ HOST: "0.0.0.0", FLOORLINE_ALLOWED_HOSTS: "a.test" }, true).warn).toBe(false);
+  });
+});
+
+describe("hosts", () => {
+  it("knows loopback", () => {
+    for (const h of ["localhost", "LOCALHOST:3000", "127.0.0.1:3000", "127.9.9.9", "[::1]:3000", "app.localhost"]) {
+      expect(isLoopbackHost(h), h).toBe(true);
+    }
+    for (const h of ["0.0.0.0", "evil.test", "10.0.0.1", "localhost.evil.test"])
+      expect(isLoopbackHost(h), h).toBe(false);
+  });
+
+  it("allows loopback and the listen address by default, a DNS-rebinding name never", () => {
+    const loop = allowedHostsOf({});
+    expect(hostAllowed("127.0.0.1:3000", loop)).toBe(true);
+    expect(hostAllowed("localhost:3000", loop)).toBe(true);
+    expect(hostAllowed("evil.test", loop)).toBe(false);
+    expect(hostAllowed("evil.test:3000", loop)).toBe(false);
+    expect(hostAllowed(null, loop)).toBe(false);
+    const lan = allowedHostsOf({ HOST: "192.168.1.5" });
+    expect(hostAllowed("192.168.1.5:3000", lan)).toBe(true);
+    expect(hostAllowed("evil.test", lan)).toBe(false);
+    expect(hostAllowed("10.0.0.1", allowedHostsOf({ HOST: "0.0.0.0" }))).toBe(false);
+  });
+
+  it("takes FLOORLINE_ALLOWED_HOSTS, with *.domain wildcards", () => {
+    const allowed = allowedHostsOf({ FLOORLINE_ALLOWED_HOSTS: "floorline.example.com, *.corp.test" });
+    expect(hostAllowed("floorline.example.com", allowed)).toBe(true);
+    expect(hostAllowed("a.corp.test:443", allowed)).toBe(true);
+    expect(hostAllowed("corp.test.evil", allowed)).toBe(false);
+    expect(hostAllowed("127.0.0.1", allowed)).toBe(false);
+  });
+});
+
+describe("same origin", () => {
+  const h = (init: Record<string, string>) => new Headers(init);
+  it("trusts Sec-Fetch-Site, else Origin against Host", () => {
+    expect(isSameOrigin(h({ "sec-fetch-site": "same-origin" }), "127.0.0.1:3000")).toBe(true);
+    expect(isSameOrigin(h({ "sec-fetch-site": "cross-site" }), "127.0.0.1:3000")).toBe(false);
+    expect(isSameOrigin(h({ "sec-fetch-site": "same-site" }), "127.0.0.1:3000")).toBe(false);
+    expect(isSameOrigin(h({ origin: "http://127.0.0.1:3000" }), "127.0.0.1:3000")).toBe(true);
+    expect(isSameOrigin(h({ origin: "http://127.0.0.1:4000" }), "127.0.0.1:3000")).toBe(false);
+    expect(isSameOrigin(h({ origin: "null" }), "127.0.0.1:3000")).toBe(false);
+    expect(isSameOrigin(h({ origin: "http://x.test" }), "x.test", "https")).toBe(false);
+    expect(isSameOrigin(h({ origin: "https://x.test" }), "x.test", "https")).toBe(true);
+  });
+});
+
+describe("small pieces", () => {
+  it("scopes, next paths, patterns, cookies, https, throttling", () => {
+    expect(hasScope({ kind: "anonymous" }, "admin")).toBe(true);
+    expect(hasScope({ kind: "key", id: "k", name: "k", scopes: ["read"] }, "admin")).toBe(false);
+    expect(safeNextPath("//evil.test")).toBe("/");
+    expect(safeNextPath("https://evil.test")).toBe("/");
+    expect(safeNextPath("/chains/x")).toBe("/chains/x");
+    expect(fillPattern("/chains/{chain_id}", { chain_id: "a b" })).toBe("/chains/a%20b");
+    expect(fillPattern("/chains/{chain_id}", { chain_id: "a%20b" })).toBe("/chains/a%20b");
+    const cookie = sessionCookie("tok", true, 60);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Secure");
+    expect(sessionCookie("tok", false, 60)).not.toContain("Secure");
+    expect(sessionTokenOf("a=1; floorline_session=tok; b=2")).toBe("tok");
+    expect(isHttps("http://x/", new Headers({ "x-forwarded-proto": "https" }))).toBe(true);
+    expect(isHttps("http://x/", new Headers())).toBe(false);
+    expect(signInDelaySeconds(0, 0)).toBe(0);
+    expect(signInDelaySeconds(4, 0)).toBe(0);
+    expect(signInDelaySeconds(5, 0)).toBeGreaterThan(0);
+    expect(signInDelaySeconds(0, 8)).toBeGreaterThan(signInDelaySeconds(0, 5));
+  });
+});
