@@ -173,7 +173,11 @@ test("an admin saves a floor as themselves, and makes a key that is shown once",
   await signIn(page, ADMIN, "/policies?class=summary");
   await page.getByLabel("Min semantic density").fill("0.33");
   await page.getByRole("button", { name: /Save as version/ }).click();
-  await expect(page.getByTestId("policy-save-status")).toContainText("Saved as version");
+  // Every floor save goes through the one confirmation, which asks for a note.
+  await page.getByTestId("floor-change-note").fill("tighter for the e2e admin");
+  await page.getByRole("button", { name: /Confirm: save as version/ }).click();
+  await expect(page.getByTestId("floor-change-status")).toContainText("Saved as version");
+  await page.reload();
   await expect(page.getByTestId("version-author").first()).toHaveText("alice");
 
   await page.goto(`${base}/admin/keys`);

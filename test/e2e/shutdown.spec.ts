@@ -125,12 +125,12 @@ test("shutdown drains the request in flight, ends event streams, answers 503 aft
     socket.on("data", (chunk) => (answers += chunk));
     const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
     socket.write(
-      `POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+      `POST /api/v1/passes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
     );
     await new Promise((r) => setTimeout(r, 500));
     server.child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 500));
-    socket.write(`${body.slice(20)}GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+    socket.write(`${body.slice(20)}GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
 
     // The event stream ends by itself (not cut by the process dying).
     for (;;) if ((await reader.read()).done) break;
