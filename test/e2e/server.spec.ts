@@ -214,17 +214,22 @@ test.describe("when the database is down", () => {
       expect(api.headers.get("retry-after")).toMatch(/^\d+$/);
       expect((await api.json()).error.code).toBe("database_unavailable");
       // The app's own log line about it carries the request's id, beside the request line.
-      const lines = server
-        .output()
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l));
-      expect(lines).toContainEqual(
-        expect.objectContaining({ req_id: "down-check-1", msg: "database unavailable: answered 503" }),
-      );
-      expect(lines).toContainEqual(
-        expect.objectContaining({ req_id: "down-check-1", msg: "request", status: 503, route: "/api/v1/chains" }),
-      );
+      // The request line is written when the response finishes, which can be just after the
+      // client has read it: wait for the lines rather than read them once.
+      const lines = () =>
+        server
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l));
+      await expect
+        .poll(lines, { timeout: 10_000 })
+        .toContainEqual(expect.objectContaining({ req_id: "down-check-1", msg: "database unavailable: answered 503" }));
+      await expect
+        .poll(lines, { timeout: 10_000 })
+        .toContainEqual(
+          expect.objectContaining({ req_id: "down-check-1", msg: "request", status: 503, route: "/api/v1/chains" }),
+        );
 
       await page.goto(`${server.base}/chains`);
       await expect(page.getByRole("heading", { name: "The database is unavailable" })).toBeVisible();
