@@ -86,6 +86,8 @@ export function subscribeChainChanges(chainId: string): ChainSubscription {
   return {
     next(ms, signal) {
       return new Promise<void>((resolve) => {
+        // Declared before `done`, which a change heard before this wait calls at once.
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const done = () => {
           clearTimeout(timer);
           signal.removeEventListener("abort", done);
@@ -94,7 +96,7 @@ export function subscribeChainChanges(chainId: string): ChainSubscription {
           resolve();
         };
         if (changed || signal.aborted) return done();
-        const timer = setTimeout(done, ms);
+        timer = setTimeout(done, ms);
         signal.addEventListener("abort", done, { once: true });
         release = done;
       });
