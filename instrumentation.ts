@@ -1,10 +1,17 @@
 // Runs once when the server starts: migrate (and seed the demo) before the first request,
-// start background work (retention), and close the embedded database cleanly on shutdown.
+// start the background workers (retention, webhook delivery), and stop them and close the
+// embedded database cleanly on shutdown.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startDatabase } = await import("./db/startup");
+  const { beforeShutdown, startDatabase } = await import("./db/startup");
   await startDatabase();
   // Stopped by the shutdown handler in db/startup.ts, before the database closes.
   const { startRetention } = await import("./db/retention-worker");
   startRetention();
+  const { setStoreStatsSource } = await import("./lib/observability/metrics");
+  const { getStoreStats } = await import("./db/queries/originals-metrics");
+  setStoreStatsSource(getStoreStats);
+  const { ensureWebhookWorker, stopWebhookWorker } = await import("./db/workers/webhook-delivery");
+  ensureWebhookWorker();
+  beforeShutdown(stopWebhookWorker);
 }

@@ -13,6 +13,29 @@ export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !configFromEnv(env).url;
 }
 
+const shutdownHooks: (() => Promise<void>)[] = [];
+
+/** Work to stop before the database closes (background workers), run in order at shutdown. */
+export function beforeShutdown(hook: () => Promise<void>): void {
+  shutdownHooks.push(hook);
+}
+
+async function stopBackgroundWork(): Promise<void> {
+  for (const hook of shutdownHooks.splice(0)) {
+    try {
+      await hook();
+    } catch (error) {
+      logger.error({ err: errorFields(error) }, "error while stopping background work");
+    }
+  }
+}
+
+/** What `lifecycle().close` does: background work first, then the database. */
+async function closeAll(): Promise<void> {
+  await stopBackgroundWork();
+  await closeDb();
+}
+
 // Without scripts/start.mjs (a plain `next start` with NEXT_MANUAL_SIG_HANDLE=1, which leaves
 // signals to us): end the event streams, close the database, exit. There is no drain here;
 // scripts/start.mjs does that and then calls `lifecycle().close`.
@@ -20,6 +43,7 @@ async function shutdown(signal: string) {
   const life = lifecycle();
   if (life.stopping.signal.aborted) return;
   life.stopping.abort();
+  await stopBackgroundWork();
   logger.info(`${signal}: closing the database`);
   try {
     await stopRetention();
@@ -39,7 +63,7 @@ function lockedFolder(error: unknown): string | undefined {
 
 export async function startDatabase(): Promise<void> {
   const life = lifecycle();
-  life.close = closeDb;
+  life.close = closeAll;
   if (!life.server) {
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
     process.once("SIGINT", () => void shutdown("SIGINT"));

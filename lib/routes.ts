@@ -78,3 +78,14 @@ export function chainEventsHref(chainId: string, query: { wait?: 1 } = {}): stri
 export function policyApiHref(contentClass: string): string {
   return `/api/v1/policies/${segment(contentClass)}`;
 }
+
+/** The Webhooks page; `id` opens that webhook's delivery log. */
+export function webhooksHref(query: { id?: string } = {}): string {
+  return hrefWith("/webhooks", query);
+}
+
+/** The webhooks API: the collection, one webhook, or one of its actions (`test`). */
+export function webhookApiHref(id?: string, action?: "test" | "deliveries"): string {
+  if (id === undefined) return "/api/v1/webhooks";
+  return `/api/v1/webhooks/${segment(id)}${action ? `/${action}` : ""}`;
+}

@@ -11,6 +11,8 @@ const NAV = [
   { href: "/policies", label: "Policies" },
   { href: "/originals", label: "Originals" },
   { href: "/traces", label: "Traces" },
+  { href: "/webhooks", label: "Webhooks" },
+  { href: "/docs/api", label: "API" },
 ];
 
 const isCurrent = (pathname: string, href: string) =>

@@ -1,6 +1,7 @@
 // The boundary ingest use case: boundary receipts stored all or nothing, idempotent per
 // (chain_id, pass_number), with the chain summaries refreshed.
 import "server-only";
+import { recordBoundaries } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, retryTransient } from "../index";
 import { boundaries } from "../schema";
@@ -30,11 +31,13 @@ export async function ingestBoundaries(
   const db = await getDb();
   const entries = uniqueEntries(receipts, key, conflict);
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
-  return retryTransient(() =>
+  const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((b) => b.chain_id))];
       await lockChains(tx, chainIds);
       const rollups = await trackRollups(tx, chainIds);
+      // Fresh on every attempt, since a retry starts over.
+      const strategies: BoundaryWire["strategy"][] = [];
       const stored = await storeIdempotentBatch(
         receipts,
         {
@@ -52,6 +55,7 @@ export async function ingestBoundaries(
             }));
             const inserted = await tx.insert(boundaries).values(values).onConflictDoNothing().returning();
             if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
+            strategies.push(...inserted.map((row) => row.strategy));
             return new Map(inserted.map((row) => [keyOf(row.chainId, row.passNumber), toBoundaryWire(row)]));
           },
           readStored: async (batch) => {
@@ -76,7 +80,10 @@ export async function ingestBoundaries(
       );
       await rollups.commit();
       await notifyChainsChanged(tx, chainIds);
-      return stored;
+      return { stored, strategies };
     }),
   );
+  // Counted once committed: a refused batch counts nothing.
+  recordBoundaries(outcome.strategies);
+  return outcome.stored;
 }

@@ -10,6 +10,13 @@ import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { trackRollups } from "./rollups";
 import { notifyChainsChanged } from "../queries/chain-events";
+import { type IngestEffects, readChainStates, recordPassEvents } from "../queries/ingest-events";
+import {
+  recordChainStarted,
+  recordCollapse,
+  recordIntegrityFindings,
+  recordPassesIngested,
+} from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
@@ -93,11 +100,15 @@ async function storePasses(
   const entries = uniqueEntries(receipts, key, conflict);
 
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
-  return retryTransient(() =>
+  const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
       await lockChains(tx, chainIds);
       const rollups = await trackRollups(tx, chainIds);
+      // The chains as they were, read under their locks: what this ingest changes is announced.
+      const before = await readChainStates(tx, chainIds);
+      // Filled by the insert below; fresh on every attempt, since a retry starts over.
+      const insertedRows: NewPass[] = [];
       const policyByClass = await getPoliciesInForce(
         receipts.map((r) => r.content_class),
         tx,
@@ -146,8 +157,10 @@ async function storePasses(
             const results = new Map<string, PassResult>();
             for (const { chain_id, pass_id } of inserted) {
               const row = byKey.get(keyOf(chain_id, pass_id));
-              if (row) results.set(keyOf(chain_id, pass_id), toResult(row));
-              if (row) rollups.addPasses([row]);
+              if (!row) continue;
+              results.set(keyOf(chain_id, pass_id), toResult(row));
+              rollups.addPasses([row]);
+              insertedRows.push(row);
             }
             return results;
           },
@@ -181,7 +194,19 @@ async function storePasses(
       }
       await rollups.commit();
       await notifyChainsChanged(tx, chainIds);
-      return stored;
+      // The outbox events, in this transaction: they exist exactly when the receipts do.
+      const effects = await recordPassEvents(tx, before, insertedRows);
+      return { stored, insertedRows, effects };
     }),
   );
+  // Counted once committed: a refused or conflicting batch counts nothing.
+  recordIngest(outcome.insertedRows, outcome.effects);
+  return outcome.stored;
+}
+
+function recordIngest(inserted: readonly NewPass[], effects: IngestEffects): void {
+  recordPassesIngested(inserted);
+  for (const contentClass of effects.started) recordChainStarted(contentClass);
+  for (const c of effects.collapses) recordCollapse(c.content_class, c.verdict);
+  recordIntegrityFindings(effects.integrityKinds);
 }

@@ -1,6 +1,7 @@
 // The CCR store's budget and expiry: sweeps expired entries and evicts the least recently
 // retrieved until the store fits CCR_MAX_BYTES, leaving tombstones.
 import "server-only";
+import { recordEvictions } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
@@ -116,6 +117,9 @@ export async function tombstone(
       where o.hash = t.hash and o.status = 'live'
       returning o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
   );
+  // Counted in the transaction that tombstones: one that then rolls back (rare: eviction
+  // runs in its own) would leave the process counter one step ahead of the store.
+  recordEvictions(status === "evicted" ? "budget" : "ttl", gone.length);
   const goneAt = new Map(rows.map((r) => [r.hash, r.goneAt]));
   const byHour = new Map<number, { count: number; bytes: number }>();
   for (const r of gone) {

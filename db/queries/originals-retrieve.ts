@@ -1,6 +1,7 @@
 // Retrieval by full hash or unique prefix, for agents: counts as a retrieval, refreshes
 // recency, and answers a miss with the reason (unknown, evicted, expired, ambiguous).
 import "server-only";
+import { recordRetrieval, type RetrievalOutcome } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
@@ -96,6 +97,26 @@ export async function resolveKey(
  * when and why).
  */
 export async function retrieveOriginal(rawKey: string, options: CcrOptions = {}): Promise<RetrievedOriginalWire> {
+  try {
+    const found = await retrieve(rawKey, options);
+    recordRetrieval("hit");
+    return found;
+  } catch (error) {
+    const outcome = error instanceof ApiError ? MISS_OUTCOME[error.code] : undefined;
+    if (outcome) recordRetrieval(outcome);
+    throw error;
+  }
+}
+
+// A malformed key (422) is not a retrieval attempt and is not counted.
+const MISS_OUTCOME: Partial<Record<ApiError["code"], RetrievalOutcome>> = {
+  unknown_hash: "unknown",
+  ambiguous_hash: "ambiguous",
+  evicted: "evicted",
+  expired: "expired",
+};
+
+async function retrieve(rawKey: string, options: CcrOptions): Promise<RetrievedOriginalWire> {
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) {

@@ -1,4 +1,6 @@
 import "server-only";
+import { recordTraceRejected, recordTraceStored } from "@/lib/observability/metrics";
+import { recordEvents } from "./webhooks";
 import { type AnyColumn, and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
 import { getDb, onlyRow, type Db, getReadDb } from "../index";
@@ -74,13 +76,29 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
     distilled = compressTraceWithStats(submission.nodes);
   } catch (error) {
     if (!(error instanceof MissingVerificationReceiptError)) throw error;
-    await db.insert(traceRejections).values({
-      traceId: submission.trace_id,
-      chainId: submission.chain_id ?? null,
-      nodeId: error.nodeId,
-      nodeIndex: error.nodeIndex,
+    const refused = missingReceiptError(error);
+    // The rejection and its outbox event commit together.
+    await db.transaction(async (tx) => {
+      await tx.insert(traceRejections).values({
+        traceId: submission.trace_id,
+        chainId: submission.chain_id ?? null,
+        nodeId: error.nodeId,
+        nodeIndex: error.nodeIndex,
+      });
+      await recordEvents(tx, [
+        {
+          type: "trace.rejected",
+          data: {
+            trace_id: submission.trace_id,
+            chain_id: submission.chain_id ?? null,
+            node_id: error.nodeId,
+            message: refused.message,
+          },
+        },
+      ]);
     });
-    throw missingReceiptError(error);
+    recordTraceRejected();
+    throw refused;
   }
 
   const { residual, invalidations, stats } = distilled;
@@ -105,7 +123,10 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
     })
     .onConflictDoNothing()
     .returning();
-  if (inserted) return { trace: toTraceWire(inserted), created: true };
+  if (inserted) {
+    recordTraceStored();
+    return { trace: toTraceWire(inserted), created: true };
+  }
 
   const [stored] = await db.select().from(traces).where(eq(traces.traceId, submission.trace_id));
   if (!stored || stored.bodyDigest !== digest) {

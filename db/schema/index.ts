@@ -6,3 +6,4 @@ export * from "./traces";
 export * from "./originals";
 export * from "./rollups";
 export * from "./access";
+export * from "./webhooks";

@@ -47,6 +47,16 @@ export const ROUTES = {
   // Signing in and out needs no credential (it is how one gets one); GET answers who is signed in.
   "/api/v1/session": { GET: "public", POST: "public", DELETE: "public" },
   "/originals/{hash}/content": { GET: "read" },
+  "/api/v1/webhooks": { GET: "admin", POST: "admin" },
+  "/api/v1/webhooks/{id}": { GET: "admin", PATCH: "admin", DELETE: "admin" },
+  "/api/v1/webhooks/{id}/deliveries": { GET: "admin" },
+  "/api/v1/webhooks/{id}/test": { POST: "admin" },
+  "/metrics": { GET: "read" },
+  // The document describes the API and holds no data; the reference page that reads it
+  // shows nothing else, and its script is a static asset.
+  "/api/v1/openapi.json": { GET: "public" },
+  "/docs/api": { GET: "read" },
+  "/docs/api/scalar.js": { GET: "public" },
 } as const satisfies RouteTable;
 
 export type RoutePattern = keyof typeof ROUTES;
@@ -69,6 +79,8 @@ export const PAGES = {
   "/traces/{trace_id}": "read",
   "/admin/keys": "admin",
   "/admin/operators": "admin",
+  // Webhook targets and their delivery log are admin matters, like the API under /api/v1/webhooks.
+  "/webhooks": "admin",
   "/sign-in": "public",
 } as const satisfies Record<string, Scope>;
 

@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/access";
 import { ApiError, toErrorResponse } from "../errors";
+import { observeRequest } from "../observability/metrics";
 import { releaseBodyBytes } from "./body";
 import { methodsOf, type RoutePattern, type Scope, scopeOf } from "./registry";
 
@@ -45,6 +46,8 @@ export function wrapRoute<C extends Context>(
   authorize: Authorize,
 ): NextHandler<C> {
   return async (request, context) => {
+    const started = performance.now();
+    let response: Response;
     try {
       const scope = scopeOf(pattern, request.method);
       if (!scope) throw new ApiError("method_not_allowed", `This endpoint accepts ${methodsOf(pattern).join(", ")}.`);
@@ -53,12 +56,16 @@ export function wrapRoute<C extends Context>(
         throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
       }
       await refuseUnnameable(context?.params);
-      return await handler(request, context, principal);
+      response = await handler(request, context, principal);
     } catch (error) {
-      return toErrorResponse(error);
+      response = toErrorResponse(error);
     } finally {
       releaseBodyBytes(request);
     }
+    // Labelled with the pattern, never the path: one series per route however many chains exist.
+    // Streamed bodies are timed to their first byte.
+    observeRequest(pattern, request.method, response.status, (performance.now() - started) / 1000);
+    return response;
   };
 }
 

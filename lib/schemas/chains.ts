@@ -28,6 +28,11 @@ export const chainListQuerySchema = z.object({
   cursor: z.string().optional(),
   limit: limitSchema,
 });
+/** `GET /api/v1/exports/chains`: the list's filters and sort, every page, as CSV or JSON. */
+export const chainExportQuerySchema = chainListQuerySchema.omit({ cursor: true, limit: true }).extend({
+  format: z.enum(["csv", "json"]).default("csv"),
+});
+
 export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" | "cursor"> & { order: "asc" | "desc" };
 
 // The cursor's sort key must have the sort's type, or the keyset comparison would fail in

@@ -92,3 +92,11 @@ export const originalGetQuerySchema = z.object({
     .transform((v) => v === "1" || v === "true")
     .optional(),
 });
+
+/** `/originals/{hash}/content`: the detail page's reader (a slice with `offset`, or the whole text). */
+export const originalContentQuerySchema = z.object({
+  part: z.enum(["original", "compressed"]).default("original"),
+  offset: z.coerce.number().int().min(0).optional(),
+  length: z.coerce.number().int().min(1).max(1_000_000).default(65_536),
+  download: z.enum(["1", "true"]).optional(),
+});

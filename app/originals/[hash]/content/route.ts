@@ -1,18 +1,11 @@
 // The detail page's own reader: slices and whole texts for display, copy and download. It
 // is not the retrieval API: nothing here is counted or refreshes recency.
-import { z } from "zod";
 import { getOriginalText } from "@/db/queries/originals-view";
 import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr/rules";
 import { ApiError } from "@/lib/errors";
 import { parseSearchParams } from "@/lib/http/list";
+import { originalContentQuerySchema } from "@/lib/schemas/originals";
 import { json, route } from "@/app/_access/api-route";
-
-const querySchema = z.object({
-  part: z.enum(["original", "compressed"]).default("original"),
-  offset: z.coerce.number().int().min(0).optional(),
-  length: z.coerce.number().int().min(1).max(1_000_000).default(65_536),
-  download: z.enum(["1", "true"]).optional(),
-});
 
 // `read`, like the pages that link here: the operator's session cookie or a key with `read`.
 export const GET = route<{ params: Promise<{ hash: string }> }>(
@@ -20,7 +13,7 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
   async (request, { params }) => {
     const { hash } = await params;
     const key = parseHashKey(hash);
-    const query = parseSearchParams(request.url, querySchema);
+    const query = parseSearchParams(request.url, originalContentQuerySchema);
     const found =
       key.ok && key.key.length === FULL_HASH_LENGTH
         ? await getOriginalText(

@@ -1,14 +1,9 @@
-import { z } from "zod";
 import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { errorFields, logger } from "@/lib/observability/log.mjs";
-import { chainListQuerySchema, defaultOrder } from "@/lib/schemas/chains";
-
-const exportQuerySchema = chainListQuerySchema.omit({ cursor: true, limit: true }).extend({
-  format: z.enum(["csv", "json"]).default("csv"),
-});
+import { chainExportQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 
 const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; charset=utf-8" } as const;
 
@@ -20,7 +15,7 @@ const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; 
 export const GET = route(
   "/api/v1/exports/chains",
   async (request) => {
-    const { format, ...filter } = parseSearchParams(request.url, exportQuerySchema);
+    const { format, ...filter } = parseSearchParams(request.url, chainExportQuerySchema);
     const pages = iterateChains({ ...filter, order: filter.order ?? defaultOrder(filter.sort) });
     const encoder = new TextEncoder();
     let started = false;

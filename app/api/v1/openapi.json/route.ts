@@ -1,0 +1,14 @@
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+
+// Built once per process: it depends only on the code.
+let cached: Record<string, unknown> | null = null;
+
+/** The OpenAPI 3.1 document of this API. Public: it describes the API and holds no data. */
+export const GET = route("/api/v1/openapi.json", async () => {
+  cached ??= buildOpenApiDocument({ version: process.env.npm_package_version ?? "1" });
+  return json(cached, 200, { "cache-control": "no-cache" });
+});
+
+const notAllowed = methodNotAllowed("/api/v1/openapi.json");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,40 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, queryRows } from "../index";
+import type { StoreStats } from "@/lib/observability/metrics";
+
+// The all-time counter rows live at the Unix epoch (see originals.ts).
+const ALL_TIME = "1970-01-01T00:00:00.000Z";
+
+/**
+ * The CCR store gauges for a scrape. Live entries and bytes come from the all-time counters
+ * (a handful of primary-key reads, whatever the store's size): everything stored minus
+ * everything evicted or expired. Tombstones are counted from the table, since a tombstone
+ * brought back to life leaves no counter of its own; the metrics module caches the answer.
+ * An entry past its TTL that no sweep has reached yet still counts as live here.
+ */
+export async function getStoreStats(): Promise<StoreStats> {
+  const db = await getDb();
+  const [counters, tombstones] = await Promise.all([
+    queryRows<{ metric: string; value: unknown }>(
+      db,
+      sql`select metric, value from ccr_counters where hour = ${ALL_TIME}::timestamptz
+          and metric in ('stored', 'stored_bytes', 'evictions', 'evicted_bytes', 'expiries', 'expired_bytes')`,
+    ),
+    queryRows<{ status: string; n: unknown }>(
+      db,
+      sql`select status, count(*) as n from originals where status in ('evicted', 'expired') group by status`,
+    ),
+  ]);
+  const c = Object.fromEntries(counters.map((r) => [r.metric, Number(r.value)]));
+  const t = Object.fromEntries(tombstones.map((r) => [r.status, Number(r.n)]));
+  const v = (k: string) => c[k] ?? 0;
+  return {
+    bytes: Math.max(0, v("stored_bytes") - v("evicted_bytes") - v("expired_bytes")),
+    entries: {
+      live: Math.max(0, v("stored") - v("evictions") - v("expiries")),
+      evicted: t.evicted ?? 0,
+      expired: t.expired ?? 0,
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// What a webhook delivery carries. The event is built once, when it is recorded (in the
+// transaction of the write that caused it); the body is rendered per webhook at delivery
+// time, in the webhook's format.
+import { chainHref, tracesHref, webhooksHref } from "../routes";
+
+export const WEBHOOK_EVENT_TYPES = [
+  "chain.collapsed",
+  "chain.integrity_finding",
+  "pass.client_mismatch",
+  "trace.rejected",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Sent only by the "send a test event" action, to the one webhook it was asked for. */
+export const TEST_EVENT_TYPE = "webhook.test";
+export type DeliverableEventType = WebhookEventType | typeof TEST_EVENT_TYPE;
+
+export const WEBHOOK_FORMATS = ["json", "slack"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+export interface ChainCollapsedData {
+  chain_id: string;
+  content_class: string;
+  pass_id: string;
+  pass_number: number;
+  verdict: string;
+  directive: string;
+}
+export interface IntegrityFindingData {
+  chain_id: string;
+  content_class: string;
+  kind: string;
+  pass_id: string;
+  pass_number: number;
+  detail: string;
+}
+export interface ClientMismatchData {
+  chain_id: string;
+  content_class: string;
+  pass_id: string;
+  pass_number: number;
+  verdict: string;
+  directive: string;
+  manifest_digest: string;
+  client_verdict: string | null;
+  client_manifest_digest: string | null;
+}
+export interface TraceRejectedData {
+  trace_id: string;
+  chain_id: string | null;
+  node_id: string;
+  message: string;
+}
+export interface TestEventData {
+  message: string;
+  webhook_id: string;
+}
+
+export type EventData =
+  | { type: "chain.collapsed"; data: ChainCollapsedData }
+  | { type: "chain.integrity_finding"; data: IntegrityFindingData }
+  | { type: "pass.client_mismatch"; data: ClientMismatchData }
+  | { type: "trace.rejected"; data: TraceRejectedData }
+  | { type: typeof TEST_EVENT_TYPE; data: TestEventData };
+
+/** An event as delivered in the JSON format. */
+export type WebhookEvent = EventData & { id: string; created_at: string; url: string };
+
+/** The content class an event concerns, for webhooks that filter on one (trace events have none). */
+export function contentClassOf(event: EventData): string | null {
+  return "content_class" in event.data ? event.data.content_class : null;
+}
+
+/** The dashboard page that shows what the event is about. */
+export function pageUrl(baseUrl: string, event: EventData): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  switch (event.type) {
+    case "chain.collapsed":
+    case "chain.integrity_finding":
+    case "pass.client_mismatch":
+      return `${base}${chainHref(event.data.chain_id)}`;
+    case "trace.rejected":
+      return `${base}${tracesHref()}`;
+    case TEST_EVENT_TYPE:
+      return `${base}${webhooksHref()}`;
+  }
+}
+
+// Slack's mrkdwn treats these three as markup; everything a client sent is escaped.
+const slackEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const code = (text: string) => `\`${slackEscape(text).replace(/`/g, "'")}\``;
+
+function slackText(event: WebhookEvent): string {
+  const link = (label: string) => `<${event.url}|${slackEscape(label)}>`;
+  switch (event.type) {
+    case "chain.collapsed": {
+      const d = event.data;
+      return `:rotating_light: Chain ${link(d.chain_id)} collapsed at pass ${d.pass_number} (${code(d.pass_id)}): ${d.verdict}, class ${code(d.content_class)}.\n>${slackEscape(d.directive)}`;
+    }
+    case "chain.integrity_finding": {
+      const d = event.data;
+      return `:warning: Integrity finding on chain ${link(d.chain_id)}: ${d.kind} at pass ${d.pass_number} (${code(d.pass_id)}).\n>${slackEscape(d.detail)}`;
+    }
+    case "pass.client_mismatch": {
+      const d = event.data;
+      return `:warning: Client and server disagree on pass ${d.pass_number} (${code(d.pass_id)}) of chain ${link(d.chain_id)}: the server said ${d.verdict}, the client ${d.client_verdict ?? "(no verdict)"}.`;
+    }
+    case "trace.rejected": {
+      const d = event.data;
+      return `:no_entry: Trace ${code(d.trace_id)} was refused: node ${code(d.node_id)} is a verified conclusion without a receipt. ${link("Refused traces")}`;
+    }
+    case TEST_EVENT_TYPE:
+      return `:white_check_mark: Test event from Floorline (${link("webhooks")}): ${slackEscape(event.data.message)}`;
+  }
+}
+
+/** The request body of one delivery, exactly as signed and sent. */
+export function renderBody(event: WebhookEvent, format: WebhookFormat): string {
+  if (format === "slack") return JSON.stringify({ text: slackText(event) });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at,
+    data: event.data,
+    url: event.url,
+  });
+}

@@ -1,0 +1,147 @@
+// The outbox as the ingest paths fill it: events are written in the ingest's transaction,
+// once per thing that happened, and never for a batch that was refused.
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as passesRoute from "@/app/api/v1/passes/route";
+import * as tracesRoute from "@/app/api/v1/traces/route";
+import * as webhooksRoute from "@/app/api/v1/webhooks/route";
+import { getDb, queryRows } from "@/db/index";
+import { renderMetrics } from "@/lib/observability/metrics";
+import { setUpTestDatabase } from "../support/database";
+import { post } from "./api-helpers";
+
+setUpTestDatabase();
+
+const receipt = (chain: string, n: number, density: number, extra: Record<string, unknown> = {}) => ({
+  chain_id: chain,
+  pass_id: `${chain}.p${n}`,
+  pass_number: n,
+  current_content_hash: `${chain}-h${n}`,
+  input_content_hash: n > 1 ? `${chain}-h${n - 1}` : undefined,
+  current_size_bytes: 4096,
+  is_parseable: true,
+  schema_valid: true,
+  semantic_density_score: density,
+  content_class: "events-test",
+  ...extra,
+});
+
+async function events(type?: string) {
+  const db = await getDb();
+  return queryRows<{ type: string; data: Record<string, unknown>; deliveries: unknown }>(
+    db,
+    sql`select e.type, e.data, (select count(*) from webhook_deliveries d where d.event_id = e.id) as deliveries
+        from webhook_events e ${type ? sql`where e.type = ${type}` : sql``} order by e.created_at, e.id`,
+  );
+}
+
+function metric(body: string, series: string): number {
+  const line = body.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+beforeAll(async () => {
+  process.env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE = "1";
+  const created = await post(webhooksRoute.POST, "/api/v1/webhooks", {
+    url: "http://127.0.0.1:9/hook",
+    events: ["chain.collapsed", "chain.integrity_finding", "pass.client_mismatch", "trace.rejected"],
+  });
+  delete process.env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE;
+  expect(created.status).toBe(201);
+});
+
+describe("events recorded by ingest", () => {
+  it("announces a chain's collapse exactly once, however it arrives", async () => {
+    const metricsBefore = (await renderMetrics()).body;
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: [receipt("ev-a", 1, 0.9)] })).status).toBe(201);
+    expect(await events("chain.collapsed")).toEqual([]);
+    expect(
+      (await post(passesRoute.POST, "/api/v1/passes", { receipts: [receipt("ev-a", 2, 0.3), receipt("ev-a", 3, 0.2)] }))
+        .status,
+    ).toBe(201);
+    expect((await post(passesRoute.POST, "/api/v1/passes", receipt("ev-a", 4, 0.1))).status).toBe(201);
+    // A retry of a stored batch writes nothing and announces nothing.
+    expect(
+      (await post(passesRoute.POST, "/api/v1/passes", { receipts: [receipt("ev-a", 2, 0.3), receipt("ev-a", 3, 0.2)] }))
+        .status,
+    ).toBe(200);
+    const collapsed = await events("chain.collapsed");
+    expect(collapsed).toHaveLength(1);
+    expect(collapsed[0]?.data).toMatchObject({
+      chain_id: "ev-a",
+      pass_id: "ev-a.p2",
+      pass_number: 2,
+      verdict: "COLLAPSE_IMMINENT",
+    });
+    expect(String(collapsed[0]?.data.directive).length).toBeGreaterThan(0);
+    expect(Number(collapsed[0]?.deliveries)).toBe(1);
+
+    const after = (await renderMetrics()).body;
+    const ingested = 'floorline_passes_ingested_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
+    expect(metric(after, ingested) - metric(metricsBefore, ingested)).toBe(3);
+    const collapses = 'floorline_collapses_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
+    expect(metric(after, collapses) - metric(metricsBefore, collapses)).toBe(1);
+    const started = 'floorline_chains_started_total{content_class="events-test"}';
+    expect(metric(after, started) - metric(metricsBefore, started)).toBe(1);
+  });
+
+  it("records nothing for a refused batch (422) or one that conflicts (409)", async () => {
+    const count = (await events()).length;
+    const invalid = await post(passesRoute.POST, "/api/v1/passes", {
+      receipts: [receipt("ev-b", 1, 0.1), { ...receipt("ev-b", 2, 0.1), semantic_density_score: 9 }],
+    });
+    expect(invalid.status).toBe(422);
+    const conflicting = await post(passesRoute.POST, "/api/v1/passes", {
+      receipts: [receipt("ev-c", 1, 0.1), { ...receipt("ev-a", 4, 0.1), current_size_bytes: 1 }],
+    });
+    expect(conflicting.status).toBe(409);
+    expect((await events()).length).toBe(count);
+  });
+
+  it("announces integrity findings and client mismatches once each", async () => {
+    expect((await post(passesRoute.POST, "/api/v1/passes", receipt("ev-d", 1, 0.9))).status).toBe(201);
+    // Pass 2 never arrives: pass 3 is a missing_pass finding. Its client said SAFE where the server did not.
+    const gap = receipt("ev-d", 3, 0.2, { verdict: "SAFE_TO_COMPRESS" });
+    expect((await post(passesRoute.POST, "/api/v1/passes", gap)).status).toBe(201);
+    expect(
+      (await post(passesRoute.POST, "/api/v1/passes", receipt("ev-d", 4, 0.9, { input_content_hash: "other" }))).status,
+    ).toBe(201);
+    const findings = (await events("chain.integrity_finding")).map((e) => [e.data.kind, e.data.pass_id]);
+    expect(findings).toEqual([
+      ["missing_pass", "ev-d.p3"],
+      ["hash_mismatch", "ev-d.p4"],
+    ]);
+    const mismatches = await events("pass.client_mismatch");
+    expect(mismatches.map((e) => e.data.pass_id)).toEqual(["ev-d.p3"]);
+    expect(mismatches[0]?.data).toMatchObject({ client_verdict: "SAFE_TO_COMPRESS", verdict: "COLLAPSE_IMMINENT" });
+    const metrics = (await renderMetrics()).body;
+    expect(metric(metrics, 'floorline_integrity_findings_total{kind="missing_pass"}')).toBeGreaterThanOrEqual(1);
+    expect(metric(metrics, 'floorline_client_mismatches_total{content_class="events-test"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("announces a finding that a late pass creates inside a chain, and nothing about old passes", async () => {
+    const before = (await events("chain.integrity_finding")).length;
+    const early = [1, 2, 3, 5].map((n) => receipt("ev-e", n, 0.9));
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: early })).status).toBe(201);
+    // Pass 4 fills the gap, but its input is not pass 3's output.
+    const late = receipt("ev-e", 4, 0.9, { input_content_hash: "not-h3" });
+    expect((await post(passesRoute.POST, "/api/v1/passes", late)).status).toBe(201);
+    const findings = (await events("chain.integrity_finding")).slice(before).map((e) => [e.data.kind, e.data.pass_id]);
+    expect(findings).toEqual([
+      ["missing_pass", "ev-e.p5"],
+      ["hash_mismatch", "ev-e.p4"],
+    ]);
+  });
+
+  it("announces a fail-closed trace with the rejection", async () => {
+    const refused = await post(tracesRoute.POST, "/api/v1/traces", {
+      trace_id: "ev-trace",
+      nodes: [{ node_id: "bad", node_type: "VERIFIED_CONCLUSION", content: "unproven" }],
+    });
+    expect(refused.status).toBe(422);
+    const rejected = await events("trace.rejected");
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]?.data).toMatchObject({ trace_id: "ev-trace", node_id: "bad" });
+    expect(metric((await renderMetrics()).body, "floorline_trace_rejections_total")).toBeGreaterThanOrEqual(1);
+  });
+});

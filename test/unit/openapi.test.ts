@@ -1,0 +1,130 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { passReceiptSchema } from "@/lib/schemas/passes";
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
+type Json = Record<string, any>;
+const doc = buildOpenApiDocument() as Json;
+
+/** A validator for the response schema of an operation, resolving refs against the document's components. */
+function validatorFor(schema: Json) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: "doc", components: doc.components });
+  const rewrite = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(rewrite)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" ? `doc${x}` : rewrite(x)]),
+          )
+        : v;
+  return ajv.compile(rewrite(schema) as Json);
+}
+
+describe("OpenAPI document", () => {
+  it("is OpenAPI 3.1 with both auth schemes and the error body", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearerAuth", "sessionCookie"]);
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(["code", "message"]);
+  });
+
+  it("has every route and method of the registry, and nothing else", () => {
+    const expected = Object.entries(ROUTES).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    const actual = Object.entries(doc.paths as Json).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(actual.sort()).toEqual(expected.sort());
+  });
+
+  it("states each operation's scope and security as the registry does", () => {
+    for (const [pattern, item] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json)) {
+        const scope = scopeOf(pattern as keyof typeof ROUTES, method);
+        expect(op["x-floorline-scope"], `${method} ${pattern}`).toBe(scope);
+        expect(op.security, `${method} ${pattern}`).toEqual(
+          scope === "public" ? [] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+        );
+        if (scope !== "public") expect(Object.keys(op.responses)).toContain("401");
+        const errors = Object.entries(op.responses as Json).filter(([status]) => Number(status) >= 400);
+        expect(errors.length, `${method} ${pattern}`).toBeGreaterThan(0);
+        // Headroom's endpoints answer their own client errors as `{"detail": ...}`; refusals before
+        // the handler (401, 403) and server errors stay the API's.
+        const headroom = (op.tags as string[]).includes("Headroom");
+        for (const [status, response] of errors) {
+          const ours = !headroom || status === "401" || status === "403" || Number(status) >= 500;
+          expect(response.content["application/json"].schema, `${method} ${pattern} ${status}`).toEqual({
+            $ref: `#/components/schemas/${ours ? "Error" : "HeadroomError"}`,
+          });
+        }
+      }
+    }
+    expect(METHODS).toContain("GET");
+  });
+
+  it("takes its request schemas from the zod schemas the handlers validate with", () => {
+    const body = doc.paths["/api/v1/passes"].post.requestBody.content["application/json"].schema;
+    const validate = validatorFor(body);
+    const receipt = {
+      chain_id: "c",
+      pass_id: "p",
+      pass_number: 1,
+      current_content_hash: "",
+      current_size_bytes: 10,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.5,
+    };
+    expect(passReceiptSchema.safeParse(receipt).success).toBe(true);
+    expect(validate(receipt)).toBe(true);
+    expect(validate({ receipts: [receipt, receipt] })).toBe(true);
+    expect(validate({ ...receipt, semantic_density_score: 2 })).toBe(false);
+    expect(validate({ ...receipt, content_class: "no spaces allowed" })).toBe(false);
+    const { chain_id: _, ...withoutChain } = receipt;
+    expect(validate(withoutChain)).toBe(false);
+  });
+
+  it("describes query parameters one by one", () => {
+    const params = doc.paths["/api/v1/chains"].get.parameters as Json[];
+    const names = params.filter((p) => p.in === "query").map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["status", "content_class", "sort", "cursor", "limit"]));
+    const chain = doc.paths["/api/v1/chains/{chain_id}"].get.parameters as Json[];
+    expect(chain).toEqual([{ name: "chain_id", in: "path", required: true, schema: { type: "string" } }]);
+  });
+
+  it("lints clean with redocly, offline", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "floorline-openapi-"));
+    const file = path.join(dir, "openapi.json");
+    writeFileSync(file, JSON.stringify(doc));
+    const redocly = [
+      path.join(process.cwd(), "node_modules/.bin/redocly"),
+      "lint",
+      file,
+      "--config",
+      path.join(process.cwd(), "redocly.yaml"),
+      "--format",
+      "stylish",
+    ];
+    // In a network namespace of its own where the machine allows one, so a lint that
+    // reached for the network would fail here rather than pass by luck.
+    const isolated = spawnSync("unshare", ["-rn", "true"]).status === 0;
+    const [command = "", ...args] = isolated ? ["unshare", "-rn", ...redocly] : redocly;
+    const result = spawnSync(command, args, {
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+    });
+    const output = result.stdout + result.stderr;
+    expect(result.status, output).toBe(0);
+    expect(output).toContain("Your API description is valid");
+    expect(output).not.toMatch(/You have \d+ (warning|error)/);
+    expect(output).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s/m);
+  }, 120_000);
+});

@@ -1,0 +1,215 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  FIRST_RETRY_MS,
+  MAX_RETRY_DELAY_MS,
+  nextAttemptAt,
+  RETRY_WINDOW_MS,
+  retryDelayMs,
+} from "@/lib/webhooks/backoff";
+import { pageUrl, renderBody, type WebhookEvent } from "@/lib/webhooks/payload";
+import { deliveryHeaders, generateWebhookSecret, signPayload, verifySignature } from "@/lib/webhooks/signature";
+import {
+  checkWebhookUrl,
+  isPrivateAddress,
+  pinnedLookup,
+  type ResolvedAddress,
+  resolveWebhookTarget,
+} from "@/lib/webhooks/target";
+
+const collapsed: WebhookEvent = {
+  id: "evt_1",
+  type: "chain.collapsed",
+  created_at: "2026-11-30T12:00:00.000Z",
+  url: "http://127.0.0.1:3000/chains/run%2042",
+  data: {
+    chain_id: "run 42",
+    content_class: "summary",
+    pass_id: "p4",
+    pass_number: 4,
+    verdict: "COLLAPSE_IMMINENT",
+    directive: "HALT <now> & restore",
+  },
+};
+
+describe("webhook signatures", () => {
+  it("is the hex HMAC-SHA256 of '<timestamp>.<body>' with the secret", () => {
+    const expected = createHmac("sha256", "s3cret").update('1700000000.{"a":1}').digest("hex");
+    expect(signPayload("s3cret", 1700000000, '{"a":1}')).toBe(`sha256=${expected}`);
+  });
+
+  it("verifies its own signature and refuses a changed body, timestamp, secret or an old delivery", () => {
+    const body = renderBody(collapsed, "json");
+    const headers = deliveryHeaders("k", collapsed, body, 1700000000);
+    const h = { timestamp: headers["x-floorline-timestamp"], signature: headers["x-floorline-signature"] };
+    expect(verifySignature("k", h, body, { now: 1700000010 })).toBe(true);
+    expect(verifySignature("k", h, `${body} `, { now: 1700000010 })).toBe(false);
+    expect(verifySignature("other", h, body, { now: 1700000010 })).toBe(false);
+    expect(verifySignature("k", { ...h, timestamp: "1700000001" }, body, { now: 1700000010 })).toBe(false);
+    expect(verifySignature("k", h, body, { now: 1700000000 + 3600 })).toBe(false);
+    expect(verifySignature("k", { timestamp: null, signature: h.signature }, body)).toBe(false);
+  });
+
+  it("names the event and keeps the delivery id stable (the event id)", () => {
+    const headers = deliveryHeaders("k", collapsed, "{}", 1);
+    expect(headers["x-floorline-event"]).toBe("chain.collapsed");
+    expect(headers["x-floorline-delivery"]).toBe("evt_1");
+  });
+
+  it("makes long, distinct secrets", () => {
+    const a = generateWebhookSecret();
+    expect(a).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(generateWebhookSecret()).not.toBe(a);
+  });
+});
+
+describe("webhook payloads", () => {
+  it("renders the contract's JSON body", () => {
+    const body = JSON.parse(renderBody(collapsed, "json"));
+    expect(Object.keys(body)).toEqual(["id", "type", "created_at", "data", "url"]);
+    expect(body.data.chain_id).toBe("run 42");
+    expect(body.url).toBe("http://127.0.0.1:3000/chains/run%2042");
+  });
+
+  it("renders Slack's {text} with a link and client text escaped", () => {
+    const body = JSON.parse(renderBody(collapsed, "slack"));
+    expect(Object.keys(body)).toEqual(["text"]);
+    expect(body.text).toContain("<http://127.0.0.1:3000/chains/run%2042|run 42>");
+    expect(body.text).toContain("HALT &lt;now&gt; &amp; restore");
+    expect(body.text).not.toContain("<now>");
+  });
+
+  it("links each event to its page", () => {
+    expect(pageUrl("http://h:1/", collapsed)).toBe("http://h:1/chains/run%2042");
+    expect(
+      pageUrl("http://h:1", {
+        type: "trace.rejected",
+        data: { trace_id: "t", chain_id: null, node_id: "n", message: "m" },
+      }),
+    ).toBe("http://h:1/traces");
+  });
+});
+
+describe("webhook retry schedule", () => {
+  const mid = () => 0.5;
+  it("backs off exponentially from the first retry to the cap, with jitter", () => {
+    expect(retryDelayMs(1, mid)).toBe(FIRST_RETRY_MS);
+    expect(retryDelayMs(2, mid)).toBe(2 * FIRST_RETRY_MS);
+    expect(retryDelayMs(40, mid)).toBe(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(1, () => 0)).toBe(FIRST_RETRY_MS * 0.8);
+    expect(retryDelayMs(1, () => 0.9999)).toBeLessThanOrEqual(FIRST_RETRY_MS * 1.2);
+  });
+
+  it("keeps retrying for at least 24 hours, ending with an attempt at the window's end", () => {
+    for (const random of [() => 0, mid, () => 0.9999]) {
+      const created = new Date("2026-01-01T00:00:00Z");
+      let now = created;
+      let attempt = 1;
+      let last = created;
+      for (;;) {
+        const next = nextAttemptAt(attempt, created, now, random);
+        if (next === null) break;
+        expect(next.getTime()).toBeGreaterThan(now.getTime());
+        last = next;
+        now = next;
+        attempt++;
+        expect(attempt).toBeLessThan(200);
+      }
+      expect(last.getTime() - created.getTime()).toBe(RETRY_WINDOW_MS);
+      expect(RETRY_WINDOW_MS).toBeGreaterThanOrEqual(24 * 3600 * 1000);
+    }
+  });
+});
+
+describe("webhook targets", () => {
+  it.each([
+    "127.0.0.1",
+    "127.255.0.9",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "255.255.255.255",
+    "::",
+    "::1",
+    "fe80::1",
+    "fe80::1%eth0",
+    "fc00::1",
+    "fd12:3456::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:169.254.169.254",
+    "64:ff9b::a9fe:a9fe",
+    "2002:7f00:1::",
+    "ff02::1",
+    "not an address",
+  ])("refuses %s", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
+    "allows %s",
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
+    },
+  );
+
+  it.each([
+    ["ftp://example.com/x", "http or https"],
+    ["file:///etc/passwd", "http or https"],
+    ["javascript:alert(1)", "http or https"],
+    ["http://user:pw@example.com/", "user name"],
+    ["not a url", "absolute"],
+    [`https://example.com/${"a".repeat(2100)}`, "at most"],
+  ])("refuses the URL %s", (url, reason) => {
+    const result = checkWebhookUrl(url);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toContain(reason);
+  });
+
+  const resolver =
+    (table: Record<string, string[]>) =>
+    async (host: string): Promise<ResolvedAddress[]> =>
+      (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+  it("checks every address a name resolves to", async () => {
+    const resolve = resolver({ "mixed.test": ["93.184.216.34", "10.0.0.5"], "public.test": ["93.184.216.34"] });
+    const mixed = await resolveWebhookTarget("https://mixed.test/hook", { resolve, allowPrivate: false });
+    expect(mixed.ok).toBe(false);
+    if (!mixed.ok) expect(mixed.reason).toContain("10.0.0.5");
+    const ok = await resolveWebhookTarget("https://public.test/hook", { resolve, allowPrivate: false });
+    expect(ok).toMatchObject({ ok: true, address: { address: "93.184.216.34", family: 4 } });
+  });
+
+  it("refuses literal private addresses, bracketed IPv6 too, and names that do not resolve", async () => {
+    const resolve = resolver({});
+    for (const url of [
+      "http://127.0.0.1:9/x",
+      "http://[::1]/x",
+      "http://[::ffff:127.0.0.1]/",
+      "http://localhost.invalid/",
+    ]) {
+      expect((await resolveWebhookTarget(url, { resolve, allowPrivate: false })).ok, url).toBe(false);
+    }
+  });
+
+  it("accepts private targets with the opt-in", async () => {
+    const resolve = resolver({ localhost: ["127.0.0.1"] });
+    const result = await resolveWebhookTarget("http://localhost:8080/x", { resolve, allowPrivate: true });
+    expect(result).toMatchObject({ ok: true, address: { address: "127.0.0.1" } });
+  });
+
+  it("pins the checked address whatever the name resolves to later", async () => {
+    const lookup = pinnedLookup({ address: "93.184.216.34", family: 4 });
+    const one = await new Promise((resolve) =>
+      lookup("rebind.test", {}, (_e, address, family) => resolve([address, family])),
+    );
+    expect(one).toEqual(["93.184.216.34", 4]);
+    const all = await new Promise((resolve) => lookup("rebind.test", { all: true }, (_e, address) => resolve(address)));
+    expect(all).toEqual([{ address: "93.184.216.34", family: 4 }]);
+  });
+});
