@@ -1,18 +1,10 @@
 "use client";
-import { useEffect, useState } from "react";
 import { callApi } from "./api-call";
-
-interface SessionState {
-  auth: boolean;
-  operator: { id: number; name: string; role: "viewer" | "admin" } | null;
-}
+import { useSession } from "./use-session";
 
 /** Who is signed in, the admin links for an admin, and sign-out; nothing when auth is off. */
 export function SessionMenu() {
-  const [state, setState] = useState<SessionState | null>(null);
-  useEffect(() => {
-    callApi<SessionState>("/api/v1/session", { method: "GET" }).then(setState, () => setState(null));
-  }, []);
+  const state = useSession();
   if (!state?.operator) return null;
   return (
     <div className="session-menu" data-testid="session-menu">

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
+import { mayAdminister, useSession } from "@/components/access/use-session";
 
 const NAV = [
   { href: "/", label: "Overview" },
@@ -11,7 +12,8 @@ const NAV = [
   { href: "/policies", label: "Policies" },
   { href: "/originals", label: "Originals" },
   { href: "/traces", label: "Traces" },
-  { href: "/webhooks", label: "Webhooks" },
+  // Admin-only: shown once the session says this visitor may open it (always when auth is off).
+  { href: "/webhooks", label: "Webhooks", admin: true },
   { href: "/docs/api", label: "API" },
 ];
 
@@ -21,6 +23,7 @@ const isCurrent = (pathname: string, href: string) =>
 export function SiteNav() {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
+  const admin = mayAdminister(useSession());
   // Following a link closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the path on purpose
   useEffect(() => setOpen(false), [pathname]);
@@ -39,7 +42,7 @@ export function SiteNav() {
         Menu
       </button>
       <ul id="site-nav-links">
-        {NAV.map((item) => (
+        {NAV.filter((item) => admin || !("admin" in item)).map((item) => (
           <li key={item.href}>
             <Link href={item.href} aria-current={isCurrent(pathname, item.href) ? "page" : undefined}>
               {item.label}

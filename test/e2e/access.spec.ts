@@ -111,6 +111,7 @@ test("sign in, see every page with the security headers, sign out and be sent to
   await page.waitForURL(`${base}/chains`);
   await expect(page.getByRole("heading", { name: "Chains", level: 1 })).toBeVisible();
   await expect(page.getByTestId("session-menu")).toContainText("alice (admin)");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" })).toBeVisible();
 
   for (const [p, heading] of [
     ["/", "Overview"],
@@ -120,6 +121,7 @@ test("sign in, see every page with the security headers, sign out and be sent to
     ["/traces", "Traces"],
     ["/admin/keys", "API keys"],
     ["/admin/operators", "Operators"],
+    ["/webhooks", "Webhooks"],
   ] as const) {
     const response = await page.goto(`${base}${p}`);
     expect(response!.status(), p).toBe(200);
@@ -151,6 +153,10 @@ test("a viewer sees the policies but cannot save a floor, nor open admin pages",
   await signIn(page, VIEWER, "/policies?class=summary");
   await expect(page.getByTestId("policy-read-only")).toBeVisible();
   await expect(page.getByRole("button", { name: /Save as version/ })).toBeDisabled();
+  // Admin pages are not offered in the navigation to a viewer.
+  await expect(page.getByTestId("session-menu")).toContainText("(viewer)");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traces" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" })).toHaveCount(0);
   const put = await page.evaluate(async () => {
     const r = await fetch("/api/v1/policies/summary", {
       method: "PUT",
@@ -165,6 +171,8 @@ test("a viewer sees the policies but cannot save a floor, nor open admin pages",
   await page.goto(`${base}/admin/keys`);
   await expect(page.getByTestId("forbidden")).toBeVisible();
   await expect(page.getByTestId("keys-table")).toHaveCount(0);
+  await page.goto(`${base}/webhooks`);
+  await expect(page.getByTestId("forbidden")).toBeVisible();
   const after = await (await api("/api/v1/policies/summary")).json();
   expect(after.versions.length).toBe(before.versions.length);
 });
