@@ -2,42 +2,15 @@
 // requests (successes and errors) against a real database, and every answer must have a
 // documented status, a documented media type, and (for JSON) a body that the document's
 // schema accepts. A route added without a case here fails the coverage test.
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { ROUTES, type RoutePattern } from "@/lib/http/registry";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { setStoreStatsSource } from "@/lib/observability/metrics";
 import { getStoreStats } from "@/db/queries/originals-metrics";
 import { setUpTestDatabase } from "../support/database";
+import { doc, type Json, validatorFor } from "../support/openapi";
 
 setUpTestDatabase();
-
-// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
-type Json = Record<string, any>;
-const doc = buildOpenApiDocument() as Json;
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: "doc", components: doc.components });
-const rewrite = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(rewrite)
-    : v && typeof v === "object"
-      ? Object.fromEntries(
-          Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" ? `doc${x}` : rewrite(x)]),
-        )
-      : v;
-const validators = new Map<string, ValidateFunction>();
-function validatorFor(key: string, schema: Json): ValidateFunction {
-  let v = validators.get(key);
-  if (!v) {
-    v = ajv.compile(rewrite(schema) as Json);
-    validators.set(key, v);
-  }
-  return v;
-}
 
 interface Case {
   name: string;
@@ -419,7 +392,7 @@ describe("OpenAPI contract", () => {
         const text = await response.text();
         if (type !== "application/json") continue;
         const schema = documented.content[type].schema;
-        const validate = validatorFor(`${key} ${c.status} ${type}`, schema);
+        const validate = validatorFor(schema, `${key} ${c.status} ${type}`);
         const json = JSON.parse(text);
         expect(validate(json), `${label}: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${text.slice(0, 500)}`).toBe(
           true,

@@ -2,32 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { doc, type Json, validatorFor } from "../support/openapi";
 import { passReceiptSchema } from "@/lib/schemas/passes";
-
-// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
-type Json = Record<string, any>;
-const doc = buildOpenApiDocument() as Json;
-
-/** A validator for the response schema of an operation, resolving refs against the document's components. */
-function validatorFor(schema: Json) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema({ $id: "doc", components: doc.components });
-  const rewrite = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(rewrite)
-      : v && typeof v === "object"
-        ? Object.fromEntries(
-            Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" ? `doc${x}` : rewrite(x)]),
-          )
-        : v;
-  return ajv.compile(rewrite(schema) as Json);
-}
 
 describe("OpenAPI document", () => {
   it("is OpenAPI 3.1 with both auth schemes and the error body", () => {
