@@ -3,6 +3,7 @@
 // what-if, a recommended option, a revert): the change against the floor in force, what it
 // would have done to the recorded chains, a note saying why, then PUT /api/v1/policies/{class}
 // like any other client (same validation and versioning), with the operator's session.
+import { ScrollBox } from "@/components/ui/scroll-box";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
@@ -193,29 +194,31 @@ export function FloorChangeDialog({
         {changed.length === 0 ? (
           <p className="warn-text">This is the floor in force already: saving it changes nothing.</p>
         ) : (
-          <table className="data" data-testid="floor-change-diff">
-            <caption className="muted small">
-              Against the floor in force ({inForce.version === 0 ? "built-in default" : `v${inForce.version}`})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">In force</th>
-                <th scope="col">New</th>
-              </tr>
-            </thead>
-            <tbody>
-              {changed.map((f) => (
-                <tr key={f.key} data-field={f.key}>
-                  <th scope="row">{f.label}</th>
-                  <td>{shown(inForce[f.key])}</td>
-                  <td>
-                    <strong>{shown(proposed[f.key])}</strong>
-                  </td>
+          <ScrollBox label="Changed fields">
+            <table className="data" data-testid="floor-change-diff">
+              <caption className="muted small">
+                Against the floor in force ({inForce.version === 0 ? "built-in default" : `v${inForce.version}`})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">In force</th>
+                  <th scope="col">New</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {changed.map((f) => (
+                  <tr key={f.key} data-field={f.key}>
+                    <th scope="row">{f.label}</th>
+                    <td>{shown(inForce[f.key])}</td>
+                    <td>
+                      <strong>{shown(proposed[f.key])}</strong>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
         )}
         <Effect preview={preview} />
         <label>
@@ -273,27 +276,29 @@ function Effect({ preview }: { preview: FloorPreview | null }) {
   );
   return (
     <div data-testid="floor-change-effect">
-      <table className="data">
-        <caption className="muted small">
-          On the {preview.chains} recorded chain(s): {preview.failures} failing, {preview.healthy} healthy
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col" />
-            <th scope="col">In force</th>
-            <th scope="col">New</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, now, next]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{now}</td>
-              <td>{now === next ? next : <strong>{next}</strong>}</td>
+      <ScrollBox label="Effect on the recorded chains">
+        <table className="data">
+          <caption className="muted small">
+            On the {preview.chains} recorded chain(s): {preview.failures} failing, {preview.healthy} healthy
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" />
+              <th scope="col">In force</th>
+              <th scope="col">New</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(([label, now, next]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{now}</td>
+                <td>{now === next ? next : <strong>{next}</strong>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
       <p className="muted small">
         What-if:{" "}
         {moved.length === 0
