@@ -34,7 +34,7 @@ export function WebhookForm() {
 
   return (
     <form
-      className="panel"
+      className="panel webhook-form"
       aria-label="Add a webhook"
       data-testid="webhook-form"
       onSubmit={(event) => {
@@ -72,7 +72,7 @@ export function WebhookForm() {
         ))}
       </fieldset>
       <div className="form-actions">
-        <button type="submit" disabled={saving}>
+        <button type="submit" className="primary" disabled={saving}>
           {saving ? "Adding…" : "Add webhook"}
         </button>
       </div>
