@@ -17,6 +17,8 @@ const CONFIGURATION = {
   hideClientButton: false,
   theme: "default",
   metaData: { title: "Floorline API" },
+  // On a phone, long example lines scroll inside their code block instead of widening the page.
+  customCss: ".scalar-codeblock-pre { max-width: 100%; overflow-x: auto; } .scalar-app { overflow-x: clip; }",
 };
 
 const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
