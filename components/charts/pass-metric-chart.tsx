@@ -4,7 +4,7 @@
 // stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
 // and client/server mismatches. Props arrive shaped and downsampled by the server.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -124,6 +124,11 @@ function PassTooltip({
   );
 }
 
+interface BrushRange {
+  startIndex: number;
+  endIndex: number;
+}
+
 export function PassMetricChart(props: PassMetricChartProps) {
   const {
     metric,
@@ -140,8 +145,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const [zoom, setZoom] = useState<{ startIndex: number; endIndex: number } | null>(null);
-  const [brushKey, setBrushKey] = useState(0);
+  const [zoom, setZoom] = useState<BrushRange | null>(null);
+  // The brush is uncontrolled while dragging (feeding the range back in fights the drag), so it
+  // is remounted to move it: at both ends for "Show all", and back to the zoomed stretch when a
+  // live update brings new data (the brush would otherwise start over at full range).
+  const [brushMount, setBrushMount] = useState<{ key: number; range: BrushRange | null }>({ key: 0, range: null });
+  const zoomRef = useRef(zoom);
+  zoomRef.current = zoom;
   const m = METRIC[metric];
   // Missing passes break the line: a value-less row sits in each gap. Kept stable across
   // renders: the brush starts over whenever its data changes identity.
@@ -153,6 +163,13 @@ export function PassMetricChart(props: PassMetricChartProps) {
       ),
     [points, findings],
   );
+  const mountedRows = useRef(rows);
+  useEffect(() => {
+    if (mountedRows.current === rows) return;
+    mountedRows.current = rows;
+    const kept = zoomRef.current;
+    if (kept && kept.endIndex < rows.length) setBrushMount((m) => ({ key: m.key + 1, range: kept }));
+  }, [rows]);
 
   const firstPoint = points[0];
   const lastPoint = points.at(-1);
@@ -393,9 +410,9 @@ export function PassMetricChart(props: PassMetricChartProps) {
           />
           {brush ? (
             <Brush
-              // Uncontrolled while dragging (feeding the range back in fights the drag); a new
-              // key puts the handles back at both ends for "Show all".
-              key={brushKey}
+              key={brushMount.key}
+              startIndex={brushMount.range?.startIndex}
+              endIndex={brushMount.range?.endIndex}
               dataKey="pass_number"
               height={24}
               travellerWidth={10}
@@ -467,7 +484,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 type="button"
                 onClick={() => {
                   setZoom(null);
-                  setBrushKey((k) => k + 1);
+                  setBrushMount((m) => ({ key: m.key + 1, range: null }));
                 }}
                 data-testid={`${metric}-zoom-reset`}
               >

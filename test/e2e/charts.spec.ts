@@ -115,6 +115,16 @@ test("a long chain gets a zoom brush that narrows the pass axis", async ({ page,
   await page.mouse.move(area.x + area.width / 2, box.y + box.height / 2, { steps: 8 });
   await page.mouse.up();
   await expect.poll(async () => Math.max(...(await ticks()))).toBeLessThan(110);
+  const zoomedTo = Math.max(...(await ticks()));
+
+  // A live update (one more pass) keeps the zoomed stretch rather than starting over.
+  const next = { ...receipts[149], pass_id: `${chainId}.p151`, pass_number: 151, current_content_hash: "h151" };
+  expect((await request.post("/api/v1/passes", { data: { ...next, input_content_hash: "h150" } })).status()).toBe(201);
+  await expect(page.getByTestId("pass-count")).toHaveText("151 passes", { timeout: 15_000 });
+  await page.waitForTimeout(500);
+  expect(Math.max(...(await ticks()))).toBe(zoomedTo);
+  await expect(page.getByTestId("size-zoom-reset")).toBeVisible();
+
   await page.getByTestId("size-zoom-reset").click();
-  await expect.poll(async () => Math.max(...(await ticks()))).toBeGreaterThanOrEqual(140);
+  await expect.poll(async () => Math.max(...(await ticks()))).toBeGreaterThanOrEqual(150);
 });
