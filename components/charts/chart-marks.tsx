@@ -1,6 +1,10 @@
 // The labels and markers drawn over a pass chart, apart from the chart itself so each
 // reads on its own. Labels are passed to recharts as elements (`label={<TopLabel ... />}`);
-// recharts clones them with the reference line's box as `viewBox`.
+// recharts clones them with the reference line's box as `viewBox`. Each label is drawn over a
+// halo of the panel's colour, so it stays readable where it crosses a curve or a marker (on a
+// phone the plot is narrow and labels often do).
+
+const HALO = { stroke: "var(--panel)", strokeWidth: 3, strokeLinejoin: "round", paintOrder: "stroke" } as const;
 
 interface LabelViewBox {
   viewBox?: { x?: number; y?: number; width?: number; height?: number };
@@ -26,7 +30,7 @@ export function TopLabel({
   return (
     <g data-testid={testId}>
       <title>{title}</title>
-      <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600}>
+      <text x={x + 4} y={y + 9} fill={color} fontSize={11} fontWeight={600} {...HALO}>
         {text}
       </text>
     </g>
@@ -40,21 +44,32 @@ export function BottomLabel({ viewBox, text, color, testId, title }: MarkLabel &
   return (
     <g data-testid={testId}>
       <title>{title}</title>
-      <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end">
+      <text x={x - 4} y={y} fill={color} fontSize={11} fontWeight={600} textAnchor="end" {...HALO}>
         {text}
       </text>
     </g>
   );
 }
 
-/** A label above a horizontal line: floors at its right end, the candidate at its left so the two never overlap. */
-export function FloorLabel({ viewBox, text, color, testId, side }: MarkLabel & { side: "start" | "end" }) {
+/**
+ * A label above a horizontal line. Floors are labelled at their left end, where a chain's
+ * curve is usually still high and its markers (collapse, findings) rarely are; the candidate
+ * at its right end, so the two never overlap.
+ */
+export function FloorLabel({
+  viewBox,
+  text,
+  color,
+  testId,
+  side,
+  strong = false,
+}: MarkLabel & { side: "start" | "end"; strong?: boolean }) {
   const left = viewBox?.x ?? 0;
   const x = side === "end" ? left + (viewBox?.width ?? 0) - 4 : left + 4;
   const y = viewBox?.y ?? 0;
   return (
     <g data-testid={testId}>
-      <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={side === "start" ? 600 : 400} textAnchor={side}>
+      <text x={x} y={y - 4} fill={color} fontSize={11} fontWeight={strong ? 600 : 400} textAnchor={side} {...HALO}>
         {text}
       </text>
     </g>

@@ -281,7 +281,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 strokeDasharray="6 4"
                 strokeWidth={1.5}
                 ifOverflow="visible"
-                label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="end" />}
+                label={<FloorLabel text={text} testId={`${metric}-floor`} color="var(--danger)" side="start" />}
               />
             );
           })}
@@ -297,7 +297,8 @@ export function PassMetricChart(props: PassMetricChartProps) {
                   text={`candidate ${formatValue(metric, candidateFloor)}`}
                   testId={`${metric}-candidate-floor`}
                   color="var(--accent)"
-                  side="start"
+                  side="end"
+                  strong
                 />
               }
             />

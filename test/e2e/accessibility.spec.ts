@@ -14,6 +14,7 @@ const PAGE_NAMES = [
   "chain-waiting",
   "action-space",
   "policies",
+  "policy",
   "originals",
   "original",
   "traces",

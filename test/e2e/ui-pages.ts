@@ -23,6 +23,7 @@ export async function everyPage(request: APIRequestContext): Promise<PageCase[]>
     { name: "chain-waiting", path: "/chains/no-receipts-yet" },
     { name: "action-space", path: "/chains/demo-healthy-orders/action-space" },
     { name: "policies", path: "/policies" },
+    { name: "policy", path: "/policies?class=summary" },
     { name: "originals", path: "/originals" },
     { name: "original", path: `/originals/${hash}` },
     { name: "traces", path: "/traces" },
