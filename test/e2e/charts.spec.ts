@@ -9,6 +9,8 @@ test("the overview draws few periods as bars with one colour per class in both s
   const chart = page.getByTestId("collapse-rate-chart");
   await expect(chart).toHaveAttribute("data-kind", "bars");
   const legend = chart.locator(".recharts-legend-item");
+  // The chart draws after hydration: wait for its legend before reading it.
+  await expect(legend.nth(1)).toBeVisible();
   const classes = await legend.allInnerTexts();
   expect(classes.length).toBeGreaterThan(1);
   // Each class's legend swatch colour, resolved, per scheme.
