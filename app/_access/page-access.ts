@@ -1,13 +1,15 @@
 // Every page calls `requirePage(<its pattern>)` first (the route-registry test makes sure):
 // the Host allow-list, then, with auth on, a live session (else a redirect to /sign-in)
-// and the role the page needs (else 403).
+// and the role the page needs (else 403). A path segment naming nothing that can be stored
+// (a NUL, an unpaired surrogate) is a 404 before any query sees it, as on the API.
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { forbidden, redirect } from "next/navigation";
+import { forbidden, notFound, redirect } from "next/navigation";
 import { authenticateSession } from "@/db/queries/access";
 import { fillPattern, hasScope, type Principal, SESSION_COOKIE, sessionIdleMs } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
+import { decodeSegment } from "@/lib/url-state";
 import { ANONYMOUS, authIsOn, checkHost } from "./gate";
 
 export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
@@ -18,6 +20,11 @@ export async function requirePage(pattern: PagePattern, params?: Record<string, 
     if (error instanceof ApiError) forbidden();
     throw error;
   }
+  const unnameable = (segment: string) => {
+    const value = decodeSegment(segment);
+    return value.includes("\u0000") || !value.isWellFormed();
+  };
+  if (params && Object.values(params).some(unnameable)) notFound();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
   const scope = PAGES[pattern];

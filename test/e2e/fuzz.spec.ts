@@ -167,3 +167,16 @@ test("methods Next.js does not route, and undecodable paths, answer below 500 ev
     }
   }
 });
+
+test("a page named with a NUL or an unpaired surrogate is not found, not a database error", async ({ page }) => {
+  for (const [path, heading] of [
+    ["/traces/%00", /No such trace/],
+    ["/traces/a%ED%A0%80b", /No such trace|not found/i],
+    ["/originals/%00", /No such original/],
+    ["/chains/%00", /not found|No chain|no receipts/i],
+    ["/chains/%00/action-space", /not found|No chain|no receipts/i],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first(), path).toHaveText(heading);
+  }
+});
