@@ -29,6 +29,11 @@ export const chains = pgTable(
     /** The OpenTelemetry resource's `service.name` of the first receipt that named one. */
     serviceName: text("service_name"),
     integrityCount: integer("integrity_count").notNull(),
+    /** Of `integrity_count`: passes that continued after the halt point, and restores not honoured. */
+    continuedAfterHaltCount: integer("continued_after_halt_count").notNull().default(0),
+    restoreNotHonouredCount: integer("restore_not_honoured_count").notNull().default(0),
+    /** The halt point (lib/chains/integrity.ts `integrityContext`); null while the chain never halted. */
+    haltPassNumber: safeBigint("halt_pass_number"),
     minDensity: doublePrecision("min_density"),
     minSizeBytes: safeBigint("min_size_bytes"),
     firstSeenAt: timestampMs("first_seen_at").notNull(),
