@@ -3,37 +3,87 @@ import { sql } from "drizzle-orm";
 import { getReadDb, onlyRow, queryRows } from "../index";
 import type { CollapseRateRow } from "@/lib/chains/overview";
 import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RecentCollapse } from "@/lib/chains/overview";
+import type { ChainStatusFilter } from "@/lib/schemas/chains";
+import { activeStatusColumn } from "../ingest/rollups";
 import { chainStatusCondition } from "./chains";
 
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * ms);
 
 /**
- * The headline figures since a moment (or over all time when `since` is null). The chain
- * figures count what the chains list shows for the same filters (the same status conditions,
- * activity since the same moment), in one read of the chains active in the range; `passes`
- * counts receipts received in the range.
+ * The headline figures since a moment (or over all time when `since` is null). Every chain
+ * figure counts what the chains list shows for the same status and range: chains whose last
+ * activity is in the range, with that status (the roll-ups count each chain under the list's
+ * own status conditions, db/ingest/rollups.ts); `passes` counts receipts received in it.
  *
- * NOT from the roll-ups (db/schema/rollups.ts) yet: these figures count chains by status
- * (what the list opens), which the roll-ups do not hold (they hold per-hour pass and finding
- * counts, and a chain active in several hours cannot be summed). So this read grows with the
- * chains active in the range; moving it to roll-ups needs per-status chain columns kept at
- * ingest, an open follow-up.
+ * From the roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours
+ * before the first whole day from the hourly ones, and the part of an hour before the first
+ * whole hour from the tables, through their time indexes. The cost follows the length of the
+ * range in days, not the number of chains or passes.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
   const db = await getReadDb();
-  const activeChains = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const passesIn = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const figures = Object.entries(OVERVIEW_FIGURE_STATUS).map(([key, status]) =>
-    status === null
-      ? sql`count(*) as ${sql.identifier(key)}`
-      : sql`count(*) filter (where ${chainStatusCondition(status)}) as ${sql.identifier(key)}`,
-  );
+  const edge = since ? ceilTo(since, HOUR_MS) : null;
+  const firstDay = edge ? ceilTo(edge, DAY_MS) : null;
+  const from = since?.toISOString() ?? null;
+  const daysFrom = firstDay ? sql`day >= ${firstDay.toISOString()}::timestamptz` : sql`true`;
+  const hoursFrom =
+    edge && firstDay
+      ? sql`hour >= ${edge.toISOString()}::timestamptz and hour < ${firstDay.toISOString()}::timestamptz`
+      : sql`false`;
+  // The stretch [since, first whole hour): empty when there is no `since`.
+  const inEdge = (column: string) =>
+    since && edge
+      ? sql`${sql.raw(column)} >= ${from}::timestamptz and ${sql.raw(column)} < ${edge.toISOString()}::timestamptz`
+      : sql`false`;
+  const figures = Object.entries(OVERVIEW_FIGURE_STATUS) as [keyof OverviewFigures, ChainStatusFilter | null][];
+  // Per figure: the roll-up column that counts it, and the condition over the edge's chains.
+  const parts = figures.map(([key, status]) => ({
+    key: sql.identifier(key),
+    column: sql.identifier(status === null ? "active_chains" : activeStatusColumn(status)),
+    condition: status === null ? sql`true` : chainStatusCondition(status),
+  }));
   const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
-      select ${sql.join(figures, sql`, `)},
-        (select count(*) from passes p where ${passesIn}) as passes
-      from chains where ${activeChains}`,
+      with r as (
+        select ${sql.join(
+          parts.map((p) => sql`coalesce(sum(${p.column}), 0) as ${p.key}`),
+          sql`, `,
+        )}
+        from (
+          select ${sql.join(
+            parts.map((p) => p.column),
+            sql`, `,
+          )} from chain_rollups_daily where ${daysFrom}
+          union all
+          select ${sql.join(
+            parts.map((p) => p.column),
+            sql`, `,
+          )} from chain_rollups where ${hoursFrom}
+        ) as u
+      ),
+      e as (
+        select ${sql.join(
+          parts.map((p) => sql`count(*) filter (where ${p.condition}) as ${p.key}`),
+          sql`, `,
+        )}
+        from chains where ${inEdge("last_activity_at")}
+      ),
+      p as (
+        select coalesce(sum(passes), 0) as passes from (
+          select passes from pass_rollups_daily where ${daysFrom}
+          union all
+          select passes from pass_rollups where ${hoursFrom}
+        ) as u
+      )
+      select ${sql.join(
+        parts.map((x) => sql`r.${x.key} + e.${x.key} as ${x.key}`),
+        sql`, `,
+      )},
+        p.passes + (select count(*) from passes where ${inEdge("created_at")}) as passes
+      from r, e, p`,
   );
   const row = onlyRow(rows);
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as OverviewFigures;

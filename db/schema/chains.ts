@@ -57,12 +57,22 @@ export const chains = pgTable(
     index("chains_healthy_idx")
       .on(t.lastActivityAt, t.chainId)
       .where(
-        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.integrityCount} = 0`,
+        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.checkedMismatchCount} = 0 and ${t.integrityCount} = 0`,
       ),
+    index("chains_collapsed_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`(${t.hasFloorBreach} or ${t.hasCollapseImminent})`),
     index("chains_imminent_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasCollapseImminent}`),
     index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
     index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
+    index("chains_checked_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.checkedMismatchCount} > 0`),
     index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
+    index("chains_continued_after_halt_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`${t.continuedAfterHaltCount} > 0`),
+    index("chains_restore_not_honoured_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`${t.restoreNotHonouredCount} > 0`),
     // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
     // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
     // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each
