@@ -40,7 +40,12 @@ export const statusFilterSchema = z
       )
       .min(1),
   )
-  .transform((values) => [...new Set(values)]);
+  .transform((values) => [...new Set(values)])
+  .meta({
+    description: `Chains with any of these statuses: one, or a comma list (repeated \`status\` keys are joined into one). \`collapsed\` is a floor breach or collapse imminent. An unknown value is a 422 naming it. One of: ${CHAIN_STATUS_FILTERS.join(", ")}.`,
+    pattern: `^(${CHAIN_STATUS_FILTERS.join("|")})(,(${CHAIN_STATUS_FILTERS.join("|")}))*$`,
+    examples: ["collapsed", "continued_after_halt,restore_not_honoured"],
+  });
 export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
 
