@@ -463,11 +463,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 y={y}
                 ifOverflow="visible"
                 shape={(p) => (
-                  <Triangle
-                    {...p}
-                    testId={`${metric}-integrity-marker`}
-                    title={`${formatKind(f.kind)}: ${f.detail}`}
-                  />
+                  <Triangle {...p} testId={`${metric}-integrity-marker`} title={`${formatKind(f.kind)}: ${f.detail}`} />
                 )}
               />
             );

@@ -22,7 +22,12 @@ const columns: ColumnDef<TraceRejectionWire>[] = [
         ) : (
           <span className="audit-small">
             chain{" "}
-            <Link prefetch={false} href={chainHref(row.original.chain_id)} className="mono" data-testid="rejected-chain">
+            <Link
+              prefetch={false}
+              href={chainHref(row.original.chain_id)}
+              className="mono"
+              data-testid="rejected-chain"
+            >
               {row.original.chain_id}
             </Link>{" "}
             ·{" "}
