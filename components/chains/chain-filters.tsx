@@ -122,13 +122,7 @@ export function ChainFilters({
         </label>
         <label>
           Active{" "}
-          <select
-            key={range ?? ""}
-            name="range"
-            defaultValue={range ?? ""}
-            onChange={() => apply()}
-            data-testid="filter-range"
-          >
+          <select key={range ?? ""} name="range" defaultValue={range ?? ""} data-testid="filter-range">
             <option value="">any time</option>
             {RANGE_KEYS.filter((k) => k !== "all").map((k) => (
               <option key={k} value={k}>
