@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { explainPass, type ServerContentChecks } from "@/lib/guard/explain";
 import type { PassDetail } from "@/lib/chains/types";
 
@@ -28,7 +29,7 @@ export function FloorChecks({ pass, serverChecks }: { pass: PassDetail; serverCh
           >
             <th scope="row">
               {c.label}
-              {c.field ? <code className="gate-field">{c.field}</code> : null}
+              {c.field ? <code className="gate-field">{breakAtUnderscores(c.field)}</code> : null}
               {c.problems.length > 0 ? (
                 <ul className="problems" data-testid="check-problems">
                   {c.problems.map((p) => (
@@ -52,8 +53,25 @@ export function FloorChecks({ pass, serverChecks }: { pass: PassDetail; serverCh
 }
 
 function resultText(c: ReturnType<typeof explainPass>["checks"][number]) {
-  if (c.key === "first_pass") return c.decided ? <strong>decided: {c.verdict}</strong> : "no";
-  if (c.decided) return <strong className="danger-text">fails: decided {c.verdict}</strong>;
+  const verdict = breakAtUnderscores(c.verdict);
+  if (c.key === "first_pass") return c.decided ? <strong>decided: {verdict}</strong> : "no";
+  if (c.decided) return <strong className="danger-text">fails: decided {verdict}</strong>;
   if (c.unreached_failure) return <span className="warn-text">fails too (the guard stopped earlier)</span>;
   return c.ok ? "holds" : "fails";
+}
+
+/** `FLOOR_BREACH_DETECTED` may wrap after an underscore in a narrow panel, never inside a word. */
+function breakAtUnderscores(text: string) {
+  const parts = text.split("_");
+  return parts.map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered.
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          _<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
 }
