@@ -81,7 +81,7 @@ async function FiguresSection({ since, range }: { since: Date | null; range: Ran
   const figures = await getOverviewFigures(range === "all" ? null : since);
   return (
     <>
-      <Figures figures={figures} />
+      <Figures figures={figures} range={range} />
       {figures.chains === 0 ? (
         <p className="panel empty" data-testid="overview-empty">
           No receipts {range === "all" ? "yet" : "in this range"}. Agents send them with{" "}

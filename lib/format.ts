@@ -70,3 +70,8 @@ export function formatAge(value: string | Date, now: Date): string {
   if (seconds < 86_400) return `${Math.floor(seconds / 3_600)} h ago`;
   return `${Math.floor(seconds / 86_400)} d ago`;
 }
+
+/** An integrity finding's kind as words: `continued_after_halt` reads "continued after halt". */
+export function formatKind(kind: string): string {
+  return kind.replaceAll("_", " ");
+}

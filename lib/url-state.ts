@@ -2,24 +2,63 @@
 // route folder (`app/<family>/search-params.ts`) and parses with `parseSearchParams`, so every
 // view is a shareable link. Pages never fail on a hand-edited or stale URL: schemas give each
 // field a `.catch(...)` fallback, and a cursor that does not decode starts the list over.
-import type { z } from "zod";
+import { type z, ZodCatch, ZodDefault, ZodOptional, ZodPipe } from "zod";
 
 /** What Next.js hands a page as `searchParams`. */
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
-/** Next.js hands repeated keys over as arrays; like the API, the first value wins. Empty values count as absent. */
-export function firstValues(raw: RawSearchParams): Record<string, string> {
+/**
+ * Next.js hands repeated keys over as arrays; like the API, the first value wins, except for
+ * `repeatable` keys, whose values are joined with commas. Empty values count as absent.
+ */
+export function firstValues(raw: RawSearchParams, repeatable: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
-    const first = Array.isArray(value) ? value[0] : value;
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => v !== undefined && v !== "");
+    const first = repeatable.includes(key) ? values.join(",") : values[0];
     if (first !== undefined && first !== "") out[key] = first;
   }
   return out;
 }
 
 /** A page's URL state through its family's schema. */
-export function parseSearchParams<S extends z.ZodType>(schema: S, raw: RawSearchParams): z.output<S> {
-  return schema.parse(firstValues(raw));
+export function parseSearchParams<S extends z.ZodType>(
+  schema: S,
+  raw: RawSearchParams,
+  repeatable: readonly string[] = [],
+): z.output<S> {
+  return schema.parse(firstValues(raw, repeatable));
+}
+
+/** A URL value a page could not use and fell back from: the page says so instead of dropping it silently. */
+export interface IgnoredParam {
+  key: string;
+  value: string;
+  message: string;
+}
+
+/**
+ * Like `parseSearchParams`, and also names every value the schema's `.catch` fallbacks
+ * replaced (an unknown status, a page size the list does not offer): each field with a
+ * fallback is checked again without it. Fields in `quiet` (cursors, whose rejection the page
+ * reports its own way) are left out.
+ */
+export function parseSearchParamsWithNotices<S extends z.ZodObject>(
+  schema: S,
+  raw: RawSearchParams,
+  options: { repeatable?: readonly string[]; quiet?: readonly string[] } = {},
+): { params: z.output<S>; ignored: IgnoredParam[] } {
+  const values = firstValues(raw, options.repeatable);
+  const ignored: IgnoredParam[] = [];
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const value = values[key];
+    if (value === undefined || options.quiet?.includes(key)) continue;
+    const parsed = withoutFallback(field).safeParse(value);
+    if (!parsed.success) {
+      ignored.push({ key, value, message: parsed.error.issues[0]?.message ?? "not a valid value" });
+    }
+  }
+  return { params: schema.parse(values), ignored };
 }
 
 /**
@@ -48,4 +87,20 @@ export function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** A field's schema with its `.catch` fallbacks taken out (through defaults, optionals and transforms). */
+function withoutFallback(field: z.ZodType): z.ZodType {
+  if (field instanceof ZodCatch) return withoutFallback(field.unwrap() as z.ZodType);
+  if (field instanceof ZodDefault || field instanceof ZodOptional) return withoutFallback(field.unwrap() as z.ZodType);
+  // A transform after a fallback (`text.catch(...).transform(...)`): the raw value is the input side's.
+  if (field instanceof ZodPipe && hasFallback(field.in as z.ZodType)) return withoutFallback(field.in as z.ZodType);
+  return field;
+}
+
+function hasFallback(field: z.ZodType): boolean {
+  if (field instanceof ZodCatch) return true;
+  if (field instanceof ZodDefault || field instanceof ZodOptional) return hasFallback(field.unwrap() as z.ZodType);
+  if (field instanceof ZodPipe) return hasFallback(field.in as z.ZodType);
+  return false;
 }

@@ -6,10 +6,11 @@ import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 import { formatCount } from "@/lib/format";
 import { chainsExportHref, chainsHref } from "@/lib/routes";
-import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
+import { parseSearchParamsWithNotices, safeCursor, type RawSearchParams } from "@/lib/url-state";
 import { ChainFilters } from "@/components/chains/chain-filters";
 import { ChainsTable } from "@/components/chains/chains-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
+import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { Pager } from "@/components/ui/pager";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { type ChainsPageParams, chainsPageParamsSchema, DEFAULT_PAGE_SIZE } from "./search-params";
@@ -21,7 +22,8 @@ export const metadata: Metadata = { title: "Chains" };
 /** The filter part of the URL, shared by pager links and export links. */
 function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
   return {
-    status: p.status,
+    status: p.status?.join(","),
+    range: p.range,
     content_class: p.content_class,
     service: p.service,
     q: p.q,
@@ -32,7 +34,10 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
 
 export default async function ChainsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   await requirePage("/chains");
-  const p = parseSearchParams(chainsPageParamsSchema, await searchParams);
+  const { params: p, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, await searchParams, {
+    repeatable: ["status"],
+    quiet: ["cursor"],
+  });
   const order = p.order ?? defaultOrder(p.sort);
   const [classes, services] = await Promise.all([listChainClasses(), listChainServices()]);
   return (
@@ -46,8 +51,10 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
         </div>
         <AutoRefresh />
       </div>
+      <IgnoredParamsNotice ignored={ignored} />
       <ChainFilters
-        status={p.status}
+        status={p.status?.join(",")}
+        range={p.range}
         contentClass={p.content_class}
         service={p.service}
         services={services}
@@ -69,6 +76,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
   const [page, total] = await Promise.all([
     listChains({
       status: p.status,
+      range: p.range,
       content_class: p.content_class,
       service: p.service,
       q: p.q,
@@ -78,12 +86,12 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({ status: p.status, content_class: p.content_class, service: p.service, q: p.q }),
+    countChains({ status: p.status, range: p.range, content_class: p.content_class, service: p.service, q: p.q }),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
-  const filtered = Boolean(p.status || p.content_class || p.q);
+  const filtered = Boolean(p.status || p.range || p.content_class || p.service || p.q);
   const totalText = total ? `${formatCount(total.count)}${total.capped ? "+" : ""}` : null;
   return (
     <>

@@ -8,14 +8,23 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 const pageSize = z.coerce
   .number()
-  .pipe(z.union(PAGE_SIZES.map((n) => z.literal(n))))
+  .pipe(
+    z.union(
+      PAGE_SIZES.map((n) => z.literal(n)),
+      { error: `not a page size this list offers (${PAGE_SIZES.join(", ")})` },
+    ),
+  )
   .default(DEFAULT_PAGE_SIZE)
   .catch(DEFAULT_PAGE_SIZE);
 
-/** The chains list: the API's filters with its defaults, every bad value dropped rather than refused. */
+/**
+ * The chains list: the API's filters with its defaults. A bad value falls back rather than
+ * failing the page, and the page names it (`parseSearchParamsWithNotices`).
+ */
 const chainsShape = chainListQuerySchema.shape;
 export const chainsPageParamsSchema = z.object({
   status: chainsShape.status.catch(undefined),
+  range: chainsShape.range.catch(undefined),
   content_class: chainsShape.content_class.catch(undefined),
   service: chainsShape.service.catch(undefined),
   q: chainsShape.q.catch(undefined),

@@ -9,6 +9,7 @@ import { OriginalsTable } from "@/components/originals/originals-table";
 import { Pager } from "@/components/ui/pager";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import type { RawSearchParams } from "@/lib/url-state";
+import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { parseOriginalsPageParams, type OriginalsPageQuery } from "./search-params";
 import { requirePage } from "@/app/_access/page-access";
 
@@ -54,6 +55,7 @@ export default async function OriginalsPage({ searchParams }: { searchParams: Pr
         <CountersSection />
       </Suspense>
       <h2>Stored originals</h2>
+      <IgnoredParamsNotice ignored={query.ignored} />
       <OriginalsFilters filter={query.filter} />
       <Suspense key={query.base + String(query.after)} fallback={<TableSkeleton label="Loading originals" />}>
         <TableSection query={query} />

@@ -7,7 +7,7 @@ import {
   ORIGINAL_STATUS_FILTERS,
   type OriginalListQuery,
 } from "@/lib/schemas/originals";
-import { parseSearchParams, safeCursor, type RawSearchParams } from "@/lib/url-state";
+import { type IgnoredParam, parseSearchParamsWithNotices, safeCursor, type RawSearchParams } from "@/lib/url-state";
 
 const optionalText = z
   .string()
@@ -36,10 +36,13 @@ export interface OriginalsPageQuery {
   base: string;
   /** Filters only, for sort links. */
   filtersOnly: string;
+  /** URL values the page could not use (it says so). */
+  ignored: IgnoredParam[];
 }
 
 export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQuery {
-  const { cursor, ...filter } = parseSearchParams(originalsPageParamsSchema, raw);
+  const { params, ignored } = parseSearchParamsWithNotices(originalsPageParamsSchema, raw, { quiet: ["cursor"] });
+  const { cursor, ...filter } = params;
   const after = safeCursor((c) => decodeOriginalCursor(c, filter.sort), cursor).key;
   const filters = new URLSearchParams();
   for (const key of ["status", "content_type", "tool_name", "chain_id", "q"] as const) {
@@ -50,5 +53,5 @@ export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQue
   const base = new URLSearchParams(filters);
   base.set("sort", filter.sort);
   base.set("order", filter.order);
-  return { filter, after, base: base.toString(), filtersOnly: filters.toString() };
+  return { filter, after, base: base.toString(), filtersOnly: filters.toString(), ignored };
 }

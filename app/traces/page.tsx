@@ -2,7 +2,8 @@ import { Suspense } from "react";
 import type { Metadata } from "next";
 import { TraceFilters } from "@/components/traces/trace-filters";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
+import { parseSearchParamsWithNotices, type RawSearchParams } from "@/lib/url-state";
+import { IgnoredParamsNotice } from "@/components/ui/ignored-params-notice";
 import { RejectionListSection } from "./rejection-list-section";
 import { tracesPageParamsSchema } from "./search-params";
 import { TraceListSection } from "./trace-list-section";
@@ -13,7 +14,9 @@ export const metadata: Metadata = { title: "Traces" };
 
 export default async function TracesPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   await requirePage("/traces");
-  const params = parseSearchParams(tracesPageParamsSchema, await searchParams);
+  const { params, ignored } = parseSearchParamsWithNotices(tracesPageParamsSchema, await searchParams, {
+    quiet: ["after", "before", "r_after", "r_before"],
+  });
   // Keys make each list suspend again when its own page or the filters change.
   const traceKey = JSON.stringify([params.q, params.chain_id, params.mismatch, params.after, params.before]);
   const rejectionKey = JSON.stringify([params.chain_id, params.r_after, params.r_before]);
@@ -24,6 +27,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
         What agents concluded and ruled out: binding axioms with their proof receipts, falsified paths kept as negative
         constraints, and the submissions refused for promoting an unverified conclusion.
       </p>
+      <IgnoredParamsNotice ignored={ignored} />
       <div className="traces-layout">
         <section aria-labelledby="traces-heading">
           <h2 id="traces-heading">Traces</h2>

@@ -9,7 +9,11 @@ const text = z.string().optional().catch(undefined);
 export const tracesPageParamsSchema = z.object({
   q: text.transform((v) => v?.trim().slice(0, 256) || undefined),
   chain_id: text.transform((v) => v?.slice(0, 256)),
-  mismatch: text.transform((v) => (v === "true" ? true : v === "false" ? false : undefined)),
+  mismatch: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .catch(undefined),
   after: text,
   before: text,
   r_after: text,

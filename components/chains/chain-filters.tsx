@@ -5,8 +5,15 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { chainsHref } from "@/lib/routes";
-import { CHAIN_SORTS, CHAIN_STATUSES, defaultOrder, type ChainSort } from "@/lib/schemas/chains";
-import { STATUS_LABEL } from "@/components/ui/status-badges";
+import { RANGE_KEYS, RANGES, type RangeKey } from "@/lib/chains/overview";
+import {
+  CHAIN_SORTS,
+  CHAIN_STATUS_FILTERS,
+  type ChainStatusFilter,
+  defaultOrder,
+  type ChainSort,
+} from "@/lib/schemas/chains";
+import { STATUS_FILTER_LABEL } from "@/components/ui/status-badges";
 
 export const SORT_LABEL: Record<ChainSort, string> = {
   last_activity: "Last activity",
@@ -23,7 +30,9 @@ const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
 };
 
 export interface ChainFiltersProps {
+  /** A comma list of statuses (any of them). */
   status?: string;
+  range?: RangeKey;
   contentClass?: string;
   /** The OpenTelemetry service filter; the control shows only when some chain came with one. */
   service?: string;
@@ -37,6 +46,7 @@ export interface ChainFiltersProps {
 
 export function ChainFilters({
   status,
+  range,
   contentClass,
   service,
   services = [],
@@ -95,9 +105,28 @@ export function ChainFilters({
           Status{" "}
           <select key={status ?? ""} name="status" defaultValue={status ?? ""} data-testid="filter-status">
             <option value="">any</option>
-            {CHAIN_STATUSES.map((s) => (
+            {CHAIN_STATUS_FILTERS.map((s) => (
               <option key={s} value={s}>
-                {STATUS_LABEL[s]}
+                {STATUS_FILTER_LABEL[s]}
+              </option>
+            ))}
+            {status?.includes(",") ? (
+              <option value={status}>
+                {status
+                  .split(",")
+                  .map((s) => STATUS_FILTER_LABEL[s as ChainStatusFilter] ?? s)
+                  .join(" or ")}
+              </option>
+            ) : null}
+          </select>
+        </label>
+        <label>
+          Active{" "}
+          <select key={range ?? ""} name="range" defaultValue={range ?? ""} data-testid="filter-range">
+            <option value="">any time</option>
+            {RANGE_KEYS.filter((k) => k !== "all").map((k) => (
+              <option key={k} value={k}>
+                in the last {RANGES[k].label}
               </option>
             ))}
           </select>

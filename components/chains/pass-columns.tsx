@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { PassRow } from "@/lib/chains/types";
 import { PASS_FLAG } from "@/lib/chains/downsample";
-import { formatBytes } from "@/lib/format";
+import { formatBytes, formatKind } from "@/lib/format";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { OriginalLinkProps } from "./original-links";
@@ -51,7 +51,7 @@ function RowMarks({ row }: { row: PassTableRow }) {
       ) : null}
       {row.integrity ? (
         <span className="mark integrity" title={row.integrity.detail} data-testid="row-integrity">
-          ▲ {row.integrity.kind.replace("_", " ")}
+          ▲ {formatKind(row.integrity.kind)}
         </span>
       ) : null}
       {original ? (

@@ -5,6 +5,8 @@ import { EscapeCloses } from "@/components/ui/escape-closes";
 import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { OriginalLinks, type OriginalLinkProps } from "./original-links";
+import { FloorChecks } from "./floor-checks";
+import type { ServerContentChecks } from "@/lib/guard/explain";
 
 /** Every field of one pass, with the floor that judged it and the boundaries that name it. */
 export interface PassDetailProps {
@@ -12,9 +14,17 @@ export interface PassDetailProps {
   boundaries: BoundaryWire[];
   closeHref: string;
   originals: { input: OriginalLinkProps | null; output: OriginalLinkProps | null };
+  /** What the server found in the pass's content, when it checked it (defaults to the pass's `server_checks`). */
+  serverChecks?: ServerContentChecks | null;
 }
 
-export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetailProps) {
+/** The pass's `server_checks` when the receipt carried content the server checked (absent on older passes). */
+function serverChecksOf(pass: PassDetailData): ServerContentChecks | null {
+  const checks = (pass as PassDetailData & { server_checks?: ServerContentChecks | null }).server_checks;
+  return checks ?? null;
+}
+
+export function PassDetail({ pass, boundaries, closeHref, originals, serverChecks }: PassDetailProps) {
   const related = boundaries.filter((b) => b.pass_number === pass.pass_number || b.restore_pass_id === pass.pass_id);
   return (
     <aside className="panel pass-detail" aria-label={`Pass ${pass.pass_id}`} data-testid="pass-detail">
@@ -34,6 +44,12 @@ export function PassDetail({ pass, boundaries, closeHref, originals }: PassDetai
         </dd>
         <dt>Directive</dt>
         <dd className="directive">{pass.directive}</dd>
+      </dl>
+      <section aria-labelledby="floor-checks-heading" className="floor-checks-section">
+        <h3 id="floor-checks-heading">Checks of the floor</h3>
+        <FloorChecks pass={pass} serverChecks={serverChecks ?? serverChecksOf(pass)} />
+      </section>
+      <dl className="fields">
         <dt>Judged by</dt>
         <dd>
           <a href={`/policies?class=${encodeURIComponent(pass.policy.content_class)}`}>{pass.policy.content_class}</a>{" "}

@@ -31,7 +31,7 @@ import {
   passDomain,
   withGaps,
 } from "@/lib/chart-domain";
-import { formatBytes } from "@/lib/format";
+import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { ChartData } from "./chart-data";
 import { BottomLabel, Diamond, FloorLabel, Square, TopLabel, Triangle } from "./chart-marks";
@@ -115,7 +115,7 @@ function PassTooltip({
       {point.client_mismatch ? (
         <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div>
       ) : null}
-      {point.integrity ? <div className="integrity-text">Integrity: {point.integrity.replace("_", " ")}</div> : null}
+      {point.integrity ? <div className="integrity-text">Integrity: {formatKind(point.integrity)}</div> : null}
       <div className="muted hint">Click to open this pass</div>
       {metric === "size" && point.size < LOG_AXIS_MIN ? (
         <div className="muted">(0 bytes drawn at 1 B on the log axis)</div>
@@ -463,11 +463,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
                 y={y}
                 ifOverflow="visible"
                 shape={(p) => (
-                  <Triangle
-                    {...p}
-                    testId={`${metric}-integrity-marker`}
-                    title={`${f.kind.replace("_", " ")}: ${f.detail}`}
-                  />
+                  <Triangle {...p} testId={`${metric}-integrity-marker`} title={`${formatKind(f.kind)}: ${f.detail}`} />
                 )}
               />
             );
@@ -504,7 +500,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
           const floor = floorOf(p);
           const marks = [
             underFloor(p) ? "under floor" : "",
-            p.integrity ? p.integrity.replaceAll("_", " ") : "",
+            p.integrity ? formatKind(p.integrity) : "",
             p.client_mismatch ? "client mismatch" : "",
           ].filter(Boolean);
           return {

@@ -1,4 +1,5 @@
-import type { MatchingPassWire, OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { Provenance, SourceCheck } from "@/lib/ccr/provenance";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes, formatCount, formatUtc } from "@/lib/format";
 import { chainHref } from "@/lib/routes";
@@ -69,30 +70,34 @@ export function OriginalFacts({ original: o }: { original: Original }) {
   );
 }
 
-/** Where the original came from, and every pass whose recorded hashes point at it. */
-export function OriginalProvenance({ original: o, passes }: { original: Original; passes: MatchingPassWire[] }) {
+/**
+ * Where the original came from: the source the agent recorded, checked against that pass's
+ * receipt, then every other pass whose receipt names this hash. One account, never two
+ * statements that contradict each other.
+ */
+export function OriginalProvenance({ provenance }: { provenance: Provenance }) {
+  const { source, others } = provenance;
   return (
     <section className="panel" aria-label="Provenance">
       <h2>Provenance</h2>
       <dl className="ccr-facts">
-        <dt>Came from</dt>
-        <dd>
-          {o.chain_id ? (
-            <a href={chainHref(o.chain_id, { pass: o.pass_id })} data-testid="source-chain-link">
-              chain {o.chain_id}
-              {o.pass_id ? `, pass ${o.pass_id}` : ""}
-            </a>
-          ) : (
-            <span className="muted">no chain recorded</span>
-          )}
+        <dt>Recorded source</dt>
+        <dd data-testid="provenance-source" data-check={source.kind}>
+          <SourceText source={source} />
         </dd>
       </dl>
-      <h3 className="ccr-subheading">Passes with this hash</h3>
-      {passes.length === 0 ? (
-        <p className="muted">No pass receipt names this hash as its input or output.</p>
+      <h3 className="ccr-subheading">
+        {source.kind === "confirmed" ? "Other passes with this hash" : "Passes with this hash"}
+      </h3>
+      {others.length === 0 ? (
+        <p className="muted" data-testid="no-matching-passes">
+          {source.kind === "confirmed"
+            ? "No other pass receipt names this hash."
+            : "No pass receipt names this hash (the SHA-256 of the original) as its input or output."}
+        </p>
       ) : (
         <ul className="ccr-list" data-testid="matching-passes">
-          {passes.map((p) => (
+          {others.map((p) => (
             <li key={`${p.chain_id}/${p.pass_id}/${p.relation}`}>
               <a href={chainHref(p.chain_id, { pass: p.pass_id })}>
                 {p.chain_id} · pass {p.pass_number}
@@ -107,4 +112,74 @@ export function OriginalProvenance({ original: o, passes }: { original: Original
       )}
     </section>
   );
+}
+
+function PassLink({ chainId, passId, text }: { chainId: string; passId: string; text: string }) {
+  return (
+    <a href={chainHref(chainId, { pass: passId })} data-testid="source-chain-link">
+      {text}
+    </a>
+  );
+}
+
+function SourceText({ source }: { source: SourceCheck }) {
+  switch (source.kind) {
+    case "none":
+      return <span className="muted">none: the agent stored it without a chain or pass</span>;
+    case "chain_only":
+      return (
+        <>
+          <a href={chainHref(source.chain_id)} data-testid="source-chain-link">
+            chain {source.chain_id}
+          </a>{" "}
+          <span className="muted">(no pass recorded)</span>
+        </>
+      );
+    case "pass_not_received":
+      return (
+        <>
+          <PassLink
+            chainId={source.chain_id}
+            passId={source.pass_id}
+            text={`chain ${source.chain_id}, pass ${source.pass_id}`}
+          />
+          <div className="muted">No receipt for that pass has arrived, so nothing confirms it yet.</div>
+        </>
+      );
+    case "confirmed":
+      return (
+        <>
+          <PassLink
+            chainId={source.pass.chain_id}
+            passId={source.pass.pass_id}
+            text={`chain ${source.pass.chain_id}, pass ${source.pass.pass_number} (${source.pass.pass_id})`}
+          />
+          <div className="muted">
+            Confirmed: that pass&rsquo;s receipt names this hash as its{" "}
+            {source.relation === "input" ? "input (it compressed this original)" : "output"}.
+          </div>
+        </>
+      );
+    case "hashes_differ":
+      return (
+        <>
+          <PassLink
+            chainId={source.pass.chain_id}
+            passId={source.pass.pass_id}
+            text={`chain ${source.pass.chain_id}, pass ${source.pass.pass_number} (${source.pass.pass_id})`}
+          />
+          <div className="muted" data-testid="provenance-hashes-differ">
+            As the agent recorded it. That pass&rsquo;s receipt names input{" "}
+            <code>{shortHash(source.pass.input_content_hash)}</code> and output{" "}
+            <code>{shortHash(source.pass.current_content_hash)}</code>, not this original&rsquo;s SHA-256: the agent
+            hashes content its own way, or stored a different text.
+          </div>
+        </>
+      );
+  }
+}
+
+function shortHash(hash: string | null): string {
+  if (hash === null) return "none";
+  return hash.length > 16 ? `${hash.slice(0, 12)}…` : hash;
 }

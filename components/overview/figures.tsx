@@ -1,4 +1,4 @@
-import type { OverviewFigures } from "@/lib/chains/overview";
+import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RangeKey } from "@/lib/chains/overview";
 import { formatCount } from "@/lib/format";
 import { chainsHref } from "@/lib/routes";
 
@@ -6,60 +6,75 @@ interface Figure {
   key: keyof OverviewFigures;
   label: string;
   hint: string;
-  href?: string;
   tone?: "alert" | "caution";
 }
 
 const FIGURES: Figure[] = [
-  { key: "chains", label: "Chains", hint: "with receipts in the range", href: chainsHref() },
-  { key: "passes", label: "Passes", hint: "receipts received", href: chainsHref({ sort: "pass_count" }) },
+  { key: "chains", label: "Chains", hint: "with receipts in the range" },
+  { key: "passes", label: "Passes", hint: "receipts received in the range" },
+  { key: "chains_collapsed", label: "Chains collapsed", hint: "floor breach or collapse imminent", tone: "alert" },
   {
-    key: "chains_collapsed",
-    label: "Chains collapsed",
-    hint: "collapse point in the range",
-    href: chainsHref({ status: "collapse_imminent" }),
+    key: "chains_floor_breached",
+    label: "Chains with a floor breach",
+    hint: "a pass unparseable or schema-invalid",
     tone: "alert",
   },
   {
-    key: "floor_breaches",
-    label: "Floor breaches",
-    hint: "passes unparseable or schema-invalid",
-    href: chainsHref({ status: "floor_breached" }),
+    key: "chains_continued_after_halt",
+    label: "Chains that ignored a HALT",
+    hint: "passes sent after a halt",
     tone: "alert",
   },
   {
-    key: "client_mismatches",
-    label: "Client/server mismatches",
+    key: "chains_restore_not_honoured",
+    label: "Chains that ignored a restore",
+    hint: "next pass not from the restored one",
+    tone: "alert",
+  },
+  {
+    key: "chains_client_mismatch",
+    label: "Chains with client mismatches",
     hint: "agent's guard disagreed",
-    href: chainsHref({ status: "client_mismatch" }),
     tone: "caution",
   },
   {
-    key: "integrity_findings",
-    label: "Integrity findings",
-    hint: "missing, repeated or unchained passes",
-    href: chainsHref({ status: "broken_integrity" }),
+    key: "chains_broken_integrity",
+    label: "Chains with integrity findings",
+    hint: "missing, repeated, unchained or disobeying passes",
     tone: "caution",
   },
 ];
 
-/** The headline figures; each opens the chains it counts. */
-export function Figures({ figures }: { figures: OverviewFigures }) {
+/** Where a figure leads: the chains list filtered to exactly the chains it counts (none for passes). */
+export function figureHref(key: keyof OverviewFigures, range: RangeKey): string | undefined {
+  if (key === "passes") return undefined;
+  const status = OVERVIEW_FIGURE_STATUS[key];
+  return chainsHref({ status, range: range === "all" ? undefined : range });
+}
+
+/** The headline figures; each chain figure opens the chains it counts, in the same range. */
+export function Figures({ figures, range }: { figures: OverviewFigures; range: RangeKey }) {
   return (
     <section className="figures" aria-label="Headline figures">
       {FIGURES.map((f) => {
         const value = figures[f.key];
-        return (
-          <a
-            key={f.key}
-            href={f.href}
-            className={`figure ${value > 0 && f.tone ? f.tone : ""}`}
-            data-testid={`figure-${f.key}`}
-          >
+        const href = figureHref(f.key, range);
+        const body = (
+          <>
             <div className="value">{formatCount(value)}</div>
             <div className="label">{f.label}</div>
             <div className="hint">{f.hint}</div>
+          </>
+        );
+        const className = `figure ${value > 0 && f.tone ? f.tone : ""}`;
+        return href ? (
+          <a key={f.key} href={href} className={className} data-testid={`figure-${f.key}`}>
+            {body}
           </a>
+        ) : (
+          <div key={f.key} className={className} data-testid={`figure-${f.key}`}>
+            {body}
+          </div>
         );
       })}
     </section>

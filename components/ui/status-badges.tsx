@@ -1,4 +1,4 @@
-import type { ChainStatus } from "@/lib/schemas/chains";
+import type { ChainStatus, ChainStatusFilter } from "@/lib/schemas/chains";
 
 const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }> = {
   healthy: { label: "healthy", tone: "safe", title: "Every pass above its floor; receipts consistent" },
@@ -21,13 +21,29 @@ const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }
   broken_integrity: {
     label: "broken integrity",
     tone: "danger",
-    title: "Missing or repeated passes, or a pass whose input is not the previous output",
+    title: "Missing or repeated passes, a pass whose input is not the previous output, or a directive ignored",
+  },
+  continued_after_halt: {
+    label: "continued after halt",
+    tone: "danger",
+    title: "Passes arrived after the chain was told to HALT (a HALT directive or a halt boundary)",
+  },
+  restore_not_honoured: {
+    label: "restore not honoured",
+    tone: "danger",
+    title: "After a restore, the next pass did not start from the restored pass's output",
   },
 };
 
 export const STATUS_LABEL: Record<ChainStatus, string> = Object.fromEntries(
   Object.entries(STATUS).map(([k, v]) => [k, v.label]),
 ) as Record<ChainStatus, string>;
+
+/** The status filter's choices: every status, and `collapsed` (floor breached or collapse imminent). */
+export const STATUS_FILTER_LABEL: Record<ChainStatusFilter, string> = {
+  collapsed: "collapsed (breach or imminent)",
+  ...STATUS_LABEL,
+};
 
 export function StatusBadges({ statuses }: { statuses: readonly ChainStatus[] }) {
   return (

@@ -10,6 +10,9 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
+import { chainStatusCondition } from "../queries/chains";
+import { OVERVIEW_FIGURE_STATUS } from "@/lib/chains/overview";
+import type { ChainStatusFilter } from "@/lib/schemas/chains";
 
 // date_bin against a fixed UTC origin, never date_trunc: date_trunc follows the session's
 // time zone, and half-hour zones would cut different hours.
@@ -18,33 +21,50 @@ const DAY_OF = (column: string) => sql.raw(`date_bin('1 day', ${column}, timesta
 
 const HOUR_MS = 3_600_000;
 
-interface ChainContribution {
-  hour: string;
-  content_class: string;
-  active_chains: number;
-  integrity_findings: number;
-  started_chains: number;
-  started_collapsed: number;
-  collapsed_chains: number;
-}
+/**
+ * The chains-list statuses the overview counts chains by (lib/chains/overview.ts); each has a
+ * column `active_<status>`: of the chains whose last activity falls in the hour, those with it.
+ */
+export const ROLLED_STATUSES = Object.values(OVERVIEW_FIGURE_STATUS).filter(
+  (s): s is Exclude<typeof s, null> => s !== null,
+);
+export const activeStatusColumn = (status: ChainStatusFilter) => `active_${status}`;
 
-/** Each chain's contribution per hour (see db/schema/rollups.ts), over the chains `where` keeps. */
-const chainContributions = (where: SQL) => sql`
-  select d.hour, c.content_class,
-    sum(d.active)::bigint as active_chains, sum(d.integrity)::bigint as integrity_findings,
-    sum(d.started)::bigint as started_chains, sum(d.started_collapsed)::bigint as started_collapsed,
-    sum(d.collapsed)::bigint as collapsed_chains
-  from chains c
+/** The counts of `chain_rollups` and `chain_rollups_daily`, beside their time bucket and class. */
+const CHAIN_COUNTS = [
+  "active_chains",
+  "integrity_findings",
+  "started_chains",
+  "started_collapsed",
+  "collapsed_chains",
+  ...ROLLED_STATUSES.map(activeStatusColumn),
+];
+const columns = (f: (c: string) => string, separator = ", ") => sql.raw(CHAIN_COUNTS.map(f).join(separator));
+
+type ChainContribution = { hour: string; content_class: string } & Record<string, number>;
+
+/**
+ * Each chain's contribution per hour (see db/schema/rollups.ts), over the chains `where` keeps.
+ * A status counts by the chains list's own condition (db/queries/chains.ts), so the overview's
+ * figures and the lists they open cannot disagree.
+ */
+const chainContributions = (where: SQL) => {
+  const statuses = ROLLED_STATUSES.map((s) => sql`(${chainStatusCondition(s)})::int`);
+  const none = sql.raw(ROLLED_STATUSES.map(() => "0").join(", "));
+  return sql`
+  select d.hour, chains.content_class, ${columns((c) => `sum(d.${c})::bigint as ${c}`)}
+  from chains
   cross join lateral (values
-    (${HOUR_OF("c.last_activity_at")}, 1, c.integrity_count, 0, 0, 0),
-    (${HOUR_OF("c.first_seen_at")}, 0, 0, 1, (c.collapse_pass_id is not null)::int, 0),
-    (${HOUR_OF("c.collapse_at")}, 0, 0, 0, 0, 1)
-  ) as d(hour, active, integrity, started, started_collapsed, collapsed)
+    (${HOUR_OF("chains.last_activity_at")}, 1, chains.integrity_count, 0, 0, 0, ${sql.join(statuses, sql`, `)}),
+    (${HOUR_OF("chains.first_seen_at")}, 0, 0, 1, (chains.collapse_pass_id is not null)::int, 0, ${none}),
+    (${HOUR_OF("chains.collapse_at")}, 0, 0, 0, 0, 1, ${none})
+  ) as d(hour, ${columns((c) => c)})
   where ${where} and d.hour is not null
-  group by d.hour, c.content_class`;
+  group by d.hour, chains.content_class`;
+};
 
 const contributionOf = (chainIdsJson: string) =>
-  chainContributions(sql`c.chain_id in (select json_array_elements_text(${chainIdsJson}::json))`);
+  chainContributions(sql`chains.chain_id in (select json_array_elements_text(${chainIdsJson}::json))`);
 
 /** A pass as far as the roll-ups care. */
 export interface RolledPass {
@@ -67,15 +87,11 @@ export interface RollupTracker {
  */
 export async function trackRollups(tx: Executor, chainIds: readonly string[]): Promise<RollupTracker> {
   const ids = JSON.stringify([...new Set(chainIds)]);
-  const before = (await queryRows<ChainContribution>(tx, contributionOf(ids))).map((r) => ({
-    hour: new Date(r.hour).toISOString(),
-    content_class: r.content_class,
-    active_chains: Number(r.active_chains),
-    integrity_findings: Number(r.integrity_findings),
-    started_chains: Number(r.started_chains),
-    started_collapsed: Number(r.started_collapsed),
-    collapsed_chains: Number(r.collapsed_chains),
-  }));
+  const before = (await queryRows<Record<string, unknown>>(tx, contributionOf(ids))).map((r) => ({
+    ...Object.fromEntries(CHAIN_COUNTS.map((c) => [c, Number(r[c])])),
+    hour: new Date(r.hour as string | Date).toISOString(),
+    content_class: String(r.content_class),
+  })) as ChainContribution[];
   const passDeltas = new Map<
     string,
     { hour: string; content_class: string; verdict: string; passes: number; client_mismatches: number }
@@ -124,54 +140,37 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
       }
       const delta = sql`
         with delta as (
-          select hour, content_class, sum(active_chains) as active_chains, sum(integrity_findings) as integrity_findings,
-            sum(started_chains) as started_chains, sum(started_collapsed) as started_collapsed,
-            sum(collapsed_chains) as collapsed_chains
+          select hour, content_class, ${columns((c) => `sum(${c}) as ${c}`)}
           from (
             ${contributionOf(ids)}
             union all
-            select hour, content_class, -active_chains, -integrity_findings, -started_chains, -started_collapsed,
-              -collapsed_chains
+            select hour, content_class, ${columns((c) => `-${c}`)}
             from json_to_recordset(${JSON.stringify(before)}::json) as b(
-              hour timestamptz, content_class text, active_chains bigint, integrity_findings bigint,
-              started_chains bigint, started_collapsed bigint, collapsed_chains bigint)
+              hour timestamptz, content_class text, ${columns((c) => `${c} bigint`)})
           ) as x
           group by hour, content_class
         )`;
-      const changed = sql`(active_chains <> 0 or integrity_findings <> 0 or started_chains <> 0
-        or started_collapsed <> 0 or collapsed_chains <> 0)`;
+      const changed = sql`(${columns((c) => `${c} <> 0`, " or ")})`;
       // The change is computed twice, once per table: two statements keep the lock order fixed.
       await tx.execute(sql`
         ${delta}
-        insert into chain_rollups (hour, content_class, active_chains, integrity_findings, started_chains,
-          started_collapsed, collapsed_chains)
+        insert into chain_rollups (hour, content_class, ${columns((c) => c)})
         select * from delta
         where ${changed}
         order by hour, content_class
         on conflict (hour, content_class) do update set
-          active_chains = chain_rollups.active_chains + excluded.active_chains,
-          integrity_findings = chain_rollups.integrity_findings + excluded.integrity_findings,
-          started_chains = chain_rollups.started_chains + excluded.started_chains,
-          started_collapsed = chain_rollups.started_collapsed + excluded.started_collapsed,
-          collapsed_chains = chain_rollups.collapsed_chains + excluded.collapsed_chains`);
+          ${columns((c) => `${c} = chain_rollups.${c} + excluded.${c}`)}`);
       await tx.execute(sql`
         ${delta}
-        insert into chain_rollups_daily (day, content_class, active_chains, integrity_findings, started_chains,
-          started_collapsed, collapsed_chains)
+        insert into chain_rollups_daily (day, content_class, ${columns((c) => c)})
         select * from (
-          select ${DAY_OF("hour")} as day, content_class, sum(active_chains) as active_chains,
-            sum(integrity_findings) as integrity_findings, sum(started_chains) as started_chains,
-            sum(started_collapsed) as started_collapsed, sum(collapsed_chains) as collapsed_chains
+          select ${DAY_OF("hour")} as day, content_class, ${columns((c) => `sum(${c}) as ${c}`)}
           from delta group by 1, 2
         ) as daily
         where ${changed}
         order by day, content_class
         on conflict (day, content_class) do update set
-          active_chains = chain_rollups_daily.active_chains + excluded.active_chains,
-          integrity_findings = chain_rollups_daily.integrity_findings + excluded.integrity_findings,
-          started_chains = chain_rollups_daily.started_chains + excluded.started_chains,
-          started_collapsed = chain_rollups_daily.started_collapsed + excluded.started_collapsed,
-          collapsed_chains = chain_rollups_daily.collapsed_chains + excluded.collapsed_chains`);
+          ${columns((c) => `${c} = chain_rollups_daily.${c} + excluded.${c}`)}`);
     },
   };
 }
@@ -190,9 +189,7 @@ export const RECOMPUTE_PASS_ROLLUPS = sql`
 
 /** The daily roll-ups recomputed: the hourly recompute summed per UTC day. */
 export const RECOMPUTE_CHAIN_ROLLUPS_DAILY = sql`
-  select ${DAY_OF("hour")} as day, content_class, sum(active_chains)::bigint as active_chains,
-    sum(integrity_findings)::bigint as integrity_findings, sum(started_chains)::bigint as started_chains,
-    sum(started_collapsed)::bigint as started_collapsed, sum(collapsed_chains)::bigint as collapsed_chains
+  select ${DAY_OF("hour")} as day, content_class, ${columns((c) => `sum(${c})::bigint as ${c}`)}
   from (${RECOMPUTE_CHAIN_ROLLUPS}) as h group by 1, 2`;
 
 export const RECOMPUTE_PASS_ROLLUPS_DAILY = sql`

@@ -3,6 +3,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, getReadDb } from "../index";
 import { policies } from "../schema";
+import { getIntegrityContext } from "./chain-integrity";
 import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
 import { DOWNSAMPLE, PASS_FLAG } from "@/lib/chains/downsample";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
@@ -101,7 +102,10 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
     keyof typeof PASS_FLAG,
     SQL
   >;
-  const floorOf = await floorExpressions();
+  const [floorOf, context] = await Promise.all([floorExpressions(), getIntegrityContext(chainId, boundaryList)]);
+  // Restore boundaries by pass number, with the output hash of the pass each restored.
+  const restores = JSON.stringify([...context.restores].map(([after, r]) => ({ after, hash: r.expected_hash })));
+  const haltAt = context.halt_at === null ? sql`null::bigint` : sql`${context.halt_at}::bigint`;
   const floorOfScan = floorOf(sql.raw("p"));
   const floorOfRow = floorOf(sql.raw("r"));
   const rows = await db.transaction(async (tx) => {
@@ -119,7 +123,9 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
             (p.current_size_bytes < ${floorOfScan.size}) <> lag(p.current_size_bytes < ${floorOfScan.size}) over w as size_crossing,
             (p.semantic_density_score < ${floorOfScan.density}) <> lag(p.semantic_density_score < ${floorOfScan.density}) over w as density_crossing,
             lag(p.pass_number) over w as prev_pn,
-            p.input_content_hash is not null and p.input_content_hash <> lag(p.current_content_hash) over w as hash_break,
+            p.input_content_hash as input_hash,
+            lag(p.current_content_hash) over w as prev_hash,
+            p.pass_number > ${haltAt} and coalesce(lag(p.pass_number) over w <= ${haltAt}, true) as after_halt,
             p.pass_number in (select value::bigint from json_array_elements_text(${boundaryNumbers}::json))
               or p.pass_id in (select value from json_array_elements_text(${restoreIds}::json)) as boundary
           from passes p
@@ -137,7 +143,10 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
             | (case when rn > 1 and density_crossing then ${flag.densityCrossing} else 0 end)
             | (case when client_mismatch then ${flag.clientMismatch} else 0 end)
             | (case when (rn = 1 and pass_number > 1) or pass_number = prev_pn or pass_number > prev_pn + 1
-                  or (pass_number = prev_pn + 1 and hash_break) then ${flag.integrity} else 0 end)
+                  or (pass_number = prev_pn + 1 and input_hash is not null and input_hash <> coalesce(
+                    (select r.hash from json_to_recordset(${restores}::json) as r(after bigint, hash text) where r.after = prev_pn),
+                    prev_hash))
+                  or after_halt then ${flag.integrity} else 0 end)
             | (case when boundary then ${flag.boundary} else 0 end)
             as flags
           from scan
@@ -187,5 +196,6 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
     rows.map((r) => ({ ...r, policy_version: Number(r.policy_version), flags: Number(r.flags) })),
     Number(total),
     Number(flaggedTotal) > DOWNSAMPLE.flaggedCap,
+    context,
   );
 }

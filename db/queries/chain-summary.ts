@@ -30,6 +30,14 @@ const PASS_AGGREGATES = sql.raw(`
   max(greatest(created_at, received_at)) as last_seen`);
 
 /**
+ * The lowest pass number among passes aliased `alias` whose directive is a HALT that no
+ * `restore` or `accept_loss` boundary at the same pass number answers (lib/chains/integrity.ts).
+ */
+const haltPassAggregate = (alias: string) =>
+  sql.raw(`min(${alias}.pass_number) filter (where ${alias}.directive like 'HALT%' and not exists (
+    select 1 from boundaries hb where hb.chain_id = ${alias}.chain_id and hb.pass_number = ${alias}.pass_number and hb.strategy <> 'halt'))`);
+
+/**
  * Runs `insertPasses` (an `insert into passes ... returning *`) and, in the same statement,
  * folds the passes it inserted into their chains' summary rows without re-reading the
  * chains' history (recomputing made every batch cost as much as its chains were long).
@@ -50,35 +58,41 @@ export async function insertPassesWithSummaries(
       agg as (
         select chain_id,
           min(pass_number) as min_number,
+          ${haltPassAggregate("n")} as new_halt,
           ${PASS_AGGREGATES}
-        from new group by chain_id
+        from new n group by chain_id
       ),
       prior as (
         select a.*, c.chain_id is not null as has_row, c.pass_count as prior_pass_count, c.boundary_count,
           c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.collapse_at,
           c.has_floor_breach, c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
           c.checked_mismatch_count as prior_checked_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
-          c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id, lp.current_content_hash as last_hash
+          c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id,
+          c.continued_after_halt_count as prior_cah_count, c.restore_not_honoured_count as prior_rnh_count,
+          least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
         from agg a
         left join chains c on c.chain_id = a.chain_id
         left join passes lp on lp.chain_id = c.chain_id and lp.pass_id = c.last_pass_id
       ),
       appendable as (
         select * from prior
-        where (has_row and prior_pass_count > 0 and last_id is not null and min_number >= last_pass_number)
+        where (has_row and prior_pass_count > 0 and last_id is not null and min_number >= last_pass_number
+            -- A restore boundary at or after the stored last pass judges a new pass against the restored one.
+            and not exists (select 1 from boundaries rb where rb.chain_id = prior.chain_id and rb.strategy = 'restore'
+              and rb.pass_number >= prior.last_pass_number))
           or (not has_row and not exists (select 1 from boundaries b where b.chain_id = prior.chain_id))
       ),
       -- Integrity findings of the new passes only: each is judged against the pass before it,
       -- which for the first new pass is the chain's stored last pass.
       seq as (
-        select chain_id, is_new, pass_number, input_content_hash,
+        select chain_id, is_new, pass_number, input_content_hash, halt_at,
           lag(pass_number) over w as prev_num,
           lag(current_content_hash) over w as prev_hash
         from (
-          select n.chain_id, n.id, n.pass_number, n.input_content_hash, n.current_content_hash, true as is_new
+          select n.chain_id, n.id, n.pass_number, n.input_content_hash, n.current_content_hash, true as is_new, ap.halt_at
           from new n join appendable ap on ap.chain_id = n.chain_id
           union all
-          select chain_id, last_id, last_pass_number, null, last_hash, false from appendable where has_row
+          select chain_id, last_id, last_pass_number, null, last_hash, false, halt_at from appendable where has_row
         ) as s
         window w as (partition by chain_id order by pass_number, id)
       ),
@@ -86,7 +100,9 @@ export async function insertPassesWithSummaries(
         select chain_id, (
           count(*) filter (where (prev_num is null and pass_number > 1) or pass_number = prev_num or pass_number > prev_num + 1)
           + count(*) filter (where prev_num = pass_number - 1 and input_content_hash is not null and input_content_hash <> prev_hash)
-        )::int as n
+        )::int as n,
+          -- One finding per halt, on the first pass above it: only if no stored pass is above it already.
+          (count(*) filter (where pass_number > halt_at and coalesce(prev_num <= halt_at, true)))::int as cah
         from seq where is_new group by chain_id
       ),
       last as (
@@ -116,7 +132,10 @@ export async function insertPassesWithSummaries(
           coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
           coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
           coalesce(ap.prior_checked_mismatch_count, 0) + ap.checked_mismatch_count as checked_mismatch_count,
-          coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) as integrity_count,
+          coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) + coalesce(integ.cah, 0) as integrity_count,
+          coalesce(ap.prior_cah_count, 0) + coalesce(integ.cah, 0) as continued_after_halt_count,
+          coalesce(ap.prior_rnh_count, 0) as restore_not_honoured_count,
+          ap.halt_at as halt_pass_number,
           least(ap.prior_min_density, ap.min_density) as min_density,
           least(ap.min_size_bytes, ap.min_size) as min_size_bytes,
           least(ap.first_seen_at, ap.first_seen) as first_seen_at,
@@ -144,6 +163,9 @@ export async function insertPassesWithSummaries(
           mismatch_count = f.mismatch_count,
           checked_mismatch_count = f.checked_mismatch_count,
           integrity_count = f.integrity_count,
+          continued_after_halt_count = f.continued_after_halt_count,
+          restore_not_honoured_count = f.restore_not_honoured_count,
+          halt_pass_number = f.halt_pass_number,
           min_density = f.min_density,
           min_size_bytes = f.min_size_bytes,
           first_seen_at = f.first_seen_at,
@@ -155,13 +177,13 @@ export async function insertPassesWithSummaries(
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-          mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
-          last_activity_at
+          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-          mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
-          last_activity_at
+          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
       )
       select chain_id, pass_id, chain_id not in (select chain_id from appendable) as stale from new`,
@@ -181,8 +203,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
     insert into chains (
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-      mismatch_count, checked_mismatch_count, integrity_count, min_density, min_size_bytes, first_seen_at,
-      last_activity_at
+      mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+      halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
     )
     select
       ids.chain_id,
@@ -192,7 +214,9 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       last.pass_id, last.pass_number, last.verdict,
       col.pass_id, col.pass_number, col.verdict, col.created_at,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
-      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(integ.n, 0),
+      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0),
+      coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
+      coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
       agg.min_density, agg.min_size,
       coalesce(least(agg.first_seen, b.first_seen), now()),
       coalesce(greatest(agg.last_seen, b.last_seen), now())
@@ -215,10 +239,21 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       order by pass_number, id limit 1
     ) as col on true
     left join lateral (
+      select least(
+        (select min(hb.pass_number) from boundaries hb where hb.chain_id = ids.chain_id and hb.strategy = 'halt'),
+        (select ${haltPassAggregate("hp")} from passes hp where hp.chain_id = ids.chain_id and hp.directive like 'HALT%')
+      ) as halt_at
+    ) as h on true
+    left join lateral (
       select (
-        count(*) filter (where (prev_num is null and pass_number > 1) or pass_number = prev_num or pass_number > prev_num + 1)
-        + count(*) filter (where prev_num = pass_number - 1 and input_content_hash is not null and input_content_hash <> prev_hash)
-      )::int as n
+        count(*) filter (where (seq.prev_num is null and seq.pass_number > 1) or seq.pass_number = seq.prev_num
+          or seq.pass_number > seq.prev_num + 1)
+        + count(*) filter (where seq.prev_num = seq.pass_number - 1 and seq.input_content_hash is not null
+          and k.pass_id is null and seq.input_content_hash <> seq.prev_hash)
+      )::int as n,
+        (count(*) filter (where seq.prev_num = seq.pass_number - 1 and seq.input_content_hash is not null
+          and k.pass_id is not null and seq.input_content_hash <> k.current_content_hash))::int as rnh,
+        (count(*) filter (where seq.pass_number > h.halt_at and coalesce(seq.prev_num <= h.halt_at, true)))::int as cah
       from (
         select pass_number, input_content_hash,
           lag(pass_number) over w as prev_num,
@@ -226,6 +261,9 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
         from passes p where p.chain_id = ids.chain_id
         window w as (order by pass_number, id)
       ) as seq
+      -- Right after a restore boundary the pass is judged against the restored pass, when it was received.
+      left join boundaries rb on rb.chain_id = ids.chain_id and rb.strategy = 'restore' and rb.pass_number = seq.prev_num
+      left join passes k on k.chain_id = ids.chain_id and k.pass_id = rb.restore_pass_id
     ) as integ on true
     on conflict (chain_id) do update set
       content_class = excluded.content_class,
@@ -243,6 +281,9 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       mismatch_count = excluded.mismatch_count,
       checked_mismatch_count = excluded.checked_mismatch_count,
       integrity_count = excluded.integrity_count,
+      continued_after_halt_count = excluded.continued_after_halt_count,
+      restore_not_honoured_count = excluded.restore_not_honoured_count,
+      halt_pass_number = excluded.halt_pass_number,
       min_density = excluded.min_density,
       min_size_bytes = excluded.min_size_bytes,
       first_seen_at = excluded.first_seen_at,

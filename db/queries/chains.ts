@@ -7,9 +7,17 @@ import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
 import { toPassWire } from "./passes";
-import { findIntegrityIssues, type IntegrityFinding } from "@/lib/chains/integrity";
+import { findIntegrityIssues, integrityContext, type IntegrityFinding } from "@/lib/chains/integrity";
 import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard/guard";
-import type { ChainListQuery, ChainSort, ChainStatus, ChainSummaryWire, CollapsePoint } from "@/lib/schemas/chains";
+import { rangeStart, type RangeKey } from "@/lib/chains/overview";
+import type {
+  ChainListQuery,
+  ChainSort,
+  ChainStatus,
+  ChainStatusFilter,
+  ChainSummaryWire,
+  CollapsePoint,
+} from "@/lib/schemas/chains";
 import type { BoundaryWire, ChainKey, ChainVersion, ClassStats, PassWire } from "@/lib/chains/types";
 
 type ChainRecord = typeof chains.$inferSelect;
@@ -35,16 +43,17 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
   ]);
   if (summary.length === 0 && passRows.length === 0 && boundaryRows.length === 0) return null;
   const wire = passRows.map(toPassWire);
+  const boundaryWire = boundaryRows.map(toBoundaryWire);
   const collapse = wire.find((p) => COLLAPSE_VERDICTS.has(p.verdict));
   return {
     chain_id: chainId,
     content_class: summary[0]?.contentClass ?? wire.at(-1)?.content_class ?? "default",
     passes: wire,
-    boundaries: boundaryRows.map(toBoundaryWire),
+    boundaries: boundaryWire,
     collapse_point: collapse
       ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.verdict }
       : null,
-    integrity: findIntegrityIssues(wire),
+    integrity: findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
     checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
     service_name: summary[0]?.serviceName ?? null,
@@ -58,6 +67,8 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.mismatchCount > 0) s.push("client_mismatch");
   if (c.checkedMismatchCount > 0) s.push("checked_mismatch");
   if (c.integrityCount > 0) s.push("broken_integrity");
+  if (c.continuedAfterHaltCount > 0) s.push("continued_after_halt");
+  if (c.restoreNotHonouredCount > 0) s.push("restore_not_honoured");
   return s.length > 0 ? s : ["healthy"];
 }
 
@@ -86,7 +97,10 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
   };
 }
 
-const STATUS_FILTER: Record<ChainStatus, SQL> = {
+const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
+  collapsed: sql`(${chains.hasFloorBreach} or ${chains.hasCollapseImminent})`,
+  continued_after_halt: sql`${chains.continuedAfterHaltCount} > 0`,
+  restore_not_honoured: sql`${chains.restoreNotHonouredCount} > 0`,
   healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.integrityCount} = 0`,
   collapse_imminent: sql`${chains.hasCollapseImminent}`,
   floor_breached: sql`${chains.hasFloorBreach}`,
@@ -94,6 +108,11 @@ const STATUS_FILTER: Record<ChainStatus, SQL> = {
   checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
 };
+
+/** The SQL condition of one status filter over `chains` (the overview counts with the same ones). */
+export function chainStatusCondition(status: ChainStatusFilter): SQL {
+  return STATUS_FILTER[status];
+}
 
 // Sort keys are never null (coalesced), so one keyset comparison works for every sort. Each
 // expression has an index of its own (db/schema/chains.ts): keep the two identical.
@@ -117,15 +136,26 @@ const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => str
 };
 
 export interface ChainFilter {
-  status?: ChainStatus;
+  /** Any of these (an empty list filters nothing). */
+  status?: ChainStatusFilter[];
   content_class?: string;
   service?: string;
   q?: string;
+  /** Last activity within this range of now, as the overview's figures count. */
+  range?: RangeKey;
 }
 
 function chainFilter(filter: ChainFilter): SQL[] {
   const where: SQL[] = [];
-  if (filter.status) where.push(STATUS_FILTER[filter.status]);
+  if (filter.status?.length)
+    where.push(
+      sql`(${sql.join(
+        filter.status.map((s) => STATUS_FILTER[s]),
+        sql` or `,
+      )})`,
+    );
+  const since = filter.range ? rangeStart(filter.range, new Date(), null) : null;
+  if (since) where.push(sql`${chains.lastActivityAt} >= ${since.toISOString()}::timestamptz`);
   if (filter.content_class) where.push(eq(chains.contentClass, filter.content_class));
   if (filter.service) where.push(eq(chains.serviceName, filter.service));
   // Case-insensitive like ilike, in the form the trigram index on lower(chain_id) answers.

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
 import { recordEvents, type OutboxEvent } from "./webhooks";
-import { findIntegrityIssues, type IntegrityKind } from "@/lib/chains/integrity";
+import { findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";
 import type { WebhookEventType } from "@/lib/webhooks/payload";
 
 // What an ingest changed that someone may want to hear about: a chain's collapse point
@@ -83,9 +83,11 @@ export async function recordPassEvents(
     collapse_pass_number: unknown;
     collapse_verdict: string | null;
     integrity_count: unknown;
+    halt_pass_number: unknown;
   }>(
     tx,
-    sql`select chain_id, content_class, collapse_pass_id, collapse_pass_number, collapse_verdict, integrity_count
+    sql`select chain_id, content_class, collapse_pass_id, collapse_pass_number, collapse_verdict, integrity_count,
+          halt_pass_number
         from chains where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
   );
   const directiveOf = new Map(inserted.map((p) => [`${p.chain_id}\u0000${p.pass_id}`, p.directive]));
@@ -160,6 +162,49 @@ export async function recordPassEvents(
           and p.pass_number between coalesce(b.prev_number, b.lo) and coalesce(b.next_number, b.hi)
         order by p.chain_id, p.pass_number, p.id`,
     );
+    // What the directive kinds judge against: the halt point (on the summary) and the chain's
+    // halt and restore boundaries with the passes they restore (lib/chains/integrity.ts).
+    const marks = await queryRows<{
+      chain_id: string;
+      pass_number: unknown;
+      strategy: "halt" | "restore";
+      restore_pass_id: string | null;
+      restored_number: unknown;
+      restored_hash: string | null;
+    }>(
+      tx,
+      sql`
+        select b.chain_id, b.pass_number, b.strategy, b.restore_pass_id, k.pass_number as restored_number,
+          k.current_content_hash as restored_hash
+        from boundaries b
+        left join passes k on k.chain_id = b.chain_id and k.pass_id = b.restore_pass_id
+        where b.strategy in ('halt', 'restore')
+          and b.chain_id in (select json_array_elements_text(${JSON.stringify([...grown])}::json))`,
+    );
+    const haltOf = new Map(after.map((c) => [c.chain_id, c.halt_pass_number]));
+    const contextOf = (chainId: string) => {
+      const own = marks.filter((m) => m.chain_id === chainId);
+      const haltAt = haltOf.get(chainId);
+      return integrityContext(
+        haltAt === null || haltAt === undefined ? [] : [{ pass_number: Number(haltAt), directive: "HALT" }],
+        own.map((m) => ({
+          pass_number: Number(m.pass_number),
+          strategy: m.strategy,
+          restore_pass_id: m.restore_pass_id,
+        })),
+        own.flatMap((m) =>
+          m.restore_pass_id !== null && m.restored_hash !== null
+            ? [
+                {
+                  pass_id: m.restore_pass_id,
+                  pass_number: Number(m.restored_number),
+                  current_content_hash: m.restored_hash,
+                },
+              ]
+            : [],
+        ),
+      );
+    };
     const byChain = new Map<string, typeof links>();
     for (const l of links) {
       const list = byChain.get(l.chain_id);
@@ -170,7 +215,10 @@ export async function recordPassEvents(
       // The pass before the stretch is judged without its own predecessor: its findings are old.
       const prev = chainLinks[0]?.prev_number;
       const prevNumber = prev === null || prev === undefined ? null : Number(prev);
-      const findings = findIntegrityIssues(chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })));
+      const findings = findIntegrityIssues(
+        chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })),
+        contextOf(chainId),
+      );
       for (const f of findings) {
         if (f.pass_number === prevNumber) continue;
         events.push({

@@ -5,7 +5,13 @@ import { sql } from "drizzle-orm";
 import { queryRows, getReadDb } from "../index";
 import type { OriginalStatus } from "@/lib/ccr/types";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
-import type { ChainOriginalLinks, MatchingPassWire, OriginalLink, RestoreMatch } from "@/lib/ccr/types";
+import type {
+  ChainOriginalLinks,
+  MatchingPassWire,
+  OriginalLink,
+  RecordedPassWire,
+  RestoreMatch,
+} from "@/lib/ccr/types";
 import { type CcrOptions, type RawRow, num, date, must } from "./originals-shared";
 
 function toLink(r: RawRow, now: Date): OriginalLink {
@@ -164,4 +170,24 @@ export async function listPassesForOriginal(hash: string, limit = 100): Promise<
     relation: r.relation as "input" | "output",
     verdict: r.verdict as string,
   }));
+}
+
+/** The receipt of the pass an original says it came from (its `chain_id` and `pass_id`), if it has arrived. */
+export async function getRecordedPass(chainId: string, passId: string): Promise<RecordedPassWire | null> {
+  const db = await getReadDb();
+  const [row] = await queryRows<RawRow>(
+    db,
+    sql`select chain_id, pass_id, pass_number, verdict, input_content_hash, current_content_hash
+      from passes where chain_id = ${chainId} and pass_id = ${passId}`,
+  );
+  return row
+    ? {
+        chain_id: row.chain_id as string,
+        pass_id: row.pass_id as string,
+        pass_number: must(num(row.pass_number)),
+        verdict: row.verdict as string,
+        input_content_hash: (row.input_content_hash as string | null) ?? null,
+        current_content_hash: row.current_content_hash as string,
+      }
+    : null;
 }

@@ -1,17 +1,25 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getReadDb, onlyRow, queryRows } from "../index";
-import type { CollapseRateRow, OverviewFigures, RecentCollapse } from "@/lib/chains/overview";
+import type { CollapseRateRow } from "@/lib/chains/overview";
+import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RecentCollapse } from "@/lib/chains/overview";
+import type { ChainStatusFilter } from "@/lib/schemas/chains";
+import { activeStatusColumn } from "../ingest/rollups";
+import { chainStatusCondition } from "./chains";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * ms);
 
 /**
- * The headline figures since a moment (or over all time when `since` is null), from the
- * roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours before
- * the first whole day from the hourly ones, and the part of an hour before the first whole
- * hour from the tables, through their time indexes. The cost follows the length of the
+ * The headline figures since a moment (or over all time when `since` is null). Every chain
+ * figure counts what the chains list shows for the same status and range: chains whose last
+ * activity is in the range, with that status (the roll-ups count each chain under the list's
+ * own status conditions, db/ingest/rollups.ts); `passes` counts receipts received in it.
+ *
+ * From the roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours
+ * before the first whole day from the hourly ones, and the part of an hour before the first
+ * whole hour from the tables, through their time indexes. The cost follows the length of the
  * range in days, not the number of chains or passes.
  */
 export async function getOverviewFigures(since: Date | null): Promise<OverviewFigures> {
@@ -29,46 +37,56 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
     since && edge
       ? sql`${sql.raw(column)} >= ${from}::timestamptz and ${sql.raw(column)} < ${edge.toISOString()}::timestamptz`
       : sql`false`;
+  const figures = Object.entries(OVERVIEW_FIGURE_STATUS) as [keyof OverviewFigures, ChainStatusFilter | null][];
+  // Per figure: the roll-up column that counts it, and the condition over the edge's chains.
+  const parts = figures.map(([key, status]) => ({
+    key: sql.identifier(key),
+    column: sql.identifier(status === null ? "active_chains" : activeStatusColumn(status)),
+    condition: status === null ? sql`true` : chainStatusCondition(status),
+  }));
   const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
     db,
     sql`
-      with c as (
-        select coalesce(sum(active_chains), 0) as chains, coalesce(sum(integrity_findings), 0) as integrity,
-          coalesce(sum(collapsed_chains), 0) as collapsed
+      with r as (
+        select ${sql.join(
+          parts.map((p) => sql`coalesce(sum(${p.column}), 0) as ${p.key}`),
+          sql`, `,
+        )}
         from (
-          select active_chains, integrity_findings, collapsed_chains from chain_rollups_daily where ${daysFrom}
+          select ${sql.join(
+            parts.map((p) => p.column),
+            sql`, `,
+          )} from chain_rollups_daily where ${daysFrom}
           union all
-          select active_chains, integrity_findings, collapsed_chains from chain_rollups where ${hoursFrom}
-        ) as r
+          select ${sql.join(
+            parts.map((p) => p.column),
+            sql`, `,
+          )} from chain_rollups where ${hoursFrom}
+        ) as u
+      ),
+      e as (
+        select ${sql.join(
+          parts.map((p) => sql`count(*) filter (where ${p.condition}) as ${p.key}`),
+          sql`, `,
+        )}
+        from chains where ${inEdge("last_activity_at")}
       ),
       p as (
-        select coalesce(sum(passes), 0) as passes,
-          coalesce(sum(passes) filter (where verdict = 'FLOOR_BREACH_DETECTED'), 0) as breaches,
-          coalesce(sum(client_mismatches), 0) as mismatches
-        from (
-          select passes, verdict, client_mismatches from pass_rollups_daily where ${daysFrom}
+        select coalesce(sum(passes), 0) as passes from (
+          select passes from pass_rollups_daily where ${daysFrom}
           union all
-          select passes, verdict, client_mismatches from pass_rollups where ${hoursFrom}
-        ) as r
+          select passes from pass_rollups where ${hoursFrom}
+        ) as u
       )
-      select
-        c.chains + (select count(*) from chains where ${inEdge("last_activity_at")}) as chains,
-        p.passes + (select count(*) from passes where ${inEdge("created_at")}) as passes,
-        c.collapsed + (select count(*) from chains where collapse_at is not null and ${inEdge("collapse_at")}) as chains_collapsed,
-        p.breaches + (select count(*) from passes where verdict = 'FLOOR_BREACH_DETECTED' and ${inEdge("created_at")}) as floor_breaches,
-        p.mismatches + (select count(*) from passes where client_mismatch and ${inEdge("created_at")}) as client_mismatches,
-        c.integrity + (select coalesce(sum(integrity_count), 0) from chains where ${inEdge("last_activity_at")}) as integrity_findings
-      from c, p`,
+      select ${sql.join(
+        parts.map((x) => sql`r.${x.key} + e.${x.key} as ${x.key}`),
+        sql`, `,
+      )},
+        p.passes + (select count(*) from passes where ${inEdge("created_at")}) as passes
+      from r, e, p`,
   );
   const row = onlyRow(rows);
-  return {
-    chains: Number(row.chains),
-    passes: Number(row.passes),
-    chains_collapsed: Number(row.chains_collapsed),
-    floor_breaches: Number(row.floor_breaches),
-    client_mismatches: Number(row.client_mismatches),
-    integrity_findings: Number(row.integrity_findings),
-  };
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as OverviewFigures;
 }
 
 /**

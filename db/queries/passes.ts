@@ -5,6 +5,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { passes, policies } from "../schema";
+import { getIntegrityContext } from "./chain-integrity";
 import { findIntegrityIssues } from "@/lib/chains/integrity";
 import { PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
 import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
@@ -85,7 +86,7 @@ export async function listChainPasses(
   // The pass before the page decides the first row's flags.
   const before = await read([first.passNumber, first.id], false, 1);
   const classes = [...new Set([...page, ...before].map((p) => p.contentClass))];
-  const floorOf = await policyFloors(classes);
+  const [floorOf, context] = await Promise.all([policyFloors(classes), getIntegrityContext(chainId, boundaryList)]);
   const boundaryNumbers = new Set(boundaryList.map((b) => b.pass_number));
   const restoreIds = new Set(boundaryList.flatMap((b) => (b.restore_pass_id ? [b.restore_pass_id] : [])));
 
@@ -96,10 +97,12 @@ export async function listChainPasses(
     const input = toFlagInput(p, floorOf);
     const flags = passFlags(prevInput, input, {
       isBoundary: boundaryNumbers.has(p.passNumber) || restoreIds.has(p.passId),
+      context,
     });
     const integrity =
       flags & PASS_FLAG.integrity
-        ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire]).find((f) => f.pass_id === p.passId) ?? null)
+        ? (findIntegrityIssues(prevWire ? [prevWire, wire] : [wire], context).find((f) => f.pass_id === p.passId) ??
+          null)
         : null;
     prevInput = input;
     prevWire = wire;

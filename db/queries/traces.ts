@@ -14,7 +14,15 @@ import {
   type ReasoningNode,
 } from "@/lib/traces/trace";
 import { missingReceiptError, type ListKey, type TraceSubmission } from "@/lib/schemas/traces";
-import type { ChainTraceConstraints, TraceRejectionWire, TraceSummary, TraceWire } from "@/lib/traces/types";
+import {
+  type ChainTraceConstraints,
+  REJECTED_CONTENT_MAX_BYTES,
+  type TraceRejectionWire,
+  type TraceSummary,
+  type TraceWire,
+  truncateUtf8,
+  utf8Length,
+} from "@/lib/traces/types";
 
 type TraceRecord = typeof traces.$inferSelect;
 
@@ -77,6 +85,8 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
   } catch (error) {
     if (!(error instanceof MissingVerificationReceiptError)) throw error;
     const refused = missingReceiptError(error);
+    const node = submission.nodes[error.nodeIndex];
+    const kept = node ? truncateUtf8(node.content, REJECTED_CONTENT_MAX_BYTES) : null;
     // The rejection and its outbox event commit together.
     await db.transaction(async (tx) => {
       await tx.insert(traceRejections).values({
@@ -84,6 +94,10 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
         chainId: submission.chain_id ?? null,
         nodeId: error.nodeId,
         nodeIndex: error.nodeIndex,
+        nodeType: node?.node_type ?? null,
+        content: kept?.text ?? null,
+        contentBytes: kept?.bytes ?? null,
+        reason: refused.message,
       });
       await recordEvents(tx, [
         {
@@ -300,6 +314,11 @@ export async function listTraceRejections(
       chain_id: r.chainId,
       node_id: r.nodeId,
       node_index: r.nodeIndex,
+      node_type: r.nodeType,
+      content: r.content,
+      content_bytes: r.contentBytes,
+      content_truncated: r.content !== null && r.contentBytes !== null && utf8Length(r.content) < r.contentBytes,
+      reason: r.reason,
       created_at: r.createdAt.toISOString(),
     })),
   };

@@ -29,6 +29,11 @@ export const chains = pgTable(
     /** The OpenTelemetry resource's `service.name` of the first receipt that named one. */
     serviceName: text("service_name"),
     integrityCount: integer("integrity_count").notNull(),
+    /** Of `integrity_count`: passes that continued after the halt point, and restores not honoured. */
+    continuedAfterHaltCount: integer("continued_after_halt_count").notNull().default(0),
+    restoreNotHonouredCount: integer("restore_not_honoured_count").notNull().default(0),
+    /** The halt point (lib/chains/integrity.ts `integrityContext`); null while the chain never halted. */
+    haltPassNumber: safeBigint("halt_pass_number"),
     minDensity: doublePrecision("min_density"),
     minSizeBytes: safeBigint("min_size_bytes"),
     firstSeenAt: timestampMs("first_seen_at").notNull(),
@@ -52,12 +57,22 @@ export const chains = pgTable(
     index("chains_healthy_idx")
       .on(t.lastActivityAt, t.chainId)
       .where(
-        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.integrityCount} = 0`,
+        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.checkedMismatchCount} = 0 and ${t.integrityCount} = 0`,
       ),
+    index("chains_collapsed_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`(${t.hasFloorBreach} or ${t.hasCollapseImminent})`),
     index("chains_imminent_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasCollapseImminent}`),
     index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
     index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
+    index("chains_checked_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.checkedMismatchCount} > 0`),
     index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
+    index("chains_continued_after_halt_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`${t.continuedAfterHaltCount} > 0`),
+    index("chains_restore_not_honoured_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`${t.restoreNotHonouredCount} > 0`),
     // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
     // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
     // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each

@@ -24,6 +24,14 @@ const chainCounts = () => ({
   startedChains: count("started_chains"),
   startedCollapsed: count("started_collapsed"),
   collapsedChains: count("collapsed_chains"),
+  // Of `active_chains`, those with each status the overview counts (the chains list's status
+  // filters of the same names, db/queries/chains.ts STATUS_FILTER).
+  activeCollapsed: count("active_collapsed"),
+  activeFloorBreached: count("active_floor_breached"),
+  activeClientMismatch: count("active_client_mismatch"),
+  activeBrokenIntegrity: count("active_broken_integrity"),
+  activeContinuedAfterHalt: count("active_continued_after_halt"),
+  activeRestoreNotHonoured: count("active_restore_not_honoured"),
 });
 
 export const passRollups = pgTable(
@@ -37,7 +45,8 @@ export const passRollups = pgTable(
 
 /**
  * What each chain contributes to the overview, per UTC hour × content class: a chain counts
- * once as active (and with its integrity findings) in the hour of its last activity, once as
+ * once as active (with its integrity findings, and once under each overview status it has)
+ * in the hour of its last activity, once as
  * started (and, if it has collapsed, as started-and-collapsed) in the hour it was first seen,
  * and once as collapsed in the hour of its collapse pass. Ingest subtracts a chain's old
  * contribution and adds its new one in the same transaction, so the sums stay exact.

@@ -35,6 +35,11 @@ export const traceRejections = pgTable(
     chainId: text("chain_id"),
     nodeId: text("node_id").notNull(),
     nodeIndex: integer("node_index").notNull(),
+    /** The refused node as sent, its content cut to REJECTED_CONTENT_MAX_BYTES (lib/traces/types.ts). */
+    nodeType: text("node_type"),
+    content: text("content"),
+    contentBytes: integer("content_bytes"),
+    reason: text("reason"),
     createdAt: createdAt(),
   },
   (t) => [index("trace_rejections_created_idx").on(t.createdAt)],

@@ -97,6 +97,16 @@ export interface ChainOriginalLinks {
   restores: Record<string, OriginalLink & { match: RestoreMatch }>;
 }
 
+/** The receipt of the pass an original names as its source. */
+export interface RecordedPassWire {
+  chain_id: string;
+  pass_id: string;
+  pass_number: number;
+  verdict: string;
+  input_content_hash: string | null;
+  current_content_hash: string;
+}
+
 export interface MatchingPassWire {
   chain_id: string;
   pass_id: string;

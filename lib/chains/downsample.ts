@@ -5,6 +5,8 @@
 // here; test/support/downsample-oracle.ts checks the SQL's selection against a plain
 // in-memory one.
 
+import { type IntegrityContext, NO_CONTEXT } from "./integrity";
+
 /** Why a pass must stay on the chart whatever the downsampling. One bit per reason. */
 export const PASS_FLAG = {
   first: 1,
@@ -55,9 +57,14 @@ export interface FlagInput {
 export function passFlags(
   prev: FlagInput | null,
   cur: FlagInput,
-  options: { isLast?: boolean; isBoundary?: boolean } = {},
+  options: { isLast?: boolean; isBoundary?: boolean; context?: IntegrityContext } = {},
 ): number {
+  const context = options.context ?? NO_CONTEXT;
   let flags = 0;
+  // The first pass above the halt point (lib/chains/integrity.ts): once per halt.
+  if (context.halt_at !== null && cur.pass_number > context.halt_at && !(prev && prev.pass_number > context.halt_at)) {
+    flags |= PASS_FLAG.integrity;
+  }
   if (options.isLast) flags |= PASS_FLAG.last;
   if (options.isBoundary) flags |= PASS_FLAG.boundary;
   if (cur.client_mismatch || cur.checked_mismatch) flags |= PASS_FLAG.clientMismatch;
@@ -76,10 +83,10 @@ export function passFlags(
   }
   const repeated = cur.pass_number === prev.pass_number;
   const gap = cur.pass_number > prev.pass_number + 1;
+  // Right after a restore boundary the input must be the restored pass's output instead.
+  const expected = context.restores.get(prev.pass_number)?.expected_hash ?? prev.current_content_hash;
   const hashBreak =
-    cur.pass_number === prev.pass_number + 1 &&
-    cur.input_content_hash !== null &&
-    cur.input_content_hash !== prev.current_content_hash;
+    cur.pass_number === prev.pass_number + 1 && cur.input_content_hash !== null && cur.input_content_hash !== expected;
   if (repeated || gap || hashBreak) flags |= PASS_FLAG.integrity;
   return flags;
 }

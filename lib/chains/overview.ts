@@ -1,22 +1,8 @@
 // The overview's time ranges and the shaping of collapse rates for its chart.
 import type { Verdict } from "../guard/guard";
+import type { ChainStatusFilter } from "../schemas/chains";
 
-export const RANGES = {
-  "24h": { label: "24 hours", seconds: 86_400 },
-  "7d": { label: "7 days", seconds: 7 * 86_400 },
-  "30d": { label: "30 days", seconds: 30 * 86_400 },
-  "90d": { label: "90 days", seconds: 90 * 86_400 },
-  all: { label: "All time", seconds: null },
-} as const;
-export type RangeKey = keyof typeof RANGES;
-export const RANGE_KEYS = Object.keys(RANGES) as RangeKey[];
-export const DEFAULT_RANGE: RangeKey = "7d";
-
-/** Where a range starts; "all" starts at the first activity (null: nothing recorded yet). */
-export function rangeStart(range: RangeKey, now: Date, firstActivity: Date | null): Date | null {
-  const seconds = RANGES[range].seconds;
-  return seconds === null ? firstActivity : new Date(now.getTime() - seconds * 1000);
-}
+export { DEFAULT_RANGE, RANGE_KEYS, RANGES, type RangeKey, rangeStart } from "./ranges";
 
 /** A bucket origin on a round boundary at or before `since` (whole hours, UTC midnights), so axis ticks read cleanly. */
 export function alignOrigin(since: Date, strideSeconds: number): Date {
@@ -110,19 +96,34 @@ export function pivotCollapseRates(
   }
   return { classes, points };
 }
+/**
+ * The headline figures. Every one but `passes` counts chains with activity in the range, so
+ * each opens the chains list filtered to exactly what it counts (OVERVIEW_FIGURE_STATUS).
+ */
 export interface OverviewFigures {
   /** Chains with any activity in the range. */
   chains: number;
+  /** Receipts received in the range (not a list: the chains they belong to are `chains`). */
   passes: number;
-  /** Chains whose collapse point (first collapse verdict) falls in the range. */
+  /** Of those chains: collapsed (a floor breach or collapse imminent). */
   chains_collapsed: number;
-  /** Passes judged FLOOR_BREACH_DETECTED. */
-  floor_breaches: number;
-  /** Passes whose client verdict or digest disagreed with the server's. */
-  client_mismatches: number;
-  /** Integrity findings of the chains active in the range. */
-  integrity_findings: number;
+  chains_floor_breached: number;
+  chains_client_mismatch: number;
+  chains_broken_integrity: number;
+  chains_continued_after_halt: number;
+  chains_restore_not_honoured: number;
 }
+
+/** The chains-list status filter each chain figure counts (null: every chain). */
+export const OVERVIEW_FIGURE_STATUS = {
+  chains: null,
+  chains_collapsed: "collapsed",
+  chains_floor_breached: "floor_breached",
+  chains_client_mismatch: "client_mismatch",
+  chains_broken_integrity: "broken_integrity",
+  chains_continued_after_halt: "continued_after_halt",
+  chains_restore_not_honoured: "restore_not_honoured",
+} as const satisfies Record<Exclude<keyof OverviewFigures, "passes">, ChainStatusFilter | null>;
 
 export interface RecentCollapse {
   chain_id: string;

@@ -1,7 +1,13 @@
 // Shapes the passes kept for a chain's chart into serialisable chart props: points, the
 // floor of each policy version that judged a stretch of the chain, and the places where
 // something happened (integrity findings, client/server mismatches, floor crossings).
-import { findIntegrityIssues, type IntegrityFinding, type IntegrityKind } from "./integrity";
+import {
+  findIntegrityIssues,
+  type IntegrityContext,
+  type IntegrityFinding,
+  type IntegrityKind,
+  NO_CONTEXT,
+} from "./integrity";
 import { PASS_FLAG } from "./downsample";
 import type { Verdict } from "../guard/guard";
 
@@ -90,7 +96,7 @@ export interface ChainSeries {
   flagged_truncated: boolean;
 }
 
-function findingFor(row: SeriesRow): IntegrityFinding | undefined {
+function findingFor(row: SeriesRow, context: IntegrityContext): IntegrityFinding | undefined {
   const link = {
     pass_id: row.pass_id,
     pass_number: row.pass_number,
@@ -109,7 +115,9 @@ function findingFor(row: SeriesRow): IntegrityFinding | undefined {
           },
           link,
         ];
-  return findIntegrityIssues(links).find((f) => f.pass_id === row.pass_id && f.pass_number === row.pass_number);
+  return findIntegrityIssues(links, context).find(
+    (f) => f.pass_id === row.pass_id && f.pass_number === row.pass_number,
+  );
 }
 
 /** `rows` in chain order; the first and last pass of the chain are among them. */
@@ -117,6 +125,7 @@ export function buildChainSeries(
   rows: readonly SeriesRow[],
   totalPasses: number,
   flaggedTruncated: boolean,
+  context: IntegrityContext = NO_CONTEXT,
 ): ChainSeries {
   const points: SeriesPoint[] = [];
   const floors: FloorSpan[] = [];
@@ -124,7 +133,7 @@ export function buildChainSeries(
   const mismatches: Mismatch[] = [];
   const crossings: Crossing[] = [];
   for (const row of rows) {
-    const finding = row.flags & PASS_FLAG.integrity ? findingFor(row) : undefined;
+    const finding = row.flags & PASS_FLAG.integrity ? findingFor(row, context) : undefined;
     if (finding) findings.push(finding);
     for (const kind of ["client", "checked"] as const) {
       if (kind === "client" ? row.client_mismatch : row.checked_mismatch) {

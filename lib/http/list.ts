@@ -13,14 +13,22 @@ export const limitSchema = z
   .default(DEFAULT_LIMIT);
 
 /**
- * Parses URL search params with a zod schema; repeated keys keep their first value. A NUL
+ * Parses URL search params with a zod schema; repeated keys keep their first value, except
+ * `repeatable` ones, whose values are joined with commas (`status=a&status=b` is `status=a,b`). A NUL
  * is refused for every parameter: no stored value can contain one, and Postgres text
  * cannot carry it into a query.
  */
-export function parseSearchParams<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
+export function parseSearchParams<S extends z.ZodType>(
+  url: string | URL,
+  schema: S,
+  repeatable: readonly string[] = [],
+): z.infer<S> {
   const params = new URL(url).searchParams;
   const raw: Record<string, string> = {};
-  for (const [key, value] of params) if (!(key in raw)) raw[key] = value;
+  for (const [key, value] of params) {
+    if (!(key in raw)) raw[key] = value;
+    else if (repeatable.includes(key)) raw[key] = `${raw[key]},${value}`;
+  }
   const withNul = Object.entries(raw).flatMap(([key, value]) => (value.includes("\u0000") ? [key] : []));
   if (withNul.length > 0) {
     throw new ApiError("invalid_query", "The query parameters are not valid.", {

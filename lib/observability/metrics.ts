@@ -5,7 +5,13 @@
 // server registers at start-up (`setStoreStatsSource`).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
-export const INTEGRITY_KINDS = ["hash_mismatch", "missing_pass", "repeated_pass"] as const;
+export const INTEGRITY_KINDS = [
+  "hash_mismatch",
+  "missing_pass",
+  "repeated_pass",
+  "continued_after_halt",
+  "restore_not_honoured",
+] as const;
 export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
 export const RETRIEVAL_OUTCOMES = ["hit", "unknown", "evicted", "expired", "ambiguous"] as const;
 /** `budget`: evicted to stay within the byte budget; `ttl`: expired. */

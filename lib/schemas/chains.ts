@@ -3,7 +3,9 @@ import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { contentClassSchema } from "./common";
 import type { Verdict } from "../guard/guard";
+import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
+/** What a chain can be, as its summary's `statuses` says (every one that applies). */
 export const CHAIN_STATUSES = [
   "healthy",
   "collapse_imminent",
@@ -12,13 +14,45 @@ export const CHAIN_STATUSES = [
   /** A pass's content contradicts the client's claims (server-side content checks). */
   "checked_mismatch",
   "broken_integrity",
+  "continued_after_halt",
+  "restore_not_honoured",
 ] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+
+/** What the `status` filter takes: any status, or `collapsed` (floor breach or collapse imminent). */
+export const CHAIN_STATUS_FILTERS = ["collapsed", ...CHAIN_STATUSES] as const;
+export type ChainStatusFilter = (typeof CHAIN_STATUS_FILTERS)[number];
+
+/**
+ * Several statuses at once: a comma list (`status=collapsed,client_mismatch`), and repeated
+ * keys are joined into one (`status=a&status=b`). A chain matches when it has any of them.
+ * An unknown value is refused, naming it.
+ */
+export const statusFilterSchema = z
+  .string()
+  .transform((value) => value.split(",").map((v) => v.trim()))
+  .pipe(
+    z
+      .array(
+        z.enum(CHAIN_STATUS_FILTERS, {
+          error: (issue) => `unknown status ${JSON.stringify(issue.input)}; one of ${CHAIN_STATUS_FILTERS.join(", ")}`,
+        }),
+      )
+      .min(1),
+  )
+  .transform((values) => [...new Set(values)])
+  .meta({
+    description: `Chains with any of these statuses: one, or a comma list (repeated \`status\` keys are joined into one). \`collapsed\` is a floor breach or collapse imminent. An unknown value is a 422 naming it. One of: ${CHAIN_STATUS_FILTERS.join(", ")}.`,
+    pattern: `^(${CHAIN_STATUS_FILTERS.join("|")})(,(${CHAIN_STATUS_FILTERS.join("|")}))*$`,
+    examples: ["collapsed", "continued_after_halt,restore_not_honoured"],
+  });
 export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
 
 export const chainListQuerySchema = z.object({
-  status: z.enum(CHAIN_STATUSES).optional(),
+  status: statusFilterSchema.optional(),
+  /** Only chains with activity in the last 24h, 7d, 30d or 90d (`all`: no limit), as the overview counts them. */
+  range: z.enum(RANGE_KEYS as [RangeKey, ...RangeKey[]]).optional(),
   content_class: contentClassSchema.optional(),
   /** The OpenTelemetry `service.name` the chain's receipts came from. */
   service: z.string().min(1).max(256).optional(),

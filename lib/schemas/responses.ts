@@ -8,6 +8,8 @@ import { KEY_SCOPES, ROLES } from "../auth/credentials.mjs";
 import { CHAIN_STATUSES } from "./chains";
 import { VERDICTS } from "../guard/guard";
 import { NODE_TYPES } from "../traces/trace";
+import { REJECTED_CONTENT_MAX_BYTES } from "../traces/types";
+import type { IntegrityKind } from "../chains/integrity";
 
 const verdict = z.enum(VERDICTS);
 const timestamp = z.string().describe("RFC 3339, UTC");
@@ -110,7 +112,17 @@ export const passWireSchema = z
 
 export const integrityFindingSchema = z
   .object({
-    kind: z.enum(["hash_mismatch", "missing_pass", "repeated_pass"]),
+    kind: z
+      .enum([
+        "hash_mismatch",
+        "missing_pass",
+        "repeated_pass",
+        "continued_after_halt",
+        "restore_not_honoured",
+      ] satisfies IntegrityKind[])
+      .describe(
+        "missing_pass: passes never received before this one; repeated_pass: a pass number seen twice; hash_mismatch: the input hash is not the previous pass's output hash; continued_after_halt: the first pass above the chain's halt point (a halt boundary or an unanswered HALT directive); restore_not_honoured: after a restore boundary, the input hash is not the restored pass's output hash.",
+      ),
     pass_id: z.string(),
     pass_number: count,
     detail: z.string(),
@@ -343,6 +355,19 @@ export const traceRejectionSchema = z
     chain_id: z.string().nullable(),
     node_id: z.string(),
     node_index: count,
+    node_type: z
+      .string()
+      .nullable()
+      .describe("the refused node's type (null for refusals recorded before it was kept)"),
+    content: z
+      .string()
+      .nullable()
+      .describe(
+        `the refused node's content, its first ${REJECTED_CONTENT_MAX_BYTES} UTF-8 bytes cut on a character boundary`,
+      ),
+    content_bytes: count.nullable().describe("the content's full size in UTF-8 bytes"),
+    content_truncated: z.boolean().describe("`content` is only the first part"),
+    reason: z.string().nullable().describe("why it was refused: the 422's message"),
     created_at: timestamp,
   })
   .meta({ id: "TraceRejection" });

@@ -38,7 +38,33 @@ export interface TraceRejectionWire {
   chain_id: string | null;
   node_id: string;
   node_index: number;
+  /** The refused node as sent (null for rejections recorded before these were kept). */
+  node_type: string | null;
+  /** Its content, the first REJECTED_CONTENT_MAX_BYTES bytes (cut on a character boundary). */
+  content: string | null;
+  /** The content's full size in UTF-8 bytes. */
+  content_bytes: number | null;
+  content_truncated: boolean;
+  /** Why it was refused: the 422's message. */
+  reason: string | null;
   created_at: string;
+}
+
+/** How much of a refused node's content is kept. */
+export const REJECTED_CONTENT_MAX_BYTES = 4096;
+
+export function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that ends on a character boundary. */
+export function truncateUtf8(text: string, maxBytes: number): { text: string; bytes: number } {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return { text, bytes: bytes.length };
+  let end = maxBytes;
+  // Back off continuation bytes (10xxxxxx) so a character is never split.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), bytes: bytes.length };
 }
 
 export interface ChainTraceConstraints {

@@ -253,12 +253,13 @@ test("an original links back to the chain it came from and to every pass whose h
 }) => {
   const { chainId, restored } = await restoreChain(request);
   await page.goto(`/originals/${restored}`);
+  // The recorded source (pass 2) is confirmed by its receipt; the other pass is listed once, apart.
+  await expect(page.getByTestId("provenance-source")).toHaveAttribute("data-check", "confirmed");
+  await expect(page.getByTestId("provenance-source")).toContainText("Confirmed: that pass’s receipt names this hash");
   const matching = page.getByTestId("matching-passes");
-  await expect(matching.locator("li")).toHaveCount(2);
+  await expect(matching.locator("li")).toHaveCount(1);
   await expect(matching.locator("li").nth(0)).toContainText("pass 1");
   await expect(matching.locator("li").nth(0)).toContainText("produced this content");
-  await expect(matching.locator("li").nth(1)).toContainText("pass 2");
-  await expect(matching.locator("li").nth(1)).toContainText("compressed this original");
   await page.getByTestId("source-chain-link").click();
   await expect(page).toHaveURL(`/chains/${chainId}?pass=${encodeURIComponent(`${chainId}.p2`)}`);
 });
@@ -272,4 +273,11 @@ test("the demo's restore boundary links to the original recorded for the restore
   await link.click();
   await expect(page).toHaveURL(/\/originals\/[0-9a-f]{64}$/);
   await expect(page.getByText("demo-schema-truncation.p4").first()).toBeVisible();
+  // One account of the source: recorded by the agent, and why no receipt names this hash.
+  await expect(page.getByTestId("provenance-source")).toHaveAttribute("data-check", "hashes_differ");
+  await expect(page.getByTestId("no-matching-passes")).toContainText("No pass receipt names this hash");
+  // The loss, at the top: the dropped sku and the shortened array, counted.
+  const loss = page.getByTestId("loss-paths");
+  await expect(loss).toContainText("[].items[].sku dropped in all 24 items");
+  await expect(loss).toContainText("(root) shortened in 1 of 1 array: 120 → 12 elements");
 });

@@ -107,6 +107,11 @@ test("the list shows traces with their counts and digest status, and the refused
   await expect(rejection).toHaveCount(1);
   await expect(rejection.getByTestId("rejected-trace")).toHaveText(ids.refused);
   await expect(rejection.getByTestId("rejected-node")).toHaveText("r2 #1");
+  // What was refused and why, and the chain it belongs to, one click away.
+  await rejection.getByTestId("refused-node").locator("summary").click();
+  await expect(rejection.getByTestId("refused-content")).toHaveText("Everything is fine");
+  await expect(rejection.getByTestId("refused-reason")).toContainText("r2");
+  await expect(rejection.getByTestId("rejected-chain")).toHaveAttribute("href", `/chains/${chain}`);
 
   // The demo data's trace is listed under its chain.
   await page.goto("/traces?chain_id=demo-healthy-orders");

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, queryRows } from "@/db/index";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
+import { getChain } from "@/db/queries/chains";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
@@ -48,16 +49,25 @@ describe("chain summaries kept incrementally", () => {
     });
 
     let writes = 0;
+    const seen = { continued_after_halt: 0, restore_not_honoured: 0 };
     for (let round = 0; round < 120; round++) {
       if (rnd() < 0.15) {
-        const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
-          boundaryReceiptSchema.parse({
-            chain_id: pick(CHAINS),
+        const restoreTarget = (chain: string) => {
+          const received = [...sent.values()].filter((p) => p.chain_id === chain).map((p) => p.pass_id);
+          return received.length > 0 && rnd() < 0.8 ? pick(received) : `${chain}-p${Math.floor(rnd() * 16)}`;
+        };
+        const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
+          const chain = pick(CHAINS);
+          const strategy = pick(["halt", "restore", "accept_loss"] as const);
+          return boundaryReceiptSchema.parse({
+            chain_id: chain,
             pass_number: Math.floor(rnd() * 8),
-            strategy: "halt",
+            strategy,
             reason: `r${seed}`,
-          }),
-        );
+            // Mostly a received pass, sometimes one never received.
+            restore_pass_id: strategy === "restore" ? restoreTarget(chain) : undefined,
+          });
+        });
         await ingestBoundaries(items).catch((e: { code?: string }) => {
           if (e.code !== "idempotency_conflict") throw e;
         });
@@ -106,8 +116,28 @@ describe("chain summaries kept incrementally", () => {
       const folded = await summaries();
       await recomputeAll();
       expect(folded, `round ${round}`).toBe(await summaries());
+      // And the counts are the pure rules' (lib/chains/integrity.ts), kind by kind (every few
+      // rounds: reading every chain whole each round would make the test slow).
+      for (const chainId of round % 8 === 7 ? CHAINS : []) {
+        const [row] = await queryRows<Record<string, number>>(
+          await getDb(),
+          sql`select integrity_count, continued_after_halt_count, restore_not_honoured_count from chains where chain_id = ${chainId}`,
+        );
+        const detail = await getChain(chainId);
+        if (!row || !detail) continue;
+        const count = (kind?: string) => detail.integrity.filter((f) => kind === undefined || f.kind === kind).length;
+        expect(
+          [row.integrity_count, row.continued_after_halt_count, row.restore_not_honoured_count],
+          `${chainId} round ${round}`,
+        ).toEqual([count(), count("continued_after_halt"), count("restore_not_honoured")]);
+        seen.continued_after_halt += count("continued_after_halt");
+        seen.restore_not_honoured += count("restore_not_honoured");
+      }
       writes++;
     }
     expect(writes).toBe(120);
+    // The random writes did reach both directive kinds.
+    expect(seen.continued_after_halt).toBeGreaterThan(0);
+    expect(seen.restore_not_honoured).toBeGreaterThan(0);
   });
 });

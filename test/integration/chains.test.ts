@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
+import { GET as exportChains } from "@/app/api/v1/exports/chains/route";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
@@ -199,8 +200,41 @@ describe("GET /api/v1/chains: filters", () => {
     expect(await ids("status=collapse_imminent")).toEqual(["breach", "imminent"]);
     expect(await ids("status=floor_breached")).toEqual(["breach"]);
     expect(await ids("status=client_mismatch")).toEqual(["mismatch"]);
-    expect(await ids("status=broken_integrity")).toEqual(["gappy", "hash-broken", "late-start", "repeated"]);
+    // "imminent" and "breach" went on after their HALT directive (pass 3): continued_after_halt.
+    expect(await ids("status=broken_integrity")).toEqual([
+      "breach",
+      "gappy",
+      "hash-broken",
+      "imminent",
+      "late-start",
+      "repeated",
+    ]);
+    expect(await ids("status=continued_after_halt")).toEqual(["breach", "imminent"]);
     expect(await ids("status=healthy")).toEqual(["Other_Class%", "healthy", "zero-start"].sort());
+  });
+
+  it("collapsed is a floor breach or collapse imminent, as the overview counts it", async () => {
+    expect(await ids("status=collapsed")).toEqual(["breach", "imminent"]);
+  });
+
+  it("takes several statuses at once, as a comma list or repeated keys: any of them", async () => {
+    expect(await ids("status=floor_breached,client_mismatch")).toEqual(["breach", "mismatch"]);
+    expect(await ids("status=floor_breached&status=client_mismatch")).toEqual(["breach", "mismatch"]);
+    expect(await ids("status=healthy,collapsed&q=e")).toEqual(
+      ["Other_Class%", "breach", "healthy", "imminent", "zero-start"].sort(),
+    );
+  });
+
+  it("refuses an unknown status with 422 naming it, never ignores it", async () => {
+    for (const query of ["status=collapsedd", "status=collapsed,nope", "status=collapsed&status=nope", "status="]) {
+      const answer = await call(listChains, jsonRequest(`/api/v1/chains?${query}`));
+      expect(answer.status, query).toBe(422);
+      expect(answer.body.error.code).toBe("invalid_query");
+    }
+    const answer = await call(listChains, jsonRequest("/api/v1/chains?status=collapsed,nope"));
+    expect(JSON.stringify(answer.body.error.issues)).toContain('unknown status \\"nope\\"');
+    const exported = await call(exportChains, jsonRequest("/api/v1/exports/chains?status=nope"));
+    expect(exported.status).toBe(422);
   });
 
   it("filters by content class", async () => {
@@ -217,7 +251,7 @@ describe("GET /api/v1/chains: filters", () => {
   });
 
   it("combines filters", async () => {
-    expect(await ids("status=broken_integrity&q=h")).toEqual(["hash-broken"]);
+    expect(await ids("status=broken_integrity&q=hash")).toEqual(["hash-broken"]);
     expect(await ids("status=collapse_imminent&q=IMM")).toEqual(["imminent"]);
   });
 
@@ -239,7 +273,7 @@ type Detail = {
     current_size_bytes: number;
   }>;
   boundaries: unknown[];
-  integrity: unknown[];
+  integrity: Array<{ kind: string }>;
   collapse_point: unknown;
 };
 
@@ -252,6 +286,8 @@ function expectedSummary(chain: Detail) {
     ...(verdicts.has("FLOOR_BREACH_DETECTED") ? ["floor_breached"] : []),
     ...(mismatches > 0 ? ["client_mismatch"] : []),
     ...(chain.integrity.length > 0 ? ["broken_integrity"] : []),
+    ...(chain.integrity.some((f) => f.kind === "continued_after_halt") ? ["continued_after_halt"] : []),
+    ...(chain.integrity.some((f) => f.kind === "restore_not_honoured") ? ["restore_not_honoured"] : []),
   ];
   const last = chain.passes.at(-1);
   return {
@@ -331,7 +367,7 @@ describe("integrity count (SQL) equals integrity findings (lib/chains/integrity.
     }
     // The generator really produced findings of every kind.
     expect(findings).toBeGreaterThan(20);
-    expect([...kinds].sort()).toEqual(["hash_mismatch", "missing_pass", "repeated_pass"]);
+    expect([...kinds].sort()).toEqual(["continued_after_halt", "hash_mismatch", "missing_pass", "repeated_pass"]);
   });
 });
 

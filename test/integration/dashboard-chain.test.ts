@@ -11,6 +11,7 @@ import { listChainPasses } from "@/db/queries/passes";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { DOWNSAMPLE, PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
+import { integrityContext } from "@/lib/chains/integrity";
 import { selectSamples } from "../support/downsample-oracle";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
@@ -103,6 +104,9 @@ describe("chain page queries", () => {
 
     // The specification, run on every pass loaded in full.
     const full = (await getChain(BIG))!.passes;
+    // The halt boundary at 2,001: the pass after it continued after the halt (an integrity finding).
+    const context = integrityContext(full, boundaryList, full);
+    expect(context.halt_at).toBe(2_001);
     const floors = new Map([
       [1, { size: 10_000, density: 0.5 }],
       [2, { size: 12_000, density: 0.5 }],
@@ -114,7 +118,11 @@ describe("chain page queries", () => {
         floor_size: floors.get(p.policy_version)!.size,
         floor_density: floors.get(p.policy_version)!.density,
       };
-      const flags = passFlags(prev, input, { isLast: i === full.length - 1, isBoundary: p.pass_number === 2_001 });
+      const flags = passFlags(prev, input, {
+        isLast: i === full.length - 1,
+        isBoundary: p.pass_number === 2_001,
+        context,
+      });
       prev = input;
       return { key: i, passNumber: p.pass_number, values: [p.current_size_bytes, p.semantic_density_score], flags };
     });
@@ -135,8 +143,11 @@ describe("chain page queries", () => {
       [2, 3_001, 12_000],
     ]);
     expect(series.mismatches.map((m) => m.pass_number)).toEqual([1_234]);
-    expect(series.findings.map((f) => [f.kind, f.pass_number])).toEqual([["hash_mismatch", 3_000]]);
-    expect(samples.filter((s) => s.flags & PASS_FLAG.integrity).map((s) => s.passNumber)).toEqual([3_000]);
+    expect(series.findings.map((f) => [f.kind, f.pass_number])).toEqual([
+      ["continued_after_halt", 2_002],
+      ["hash_mismatch", 3_000],
+    ]);
+    expect(samples.filter((s) => s.flags & PASS_FLAG.integrity).map((s) => s.passNumber)).toEqual([2_002, 3_000]);
   });
 
   it("pages through every pass forwards and backwards by keyset, and jumps to a pass", async () => {

@@ -101,17 +101,17 @@ describe("chains list", () => {
       sort: "last_activity",
       order: "desc",
       limit: 500,
-      status: "collapse_imminent",
+      status: ["collapse_imminent"],
     });
     expect(collapsed.items.length).toBeGreaterThan(0);
     expect(collapsed.items.every((c) => c.statuses.includes("collapse_imminent") && c.collapse_point !== null)).toBe(
       true,
     );
-    expect(await countChains({ status: "collapse_imminent" })).toEqual({
+    expect(await countChains({ status: ["collapse_imminent"] })).toEqual({
       count: collapsed.items.length,
       capped: false,
     });
-    const healthy = await countChains({ status: "healthy" });
+    const healthy = await countChains({ status: ["healthy"] });
     expect((healthy?.count ?? 0) + collapsed.items.length).toBe(CHAINS);
 
     const summaries = await listChains({ sort: "last_activity", order: "desc", limit: 500, content_class: "summary" });
@@ -153,7 +153,7 @@ describe("chains export", () => {
     expect(lines[0]).toBe(
       "chain_id,content_class,statuses,pass_count,boundary_count,last_pass_id,last_pass_number,last_verdict,collapse_pass_id,collapse_pass_number,collapse_verdict,client_mismatches,integrity_findings,min_semantic_density,min_size_bytes,first_seen_at,last_activity_at",
     );
-    const expected = (await listChains({ sort: "pass_count", order: "asc", limit: 500, status: "collapse_imminent" }))
+    const expected = (await listChains({ sort: "pass_count", order: "asc", limit: 500, status: ["collapse_imminent"] }))
       .items;
     expect(lines).toHaveLength(expected.length + 1);
     expect(lines.slice(1).map((l) => l.match(/^("(?:[^"]|"")*"|[^,]*)/)![1])).toEqual(

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../support/database";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
 import { ingestPasses } from "@/db/ingest/passes";
-import { chooseStride, pivotCollapseRates, rangeStart } from "@/lib/chains/overview";
+import { countChains } from "@/db/queries/chains";
+import { chooseStride, OVERVIEW_FIGURE_STATUS, pivotCollapseRates, rangeStart } from "@/lib/chains/overview";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 setUpTestDatabase();
@@ -54,25 +55,30 @@ describe("overview", () => {
     const day = await getOverviewFigures(rangeStart("24h", NOW, null));
     // Chains count as active when a receipt was created or received in the range: the
     // back-dated chains were all received just now.
-    expect(day).toEqual({
+    // Every chain figure counts chains; recent-collapse went on after its HALT at pass 3.
+    const expected = {
       chains: 5,
-      passes: 10,
-      chains_collapsed: 2,
-      floor_breaches: 1,
-      client_mismatches: 1,
-      integrity_findings: 1,
-    });
+      chains_collapsed: 3,
+      chains_floor_breached: 1,
+      chains_client_mismatch: 1,
+      chains_broken_integrity: 2,
+      chains_continued_after_halt: 1,
+      chains_restore_not_honoured: 0,
+    };
+    expect(day).toEqual({ ...expected, passes: 10 });
     const week = await getOverviewFigures(rangeStart("7d", NOW, null));
     expect(week).toMatchObject({ passes: 12, chains_collapsed: 3 });
     const all = await getOverviewFigures(null);
-    expect(all).toEqual({
-      chains: 5,
-      passes: 14,
-      chains_collapsed: 3,
-      floor_breaches: 1,
-      client_mismatches: 1,
-      integrity_findings: 1,
-    });
+    expect(all).toEqual({ ...expected, passes: 14 });
+
+    // Each figure opens the chains list filtered to exactly what it counts: same number, same unit.
+    for (const range of ["24h", "7d", "all"] as const) {
+      const figures = await getOverviewFigures(range === "all" ? null : rangeStart(range, new Date(), null));
+      for (const [key, status] of Object.entries(OVERVIEW_FIGURE_STATUS)) {
+        const listed = await countChains({ status: status ? [status] : undefined, range });
+        expect(listed, `${key} over ${range}`).toEqual({ count: figures[key as keyof typeof figures], capped: false });
+      }
+    }
     expect((await getFirstActivity())!.getTime()).toBe(NOW.getTime() - 960 * HOUR);
   });
 

@@ -29,7 +29,7 @@ describe("demo-content-check", () => {
         problems: ["required field 'items.quantity' is missing (at items[17].quantity)"],
       },
     });
-    const flagged = await listChains({ status: "checked_mismatch", sort: "last_activity", order: "desc", limit: 50 });
+    const flagged = await listChains({ status: ["checked_mismatch"], sort: "last_activity", order: "desc", limit: 50 });
     expect(flagged.items.map((c) => c.chain_id)).toEqual(["demo-content-check"]);
   });
 });

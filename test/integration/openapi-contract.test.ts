@@ -109,6 +109,10 @@ const CASES: Record<string, () => Case[]> = {
   "GET /api/v1/chains": () => [
     { name: "page", query: "limit=2", status: 200 },
     { name: "filtered", query: "status=client_mismatch&sort=min_density", status: 200 },
+    { name: "several statuses", query: "status=collapsed,continued_after_halt&range=all", status: 200 },
+    { name: "repeated status keys", query: "status=restore_not_honoured&status=broken_integrity", status: 200 },
+    { name: "unknown status", query: "status=collapsed,bogus", status: 422 },
+    { name: "unknown range", query: "range=1y", status: 422 },
     { name: "bad limit", query: "limit=0", status: 422 },
     unauthenticated,
   ],
@@ -124,6 +128,8 @@ const CASES: Record<string, () => Case[]> = {
   "GET /api/v1/exports/chains": () => [
     { name: "csv", status: 200 },
     { name: "json", query: "format=json", status: 200 },
+    { name: "several statuses", query: "format=json&status=collapsed&status=restore_not_honoured", status: 200 },
+    { name: "unknown status", query: "status=nope", status: 422 },
     { name: "bad format", query: "format=xml", status: 422 },
   ],
   "GET /api/v1/policies": () => [
@@ -247,6 +253,7 @@ const CASES: Record<string, () => Case[]> = {
   ],
   "GET /api/v1/trace-rejections": () => [
     { name: "page", status: 200 },
+    { name: "of a trace", query: "trace_id=contract-refused", status: 200 },
     { name: "bad limit", query: "limit=x", status: 422 },
   ],
   "GET /originals/{hash}/content": () => [

@@ -3,7 +3,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
-import { getChainOriginalLinks } from "@/db/queries/originals-links";
+import { getChainOriginalLinks, getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
+import { getOriginalText } from "@/db/queries/originals-view";
+import { describeChange, diffContent } from "@/lib/ccr/diff";
+import { provenanceOf } from "@/lib/ccr/provenance";
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { listOriginals } from "@/db/queries/originals-browse";
 import { setUpTestDatabase } from "../support/database";
@@ -25,6 +28,32 @@ describe("seedDemoOriginals", () => {
     expect(stats.totals.misses).toMatchObject({ unknown: 1, evicted: 1, expired: 1 });
     expect(stats.totals.tokens.net).toBe(stats.totals.tokens.saved_gross - stats.totals.tokens.respent);
     expect(await seedDemoOriginals()).toBe(0);
+  });
+
+  it("shows what compression lost from the demo orders and one account of where they came from", async () => {
+    const { items } = await listOriginals(
+      { sort: "created", order: "desc", limit: 50, q: "demo-schema-truncation" },
+      undefined,
+    );
+    const hash = items[0]?.hash ?? "";
+    const [a, b] = await Promise.all([
+      getOriginalText(hash, "original", null),
+      getOriginalText(hash, "compressed", null),
+    ]);
+    const diff = diffContent(a?.text ?? "", b?.text ?? "");
+    expect(diff.kind === "json" ? diff.changes.map(describeChange) : diff).toEqual([
+      "[].items[].sku dropped in all 24 items",
+      "(root) shortened in 1 of 1 array: 120 → 12 elements",
+    ]);
+    const recorded = await getRecordedPass("demo-schema-truncation", "demo-schema-truncation.p4");
+    const provenance = provenanceOf(
+      hash,
+      "demo-schema-truncation",
+      "demo-schema-truncation.p4",
+      recorded,
+      await listPassesForOriginal(hash),
+    );
+    expect(provenance).toMatchObject({ source: { kind: "hashes_differ", pass: { pass_number: 4 } }, others: [] });
   });
 
   it("gives the demo chain's restore boundary the original it rolls back to", async () => {

@@ -251,13 +251,32 @@ describe("storing traces", () => {
     const listed = await rejections({ chain_id: "rejecting-chain", limit: "1" });
     expect(listed.body.total).toBe(2);
     expect(listed.body.items).toHaveLength(1);
-    expect(listed.body.items[0]).toMatchObject({ trace_id: "unverified", node_id: "e", node_index: 4 });
+    expect(listed.body.items[0]).toMatchObject({
+      trace_id: "unverified",
+      chain_id: "rejecting-chain",
+      node_id: "e",
+      node_index: 4,
+      node_type: "VERIFIED_CONCLUSION",
+      content: "The cache is warm",
+      content_bytes: 17,
+      content_truncated: false,
+    });
+    expect(listed.body.items[0].reason).toContain("e");
     expect(Date.parse(listed.body.items[0].created_at)).not.toBeNaN();
     const second = await rejections({ chain_id: "rejecting-chain", limit: "1", cursor: listed.body.next_cursor });
     expect(second.body.items).toHaveLength(1);
     expect(second.body.items[0].id).not.toBe(listed.body.items[0].id);
     expect(second.body.next_cursor).toBeNull();
     expect((await get("unverified")).status).toBe(404);
+  });
+
+  it("keeps the first 4 KiB of a refused node's content, cut on a character boundary", async () => {
+    // 4,095 ASCII bytes then a 3-byte character that would straddle the limit.
+    const content = `${"a".repeat(4095)}€${"b".repeat(5000)}`;
+    const bad = [node("big", "VERIFIED_CONCLUSION", content, null)];
+    expect((await post({ trace_id: "big-refused", chain_id: "big-chain", nodes: bad })).status).toBe(422);
+    const [item] = (await rejections({ chain_id: "big-chain" })).body.items;
+    expect(item).toMatchObject({ content: "a".repeat(4095), content_bytes: 4095 + 3 + 5000, content_truncated: true });
   });
 
   it("refuses malformed submissions with 422 and names the field", async () => {

@@ -2,6 +2,7 @@
 // once per thing that happened, and never for a batch that was refused.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as boundariesRoute from "@/app/api/v1/boundaries/route";
 import * as passesRoute from "@/app/api/v1/passes/route";
 import * as tracesRoute from "@/app/api/v1/traces/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
@@ -106,10 +107,15 @@ describe("events recorded by ingest", () => {
     expect(
       (await post(passesRoute.POST, "/api/v1/passes", receipt("ev-d", 4, 0.9, { input_content_hash: "other" }))).status,
     ).toBe(201);
-    const findings = (await events("chain.integrity_finding")).map((e) => [e.data.kind, e.data.pass_id]);
+    const findings = (await events("chain.integrity_finding"))
+      .filter((e) => e.data.chain_id === "ev-d")
+      .map((e) => [e.data.kind, e.data.pass_id])
+      .sort();
+    // Pass 3's collapse is a HALT: pass 4 also continued after it. (One ingest's events share a moment: sorted.)
     expect(findings).toEqual([
-      ["missing_pass", "ev-d.p3"],
+      ["continued_after_halt", "ev-d.p4"],
       ["hash_mismatch", "ev-d.p4"],
+      ["missing_pass", "ev-d.p3"],
     ]);
     const mismatches = await events("pass.client_mismatch");
     expect(mismatches.map((e) => e.data.pass_id)).toEqual(["ev-d.p3"]);
@@ -131,6 +137,50 @@ describe("events recorded by ingest", () => {
       ["missing_pass", "ev-e.p5"],
       ["hash_mismatch", "ev-e.p4"],
     ]);
+  });
+
+  it("announces the directive kinds, and judges the pass after a restore against the restored pass", async () => {
+    const before = (await events("chain.integrity_finding")).length;
+    // Pass 2 collapses (a HALT directive); pass 3 comes anyway.
+    const halted = [receipt("ev-h", 1, 0.9), receipt("ev-h", 2, 0.1)];
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: halted })).status).toBe(201);
+    expect((await post(passesRoute.POST, "/api/v1/passes", receipt("ev-h", 3, 0.9))).status).toBe(201);
+    // Restores to pass 1 at pass 2: ev-r's pass 3 starts from pass 1's output (honoured, no
+    // finding) and its pass 4 from elsewhere; ev-n's pass 3 takes pass 2's output anyway.
+    for (const chain of ["ev-r", "ev-n"]) {
+      const start = [receipt(chain, 1, 0.9), receipt(chain, 2, 0.9)];
+      expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: start })).status).toBe(201);
+      const restore = {
+        chain_id: chain,
+        pass_number: 2,
+        strategy: "restore",
+        restore_pass_id: `${chain}.p1`,
+        reason: "r",
+      };
+      expect((await post(boundariesRoute.POST, "/api/v1/boundaries", restore)).status).toBe(201);
+    }
+    const honoured = [
+      receipt("ev-r", 3, 0.9, { input_content_hash: "ev-r-h1" }),
+      receipt("ev-r", 4, 0.9, { input_content_hash: "elsewhere" }),
+    ];
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: honoured })).status).toBe(201);
+    expect((await post(passesRoute.POST, "/api/v1/passes", receipt("ev-n", 3, 0.9))).status).toBe(201);
+    const findings = (await events("chain.integrity_finding"))
+      .slice(before)
+      .map((e) => [e.data.kind, e.data.pass_id])
+      .sort();
+    expect(findings).toEqual([
+      ["continued_after_halt", "ev-h.p3"],
+      ["hash_mismatch", "ev-r.p4"],
+      ["restore_not_honoured", "ev-n.p3"],
+    ]);
+    const metrics = (await renderMetrics()).body;
+    expect(metric(metrics, 'floorline_integrity_findings_total{kind="continued_after_halt"}')).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(metric(metrics, 'floorline_integrity_findings_total{kind="restore_not_honoured"}')).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it("announces a fail-closed trace with the rejection", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findIntegrityIssues, type ChainLink } from "@/lib/chains/integrity";
+import { type ChainLink, findIntegrityIssues, type IntegrityContext, integrityContext } from "@/lib/chains/integrity";
 
 const link = (pass_number: number, input: string | null, output: string, pass_id = `p${pass_number}`): ChainLink => ({
   pass_id,
@@ -85,3 +85,60 @@ describe("findIntegrityIssues", () => {
     expect(finding?.detail).not.toContain("e".repeat(13));
   });
 });
+
+describe("directive kinds", () => {
+  const pass = (n: number, input: string | null, out: string, directive = "PROCEED") => ({
+    ...link(n, input, out),
+    directive,
+  });
+
+  it("continued_after_halt: the first pass numbered above an unanswered HALT directive, once", () => {
+    const passes = [
+      pass(1, null, "a"),
+      pass(2, "a", "b"),
+      pass(3, "b", "c", "HALT: Pass 3 > 2, use previous."),
+      pass(4, "c", "d"),
+      pass(5, "d", "e"),
+    ];
+    const context = integrityContext(passes, [], []);
+    expect(context.halt_at).toBe(3);
+    expect(kindsWith(passes, context)).toEqual([["continued_after_halt", "p4"]]);
+    expect(findIntegrityIssues(passes, context)[0]?.detail).toBe(
+      "Received after the chain halted at pass 3 (the HALT directive of pass 3); any later passes continued too.",
+    );
+  });
+
+  it("a restore or accept_loss boundary at the HALT answers it; a halt boundary halts by itself", () => {
+    const passes = [pass(1, null, "a"), pass(2, "a", "b", "HALT: Pass p2 schema invalid."), pass(3, "b", "c")];
+    for (const strategy of ["restore", "accept_loss"] as const) {
+      expect(integrityContext(passes, [{ pass_number: 2, strategy }], []).halt_at).toBeNull();
+    }
+    const halted = integrityContext(passes.slice(0, 1), [{ pass_number: 1, strategy: "halt" }], []);
+    expect(halted.halt_at).toBe(1);
+    expect(halted.halt_reason).toBe("a halt boundary at pass 1");
+    // The lowest of the halt boundaries and unanswered HALTs wins.
+    expect(integrityContext(passes, [{ pass_number: 3, strategy: "halt" }], []).halt_at).toBe(2);
+  });
+
+  it("restore_not_honoured: the pass after a restore boundary must start from the restored pass", () => {
+    const passes = [pass(1, null, "a"), pass(2, "a", "b"), pass(3, "b", "c", "HALT: x"), pass(4, "c", "d")];
+    const boundaries = [{ pass_number: 3, strategy: "restore" as const, restore_pass_id: "p2" }];
+    const context = integrityContext(passes, boundaries, passes);
+    expect(kindsWith(passes, context)).toEqual([["restore_not_honoured", "p4"]]);
+    expect(findIntegrityIssues(passes, context)[0]?.detail).toContain("compressed pass 3's output (p3) instead");
+    // Honoured: input is pass 2's output, which is not a hash_mismatch against pass 3 either.
+    const honoured = [...passes.slice(0, 3), pass(4, "b", "d")];
+    expect(kindsWith(honoured, integrityContext(honoured, boundaries, honoured))).toEqual([]);
+    // A restore to a pass never received is not judged: the usual hash rule applies.
+    const unknown = integrityContext(
+      honoured,
+      [{ pass_number: 3, strategy: "restore", restore_pass_id: "p9" }],
+      honoured,
+    );
+    expect(kindsWith(honoured, unknown)).toEqual([["hash_mismatch", "p4"]]);
+  });
+});
+
+function kindsWith(links: ChainLink[], context: IntegrityContext) {
+  return findIntegrityIssues(links, context).map((f) => [f.kind, f.pass_id]);
+}

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { METHODS, ROUTES, scopeOf } from "@/lib/http/registry";
 import { doc, type Json, validatorFor } from "../support/openapi";
 import { passReceiptSchema } from "@/lib/schemas/passes";
+import { CHAIN_STATUS_FILTERS, statusFilterSchema } from "@/lib/schemas/chains";
+import { INTEGRITY_KINDS } from "@/lib/chains/integrity";
 
 describe("OpenAPI document", () => {
   it("is OpenAPI 3.1 with both auth schemes and the error body", () => {
@@ -73,8 +75,28 @@ describe("OpenAPI document", () => {
     const params = doc.paths["/api/v1/chains"].get.parameters as Json[];
     const names = params.filter((p) => p.in === "query").map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(["status", "content_class", "sort", "cursor", "limit"]));
+    // Every status filter, several at once, and nothing else.
+    const status = params.find((p) => p.name === "status") as Json;
+    for (const value of CHAIN_STATUS_FILTERS) expect(status.description).toContain(value);
+    const pattern = new RegExp(status.schema.pattern);
+    expect(pattern.test("collapsed")).toBe(true);
+    expect(pattern.test("continued_after_halt,restore_not_honoured")).toBe(true);
+    expect(pattern.test("collapsed,bogus")).toBe(false);
+    expect(statusFilterSchema.safeParse("collapsed,bogus").success).toBe(false);
+    const exportParams = (doc.paths["/api/v1/exports/chains"].get.parameters as Json[]).map((p) => p.name);
+    expect(exportParams).toEqual(expect.arrayContaining(["status", "range", "format"]));
+    expect(Object.keys(doc.paths["/api/v1/chains"].get.responses)).toContain("422");
     const chain = doc.paths["/api/v1/chains/{chain_id}"].get.parameters as Json[];
     expect(chain).toEqual([{ name: "chain_id", in: "path", required: true, schema: { type: "string" } }]);
+  });
+
+  it("names every integrity kind and a refused node's content", () => {
+    expect(doc.components.schemas.IntegrityFinding.properties.kind.enum.slice().sort()).toEqual(
+      [...INTEGRITY_KINDS].sort(),
+    );
+    expect(Object.keys(doc.components.schemas.TraceRejection.properties)).toEqual(
+      expect.arrayContaining(["node_type", "content", "content_bytes", "content_truncated", "reason"]),
+    );
   });
 
   it("lints clean with redocly, offline", () => {

@@ -4,7 +4,9 @@ import { overviewParamsSchema } from "@/app/search-params";
 import { chainPageParamsSchema, chainsPageParamsSchema } from "@/app/chains/search-params";
 import { parsePoliciesParams } from "@/app/policies/search-params";
 import { chainHref, hrefWith } from "@/lib/routes";
-import { decodeSegment, parseSearchParams, type RawSearchParams } from "@/lib/url-state";
+import { originalsPageParamsSchema } from "@/app/originals/search-params";
+import { tracesPageParamsSchema } from "@/app/traces/search-params";
+import { decodeSegment, parseSearchParams, parseSearchParamsWithNotices, type RawSearchParams } from "@/lib/url-state";
 
 // Each page family's schema through the one parser, as the pages call it.
 const parseChainPageParams = (raw: RawSearchParams) => parseSearchParams(chainPageParamsSchema, raw);
@@ -24,7 +26,7 @@ describe("dashboard URL state", () => {
 
   it("parses the chains list like the API, falling back to defaults instead of failing", () => {
     expect(parseChainsPageParams({ status: "floor_breached", sort: "min_size", q: "demo" })).toMatchObject({
-      status: "floor_breached",
+      status: ["floor_breached"],
       sort: "min_size",
       q: "demo",
       dir: "next",
@@ -90,5 +92,39 @@ describe("decodeSegment", () => {
     expect(decodeSegment(encodeURIComponent("weird id/ü?#%"))).toBe("weird id/ü?#%");
     expect(decodeSegment("plain")).toBe("plain");
     expect(decodeSegment("100%")).toBe("100%");
+  });
+});
+
+describe("URL values a page cannot use are named, never dropped silently", () => {
+  const ignoredKeys = <S extends Parameters<typeof parseSearchParamsWithNotices>[0]>(
+    schema: S,
+    raw: RawSearchParams,
+    options?: Parameters<typeof parseSearchParamsWithNotices>[2],
+  ) => parseSearchParamsWithNotices(schema, raw, options).ignored.map((i) => `${i.key}=${i.value}`);
+
+  it("chains: unknown statuses, ranges and page sizes; several statuses are kept", () => {
+    expect(ignoredKeys(chainsPageParamsSchema, { status: "collapsedd", range: "2w", limit: "7" })).toEqual([
+      "status=collapsedd",
+      "range=2w",
+      "limit=7",
+    ]);
+    const { params, ignored } = parseSearchParamsWithNotices(
+      chainsPageParamsSchema,
+      { status: ["collapsed", "client_mismatch"], range: "7d" },
+      { repeatable: ["status"] },
+    );
+    expect(ignored).toEqual([]);
+    expect(params.status).toEqual(["collapsed", "client_mismatch"]);
+    expect(ignoredKeys(chainsPageParamsSchema, { status: "collapsed,nope" })).toEqual(["status=collapsed,nope"]);
+    expect(ignoredKeys(chainsPageParamsSchema, { cursor: "garbage" }, { quiet: ["cursor"] })).toEqual([]);
+  });
+
+  it("originals and traces: unknown status, sort, order, limit and mismatch values", () => {
+    expect(
+      ignoredKeys(originalsPageParamsSchema, { status: "alive", sort: "size!", order: "up", limit: "9999", q: "ok" }),
+    ).toEqual(["status=alive", "sort=size!", "order=up", "limit=9999"]);
+    expect(ignoredKeys(originalsPageParamsSchema, { status: "live", sort: "size", limit: "25" })).toEqual([]);
+    expect(ignoredKeys(tracesPageParamsSchema, { mismatch: "maybe", q: "x" })).toEqual(["mismatch=maybe"]);
+    expect(parseSearchParamsWithNotices(tracesPageParamsSchema, { mismatch: "false" }).params.mismatch).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getOriginalForView } from "@/db/queries/originals-view";
-import { listPassesForOriginal } from "@/db/queries/originals-links";
+import { getOriginalForView, getOriginalText } from "@/db/queries/originals-view";
+import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
+import { type ContentDiff, DIFF_MAX_CHARS, diffContent } from "@/lib/ccr/diff";
+import { provenanceOf } from "@/lib/ccr/provenance";
+import { LossSummary } from "@/components/originals/loss-summary";
 import { ContentPane } from "@/components/originals/content-pane";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes, formatUtc } from "@/lib/format";
@@ -17,6 +20,22 @@ type Props = { params: Promise<{ hash: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { hash } = await params;
   return { title: `Original ${hash.slice(0, 12)}` };
+}
+
+/** The diff of the two sides, read whole only when both are within the diff's limit. */
+async function lossOf(
+  hash: string,
+  originalChars: number,
+  compressedChars: number | null,
+): Promise<ContentDiff | null> {
+  if (compressedChars === null) return null;
+  if (originalChars > DIFF_MAX_CHARS || compressedChars > DIFF_MAX_CHARS)
+    return { kind: "too_large", limit: DIFF_MAX_CHARS };
+  const [a, b] = await Promise.all([
+    getOriginalText(hash, "original", null),
+    getOriginalText(hash, "compressed", null),
+  ]);
+  return a && b ? diffContent(a.text, b.text) : null;
 }
 
 export default async function OriginalPage({ params }: Props) {
@@ -48,8 +67,13 @@ export default async function OriginalPage({ params }: Props) {
   const original = lookup.original;
   // A prefix opens the entry under its full key, so the address bar is always the shareable link.
   if (original.hash !== hash) redirect(originalHref(original.hash));
-  const passes = await listPassesForOriginal(original.hash);
   const live = original.status === "live";
+  const [passes, recorded, diff] = await Promise.all([
+    listPassesForOriginal(original.hash),
+    original.chain_id && original.pass_id ? getRecordedPass(original.chain_id, original.pass_id) : null,
+    live ? lossOf(original.hash, original.original_chars ?? 0, original.compressed_chars) : null,
+  ]);
+  const provenance = provenanceOf(original.hash, original.chain_id, original.pass_id, recorded, passes);
 
   return (
     <>
@@ -70,8 +94,9 @@ export default async function OriginalPage({ params }: Props) {
       )}
       <div className="grid-2 original-facts">
         <OriginalFacts original={original} />
-        <OriginalProvenance original={original} passes={passes} />
+        <OriginalProvenance provenance={provenance} />
       </div>
+      {live ? <LossSummary diff={diff} /> : null}
       {live ? (
         <div className="side-by-side" data-testid="side-by-side">
           <ContentPane

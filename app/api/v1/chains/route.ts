@@ -5,7 +5,7 @@ import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { chainListQuerySchema, decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
 
 export const GET = route("/api/v1/chains", async (request) => {
-  const query = parseSearchParams(request.url, chainListQuerySchema);
+  const query = parseSearchParams(request.url, chainListQuerySchema, ["status"]);
   const after = decodeChainCursor(query.cursor, query.sort);
   const { items, next } = await listChains({ ...query, order: query.order ?? defaultOrder(query.sort), after });
   return json({ items, next_cursor: next ? encodeCursor(next) : null });

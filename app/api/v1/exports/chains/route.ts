@@ -15,7 +15,7 @@ const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; 
 export const GET = route(
   "/api/v1/exports/chains",
   async (request) => {
-    const { format, ...filter } = parseSearchParams(request.url, chainExportQuerySchema);
+    const { format, ...filter } = parseSearchParams(request.url, chainExportQuerySchema, ["status"]);
     const pages = iterateChains({ ...filter, order: filter.order ?? defaultOrder(filter.sort) });
     const encoder = new TextEncoder();
     let started = false;

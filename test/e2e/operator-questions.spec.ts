@@ -1,0 +1,101 @@
+// Issue 11, points 1-3: every overview figure opens exactly what it counts, filters never drop
+// a value silently, agents that ignore their directives are flagged, and a pass's detail
+// lists every check of the floor.
+import { expect, test } from "@playwright/test";
+
+const number = (text: string | null) => Number((text ?? "").replace(/[^0-9]/g, ""));
+
+test("each overview figure opens a list of exactly the chains it counts", async ({ page }) => {
+  for (const range of ["", "?range=all"]) {
+    await page.goto(`/${range}`);
+    const figures = page.locator('a.figure[data-testid^="figure-"]');
+    const count = await figures.count();
+    expect(count).toBeGreaterThanOrEqual(7);
+    const targets: Array<[string, number, string]> = [];
+    for (let i = 0; i < count; i++) {
+      const figure = figures.nth(i);
+      targets.push([
+        (await figure.getAttribute("data-testid")) ?? "",
+        number(await figure.locator(".value").textContent()),
+        (await figure.getAttribute("href")) ?? "",
+      ]);
+    }
+    // The passes figure counts receipts, not chains: it is not a link to a list of chains.
+    await expect(page.getByTestId("figure-passes")).not.toHaveAttribute("href", /./);
+    for (const [id, value, href] of targets) {
+      await page.goto(href);
+      await expect(page.getByTestId("ignored-params")).toHaveCount(0);
+      expect(number(await page.getByTestId("chains-total").textContent()), `${id} → ${href}`).toBe(value);
+    }
+  }
+  // The demo: three chains collapsed, and one each ignored a HALT and a restore.
+  await page.goto("/?range=all");
+  expect(
+    number(await page.getByTestId("figure-chains_collapsed").locator(".value").textContent()),
+  ).toBeGreaterThanOrEqual(3);
+  await page.getByTestId("figure-chains_continued_after_halt").click();
+  await expect(page.getByTestId("chains-table")).toContainText("demo-semantic-void");
+  await page.goto("/?range=all");
+  await page.getByTestId("figure-chains_restore_not_honoured").click();
+  await expect(page.getByTestId("chains-table")).toContainText("demo-schema-truncation");
+});
+
+test("the chains list takes collapsed and several statuses, and names a value it cannot use", async ({ page }) => {
+  await page.goto("/chains?status=collapsed&q=demo-");
+  const ids = page.getByTestId("chains-table").locator("tbody tr a.chain-link");
+  // In order of last activity: compared as a set.
+  await expect(ids).toHaveCount(3);
+  expect((await ids.allInnerTexts()).sort()).toEqual([
+    "demo-encoding-degradation",
+    "demo-schema-truncation",
+    "demo-semantic-void",
+  ]);
+  await expect(page.getByTestId("filter-status")).toHaveValue("collapsed");
+
+  await page.goto("/chains?status=continued_after_halt&status=restore_not_honoured&q=demo-");
+  await expect(ids).toHaveCount(2);
+  expect((await ids.allInnerTexts()).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
+  await expect(page.getByTestId("filter-status")).toHaveValue("continued_after_halt,restore_not_honoured");
+
+  await page.goto("/chains?status=collapsedd&limit=7");
+  const notice = page.getByTestId("ignored-params");
+  await expect(notice).toContainText("status=collapsedd");
+  await expect(notice).toContainText("limit=7");
+  const api = await page.request.get("/api/v1/chains?status=collapsedd");
+  expect(api.status()).toBe(422);
+  expect((await api.json()).error.code).toBe("invalid_query");
+  expect((await page.request.get("/api/v1/exports/chains?status=collapsedd")).status()).toBe(422);
+});
+
+test("a chain that ignored its directives is flagged on the chart and in the passes table", async ({ page }) => {
+  await page.goto("/chains/demo-semantic-void");
+  const row5 = page.getByTestId("passes-table").locator('tr[data-row-id="demo-semantic-void.p5"]');
+  await expect(row5.getByTestId("row-integrity")).toContainText("continued after halt");
+  const marker = page.getByTestId("size-chart").getByTestId("size-integrity-marker");
+  await expect(marker).toHaveCount(1);
+
+  await page.goto("/chains/demo-schema-truncation");
+  const row6 = page.getByTestId("passes-table").locator('tr[data-row-id="demo-schema-truncation.p6"]');
+  await expect(row6.getByTestId("row-integrity")).toContainText("restore not honoured");
+});
+
+test("a pass's detail lists every check of the floor and marks the gate that decided", async ({ page }) => {
+  await page.goto(`/chains/demo-semantic-void?pass=${encodeURIComponent("demo-semantic-void.p4")}`);
+  const checks = page.getByTestId("floor-checks");
+  await expect(checks.locator("tbody tr")).toHaveCount(6);
+  const decided = checks.locator('tr[data-decided="true"]');
+  await expect(decided).toHaveCount(1);
+  await expect(decided).toHaveAttribute("data-gate", "min_semantic_density");
+  await expect(decided).toContainText("0.38");
+  await expect(decided).toContainText("≥ 0.45");
+  await expect(checks.locator('tr[data-gate="max_pass_number"]')).toContainText("≤ 8");
+  await expect(checks.locator('tr[data-gate="min_size_bytes"]')).toContainText("1500 bytes");
+  // The directive stays the guard's own text.
+  await expect(page.getByTestId("pass-detail")).toContainText("HALT: Density 0.38 < 0.45.");
+
+  await page.goto(`/chains/demo-schema-truncation?pass=${encodeURIComponent("demo-schema-truncation.p5")}`);
+  await expect(page.getByTestId("floor-checks").locator('tr[data-decided="true"]')).toHaveAttribute(
+    "data-gate",
+    "schema_valid",
+  );
+});

@@ -1,0 +1,91 @@
+// Migration 0008 brings chains summarised before it up to the directive integrity kinds, and
+// the overview's roll-ups up to the new counts. Its backfill must give what a full recompute
+// gives (db/queries/chain-summary.ts for the chains, db/ingest/rollups.ts for the roll-ups).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { type SQL, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, queryRows } from "@/db/index";
+import { seedDemoIfEmpty } from "@/db/demo";
+import { refreshChainSummaries } from "@/db/queries/chain-summary";
+import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_CHAIN_ROLLUPS_DAILY } from "@/db/ingest/rollups";
+import { setUpTestDatabase } from "../support/database";
+
+setUpTestDatabase();
+
+const FIGURES = sql`select chain_id, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number
+  from chains order by chain_id`;
+
+const OLD_COLUMNS = "active_chains, integrity_findings, started_chains, started_collapsed, collapsed_chains";
+
+/** A roll-up's rows as sorted JSON, all-zero rows left out. */
+async function rollup(query: SQL): Promise<string> {
+  const db = await getDb();
+  const found = await queryRows<Record<string, unknown>>(db, query);
+  return JSON.stringify(
+    found
+      .map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)])),
+      )
+      .map((r) => ({
+        ...r,
+        ...(r.hour ? { hour: new Date(r.hour).toISOString() } : {}),
+        ...(r.day ? { day: new Date(r.day).toISOString() } : {}),
+      }))
+      .filter((r) => Object.entries(r).some(([k, v]) => !["hour", "day", "content_class"].includes(k) && v !== "0"))
+      .map((r) => JSON.stringify(r))
+      .sort(),
+  );
+}
+
+const HOURLY = sql.raw(`select hour, content_class, ${OLD_COLUMNS}, active_collapsed, active_floor_breached,
+  active_client_mismatch, active_broken_integrity, active_continued_after_halt, active_restore_not_honoured from chain_rollups`);
+const DAILY = sql.raw(`select day, content_class, ${OLD_COLUMNS}, active_collapsed, active_floor_breached,
+  active_client_mismatch, active_broken_integrity, active_continued_after_halt, active_restore_not_honoured from chain_rollups_daily`);
+
+describe("migration 0008 backfill", () => {
+  it("equals a full recompute of the chain summaries and of the roll-ups", async () => {
+    await seedDemoIfEmpty();
+    const db = await getDb();
+    const recomputed = JSON.stringify(await queryRows(db, FIGURES));
+    expect(recomputed).toContain('"continued_after_halt_count":1');
+    expect(recomputed).toContain('"restore_not_honoured_count":1');
+    const hourly = await rollup(HOURLY);
+    const daily = await rollup(DAILY);
+    expect(hourly).toBe(await rollup(sql`select * from (${RECOMPUTE_CHAIN_ROLLUPS}) as r`));
+    expect(daily).toBe(await rollup(sql`select * from (${RECOMPUTE_CHAIN_ROLLUPS_DAILY}) as r`));
+    expect(hourly).toMatch(/active_continued_after_halt\\":\\"[1-9]/);
+
+    // As written before the migration: summaries with the old kinds only, roll-ups without the
+    // status columns and with the old integrity counts.
+    await db.execute(sql`update chains set integrity_count = integrity_count - continued_after_halt_count - restore_not_honoured_count,
+      continued_after_halt_count = 0, restore_not_honoured_count = 0, halt_pass_number = null`);
+    for (const [table, recompute] of [
+      ["chain_rollups", RECOMPUTE_CHAIN_ROLLUPS],
+      ["chain_rollups_daily", RECOMPUTE_CHAIN_ROLLUPS_DAILY],
+    ] as const) {
+      const bucket = table === "chain_rollups" ? "hour" : "day";
+      await db.execute(sql`delete from ${sql.identifier(table)}`);
+      await db.execute(sql`insert into ${sql.identifier(table)} (${sql.raw(`${bucket}, content_class, ${OLD_COLUMNS}`)})
+        select ${sql.raw(`${bucket}, content_class, ${OLD_COLUMNS}`)} from (${recompute}) as r`);
+    }
+    expect(await rollup(HOURLY)).not.toBe(hourly);
+
+    const file = readFileSync(
+      path.join(process.cwd(), "drizzle", "0008_directive_integrity_and_refused_nodes.sql"),
+      "utf8",
+    );
+    const backfill = file.slice(file.indexOf("-- Backfill.")).split("--> statement-breakpoint");
+    expect(backfill).toHaveLength(6);
+    for (const statement of backfill) await db.execute(sql.raw(statement));
+    expect(JSON.stringify(await queryRows(db, FIGURES))).toBe(recomputed);
+    expect(await rollup(HOURLY)).toBe(hourly);
+    expect(await rollup(DAILY)).toBe(daily);
+
+    await db.transaction(async (tx) => {
+      const ids = (await queryRows<{ chain_id: string }>(tx, sql`select chain_id from chains`)).map((r) => r.chain_id);
+      await refreshChainSummaries(tx, ids);
+    });
+    expect(JSON.stringify(await queryRows(db, FIGURES))).toBe(recomputed);
+  });
+});
