@@ -10,7 +10,7 @@ import { RETRIEVAL_HEADERS } from "./rules";
 
 /** Below this an original costs little to read and encode: the room is kept for large ones. */
 export const CACHED_MIN_BYTES = 64 * 1024;
-const BUDGET_BYTES = 32 * MiB;
+const BUDGET_BYTES = 16 * MiB;
 const ENTRY_MAX_BYTES = 8 * MiB;
 
 interface Entry {
