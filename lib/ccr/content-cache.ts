@@ -17,7 +17,9 @@ interface Entry {
   original: string;
   /** `JSON.stringify(original)` as UTF-8, made at the first JSON answer. */
   json: Buffer | null;
-  /** What the entry holds: the text at two bytes a character (V8's worst case), plus `json`. */
+  /** The original as UTF-8, made at the first plain-text answer. */
+  utf8: Buffer | null;
+  /** What the entry holds: the text at two bytes a character (V8's worst case), plus its encodings. */
   bytes: number;
 }
 
@@ -63,26 +65,34 @@ export function rememberOriginal(hash: string, original: string): void {
     cache.entries.set(hash, held);
     return;
   }
-  cache.entries.set(hash, { original, json: null, bytes });
+  cache.entries.set(hash, { original, json: null, utf8: null, bytes });
   cache.bytes += bytes;
   evictOver(BUDGET_BYTES);
 }
 
-/** `JSON.stringify(original)` as UTF-8 bytes, kept with the cached original when there is one. */
-function originalJson(hash: string, original: string): Buffer {
+/** `encode(original)` (as UTF-8), kept with the cached original when there is one. */
+function encoded(hash: string, original: string, kind: "json" | "utf8", encode: (text: string) => string): Buffer {
   const entry = cache.entries.get(hash);
-  if (entry && entry.original === original) {
-    if (!entry.json) {
-      entry.json = Buffer.from(JSON.stringify(original));
-      entry.bytes += entry.json.byteLength;
-      cache.bytes += entry.json.byteLength;
-      const json = entry.json;
-      evictOver(BUDGET_BYTES);
-      return json;
-    }
-    return entry.json;
-  }
-  return Buffer.from(JSON.stringify(original));
+  if (!entry || entry.original !== original) return Buffer.from(encode(original));
+  const held = entry[kind];
+  if (held) return held;
+  const made = Buffer.from(encode(original));
+  entry[kind] = made;
+  entry.bytes += made.byteLength;
+  cache.bytes += made.byteLength;
+  evictOver(BUDGET_BYTES);
+  return made;
+}
+
+const asJson = (text: string) => JSON.stringify(text);
+const asIs = (text: string) => text;
+
+const view = (bytes: Buffer): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+
+/** The original as UTF-8 bytes, for a plain-text retrieval. */
+export function retrievalText(found: { hash: string; original: string }): Uint8Array<ArrayBuffer> {
+  return view(encoded(found.hash, found.original, "utf8", asIs));
 }
 
 /**
@@ -94,15 +104,14 @@ export function retrievalJson(found: { hash: string; original: string }): Buffer
   const head = JSON.stringify(summary);
   return Buffer.concat([
     Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : "{"}"original":`),
-    originalJson(found.hash, original),
+    encoded(found.hash, original, "json", asJson),
     Buffer.from("}"),
   ]);
 }
 
 /** The 200 answer to a JSON retrieval: what `Response.json(found)` sends, with the retrieval headers. */
 export function retrievalResponse(found: { hash: string; original: string }): Response {
-  const body = retrievalJson(found);
-  return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+  return new Response(view(retrievalJson(found)), {
     headers: { ...RETRIEVAL_HEADERS, "content-type": "application/json" },
   });
 }

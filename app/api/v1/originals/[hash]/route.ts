@@ -1,6 +1,6 @@
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
-import { retrievalResponse } from "@/lib/ccr/content-cache";
+import { retrievalResponse, retrievalText } from "@/lib/ccr/content-cache";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";
@@ -20,7 +20,7 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
     const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
     const found = await retrieveOriginal(hash);
     if (!wantsRaw(request, raw)) return retrievalResponse(found);
-    return new Response(found.original, {
+    return new Response(retrievalText(found), {
       headers: {
         ...RETRIEVAL_HEADERS,
         // Always text: stored content is never rendered as a page of this origin.
