@@ -151,7 +151,9 @@ export async function recordPassEvents(
           from json_to_recordset(${JSON.stringify(touched)}::json) as n(chain_id text, pass_number bigint)
           group by chain_id
         ),
-        b as (
+        -- Materialized: inlined, the two look-ups below ran again for every pass the join
+        -- read (seconds once chains are long), not once per chain.
+        b as materialized (
           select w.chain_id, w.lo, w.hi,
             (select max(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number < w.lo) as prev_number,
             (select min(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number > w.hi) as next_number

@@ -33,6 +33,7 @@ import {
   must,
 } from "./originals-shared";
 import { tombstone } from "./originals-eviction";
+import { cachedOriginalFor, rememberOriginal } from "@/lib/ccr/content-cache";
 
 const MAX_CANDIDATES = 10;
 
@@ -125,6 +126,8 @@ async function retrieve(rawKey: string, options: CcrOptions): Promise<RetrievedO
     });
   }
   const db = await getDb();
+  // An original in memory is not read again: the statement returns its text only for another hash.
+  const cached = cachedOriginalFor(parsed.key);
 
   // The hot path is one statement, one round trip: resolving the key, the recency update,
   // the counters and the read commit together. Its commit does not wait for the WAL flush
@@ -149,7 +152,7 @@ async function retrieve(rawKey: string, options: CcrOptions): Promise<RetrievedO
         where hash = (select hash from matches where (select count(*) from matches) = 1)
           and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
           and (select setting from async_commit) is not null
-        returning ${SUMMARY_COLUMNS}, original
+        returning ${SUMMARY_COLUMNS}, case when hash = ${cached?.hash ?? null} then null else original end as original
       ),
       counted as (
         insert into ccr_counters (hour, metric, value)
@@ -166,7 +169,12 @@ async function retrieve(rawKey: string, options: CcrOptions): Promise<RetrievedO
       )
       select * from hit`,
   );
-  if (hit) return { ...toSummaryWire(hit, now), original: hit.original as string };
+  if (hit) {
+    const original =
+      hit.original === null && cached && cached.hash === hit.hash ? cached.original : (hit.original as string);
+    rememberOriginal(hit.hash as string, original);
+    return { ...toSummaryWire(hit, now), original };
+  }
 
   const resolved = await resolveKey(db, parsed.key);
   if (resolved === null) {

@@ -1,3 +1,4 @@
+import { Buffer, isAscii } from "node:buffer";
 import { ApiError } from "../errors";
 
 export const MiB = 1024 * 1024;
@@ -105,8 +106,11 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");
 
-  // Fatal: a lenient decode would store U+FFFD where the client sent other bytes.
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  // Fatal: a lenient decode would store U+FFFD where the client sent other bytes. Made at the
+  // first chunk that is not ASCII (a byte-order mark is dropped only at the start of the body);
+  // until then each chunk is read as Latin-1, which for ASCII is the same text, made in one
+  // copy as the one-byte string V8 keeps it as: twice as fast on the bodies agents send.
+  let decoder: TextDecoder | undefined;
   const parts: string[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -128,9 +132,14 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
         reserveBodyBytes(request, (size - reserved) * 2);
         reserved = size;
       }
+      if (!decoder && isAscii(value)) {
+        parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("latin1"));
+        continue;
+      }
+      decoder ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: size > value.byteLength });
       parts.push(decoder.decode(value, { stream: true }));
     }
-    parts.push(decoder.decode());
+    if (decoder) parts.push(decoder.decode());
   } catch (error) {
     parts.length = 0;
     // Refused for room: read the rest and drop it, so the client (still sending) gets the 503

@@ -11,7 +11,7 @@ import { seededRandom } from "./support/receipts";
 import { formatRate, median, printTable, ratioLine } from "./support/report";
 import { findFreePort, startApp } from "./support/server";
 
-const DIST_DIR = ".next-bench";
+const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench";
 const PORTS = [3450, 3499] as const;
 const ITEMS = 10_000;
 const ROUNDS = Number(process.env.EVALUATE_ROUNDS ?? 15);

@@ -20,7 +20,7 @@ import { formatRate, median, printTable, ratioLine } from "./support/report";
 import { findFreePort, startApp, type RunningApp } from "./support/server";
 import { at } from "../support/at";
 
-const DIST_DIR = ".next-bench";
+const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench";
 const PORTS = [3500, 3599] as const;
 const TARGET = 0.5;
 // The type of each column's array in the unnest baseline.

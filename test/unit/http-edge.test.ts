@@ -80,6 +80,33 @@ describe("readJson", () => {
     expect(error.message).toMatch(/UTF-8/);
   });
 
+  it("reads a body arriving in chunks, ASCII then not, as one UTF-8 decode of the whole would", async () => {
+    const chunked = (...chunks: (string | number[])[]) =>
+      new Request("http://localhost/x", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const c of chunks)
+              controller.enqueue(typeof c === "string" ? new TextEncoder().encode(c) : new Uint8Array(c));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    // "é" split across chunks after two ASCII ones.
+    expect(await readJson(chunked('["ab', 'c", "', [0xc3], [0xa9, 0x22, 0x5d]))).toEqual(["abc", "\u00e9"]);
+    // A byte-order mark inside the text is kept, also as the first bytes after ASCII chunks.
+    expect(await readJson(chunked('["a", "', [0xef, 0xbb, 0xbf, 0x78], '"]'))).toEqual(["a", "\ufeffx"]);
+    // One at the very start is dropped, as before.
+    expect(await readJson(chunked([0xef, 0xbb, 0xbf], '{"a":1}'))).toEqual({ a: 1 });
+    // A byte that is not UTF-8 after ASCII chunks is still refused.
+    const error = await rejection(readJson(chunked('{"a":"', [0xc3, 0x28], '"}')));
+    expect([error.status, error.message]).toEqual([400, expect.stringMatching(/UTF-8/)]);
+    // Latin-1 bytes over 0x7f are not ASCII: never read as Latin-1.
+    expect(await readJson(chunked('"', [0xc3, 0xbf], '"'))).toBe("\u00ff");
+  });
+
   it("keeps astral characters and escaped lone surrogates as JSON.parse does (the schemas judge them)", async () => {
     expect(await readJson(post('"\u{1F600}"'))).toBe("\u{1F600}");
     expect(await readJson(post('"\\ud800"'))).toBe("\ud800");

@@ -1,14 +1,14 @@
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { retrievalResponse } from "@/lib/ccr/content-cache";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { retrieveRequestSchema } from "@/lib/schemas/originals";
 
 /** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */
 export const POST = route("/api/v1/retrieve", async (request) => {
   const { hash } = parseBody(await readJson(request), retrieveRequestSchema);
-  return json(await retrieveOriginal(hash), 200, RETRIEVAL_HEADERS);
+  return retrievalResponse(await retrieveOriginal(hash));
 });
 
 const notAllowed = methodNotAllowed("/api/v1/retrieve");

@@ -1,7 +1,8 @@
 import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { retrievalResponse, retrievalText } from "@/lib/ccr/content-cache";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";
 
 /** A client that asks for plain text (and not JSON) gets the bare original, as with `?raw=1`. */
@@ -18,8 +19,8 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
     const { hash } = await params;
     const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
     const found = await retrieveOriginal(hash);
-    if (!wantsRaw(request, raw)) return json(found, 200, RETRIEVAL_HEADERS);
-    return new Response(found.original, {
+    if (!wantsRaw(request, raw)) return retrievalResponse(found);
+    return new Response(retrievalText(found), {
       headers: {
         ...RETRIEVAL_HEADERS,
         // Always text: stored content is never rendered as a page of this origin.
