@@ -216,7 +216,10 @@ describe("concurrent writers", () => {
     const failures = results.filter((r) => r.status === "rejected");
     expect(failures, JSON.stringify(failures.slice(0, 2))).toHaveLength(0);
     const outcomes = results.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof storeOriginal>>>).value);
-    expect(outcomes.filter((o) => o.result.hash === sha256Hex(repeated) && o.created)).toHaveLength(1);
+    // Each repeat is a deduplication, unless the budget evicted the original in the meantime:
+    // then that repeat stores it again (created) after one more eviction.
+    const createdRepeats = outcomes.filter((o) => o.result.hash === sha256Hex(repeated) && o.created).length;
+    expect(createdRepeats).toBeGreaterThanOrEqual(1);
 
     const rows = await allRows();
     expect(rows.size).toBe(41);
@@ -228,11 +231,12 @@ describe("concurrent writers", () => {
     for (const row of evicted) expect(row.original).toBeNull();
 
     const stats = await getOriginalStats(24, { config });
+    const evictions = evicted.length + (createdRepeats - 1);
     expect(stats.totals).toMatchObject({
-      stored: 41,
-      deduplicated: 9,
-      evictions: evicted.length,
-      evicted_bytes: evicted.length * 1000,
+      stored: 40 + createdRepeats,
+      deduplicated: 10 - createdRepeats,
+      evictions,
+      evicted_bytes: evictions * 1000,
     });
     // The all-time rows the store reads its usage from agree with the hourly rows, metric by metric.
     const mismatches = await queryRows<{ metric: string }>(
