@@ -1,8 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Executor, getDb, queryRows } from "../index";
+import { type Executor, getDb, getHandle, queryRows } from "../index";
 import {
   type ChainColumns,
+  concatColumns,
   type RecommendationResult,
   type RecordedChain,
   type RecordedStrategy,
@@ -11,50 +12,24 @@ import {
 } from "@/lib/recommend";
 import { getPolicy } from "./policies";
 
-interface PackedRow {
-  // json, not a joined string: a chain id may hold any character but NUL.
-  ids: string[] | string | null;
-  counts: number[] | string | null;
-  pass_numbers: Uint8Array | null;
-  sizes: Uint8Array | null;
-  densities: Uint8Array | null;
-  broken: string | null;
-}
+/**
+ * Ranges of chain ids read at once on PostgreSQL: each is a query on its own connection, so
+ * the server reads and packs a large class on several cores. The embedded database runs one
+ * statement at a time, so there the class is read whole.
+ */
+const PARALLEL_READS = 4;
 
 /**
- * Every recorded chain of a content class (its passes of that class), in replay order, in
- * two set-based queries. The passes come back as one row of columns rather than a row per
- * pass: a million passes are three byte strings of 8-byte numbers and one string of flags,
- * which decode in milliseconds where a million row objects would take seconds. The inner
- * select walks passes_chain_number_idx, so chains arrive whole and their passes in order
- * without a sort.
+ * Every recorded chain of a content class (its passes of that class), in replay order: the
+ * class is read in ranges of chain ids, in parallel on PostgreSQL, and the ranges joined in
+ * order, so the columns are the same as one read of the whole class would give.
  */
 export async function getClassChains(contentClass: string, executor?: Executor): Promise<ChainColumns> {
+  const handle = executor ? null : await getHandle();
   const db = executor ?? (await getDb());
-  const [[row], boundaries] = await Promise.all([
-    queryRows<PackedRow>(
-      db,
-      sql`
-        select json_agg(chain_id) as ids, json_agg(n) as counts,
-          string_agg(pn, ''::bytea) as pass_numbers, string_agg(sz, ''::bytea) as sizes,
-          string_agg(de, ''::bytea) as densities, string_agg(br, '') as broken
-        from (
-          select chain_id, count(*) as n,
-            string_agg(int8send(pass_number), ''::bytea) as pn,
-            string_agg(int8send(current_size_bytes), ''::bytea) as sz,
-            string_agg(float8send(semantic_density_score), ''::bytea) as de,
-            string_agg(case when is_parseable and schema_valid and checked_ok then '0' else '1' end, '') as br
-          from (
-            select chain_id, pass_number, current_size_bytes, semantic_density_score, is_parseable, schema_valid,
-              -- What the server found when it checked the content counts as much as the claim.
-              coalesce((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean, true)
-                as checked_ok
-            from passes where content_class = ${contentClass}
-            order by chain_id, pass_number, id
-          ) as ordered
-          group by chain_id
-        ) as per_chain`,
-    ),
+  const parts = handle?.driver === "postgres" ? PARALLEL_READS : 1;
+  const [bounds, boundaries] = await Promise.all([
+    parts > 1 ? chainIdBounds(db, contentClass, parts) : Promise.resolve([]),
     queryRows<{ chain_id: string; pass_number: number | string }>(
       db,
       sql`
@@ -64,18 +39,100 @@ export async function getClassChains(contentClass: string, executor?: Executor):
         group by b.chain_id`,
     ),
   ]);
-  const bytes = (value: Uint8Array | null) => value ?? new Uint8Array(0);
+  const failureBoundaries = new Map(boundaries.map((b) => [b.chain_id, Number(b.pass_number)]));
+  return readClassChains(db, contentClass, bounds, failureBoundaries);
+}
+
+/**
+ * Chain ids that cut a class's passes into about `parts` ranges of equal size, ascending in
+ * the server's order, from a small sample of the table's pages: where they fall changes only
+ * how evenly the work is shared, never what is read. None for a class too small to sample.
+ */
+async function chainIdBounds(db: Executor, contentClass: string, parts: number): Promise<string[]> {
+  const fractions = Array.from({ length: parts - 1 }, (_, i) => (i + 1) / parts);
+  const [row] = await queryRows<{ bounds: string[] | null; sampled: number | string }>(
+    db,
+    sql`
+      select percentile_disc(${`{${fractions.join(",")}}`}::float8[]) within group (order by chain_id) as bounds,
+        count(*) as sampled
+      from passes tablesample system (0.5) repeatable (0)
+      where content_class = ${contentClass}`,
+  );
+  const bounds = row?.bounds;
+  if (!bounds || Number(row.sampled) < parts * 10) return [];
+  return bounds.filter((b, i) => i === 0 || b !== bounds[i - 1]);
+}
+
+interface PackedRow {
+  // json, not a joined string: a chain id may hold any character but NUL.
+  ids: string[] | string | null;
+  counts: number[] | string | null;
+  pass_numbers: string | null;
+  sizes: string | null;
+  densities: Uint8Array | null;
+  broken: string | null;
+}
+
+/**
+ * A class's chains in replay order, read as len(bounds) + 1 ranges of chain ids at once
+ * (below bounds[0], from bounds[0] below bounds[1], ..., from the last on), each unpacked as
+ * it arrives and all joined in that order. Each range comes back as one row of columns
+ * rather than a row per pass: a million passes are two strings of decimal integers, one byte
+ * string of 8-byte doubles and one string of flags, which decode in tens of milliseconds
+ * where a million row objects would take seconds. Integers travel as text because the
+ * server writes them faster than int8send builds a byte string per value; densities as
+ * float8send, exact whatever extra_float_digits says. The inner select is an index-only scan
+ * of passes_class_chain_idx (every column it reads is in the index, content_broken
+ * included), so chains arrive whole and their passes in order without a sort or a visit to
+ * the table. A chain lies in one range, so each chain is read at one moment even if the
+ * ranges are read at slightly different ones.
+ */
+export async function readClassChains(
+  db: Executor,
+  contentClass: string,
+  bounds: readonly string[],
+  failureBoundaries: ReadonlyMap<string, number>,
+): Promise<ChainColumns> {
+  const ranges = Array.from({ length: bounds.length + 1 }, (_, i) => [bounds[i - 1], bounds[i]] as const);
   const array = <T>(value: T[] | string | null | undefined): T[] =>
     value == null ? [] : typeof value === "string" ? (JSON.parse(value) as T[]) : value;
-  return unpackChains({
-    chainIds: array(row?.ids),
-    passCounts: array(row?.counts).map(Number),
-    passNumbers: bytes(row?.pass_numbers ?? null),
-    sizes: bytes(row?.sizes ?? null),
-    densities: bytes(row?.densities ?? null),
-    broken: row?.broken ?? "",
-    failureBoundaries: new Map(boundaries.map((b) => [b.chain_id, Number(b.pass_number)])),
-  });
+  const parts = await Promise.all(
+    ranges.map(async ([from, below]) => {
+      const [row] = await queryRows<PackedRow>(
+        db,
+        sql`
+          select json_agg(chain_id) as ids, json_agg(n) as counts,
+            string_agg(pn, ',') as pass_numbers, string_agg(sz, ',') as sizes,
+            string_agg(de, ''::bytea) as densities, string_agg(br, '') as broken
+          from (
+            select chain_id, count(*) as n,
+              string_agg(pass_number::text, ',') as pn,
+              string_agg(current_size_bytes::text, ',') as sz,
+              string_agg(float8send(semantic_density_score), ''::bytea) as de,
+              string_agg(case when content_broken then '1' else '0' end, '') as br
+            from (
+              select chain_id, pass_number, current_size_bytes, semantic_density_score, content_broken
+              from passes
+              where content_class = ${contentClass}
+                ${from === undefined ? sql`` : sql`and chain_id >= ${from}`}
+                ${below === undefined ? sql`` : sql`and chain_id < ${below}`}
+              order by chain_id, pass_number, id
+            ) as ordered
+            group by chain_id
+          ) as per_chain`,
+      );
+      return unpackChains({
+        chainIds: array(row?.ids),
+        passCounts: array(row?.counts).map(Number),
+        passNumbers: row?.pass_numbers ?? "",
+        sizes: row?.sizes ?? "",
+        densities: row?.densities ?? new Uint8Array(0),
+        broken: row?.broken ?? "",
+        failureBoundaries,
+      });
+    }),
+  );
+  return concatColumns(parts);
 }
 
 /**

@@ -32,6 +32,16 @@ export const passes = pgTable(
     checkedVerdict: text("checked_verdict"),
     /** The content contradicts a claim of the client (size, hash, parseable, schema valid). */
     checkedMismatch: boolean("checked_mismatch").notNull().default(false),
+    /**
+     * Unparseable or schema-invalid, as the client claimed or as the server found: what the
+     * floor recommendation calls a failure. Kept by the database itself, so the
+     * recommendation's read of a class is an index-only scan of passes_class_chain_idx.
+     */
+    contentBroken: boolean("content_broken")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`not (is_parseable and schema_valid and coalesce((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean, true))`,
+      ),
     /** sha256 of the receipt as received: tells an idempotent retry from a conflicting one. */
     bodyDigest: text("body_digest").notNull(),
     createdAt: timestampMs("created_at").notNull(),
@@ -40,6 +50,18 @@ export const passes = pgTable(
   (t) => [
     unique("passes_chain_pass_key").on(t.chainId, t.passId),
     index("passes_chain_number_idx").on(t.chainId, t.passNumber, t.id),
+    // The floor recommendation reads every pass of a class, chain by chain in replay order,
+    // from this index alone. The last three columns would be INCLUDE columns, which Drizzle
+    // cannot declare; after the unique id they never take part in an order.
+    index("passes_class_chain_idx").on(
+      t.contentClass,
+      t.chainId,
+      t.passNumber,
+      t.id,
+      t.currentSizeBytes,
+      t.semanticDensityScore,
+      t.contentBroken,
+    ),
     index("passes_current_hash_idx").on(t.currentContentHash),
     index("passes_input_hash_idx").on(t.inputContentHash),
     // The overview counts passes in a time range and lists the latest collapses.

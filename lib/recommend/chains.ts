@@ -106,37 +106,82 @@ export function failureOf(cols: ChainColumns, c: number): number | null {
 
 /**
  * A class's passes as the database hands them over: per chain its id and pass count, then
- * one column per field for all passes in replay order, the numbers as big-endian 8-byte
- * values (int8send / float8send), the broken flags as a string of '0' and '1'.
+ * one column per field for all passes in replay order. Pass numbers and sizes come either as
+ * big-endian 8-byte integers (int8send) or as decimal integers joined by commas; densities as
+ * big-endian 8-byte doubles (float8send), exact whatever the server's float output settings;
+ * the broken flags as a string of '0' and '1'.
  */
 export interface PackedChains {
   chainIds: string[];
   passCounts: number[];
-  passNumbers: Uint8Array;
-  sizes: Uint8Array;
+  passNumbers: Uint8Array | string;
+  sizes: Uint8Array | string;
   densities: Uint8Array;
   broken: string;
   /** Least pass number of a restore or accept_loss boundary, for the chains that have one. */
   failureBoundaries: ReadonlyMap<string, number>;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 function bigEndian(bytes: Uint8Array, kind: "int" | "float"): Float64Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float64Array(bytes.byteLength >> 3);
+  if (kind === "float") {
+    // Byte-swapped in place into the array's own buffer, then read as doubles in one go.
+    const target = new Uint8Array(out.buffer);
+    if (!LITTLE_ENDIAN) target.set(bytes.subarray(0, out.length * 8));
+    else for (let i = 0; i < out.length * 8; i += 8) for (let b = 0; b < 8; b++) target[i + b] = bytes[i + 7 - b]!;
+    return out;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) {
-    out[i] = kind === "int" ? Number(view.getBigInt64(i * 8)) : view.getFloat64(i * 8);
+    // High and low words: exact for every integer a pass can hold (at most 2^53 - 1).
+    out[i] = view.getInt32(i * 8) * 4294967296 + view.getUint32(i * 8 + 4);
   }
   return out;
+}
+
+/** Decimal integers joined by commas, as `string_agg(x::text, ',')` writes them. */
+function decimalIntegers(text: string, count: number): Float64Array {
+  const out = new Float64Array(count);
+  if (text.length === 0 && count === 0) return out;
+  let at = 0;
+  let value = 0;
+  let digits = 0;
+  let negative = false;
+  const push = () => {
+    if (digits === 0) throw new Error("packed chains: an empty number in a list of integers");
+    out[at++] = negative ? -value : value;
+    value = 0;
+    digits = 0;
+    negative = false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) push();
+    else if (c === 45 && digits === 0 && !negative) negative = true;
+    else if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else throw new Error(`packed chains: '${text[i]}' in a list of integers`);
+  }
+  push();
+  if (at !== count) throw new Error(`packed chains disagree: ${count} passes counted, ${at} numbers`);
+  return out;
+}
+
+function numbers(packed: Uint8Array | string, count: number): Float64Array {
+  return typeof packed === "string" ? decimalIntegers(packed, count) : bigEndian(packed, "int");
 }
 
 export function unpackChains(packed: PackedChains): ChainColumns {
   const n = packed.chainIds.length;
   const offsets = new Int32Array(n + 1);
   for (let c = 0; c < n; c++) offsets[c + 1] = offsets[c]! + packed.passCounts[c]!;
-  const passNumber = bigEndian(packed.passNumbers, "int");
-  const sizeBytes = bigEndian(packed.sizes, "int");
-  const density = bigEndian(packed.densities, "float");
   const total = offsets[n]!;
+  const passNumber = numbers(packed.passNumbers, total);
+  const sizeBytes = numbers(packed.sizes, total);
+  const density = bigEndian(packed.densities, "float");
   if (passNumber.length !== total || sizeBytes.length !== total || density.length !== total) {
     throw new Error(`packed chains disagree: ${total} passes counted, ${passNumber.length} numbers`);
   }
@@ -147,6 +192,37 @@ export function unpackChains(packed: PackedChains): ChainColumns {
   const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure };
   ensureReplayOrder(cols);
   return cols;
+}
+
+/** Columns read in parts (ranges of chains), joined in order: the columns of all their chains. */
+export function concatColumns(parts: readonly ChainColumns[]): ChainColumns {
+  if (parts.length === 1) return parts[0]!;
+  const chains = parts.reduce((n, p) => n + p.chainIds.length, 0);
+  const passes = parts.reduce((n, p) => n + p.passNumber.length, 0);
+  const out: ChainColumns = {
+    chainIds: parts.flatMap((p) => p.chainIds),
+    offsets: new Int32Array(chains + 1),
+    passNumber: new Float64Array(passes),
+    sizeBytes: new Float64Array(passes),
+    density: new Float64Array(passes),
+    broken: new Uint8Array(passes),
+    boundaryFailure: new Float64Array(chains),
+  };
+  let chainAt = 0;
+  let passAt = 0;
+  for (const p of parts) {
+    const n = p.chainIds.length;
+    for (let c = 0; c < n; c++) out.offsets[chainAt + c] = passAt + p.offsets[c]!;
+    out.boundaryFailure.set(p.boundaryFailure, chainAt);
+    out.passNumber.set(p.passNumber, passAt);
+    out.sizeBytes.set(p.sizeBytes, passAt);
+    out.density.set(p.density, passAt);
+    out.broken.set(p.broken, passAt);
+    chainAt += n;
+    passAt += p.passNumber.length;
+  }
+  out.offsets[chains] = passAt;
+  return out;
 }
 
 /**

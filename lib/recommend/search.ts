@@ -284,26 +284,33 @@ function pickOption(
 }
 
 /**
- * For each lower key, the next recorded key above it that could change any outcome: a
- * failing chain's aggregate or any pass a healthy chain could be halted at. One scan for
- * all the options.
+ * For each lower key on each axis, the next recorded key above it that could change any
+ * outcome: a failing chain's aggregate or any pass a healthy chain could be halted at. One
+ * scan for all the axes and options.
  */
-function nextRelevantKeys(profile: ClassProfile, axis: AxisId, los: number[]): number[] {
-  const his = los.map(() => Number.POSITIVE_INFINITY);
-  const consider = (k: number) => {
-    for (let o = 0; o < los.length; o++) if (k > los[o]! && k < his[o]!) his[o] = k;
+function nextRelevantKeys(profile: ClassProfile, los: readonly number[][]): number[][] {
+  const n = los[PASS]!.length;
+  // Axis-major: lo[axis * n + o].
+  const lo = Float64Array.from(los.flat());
+  const hi = new Float64Array(lo.length).fill(Number.POSITIVE_INFINITY);
+  const consider = (axis: number, k: number) => {
+    for (let at = axis * n; at < (axis + 1) * n; at++) if (k > lo[at]! && k < hi[at]!) hi[at] = k;
   };
   const { catchable, haltable } = profile;
   const { passNumber, sizeBytes, density } = profile.cols;
   for (let i = 0; i < catchable.count; i++) {
-    consider(axis === PASS ? -catchable.maxPass[i]! : axis === SIZE ? catchable.minSize[i]! : catchable.minDensity[i]!);
+    consider(PASS, -catchable.maxPass[i]!);
+    consider(SIZE, catchable.minSize[i]!);
+    consider(DENSITY, catchable.minDensity[i]!);
   }
   for (let j = 0; j < haltable.count; j++) {
     for (let at = haltable.zoneStart[j]!; at < haltable.zoneEnd[j]!; at++) {
-      consider(axis === PASS ? -passNumber[at]! : axis === SIZE ? sizeBytes[at]! : density[at]!);
+      consider(PASS, -passNumber[at]!);
+      consider(SIZE, sizeBytes[at]!);
+      consider(DENSITY, density[at]!);
     }
   }
-  return his;
+  return [PASS, SIZE, DENSITY].map((axis) => Array.from(hi.subarray(axis * n, (axis + 1) * n)));
 }
 
 /**
@@ -340,14 +347,16 @@ function presentFloors(
   cells: Cell[],
   current: CompressionPolicy,
 ): CompressionPolicy[] {
-  const on = (axis: AxisId): number[] => {
-    const los = cells.map((cell) =>
+  const axes = [PASS, SIZE, DENSITY] as const;
+  const los = axes.map((axis) =>
+    cells.map((cell) =>
       cell[axis] === 0 ? Number.NEGATIVE_INFINITY : (grid.cand[axis][cell[axis] - 1] ?? Number.NEGATIVE_INFINITY),
-    );
-    const his = nextRelevantKeys(profile, axis, los);
-    return los.map((lo, o) => presentAxis(axis, lo, his[o] ?? Number.POSITIVE_INFINITY, current));
-  };
-  const [passes, sizes, densities] = [on(PASS), on(SIZE), on(DENSITY)];
+    ),
+  );
+  const his = nextRelevantKeys(profile, los);
+  const [passes, sizes, densities] = axes.map((axis) =>
+    los[axis]!.map((lo, o) => presentAxis(axis, lo, his[axis]?.[o] ?? Number.POSITIVE_INFINITY, current)),
+  ) as [number[], number[], number[]];
   return cells.map((_, o) => ({
     min_size_bytes: sizes[o] ?? current.min_size_bytes,
     min_semantic_density: densities[o] ?? current.min_semantic_density,

@@ -2,10 +2,18 @@
 // built app over real HTTP) for one class of 100,000 chains of 10 passes (1,000,000 passes)
 // on PostgreSQL, and of 10,000 chains on the embedded database. The chains are sent
 // through POST /api/v1/passes and /api/v1/boundaries first. Prints; asserts nothing.
+//
+// BENCH_RECOMMEND_KEEP_DB=1 keeps the PostgreSQL database (floorline_bench_recommend_kept)
+// after the run and reuses it, already seeded, on the next one; drop it by hand when done.
+// BENCH_RECOMMEND_ONLY=postgres (or pglite) runs one of the two measurements.
+// "first ms" is the first answer of a cold server on the table as seeded; the runs after it
+// follow a `vacuum (analyze) passes` on PostgreSQL (what autovacuum does to a table in
+// service), which lets the read skip the table and use the index alone.
 import { mkdtempSync, rmSync } from "node:fs";
+import postgres from "postgres";
 import os from "node:os";
 import path from "node:path";
-import { adminUrlFromEnv, createDatabase, unreachableReason } from "./support/postgres";
+import { adminUrlFromEnv, createDatabase, keptDatabase, unreachableReason } from "./support/postgres";
 import { seededRandom } from "./support/receipts";
 import { median, printTable } from "./support/report";
 import { findFreePort, type RunningApp, startApp } from "./support/server";
@@ -17,6 +25,7 @@ const RUNS = 5;
 const PASSES = 10;
 const CHAINS_PER_BATCH = 500;
 const CLASS = "bench-recommend";
+const KEPT_DB = "floorline_bench_recommend_kept";
 const POLICY = { min_size_bytes: 256, min_semantic_density: 0.5, max_pass_number: 8 };
 
 /**
@@ -92,21 +101,41 @@ async function timeRecommendation(app: RunningApp): Promise<{ ms: number; body: 
   return { ms, body };
 }
 
-async function measure(label: string, chains: number, env: Record<string, string>): Promise<string[]> {
+async function classPasses(app: RunningApp): Promise<number> {
+  const response = await fetch(`${app.baseUrl}/api/v1/policies/${CLASS}/recommendation`);
+  const body = (await response.json()) as { based_on?: { passes: number }; error?: { chains?: number } };
+  return body.based_on?.passes ?? 0;
+}
+
+async function measure(
+  label: string,
+  chains: number,
+  env: Record<string, string>,
+  reuse = false,
+  afterFirst?: () => Promise<void>,
+): Promise<string[]> {
   const port = await findFreePort(...PORTS);
   console.log(`\n[${label}] starting the app on port ${port} (builds ${DIST_DIR} first when stale)…`);
   const app = await startApp({ port, distDir: DIST_DIR, env: { FLOORLINE_DEMO: "0", ...env } });
   try {
-    await send(app, `/api/v1/policies/${CLASS}`, POLICY, "PUT");
-    const seeding = performance.now();
-    for (const batch of batches(chains, 15)) {
-      await send(app, "/api/v1/passes", { receipts: batch.receipts });
-      if (batch.boundaries.length > 0) await send(app, "/api/v1/boundaries", { boundaries: batch.boundaries });
+    const seeded = reuse ? await classPasses(app) : 0;
+    if (seeded === chains * PASSES) {
+      console.log(`[${label}] reusing the ${seeded.toLocaleString("en-US")} passes already seeded`);
+    } else {
+      if (seeded > 0) throw new Error(`the kept database holds ${seeded} passes of ${CLASS}, not ${chains * PASSES}`);
+      await send(app, `/api/v1/policies/${CLASS}`, POLICY, "PUT");
+      const seeding = performance.now();
+      for (const batch of batches(chains, 15)) {
+        await send(app, "/api/v1/passes", { receipts: batch.receipts });
+        if (batch.boundaries.length > 0) await send(app, "/api/v1/boundaries", { boundaries: batch.boundaries });
+      }
+      console.log(
+        `[${label}] sent ${(chains * PASSES).toLocaleString("en-US")} passes in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
+      );
     }
-    console.log(
-      `[${label}] sent ${(chains * PASSES).toLocaleString("en-US")} passes in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
-    );
     const first = await timeRecommendation(app);
+    console.log(`[${label}] first answer (cold server, table as seeded) in ${first.ms.toFixed(0)} ms`);
+    if (afterFirst) await afterFirst();
     const times: number[] = [];
     let body = first.body;
     for (let run = 0; run < RUNS; run++) {
@@ -137,20 +166,51 @@ async function measure(label: string, chains: number, env: Record<string, string
   }
 }
 
+/**
+ * What autovacuum does to a table in service: the read is index-only only for pages the
+ * visibility map marks all-visible, which a bulk load leaves unmarked until a vacuum.
+ */
+async function vacuum(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const start = performance.now();
+    await sql`vacuum (analyze) passes`;
+    console.log(
+      `[PostgreSQL] vacuum (analyze) passes, as autovacuum would: ${(performance.now() - start).toFixed(0)} ms`,
+    );
+  } finally {
+    await sql.end();
+  }
+}
+
 async function main() {
   console.log(`recommendation bench on ${os.cpus().length} CPU(s), load average ${(os.loadavg()[0] ?? 0).toFixed(1)}`);
   const rows: string[][] = [];
+  const only = process.env.BENCH_RECOMMEND_ONLY;
+  const keep = process.env.BENCH_RECOMMEND_KEEP_DB === "1";
   const adminUrl = adminUrlFromEnv();
   const reason = adminUrl ? await unreachableReason(adminUrl) : "BENCH_DATABASE_URL / TEST_DATABASE_URL not set";
-  if (adminUrl && !reason) {
-    const db = await createDatabase(adminUrl, "floorline_bench_recommend");
+  if (only === "pglite") {
+    console.log("\n[PostgreSQL] skipped: BENCH_RECOMMEND_ONLY=pglite");
+  } else if (adminUrl && !reason) {
+    const db = keep
+      ? await keptDatabase(adminUrl, KEPT_DB)
+      : await createDatabase(adminUrl, "floorline_bench_recommend");
     try {
-      rows.push(await measure("PostgreSQL, 100,000 chains", 100_000, { DATABASE_URL: db.url }));
+      rows.push(
+        await measure("PostgreSQL, 100,000 chains", 100_000, { DATABASE_URL: db.url }, keep, () => vacuum(db.url)),
+      );
     } finally {
-      await db.drop().catch((error) => console.warn(`could not drop ${db.name}: ${(error as Error).message}`));
+      if (keep) console.log(`[PostgreSQL] kept database ${db.name} (BENCH_RECOMMEND_KEEP_DB=1)`);
+      else await db.drop().catch((error) => console.warn(`could not drop ${db.name}: ${(error as Error).message}`));
     }
   } else {
     console.log(`\n[PostgreSQL] skipped: ${reason}`);
+  }
+  if (only === "postgres") {
+    console.log("");
+    printTable(["database", "passes", "first ms", "median ms", "min", "max"], rows);
+    return;
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-bench-recommend-"));
   try {

@@ -59,3 +59,17 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
     },
   };
 }
+
+/** A database of that name on the admin URL's server, created when absent and never dropped here. */
+export async function keptDatabase(adminUrl: string, name: string): Promise<BenchDatabase> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!found) await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: async () => {} };
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "passes" ADD COLUMN "content_broken" boolean GENERATED ALWAYS AS (not (is_parseable and schema_valid and coalesce((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean, true))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "passes_class_chain_idx" ON "passes" USING btree ("content_class","chain_id","pass_number","id","current_size_bytes","semantic_density_score","content_broken");
