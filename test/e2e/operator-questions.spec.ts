@@ -57,6 +57,12 @@ test("the chains list takes collapsed and several statuses, and names a value it
   expect((await ids.allInnerTexts()).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
   await expect(page.getByTestId("filter-status")).toHaveValue("continued_after_halt,restore_not_honoured");
 
+  // An unknown value in a status list is named, and the known ones still filter.
+  await page.goto("/chains?status=continued_after_halt,bogus&q=demo-");
+  await expect(page.getByTestId("ignored-params")).toContainText('unknown status "bogus"');
+  await expect(ids).toHaveCount(1);
+  expect(await ids.allInnerTexts()).toEqual(["demo-semantic-void"]);
+
   await page.goto("/chains?status=collapsedd&limit=7");
   const notice = page.getByTestId("ignored-params");
   await expect(notice).toContainText("status=collapsedd");

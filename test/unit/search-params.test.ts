@@ -116,6 +116,11 @@ describe("URL values a page cannot use are named, never dropped silently", () =>
     expect(ignored).toEqual([]);
     expect(params.status).toEqual(["collapsed", "client_mismatch"]);
     expect(ignoredKeys(chainsPageParamsSchema, { status: "collapsed,nope" })).toEqual(["status=collapsed,nope"]);
+    // The known part of such a list still filters.
+    expect(parseSearchParamsWithNotices(chainsPageParamsSchema, { status: "collapsed,nope" }).params.status).toEqual([
+      "collapsed",
+    ]);
+    expect(parseSearchParamsWithNotices(chainsPageParamsSchema, { status: "nope" }).params.status).toBeUndefined();
     expect(ignoredKeys(chainsPageParamsSchema, { cursor: "garbage" }, { quiet: ["cursor"] })).toEqual([]);
   });
 
