@@ -54,7 +54,7 @@ export function FloorChecks({ pass, serverChecks }: { pass: PassDetail; serverCh
 
 function resultText(c: ReturnType<typeof explainPass>["checks"][number]) {
   const verdict = breakAtUnderscores(c.verdict);
-  if (c.key === "first_pass") return c.decided ? <strong>decided: {verdict}</strong> : "no";
+  if (c.key === "first_pass") return c.decided ? <strong>decided: {verdict}</strong> : "no: the checks below judge it";
   if (c.decided) return <strong className="danger-text">fails: decided {verdict}</strong>;
   if (c.unreached_failure) return <span className="warn-text">fails too (the guard stopped earlier)</span>;
   return c.ok ? "holds" : "fails";
