@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePage } from "@/app/_access/page-access";
-import { ScrollBox } from "@/components/ui/scroll-box";
+import { ScrollTable } from "@/components/ui/scroll-box";
 import { getWebhook, listDeliveries, listWebhooks } from "@/db/queries/webhooks";
 import { webhooksHref } from "@/lib/routes";
 import { firstValues, type RawSearchParams } from "@/lib/url-state";
@@ -30,92 +30,67 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       </p>
       <WebhookForm />
       <h2>Subscribed URLs</h2>
-      <div className="panel flush">
-        <ScrollBox label="Webhooks">
-          <table className="data" data-testid="webhooks-table">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Class</th>
-                <th scope="col">Format</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No webhooks yet.
-                  </td>
-                </tr>
-              ) : (
-                items.map((w) => (
-                  <tr key={w.id} data-webhook-id={w.id} data-selected={w.id === selected?.id}>
-                    <td className="mono">
-                      <a href={webhooksHref({ id: w.id })}>{w.url}</a>
-                    </td>
-                    <td>{w.events.join(", ")}</td>
-                    <td>{w.content_class ?? "every class"}</td>
-                    <td>{w.format}</td>
-                    <td>{w.active ? "active" : "paused"}</td>
-                    <td>
-                      <WebhookActions id={w.id} active={w.active} />
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </ScrollBox>
-      </div>
+      <ScrollTable
+        label="Webhooks"
+        testId="webhooks-table"
+        columns={["URL", "Events", "Class", "Format", "State", "Actions"]}
+      >
+        {items.length === 0 ? (
+          <tr>
+            <td colSpan={6} className="empty">
+              No webhooks yet.
+            </td>
+          </tr>
+        ) : (
+          items.map((w) => (
+            <tr key={w.id} data-webhook-id={w.id} data-selected={w.id === selected?.id}>
+              <td className="mono">
+                <a href={webhooksHref({ id: w.id })}>{w.url}</a>
+              </td>
+              <td>{w.events.join(", ")}</td>
+              <td>{w.content_class ?? "every class"}</td>
+              <td>{w.format}</td>
+              <td>{w.active ? "active" : "paused"}</td>
+              <td>
+                <WebhookActions id={w.id} active={w.active} />
+              </td>
+            </tr>
+          ))
+        )}
+      </ScrollTable>
       {selected ? (
         <section aria-label="Delivery log">
           <h2>Deliveries to {selected.url}</h2>
-          <div className="panel flush">
-            <ScrollBox label="Deliveries">
-              <table className="data" data-testid="deliveries-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Last answer</th>
-                    <th scope="col">Last attempt</th>
-                    <th scope="col">Next attempt</th>
-                    <th scope="col">Delivered</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.length === 0 ? (
-                    <tr>
-                      <td colSpan={7} className="empty">
-                        Nothing sent to this webhook yet.
-                      </td>
-                    </tr>
-                  ) : (
-                    deliveries.map((d) => (
-                      <tr key={d.id}>
-                        <td>
-                          {d.event_type} <span className="muted mono small">{d.event_id}</span>
-                        </td>
-                        <td>{d.status}</td>
-                        <td>{d.attempts}</td>
-                        <td title={d.last_error ?? undefined}>
-                          {d.last_status ?? (d.last_error ? "no answer" : "—")}
-                          {d.last_error ? <div className="small muted">{d.last_error}</div> : null}
-                        </td>
-                        <td>{when(d.last_attempt_at)}</td>
-                        <td>{when(d.next_attempt_at)}</td>
-                        <td>{when(d.delivered_at)}</td>
-                      </tr>
-                    ))
-                  )}
-                </tbody>
-              </table>
-            </ScrollBox>
-          </div>
+          <ScrollTable
+            label="Deliveries"
+            testId="deliveries-table"
+            columns={["Event", "Status", "Attempts", "Last answer", "Last attempt", "Next attempt", "Delivered"]}
+          >
+            {deliveries.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="empty">
+                  Nothing sent to this webhook yet.
+                </td>
+              </tr>
+            ) : (
+              deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    {d.event_type} <span className="muted mono small">{d.event_id}</span>
+                  </td>
+                  <td>{d.status}</td>
+                  <td>{d.attempts}</td>
+                  <td title={d.last_error ?? undefined}>
+                    {d.last_status ?? (d.last_error ? "no answer" : "—")}
+                    {d.last_error ? <div className="small muted">{d.last_error}</div> : null}
+                  </td>
+                  <td>{when(d.last_attempt_at)}</td>
+                  <td>{when(d.next_attempt_at)}</td>
+                  <td>{when(d.delivered_at)}</td>
+                </tr>
+              ))
+            )}
+          </ScrollTable>
         </section>
       ) : null}
     </>

@@ -1,5 +1,5 @@
 "use client";
-import { ScrollBox } from "@/components/ui/scroll-box";
+import { ScrollTable } from "@/components/ui/scroll-box";
 import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EndCell, ErrorLine, useAdminList } from "./admin-list";
@@ -63,42 +63,30 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
           </p>
         </div>
       ) : null}
-      <div className="panel flush">
-        <ScrollBox label="API keys">
-          <table className="data" data-testid="keys-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-key-id={k.id}>
-                  <td>{k.name}</td>
-                  <td className="mono">{k.id}</td>
-                  <td>{k.scopes.join(", ")}</td>
-                  <td className="nowrap">
-                    {k.created_at} {k.created_by ? `by ${k.created_by}` : ""}
-                  </td>
-                  <td className="nowrap">{k.last_used_at ?? "never"}</td>
-                  <EndCell
-                    endedAt={k.revoked_at}
-                    endedWord="revoked"
-                    confirm={`Revoke the key ${k.name}? Anything using it stops working at once.`}
-                    label="Revoke"
-                    onEnd={() => change(() => callApi(`/api/v1/keys/${k.id}`, { method: "DELETE" }))}
-                  />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      </div>
+      <ScrollTable
+        label="API keys"
+        testId="keys-table"
+        columns={["Name", "Id", "Scopes", "Created", "Last used", "State"]}
+      >
+        {keys.map((k) => (
+          <tr key={k.id} data-key-id={k.id}>
+            <td>{k.name}</td>
+            <td className="mono">{k.id}</td>
+            <td>{k.scopes.join(", ")}</td>
+            <td className="nowrap">
+              {k.created_at} {k.created_by ? `by ${k.created_by}` : ""}
+            </td>
+            <td className="nowrap">{k.last_used_at ?? "never"}</td>
+            <EndCell
+              endedAt={k.revoked_at}
+              endedWord="revoked"
+              confirm={`Revoke the key ${k.name}? Anything using it stops working at once.`}
+              label="Revoke"
+              onEnd={() => change(() => callApi(`/api/v1/keys/${k.id}`, { method: "DELETE" }))}
+            />
+          </tr>
+        ))}
+      </ScrollTable>
     </>
   );
 }

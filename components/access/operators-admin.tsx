@@ -1,5 +1,5 @@
 "use client";
-import { ScrollBox } from "@/components/ui/scroll-box";
+import { ScrollTable } from "@/components/ui/scroll-box";
 import { EndCell, ErrorLine, useAdminList } from "./admin-list";
 import { callApi } from "./api-call";
 
@@ -54,36 +54,22 @@ export function OperatorsAdmin({ initial }: { initial: OperatorRow[] }) {
         </button>
         <ErrorLine error={error} />
       </form>
-      <div className="panel flush">
-        <ScrollBox label="Operators">
-          <table className="data" data-testid="operators-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {operators.map((o) => (
-                <tr key={o.id}>
-                  <td>{o.name}</td>
-                  <td>{o.role}</td>
-                  <td className="nowrap">{o.created_at}</td>
-                  <EndCell
-                    endedAt={o.disabled_at}
-                    endedWord="disabled"
-                    confirm={`Disable ${o.name}? Their sessions end at once.`}
-                    label="Disable"
-                    onEnd={() => change(() => callApi(`/api/v1/operators/${o.id}`, { method: "DELETE" }))}
-                  />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      </div>
+      <ScrollTable label="Operators" testId="operators-table" columns={["Name", "Role", "Created", "State"]}>
+        {operators.map((o) => (
+          <tr key={o.id}>
+            <td>{o.name}</td>
+            <td>{o.role}</td>
+            <td className="nowrap">{o.created_at}</td>
+            <EndCell
+              endedAt={o.disabled_at}
+              endedWord="disabled"
+              confirm={`Disable ${o.name}? Their sessions end at once.`}
+              label="Disable"
+              onEnd={() => change(() => callApi(`/api/v1/operators/${o.id}`, { method: "DELETE" }))}
+            />
+          </tr>
+        ))}
+      </ScrollTable>
     </>
   );
 }

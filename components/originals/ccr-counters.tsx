@@ -1,6 +1,6 @@
 import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
 import { formatBytes, formatCount, formatPercent, formatSigned, formatUtcHour } from "@/lib/format";
-import { ScrollBox } from "@/components/ui/scroll-box";
+import { ScrollTable } from "@/components/ui/scroll-box";
 
 function Stat({ id, label, value, detail }: { id: string; label: string; value: string; detail?: React.ReactNode }) {
   return (
@@ -77,41 +77,39 @@ export function CcrCounters({ stats }: { stats: OriginalStatsWire }) {
         {hours.length === 0 ? (
           <p className="muted">No activity in this window.</p>
         ) : (
-          <ScrollBox label="Per hour counters">
-            <table className="data ccr-compact" data-testid="ccr-hourly">
-              <thead>
-                <tr>
-                  <th scope="col">Hour</th>
-                  <th scope="col">Stored</th>
-                  <th scope="col">Retrieved</th>
-                  <th scope="col">Misses (unknown / evicted / expired / ambiguous)</th>
-                  <th scope="col">Evictions</th>
-                  <th scope="col">Expiries</th>
-                  <th scope="col">Tokens gross</th>
-                  <th scope="col">Re-spent</th>
-                  <th scope="col">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {hours.map((h) => (
-                  <tr key={h.hour}>
-                    <td className="mono">{formatUtcHour(h.hour)}</td>
-                    <td>{formatCount(h.stored)}</td>
-                    <td>{formatCount(h.retrieved)}</td>
-                    <td>
-                      {h.misses.total} ({h.misses.unknown} / {h.misses.evicted} / {h.misses.expired} /{" "}
-                      {h.misses.ambiguous})
-                    </td>
-                    <td>{formatCount(h.evictions)}</td>
-                    <td>{formatCount(h.expiries)}</td>
-                    <td>{formatCount(h.tokens.saved_gross)}</td>
-                    <td>{formatCount(h.tokens.respent)}</td>
-                    <td>{formatSigned(h.tokens.net)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <ScrollTable
+            label="Per hour counters"
+            testId="ccr-hourly"
+            columns={[
+              "Hour",
+              "Stored",
+              "Retrieved",
+              "Misses (unknown / evicted / expired / ambiguous)",
+              "Evictions",
+              "Expiries",
+              "Tokens gross",
+              "Re-spent",
+              "Net",
+            ]}
+            className="ccr-compact"
+            panel={false}
+          >
+            {hours.map((h) => (
+              <tr key={h.hour}>
+                <td className="mono">{formatUtcHour(h.hour)}</td>
+                <td>{formatCount(h.stored)}</td>
+                <td>{formatCount(h.retrieved)}</td>
+                <td>
+                  {h.misses.total} ({h.misses.unknown} / {h.misses.evicted} / {h.misses.expired} / {h.misses.ambiguous})
+                </td>
+                <td>{formatCount(h.evictions)}</td>
+                <td>{formatCount(h.expiries)}</td>
+                <td>{formatCount(h.tokens.saved_gross)}</td>
+                <td>{formatCount(h.tokens.respent)}</td>
+                <td>{formatSigned(h.tokens.net)}</td>
+              </tr>
+            ))}
+          </ScrollTable>
         )}
       </details>
     </section>

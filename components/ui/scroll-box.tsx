@@ -12,3 +12,42 @@ export function ScrollBox({ label, children }: { label: string; children: ReactN
     </section>
   );
 }
+
+/**
+ * A data table in its own scroll box: the column headings, then the rows given as children
+ * (`<tr>`s). In a flush panel unless `panel` is false (when it already sits in one).
+ */
+export function ScrollTable({
+  label,
+  columns,
+  testId,
+  className,
+  panel = true,
+  children,
+}: {
+  label: string;
+  columns: readonly ReactNode[];
+  testId?: string;
+  className?: string;
+  panel?: boolean;
+  children: ReactNode;
+}) {
+  const table = (
+    <ScrollBox label={label}>
+      <table className={className ? `data ${className}` : "data"} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((column, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the headings are fixed per table
+              <th key={i} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </ScrollBox>
+  );
+  return panel ? <div className="panel flush">{table}</div> : table;
+}
