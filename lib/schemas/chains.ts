@@ -43,7 +43,8 @@ export const statusFilterSchema = z
   .transform((values) => [...new Set(values)])
   .meta({
     description: `Chains with any of these statuses: one, or a comma list (repeated \`status\` keys are joined into one). \`collapsed\` is a floor breach or collapse imminent. An unknown value is a 422 naming it. One of: ${CHAIN_STATUS_FILTERS.join(", ")}.`,
-    pattern: `^(${CHAIN_STATUS_FILTERS.join("|")})(,(${CHAIN_STATUS_FILTERS.join("|")}))*$`,
+    // Spaces around the commas are trimmed, as the server does.
+    pattern: `^ *(${CHAIN_STATUS_FILTERS.join("|")}) *(, *(${CHAIN_STATUS_FILTERS.join("|")}) *)*$`,
     examples: ["collapsed", "continued_after_halt,restore_not_honoured"],
   });
 export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;

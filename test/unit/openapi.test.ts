@@ -24,6 +24,19 @@ describe("OpenAPI document", () => {
     expect(actual.sort()).toEqual(expected.sort());
   });
 
+  it("documents the status filter as the server reads it (a comma list, spaces trimmed)", () => {
+    const status = (doc.paths["/api/v1/chains"].get.parameters as Json[]).find((p) => p.name === "status");
+    const pattern = new RegExp(status?.schema?.pattern ?? "^$");
+    for (const ok of ["collapsed", "collapsed,client_mismatch", "collapsed, client_mismatch", "healthy "]) {
+      expect(pattern.test(ok), ok).toBe(true);
+      expect(statusFilterSchema.safeParse(ok).success, ok).toBe(true);
+    }
+    for (const bad of ["collapsedd", "collapsed,bogus", "", ","]) {
+      expect(pattern.test(bad), bad).toBe(false);
+      expect(statusFilterSchema.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+
   it("states each operation's scope and security as the registry does", () => {
     for (const [pattern, item] of Object.entries(doc.paths as Json)) {
       for (const [method, op] of Object.entries(item as Json)) {
