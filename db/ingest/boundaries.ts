@@ -1,7 +1,7 @@
 // The boundary ingest use case: boundary receipts stored all or nothing, idempotent per
 // (chain_id, pass_number), with the chain summaries refreshed.
 import "server-only";
-import { recordBoundaries } from "@/lib/observability/metrics";
+import { recordBoundaries, recordIntegrityFindings } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, retryTransient } from "../index";
 import { boundaries } from "../schema";
@@ -10,6 +10,7 @@ import { toBoundaryWire } from "../queries/boundaries";
 import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { trackRollups } from "./rollups";
 import { notifyChainsChanged } from "../queries/chain-events";
+import { readChainStates, recordBoundaryEvents } from "../queries/ingest-events";
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 
@@ -35,9 +36,11 @@ export async function ingestBoundaries(
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((b) => b.chain_id))];
       await lockChains(tx, chainIds);
+      const before = await readChainStates(tx, chainIds);
       const rollups = await trackRollups(tx, chainIds);
       // Fresh on every attempt, since a retry starts over.
       const strategies: BoundaryWire["strategy"][] = [];
+      const insertedRows: { chain_id: string; pass_number: number; strategy: string }[] = [];
       const stored = await storeIdempotentBatch(
         receipts,
         {
@@ -56,6 +59,13 @@ export async function ingestBoundaries(
             const inserted = await tx.insert(boundaries).values(values).onConflictDoNothing().returning();
             if (inserted.length > 0) await refreshChainSummaries(tx, [...new Set(inserted.map((r) => r.chainId))]);
             strategies.push(...inserted.map((row) => row.strategy));
+            insertedRows.push(
+              ...inserted.map((row) => ({
+                chain_id: row.chainId,
+                pass_number: row.passNumber,
+                strategy: row.strategy,
+              })),
+            );
             return new Map(inserted.map((row) => [keyOf(row.chainId, row.passNumber), toBoundaryWire(row)]));
           },
           readStored: async (batch) => {
@@ -79,11 +89,14 @@ export async function ingestBoundaries(
         entries,
       );
       await rollups.commit();
+      // A halt or restore that arrives after the passes it judges can make a finding.
+      const integrityKinds = await recordBoundaryEvents(tx, before, insertedRows);
       await notifyChainsChanged(tx, chainIds);
-      return { stored, strategies };
+      return { stored, strategies, integrityKinds };
     }),
   );
   // Counted once committed: a refused batch counts nothing.
   recordBoundaries(outcome.strategies);
+  recordIntegrityFindings(outcome.integrityKinds);
   return outcome.stored;
 }

@@ -127,109 +127,13 @@ export async function recordPassEvents(
     if (count > (was?.integrityCount ?? 0) || (count > 0 && late)) grew.push(c.chain_id);
   }
 
-  // Findings are derived, not stored: for the chains with any, recompute them over
-  // the stretch this ingest touched (its passes, the pass before them and the pass after,
-  // whose findings the new passes can change), and let the dedupe keys keep only the ones
-  // never announced. A chain that only grows at its end costs its new passes, not its length.
   if (grew.length > 0) {
     const grown = new Set(grew);
     const touched = inserted
       .filter((p) => grown.has(p.chain_id))
       .map((p) => ({ chain_id: p.chain_id, pass_number: p.pass_number }));
-    const links = await queryRows<{
-      chain_id: string;
-      pass_id: string;
-      pass_number: unknown;
-      input_content_hash: string | null;
-      current_content_hash: string;
-      prev_number: unknown;
-    }>(
-      tx,
-      sql`
-        with w as (
-          select chain_id, min(pass_number) as lo, max(pass_number) as hi
-          from json_to_recordset(${JSON.stringify(touched)}::json) as n(chain_id text, pass_number bigint)
-          group by chain_id
-        ),
-        -- Materialized: inlined, the two look-ups below ran again for every pass the join
-        -- read (seconds once chains are long), not once per chain.
-        b as materialized (
-          select w.chain_id, w.lo, w.hi,
-            (select max(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number < w.lo) as prev_number,
-            (select min(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number > w.hi) as next_number
-          from w
-        )
-        select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, b.prev_number
-        from b join passes p on p.chain_id = b.chain_id
-          and p.pass_number between coalesce(b.prev_number, b.lo) and coalesce(b.next_number, b.hi)
-        order by p.chain_id, p.pass_number, p.id`,
-    );
-    // What the directive kinds judge against: the halt point (on the summary) and the chain's
-    // halt and restore boundaries with the passes they restore (lib/chains/integrity.ts).
-    const marks = await queryRows<{
-      chain_id: string;
-      pass_number: unknown;
-      strategy: "halt" | "restore";
-      restore_pass_id: string | null;
-      restored_number: unknown;
-      restored_hash: string | null;
-    }>(
-      tx,
-      sql`
-        select b.chain_id, b.pass_number, b.strategy, b.restore_pass_id, k.pass_number as restored_number,
-          k.current_content_hash as restored_hash
-        from boundaries b
-        left join passes k on k.chain_id = b.chain_id and k.pass_id = b.restore_pass_id
-        where b.strategy in ('halt', 'restore')
-          and b.chain_id in (select json_array_elements_text(${JSON.stringify([...grown])}::json))`,
-    );
     const haltOf = new Map(after.map((c) => [c.chain_id, c.halt_pass_number]));
-    const contextOf = (chainId: string) => {
-      const own = marks.filter((m) => m.chain_id === chainId);
-      const haltAt = haltOf.get(chainId);
-      return integrityContext(
-        haltAt === null || haltAt === undefined ? [] : [{ pass_number: Number(haltAt), directive: "HALT" }],
-        own.map((m) => ({
-          pass_number: Number(m.pass_number),
-          strategy: m.strategy,
-          restore_pass_id: m.restore_pass_id,
-        })),
-        own.flatMap((m) =>
-          m.restore_pass_id !== null && m.restored_hash !== null
-            ? [
-                {
-                  pass_id: m.restore_pass_id,
-                  pass_number: Number(m.restored_number),
-                  current_content_hash: m.restored_hash,
-                },
-              ]
-            : [],
-        ),
-      );
-    };
-    const byChain = new Map<string, typeof links>();
-    for (const l of links) {
-      const list = byChain.get(l.chain_id);
-      if (list) list.push(l);
-      else byChain.set(l.chain_id, [l]);
-    }
-    for (const [chainId, chainLinks] of byChain) {
-      // The pass before the stretch is judged without its own predecessor: its findings are old.
-      const prev = chainLinks[0]?.prev_number;
-      const prevNumber = prev === null || prev === undefined ? null : Number(prev);
-      const findings = findIntegrityIssues(
-        chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })),
-        contextOf(chainId),
-      );
-      for (const f of findings) {
-        if (f.pass_number === prevNumber) continue;
-        events.push({
-          type: "chain.integrity_finding",
-          dedupeKey: dedupe("chain.integrity_finding", chainId, f.kind, f.pass_id, f.pass_number),
-          data: { chain_id: chainId, content_class: classOf.get(chainId) ?? "default", ...f },
-        });
-      }
-    }
+    events.push(...(await integrityFindingEvents(tx, grown, touched, haltOf, classOf)));
   }
 
   for (const p of inserted) {
@@ -256,4 +160,157 @@ export async function recordPassEvents(
     .filter((r) => r.type === "chain.integrity_finding")
     .map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
   return { started, collapses, integrityKinds };
+}
+
+/**
+ * The integrity findings of the stretches an ingest touched, as outbox events: `touched` are
+ * pass numbers of the `grown` chains (their passes, or the pass a boundary sits on); each
+ * stretch runs from the pass before to the pass after, whose findings the write can change.
+ */
+async function integrityFindingEvents(
+  tx: Executor,
+  grown: ReadonlySet<string>,
+  touched: readonly { chain_id: string; pass_number: number }[],
+  haltOf: ReadonlyMap<string, unknown>,
+  classOf: ReadonlyMap<string, string>,
+): Promise<OutboxEvent[]> {
+  const events: OutboxEvent[] = [];
+  // Findings are derived, not stored: for the chains with any, recompute them over
+  // the stretch this ingest touched (its passes, the pass before them and the pass after,
+  // whose findings the new passes can change), and let the dedupe keys keep only the ones
+  // never announced. A chain that only grows at its end costs its new passes, not its length.
+  const links = await queryRows<{
+    chain_id: string;
+    pass_id: string;
+    pass_number: unknown;
+    input_content_hash: string | null;
+    current_content_hash: string;
+    prev_number: unknown;
+  }>(
+    tx,
+    sql`
+      with w as (
+        select chain_id, min(pass_number) as lo, max(pass_number) as hi
+        from json_to_recordset(${JSON.stringify(touched)}::json) as n(chain_id text, pass_number bigint)
+        group by chain_id
+      ),
+      -- Materialized: inlined, the two look-ups below ran again for every pass the join
+      -- read (seconds once chains are long), not once per chain.
+      b as materialized (
+        select w.chain_id, w.lo, w.hi,
+          (select max(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number < w.lo) as prev_number,
+          (select min(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number > w.hi) as next_number
+        from w
+      )
+      select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, b.prev_number
+      from b join passes p on p.chain_id = b.chain_id
+        and p.pass_number between coalesce(b.prev_number, b.lo) and coalesce(b.next_number, b.hi)
+      order by p.chain_id, p.pass_number, p.id`,
+  );
+  // What the directive kinds judge against: the halt point (on the summary) and the chain's
+  // halt and restore boundaries with the passes they restore (lib/chains/integrity.ts).
+  const marks = await queryRows<{
+    chain_id: string;
+    pass_number: unknown;
+    strategy: "halt" | "restore";
+    restore_pass_id: string | null;
+    restored_number: unknown;
+    restored_hash: string | null;
+  }>(
+    tx,
+    sql`
+      select b.chain_id, b.pass_number, b.strategy, b.restore_pass_id, k.pass_number as restored_number,
+        k.current_content_hash as restored_hash
+      from boundaries b
+      left join passes k on k.chain_id = b.chain_id and k.pass_id = b.restore_pass_id
+      where b.strategy in ('halt', 'restore')
+        and b.chain_id in (select json_array_elements_text(${JSON.stringify([...grown])}::json))`,
+  );
+  const contextOf = (chainId: string) => {
+    const own = marks.filter((m) => m.chain_id === chainId);
+    const haltAt = haltOf.get(chainId);
+    return integrityContext(
+      haltAt === null || haltAt === undefined ? [] : [{ pass_number: Number(haltAt), directive: "HALT" }],
+      own.map((m) => ({
+        pass_number: Number(m.pass_number),
+        strategy: m.strategy,
+        restore_pass_id: m.restore_pass_id,
+      })),
+      own.flatMap((m) =>
+        m.restore_pass_id !== null && m.restored_hash !== null
+          ? [
+              {
+                pass_id: m.restore_pass_id,
+                pass_number: Number(m.restored_number),
+                current_content_hash: m.restored_hash,
+              },
+            ]
+          : [],
+      ),
+    );
+  };
+  const byChain = new Map<string, typeof links>();
+  for (const l of links) {
+    const list = byChain.get(l.chain_id);
+    if (list) list.push(l);
+    else byChain.set(l.chain_id, [l]);
+  }
+  for (const [chainId, chainLinks] of byChain) {
+    // The pass before the stretch is judged without its own predecessor: its findings are old.
+    const prev = chainLinks[0]?.prev_number;
+    const prevNumber = prev === null || prev === undefined ? null : Number(prev);
+    const findings = findIntegrityIssues(
+      chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })),
+      contextOf(chainId),
+    );
+    for (const f of findings) {
+      if (f.pass_number === prevNumber) continue;
+      events.push({
+        type: "chain.integrity_finding",
+        dedupeKey: dedupe("chain.integrity_finding", chainId, f.kind, f.pass_id, f.pass_number),
+        data: { chain_id: chainId, content_class: classOf.get(chainId) ?? "default", ...f },
+      });
+    }
+  }
+  return events;
+}
+
+/**
+ * Records the outbox events of one boundary ingest: a halt or restore boundary that arrives
+ * after the passes it judges can create a finding (`continued_after_halt`,
+ * `restore_not_honoured`) on the pass after it. `before` as for `recordPassEvents`.
+ */
+export async function recordBoundaryEvents(
+  tx: Executor,
+  before: Map<string, ChainState>,
+  inserted: readonly { chain_id: string; pass_number: number; strategy: string }[],
+): Promise<IntegrityKind[]> {
+  const judging = inserted.filter((b) => b.strategy === "halt" || b.strategy === "restore");
+  if (judging.length === 0) return [];
+  const chainIds = [...new Set(judging.map((b) => b.chain_id))];
+  const after = await queryRows<{
+    chain_id: string;
+    content_class: string;
+    integrity_count: unknown;
+    halt_pass_number: unknown;
+  }>(
+    tx,
+    sql`select chain_id, content_class, integrity_count, halt_pass_number
+        from chains where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
+  );
+  const grown = new Set(
+    after
+      .filter((c) => Number(c.integrity_count) > (before.get(c.chain_id)?.integrityCount ?? 0))
+      .map((c) => c.chain_id),
+  );
+  if (grown.size === 0) return [];
+  const events = await integrityFindingEvents(
+    tx,
+    grown,
+    judging.filter((b) => grown.has(b.chain_id)).map((b) => ({ chain_id: b.chain_id, pass_number: b.pass_number })),
+    new Map(after.map((c) => [c.chain_id, c.halt_pass_number])),
+    new Map(after.map((c) => [c.chain_id, c.content_class])),
+  );
+  const { recorded } = await recordEvents(tx, events);
+  return recorded.map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
 }

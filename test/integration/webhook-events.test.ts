@@ -183,6 +183,32 @@ describe("events recorded by ingest", () => {
     );
   });
 
+  it("announces the finding a late halt or restore boundary creates, once", async () => {
+    const before = (await events("chain.integrity_finding")).length;
+    // Healthy passes first; then a halt at pass 2 (pass 3 went on anyway) and, on another
+    // chain, a restore to pass 1 at pass 2 that pass 3 did not start from.
+    for (const chain of ["ev-lh", "ev-lr"]) {
+      const passes = [receipt(chain, 1, 0.9), receipt(chain, 2, 0.9), receipt(chain, 3, 0.9)];
+      expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: passes })).status).toBe(201);
+    }
+    expect((await events("chain.integrity_finding")).length).toBe(before);
+    const late = [
+      { chain_id: "ev-lh", pass_number: 2, strategy: "halt", reason: "stop" },
+      { chain_id: "ev-lr", pass_number: 2, strategy: "restore", restore_pass_id: "ev-lr.p1", reason: "back" },
+    ];
+    expect((await post(boundariesRoute.POST, "/api/v1/boundaries", { boundaries: late })).status).toBe(201);
+    // The retry stores nothing and announces nothing again.
+    expect((await post(boundariesRoute.POST, "/api/v1/boundaries", { boundaries: late })).status).toBe(200);
+    const findings = (await events("chain.integrity_finding"))
+      .slice(before)
+      .map((e) => [e.data.kind, e.data.pass_id])
+      .sort();
+    expect(findings).toEqual([
+      ["continued_after_halt", "ev-lh.p3"],
+      ["restore_not_honoured", "ev-lr.p3"],
+    ]);
+  });
+
   it("announces a fail-closed trace with the rejection", async () => {
     const refused = await post(tracesRoute.POST, "/api/v1/traces", {
       trace_id: "ev-trace",
