@@ -29,9 +29,8 @@ test("the overview draws few periods as bars with one colour per class in both s
   await page.emulateMedia({ colorScheme: "dark" });
   await page.reload();
   await expect(page.getByTestId("collapse-rate-chart")).toHaveAttribute("data-kind", "bars");
-  expect(await page.getByTestId("collapse-rate-chart").locator(".recharts-legend-item").allInnerTexts()).toEqual(
-    classes,
-  );
+  // Again, only once the chart has drawn after the reload (toHaveText waits for it).
+  await expect(page.getByTestId("collapse-rate-chart").locator(".recharts-legend-item")).toHaveText(classes);
   const fillsDark = await page
     .getByTestId("collapse-rate-chart")
     .locator(".recharts-legend-item")
