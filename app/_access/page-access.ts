@@ -9,6 +9,7 @@ import { authenticateSession } from "@/db/queries/access";
 import { fillPattern, hasScope, type Principal, SESSION_COOKIE, sessionIdleMs } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
+import { isStorableText } from "@/lib/schemas/common";
 import { decodeSegment } from "@/lib/url-state";
 import { ANONYMOUS, authIsOn, checkHost } from "./gate";
 
@@ -20,11 +21,7 @@ export async function requirePage(pattern: PagePattern, params?: Record<string, 
     if (error instanceof ApiError) forbidden();
     throw error;
   }
-  const unnameable = (segment: string) => {
-    const value = decodeSegment(segment);
-    return value.includes("\u0000") || !value.isWellFormed();
-  };
-  if (params && Object.values(params).some(unnameable)) notFound();
+  if (params && !Object.values(params).every((segment) => isStorableText(decodeSegment(segment)))) notFound();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
   const scope = PAGES[pattern];

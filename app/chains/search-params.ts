@@ -1,7 +1,12 @@
 // URL state of the chains family: the list (/chains) and one chain's page (/chains/{id}).
 import { z } from "zod";
 import { cursorParam, cursorPart, encodeCursor } from "@/lib/http/cursor";
-import { CHAIN_STATUS_FILTERS, type ChainStatusFilter, chainListQuerySchema } from "@/lib/schemas/chains";
+import {
+  CHAIN_STATUS_FILTERS,
+  type ChainStatusFilter,
+  chainListQuerySchema,
+  statusListParts,
+} from "@/lib/schemas/chains";
 
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -25,10 +30,9 @@ const chainsShape = chainListQuerySchema.shape;
 
 /** Of a status list with an unknown value, the known ones still filter (the page names the rest). */
 const knownStatuses = ({ input }: { input: unknown }): ChainStatusFilter[] | undefined => {
-  const known = String(input ?? "")
-    .split(",")
-    .map((v) => v.trim())
-    .filter((v): v is ChainStatusFilter => (CHAIN_STATUS_FILTERS as readonly string[]).includes(v));
+  const known = statusListParts(String(input ?? "")).filter((v): v is ChainStatusFilter =>
+    (CHAIN_STATUS_FILTERS as readonly string[]).includes(v),
+  );
   return known.length > 0 ? [...new Set(known)] : undefined;
 };
 

@@ -156,10 +156,7 @@ export async function recordPassEvents(
   }
 
   const { recorded } = await recordEvents(tx, events);
-  const integrityKinds = recorded
-    .filter((r) => r.type === "chain.integrity_finding")
-    .map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
-  return { started, collapses, integrityKinds };
+  return { started, collapses, integrityKinds: findingKinds(recorded) };
 }
 
 /**
@@ -312,5 +309,12 @@ export async function recordBoundaryEvents(
     new Map(after.map((c) => [c.chain_id, c.content_class])),
   );
   const { recorded } = await recordEvents(tx, events);
-  return recorded.map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
+  return findingKinds(recorded);
+}
+
+/** The kinds of the integrity findings the outbox took (its dedupe key names the kind). */
+function findingKinds(recorded: readonly { type: string; dedupe_key: string | null }[]): IntegrityKind[] {
+  return recorded
+    .filter((r) => r.type === "chain.integrity_finding")
+    .map((r) => JSON.parse(r.dedupe_key ?? "[]")[2] as IntegrityKind);
 }

@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/access";
 import { ApiError, toErrorResponse } from "../errors";
 import { observeRequest } from "../observability/metrics";
+import { isStorableText } from "../schemas/common";
 import { releaseBodyBytes } from "./body";
 import { methodsOf, type RoutePattern, type Scope, scopeOf } from "./registry";
 
@@ -17,7 +18,7 @@ export type Authorize = (request: Request, pattern: RoutePattern, scope: Scope) 
 async function refuseUnnameable(params: Context["params"] | undefined): Promise<void> {
   if (!params) return;
   const values = Object.values(await params).flat();
-  if (values.some((v) => v.includes("\u0000") || !v.isWellFormed())) {
+  if (!values.every(isStorableText)) {
     throw new ApiError("not_found", "No resource has that name: it contains a NUL character or an unpaired surrogate.");
   }
 }

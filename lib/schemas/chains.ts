@@ -28,9 +28,12 @@ export type ChainStatusFilter = (typeof CHAIN_STATUS_FILTERS)[number];
  * keys are joined into one (`status=a&status=b`). A chain matches when it has any of them.
  * An unknown value is refused, naming it.
  */
+/** The parts of a status list as the filter reads them: split at commas, spaces trimmed. */
+export const statusListParts = (value: string): string[] => value.split(",").map((v) => v.trim());
+
 export const statusFilterSchema = z
   .string()
-  .transform((value) => value.split(",").map((v) => v.trim()))
+  .transform(statusListParts)
   .pipe(
     z
       .array(

@@ -2,8 +2,10 @@ import { z } from "zod";
 
 // Postgres text cannot hold NUL and UTF-8 cannot hold a lone surrogate: refuse both at the edge
 // rather than fail inside the database.
-const storable = (value: string) => !value.includes("\u0000") && value.isWellFormed();
-const STORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates";
+/** Whether PostgreSQL can store (and compare) this text: no NUL, no unpaired surrogate. */
+export const isStorableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
+const storable = isStorableText;
+export const STORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates";
 
 // Code points, counted without building an array: a string has at least half as many code
 // points as UTF-16 units and at most as many, so most strings never need counting.

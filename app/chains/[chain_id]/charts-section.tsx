@@ -1,6 +1,6 @@
 import type { BoundaryWire } from "@/lib/chains/types";
 import { getChainSeries } from "@/db/queries/chain-series";
-import { type ChainSummaryWire } from "@/lib/schemas/chains";
+import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 
 export async function ChartsSection(props: {
