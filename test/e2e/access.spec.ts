@@ -102,6 +102,8 @@ test("sign in, see every page with the security headers, sign out and be sent to
   const first = await page.goto(`${base}/chains`);
   await expect(page).toHaveURL(`${base}/sign-in?next=%2Fchains`);
   expect(first!.status()).toBe(200);
+  // The form signs in from the browser once hydrated; a click before that submits nothing.
+  await page.waitForLoadState("networkidle");
   await page.getByLabel("Name").fill(ADMIN.name);
   await page.getByLabel("Password").fill("wrong password!");
   await page.getByRole("button", { name: "Sign in" }).click();
