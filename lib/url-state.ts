@@ -10,11 +10,16 @@ export type RawSearchParams = Record<string, string | string[] | undefined>;
 /**
  * Next.js hands repeated keys over as arrays; like the API, the first value wins, except for
  * `repeatable` keys, whose values are joined with commas. Empty values count as absent.
+ *
+ * Only strings are taken: `?__proto__=a&__proto__=b&sort=x` gives Next.js's object an array
+ * as its prototype, and the `sort` it then collects starts with `Array.prototype.sort`.
  */
 export function firstValues(raw: RawSearchParams, repeatable: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
-    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => v !== undefined && v !== "");
+    const values = (Array.isArray(value) ? value : [value]).filter(
+      (v): v is string => typeof v === "string" && v !== "",
+    );
     const first = repeatable.includes(key) ? values.join(",") : values[0];
     if (first !== undefined && first !== "") out[key] = first;
   }

@@ -2,15 +2,15 @@ import type { Metadata } from "next";
 import { requirePage } from "@/app/_access/page-access";
 import { authIsOn } from "@/app/_access/gate";
 import { safeNextPath } from "@/lib/auth/access";
+import { firstValues, type RawSearchParams } from "@/lib/url-state";
 import { SignInForm } from "@/components/access/sign-in-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const principal = await requirePage("/sign-in");
-  const raw = (await searchParams).next;
-  const next = safeNextPath(Array.isArray(raw) ? raw[0] : raw);
+  const next = safeNextPath(firstValues(await searchParams).next);
   const on = await authIsOn();
   return (
     <>

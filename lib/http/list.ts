@@ -26,7 +26,7 @@ export function parseSearchParams<S extends z.ZodType>(
   const params = new URL(url).searchParams;
   const raw: Record<string, string> = {};
   for (const [key, value] of params) {
-    if (!(key in raw)) raw[key] = value;
+    if (!Object.hasOwn(raw, key)) raw[key] = value;
     else if (repeatable.includes(key)) raw[key] = `${raw[key]},${value}`;
   }
   const withNul = Object.entries(raw).flatMap(([key, value]) => (value.includes("\u0000") ? [key] : []));

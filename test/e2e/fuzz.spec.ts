@@ -67,6 +67,10 @@ function send(method: string, rawPath: string, body?: string, contentType?: stri
 function check(answer: Answer, what: string): void {
   const context = `${what} → ${answer.status} ${answer.text.slice(0, 300)}`;
   if (answer.status >= 500) throw new Error(`5xx: ${context}`);
+  // A page can answer 200 while a part of it failed on the server: the streamed payload then
+  // carries an error row with a numeric digest (`notFound()` rows carry a named one).
+  const failedPart = /[0-9a-f]+:E\{\\?"digest\\?":\\?"\d+\\?"/.exec(answer.text);
+  if (failedPart) throw new Error(`a part of the page failed on the server (${failedPart[0]}): ${context}`);
   // A HEAD answer has no body to be in any shape.
   const [method, url] = what.split(" ");
   if (method !== "HEAD" && new URL(url ?? "/", "http://x").pathname.startsWith("/api/") && answer.status >= 400) {
@@ -165,6 +169,16 @@ test("methods Next.js does not route, and undecodable paths, answer below 500 ev
     for (const method of ["TRACE", "TRACK", "PROPFIND", "PURGE", "GET"]) {
       check(await send(method, url), `${method} ${url}`);
     }
+  }
+});
+
+test("a query that swaps the prototype of the page's search params renders every part of the page", async () => {
+  for (const pattern of pages) {
+    const url = `${fill(
+      pattern,
+      patternParams(pattern).map(() => "x"),
+    )}?__proto__=a&__proto__=b&sort=x&status=y&next=z`;
+    check(await send("GET", url), `GET ${url}`);
   }
 });
 

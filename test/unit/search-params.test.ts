@@ -132,4 +132,22 @@ describe("URL values a page cannot use are named, never dropped silently", () =>
     expect(ignoredKeys(tracesPageParamsSchema, { mismatch: "maybe", q: "x" })).toEqual(["mismatch=maybe"]);
     expect(parseSearchParamsWithNotices(tracesPageParamsSchema, { mismatch: "false" }).params.mismatch).toBe(false);
   });
+
+  it("only strings are read: a query that swaps the object's prototype brings no functions along", () => {
+    // What Next.js hands a page for `?__proto__=a&__proto__=b&sort=x`: the second `__proto__`
+    // makes an array the prototype, so collecting `sort` finds `Array.prototype.sort` first.
+    const raw: RawSearchParams = {};
+    const set = (key: string, value: string) => {
+      const bag = raw as Record<string, unknown>;
+      const existing = bag[key];
+      bag[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+    };
+    set("__proto__", "a");
+    set("__proto__", "b");
+    set("sort", "x");
+    expect(typeof (raw.sort as unknown[])[0]).toBe("function");
+    const { params, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, raw);
+    expect(ignored).toEqual([expect.objectContaining({ key: "sort", value: "x" })]);
+    expect(params.sort).toBe("last_activity");
+  });
 });
