@@ -3,6 +3,7 @@
 // view is a shareable link. Pages never fail on a hand-edited or stale URL: schemas give each
 // field a `.catch(...)` fallback, and a cursor that does not decode starts the list over.
 import { type z, ZodCatch, ZodDefault, ZodOptional, ZodPipe } from "zod";
+import { isStorableText, STORABLE_MESSAGE } from "@/lib/schemas/common";
 
 /** What Next.js hands a page as `searchParams`. */
 export type RawSearchParams = Record<string, string | string[] | undefined>;
@@ -13,17 +14,30 @@ export type RawSearchParams = Record<string, string | string[] | undefined>;
  *
  * Only strings are taken: `?__proto__=a&__proto__=b&sort=x` gives Next.js's object an array
  * as its prototype, and the `sort` it then collects starts with `Array.prototype.sort`.
+ * Values no stored text can match (a NUL) are left out too, and named in `unusable`: passed
+ * on, they would fail the page's query in the database.
  */
-export function firstValues(raw: RawSearchParams, repeatable: readonly string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
+function collectValues(
+  raw: RawSearchParams,
+  repeatable: readonly string[],
+): { values: Record<string, string>; unusable: IgnoredParam[] } {
+  const values: Record<string, string> = {};
+  const unusable: IgnoredParam[] = [];
   for (const [key, value] of Object.entries(raw)) {
-    const values = (Array.isArray(value) ? value : [value]).filter(
+    const strings = (Array.isArray(value) ? value : [value]).filter(
       (v): v is string => typeof v === "string" && v !== "",
     );
-    const first = repeatable.includes(key) ? values.join(",") : values[0];
-    if (first !== undefined && first !== "") out[key] = first;
+    const first = repeatable.includes(key) ? strings.join(",") : strings[0];
+    if (first === undefined || first === "") continue;
+    if (isStorableText(first)) values[key] = first;
+    else unusable.push({ key, value: first.replaceAll("\u0000", "\u2400"), message: STORABLE_MESSAGE });
   }
-  return out;
+  return { values, unusable };
+}
+
+/** The usable value of each key (see `collectValues`). */
+export function firstValues(raw: RawSearchParams, repeatable: readonly string[] = []): Record<string, string> {
+  return collectValues(raw, repeatable).values;
 }
 
 /** A page's URL state through its family's schema. */
@@ -53,8 +67,8 @@ export function parseSearchParamsWithNotices<S extends z.ZodObject>(
   raw: RawSearchParams,
   options: { repeatable?: readonly string[]; quiet?: readonly string[] } = {},
 ): { params: z.output<S>; ignored: IgnoredParam[] } {
-  const values = firstValues(raw, options.repeatable);
-  const ignored: IgnoredParam[] = [];
+  const { values, unusable } = collectValues(raw, options.repeatable ?? []);
+  const ignored: IgnoredParam[] = unusable.filter((param) => !options.quiet?.includes(param.key));
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const value = values[key];
     if (value === undefined || options.quiet?.includes(key)) continue;

@@ -150,4 +150,15 @@ describe("URL values a page cannot use are named, never dropped silently", () =>
     expect(ignored).toEqual([expect.objectContaining({ key: "sort", value: "x" })]);
     expect(params.sort).toBe("last_activity");
   });
+
+  it("a value with a NUL is named and left out: no stored text can match it", () => {
+    const { params, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, {
+      q: "a\u0000b",
+      sort: "pass_count",
+    });
+    expect(params.q).toBeUndefined();
+    expect(params.sort).toBe("pass_count");
+    expect(ignored).toEqual([{ key: "q", value: "a\u2400b", message: expect.stringContaining("NUL") }]);
+    expect(parseSearchParams(originalsPageParamsSchema, { chain_id: "\u0000" }).chain_id).toBeUndefined();
+  });
 });
