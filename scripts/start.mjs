@@ -135,14 +135,21 @@ if (!built) {
 
 // ---- Route patterns for the log, from the build's own manifests -------------------------
 
-/** `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract. */
-const patternOf = (() => {
+/**
+ * `patternOf`: `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract.
+ * `isRouteHandler`: whether a path is served by a `route.ts` (not a page).
+ */
+const { patternOf, isRouteHandler } = (() => {
   const routes = [];
+  const handlers = new Set();
   try {
     const manifest = JSON.parse(readFileSync(path.join(root, distDir, "routes-manifest.json"), "utf8"));
+    const appPaths = JSON.parse(readFileSync(path.join(root, distDir, "app-path-routes-manifest.json"), "utf8"));
+    for (const [file, page] of Object.entries(appPaths)) if (file.endsWith("/route")) handlers.add(page);
     for (const r of [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])]) {
       routes.push({
         regex: new RegExp(r.regex),
+        route: r.page,
         page: r.page.replace(/\[\.{3}(\w+)\]/g, "{$1*}").replace(/\[(\w+)\]/g, "{$1}"),
       });
     }
@@ -150,9 +157,19 @@ const patternOf = (() => {
     // No manifest: log the path instead.
   }
   // Static routes first, so /api/v1/originals/stats is not read as /api/v1/originals/{hash}.
-  return (pathname) => {
-    if (pathname.startsWith("/_next/")) return "/_next/*";
-    return routes.find((r) => r.regex.test(pathname))?.page;
+  const find = (pathname) => routes.find((r) => r.regex.test(pathname));
+  return {
+    patternOf: (pathname) => (pathname.startsWith("/_next/") ? "/_next/*" : find(pathname)?.page),
+    // Dot segments, encoded or not, are resolved first, as Next.js resolves them.
+    isRouteHandler: (pathname) => {
+      let resolved;
+      try {
+        resolved = new URL(pathname.replace(/%2e/gi, "."), "http://x").pathname;
+      } catch {
+        return false;
+      }
+      return handlers.has(find(resolved)?.route);
+    },
   };
 })();
 
@@ -218,6 +235,19 @@ function answeredHere(req, res, pathname) {
     const headers = { allow: ALLOW };
     if (api) apiError(res, 405, "method_not_allowed", `The method ${req.method} is not supported.`, headers);
     else page(res, 405, "Method not allowed", "This address can be read with GET.", headers);
+    return true;
+  }
+  if (
+    req.method === "POST" &&
+    !api &&
+    /^multipart\/form-data/i.test(req.headers["content-type"] ?? "") &&
+    req.headers["next-action"] === undefined &&
+    !isRouteHandler(pathname)
+  ) {
+    // Next.js reads such a post to a page as a form submitting a server action and answers
+    // a body it cannot parse with a 500. No page here takes a form post; the app's one
+    // server action is called by script, with its `Next-Action` header.
+    page(res, 405, "Method not allowed", "This address can be read with GET.", { allow: "GET, HEAD" });
     return true;
   }
   if (!pathname.startsWith("/")) {

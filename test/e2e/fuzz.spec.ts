@@ -107,9 +107,13 @@ for (const pattern of pages) {
       fc.asyncProperty(
         fc.array(hostileSegment, { minLength: names.length, maxLength: names.length }),
         hostileQuery,
-        async (segments, query) => {
+        fc.constantFrom("GET", "GET", "GET", "HEAD", "POST"),
+        hostileBody,
+        hostileContentType,
+        async (segments, query, method, body, contentType) => {
           const url = `${fill(pattern, segments)}${query ? `?${query}` : ""}`;
-          check(await send("GET", url), `GET ${url}`);
+          const post = method === "POST";
+          check(await send(method, url, post ? body : undefined, post ? contentType : undefined), `${method} ${url}`);
         },
       ),
       { numRuns: RUNS, endOnFailure: true },

@@ -84,6 +84,29 @@ test.describe("answered before Next.js", () => {
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error.code).toBe("bad_request");
   });
 
+  test("a form post to a page is a 405, not a server action Next.js fails to parse", async () => {
+    const post = (target: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}${target}`, {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data; boundary=x", ...headers },
+        body: "',p",
+      });
+    for (const target of ["/chains", "/", "/no-such-page", "/originals/%2e%2e/content", "/chains/a/%2E%2E/b"]) {
+      const answer = await post(target);
+      expect(answer.status, target).toBe(405);
+      expect(answer.headers.get("allow")).toBe("GET, HEAD");
+      expect(answer.headers.get("content-type")).toContain("text/html");
+    }
+    // Route handlers and the API read their own bodies; a server action call still reaches Next.js.
+    expect((await post("/v1/retrieve")).status).toBe(415);
+    const api = await post("/api/v1/passes");
+    expect(api.status).toBe(415);
+    expect((await api.json()).error.code).toBeTruthy();
+    const action = await post("/policies", { "next-action": "not-an-action" });
+    expect(action.status).toBeGreaterThanOrEqual(400);
+    expect(action.status).toBeLessThan(500);
+  });
+
   test("paths that are not valid percent-encoded UTF-8 are 404s, never 500s", async () => {
     for (const target of ["/chains/%FF", "/traces/%C0%AF", "/originals/%E2%82", "/%FF", "/policies/%E2%82%"]) {
       const answer = await raw("GET", target);
