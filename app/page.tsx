@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
-import { getOldestActivity } from "@/db/queries/retention";
+import { getClassRetention, getOldestActivity } from "@/db/queries/retention";
 import { retentionDaysFromEnv } from "@/db/retention-worker";
 import { formatAge, formatUtc } from "@/lib/format";
 import {
@@ -67,11 +67,19 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 /** What is kept: the figures count the whole history, the lists only what retention left. */
 async function RetentionNote({ now }: { now: Date }) {
   const days = retentionDaysFromEnv();
-  const oldest = await getOldestActivity();
+  const [oldest, byClass] = await Promise.all([getOldestActivity(), getClassRetention({ read: true })]);
+  const daysText = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
+  const own = [...byClass].map(([contentClass, kept]) => `${contentClass} ${daysText(kept)}`);
+  const rest = days === null ? "for good (FLOORLINE_RETENTION_DAYS is not set)" : daysText(days);
+  const kept =
+    own.length === 0
+      ? days === null
+        ? "Keeping every chain (FLOORLINE_RETENTION_DAYS is not set)"
+        : `Keeping ${daysText(days)}`
+      : `Keeping ${own.join(", ")} (by ${own.length === 1 ? "its policy" : "their policies"}), every other class ${rest}`;
   return (
     <p className="muted small" data-testid="retention">
-      {days === null ? "Keeping every chain (FLOORLINE_RETENTION_DAYS is not set)" : `Keeping ${days} days`};{" "}
-      {oldest ? `oldest chain last active ${formatUtc(oldest)} (${formatAge(oldest, now)})` : "no chains yet"}.
+      {kept}; {oldest ? `oldest chain last active ${formatUtc(oldest)} (${formatAge(oldest, now)})` : "no chains yet"}.
     </p>
   );
 }

@@ -1,7 +1,8 @@
-// The retention worker: with FLOORLINE_RETENTION_DAYS set, deletes what is older, a few
-// batches at a time, then sleeps. Started once per process from instrumentation.ts and
-// stopped before the database closes; every instance may run one (a lock in the database
-// lets one of them work at a time).
+// The retention worker: deletes chains older than FLOORLINE_RETENTION_DAYS, or than the days
+// their class's policy sets, a few batches at a time, then sleeps. Started once per process
+// from instrumentation.ts and stopped before the database closes; every instance runs one (a
+// lock in the database lets one of them work at a time). It runs even without the variable:
+// a policy saved on any instance may set days for its class at any time.
 import { deleteExpiredChains } from "./queries/retention";
 
 const INTERVAL_MS = 5 * 60_000;
@@ -21,7 +22,8 @@ export interface RetentionWorker {
 }
 
 export function startRetentionWorker(options: {
-  days: number;
+  /** FLOORLINE_RETENTION_DAYS; null keeps every class without days of its own. */
+  days: number | null;
   intervalMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
@@ -36,7 +38,7 @@ export function startRetentionWorker(options: {
         const run = await deleteExpiredChains({ now: (options.now ?? (() => new Date()))(), days: options.days });
         if (run.chains > 0)
           console.log(
-            `[floorline] retention: deleted ${run.chains} chains older than ${options.days} days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.originals} originals)`,
+            `[floorline] retention: deleted ${run.chains} chains past their kept days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.originals} originals)`,
           );
         if (!run.complete) next = Math.min(next, BACKLOG_MS);
       } catch (error) {
@@ -64,8 +66,8 @@ export function startRetention(env: NodeJS.ProcessEnv = process.env): void {
     console.error(
       `[floorline] FLOORLINE_RETENTION_DAYS=${env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
     );
-  if (days === null || globalForRetention.floorlineRetention) return;
-  console.log(`[floorline] retention: keeping ${days} days of chains`);
+  if (globalForRetention.floorlineRetention) return;
+  if (days !== null) console.log(`[floorline] retention: keeping ${days} days of chains`);
   globalForRetention.floorlineRetention = startRetentionWorker({ days });
 }
 

@@ -42,6 +42,7 @@ export default async function PoliciesPage({ searchParams }: { searchParams: Pro
       min_semantic_density: p.min_semantic_density,
       max_pass_number: p.max_pass_number,
       required_fields: p.required_fields,
+      retention_days: p.retention_days,
       chains: statsOf.get(c)?.chains ?? 0,
       collapsed: statsOf.get(c)?.collapsed ?? 0,
       updated_at: p.created_at,

@@ -11,6 +11,8 @@ export interface PolicyRow {
   min_semantic_density: number;
   max_pass_number: number;
   required_fields: string[];
+  /** Days its chains are kept by its own policy; null follows FLOORLINE_RETENTION_DAYS. */
+  retention_days: number | null;
   chains: number;
   collapsed: number;
   updated_at: string | null;
@@ -51,6 +53,17 @@ export const policyColumns = [
         <code className="ellipsis">{c.getValue().join(", ")}</code>
       ) : (
         <span className="muted">—</span>
+      ),
+  }),
+  col.accessor("retention_days", {
+    header: "Kept",
+    cell: (c) =>
+      c.getValue() === null ? (
+        <span className="muted" title="Follows FLOORLINE_RETENTION_DAYS">
+          server-wide
+        </span>
+      ) : (
+        <span title="Set by this class's policy">{`${c.getValue()} ${c.getValue() === 1 ? "day" : "days"}`}</span>
       ),
   }),
   col.accessor("chains", {

@@ -22,6 +22,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     format: row.format,
     decoded_format: row.decodedFormat ?? null,
     description: row.description,
+    retention_days: row.retentionDays ?? null,
     note: row.note,
     created_at: row.createdAt.toISOString(),
     created_by: row.createdBy,
@@ -107,8 +108,14 @@ export async function getPolicyVersion(contentClass: string, version: number): P
   return row ? toPolicy(row) : null;
 }
 
+/** The retention a write leaves in force: absent keeps the current one. */
+function retentionOf(current: PolicyInForce | null, body: PolicyWrite): number | null {
+  return body.retention_days === undefined ? (current?.retention_days ?? null) : body.retention_days;
+}
+
 function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
   return (
+    current.retention_days === retentionOf(current, body) &&
     current.min_size_bytes === body.min_size_bytes &&
     current.min_semantic_density === body.min_semantic_density &&
     current.max_pass_number === body.max_pass_number &&
@@ -135,7 +142,8 @@ export async function updatePolicy(
       .where(eq(policies.contentClass, contentClass))
       .orderBy(desc(policies.version))
       .limit(1);
-    if (latest && sameFloor(toPolicy(latest), body)) return { policy: toPolicy(latest), created: false };
+    const inForce = latest ? toPolicy(latest) : null;
+    if (inForce && sameFloor(inForce, body)) return { policy: inForce, created: false };
     const inserted = await tx
       .insert(policies)
       .values({
@@ -148,6 +156,7 @@ export async function updatePolicy(
         format: body.format ?? "any",
         decodedFormat: body.decoded_format ?? null,
         description: body.description ?? null,
+        retentionDays: retentionOf(inForce, body),
         note: body.note ?? null,
         createdBy,
       })

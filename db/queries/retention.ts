@@ -1,8 +1,8 @@
 // Retention: chains whose last activity is older than the kept days go, with their passes,
 // boundaries, traces and cached originals, in small batches of short transactions so that
 // ingest never waits long. A chain being written is skipped (its lock is taken with a try,
-// never waited for) and looked at again next round. The overview's roll-ups are left alone:
-// the history keeps its counts.
+// never waited for) and looked at again next round. A class's policy may keep its chains for
+// days of its own. The overview's roll-ups are left alone: the history keeps its counts.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, getReadDb, onlyRow, queryRows, type Db } from "../index";
@@ -19,11 +19,28 @@ export interface RetentionRun extends Deleted {
   complete: boolean;
 }
 
+/** Which chains a batch may take: older than a cutoff, in one class or outside some. */
+interface Scope {
+  cutoff: Date;
+  /** Only this class. */
+  contentClass?: string;
+  /** Not these classes (they keep their own days). */
+  exceptClasses?: readonly string[];
+}
+
+function scopeCondition(scope: Scope) {
+  const older = sql`last_activity_at < ${scope.cutoff.toISOString()}::timestamptz`;
+  if (scope.contentClass !== undefined) return sql`${older} and content_class = ${scope.contentClass}`;
+  if (scope.exceptClasses?.length) return sql`${older} and content_class not in ${scope.exceptClasses}`;
+  return older;
+}
+
 /**
  * Deletes one batch: how many chains were due (some may have been skipped for their lock)
  * and what went. Null when another instance holds the retention lock.
  */
-async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ due: number; deleted: Deleted } | null> {
+async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ due: number; deleted: Deleted } | null> {
+  const due = scopeCondition(scope);
   return db.transaction(async (tx) => {
     const { mine } = onlyRow(
       await queryRows<{ mine: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`),
@@ -31,8 +48,7 @@ async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ d
     if (!mine) return null;
     const candidates = await queryRows<{ chain_id: string }>(
       tx,
-      sql`select chain_id from chains where last_activity_at < ${cutoff.toISOString()}::timestamptz
-        order by last_activity_at, chain_id limit ${batchSize}`,
+      sql`select chain_id from chains where ${due} order by last_activity_at, chain_id limit ${batchSize}`,
     );
     if (candidates.length === 0)
       return { due: 0, deleted: { chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 } };
@@ -44,7 +60,7 @@ async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ d
         delete from chains where chain_id in (
           select c from json_array_elements_text(${JSON.stringify(candidates.map((c) => c.chain_id))}::json) as c
           where pg_try_advisory_xact_lock(hashtext('chain:' || c))
-        ) and last_activity_at < ${cutoff.toISOString()}::timestamptz
+        ) and ${due}
         returning chain_id`,
     );
     const ids = JSON.stringify(deleted.map((d) => d.chain_id));
@@ -73,29 +89,50 @@ async function deleteBatch(db: Db, cutoff: Date, batchSize: number): Promise<{ d
   });
 }
 
+/** The classes whose policy in force keeps their chains for days of their own (the primary, or the replica for pages). */
+export async function getClassRetention(options: { db?: Db; read?: boolean } = {}): Promise<Map<string, number>> {
+  const db = options.db ?? (options.read ? await getReadDb() : await getDb());
+  const rows = await queryRows<{ content_class: string; retention_days: number | null }>(
+    db,
+    sql`select distinct on (content_class) content_class, retention_days from policies
+      order by content_class, version desc`,
+  );
+  return new Map(rows.flatMap((r) => (r.retention_days === null ? [] : [[r.content_class, Number(r.retention_days)]])));
+}
+
 /**
- * Deletes what is older than `days` before `now`, `batchSize` chains per transaction, at
- * most `maxBatches` transactions per call (the worker calls again later).
+ * Deletes what is older than its days before `now`: each class with days of its own in its
+ * policy by those, every other class by `days` (FLOORLINE_RETENTION_DAYS; null keeps them).
+ * `batchSize` chains per transaction, at most `maxBatches` transactions per call (the worker
+ * calls again later).
  */
 export async function deleteExpiredChains(options: {
   now: Date;
-  days: number;
+  days: number | null;
   batchSize?: number;
   maxBatches?: number;
 }): Promise<RetentionRun> {
   const db = await getDb();
-  const cutoff = new Date(options.now.getTime() - options.days * DAY_MS);
+  const classDays = await getClassRetention({ db });
+  const cutoff = (days: number) => new Date(options.now.getTime() - days * DAY_MS);
+  const scopes: Scope[] = [...classDays].map(([contentClass, days]) => ({ cutoff: cutoff(days), contentClass }));
+  if (options.days !== null) scopes.push({ cutoff: cutoff(options.days), exceptClasses: [...classDays.keys()] });
   const batchSize = options.batchSize ?? 500;
+  let batches = options.maxBatches ?? 20;
   const total: RetentionRun = { chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0, complete: true };
-  for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
-    const done = await deleteBatch(db, cutoff, batchSize);
-    if (!done) return total;
-    for (const kind of KINDS) total[kind] += done.deleted[kind];
-    if (done.due < batchSize) return total;
-    // Let waiting writers in between batches.
-    await new Promise((resolve) => setImmediate(resolve));
+  for (const scope of scopes) {
+    for (;;) {
+      if (batches === 0) return { ...total, complete: false };
+      batches--;
+      const done = await deleteBatch(db, scope, batchSize);
+      if (!done) return total;
+      for (const kind of KINDS) total[kind] += done.deleted[kind];
+      if (done.due < batchSize) break;
+      // Let waiting writers in between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
-  return { ...total, complete: false };
+  return total;
 }
 
 /** What the overview says about retention: the oldest chain still kept. */

@@ -18,6 +18,11 @@ export const policies = pgTable(
     /** For base64: what the decoded bytes must be (json, text, any); null means any. */
     decodedFormat: text("decoded_format").$type<DecodedFormat>(),
     description: text("description"),
+    /**
+     * Days this class's chains are kept after their last activity, instead of
+     * FLOORLINE_RETENTION_DAYS; null follows the server-wide setting.
+     */
+    retentionDays: integer("retention_days"),
     /** Why this version was saved: the change note asked for by every floor save. */
     note: text("note"),
     /** Who saved this version: the operator's name or `key:<name>`; null before access control, and with auth off. */

@@ -10,6 +10,8 @@ export interface PolicyInForce extends CompressionPolicy {
   format: ContentFormat;
   decoded_format: DecodedFormat | null;
   description: string | null;
+  /** Days this class's chains are kept; null follows FLOORLINE_RETENTION_DAYS. */
+  retention_days: number | null;
   /** Why this version was saved (null for the default and for versions saved without one). */
   note: string | null;
   created_at: string | null;
@@ -37,6 +39,7 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     format: "any",
     decoded_format: null,
     description: "Built-in conservative default: this content class has no policy of its own.",
+    retention_days: null,
     note: null,
     created_at: null,
   };

@@ -17,6 +17,12 @@ export const policyBodySchema = z.object({
   format: z.enum(CONTENT_FORMATS).default(DEFAULT_CONTENT_FORMAT),
   /** With format base64: what the decoded bytes must be. Absent means any. */
   decoded_format: z.enum(DECODED_FORMATS).nullish(),
+  /**
+   * Days this class's chains are kept after their last activity, instead of the server-wide
+   * FLOORLINE_RETENTION_DAYS. Null follows the server-wide setting; absent keeps what the
+   * version in force says, so a floor saved without it never drops it.
+   */
+  retention_days: z.number().int().min(1).max(36_500).nullish(),
   /** Why the floor changes; kept with the version, not part of the floor itself. */
   note: text({ max: 2048 }).nullish(),
 });

@@ -189,6 +189,10 @@ export const policyWireSchema = z
       .enum(["json", "text", "any"])
       .nullable()
       .describe("with format base64: what the decoded bytes must be"),
+    retention_days: count
+      .nullable()
+      .optional()
+      .describe("days this class's chains are kept after their last activity; null follows FLOORLINE_RETENTION_DAYS"),
     note: z.string().nullable().describe("why the floor changed; kept with the version"),
     created_by: z.string().nullable().optional().describe("the operator or key that saved this version"),
   })

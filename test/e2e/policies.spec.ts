@@ -86,3 +86,29 @@ test("editing a floor creates a new version, after a confirmation with the chang
   await expect(page.getByTestId("floor-change-dialog")).toHaveCount(0);
   expect((await (await request.get(`/api/v1/policies/${contentClass}`)).json()).version).toBe(2);
 });
+
+test("a class's own retention shows in the policies table and in what the overview says is kept", async ({
+  page,
+  request,
+}) => {
+  // A class of its own with no chains: nothing anywhere is deleted by it.
+  const contentClass = `e2e-kept-${Date.now()}`;
+  const saved = await request.put(`/api/v1/policies/${contentClass}`, {
+    data: {
+      min_size_bytes: 100,
+      min_semantic_density: 0.2,
+      max_pass_number: 9,
+      retention_days: 45,
+      note: "keep a month and a half",
+    },
+  });
+  expect(saved.status()).toBe(201);
+  expect((await saved.json()).retention_days).toBe(45);
+
+  await page.goto("/policies");
+  const row = page.getByTestId("policies-table").locator(`tr[data-row-id="${contentClass}"]`);
+  await expect(row).toContainText("45 days");
+  await expect(page.getByTestId("policies-table").locator('tr[data-row-id="api-json"]')).toContainText("server-wide");
+  await page.goto("/");
+  await expect(page.getByTestId("retention")).toContainText(`${contentClass} 45 days`);
+});

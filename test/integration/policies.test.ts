@@ -208,4 +208,27 @@ describe("policies", () => {
       expectError(await call(listPolicies, jsonRequest(`/api/v1/policies?${query}`)), 422, "invalid_query");
     },
   );
+  it("retention_days: kept by a save that leaves it out, cleared by null, refused when not a positive whole number", async () => {
+    expect((await put("kept", { ...floorA, retention_days: 7 })).body).toMatchObject({ version: 1, retention_days: 7 });
+    // A floor saved without it (as the dashboard's editor saves) keeps the class's days.
+    expect((await put("kept", floorB)).body).toMatchObject({ version: 2, retention_days: 7 });
+    // The same floor and days again is the version in force; only the days changing is a new version.
+    expect(await put("kept", { ...floorB, retention_days: 7 })).toMatchObject({ status: 200, body: { version: 2 } });
+    expect((await put("kept", { ...floorB, retention_days: 30 })).body).toMatchObject({
+      version: 3,
+      retention_days: 30,
+    });
+    expect((await put("kept", { ...floorB, retention_days: null })).body).toMatchObject({
+      version: 4,
+      retention_days: null,
+    });
+    expect((await get("kept")).body).toMatchObject({ version: 4, retention_days: null });
+    expect((await get("never-kept")).body).toMatchObject({ version: 0, retention_days: null });
+    for (const bad of [0, -1, 1.5, "7", 36_501]) {
+      const answer = await put("kept", { ...floorB, retention_days: bad });
+      expectError(answer, 422, "validation_failed");
+      expect(issuePaths(answer)).toContain("retention_days");
+    }
+    expect((await get("kept")).body).toMatchObject({ version: 4 });
+  });
 });

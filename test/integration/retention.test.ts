@@ -9,7 +9,8 @@ import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { storeOriginal } from "@/db/queries/originals-store";
 import { getOverviewFigures } from "@/db/queries/overview";
 import { ingestPasses } from "@/db/ingest/passes";
-import { deleteExpiredChains, getOldestActivity } from "@/db/queries/retention";
+import { updatePolicy } from "@/db/queries/policies";
+import { deleteExpiredChains, getClassRetention, getOldestActivity } from "@/db/queries/retention";
 import { storeTrace } from "@/db/queries/traces";
 import { retentionDaysFromEnv, startRetentionWorker } from "@/db/retention-worker";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
@@ -22,11 +23,12 @@ setUpTestDatabase();
 
 const DAY = 86_400_000;
 
-async function seedChain(chainId: string, passes: number, createdAt: Date) {
+async function seedChain(chainId: string, passes: number, createdAt: Date, contentClass?: string) {
   await ingestPasses(
     Array.from({ length: passes }, (_, i) =>
       passReceiptSchema.parse({
         chain_id: chainId,
+        ...(contentClass ? { content_class: contentClass } : {}),
         pass_id: `${chainId}.p${i + 1}`,
         pass_number: i + 1,
         current_content_hash: `${chainId}:${i + 1}`,
@@ -104,6 +106,42 @@ describe("retention", () => {
 
     // Nothing more is due at the same moment; seen from a day earlier nothing was.
     expect(await deleteExpiredChains({ now: clock, days: 30 })).toMatchObject({ chains: 0, complete: true });
+  });
+
+  it("a class's policy keeps its chains for days of its own; other classes follow the server-wide days", async () => {
+    const now = Date.now();
+    await seedChain("short-1", 2, new Date(now), "short-lived");
+    await seedChain("long-1", 2, new Date(now), "long-lived");
+    await seedChain("plain-1", 2, new Date(now));
+    const floor = { min_size_bytes: 100, min_semantic_density: 0.2, max_pass_number: 9, required_fields: [] };
+    await updatePolicy("short-lived", { ...floor, retention_days: 5 });
+    await updatePolicy("long-lived", { ...floor, retention_days: 100 });
+    expect(await getClassRetention()).toEqual(
+      new Map([
+        ["long-lived", 100],
+        ["short-lived", 5],
+      ]),
+    );
+    const at = (days: number) => new Date(now + days * DAY);
+    const alive = async () =>
+      (await Promise.all(["short-1", "long-1", "plain-1"].map(async (id) => [id, (await countsOf(id)).chains])))
+        .filter(([, n]) => n === 1)
+        .map(([id]) => id);
+
+    // Without FLOORLINE_RETENTION_DAYS, only classes with days of their own lose chains.
+    expect(await deleteExpiredChains({ now: at(4), days: null })).toMatchObject({ chains: 0, complete: true });
+    expect(await deleteExpiredChains({ now: at(10), days: null })).toMatchObject({ chains: 1, passes: 2 });
+    expect(await alive()).toEqual(["long-1", "plain-1"]);
+    // The server-wide 30 days apply to the rest, not to a class that keeps 100.
+    expect(await deleteExpiredChains({ now: at(20), days: 30 })).toMatchObject({ chains: 0 });
+    expect(await deleteExpiredChains({ now: at(40), days: 30 })).toMatchObject({ chains: 1 });
+    expect(await alive()).toEqual(["long-1"]);
+    // The latest version decides: a save without the days keeps them, null hands the class back.
+    await updatePolicy("long-lived", { ...floor, min_semantic_density: 0.3 });
+    expect(await deleteExpiredChains({ now: at(40), days: 30 })).toMatchObject({ chains: 0 });
+    await updatePolicy("long-lived", { ...floor, retention_days: null });
+    expect(await deleteExpiredChains({ now: at(40), days: 30 })).toMatchObject({ chains: 1 });
+    expect(await alive()).toEqual([]);
   });
 
   it("runs as a worker on the clock it is given, and stops", async () => {
