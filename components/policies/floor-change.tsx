@@ -20,6 +20,8 @@ export interface FloorFields {
   // Sent with every save: a PUT without them would reset the class's content checks.
   format: ContentFormat;
   decoded_format: DecodedFormat | null;
+  /** Days the class's chains are kept; null: the server-wide setting. Absent: unchanged (the API keeps them). */
+  retention_days?: number | null;
 }
 
 export interface FloorInForce extends FloorFields {
@@ -44,10 +46,17 @@ const FIELDS: { key: keyof FloorFields; label: string }[] = [
   { key: "description", label: "Description" },
   { key: "format", label: "Content format" },
   { key: "decoded_format", label: "Decoded as" },
+  { key: "retention_days", label: "Kept (days)" },
 ];
 
-const shown = (value: FloorFields[keyof FloorFields]) =>
-  Array.isArray(value) ? value.join(", ") || "none" : value === null || value === "" ? "none" : String(value);
+const shown = (value: FloorFields[keyof FloorFields], key?: keyof FloorFields) =>
+  key === "retention_days" && (value === null || value === undefined)
+    ? "server-wide"
+    : Array.isArray(value)
+      ? value.join(", ") || "none"
+      : value === null || value === undefined || value === ""
+        ? "none"
+        : String(value);
 
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -133,7 +142,10 @@ export function FloorChangeDialog({
     proposed.max_pass_number,
   ]);
 
-  const changed = FIELDS.filter((f) => shown(inForce[f.key]) !== shown(proposed[f.key]));
+  // A field the proposal leaves out (`retention_days` from a what-if) stays as it is.
+  const changed = FIELDS.filter(
+    (f) => proposed[f.key] !== undefined && shown(inForce[f.key], f.key) !== shown(proposed[f.key], f.key),
+  );
 
   async function save(form: HTMLFormElement) {
     const data = new FormData(form);
@@ -210,9 +222,9 @@ export function FloorChangeDialog({
                 {changed.map((f) => (
                   <tr key={f.key} data-field={f.key}>
                     <th scope="row">{f.label}</th>
-                    <td>{shown(inForce[f.key])}</td>
+                    <td>{shown(inForce[f.key], f.key)}</td>
                     <td>
-                      <strong>{shown(proposed[f.key])}</strong>
+                      <strong>{shown(proposed[f.key], f.key)}</strong>
                     </td>
                   </tr>
                 ))}

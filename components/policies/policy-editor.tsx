@@ -45,6 +45,8 @@ export function PolicyEditor({
         format === "base64" && text("decoded_format") !== "any"
           ? ((text("decoded_format") || null) as DecodedFormat | null)
           : null,
+      // Empty: the server-wide FLOORLINE_RETENTION_DAYS.
+      retention_days: text("retention_days") === "" ? null : Number(text("retention_days")),
     });
   }
 
@@ -90,6 +92,18 @@ export function PolicyEditor({
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          Kept (days) <span className="muted">(empty: the server-wide FLOORLINE_RETENTION_DAYS)</span>
+          <input
+            name="retention_days"
+            type="number"
+            min={1}
+            max={36_500}
+            step={1}
+            inputMode="numeric"
+            defaultValue={current.retention_days ?? ""}
+          />
         </label>
         <label>
           Description

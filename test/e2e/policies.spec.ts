@@ -111,4 +111,34 @@ test("a class's own retention shows in the policies table and in what the overvi
   await expect(page.getByTestId("policies-table").locator('tr[data-row-id="api-json"]')).toContainText("server-wide");
   await page.goto("/");
   await expect(page.getByTestId("retention")).toContainText(`${contentClass} 45 days`);
+
+  // The editor changes the days like any floor field, through the same confirmation.
+  await page.goto(`/policies?class=${contentClass}`);
+  const editor = page.getByTestId("policy-editor");
+  await expect(editor.getByLabel("Kept (days)")).toHaveValue("45");
+  await editor.getByLabel("Kept (days)").fill("60");
+  await editor.getByRole("button", { name: "Save as version 2…" }).click();
+  const dialog = page.getByTestId("floor-change-dialog");
+  const diff = dialog.getByTestId("floor-change-diff");
+  await expect(diff.locator("tbody tr")).toHaveCount(1);
+  await expect(diff.locator('tr[data-field="retention_days"]')).toContainText("45");
+  await expect(diff.locator('tr[data-field="retention_days"]')).toContainText("60");
+  await dialog.getByTestId("floor-change-note").fill("Two months.");
+  await dialog.getByRole("button", { name: "Confirm: save as version 2" }).click();
+  await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 2");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  expect(await (await request.get(`/api/v1/policies/${contentClass}`)).json()).toMatchObject({
+    version: 2,
+    retention_days: 60,
+    min_size_bytes: 100,
+  });
+
+  // Emptied, the class follows the server-wide setting again.
+  await editor.getByLabel("Kept (days)").fill("");
+  await editor.getByRole("button", { name: "Save as version 3…" }).click();
+  await expect(diff.locator('tr[data-field="retention_days"]')).toContainText("server-wide");
+  await dialog.getByTestId("floor-change-note").fill("Back to the server's days.");
+  await dialog.getByRole("button", { name: "Confirm: save as version 3" }).click();
+  await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 3");
+  expect((await (await request.get(`/api/v1/policies/${contentClass}`)).json()).retention_days).toBeNull();
 });
