@@ -8,9 +8,9 @@ import { boundaries } from "../schema";
 import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";
 import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
-import { trackRollups } from "./rollups";
+import { readChainSnapshots, trackRollups } from "./rollups";
 import { notifyChainsChanged } from "../queries/chain-events";
-import { readChainStates, recordBoundaryEvents } from "../queries/ingest-events";
+import { recordBoundaryEvents } from "../queries/ingest-events";
 import type { BoundaryWire } from "@/lib/chains/types";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 
@@ -36,8 +36,8 @@ export async function ingestBoundaries(
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((b) => b.chain_id))];
       await lockChains(tx, chainIds);
-      const before = await readChainStates(tx, chainIds);
-      const rollups = await trackRollups(tx, chainIds);
+      const before = await readChainSnapshots(tx, chainIds);
+      const rollups = trackRollups(tx, before);
       // Fresh on every attempt, since a retry starts over.
       const strategies: BoundaryWire["strategy"][] = [];
       const insertedRows: { chain_id: string; pass_number: number; strategy: string }[] = [];
@@ -88,9 +88,10 @@ export async function ingestBoundaries(
         },
         entries,
       );
-      await rollups.commit();
+      const after = await readChainSnapshots(tx, [...new Set(insertedRows.map((b) => b.chain_id))]);
+      await rollups.commit(after);
       // A halt or restore that arrives after the passes it judges can make a finding.
-      const integrityKinds = await recordBoundaryEvents(tx, before, insertedRows);
+      const integrityKinds = await recordBoundaryEvents(tx, before, after, insertedRows);
       await notifyChainsChanged(tx, chainIds);
       return { stored, strategies, integrityKinds };
     }),

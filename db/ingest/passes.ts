@@ -5,12 +5,13 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows, retryTransient } from "../index";
 import { getPoliciesInForce } from "../queries/policies";
-import { insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
+import { FOLDED_PASS_COLUMNS, insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
-import { trackRollups } from "./rollups";
+import { type ChainSnapshot, readChainSnapshots, trackRollups } from "./rollups";
+import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
 import { notifyChainsChanged } from "../queries/chain-events";
-import { type IngestEffects, readChainStates, recordPassEvents } from "../queries/ingest-events";
+import { type IngestEffects, recordPassEvents } from "../queries/ingest-events";
 import {
   recordChainStarted,
   recordCollapse,
@@ -20,7 +21,7 @@ import {
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
-import type { PassReceipt, PassResult } from "@/lib/schemas/passes";
+import { type PassReceipt, type PassResult, passReceiptDigest } from "@/lib/schemas/passes";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
 export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string };
@@ -97,16 +98,18 @@ async function storePasses(
   const db = await getDb();
   const now = new Date().toISOString();
   const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
-  const entries = uniqueEntries(receipts, key, conflict);
+  const entries = uniqueEntries(receipts, key, conflict, passReceiptDigest);
 
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
       await lockChains(tx, chainIds);
-      const rollups = await trackRollups(tx, chainIds);
-      // The chains as they were, read under their locks: what this ingest changes is announced.
-      const before = await readChainStates(tx, chainIds);
+      // The chains as they were, read under their locks: the roll-ups and the outbox compare
+      // them with what the insert answers.
+      const before = await readChainSnapshots(tx, chainIds);
+      const rollups = trackRollups(tx, before);
+      let after = new Map<string, ChainSnapshot>();
       // Filled by the insert below; fresh on every attempt, since a retry starts over.
       const insertedRows: NewPass[] = [];
       const policyByClass = await getPoliciesInForce(
@@ -116,7 +119,11 @@ async function storePasses(
       const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
         const policy = policyByClass.get(r.content_class);
         if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
-        return { ...judgeReceipt(r, policy), body_digest: digest, created_at: r.created_at ?? now };
+        // Completed in place: a spread of the judged row costs more than the judging.
+        const row = judgeReceipt(r, policy) as NewPass;
+        row.body_digest = digest;
+        row.created_at = r.created_at ?? now;
+        return row;
       };
 
       const stored = await storeIdempotentBatch(
@@ -126,9 +133,9 @@ async function storePasses(
           conflict,
           insert: async (batch) => {
             const rows = batch.map(toRow);
-            // One statement for the whole batch, chain summaries included: the rows travel as a
-            // single JSON parameter, which both drivers send as text and which is not bound by
-            // Postgres's 65,535-parameter cap.
+            // One statement for the whole batch, chain summaries included, the rows sent as one
+            // array per column (db/ingest/pg-arrays.ts) and unpacked in the order sent, which is
+            // the order of their ids.
             const inserted = await insertPassesWithSummaries(
               tx,
               sql`
@@ -138,28 +145,44 @@ async function storePasses(
                 client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
                 server_checks, checked_verdict, checked_mismatch, body_digest, created_at
               )
-              select
-                chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
-                is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
-                client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                server_checks, checked_verdict, checked_mismatch, body_digest, created_at
-              from json_to_recordset(${JSON.stringify(rows)}::json) as r(
-                chain_id text, pass_id text, pass_number bigint, input_content_hash text, current_content_hash text,
-                current_size_bytes bigint, is_parseable boolean, schema_valid boolean, semantic_density_score double precision,
-                content_class text, metadata jsonb, client_verdict text, client_manifest_digest text, verdict text,
-                directive text, manifest_digest text, policy_version integer, client_mismatch boolean,
-                server_checks jsonb, checked_verdict text, checked_mismatch boolean, body_digest text, created_at timestamptz
+              select * from unnest(
+                ${textArray(rows, (r) => r.chain_id)}::text[],
+                ${textArray(rows, (r) => r.pass_id)}::text[],
+                ${numberArray(rows, (r) => r.pass_number)}::bigint[],
+                ${textArray(rows, (r) => r.input_content_hash)}::text[],
+                ${textArray(rows, (r) => r.current_content_hash)}::text[],
+                ${numberArray(rows, (r) => r.current_size_bytes)}::bigint[],
+                ${booleanArray(rows, (r) => r.is_parseable)}::boolean[],
+                ${booleanArray(rows, (r) => r.schema_valid)}::boolean[],
+                ${numberArray(rows, (r) => r.semantic_density_score)}::double precision[],
+                ${textArray(rows, (r) => r.content_class)}::text[],
+                ${jsonArray(rows, (r) => r.metadata)}::jsonb[],
+                ${textArray(rows, (r) => r.client_verdict)}::text[],
+                ${textArray(rows, (r) => r.client_manifest_digest)}::text[],
+                ${textArray(rows, (r) => r.verdict)}::text[],
+                ${textArray(rows, (r) => r.directive)}::text[],
+                ${textArray(rows, (r) => r.manifest_digest)}::text[],
+                ${numberArray(rows, (r) => r.policy_version)}::integer[],
+                ${booleanArray(rows, (r) => r.client_mismatch)}::boolean[],
+                ${jsonArray(rows, (r) => r.server_checks)}::jsonb[],
+                ${textArray(rows, (r) => r.checked_verdict)}::text[],
+                ${booleanArray(rows, (r) => r.checked_mismatch)}::boolean[],
+                ${textArray(rows, (r) => r.body_digest)}::text[],
+                ${textArray(rows, (r) => r.created_at)}::timestamptz[]
               )
               on conflict (chain_id, pass_id) do nothing
-              returning *`,
+              returning ${FOLDED_PASS_COLUMNS}`,
+              rows.length,
             );
-            const byKey = new Map(rows.map((row) => [keyOf(row.chain_id, row.pass_id), row]));
+            after = inserted.after;
+            rollups.addPassGroups(inserted.passGroups);
+            const added = inserted.keys ? new Set(inserted.keys.map(([c, p]) => keyOf(c, p))) : null;
             const results = new Map<string, PassResult>();
-            for (const { chain_id, pass_id } of inserted) {
-              const row = byKey.get(keyOf(chain_id, pass_id));
-              if (!row) continue;
-              results.set(keyOf(chain_id, pass_id), toResult(row));
-              rollups.addPasses([row]);
+            for (let i = 0; i < rows.length; i++) {
+              const row = rows[i] as NewPass;
+              const k = (batch[i] as BatchEntry<PassReceipt>).key;
+              if (added && !added.has(k)) continue;
+              results.set(k, toResult(row));
               insertedRows.push(row);
             }
             return results;
@@ -192,10 +215,10 @@ async function storePasses(
           from json_to_recordset(${JSON.stringify(named)}::json) as s(chain_id text, name text)
           where c.chain_id = s.chain_id and c.service_name is null`);
       }
-      await rollups.commit();
+      await rollups.commit(after);
       await notifyChainsChanged(tx, chainIds);
       // The outbox events, in this transaction: they exist exactly when the receipts do.
-      const effects = await recordPassEvents(tx, before, insertedRows);
+      const effects = await recordPassEvents(tx, before, after, insertedRows);
       return { stored, insertedRows, effects };
     }),
   );

@@ -1,25 +1,26 @@
 // The overview's roll-ups, kept exact by the ingest use cases in the writer's transaction.
 //
 // A chain contributes to `chain_rollups` by what its summary row says (db/schema/rollups.ts);
-// a write first notes the contribution of the chains it is about to change, then, after the
-// summaries are written, adds the difference between their new contribution and the noted
-// one. Passes add to `pass_rollups` once, when inserted. The daily tables get the same
-// changes summed per day. Upserts run last, one table after another and in key order,
+// a write first reads the snapshots of the chains it is about to change, then, after the
+// summaries are written, adds the difference between their new contribution (from the
+// snapshots the write returns) and the old one, computed here rather than read twice.
+// Passes add to `pass_rollups` once, when inserted, counted by the insert itself. The daily
+// tables get the same changes summed per day. Upserts run last, one table after another and in key order,
 // so concurrent writers queue on a hot hour only for the moment of their commit and cannot
 // deadlock. Retention deletes chains without going through here: history keeps its counts.
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
 import { chainStatusCondition } from "../queries/chains";
+import { chains } from "../schema";
 import { OVERVIEW_FIGURE_STATUS } from "@/lib/chains/overview";
 import type { ChainStatusFilter } from "@/lib/schemas/chains";
 
 // date_bin against a fixed UTC origin, never date_trunc: date_trunc follows the session's
 // time zone, and half-hour zones would cut different hours.
-const HOUR_OF = (column: string) => sql.raw(`date_bin('1 hour', ${column}, timestamptz '2000-01-01 00:00:00+00')`);
+const hourOf = (column: string) => `date_bin('1 hour', ${column}, timestamptz '2000-01-01 00:00:00+00')`;
+const HOUR_OF = (column: string) => sql.raw(hourOf(column));
 const DAY_OF = (column: string) => sql.raw(`date_bin('1 day', ${column}, timestamptz '2000-01-01 00:00:00+00')`);
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The chains-list statuses the overview counts chains by (lib/chains/overview.ts); each has a
@@ -41,8 +42,6 @@ const CHAIN_COUNTS = [
 ];
 const columns = (f: (c: string) => string, separator = ", ") => sql.raw(CHAIN_COUNTS.map(f).join(separator));
 
-type ChainContribution = { hour: string; content_class: string } & Record<string, number>;
-
 /**
  * Each chain's contribution per hour (see db/schema/rollups.ts), over the chains `where` keeps.
  * A status counts by the chains list's own condition (db/queries/chains.ts), so the overview's
@@ -63,64 +62,170 @@ const chainContributions = (where: SQL) => {
   group by d.hour, chains.content_class`;
 };
 
-const contributionOf = (chainIdsJson: string) =>
-  chainContributions(sql`chains.chain_id in (select json_array_elements_text(${chainIdsJson}::json))`);
-
-/** A pass as far as the roll-ups care. */
-export interface RolledPass {
+/**
+ * One chain's summary row as far as the roll-ups and the outbox care: its time buckets
+ * (epoch milliseconds, cut by the database with the same expressions as the recompute) and
+ * the overview statuses it has. Read before a write and returned by the write itself, so
+ * neither side is read twice.
+ */
+export interface ChainSnapshot {
+  chain_id: string;
   content_class: string;
-  verdict: string;
-  client_mismatch: boolean;
-  created_at: string | Date;
+  collapse_pass_id: string | null;
+  collapse_pass_number: number | null;
+  collapse_verdict: string | null;
+  integrity_count: number;
+  boundary_count: number;
+  last_pass_id: string | null;
+  last_pass_number: number | null;
+  halt_pass_number: number | null;
+  active_hour: number;
+  first_hour: number;
+  collapse_hour: number | null;
+  /** 1 or 0 for each of ROLLED_STATUSES, in order. */
+  statuses: number[];
 }
 
+// A bucket as epoch milliseconds: a plain number in either driver's answer and in JSON.
+const hourMs = (column: string) => `(extract(epoch from ${hourOf(column)}) * 1000)::float8`;
+
+/**
+ * The select list of a ChainSnapshot over the table `chains` (unaliased): usable in a select,
+ * and in the `returning` of an insert into or an update of `chains`.
+ */
+export const CHAIN_SNAPSHOT = sql.join(
+  [
+    sql`${chains.chainId} as chain_id`,
+    sql`${chains.contentClass} as content_class`,
+    sql`${chains.collapsePassId} as collapse_pass_id`,
+    sql`${chains.collapsePassNumber} as collapse_pass_number`,
+    sql`${chains.collapseVerdict} as collapse_verdict`,
+    sql`${chains.integrityCount} as integrity_count`,
+    sql`${chains.boundaryCount} as boundary_count`,
+    sql`${chains.lastPassId} as last_pass_id`,
+    sql`${chains.lastPassNumber} as last_pass_number`,
+    sql`${chains.haltPassNumber} as halt_pass_number`,
+    sql.raw(`${hourMs(`"chains"."last_activity_at"`)} as active_hour`),
+    sql.raw(`${hourMs(`"chains"."first_seen_at"`)} as first_hour`),
+    sql.raw(`${hourMs(`"chains"."collapse_at"`)} as collapse_hour`),
+    sql`array[${sql.join(
+      ROLLED_STATUSES.map((s) => sql`(${chainStatusCondition(s)})::int`),
+      sql`, `,
+    )}] as statuses`,
+  ],
+  sql`, `,
+);
+
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** A snapshot row as either driver (or `json_agg`) answers it. */
+export function toChainSnapshot(r: Record<string, unknown>): ChainSnapshot {
+  return {
+    chain_id: String(r.chain_id),
+    content_class: String(r.content_class),
+    collapse_pass_id: (r.collapse_pass_id as string | null) ?? null,
+    collapse_pass_number: numberOrNull(r.collapse_pass_number),
+    collapse_verdict: (r.collapse_verdict as string | null) ?? null,
+    integrity_count: Number(r.integrity_count),
+    boundary_count: Number(r.boundary_count),
+    last_pass_id: (r.last_pass_id as string | null) ?? null,
+    last_pass_number: numberOrNull(r.last_pass_number),
+    halt_pass_number: numberOrNull(r.halt_pass_number),
+    active_hour: Number(r.active_hour),
+    first_hour: Number(r.first_hour),
+    collapse_hour: numberOrNull(r.collapse_hour),
+    statuses: (r.statuses as unknown[]).map(Number),
+  };
+}
+
+/** The snapshots of the given chains that exist, by chain id. */
+export async function readChainSnapshots(
+  tx: Executor,
+  chainIds: readonly string[],
+): Promise<Map<string, ChainSnapshot>> {
+  if (chainIds.length === 0) return new Map();
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`select ${CHAIN_SNAPSHOT} from chains
+        where chain_id in (select json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json))`,
+  );
+  return new Map(rows.map((r) => [String(r.chain_id), toChainSnapshot(r)]));
+}
+
+/** Passes inserted, counted per UTC hour of `created_at` × content class × verdict. */
+export interface PassGroup {
+  /** Epoch milliseconds of the hour. */
+  hour: number;
+  content_class: string;
+  verdict: string;
+  passes: number;
+  client_mismatches: number;
+}
+
+/** The select list that counts passes (aliased `alias`) into PassGroups; group by its first three. */
+export const passGroupColumns = (alias: string) =>
+  sql.raw(`${hourMs(`${alias}.created_at`)} as hour, ${alias}.content_class, ${alias}.verdict, count(*)::int as passes,
+    (count(*) filter (where ${alias}.client_mismatch))::int as client_mismatches`);
+
 export interface RollupTracker {
-  /** Passes that were inserted (not retries). */
-  addPasses(passes: Iterable<RolledPass>): void;
-  /** Writes the roll-ups' change; call once, after the chain summaries are written. */
-  commit(): Promise<void>;
+  /** Passes that were inserted (not retries), already counted per hour, class and verdict. */
+  addPassGroups(groups: Iterable<PassGroup>): void;
+  /**
+   * Writes the roll-ups' change; call once, after the chain summaries are written, with the
+   * snapshots of every chain the write changed (a chain left out counts as unchanged).
+   */
+  commit(after: ReadonlyMap<string, ChainSnapshot>): Promise<void>;
+}
+
+type Counts = number[];
+
+/** What one snapshot adds to each (hour, class) of `chain_rollups`, in CHAIN_COUNTS order. */
+function addContribution(
+  into: Map<string, { hour: number; content_class: string; counts: Counts }>,
+  c: ChainSnapshot,
+  sign: 1 | -1,
+): void {
+  const add = (hour: number | null, values: Counts) => {
+    if (hour === null) return;
+    const key = `${hour}\u0000${c.content_class}`;
+    let row = into.get(key);
+    if (!row) {
+      row = { hour, content_class: c.content_class, counts: CHAIN_COUNTS.map(() => 0) };
+      into.set(key, row);
+    }
+    for (let i = 0; i < values.length; i++) row.counts[i] = (row.counts[i] ?? 0) + sign * (values[i] ?? 0);
+  };
+  add(c.active_hour, [1, c.integrity_count, 0, 0, 0, ...c.statuses]);
+  add(c.first_hour, [0, 0, 1, c.collapse_pass_id !== null ? 1 : 0]);
+  add(c.collapse_hour, [0, 0, 0, 0, 1]);
 }
 
 /**
- * Notes what the given chains contribute now; call it after taking the chains' locks and
- * before changing them. The tracker writes the difference when the write is done.
+ * Notes what the given chains contribute now (their snapshots, read after taking the chains'
+ * locks and before changing them); the tracker writes the difference when the write is done.
  */
-export async function trackRollups(tx: Executor, chainIds: readonly string[]): Promise<RollupTracker> {
-  const ids = JSON.stringify([...new Set(chainIds)]);
-  const before = (await queryRows<Record<string, unknown>>(tx, contributionOf(ids))).map((r) => ({
-    ...Object.fromEntries(CHAIN_COUNTS.map((c) => [c, Number(r[c])])),
-    hour: new Date(r.hour as string | Date).toISOString(),
-    content_class: String(r.content_class),
-  })) as ChainContribution[];
-  const passDeltas = new Map<
-    string,
-    { hour: string; content_class: string; verdict: string; passes: number; client_mismatches: number }
-  >();
+export function trackRollups(tx: Executor, before: ReadonlyMap<string, ChainSnapshot>): RollupTracker {
+  const passDeltas = new Map<string, PassGroup>();
   let committed = false;
 
   return {
-    addPasses(passes) {
-      for (const p of passes) {
-        const t = typeof p.created_at === "string" ? Date.parse(p.created_at) : p.created_at.getTime();
-        const hour = new Date(Math.floor(t / HOUR_MS) * HOUR_MS).toISOString();
-        const key = `${hour}\u0000${p.content_class}\u0000${p.verdict}`;
-        const d = passDeltas.get(key) ?? {
-          hour,
-          content_class: p.content_class,
-          verdict: p.verdict,
-          passes: 0,
-          client_mismatches: 0,
-        };
-        d.passes += 1;
-        if (p.client_mismatch) d.client_mismatches += 1;
-        passDeltas.set(key, d);
+    addPassGroups(groups) {
+      for (const g of groups) {
+        const key = `${g.hour}\u0000${g.content_class}\u0000${g.verdict}`;
+        const d = passDeltas.get(key);
+        if (d) {
+          d.passes += g.passes;
+          d.client_mismatches += g.client_mismatches;
+        } else passDeltas.set(key, { ...g });
       }
     },
-    async commit() {
+    async commit(after) {
       if (committed) throw new Error("roll-ups already committed for this write");
       committed = true;
+      const iso = (ms: number) => new Date(ms).toISOString();
       if (passDeltas.size > 0) {
-        const deltas = sql`json_to_recordset(${JSON.stringify([...passDeltas.values()])}::json)
+        const json = JSON.stringify([...passDeltas.values()].map((d) => ({ ...d, hour: iso(d.hour) })));
+        const deltas = sql`json_to_recordset(${json}::json)
           as d(hour timestamptz, content_class text, verdict text, passes bigint, client_mismatches bigint)`;
         await tx.execute(sql`
           insert into pass_rollups (hour, content_class, verdict, passes, client_mismatches)
@@ -138,36 +243,37 @@ export async function trackRollups(tx: Executor, chainIds: readonly string[]): P
             passes = pass_rollups_daily.passes + excluded.passes,
             client_mismatches = pass_rollups_daily.client_mismatches + excluded.client_mismatches`);
       }
-      const delta = sql`
-        with delta as (
-          select hour, content_class, ${columns((c) => `sum(${c}) as ${c}`)}
-          from (
-            ${contributionOf(ids)}
-            union all
-            select hour, content_class, ${columns((c) => `-${c}`)}
-            from json_to_recordset(${JSON.stringify(before)}::json) as b(
-              hour timestamptz, content_class text, ${columns((c) => `${c} bigint`)})
-          ) as x
-          group by hour, content_class
-        )`;
-      const changed = sql`(${columns((c) => `${c} <> 0`, " or ")})`;
-      // The change is computed twice, once per table: two statements keep the lock order fixed.
+      const delta = new Map<string, { hour: number; content_class: string; counts: Counts }>();
+      for (const [chainId, now] of after) {
+        const was = before.get(chainId);
+        if (was) addContribution(delta, was, -1);
+        addContribution(delta, now, 1);
+      }
+      const changed = [...delta.values()].filter((d) => d.counts.some((n) => n !== 0));
+      if (changed.length === 0) return;
+      const json = JSON.stringify(
+        changed.map((d) => ({
+          hour: iso(d.hour),
+          content_class: d.content_class,
+          ...Object.fromEntries(CHAIN_COUNTS.map((c, i) => [c, d.counts[i]])),
+        })),
+      );
+      const deltas = sql`json_to_recordset(${json}::json)
+        as d(hour timestamptz, content_class text, ${columns((c) => `${c} bigint`)})`;
+      // One table after the other, each in key order: concurrent writers cannot deadlock.
       await tx.execute(sql`
-        ${delta}
         insert into chain_rollups (hour, content_class, ${columns((c) => c)})
-        select * from delta
-        where ${changed}
+        select hour, content_class, ${columns((c) => c)} from ${deltas}
         order by hour, content_class
         on conflict (hour, content_class) do update set
           ${columns((c) => `${c} = chain_rollups.${c} + excluded.${c}`)}`);
       await tx.execute(sql`
-        ${delta}
         insert into chain_rollups_daily (day, content_class, ${columns((c) => c)})
         select * from (
           select ${DAY_OF("hour")} as day, content_class, ${columns((c) => `sum(${c}) as ${c}`)}
-          from delta group by 1, 2
+          from ${deltas} group by 1, 2
         ) as daily
-        where ${changed}
+        where ${sql.raw(`(${CHAIN_COUNTS.map((c) => `${c} <> 0`).join(" or ")})`)}
         order by day, content_class
         on conflict (day, content_class) do update set
           ${columns((c) => `${c} = chain_rollups_daily.${c} + excluded.${c}`)}`);

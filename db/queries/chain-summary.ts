@@ -1,6 +1,14 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
+import {
+  CHAIN_SNAPSHOT,
+  type ChainSnapshot,
+  type PassGroup,
+  passGroupColumns,
+  readChainSnapshots,
+  toChainSnapshot,
+} from "../ingest/rollups";
 
 /**
  * Takes the per-chain write locks for a set of chains, in a fixed order so that two
@@ -37,8 +45,29 @@ const haltPassAggregate = (alias: string) =>
   sql.raw(`min(${alias}.pass_number) filter (where ${alias}.directive like 'HALT%' and not exists (
     select 1 from boundaries hb where hb.chain_id = ${alias}.chain_id and hb.pass_number = ${alias}.pass_number and hb.strategy <> 'halt'))`);
 
+/** What an insert of passes changed, as its one statement reports it. */
+export interface InsertedPasses {
+  /** How many rows the insert added (the rest were stored already). */
+  count: number;
+  /** The (chain_id, pass_id) of each row added; null when every row sent was added. */
+  keys: [string, string][] | null;
+  /** The summary of every chain the insert changed, as it is now. */
+  after: Map<string, ChainSnapshot>;
+  /** The added passes counted per hour, class and verdict, for the roll-ups. */
+  passGroups: PassGroup[];
+}
+
 /**
- * Runs `insertPasses` (an `insert into passes ... returning *`) and, in the same statement,
+ * The columns the fold below reads from the inserted rows: `insertPasses` returns these.
+ */
+export const FOLDED_PASS_COLUMNS =
+  sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
+  current_size_bytes, semantic_density_score, content_class, verdict, directive, client_mismatch, checked_mismatch,
+  created_at, received_at`);
+
+/**
+ * Runs `insertPasses` (an `insert into passes ... returning FOLDED_PASS_COLUMNS` of `sent`
+ * rows) and, in the same statement,
  * folds the passes it inserted into their chains' summary rows without re-reading the
  * chains' history (recomputing made every batch cost as much as its chains were long).
  * Folding is exact where the new passes all sort after the chain's stored ones (pass
@@ -50,8 +79,15 @@ const haltPassAggregate = (alias: string) =>
 export async function insertPassesWithSummaries(
   tx: Executor,
   insertPasses: SQL,
-): Promise<{ chain_id: string; pass_id: string }[]> {
-  const inserted = await queryRows<{ chain_id: string; pass_id: string; stale: boolean }>(
+  sent: number,
+): Promise<InsertedPasses> {
+  const [outcome] = await queryRows<{
+    count: unknown;
+    keys: [string, string][] | string | null;
+    chains: Record<string, unknown>[] | string | null;
+    stale: string[] | string | null;
+    pass_groups: PassGroup[] | string | null;
+  }>(
     tx,
     sql`
       with new as (${insertPasses}),
@@ -72,7 +108,12 @@ export async function insertPassesWithSummaries(
           least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
         from agg a
         left join chains c on c.chain_id = a.chain_id
-        left join passes lp on lp.chain_id = c.chain_id and lp.pass_id = c.last_pass_id
+        -- One index probe per chain (a lateral with a limit is never flattened into a join
+        -- that could read the whole passes table).
+        left join lateral (
+          select p.id, p.current_content_hash from passes p
+          where p.chain_id = c.chain_id and p.pass_id = c.last_pass_id limit 1
+        ) lp on true
       ),
       appendable as (
         select * from prior
@@ -148,7 +189,7 @@ export async function insertPassesWithSummaries(
       -- A plain update and a plain insert: cheaper than an upsert, and safe because the
       -- chains are locked and their rows were looked up above.
       updated as (
-        update chains c set
+        update chains set
           content_class = f.content_class,
           pass_count = f.pass_count,
           last_pass_id = f.last_pass_id,
@@ -171,7 +212,8 @@ export async function insertPassesWithSummaries(
           first_seen_at = f.first_seen_at,
           last_activity_at = f.last_activity_at
         from folded f
-        where f.has_row and c.chain_id = f.chain_id
+        where f.has_row and chains.chain_id = f.chain_id
+        returning ${CHAIN_SNAPSHOT}
       ),
       created as (
         insert into chains (
@@ -185,12 +227,39 @@ export async function insertPassesWithSummaries(
           mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
           halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
+        returning ${CHAIN_SNAPSHOT}
       )
-      select chain_id, pass_id, chain_id not in (select chain_id from appendable) as stale from new`,
+      -- One row of JSON: cheaper for both drivers to read than a row per pass.
+      select
+        (select count(*) from new) as count,
+        case when (select count(*) from new) < ${sent}
+          then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys,
+        (select json_agg(c) from (select * from updated union all select * from created) as c) as chains,
+        (select json_agg(chain_id) from agg where chain_id not in (select chain_id from appendable)) as stale,
+        (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups`,
   );
-  const stale = [...new Set(inserted.filter((r) => r.stale).map((r) => r.chain_id))];
-  if (stale.length > 0) await refreshChainSummaries(tx, stale);
-  return inserted;
+  if (!outcome) throw new Error("the insert of passes answered no row");
+  // postgres.js parses json columns; PGlite answers them as text.
+  const parsed = <T>(v: T | string | null): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : v);
+  const after = new Map<string, ChainSnapshot>();
+  for (const row of parsed(outcome.chains) ?? []) after.set(String(row.chain_id), toChainSnapshot(row));
+  const stale = parsed(outcome.stale) ?? [];
+  if (stale.length > 0) {
+    await refreshChainSummaries(tx, stale);
+    for (const [id, snapshot] of await readChainSnapshots(tx, stale)) after.set(id, snapshot);
+  }
+  return {
+    count: Number(outcome.count),
+    keys: parsed(outcome.keys),
+    after,
+    passGroups: (parsed(outcome.pass_groups) ?? []).map((g) => ({
+      hour: Number(g.hour),
+      content_class: g.content_class,
+      verdict: g.verdict,
+      passes: Number(g.passes),
+      client_mismatches: Number(g.client_mismatches),
+    })),
+  };
 }
 
 /**

@@ -1,50 +1,24 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows, type Executor } from "../index";
+import type { ChainSnapshot } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
-import { findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";
+import { type ChainLink, findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";
 import type { WebhookEventType } from "@/lib/webhooks/payload";
 
 // What an ingest changed that someone may want to hear about: a chain's collapse point
-// set for the first time, new integrity findings, receipts whose client disagreed. Read
-// inside the ingest's transaction (which holds the chains' locks), so "before" and "after"
-// are exact, and recorded in the outbox in that same transaction.
-
-export interface ChainState {
-  collapsePassId: string | null;
-  integrityCount: number;
-  lastPassNumber: number | null;
-}
-
-export async function readChainStates(tx: Executor, chainIds: readonly string[]): Promise<Map<string, ChainState>> {
-  if (chainIds.length === 0) return new Map();
-  const rows = await queryRows<{
-    chain_id: string;
-    collapse_pass_id: string | null;
-    integrity_count: unknown;
-    last_pass_number: unknown;
-  }>(
-    tx,
-    sql`select chain_id, collapse_pass_id, integrity_count, last_pass_number from chains
-        where chain_id in (select json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json))`,
-  );
-  return new Map(
-    rows.map((r) => [
-      r.chain_id,
-      {
-        collapsePassId: r.collapse_pass_id,
-        integrityCount: Number(r.integrity_count),
-        lastPassNumber: r.last_pass_number === null ? null : Number(r.last_pass_number),
-      },
-    ]),
-  );
-}
+// set for the first time, new integrity findings, receipts whose client disagreed. The
+// chains' snapshots (db/ingest/rollups.ts) are taken inside the ingest's transaction, which
+// holds the chains' locks, so "before" and "after" are exact, and the events are recorded in
+// the outbox in that same transaction.
 
 /** A receipt this ingest inserted, with the server's verdict. */
 export interface InsertedPass {
   chain_id: string;
   pass_id: string;
   pass_number: number;
+  input_content_hash: string | null;
+  current_content_hash: string;
   content_class: string;
   verdict: string;
   directive: string;
@@ -64,76 +38,86 @@ export interface IngestEffects {
 const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.stringify([type, ...parts]);
 
 /**
- * Records the outbox events of one pass ingest. `before` is the chains' state read after
- * their locks were taken and before the insert. A chain collapses once (its collapse point
+ * Records the outbox events of one pass ingest. `before` is the chains' snapshots taken after
+ * their locks and before the insert, `after` those of every chain the insert changed;
+ * `inserted` in the order the insert added them. A chain collapses once (its collapse point
  * going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
  * however often the same receipts are sent.
  */
 export async function recordPassEvents(
   tx: Executor,
-  before: Map<string, ChainState>,
+  before: ReadonlyMap<string, ChainSnapshot>,
+  after: ReadonlyMap<string, ChainSnapshot>,
   inserted: readonly InsertedPass[],
 ): Promise<IngestEffects> {
   if (inserted.length === 0) return { started: [], collapses: [], integrityKinds: [] };
-  const chainIds = [...new Set(inserted.map((p) => p.chain_id))];
-  const after = await queryRows<{
-    chain_id: string;
-    content_class: string;
-    collapse_pass_id: string | null;
-    collapse_pass_number: unknown;
-    collapse_verdict: string | null;
-    integrity_count: unknown;
-    halt_pass_number: unknown;
-  }>(
-    tx,
-    sql`select chain_id, content_class, collapse_pass_id, collapse_pass_number, collapse_verdict, integrity_count,
-          halt_pass_number
-        from chains where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
-  );
-  const directiveOf = new Map(inserted.map((p) => [`${p.chain_id}\u0000${p.pass_id}`, p.directive]));
   // The lowest pass number each chain received, to tell appends from late passes.
   const lowest = new Map<string, number>();
-  for (const p of inserted) lowest.set(p.chain_id, Math.min(p.pass_number, lowest.get(p.chain_id) ?? Infinity));
+  for (const p of inserted) {
+    const low = lowest.get(p.chain_id);
+    if (low === undefined || p.pass_number < low) lowest.set(p.chain_id, p.pass_number);
+  }
 
   const events: OutboxEvent[] = [];
   const collapses: IngestEffects["collapses"] = [];
-  const grew: string[] = [];
+  const collapsed: { c: ChainSnapshot; passId: string; verdict: string }[] = [];
+  const grown = new Set<string>();
   const started: string[] = [];
-  const classOf = new Map(after.map((c) => [c.chain_id, c.content_class]));
-  for (const c of after) {
-    const was = before.get(c.chain_id);
+  for (const [chainId, low] of lowest) {
+    const c = after.get(chainId);
+    if (!c) throw new Error(`no summary of chain ${JSON.stringify(chainId)} after its insert`);
+    const was = before.get(chainId);
     if (!was) started.push(c.content_class);
-    if (c.collapse_pass_id !== null && c.collapse_verdict !== null && (was?.collapsePassId ?? null) === null) {
-      collapses.push({ content_class: c.content_class, verdict: c.collapse_verdict });
+    if (c.collapse_pass_id !== null && c.collapse_verdict !== null && (was?.collapse_pass_id ?? null) === null) {
+      collapsed.push({ c, passId: c.collapse_pass_id, verdict: c.collapse_verdict });
+    }
+    // Judged again: a chain whose count grew, and a chain with findings that got a pass
+    // before its end (a late pass can swap one finding for another without the count moving).
+    const late = was?.last_pass_number != null && low <= was.last_pass_number;
+    if (c.integrity_count > (was?.integrity_count ?? 0) || (c.integrity_count > 0 && late)) grown.add(chainId);
+  }
+  if (collapsed.length > 0) {
+    // Every stored pass had a safe verdict before (no collapse point), so the collapse pass
+    // is one of this ingest's.
+    const wanted = new Map(collapsed.map(({ c, passId }) => [c.chain_id, passId]));
+    const directiveOf = new Map<string, string>();
+    for (const p of inserted) if (wanted.get(p.chain_id) === p.pass_id) directiveOf.set(p.chain_id, p.directive);
+    for (const { c, passId, verdict } of collapsed) {
+      collapses.push({ content_class: c.content_class, verdict });
       events.push({
         type: "chain.collapsed",
         dedupeKey: dedupe("chain.collapsed", c.chain_id),
         data: {
           chain_id: c.chain_id,
           content_class: c.content_class,
-          pass_id: c.collapse_pass_id,
+          pass_id: passId,
           pass_number: Number(c.collapse_pass_number),
-          verdict: c.collapse_verdict,
-          // Every stored pass had a safe verdict before (no collapse point), so the collapse
-          // pass is one of this ingest's.
-          directive: directiveOf.get(`${c.chain_id}\u0000${c.collapse_pass_id}`) ?? "",
+          verdict,
+          directive: directiveOf.get(c.chain_id) ?? "",
         },
       });
     }
-    // Judged again: a chain whose count grew, and a chain with findings that got a pass
-    // before its end (a late pass can swap one finding for another without the count moving).
-    const count = Number(c.integrity_count);
-    const late = was?.lastPassNumber != null && (lowest.get(c.chain_id) ?? Infinity) <= was.lastPassNumber;
-    if (count > (was?.integrityCount ?? 0) || (count > 0 && late)) grew.push(c.chain_id);
   }
 
-  if (grew.length > 0) {
-    const grown = new Set(grew);
-    const touched = inserted
-      .filter((p) => grown.has(p.chain_id))
-      .map((p) => ({ chain_id: p.chain_id, pass_number: p.pass_number }));
-    const haltOf = new Map(after.map((c) => [c.chain_id, c.halt_pass_number]));
-    events.push(...(await integrityFindingEvents(tx, grown, touched, haltOf, classOf)));
+  if (grown.size > 0) {
+    // A chain whose new passes all come after its stored ones (how agents report) is judged
+    // over its stored last pass and the new passes, which this ingest already holds; any
+    // other chain over the stretch it touched, read back.
+    const appended = new Map<string, { last: string | null; links: ChainLink[] }>();
+    const touched: { chain_id: string; pass_number: number }[] = [];
+    for (const chainId of grown) {
+      const was = before.get(chainId);
+      const lastNumber = was?.last_pass_number ?? null;
+      if (lastNumber === null || (lowest.get(chainId) as number) > lastNumber) {
+        appended.set(chainId, { last: lastNumber === null ? null : (was?.last_pass_id ?? null), links: [] });
+      }
+    }
+    for (const p of inserted) {
+      const a = appended.get(p.chain_id);
+      if (a) a.links.push(p);
+      else if (grown.has(p.chain_id)) touched.push({ chain_id: p.chain_id, pass_number: p.pass_number });
+    }
+    events.push(...(await integrityFindingEvents(tx, grown, touched, appended, after)));
   }
 
   for (const p of inserted) {
@@ -159,33 +143,42 @@ export async function recordPassEvents(
   return { started, collapses, integrityKinds: findingKinds(recorded) };
 }
 
+type StoredLink = {
+  chain_id: string;
+  pass_id: string;
+  pass_number: unknown;
+  input_content_hash: string | null;
+  current_content_hash: string;
+  prev_number: unknown;
+};
+
 /**
- * The integrity findings of the stretches an ingest touched, as outbox events: `touched` are
- * pass numbers of the `grown` chains (their passes, or the pass a boundary sits on); each
- * stretch runs from the pass before to the pass after, whose findings the write can change.
+ * The integrity findings of the stretches an ingest touched, as outbox events, for the
+ * `grown` chains. `touched` are pass numbers of some of them (their passes, or the pass a
+ * boundary sits on): each such stretch runs from the stored pass before to the stored pass
+ * after, whose findings the write can change, and is read back. `appended` are the others,
+ * whose new passes (in insert order) all come after the stored pass `last`: their stretch is
+ * that pass and the new ones.
  */
 async function integrityFindingEvents(
   tx: Executor,
   grown: ReadonlySet<string>,
   touched: readonly { chain_id: string; pass_number: number }[],
-  haltOf: ReadonlyMap<string, unknown>,
-  classOf: ReadonlyMap<string, string>,
+  appended: ReadonlyMap<string, { last: string | null; links: readonly ChainLink[] }>,
+  after: ReadonlyMap<string, ChainSnapshot>,
 ): Promise<OutboxEvent[]> {
   const events: OutboxEvent[] = [];
+  const lasts = [...appended].flatMap(([chain_id, a]) => (a.last === null ? [] : [{ chain_id, pass_id: a.last }]));
   // Findings are derived, not stored: for the chains with any, recompute them over
   // the stretch this ingest touched (its passes, the pass before them and the pass after,
   // whose findings the new passes can change), and let the dedupe keys keep only the ones
   // never announced. A chain that only grows at its end costs its new passes, not its length.
-  const links = await queryRows<{
-    chain_id: string;
-    pass_id: string;
-    pass_number: unknown;
-    input_content_hash: string | null;
-    current_content_hash: string;
-    prev_number: unknown;
-  }>(
-    tx,
-    sql`
+  const links =
+    touched.length === 0 && lasts.length === 0
+      ? []
+      : await queryRows<StoredLink>(
+          tx,
+          sql`
       with w as (
         select chain_id, min(pass_number) as lo, max(pass_number) as hi
         from json_to_recordset(${JSON.stringify(touched)}::json) as n(chain_id text, pass_number bigint)
@@ -199,35 +192,43 @@ async function integrityFindingEvents(
           (select min(p.pass_number) from passes p where p.chain_id = w.chain_id and p.pass_number > w.hi) as next_number
         from w
       )
-      select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, b.prev_number
+      select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, b.prev_number, p.id
       from b join passes p on p.chain_id = b.chain_id
         and p.pass_number between coalesce(b.prev_number, b.lo) and coalesce(b.next_number, b.hi)
-      order by p.chain_id, p.pass_number, p.id`,
-  );
+      union all
+      select p.chain_id, p.pass_id, p.pass_number, p.input_content_hash, p.current_content_hash, p.pass_number, p.id
+      from json_to_recordset(${JSON.stringify(lasts)}::json) as k(chain_id text, pass_id text)
+      join passes p on p.chain_id = k.chain_id and p.pass_id = k.pass_id
+      order by chain_id, pass_number, id`,
+        );
   // What the directive kinds judge against: the halt point (on the summary) and the chain's
   // halt and restore boundaries with the passes they restore (lib/chains/integrity.ts).
-  const marks = await queryRows<{
-    chain_id: string;
-    pass_number: unknown;
-    strategy: "halt" | "restore";
-    restore_pass_id: string | null;
-    restored_number: unknown;
-    restored_hash: string | null;
-  }>(
-    tx,
-    sql`
+  const bounded = [...grown].filter((id) => (after.get(id)?.boundary_count ?? 0) > 0);
+  const marks =
+    bounded.length === 0
+      ? []
+      : await queryRows<{
+          chain_id: string;
+          pass_number: unknown;
+          strategy: "halt" | "restore";
+          restore_pass_id: string | null;
+          restored_number: unknown;
+          restored_hash: string | null;
+        }>(
+          tx,
+          sql`
       select b.chain_id, b.pass_number, b.strategy, b.restore_pass_id, k.pass_number as restored_number,
         k.current_content_hash as restored_hash
       from boundaries b
       left join passes k on k.chain_id = b.chain_id and k.pass_id = b.restore_pass_id
       where b.strategy in ('halt', 'restore')
-        and b.chain_id in (select json_array_elements_text(${JSON.stringify([...grown])}::json))`,
-  );
+        and b.chain_id in (select json_array_elements_text(${JSON.stringify(bounded)}::json))`,
+        );
   const contextOf = (chainId: string) => {
     const own = marks.filter((m) => m.chain_id === chainId);
-    const haltAt = haltOf.get(chainId);
+    const haltAt = after.get(chainId)?.halt_pass_number ?? null;
     return integrityContext(
-      haltAt === null || haltAt === undefined ? [] : [{ pass_number: Number(haltAt), directive: "HALT" }],
+      haltAt === null ? [] : [{ pass_number: haltAt, directive: "HALT" }],
       own.map((m) => ({
         pass_number: Number(m.pass_number),
         strategy: m.strategy,
@@ -246,26 +247,39 @@ async function integrityFindingEvents(
       ),
     );
   };
-  const byChain = new Map<string, typeof links>();
+  // Each chain's stretch in chain order (pass number, then arrival), and the number of the
+  // stored pass before it, which is judged without its own predecessor: its findings are old.
+  const stretches = new Map<string, { prevNumber: number | null; links: ChainLink[] }>();
   for (const l of links) {
-    const list = byChain.get(l.chain_id);
-    if (list) list.push(l);
-    else byChain.set(l.chain_id, [l]);
+    const link = {
+      pass_id: l.pass_id,
+      pass_number: Number(l.pass_number),
+      input_content_hash: l.input_content_hash,
+      current_content_hash: l.current_content_hash,
+    };
+    const s = stretches.get(l.chain_id);
+    if (s) s.links.push(link);
+    else {
+      const prev = l.prev_number === null || l.prev_number === undefined ? null : Number(l.prev_number);
+      stretches.set(l.chain_id, { prevNumber: prev, links: [link] });
+    }
   }
-  for (const [chainId, chainLinks] of byChain) {
-    // The pass before the stretch is judged without its own predecessor: its findings are old.
-    const prev = chainLinks[0]?.prev_number;
-    const prevNumber = prev === null || prev === undefined ? null : Number(prev);
-    const findings = findIntegrityIssues(
-      chainLinks.map((l) => ({ ...l, pass_number: Number(l.pass_number) })),
-      contextOf(chainId),
-    );
+  for (const [chainId, a] of appended) {
+    // Stable: passes of one number stay in insert order, which is their id order.
+    const fresh = [...a.links].sort((x, y) => x.pass_number - y.pass_number);
+    const s = stretches.get(chainId);
+    if (s) s.links.push(...fresh);
+    else stretches.set(chainId, { prevNumber: null, links: fresh });
+  }
+  for (const [chainId, { prevNumber, links: chainLinks }] of stretches) {
+    const findings = findIntegrityIssues(chainLinks, contextOf(chainId));
+    const contentClass = after.get(chainId)?.content_class ?? "default";
     for (const f of findings) {
       if (f.pass_number === prevNumber) continue;
       events.push({
         type: "chain.integrity_finding",
         dedupeKey: dedupe("chain.integrity_finding", chainId, f.kind, f.pass_id, f.pass_number),
-        data: { chain_id: chainId, content_class: classOf.get(chainId) ?? "default", ...f },
+        data: { chain_id: chainId, content_class: contentClass, ...f },
       });
     }
   }
@@ -279,34 +293,24 @@ async function integrityFindingEvents(
  */
 export async function recordBoundaryEvents(
   tx: Executor,
-  before: Map<string, ChainState>,
+  before: ReadonlyMap<string, ChainSnapshot>,
+  after: ReadonlyMap<string, ChainSnapshot>,
   inserted: readonly { chain_id: string; pass_number: number; strategy: string }[],
 ): Promise<IntegrityKind[]> {
   const judging = inserted.filter((b) => b.strategy === "halt" || b.strategy === "restore");
   if (judging.length === 0) return [];
-  const chainIds = [...new Set(judging.map((b) => b.chain_id))];
-  const after = await queryRows<{
-    chain_id: string;
-    content_class: string;
-    integrity_count: unknown;
-    halt_pass_number: unknown;
-  }>(
-    tx,
-    sql`select chain_id, content_class, integrity_count, halt_pass_number
-        from chains where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))`,
-  );
   const grown = new Set(
-    after
-      .filter((c) => Number(c.integrity_count) > (before.get(c.chain_id)?.integrityCount ?? 0))
-      .map((c) => c.chain_id),
+    [...new Set(judging.map((b) => b.chain_id))].filter(
+      (id) => (after.get(id)?.integrity_count ?? 0) > (before.get(id)?.integrity_count ?? 0),
+    ),
   );
   if (grown.size === 0) return [];
   const events = await integrityFindingEvents(
     tx,
     grown,
     judging.filter((b) => grown.has(b.chain_id)).map((b) => ({ chain_id: b.chain_id, pass_number: b.pass_number })),
-    new Map(after.map((c) => [c.chain_id, c.halt_pass_number])),
-    new Map(after.map((c) => [c.chain_id, c.content_class])),
+    new Map(),
+    after,
   );
   const { recorded } = await recordEvents(tx, events);
   return findingKinds(recorded);

@@ -3,6 +3,9 @@ import { chainIdSchema, contentClassSchema, jsonObject, nullMeansAbsent, text, t
 import { compressionPassShape, verdictSchema } from "./guard";
 import type { PassWire } from "../chains/types";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
+import { bodyDigest, canonicalJson } from "../guard/canonical";
+import { VERDICTS } from "../guard/guard";
+import { sha256Hex } from "../guard/hash";
 
 export const MAX_PASS_BATCH = 5_000;
 export const DEFAULT_CONTENT_CLASS = "default";
@@ -57,3 +60,140 @@ export type PassResult = Pick<
   "chain_id" | "pass_id" | "verdict" | "directive" | "manifest_digest" | "policy_version" | "client_mismatch"
 > &
   Partial<Pick<PassWire, "server_checks" | "checked_verdict" | "checked_mismatch">>;
+
+// ---------------------------------------------------------------------------------------
+// The fast path of a 5,000-receipt batch: a well-formed receipt is checked and digested by
+// hand, with exactly the schema's answer and bodyDigest's text; anything else goes to the
+// schema, which decides and words the errors. test/unit/pass-receipt-fast.test.ts holds the
+// two paths equal.
+
+const metadataSchema = jsonObject(16 * 1024);
+const VERDICT_SET: ReadonlySet<string> = new Set(VERDICTS);
+const CONTENT_CLASS = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+// The pattern z.iso.datetime({ offset: true }) checks, with timestampSchema's year bounds.
+const TIMESTAMP = z.regexes.datetime({ offset: true });
+const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+// Within `max` UTF-16 units is within `max` code points; a longer string goes to the schema.
+const shortText = (v: unknown, min: number, max: number): v is string =>
+  typeof v === "string" && v.length >= min && v.length <= max && !v.includes("\u0000") && v.isWellFormed();
+const timestamp = (v: unknown): v is string => {
+  if (typeof v !== "string" || !TIMESTAMP.test(v)) return false;
+  const at = Date.parse(v);
+  return at >= EARLIEST && at <= LATEST;
+};
+
+/** The schema's answer for a plainly valid receipt, without zod; null for anything else. */
+export function quickPassReceipt(value: unknown): PassReceipt | null {
+  if (!isRecord(value)) return null;
+  const v = value;
+  if (
+    !shortText(v.pass_id, 1, 256) ||
+    !count(v.pass_number) ||
+    !shortText(v.current_content_hash, 0, 512) ||
+    !count(v.current_size_bytes) ||
+    typeof v.is_parseable !== "boolean" ||
+    typeof v.schema_valid !== "boolean" ||
+    typeof v.semantic_density_score !== "number" ||
+    !(v.semantic_density_score >= 0 && v.semantic_density_score <= 1) ||
+    !shortText(v.chain_id, 1, 256)
+  )
+    return null;
+  const out: PassReceipt = {
+    pass_id: v.pass_id,
+    pass_number: v.pass_number,
+    current_content_hash: v.current_content_hash,
+    current_size_bytes: v.current_size_bytes,
+    is_parseable: v.is_parseable,
+    schema_valid: v.schema_valid,
+    semantic_density_score: v.semantic_density_score,
+    chain_id: v.chain_id,
+  } as PassReceipt;
+  // Null and absent mean the same for every optional field (nullMeansAbsent). Fields are set
+  // in the schema's order, so the two answers are alike down to their key order.
+  if (v.input_content_hash != null) {
+    if (!shortText(v.input_content_hash, 0, 512)) return null;
+    out.input_content_hash = v.input_content_hash;
+  }
+  if (v.content_class != null) {
+    if (typeof v.content_class !== "string" || !CONTENT_CLASS.test(v.content_class)) return null;
+    out.content_class = v.content_class;
+  } else out.content_class = DEFAULT_CONTENT_CLASS;
+  if (v.created_at != null) {
+    if (!timestamp(v.created_at)) return null;
+    out.created_at = v.created_at;
+  }
+  if (v.metadata != null) {
+    const metadata = metadataSchema.safeParse(v.metadata);
+    if (!metadata.success) return null;
+    out.metadata = metadata.data;
+  }
+  if (v.verdict != null) {
+    if (typeof v.verdict !== "string" || !VERDICT_SET.has(v.verdict)) return null;
+    out.verdict = v.verdict as PassReceipt["verdict"];
+  }
+  if (v.manifest_digest != null) {
+    if (!shortText(v.manifest_digest, 0, 256)) return null;
+    out.manifest_digest = v.manifest_digest;
+  }
+  if (v.content != null) {
+    if (
+      typeof v.content !== "string" ||
+      v.content.length > MAX_CONTENT_BYTES ||
+      v.content.includes("\u0000") ||
+      !v.content.isWellFormed() ||
+      Buffer.byteLength(v.content, "utf8") > MAX_CONTENT_BYTES
+    )
+      return null;
+    out.content = v.content;
+  }
+  if (v.cache_original != null) {
+    if (typeof v.cache_original !== "boolean") return null;
+    out.cache_original = v.cache_original;
+  }
+  return out;
+}
+
+// A receipt's fields in the order canonicalJson sorts them (every one a plain name).
+const RECEIPT_KEYS = [
+  "cache_original",
+  "chain_id",
+  "content",
+  "content_class",
+  "created_at",
+  "current_content_hash",
+  "current_size_bytes",
+  "input_content_hash",
+  "is_parseable",
+  "manifest_digest",
+  "metadata",
+  "pass_id",
+  "pass_number",
+  "schema_valid",
+  "semantic_density_score",
+  "verdict",
+] as const satisfies readonly (keyof PassReceipt)[];
+const RECEIPT_KEY_SET: ReadonlySet<string> = new Set(RECEIPT_KEYS);
+const KEY_PREFIX = RECEIPT_KEYS.map((k) => `${JSON.stringify(k)}:`);
+
+/**
+ * bodyDigest(receipt), the idempotency digest stored with each pass: the same canonical
+ * text, written without sorting keys that are known in advance. Any other object (a field
+ * this list does not know) takes bodyDigest itself.
+ */
+export function passReceiptDigest(receipt: PassReceipt): string {
+  const r = receipt as Record<string, unknown>;
+  for (const key in r) if (!RECEIPT_KEY_SET.has(key)) return bodyDigest(receipt);
+  let out = "";
+  for (let i = 0; i < RECEIPT_KEYS.length; i++) {
+    const value = r[RECEIPT_KEYS[i] as string];
+    if (value === undefined) continue;
+    const text = typeof value === "object" && value !== null ? canonicalJson(value) : JSON.stringify(value);
+    out += (out ? "," : "") + KEY_PREFIX[i] + text;
+  }
+  return sha256Hex(`{${out}}`);
+}

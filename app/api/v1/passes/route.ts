@@ -2,10 +2,16 @@ import { ingestPasses } from "@/db/ingest/passes";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
-import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
+import { MAX_PASS_BATCH, passReceiptSchema, quickPassReceipt } from "@/lib/schemas/passes";
 
 export const POST = route("/api/v1/passes", async (request) => {
-  const { items, batch } = parseOneOrBatch(await readJson(request), passReceiptSchema, "receipts", MAX_PASS_BATCH);
+  const { items, batch } = parseOneOrBatch(
+    await readJson(request),
+    passReceiptSchema,
+    "receipts",
+    MAX_PASS_BATCH,
+    quickPassReceipt,
+  );
   const { results, created } = await ingestPasses(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
 });
