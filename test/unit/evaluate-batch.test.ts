@@ -152,7 +152,45 @@ const oddItem = fc.oneof(
   fc.record({ pass: validPass, policy: validPolicy, note: anyField }),
   anyField,
 );
+// A valid item with one field set to a value at or past its edge.
+const edgeValue = fc.constantFrom<unknown>(
+  -1,
+  -0,
+  0,
+  1,
+  1.5,
+  1.0000001,
+  0.5,
+  2 ** 53,
+  2 ** 53 - 1,
+  1e300,
+  "1",
+  "",
+  "x".repeat(257),
+  "\ud800",
+  "a\u0000b",
+  null,
+  true,
+);
+const passFields = [
+  "pass_id",
+  "pass_number",
+  "current_content_hash",
+  "current_size_bytes",
+  "is_parseable",
+  "schema_valid",
+  "semantic_density_score",
+] as const;
+const policyFields = ["min_size_bytes", "min_semantic_density", "max_pass_number"] as const;
+const nearlyValidItem = fc
+  .tuple(validItem, fc.constantFrom(...passFields, ...policyFields), edgeValue)
+  .map(([item, field, value]) =>
+    (passFields as readonly string[]).includes(field)
+      ? { ...item, pass: { ...item.pass, [field]: value } }
+      : { ...item, policy: { ...item.policy, [field]: value } },
+  );
 const batch = fc.oneof(
+  { weight: 2, arbitrary: fc.array(fc.oneof(validItem, nearlyValidItem), { minLength: 1, maxLength: 4 }) },
   { weight: 3, arbitrary: fc.array(validItem, { minLength: 1, maxLength: 6 }) },
   { weight: 2, arbitrary: fc.array(fc.oneof(validItem, oddItem), { minLength: 0, maxLength: 6 }) },
 );
