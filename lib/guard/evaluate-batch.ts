@@ -49,27 +49,23 @@ const NOT_PLAIN = new Error("not a plainly valid evaluate batch");
 const EXACT_POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
 const MAX_EXACT_DIGITS = 15;
 
-const keyBytes = (name: string) => Buffer.from(name, "latin1");
-const KEY = {
-  pass: keyBytes("pass"),
-  policy: keyBytes("policy"),
-  pass_id: keyBytes("pass_id"),
-  pass_number: keyBytes("pass_number"),
-  current_content_hash: keyBytes("current_content_hash"),
-  current_size_bytes: keyBytes("current_size_bytes"),
-  is_parseable: keyBytes("is_parseable"),
-  schema_valid: keyBytes("schema_valid"),
-  semantic_density_score: keyBytes("semantic_density_score"),
-  min_size_bytes: keyBytes("min_size_bytes"),
-  min_semantic_density: keyBytes("min_semantic_density"),
-  max_pass_number: keyBytes("max_pass_number"),
-};
+// Keys in the order clients write them (the reference's field order, which is also what
+// JSON.stringify and Python's dataclasses.asdict give): each is tried first in its place.
+const keyBytes = (names: readonly string[]) => names.map((name) => Buffer.from(name, "latin1"));
+const ITEM_KEYS = keyBytes(["pass", "policy"]);
+const PASS_KEYS = keyBytes([
+  "pass_id",
+  "pass_number",
+  "current_content_hash",
+  "current_size_bytes",
+  "is_parseable",
+  "schema_valid",
+  "semantic_density_score",
+]);
+const POLICY_KEYS = keyBytes(["min_size_bytes", "min_semantic_density", "max_pass_number"]);
 
 class BatchReader {
   pos = 0;
-  /** Start and length of the last key read. */
-  keyStart = 0;
-  keyLength = 0;
   /** Whether the last string read is printable ASCII without '"' or '\', so JSON as it is. */
   plain = true;
   passIdPlain = true;
@@ -110,28 +106,42 @@ class BatchReader {
     throw NOT_PLAIN;
   }
 
-  /** Reads `"key":`. An escaped key may still name a field: the general path decides. */
-  key(): void {
+  /**
+   * Reads `"key":` and answers its index in `keys`, comparing first with the key expected
+   * at `slot`; throws for a key not in `keys` (an escaped one may still name a field, but
+   * the general path decides).
+   */
+  key(keys: readonly Buffer[], slot: number): number {
     if (this.peek() !== QUOTE) throw NOT_PLAIN;
     const bytes = this.bytes;
     const start = this.pos + 1;
+    const guess = keys[slot];
+    if (guess !== undefined && this.matches(start, guess)) {
+      this.pos = start + guess.length + 1;
+      this.expect(COLON);
+      return slot;
+    }
     let pos = start;
     for (let c = bytes[pos]; c !== QUOTE; c = bytes[++pos]) {
       if (c === undefined || c === BACKSLASH || c < 0x20) throw NOT_PLAIN;
     }
-    this.keyStart = start;
-    this.keyLength = pos - start;
-    this.pos = pos + 1;
-    this.expect(COLON);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as Buffer;
+      if (key.length === pos - start && this.matches(start, key)) {
+        this.pos = pos + 1;
+        this.expect(COLON);
+        return index;
+      }
+    }
+    throw NOT_PLAIN;
   }
 
-  is(name: Buffer): boolean {
-    const length = name.length;
-    if (this.keyLength !== length) return false;
+  /** Whether the key at `start` is `name`, closing quote included. */
+  matches(start: number, name: Buffer): boolean {
     const bytes = this.bytes;
-    const start = this.keyStart;
+    const length = name.length;
     for (let i = 0; i < length; i++) if (bytes[start + i] !== name[i]) return false;
-    return true;
+    return bytes[start + length] === QUOTE;
   }
 
   string(): string {
@@ -252,103 +262,75 @@ class BatchReader {
     const pass = this.pass;
     this.expect(OPEN_BRACE);
     let seen = 0;
-    let bit: number;
+    let slot = 0;
     do {
-      this.key();
-      // The pass's keys differ in length but for two.
-      switch (this.keyLength) {
-        case 7:
-          if (!this.is(KEY.pass_id)) throw NOT_PLAIN;
-          bit = 1;
+      const field = this.key(PASS_KEYS, slot++);
+      // A repeated key: JSON.parse keeps the last, but such a batch is not plain.
+      if (seen & (1 << field)) throw NOT_PLAIN;
+      seen |= 1 << field;
+      switch (field) {
+        case 0:
           pass.pass_id = this.shortText(PASS_ID_MIN, PASS_ID_MAX);
           this.passIdPlain = this.plain;
           break;
-        case 11:
-          if (!this.is(KEY.pass_number)) throw NOT_PLAIN;
-          bit = 2;
+        case 1:
           pass.pass_number = this.count();
           break;
-        case 20:
-          if (!this.is(KEY.current_content_hash)) throw NOT_PLAIN;
-          bit = 4;
+        case 2:
           pass.current_content_hash = this.shortText(HASH_MIN, HASH_MAX);
           break;
-        case 18:
-          if (!this.is(KEY.current_size_bytes)) throw NOT_PLAIN;
-          bit = 8;
+        case 3:
           pass.current_size_bytes = this.count();
           break;
-        case 12:
-          if (this.is(KEY.is_parseable)) {
-            bit = 16;
-            pass.is_parseable = this.boolean();
-          } else if (this.is(KEY.schema_valid)) {
-            bit = 32;
-            pass.schema_valid = this.boolean();
-          } else throw NOT_PLAIN;
+        case 4:
+          pass.is_parseable = this.boolean();
           break;
-        case 22:
-          if (!this.is(KEY.semantic_density_score)) throw NOT_PLAIN;
-          bit = 64;
-          pass.semantic_density_score = this.unit();
+        case 5:
+          pass.schema_valid = this.boolean();
           break;
         default:
-          throw NOT_PLAIN;
+          pass.semantic_density_score = this.unit();
       }
-      // A repeated key: JSON.parse keeps the last, but such a batch is not plain.
-      if (seen & bit) throw NOT_PLAIN;
-      seen |= bit;
     } while (this.more());
-    if (seen !== 127) throw NOT_PLAIN;
+    if (seen !== 0b111_1111) throw NOT_PLAIN;
   }
 
   readPolicy(): void {
     const policy = this.policy;
     this.expect(OPEN_BRACE);
     let seen = 0;
-    let bit: number;
+    let slot = 0;
     do {
-      this.key();
-      if (this.is(KEY.min_size_bytes)) {
-        bit = 1;
-        policy.min_size_bytes = this.count();
-      } else if (this.is(KEY.min_semantic_density)) {
-        bit = 2;
-        policy.min_semantic_density = this.unit();
-      } else if (this.is(KEY.max_pass_number)) {
-        bit = 4;
-        policy.max_pass_number = this.count();
-      } else throw NOT_PLAIN;
-      if (seen & bit) throw NOT_PLAIN;
-      seen |= bit;
+      const field = this.key(POLICY_KEYS, slot++);
+      if (seen & (1 << field)) throw NOT_PLAIN;
+      seen |= 1 << field;
+      if (field === 0) policy.min_size_bytes = this.count();
+      else if (field === 1) policy.min_semantic_density = this.unit();
+      else policy.max_pass_number = this.count();
     } while (this.more());
-    if (seen !== 7) throw NOT_PLAIN;
+    if (seen !== 0b111) throw NOT_PLAIN;
   }
 
   readItem(): void {
     this.expect(OPEN_BRACE);
     let seen = 0;
-    let bit: number;
+    let slot = 0;
     do {
-      this.key();
-      if (this.is(KEY.pass)) {
-        bit = 1;
-        if (!(seen & bit)) this.readPass();
-      } else if (this.is(KEY.policy)) {
-        bit = 2;
-        if (!(seen & bit)) this.readPolicy();
-      } else throw NOT_PLAIN;
-      if (seen & bit) throw NOT_PLAIN;
-      seen |= bit;
+      const field = this.key(ITEM_KEYS, slot++);
+      if (seen & (1 << field)) throw NOT_PLAIN;
+      seen |= 1 << field;
+      if (field === 0) this.readPass();
+      else this.readPolicy();
     } while (this.more());
-    if (seen !== 3) throw NOT_PLAIN;
+    if (seen !== 0b11) throw NOT_PLAIN;
   }
 }
 
 /** The answer's bytes, grown as needed; every string written to it is ASCII unless said. */
 class AnswerWriter {
-  bytes = Buffer.allocUnsafe(256 * 1024) as RawBuffer;
   length = 0;
+  // Sized for the usual answer, which is smaller than its batch, so it is rarely grown.
+  constructor(public bytes: RawBuffer) {}
 
   reserve(room: number): void {
     if (this.length + room <= this.bytes.length) return;
@@ -378,7 +360,7 @@ class AnswerWriter {
 export function evaluateBatchBytes(body: Uint8Array): Buffer<ArrayBuffer> | null {
   if (!isAscii(body)) return null;
   const reader = new BatchReader(Buffer.from(body.buffer, body.byteOffset, body.byteLength) as RawBuffer);
-  const out = new AnswerWriter();
+  const out = new AnswerWriter(Buffer.allocUnsafe(Math.max(4096, body.byteLength)) as RawBuffer);
   try {
     reader.expect(OPEN_BRACKET);
     out.ascii("[");
