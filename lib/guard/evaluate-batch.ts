@@ -113,14 +113,17 @@ class BatchReader {
    */
   key(keys: readonly Buffer[], slot: number): number {
     if (this.peek() !== QUOTE) throw NOT_PLAIN;
-    const bytes = this.bytes;
     const start = this.pos + 1;
     const guess = keys[slot];
-    if (guess !== undefined && this.matches(start, guess)) {
-      this.pos = start + guess.length + 1;
-      this.expect(COLON);
-      return slot;
-    }
+    if (guess === undefined || !this.matches(start, guess)) return this.keyElsewhere(keys, start);
+    this.pos = start + guess.length + 1;
+    this.expect(COLON);
+    return slot;
+  }
+
+  // Kept out of key() so that the usual case stays small enough to be inlined.
+  keyElsewhere(keys: readonly Buffer[], start: number): number {
+    const bytes = this.bytes;
     let pos = start;
     for (let c = bytes[pos]; c !== QUOTE; c = bytes[++pos]) {
       if (c === undefined || c === BACKSLASH || c < 0x20) throw NOT_PLAIN;
@@ -160,14 +163,14 @@ class BatchReader {
       }
     }
     this.pos = pos + 1;
+    this.plain = !escaped;
     // The body is ASCII, so its bytes are its characters.
-    if (!escaped) {
-      this.plain = true;
-      return bytes.latin1Slice(start, pos);
-    }
-    this.plain = false;
+    return escaped ? this.unescape(start - 1, pos + 1) : bytes.latin1Slice(start, pos);
+  }
+
+  unescape(start: number, end: number): string {
     try {
-      return JSON.parse(bytes.latin1Slice(start - 1, pos + 1)) as string;
+      return JSON.parse(this.bytes.latin1Slice(start, end)) as string;
     } catch {
       throw NOT_PLAIN;
     }
@@ -231,18 +234,25 @@ class BatchReader {
         c = bytes[++pos] ?? -1;
       } while (c >= ZERO && c <= NINE);
     }
-    let exact = digits <= MAX_EXACT_DIGITS;
+    this.pos = pos;
+    if (c === 0x65 || c === 0x45 || digits > MAX_EXACT_DIGITS) return this.spelledNumber(start);
+    return scale === 0 ? mantissa : mantissa / (EXACT_POWERS_OF_TEN[scale] as number);
+  }
+
+  /** A number with an exponent or many digits, from `start`: as JSON.parse reads it. */
+  spelledNumber(start: number): number {
+    const bytes = this.bytes;
+    let pos = this.pos;
+    let c = bytes[pos] ?? -1;
     if (c === 0x65 || c === 0x45) {
       c = bytes[++pos] ?? -1;
       if (c === 0x2b || c === 0x2d) c = bytes[++pos] ?? -1;
       if (!(c >= ZERO && c <= NINE)) throw NOT_PLAIN;
       do c = bytes[++pos] ?? -1;
       while (c >= ZERO && c <= NINE);
-      exact = false;
     }
     this.pos = pos;
-    if (!exact) return Number(bytes.latin1Slice(start, pos));
-    return scale === 0 ? mantissa : mantissa / (EXACT_POWERS_OF_TEN[scale] as number);
+    return Number(bytes.latin1Slice(start, pos));
   }
 
   count(): number {
