@@ -30,9 +30,9 @@ export const MAX_EVALUATE_BATCH = 10_000;
 export const verdictSchema = z.enum(VERDICTS);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-// Each accepts only what the matching schema accepts, and nothing near its edges.
-export const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-export const isUnit = (v: unknown): v is number => typeof v === "number" && v >= 0 && v <= 1;
+// Each accepts only what the matching schema accepts (the evaluate byte path reads with isShortText too).
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isUnit = (v: unknown): v is number => typeof v === "number" && v >= 0 && v <= 1;
 // Within `max` UTF-16 units means within `max` code points; longer strings go to the schema.
 export const isShortText = (v: unknown, min: number, max: number): v is string =>
   typeof v === "string" && v.length >= min && v.length <= max && !v.includes("\u0000") && v.isWellFormed();
