@@ -13,3 +13,8 @@ export function route<C extends Context>(pattern: RoutePattern, handler: Handler
 }
 
 export { json, methodNotAllowed };
+
+/** A JSON answer its handler has already encoded as UTF-8, sent as those bytes. */
+export function jsonBytes(bytes: Uint8Array<ArrayBuffer>, status = 200, headers?: Record<string, string>): Response {
+  return new Response(bytes, { status, headers: { "content-type": "application/json", ...headers } });
+}

@@ -158,3 +158,88 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
     throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}.`);
   }
 }
+
+/**
+ * readJson's reading without its parse, for a handler that parses bytes itself: the same
+ * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
+ * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
+ * readJson's value (or its errors).
+ */
+export async function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | string> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+  }
+  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    throw new ApiError(
+      "unsupported_media_type",
+      `Send the body uncompressed: Content-Encoding ${encoding} is not accepted.`,
+    );
+  }
+  const tooLarge = () =>
+    new ApiError(
+      "payload_too_large",
+      `The body is larger than the ${Math.round(limit / MiB)} MiB this endpoint accepts.`,
+    );
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");
+
+  // ASCII chunks are kept as they came; at the first other one, everything so far becomes
+  // text and the rest is decoded as readJson decodes it.
+  const chunks: Uint8Array[] = [];
+  let decoder: TextDecoder | undefined;
+  const parts: string[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  let reserved = 0;
+  try {
+    if (Number.isFinite(declared) && declared > 0) {
+      reserveBodyBytes(request, declared * 2);
+      reserved = declared;
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge();
+      if (size > reserved) {
+        reserveBodyBytes(request, (size - reserved) * 2);
+        reserved = size;
+      }
+      if (!decoder && isAscii(value)) {
+        chunks.push(value);
+        continue;
+      }
+      if (!decoder) {
+        for (const chunk of chunks) parts.push(asBuffer(chunk).toString("latin1"));
+        chunks.length = 0;
+      }
+      decoder ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: size > value.byteLength });
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+    if (decoder) parts.push(decoder.decode());
+  } catch (error) {
+    chunks.length = 0;
+    parts.length = 0;
+    if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
+    else await reader.cancel().catch(() => {});
+    if (error instanceof ApiError) throw error;
+    throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
+  }
+  if (decoder) return parts.join("");
+  return chunks.length === 1 ? asBuffer(chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
+}
+
+/** What readJson answers for a body read by readJsonBody. */
+export function parseJsonBody(body: Buffer | string): unknown {
+  const text = typeof body === "string" ? body : body.toString("latin1");
+  if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON document.");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

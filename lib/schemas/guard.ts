@@ -2,10 +2,13 @@ import { z } from "zod";
 import { VERDICTS } from "../guard/guard";
 import { nonNegativeInt, text, unitInterval } from "./common";
 
+export const PASS_ID_LENGTH = { min: 1, max: 256 } as const;
+export const CONTENT_HASH_LENGTH = { min: 0, max: 4096 } as const;
+
 export const compressionPassShape = {
-  pass_id: text({ min: 1, max: 256 }),
+  pass_id: text(PASS_ID_LENGTH),
   pass_number: nonNegativeInt,
-  current_content_hash: text({ max: 4096 }),
+  current_content_hash: text(CONTENT_HASH_LENGTH),
   current_size_bytes: nonNegativeInt,
   is_parseable: z.boolean(),
   schema_valid: z.boolean(),
@@ -27,10 +30,11 @@ export const MAX_EVALUATE_BATCH = 10_000;
 export const verdictSchema = z.enum(VERDICTS);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const unit = (v: unknown): v is number => typeof v === "number" && v >= 0 && v <= 1;
+// Each accepts only what the matching schema accepts (the evaluate byte path reads with isShortText too).
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isUnit = (v: unknown): v is number => typeof v === "number" && v >= 0 && v <= 1;
 // Within `max` UTF-16 units means within `max` code points; longer strings go to the schema.
-const shortText = (v: unknown, min: number, max: number): v is string =>
+export const isShortText = (v: unknown, min: number, max: number): v is string =>
   typeof v === "string" && v.length >= min && v.length <= max && !v.includes("\u0000") && v.isWellFormed();
 
 /**
@@ -43,16 +47,16 @@ export function quickEvaluateItem(value: unknown): EvaluateItem | null {
   const { pass: p, policy: q } = value;
   if (!isRecord(p) || !isRecord(q)) return null;
   if (
-    !shortText(p.pass_id, 1, 256) ||
-    !count(p.pass_number) ||
-    !shortText(p.current_content_hash, 0, 4096) ||
-    !count(p.current_size_bytes) ||
+    !isShortText(p.pass_id, PASS_ID_LENGTH.min, PASS_ID_LENGTH.max) ||
+    !isCount(p.pass_number) ||
+    !isShortText(p.current_content_hash, CONTENT_HASH_LENGTH.min, CONTENT_HASH_LENGTH.max) ||
+    !isCount(p.current_size_bytes) ||
     typeof p.is_parseable !== "boolean" ||
     typeof p.schema_valid !== "boolean" ||
-    !unit(p.semantic_density_score) ||
-    !count(q.min_size_bytes) ||
-    !unit(q.min_semantic_density) ||
-    !count(q.max_pass_number)
+    !isUnit(p.semantic_density_score) ||
+    !isCount(q.min_size_bytes) ||
+    !isUnit(q.min_semantic_density) ||
+    !isCount(q.max_pass_number)
   )
     return null;
   return {

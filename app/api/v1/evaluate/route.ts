@@ -1,7 +1,8 @@
+import { evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
 import { evaluatePass } from "@/lib/guard/guard";
-import { readJson } from "@/lib/http/body";
+import { parseJsonBody, readJsonBody } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { json, jsonBytes, methodNotAllowed, route } from "@/app/_access/api-route";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
 
 // A batch answer is up to ~1.7 MB, a quarter of it SHA-256 hex that does not compress: gzip at
@@ -10,7 +11,13 @@ import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib
 const ANSWER_HEADERS = { "cache-control": "no-store, no-transform" };
 
 export const POST = route("/api/v1/evaluate", async (request) => {
-  const body = await readJson(request);
+  const raw = await readJsonBody(request);
+  // A plainly valid batch is evaluated straight from its bytes; anything else (one item, a
+  // batch with a mistake, non-ASCII text) is parsed and judged by the schema, which words
+  // the errors.
+  const answer = typeof raw === "string" ? null : evaluateBatchBytes(raw);
+  if (answer) return jsonBytes(answer, 200, ANSWER_HEADERS);
+  const body = parseJsonBody(raw);
   if (Array.isArray(body)) {
     const items = parseItems(body, evaluateItemSchema, null, MAX_EVALUATE_BATCH, quickEvaluateItem);
     return json(
