@@ -171,7 +171,21 @@ function gatePostgres<C extends object>(
         return (...args: unknown[]) =>
           holding(
             acquire,
-            () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+            async () => {
+              // postgres.js 3.4.9 keeps what a transaction returned reachable from its
+              // connection until that connection's next transaction (`begin` races the result
+              // with a promise it leaves in `connection.onclose`): up to a 5,000-row ingest
+              // result per pooled connection. The result goes out beside `begin`, which
+              // itself resolves to nothing.
+              const fn = args.at(-1) as (tx: unknown) => unknown;
+              let result: unknown;
+              const run = async (tx: unknown) => {
+                const x = fn(tx);
+                result = await (Array.isArray(x) ? Promise.all(x) : x);
+              };
+              await (value as (...a: unknown[]) => Promise<unknown>).apply(target, [...args.slice(0, -1), run]);
+              return result;
+            },
             deadlines.transaction,
           );
       }

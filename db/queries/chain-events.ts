@@ -123,12 +123,25 @@ const sharedReads = globalForReads.floorlineChainReads;
 export function getSharedChainVersion(chainId: string, now = Date.now()): Promise<ChainVersion | null> {
   const cached = sharedReads.get(chainId);
   if (cached && now - cached.at < SHARED_READ_MS) return cached.value;
+  // A read is forgotten once too old to share. Each holds its promise, and a promise holds the
+  // request context it was made in (Next's request store, down to the response and its
+  // socket): kept until the map filled up, thousands of finished streams stayed in memory.
+  // Reads sit in the map in the order they were made, so the stale ones are at its front.
+  for (const [id, read] of sharedReads) {
+    if (now - read.at < SHARED_READ_MS) break;
+    sharedReads.delete(id);
+  }
   const value = getChainVersion(chainId);
+  sharedReads.delete(chainId);
   sharedReads.set(chainId, { at: now, value });
   // A failed read is not shared beyond the callers already waiting on it.
-  value.catch(() => sharedReads.delete(chainId));
-  if (sharedReads.size > 10_000) {
-    for (const [id, read] of sharedReads) if (now - read.at >= SHARED_READ_MS) sharedReads.delete(id);
-  }
+  value.catch(() => {
+    if (sharedReads.get(chainId)?.value === value) sharedReads.delete(chainId);
+  });
   return value;
+}
+
+/** How many chain reads are held for sharing (for tests). */
+export function sharedChainReadCount(): number {
+  return sharedReads.size;
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
 import { printTable } from "./support/report";
 import { chainIdOf, PASSES_PER_CHAIN, SCALE_POLICIES, scaleChain, scaleOriginal } from "./support/scale-data";
-import { findFreePort, startApp, type RunningApp } from "./support/server";
+import { findFreePort, type RunningApp, serverNodeFlags, startApp } from "./support/server";
 
 const env = process.env;
 const DIST_DIR = ".next-bench";
@@ -22,6 +22,7 @@ const TARGET_PEAK_MB = 400;
 const STREAMS = 6;
 const STREAM_LIFETIME_MS = 20_000;
 const CHAINS_PER_BATCH = 200;
+const HEAP_EVERY_MS = 5_000;
 
 /** Every process under `pid` (the start script, next start and anything it forked). */
 function processTree(pid: number): number[] {
@@ -67,6 +68,29 @@ function slope(points: readonly [number, number][]): number {
   const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
   const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
   return den === 0 ? 0 : num / den;
+}
+
+/** The V8 heap of the server as its own `/metrics` tells it, in MB. */
+interface HeapSample {
+  used: number;
+  total: number;
+  /** Memory outside the heap that V8 knows of: Buffers, ArrayBuffers (request bodies, PGlite's WASM memory). */
+  external: number;
+}
+
+async function heapSample(app: RunningApp): Promise<HeapSample | null> {
+  try {
+    const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+    const sample = {
+      used: value("nodejs_heap_size_used_bytes"),
+      total: value("nodejs_heap_size_total_bytes"),
+      external: value("nodejs_external_memory_bytes"),
+    };
+    return Number.isFinite(sample.total) ? sample : null;
+  } catch {
+    return null;
+  }
 }
 
 async function send(app: RunningApp, method: string, urlPath: string, body?: unknown): Promise<Response> {
@@ -183,10 +207,23 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
     const counts: Counts = { receipts: 0, reads: 0, streams: 0, events: 0, originals: 0 };
     sample();
     const sampler = setInterval(sample, 1000);
+    const heaps: { at: number; heap: HeapSample }[] = [];
+    let reading = false;
+    const heapSampler = setInterval(() => {
+      if (reading) return;
+      reading = true;
+      const at = (Date.now() - started) / 1000;
+      void heapSample(app)
+        .then((heap) => heap && heaps.push({ at, heap }))
+        .finally(() => {
+          reading = false;
+        });
+    }, HEAP_EVERY_MS);
     try {
       await load(app, deadline, counts);
     } finally {
       clearInterval(sampler);
+      clearInterval(heapSampler);
     }
     console.log(`[${name}] server RSS, MB, one sample a second (10 a line):`);
     for (let i = 0; i < samples.length; i += 10)
@@ -196,6 +233,25 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
           .map((s) => s.toFixed(0).padStart(4))
           .join(" ")}`,
       );
+    console.log(
+      `[${name}] V8 heap from /metrics, MB, used / total / external, one sample each ${HEAP_EVERY_MS / 1000} s:`,
+    );
+    for (let i = 0; i < heaps.length; i += 6)
+      console.log(
+        `  ${String(Math.round(heaps[i]?.at ?? 0)).padStart(4)}s  ${heaps
+          .slice(i, i + 6)
+          .map(({ heap }) =>
+            `${heap.used.toFixed(0)}/${heap.total.toFixed(0)}/${heap.external.toFixed(0)}`.padStart(12),
+          )
+          .join(" ")}`,
+      );
+    // The least heap in use within a minute is close to what survives a full collection: if
+    // that rises from the second minute to the last, something is kept that should not be.
+    const leastUsed = (from: number, to: number) => {
+      const used = heaps.filter((h) => h.at >= from && h.at < to).map((h) => h.heap.used);
+      return used.length ? Math.min(...used).toFixed(0) : "-";
+    };
+    const elapsed = (Date.now() - started) / 1000;
     const trend = samples.slice(-TREND_SECONDS).map((y, x): [number, number] => [x, y]);
     const perMinute = slope(trend) * 60;
     const peak = Math.max(...samples);
@@ -211,6 +267,8 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
       (samples.at(-1) ?? 0).toFixed(0),
       `${perMinute >= 0 ? "+" : ""}${perMinute.toFixed(2)}`,
       peak <= TARGET_PEAK_MB ? "yes" : "NO",
+      heaps.length ? Math.max(...heaps.map((h) => h.heap.total)).toFixed(0) : "-",
+      `${leastUsed(60, 120)} / ${leastUsed(elapsed - 60, elapsed + 1)}`,
       treePeak.toFixed(0),
     ];
   } finally {
@@ -232,7 +290,8 @@ async function dropSoon(db: BenchDatabase | undefined): Promise<void> {
 async function main(): Promise<void> {
   console.log(
     `bench:soak, ${SECONDS} s per database on ${os.cpus().length} CPUs (load average ${(os.loadavg()[0] ?? 0).toFixed(1)}); ` +
-      `${STREAMS} event streams, 2 readers, 1 writer`,
+      `${STREAMS} event streams, 2 readers, 1 writer; server node flags: ${serverNodeFlags().join(" ") || "none"}` +
+      `${env.NODE_OPTIONS ? `, NODE_OPTIONS=${env.NODE_OPTIONS}` : ""}`,
   );
   const rows: string[][] = [];
   if (env.SOAK_ONLY !== "pglite") {
@@ -268,6 +327,8 @@ async function main(): Promise<void> {
       "end MB",
       `MB/min over last ${TREND_SECONDS} s`,
       `peak <= ${TARGET_PEAK_MB}`,
+      "heap total peak MB",
+      "least heap used MB, 2nd / last minute",
       "peak MB with the start script",
     ],
     rows,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
 import { ingestPasses } from "@/db/ingest/passes";
-import { getSharedChainVersion } from "@/db/queries/chain-events";
+import { getSharedChainVersion, sharedChainReadCount } from "@/db/queries/chain-events";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 setUpTestDatabase();
@@ -152,5 +152,14 @@ describe("chain event stream", () => {
     const later = getSharedChainVersion("live", t + 1_000);
     expect(later).not.toBe(a);
     expect(await later).toMatchObject({ pass_count: expect.any(Number) });
+  });
+
+  it("forgets shared reads once they are too old to share, whatever the number of chains", async () => {
+    // Each held read keeps the request it was made in alive: they must not pile up per chain.
+    const t = Date.now() + 10_000;
+    await Promise.all(Array.from({ length: 50 }, (_, i) => getSharedChainVersion(`gone-${i}`, t)));
+    expect(sharedChainReadCount()).toBeGreaterThanOrEqual(50);
+    await getSharedChainVersion("live", t + 1_000);
+    expect(sharedChainReadCount()).toBe(1);
   });
 });

@@ -43,6 +43,15 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
+ * V8 flags for the server process: none, as `npm start` gives none (scripts/start.mjs sets its
+ * heap growth itself). BENCH_SERVER_NODE_FLAGS adds some, to compare
+ * (e.g. "--max-old-space-size=256").
+ */
+export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.BENCH_SERVER_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+}
+
+/**
  * Starts the built app the way users do (`node scripts/start.mjs`, which builds first when
  * the build in `distDir` is stale) and resolves once /api/v1/health answers 200.
  */
@@ -54,7 +63,7 @@ export async function startApp(options: {
 }): Promise<RunningApp> {
   const host = "127.0.0.1";
   const baseUrl = `http://${host}:${options.port}`;
-  const child = spawn(process.execPath, [path.join(repoRoot, "scripts/start.mjs")], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(repoRoot, "scripts/start.mjs")], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -75,8 +84,8 @@ export async function startApp(options: {
     log.push(chunk.toString());
     if (log.length > 200) log.shift();
   };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
