@@ -145,7 +145,9 @@ export async function storeOriginal(
       .values({ hash: digest, ...fresh })
       .onConflictDoUpdate({
         target: originals.hash,
-        set: fresh,
+        // The texts from the row proposed, not sent a second time: at 32 MiB each, one more
+        // copy of each in every layer down to the database.
+        set: { ...fresh, original: sql`excluded.original`, compressed: sql`excluded.compressed` },
         // Only a tombstone (or a row past its TTL) is replaced; a live row that another writer
         // committed since our read stays as it is and this store becomes a deduplication.
         setWhere: sql`${originals.status} <> 'live' or (${originals.expiresAt} is not null and ${originals.expiresAt} <= ${ts(now)})`,
