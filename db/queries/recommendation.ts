@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Executor, getDb, getHandle, queryRows } from "../index";
+import { type Executor, getDb, getHandle, onlyRow, queryRows } from "../index";
 import {
   type ChainColumns,
   concatColumns,
@@ -136,11 +136,29 @@ export async function readClassChains(
 }
 
 /**
- * One chain's passes of a class and its failure boundaries, for a replay through the guard
- * (the chain page's "which option would have caught it").
+ * A failing chain's passes of a class up to its failure, with its boundaries, for a replay
+ * through the guard (the chain page's "which option would have caught it"); null for a healthy
+ * chain. The failure (its first broken pass or its first restore / accept_loss boundary, as
+ * `failureOf` finds it) is found in the database first: whether an option catches it depends
+ * only on the passes before it, and a long chain is not read whole on every view.
  */
-export async function getRecordedChain(chainId: string, contentClass: string): Promise<RecordedChain | null> {
+export async function getRecordedChainToFailure(chainId: string, contentClass: string): Promise<RecordedChain | null> {
   const db = await getDb();
+  // `isBroken`: refused by the client, or by the server's checks when it made both.
+  const { failure } = onlyRow(
+    await queryRows<{ failure: number | string | null }>(
+      db,
+      sql`select least(
+        (select pass_number from passes where chain_id = ${chainId} and content_class = ${contentClass}
+          and (not is_parseable or not schema_valid or (
+            server_checks->>'parseable' is not null and server_checks->>'schema_valid' is not null
+            and not ((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean)))
+          order by pass_number limit 1),
+        (select min(pass_number) from boundaries where chain_id = ${chainId} and strategy in ('restore', 'accept_loss'))
+      ) as failure`,
+    ),
+  );
+  if (failure === null) return null;
   const [passes, boundaries] = await Promise.all([
     queryRows<{
       pass_id: string;
@@ -158,6 +176,7 @@ export async function getRecordedChain(chainId: string, contentClass: string): P
             is_parseable, schema_valid, (server_checks->>'parseable')::boolean as checked_parseable,
             (server_checks->>'schema_valid')::boolean as checked_schema_valid
           from passes where chain_id = ${chainId} and content_class = ${contentClass}
+            and pass_number <= ${Number(failure)}
           order by pass_number, id`,
     ),
     queryRows<{ pass_number: number | string; strategy: RecordedStrategy }>(
@@ -165,7 +184,15 @@ export async function getRecordedChain(chainId: string, contentClass: string): P
       sql`select pass_number, strategy from boundaries where chain_id = ${chainId}`,
     ),
   ]);
-  if (passes.length === 0) return null;
+  if (passes.length === 0) {
+    // A failure before every pass (a restore boundary numbered lower): no option catches it,
+    // which the page still says, unless the chain has no pass of this class at all.
+    const [any] = await queryRows(
+      db,
+      sql`select 1 from passes where chain_id = ${chainId} and content_class = ${contentClass} limit 1`,
+    );
+    if (!any) return null;
+  }
   return {
     chain_id: chainId,
     passes: passes.map(({ checked_parseable, checked_schema_valid, ...p }) => ({

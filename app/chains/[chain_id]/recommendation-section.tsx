@@ -1,10 +1,10 @@
-import { getCachedRecommendation, getRecordedChain } from "@/db/queries/recommendation";
+import { getCachedRecommendation, getRecordedChainToFailure } from "@/db/queries/recommendation";
 import { catchesOf } from "@/lib/recommend";
 import { RecommendedCatch } from "@/components/chains/recommended-catch";
 
 /** For a chain that failed: which of its class's recommended floors would have caught it, and where. */
 export async function RecommendationSection({ chainId, contentClass }: { chainId: string; contentClass: string }) {
-  const chain = await getRecordedChain(chainId, contentClass);
+  const chain = await getRecordedChainToFailure(chainId, contentClass);
   if (!chain) return null;
   const recommendation = await getCachedRecommendation(contentClass);
   const options = recommendation.ok ? recommendation.recommendation.options : [];
