@@ -114,10 +114,13 @@ test("chain filters apply on submit: arrow keys in a select keep focus and the U
 test("Escape closes the pass panel", async ({ page }) => {
   await page.goto("/chains/demo-schema-truncation?pass=demo-schema-truncation.p5&from=5");
   await expect(page.getByTestId("pass-detail")).toBeVisible();
-  // Escape is handled once the page has hydrated; the live status says so.
+  // Escape is handled once the pass panel's part of the page has hydrated, which may come
+  // after the rest (each streamed part hydrates on its own): press until it is.
   await expect(page.getByTestId("live-status")).not.toHaveAttribute("data-state", "connecting");
-  await page.keyboard.press("Escape");
-  await expect(page.getByTestId("pass-detail")).toHaveCount(0);
+  await expect(async () => {
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("pass-detail")).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page).not.toHaveURL(/pass=/);
 });
 
