@@ -1,12 +1,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Executor, getDb, getHandle, onlyRow, queryRows } from "../index";
+import { type CompressionPolicy, evaluatePass } from "@/lib/guard/guard";
 import {
   type ChainColumns,
   concatColumns,
+  type OptionCatch,
   type RecommendationResult,
-  type RecordedChain,
-  type RecordedStrategy,
   recommendFloors,
   unpackChains,
 } from "@/lib/recommend";
@@ -136,76 +136,98 @@ export async function readClassChains(
 }
 
 /**
- * A failing chain's passes of a class up to its failure, with its boundaries, for a replay
- * through the guard (the chain page's "which option would have caught it"); null for a healthy
- * chain. The failure (its first broken pass or its first restore / accept_loss boundary, as
- * `failureOf` finds it) is found in the database first: whether an option catches it depends
- * only on the passes before it, and a long chain is not read whole on every view.
+ * The pass number of a chain's failure in a class (its first broken pass or its first restore
+ * / accept_loss boundary, as `failureOf` finds it), found in the database; null for a healthy
+ * chain or one with no pass of the class.
  */
-export async function getRecordedChainToFailure(chainId: string, contentClass: string): Promise<RecordedChain | null> {
+export async function getChainFailure(chainId: string, contentClass: string): Promise<number | null> {
   const db = await getDb();
   // `isBroken`: refused by the client, or by the server's checks when it made both.
   const { failure } = onlyRow(
     await queryRows<{ failure: number | string | null }>(
       db,
-      sql`select least(
-        (select pass_number from passes where chain_id = ${chainId} and content_class = ${contentClass}
-          and (not is_parseable or not schema_valid or (
-            server_checks->>'parseable' is not null and server_checks->>'schema_valid' is not null
-            and not ((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean)))
-          order by pass_number limit 1),
-        (select min(pass_number) from boundaries where chain_id = ${chainId} and strategy in ('restore', 'accept_loss'))
-      ) as failure`,
+      sql`select case when exists (select 1 from passes where chain_id = ${chainId} and content_class = ${contentClass})
+        then least(
+          (select pass_number from passes where chain_id = ${chainId} and content_class = ${contentClass}
+            and (not is_parseable or not schema_valid or (
+              server_checks->>'parseable' is not null and server_checks->>'schema_valid' is not null
+              and not ((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean)))
+            order by pass_number limit 1),
+          (select min(pass_number) from boundaries where chain_id = ${chainId} and strategy in ('restore', 'accept_loss')))
+        end as failure`,
     ),
   );
-  if (failure === null) return null;
-  const [passes, boundaries] = await Promise.all([
-    queryRows<{
-      pass_id: string;
-      pass_number: number | string;
-      current_content_hash: string;
-      current_size_bytes: number | string;
-      semantic_density_score: number;
-      is_parseable: boolean;
-      schema_valid: boolean;
-      checked_parseable: boolean | null;
-      checked_schema_valid: boolean | null;
-    }>(
-      db,
-      sql`select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
-            is_parseable, schema_valid, (server_checks->>'parseable')::boolean as checked_parseable,
-            (server_checks->>'schema_valid')::boolean as checked_schema_valid
-          from passes where chain_id = ${chainId} and content_class = ${contentClass}
-            and pass_number <= ${Number(failure)}
-          order by pass_number, id`,
-    ),
-    queryRows<{ pass_number: number | string; strategy: RecordedStrategy }>(
-      db,
-      sql`select pass_number, strategy from boundaries where chain_id = ${chainId}`,
-    ),
-  ]);
-  if (passes.length === 0) {
-    // A failure before every pass (a restore boundary numbered lower): no option catches it,
-    // which the page still says, unless the chain has no pass of this class at all.
-    const [any] = await queryRows(
-      db,
-      sql`select 1 from passes where chain_id = ${chainId} and content_class = ${contentClass} limit 1`,
-    );
-    if (!any) return null;
-  }
-  return {
-    chain_id: chainId,
-    passes: passes.map(({ checked_parseable, checked_schema_valid, ...p }) => ({
-      ...p,
-      pass_number: Number(p.pass_number),
-      current_size_bytes: Number(p.current_size_bytes),
-      checked:
-        checked_parseable === null || checked_schema_valid === null
-          ? null
-          : { parseable: checked_parseable, schema_valid: checked_schema_valid },
-    })),
-    boundaries: boundaries.map((b) => ({ pass_number: Number(b.pass_number), strategy: b.strategy })),
-  };
+  return failure === null ? null : Number(failure);
+}
+
+/**
+ * For a chain failing at `failure`, what each floor would have done to it (the chain page's
+ * "which option would have caught it"), as `catchesOf` finds by replaying the chain through
+ * the guard. The database finds, per floor, the first pass up to the failure that the guard
+ * would not let through, in replay order; only that pass goes through the guard, for its
+ * verdict and directive. A chain of a hundred thousand passes is never read into the app.
+ */
+export async function getChainCatches(
+  chainId: string,
+  contentClass: string,
+  failure: number,
+  options: readonly { name: string; policy: CompressionPolicy }[],
+): Promise<OptionCatch[]> {
+  if (options.length === 0) return [];
+  const db = await getDb();
+  // Per floor, the guard's halt conditions (evaluatePass: any pass after the first that is past
+  // the pass limit, unparseable or schema-invalid as the client said, or under the size or
+  // density floor), first in replay order: by pass number, ties in recorded order.
+  const halts = await queryRows<{
+    i: number | string;
+    pass_id: string | null;
+    pass_number: number | string | null;
+    current_content_hash: string | null;
+    current_size_bytes: number | string | null;
+    semantic_density_score: number | null;
+    is_parseable: boolean | null;
+    schema_valid: boolean | null;
+  }>(
+    db,
+    sql`select o.i, h.pass_id, h.pass_number, h.current_content_hash, h.current_size_bytes, h.semantic_density_score,
+          h.is_parseable, h.schema_valid
+        from unnest(${`{${options.map((o) => o.policy.max_pass_number).join(",")}}`}::float8[],
+                    ${`{${options.map((o) => o.policy.min_size_bytes).join(",")}}`}::float8[],
+                    ${`{${options.map((o) => o.policy.min_semantic_density).join(",")}}`}::float8[])
+          with ordinality as o(max_pass, min_size, min_density, i)
+        left join lateral (
+          select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
+            is_parseable, schema_valid
+          from passes
+          where chain_id = ${chainId} and content_class = ${contentClass}
+            and pass_number <= ${failure} and pass_number > 1
+            and (pass_number > o.max_pass or not is_parseable or not schema_valid
+              or current_size_bytes < o.min_size or semantic_density_score < o.min_density)
+          order by pass_number, id
+          limit 1
+        ) as h on true
+        order by o.i`,
+  );
+  return options.map(({ name, policy }, i) => {
+    const h = halts[i];
+    if (!h || h.pass_id === null || h.pass_number === null) return { name, policy, caught: false, halt: null };
+    const pass = {
+      pass_id: h.pass_id,
+      pass_number: Number(h.pass_number),
+      current_content_hash: h.current_content_hash ?? "",
+      current_size_bytes: Number(h.current_size_bytes),
+      is_parseable: h.is_parseable === true,
+      schema_valid: h.schema_valid === true,
+      semantic_density_score: Number(h.semantic_density_score),
+    };
+    const { verdict, directive } = evaluatePass(pass, policy);
+    return {
+      name,
+      policy,
+      caught: pass.pass_number < failure,
+      halt: { pass_id: pass.pass_id, pass_number: pass.pass_number, verdict, directive },
+    };
+  });
 }
 
 interface CachedRecommendation {
