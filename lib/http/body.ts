@@ -97,6 +97,28 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, room: numb
  * bytes only one chunk at a time, then once as text, then as the parsed value.
  */
 export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  return parseJsonBody(await readBody(request, limit, "text"));
+}
+
+/**
+ * readJson's reading without its parse, for a handler that parses bytes itself: the same
+ * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
+ * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
+ * readJson's value (or its errors).
+ */
+export function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | string> {
+  return readBody(request, limit, "bytes");
+}
+
+/**
+ * A JSON body's reading for both: its text, or (`ascii: "bytes"`) its bytes while they are all
+ * ASCII. Fatal UTF-8: a lenient decode would store U+FFFD where the client sent other bytes.
+ * The decoder is made at the first chunk that is not ASCII (a byte-order mark is dropped only
+ * at the start of the body); until then each chunk is kept as it came or read as Latin-1,
+ * which for ASCII is the same text, made in one copy as the one-byte string V8 keeps it as:
+ * twice as fast on the bodies agents send.
+ */
+async function readBody(request: Request, limit: number, ascii: "text" | "bytes"): Promise<Buffer | string> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   }
@@ -116,10 +138,7 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");
 
-  // Fatal: a lenient decode would store U+FFFD where the client sent other bytes. Made at the
-  // first chunk that is not ASCII (a byte-order mark is dropped only at the start of the body);
-  // until then each chunk is read as Latin-1, which for ASCII is the same text, made in one
-  // copy as the one-byte string V8 keeps it as: twice as fast on the bodies agents send.
+  const chunks: Uint8Array[] = [];
   let decoder: TextDecoder | undefined;
   const parts: string[] = [];
   let size = 0;
@@ -143,82 +162,8 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
         reserved = size;
       }
       if (!decoder && isAscii(value)) {
-        parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("latin1"));
-        continue;
-      }
-      decoder ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: size > value.byteLength });
-      parts.push(decoder.decode(value, { stream: true }));
-    }
-    if (decoder) parts.push(decoder.decode());
-  } catch (error) {
-    parts.length = 0;
-    // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
-    // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
-    if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
-    else await reader.cancel().catch(() => {});
-    if (error instanceof ApiError) throw error;
-    throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
-  }
-  const text = parts.join("");
-  parts.length = 0;
-  if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON document.");
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}.`);
-  }
-}
-
-/**
- * readJson's reading without its parse, for a handler that parses bytes itself: the same
- * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
- * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
- * readJson's value (or its errors).
- */
-export async function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | string> {
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
-  }
-  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
-  if (encoding && encoding !== "identity") {
-    throw new ApiError(
-      "unsupported_media_type",
-      `Send the body uncompressed: Content-Encoding ${encoding} is not accepted.`,
-    );
-  }
-  const tooLarge = () =>
-    new ApiError(
-      "payload_too_large",
-      `The body is larger than the ${Math.round(limit / MiB)} MiB this endpoint accepts.`,
-    );
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) throw new ApiError("invalid_json", "The request has no body; send a JSON document.");
-
-  // ASCII chunks are kept as they came; at the first other one, everything so far becomes
-  // text and the rest is decoded as readJson decodes it.
-  const chunks: Uint8Array[] = [];
-  let decoder: TextDecoder | undefined;
-  const parts: string[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  let reserved = 0;
-  try {
-    if (Number.isFinite(declared) && declared > 0) {
-      reserveBodyBytes(request, declared * BODY_COST);
-      reserved = declared;
-    }
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) throw tooLarge();
-      if (size > reserved) {
-        reserveBodyBytes(request, (size - reserved) * BODY_COST);
-        reserved = size;
-      }
-      if (!decoder && isAscii(value)) {
-        chunks.push(value);
+        if (ascii === "bytes") chunks.push(value);
+        else parts.push(asBuffer(value).toString("latin1"));
         continue;
       }
       if (!decoder) {
@@ -232,12 +177,18 @@ export async function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT)
   } catch (error) {
     chunks.length = 0;
     parts.length = 0;
+    // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
+    // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
     if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
     else await reader.cancel().catch(() => {});
     if (error instanceof ApiError) throw error;
     throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
   }
-  if (decoder) return parts.join("");
+  if (decoder || ascii === "text") {
+    const text = parts.join("");
+    parts.length = 0;
+    return text;
+  }
   return chunks.length === 1 ? asBuffer(chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
 }
 
