@@ -2,6 +2,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { formatBytes } from "@/lib/format";
 import { chainsHref, policiesHref } from "@/lib/routes";
+import { KeptFor } from "./kept-for";
 
 /** A content class with the floor in force and how its chains fare. */
 export interface PolicyRow {
@@ -57,14 +58,7 @@ export const policyColumns = [
   }),
   col.accessor("retention_days", {
     header: "Kept",
-    cell: (c) =>
-      c.getValue() === null ? (
-        <span className="muted" title="Follows FLOORLINE_RETENTION_DAYS">
-          server-wide
-        </span>
-      ) : (
-        <span title="Set by this class's policy">{`${c.getValue()} ${c.getValue() === 1 ? "day" : "days"}`}</span>
-      ),
+    cell: (c) => <KeptFor days={c.getValue()} />,
   }),
   col.accessor("chains", {
     header: "Chains",

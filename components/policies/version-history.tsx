@@ -1,13 +1,14 @@
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { PreviewFloor } from "@/lib/recommend/wire";
 import { SaveFloorButton } from "./floor-change";
+import { KeptFor } from "./kept-for";
 import { formatBytes, formatUtc } from "@/lib/format";
 import { ScrollBox } from "@/components/ui/scroll-box";
 
 /**
  * Every stored version of a class's policy, newest first; the first one is in force. An
- * older version can be reverted to: it is saved again as a new version, through the same
- * confirmation as any floor change.
+ * older version can be reverted to: it is saved again as a new version (its retention
+ * included), through the same confirmation as any floor change.
  */
 export function VersionHistory({
   versions,
@@ -32,6 +33,7 @@ export function VersionHistory({
             <th scope="col">Min size</th>
             <th scope="col">Min density</th>
             <th scope="col">Max pass</th>
+            <th scope="col">Kept</th>
             <th scope="col">Saved</th>
             <th scope="col">By</th>
             <th scope="col">
@@ -54,6 +56,9 @@ export function VersionHistory({
               <td title={`${v.min_size_bytes} bytes`}>{formatBytes(v.min_size_bytes)}</td>
               <td>{v.min_semantic_density}</td>
               <td>{v.max_pass_number}</td>
+              <td className="nowrap">
+                <KeptFor days={v.retention_days} />
+              </td>
               <td className="nowrap">{formatUtc(v.created_at)}</td>
               <td data-testid="version-author">{v.created_by ?? "—"}</td>
               <td>
@@ -68,6 +73,7 @@ export function VersionHistory({
                       description: v.description,
                       format: v.format,
                       decoded_format: v.decoded_format,
+                      retention_days: v.retention_days,
                     }}
                     source={`a revert to v${v.version}`}
                     label={`Revert to v${v.version}…`}

@@ -141,4 +141,21 @@ test("a class's own retention shows in the policies table and in what the overvi
   await dialog.getByRole("button", { name: "Confirm: save as version 3" }).click();
   await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 3");
   expect((await (await request.get(`/api/v1/policies/${contentClass}`)).json()).retention_days).toBeNull();
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // The version history shows each version's days, and a revert brings them back with the floor.
+  const history = page.getByTestId("version-history");
+  await expect(history.locator('tr[data-version="3"]')).toContainText("server-wide");
+  await expect(history.locator('tr[data-version="2"]')).toContainText("60 days");
+  await expect(history.locator('tr[data-version="1"]')).toContainText("45 days");
+  await history.locator('tr[data-version="2"]').getByRole("button", { name: "Revert to v2…" }).click();
+  await expect(diff.locator("tbody tr")).toHaveCount(1);
+  await expect(diff.locator('tr[data-field="retention_days"]')).toContainText("60");
+  await dialog.getByTestId("floor-change-note").fill("Two months again.");
+  await dialog.getByRole("button", { name: "Confirm: save as version 4" }).click();
+  await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 4");
+  expect(await (await request.get(`/api/v1/policies/${contentClass}`)).json()).toMatchObject({
+    version: 4,
+    retention_days: 60,
+  });
 });
