@@ -2,7 +2,8 @@ import type { PolicyInForce } from "@/lib/guard/policy";
 import type { PreviewFloor } from "@/lib/recommend/wire";
 import { SaveFloorButton } from "./floor-change";
 import { KeptFor } from "./kept-for";
-import { formatBytes, formatUtc } from "@/lib/format";
+import { formatBytes } from "@/lib/format";
+import { Stamp } from "@/components/ui/stamp";
 import { ScrollBox } from "@/components/ui/scroll-box";
 
 /**
@@ -35,7 +36,6 @@ export function VersionHistory({
             <th scope="col">Max pass</th>
             <th scope="col">Kept</th>
             <th scope="col">Saved</th>
-            <th scope="col">By</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -53,14 +53,18 @@ export function VersionHistory({
                 ) : null}
                 {v.description ? <div className="muted small-text">{v.description}</div> : null}
               </td>
-              <td title={`${v.min_size_bytes} bytes`}>{formatBytes(v.min_size_bytes)}</td>
+              <td className="nowrap" title={`${v.min_size_bytes} bytes`}>{formatBytes(v.min_size_bytes)}</td>
               <td>{v.min_semantic_density}</td>
               <td>{v.max_pass_number}</td>
               <td className="nowrap">
                 <KeptFor days={v.retention_days} />
               </td>
-              <td className="nowrap">{formatUtc(v.created_at)}</td>
-              <td data-testid="version-author">{v.created_by ?? "—"}</td>
+              <td>
+                {v.created_at ? <Stamp iso={v.created_at} /> : "—"}
+                <div className="muted small-text">
+                  by <span data-testid="version-author">{v.created_by ?? "—"}</span>
+                </div>
+              </td>
               <td>
                 {i === 0 || !versions[0] ? null : (
                   <SaveFloorButton

@@ -5,7 +5,7 @@ import { DataTable } from "@/components/data-table";
 import { formatBytes } from "@/lib/format";
 import { chainHref, tracesHref } from "@/lib/routes";
 import { REJECTED_CONTENT_MAX_BYTES, type TraceRejectionWire } from "@/lib/traces/types";
-import { Stamp } from "./stamp";
+import { Stamp } from "@/components/ui/stamp";
 
 // Two stacked columns so the list fits beside the trace table.
 const columns: ColumnDef<TraceRejectionWire>[] = [

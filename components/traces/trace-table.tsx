@@ -5,7 +5,7 @@ import { DataTable } from "@/components/data-table";
 import type { TraceSummary } from "@/lib/traces/types";
 import { DigestBadge } from "./digest-badge";
 import { actionSpaceHref, traceHref } from "@/lib/routes";
-import { Stamp } from "./stamp";
+import { Stamp } from "@/components/ui/stamp";
 
 const columns: ColumnDef<TraceSummary>[] = [
   {
