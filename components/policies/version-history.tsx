@@ -53,7 +53,9 @@ export function VersionHistory({
                 ) : null}
                 {v.description ? <div className="muted small-text">{v.description}</div> : null}
               </td>
-              <td className="nowrap" title={`${v.min_size_bytes} bytes`}>{formatBytes(v.min_size_bytes)}</td>
+              <td className="nowrap" title={`${v.min_size_bytes} bytes`}>
+                {formatBytes(v.min_size_bytes)}
+              </td>
               <td>{v.min_semantic_density}</td>
               <td>{v.max_pass_number}</td>
               <td className="nowrap">
