@@ -43,13 +43,13 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
       const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
       try {
         // An autovacuum worker on the fresh database can make `with (force)` fail for a
-        // non-superuser; it finishes within moments.
+        // non-superuser; it finishes within moments, or tens of seconds after a million rows.
         for (let attempt = 1; ; attempt++) {
           try {
             await a.unsafe(`drop database if exists ${name} with (force)`);
             return;
           } catch (error) {
-            if (attempt >= 10) throw error;
+            if (attempt >= 120) throw error;
             await new Promise((resolve) => setTimeout(resolve, 500));
           }
         }
