@@ -2,7 +2,7 @@
 // one access gate. (The wrapper itself is pure and lives in lib/http/route.ts; this module
 // only binds it to the gate, which reads the database, so lib/ stays free of db/.)
 import "server-only";
-import { type Handler, json, methodNotAllowed, wrapRoute } from "@/lib/http/route";
+import { BATCH_ANSWER_HEADERS, type Handler, json, methodNotAllowed, wrapRoute } from "@/lib/http/route";
 import type { RoutePattern } from "@/lib/http/registry";
 import { authorizeRequest } from "./gate";
 
@@ -12,7 +12,7 @@ export function route<C extends Context>(pattern: RoutePattern, handler: Handler
   return wrapRoute(pattern, handler, (request, _pattern, scope) => authorizeRequest(request, scope));
 }
 
-export { json, methodNotAllowed };
+export { BATCH_ANSWER_HEADERS, json, methodNotAllowed };
 
 /** A JSON answer its handler has already encoded as UTF-8, sent as those bytes. */
 export function jsonBytes(bytes: Uint8Array<ArrayBuffer>, status = 200, headers?: Record<string, string>): Response {

@@ -256,6 +256,33 @@ test.describe("errors through the real server", () => {
     expect((await chain.json()).passes).toHaveLength(1);
   });
 
+  test("a batch's answer goes uncompressed to a client that takes gzip; lists stay compressed", async () => {
+    const accepts = { "content-type": "application/json", "accept-encoding": "gzip, deflate" };
+    const receipts = Array.from({ length: 50 }, (_, i) => ({
+      ...sample.pass,
+      chain_id: "e2e-uncompressed",
+      pass_id: `e2e-uncompressed.p${i + 1}`,
+      pass_number: i + 1,
+    }));
+    const passes = await raw("POST", "/api/v1/passes", accepts, [Buffer.from(JSON.stringify({ receipts }))]);
+    expect(passes.status, passes.body).toBe(201);
+    expect(passes.headers["content-encoding"]).toBeUndefined();
+    expect(passes.headers["cache-control"]).toBe("no-store, no-transform");
+    expect(JSON.parse(passes.body).results).toHaveLength(50);
+    const boundary = { chain_id: "e2e-uncompressed", pass_number: 50, strategy: "halt", reason: "e2e" };
+    const boundaries = await raw("POST", "/api/v1/boundaries", accepts, [Buffer.from(JSON.stringify(boundary))]);
+    expect(boundaries.status, boundaries.body).toBe(201);
+    expect(boundaries.headers["content-encoding"]).toBeUndefined();
+    const evaluated = await raw("POST", "/api/v1/evaluate", accepts, [
+      Buffer.from(JSON.stringify(receipts.map((pass) => ({ pass, policy: sample.policy })))),
+    ]);
+    expect(evaluated.status, evaluated.body).toBe(200);
+    expect(evaluated.headers["content-encoding"]).toBeUndefined();
+    const list = await raw("GET", "/api/v1/chains?limit=100", { "accept-encoding": "gzip" }, []);
+    expect(list.status).toBe(200);
+    expect(list.headers["content-encoding"]).toBe("gzip");
+  });
+
   test("health is 200 ok", async ({ request }) => {
     const response = await request.get("/api/v1/health");
     expect(response.status()).toBe(200);

@@ -1,7 +1,7 @@
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
 
 export const POST = route("/api/v1/boundaries", async (request) => {
@@ -12,7 +12,7 @@ export const POST = route("/api/v1/boundaries", async (request) => {
     MAX_BOUNDARY_BATCH,
   );
   const { results, created } = await ingestBoundaries(items);
-  return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
+  return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });
 
 const notAllowed = methodNotAllowed("/api/v1/boundaries");

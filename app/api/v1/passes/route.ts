@@ -1,7 +1,7 @@
 import { ingestPasses } from "@/db/ingest/passes";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { MAX_PASS_BATCH, passReceiptSchema, quickPassReceipt } from "@/lib/schemas/passes";
 
 export const POST = route("/api/v1/passes", async (request) => {
@@ -13,7 +13,7 @@ export const POST = route("/api/v1/passes", async (request) => {
     quickPassReceipt,
   );
   const { results, created } = await ingestPasses(items);
-  return json(batch ? { results } : results[0], created > 0 ? 201 : 200);
+  return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });
 
 const notAllowed = methodNotAllowed("/api/v1/passes");
