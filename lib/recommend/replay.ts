@@ -1,6 +1,7 @@
 // biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
-// One chain replayed through the guard itself, pass by pass: what the chain page shows and
-// what the fast decisions of profile.ts are tested against.
+// One chain replayed through the guard itself, pass by pass: the reference that the chain
+// page's catches (found in SQL, db/queries/recommendation.ts) and the fast decisions of
+// profile.ts are tested against.
 import { type CompressionPolicy, evaluatePass, type Verdict } from "@/lib/guard/guard";
 import { failureOf, inReplayOrder, type RecordedChain, toColumns } from "./chains";
 import { savedUpTo } from "./profile";
@@ -85,7 +86,10 @@ export interface OptionCatch {
   halt: ChainReplay["halt"];
 }
 
-/** For a failing chain, what each recommended floor would have done to it; null for a healthy one. */
+/**
+ * For a failing chain, what each recommended floor would have done to it; null for a healthy
+ * one. The reference for `getChainCatches`, which finds the same in the database.
+ */
 export function catchesOf(
   chain: RecordedChain,
   options: readonly { name: string; policy: CompressionPolicy }[],
