@@ -10,6 +10,7 @@ import type { KeyScope } from "@/lib/auth/credentials.mjs";
 import { setUpTestDatabase } from "../support/database";
 import { type Answer, expectError } from "./api-helpers";
 import { bearer, callRoute, cookie, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";
+import { secretOf } from "../support/keys";
 
 setUpTestDatabase();
 setUpCleanAccessState();
@@ -219,7 +220,7 @@ describe("keys are never readable after creation", () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ name: "agent-7", scopes: ["ingest", "read"] });
     expect(created.body.key).toMatch(/^fl_[0-9a-f]{16}_/);
-    const secret = created.body.key.split("_").slice(2).join("_");
+    const secret = secretOf(created.body.key);
     expect(secret.length).toBeGreaterThanOrEqual(43);
 
     const db = await getDb();
