@@ -361,21 +361,28 @@ class AnswerWriter {
   }
 }
 
+/** A batch's answer: its JSON bytes, and how many items it answers. */
+export interface BatchAnswer {
+  bytes: Buffer<ArrayBuffer>;
+  items: number;
+}
+
 /**
- * Evaluates a JSON batch (an ASCII array of 1..MAX_EVALUATE_BATCH items, each one that
+ * Evaluates a JSON batch (an ASCII array of 1..maxItems items, each one that
  * quickEvaluateItem takes whole) and answers its manifests as JSON bytes, exactly
  * `JSON.stringify(items.map((i) => evaluatePass(i.pass, i.policy)))` of the parsed body in
  * UTF-8; null for any other body.
  */
-export function evaluateBatchBytes(body: Uint8Array): Buffer<ArrayBuffer> | null {
+export function evaluateBatch(body: Uint8Array, maxItems: number = MAX_ITEMS): BatchAnswer | null {
   if (!isAscii(body)) return null;
   const reader = new BatchReader(Buffer.from(body.buffer, body.byteOffset, body.byteLength) as RawBuffer);
   const out = new AnswerWriter(Buffer.allocUnsafe(Math.max(4096, body.byteLength)) as RawBuffer);
+  let items = 0;
   try {
     reader.expect(OPEN_BRACKET);
     out.ascii("[");
-    for (let count = 1; ; count++) {
-      if (count > MAX_ITEMS) return null;
+    for (;;) {
+      if (++items > maxItems) return null;
       reader.readItem();
       const manifest = evaluatePass(reader.pass, reader.policy);
       // The directive is fixed ASCII text around the pass id and numbers: it needs escaping
@@ -402,5 +409,10 @@ export function evaluateBatchBytes(body: Uint8Array): Buffer<ArrayBuffer> | null
     throw error;
   }
   out.ascii("]");
-  return out.bytes.subarray(0, out.length);
+  return { bytes: out.bytes.subarray(0, out.length), items };
+}
+
+/** evaluateBatch's bytes, for a batch of up to MAX_EVALUATE_BATCH items. */
+export function evaluateBatchBytes(body: Uint8Array): Buffer<ArrayBuffer> | null {
+  return evaluateBatch(body)?.bytes ?? null;
 }

@@ -19,10 +19,12 @@ export const EVICTION_REASONS = ["budget", "ttl"] as const;
 export const ENTRY_STATUSES = ["live", "evicted", "expired"] as const;
 /** `delivered`: a 2xx answer; `failed`: an attempt that will be retried; `abandoned`: retries exhausted. */
 export const DELIVERY_OUTCOMES = ["delivered", "failed", "abandoned"] as const;
+export const EVALUATE_PATHS = ["split", "whole", "parsed"] as const;
 
 export type RetrievalOutcome = (typeof RETRIEVAL_OUTCOMES)[number];
 export type EvictionReason = (typeof EVICTION_REASONS)[number];
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+export type EvaluatePath = (typeof EVALUATE_PATHS)[number];
 
 /** What the store gauges show; read from the database's own counters. */
 export interface StoreStats {
@@ -137,6 +139,12 @@ function createMetrics() {
       labelNames: ["reason"] as const,
       registers: [registry],
     }),
+    evaluateBatches: new Counter({
+      name: "floorline_evaluate_requests_total",
+      help: "POST /api/v1/evaluate answers, by path: split (a large plain batch, half of it on a worker thread), whole (a plain batch on the request's thread), parsed (parsed and validated in full).",
+      labelNames: ["path"] as const,
+      registers: [registry],
+    }),
     webhookDeliveries: new Counter({
       name: "floorline_webhook_deliveries_total",
       help: "Webhook delivery attempts, by outcome.",
@@ -179,6 +187,7 @@ function createMetrics() {
   for (const outcome of RETRIEVAL_OUTCOMES) m.ccrRetrievals.inc({ outcome }, 0);
   for (const reason of EVICTION_REASONS) m.ccrEvictions.inc({ reason }, 0);
   for (const outcome of DELIVERY_OUTCOMES) m.webhookDeliveries.inc({ outcome }, 0);
+  for (const path of EVALUATE_PATHS) m.evaluateBatches.inc({ path }, 0);
   return m;
 }
 
@@ -264,6 +273,10 @@ export function recordRetrieval(outcome: RetrievalOutcome): void {
 
 export function recordEvictions(reason: EvictionReason, count: number): void {
   if (count > 0) metrics().ccrEvictions.inc({ reason }, count);
+}
+
+export function recordEvaluate(path: EvaluatePath): void {
+  metrics().evaluateBatches.inc({ path });
 }
 
 export function recordDelivery(outcome: DeliveryOutcome): void {

@@ -79,6 +79,41 @@ test.describe("reference vectors over HTTP", () => {
     expect(await all.json()).toEqual(guard.map((c) => c.expect));
   });
 
+  test("a large batch is answered from two threads at once, as the vectors say", async ({ request }) => {
+    // Over 256 KiB of plain ASCII (what the server cuts in two): the vectors many times over,
+    // non-ASCII pass ids escaped as Python's json.dumps writes them.
+    const items = Array.from({ length: Math.ceil(4_000 / guard.length) }, () => guard).flat();
+    const body = JSON.stringify(items.map((c) => ({ pass: c.pass, policy: c.policy }))).replace(
+      /[^\p{ASCII}]/gu,
+      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const splits = async () => {
+      const metrics = await (await request.get("/metrics")).text();
+      return Number(/^floorline_evaluate_requests_total\{path="split"\} (\d+)$/m.exec(metrics)?.[1]);
+    };
+    const evaluate = async () => {
+      const response = await request.post("/api/v1/evaluate", {
+        data: body,
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.status()).toBe(200);
+      expect(await response.json()).toEqual(items.map((c) => c.expect));
+    };
+    // The worker thread starts with the first large batch; until it is up, batches are answered whole.
+    const before = await splits();
+    expect(before).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 50 && (await splits()) === before; i++) {
+      await evaluate();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const split = await splits();
+    expect(split).toBeGreaterThan(before);
+    // And an answer that certainly came from the two halves.
+    await evaluate();
+    expect(await splits()).toBe(split + 1);
+  });
+
   test("every trace vector through POST /api/v1/traces/compress", async ({ request }) => {
     for (const [i, c] of traces.entries()) {
       const response = await request.post("/api/v1/traces/compress", { data: { nodes: c.nodes } });

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
+import { evaluateBatch, evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
+import { evaluateInHalves, type SecondHalf, splitBatch } from "@/lib/guard/evaluate-halves";
 import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { parseItems } from "@/lib/http/batch";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
@@ -292,5 +293,123 @@ describe("evaluateBatchBytes", () => {
     const answer = evaluateBatchBytes(Buffer.from(body));
     expect(answer).not.toBeNull();
     expect(JSON.parse((answer as Buffer).toString("utf8"))).toEqual(cases.map((c) => c.expect));
+  });
+});
+
+// The second half evaluated in this thread: the same code the worker thread runs.
+const here: SecondHalf = { ready: () => true, evaluate: async (half) => evaluateBatch(half) };
+
+describe("evaluateInHalves", () => {
+  /** The halves' answer, which must be the whole body's; answers whether the halves were used. */
+  async function expectSameAsWhole(text: string, second: SecondHalf = here): Promise<boolean> {
+    const body = Buffer.from(text, "utf8");
+    const halves = await evaluateInHalves(body, second, 0);
+    const whole = evaluateBatchBytes(body);
+    expect(halves?.bytes.toString("utf8") ?? null).toBe(whole?.toString("utf8") ?? null);
+    return halves?.split ?? false;
+  }
+
+  it("answers what the whole batch answers, for any batch written any way, corrupted or not", async () => {
+    let split = 0;
+    await fc.assert(
+      fc.asyncProperty(batch, fc.integer(), fc.integer(), fc.boolean(), async (items, s1, s2, spoil) => {
+        const text = writer(s1).value(items);
+        if (await expectSameAsWhole(spoil ? corrupt(text, s2) : text)) split++;
+      }),
+      { numRuns: 3_000 },
+    );
+    // Some of these are cut and answered from their halves (most are one item, spaced or spoilt).
+    expect(split).toBeGreaterThan(20);
+  });
+
+  it("answers compact batches from their halves, as clients write them", async () => {
+    let split = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(validItem, { minLength: 2, maxLength: 8 }), async (items) => {
+        // JSON.stringify's spelling, non-ASCII escaped as Python's json.dumps writes it.
+        if (await expectSameAsWhole(JSON.stringify(items).replace(/[^\p{ASCII}]/gu, unit))) split++;
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(split).toBeGreaterThan(500);
+  });
+
+  it("uses no half cut inside a string, wherever the cut falls", async () => {
+    // Pass ids that hold the very bytes a cut looks for, in every position of the batch.
+    const ids = ['}},{"pass":{', "}},", 'a}},{"policy":{"x', "}}}},,"];
+    for (let n = 2; n <= 9; n++) {
+      const items = Array.from({ length: n }, (_, i) => ({
+        pass: {
+          pass_id: ids[i % ids.length],
+          pass_number: i,
+          current_content_hash: "sha256:}},",
+          current_size_bytes: 900,
+          is_parseable: true,
+          schema_valid: true,
+          semantic_density_score: 0.5,
+        },
+        policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
+      }));
+      await expectSameAsWhole(JSON.stringify(items));
+      await expectSameAsWhole(JSON.stringify(items, null, 1));
+    }
+  });
+
+  it("cuts between two items, and each half is a batch", () => {
+    const item = (i: number) =>
+      `{"pass":{"pass_id":"p${i}","pass_number":${i},"current_content_hash":"h","current_size_bytes":1,"is_parseable":true,"schema_valid":true,"semantic_density_score":0.5},"policy":{"min_size_bytes":1,"min_semantic_density":0.2,"max_pass_number":4}}`;
+    const body = `[${Array.from({ length: 10 }, (_, i) => item(i)).join(",")}]`;
+    const [a, b] = splitBatch(Buffer.from(body)) ?? [];
+    expect(a?.toString()).toBe(`[${Array.from({ length: 6 }, (_, i) => item(i)).join(",")}]`);
+    expect(b?.toString()).toBe(`[${Array.from({ length: 4 }, (_, i) => item(i + 6)).join(",")}]`);
+    expect(splitBatch(Buffer.from(`[${item(0)}]`))).toBeNull();
+  });
+
+  it("evaluates the whole batch here when the other thread is not ready, fails or answers nothing", async () => {
+    const text = JSON.stringify(
+      Array.from({ length: 40 }, (_, i) => ({
+        pass: {
+          pass_id: `p${i}`,
+          pass_number: i % 9,
+          current_content_hash: "sha256:ab",
+          current_size_bytes: 100 * i,
+          is_parseable: true,
+          schema_valid: i % 7 !== 0,
+          semantic_density_score: (i % 10) / 10,
+        },
+        policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
+      })),
+    );
+    let asked = 0;
+    const notReady: SecondHalf = { ready: () => false, evaluate: async (half) => (asked++, evaluateBatch(half)) };
+    const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
+    const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+    expect(await expectSameAsWhole(text)).toBe(true);
+    for (const second of [notReady, failing, empty]) expect(await expectSameAsWhole(text, second)).toBe(false);
+    expect(asked).toBe(0);
+    // Below the size worth a second thread, the batch stays whole.
+    expect((await evaluateInHalves(Buffer.from(text), here))?.split).toBe(false);
+  });
+
+  it("refuses a batch over the limit even when each half is under it", async () => {
+    const one = JSON.stringify({
+      pass: {
+        pass_id: "p",
+        pass_number: 2,
+        current_content_hash: "",
+        current_size_bytes: 10,
+        is_parseable: true,
+        schema_valid: true,
+        semantic_density_score: 0.5,
+      },
+      policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
+    });
+    const over = Buffer.from(`[${Array.from({ length: MAX_EVALUATE_BATCH + 1 }, () => one).join(",")}]`);
+    const [a, b] = splitBatch(over) ?? [];
+    expect(a && evaluateBatch(a)).not.toBeNull();
+    expect(b && evaluateBatch(b)).not.toBeNull();
+    expect(await evaluateInHalves(over, here, 0)).toBeNull();
+    const full = Buffer.from(`[${Array.from({ length: MAX_EVALUATE_BATCH }, () => one).join(",")}]`);
+    expect((await evaluateInHalves(full, here, 0))?.split).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import {
   recordBoundaries,
   recordCollapse,
   recordDelivery,
+  recordEvaluate,
   recordEvictions,
   recordIntegrityFindings,
   recordPassesIngested,
@@ -35,6 +36,7 @@ const CONTRACT_SERIES = [
   "floorline_ccr_store_bytes",
   "floorline_ccr_entries",
   "floorline_webhook_deliveries_total",
+  "floorline_evaluate_requests_total",
   "floorline_http_request_duration_seconds",
   "process_cpu_seconds_total",
   "process_resident_memory_bytes",
@@ -70,7 +72,13 @@ describe("metrics module", () => {
     recordEvictions("budget", 3);
     recordEvictions("ttl", 0);
     recordDelivery("failed");
+    recordEvaluate("split");
+    recordEvaluate("parsed");
+    recordEvaluate("parsed");
     const { body } = await renderMetrics();
+    expect(value(body, 'floorline_evaluate_requests_total{path="split"}')).toBe(1);
+    expect(value(body, 'floorline_evaluate_requests_total{path="whole"}')).toBe(0);
+    expect(value(body, 'floorline_evaluate_requests_total{path="parsed"}')).toBe(2);
     expect(value(body, 'floorline_passes_ingested_total{content_class="summary",verdict="SAFE_TO_COMPRESS"}')).toBe(2);
     expect(value(body, 'floorline_passes_ingested_total{content_class="summary",verdict="COLLAPSE_IMMINENT"}')).toBe(1);
     expect(value(body, 'floorline_client_mismatches_total{content_class="summary"}')).toBe(1);
