@@ -2,6 +2,7 @@
 // real HTTP, 5,000-receipt batches, PostgreSQL) against the fastest raw insert of the same
 // rows into the same table (postgres.js, `insert ... select from unnest(...)` of one array
 // per column: one statement per batch, no parameter cap), in one run, and the ratio.
+// BENCH_BATCH_TIMES=1 also prints every batch's time on both sides.
 import os from "node:os";
 import postgres from "postgres";
 import { openDatabase } from "@/db/index";
@@ -160,6 +161,10 @@ async function runScenario(
     const rows = batch.map((r: WireReceipt) => toStoredRow(r, policyOf(r.content_class)));
     appTimes.push(await postBatch(app, body, batch.length));
     rawTimes.push(await insertRaw(raw, rows));
+  }
+  if (process.env.BENCH_BATCH_TIMES === "1") {
+    const ms = (times: BatchTimes) => times.map((t) => (t * 1000).toFixed(0)).join(" ");
+    console.log(`${scenario.prefix}: app ms per batch ${ms(appTimes)}; raw ${ms(rawTimes)}`);
   }
   return {
     receipts: scenario.batches * MAX_PASS_BATCH,
