@@ -8,7 +8,7 @@ import { getPoliciesInForce } from "../queries/policies";
 import { FOLDED_PASS_COLUMNS, insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
-import { type ChainSnapshot, readChainSnapshots, trackRollups } from "./rollups";
+import { type ChainSnapshot, trackRollups } from "./rollups";
 import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { type IngestEffects, recordPassEvents } from "../queries/ingest-events";
@@ -105,9 +105,9 @@ async function storePasses(
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
       await lockChains(tx, chainIds);
-      // The chains as they were, read under their locks: the roll-ups and the outbox compare
-      // them with what the insert answers.
-      const before = await readChainSnapshots(tx, chainIds);
+      // The chains as they were under their locks, as the insert reports them: the roll-ups
+      // and the outbox compare them with what it made of them.
+      const before = new Map<string, ChainSnapshot>();
       const rollups = trackRollups(tx, before);
       let after = new Map<string, ChainSnapshot>();
       // Filled by the insert below; fresh on every attempt, since a retry starts over.
@@ -174,6 +174,7 @@ async function storePasses(
               returning ${FOLDED_PASS_COLUMNS}`,
               rows.length,
             );
+            for (const [id, snapshot] of inserted.before) before.set(id, snapshot);
             after = inserted.after;
             rollups.addPassGroups(inserted.passGroups);
             const added = inserted.keys ? new Set(inserted.keys.map(([c, p]) => keyOf(c, p))) : null;

@@ -51,6 +51,8 @@ export interface InsertedPasses {
   count: number;
   /** The (chain_id, pass_id) of each row added; null when every row sent was added. */
   keys: [string, string][] | null;
+  /** The summary of every chain the insert changed that existed before it, as it was. */
+  before: Map<string, ChainSnapshot>;
   /** The summary of every chain the insert changed, as it is now. */
   after: Map<string, ChainSnapshot>;
   /** The added passes counted per hour, class and verdict, for the roll-ups. */
@@ -85,6 +87,7 @@ export async function insertPassesWithSummaries(
     count: unknown;
     keys: [string, string][] | string | null;
     chains: Record<string, unknown>[] | string | null;
+    before: Record<string, unknown>[] | string | null;
     stale: string[] | string | null;
     pass_groups: PassGroup[] | string | null;
   }>(
@@ -228,6 +231,11 @@ export async function insertPassesWithSummaries(
           halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
         returning ${CHAIN_SNAPSHOT}
+      ),
+      -- The changed chains as they were: every part of one statement reads the rows as they
+      -- were before it, whatever its updates do.
+      before as (
+        select ${CHAIN_SNAPSHOT} from chains where chains.chain_id in (select chain_id from agg)
       )
       -- One row of JSON: cheaper for both drivers to read than a row per pass.
       select
@@ -235,14 +243,17 @@ export async function insertPassesWithSummaries(
         case when (select count(*) from new) < ${sent}
           then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys,
         (select json_agg(c) from (select * from updated union all select * from created) as c) as chains,
+        (select json_agg(b) from before as b) as before,
         (select json_agg(chain_id) from agg where chain_id not in (select chain_id from appendable)) as stale,
         (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups`,
   );
   if (!outcome) throw new Error("the insert of passes answered no row");
   // postgres.js parses json columns; PGlite answers them as text.
   const parsed = <T>(v: T | string | null): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : v);
-  const after = new Map<string, ChainSnapshot>();
-  for (const row of parsed(outcome.chains) ?? []) after.set(String(row.chain_id), toChainSnapshot(row));
+  const snapshots = (rows: Record<string, unknown>[] | string | null) =>
+    new Map((parsed(rows) ?? []).map((row) => [String(row.chain_id), toChainSnapshot(row)]));
+  const before = snapshots(outcome.before);
+  const after = snapshots(outcome.chains);
   const stale = parsed(outcome.stale) ?? [];
   if (stale.length > 0) {
     await refreshChainSummaries(tx, stale);
@@ -251,6 +262,7 @@ export async function insertPassesWithSummaries(
   return {
     count: Number(outcome.count),
     keys: parsed(outcome.keys),
+    before,
     after,
     passGroups: (parsed(outcome.pass_groups) ?? []).map((g) => ({
       hour: Number(g.hour),
