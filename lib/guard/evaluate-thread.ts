@@ -10,13 +10,24 @@ import type { HalfReply, HalfRequest } from "./evaluate-worker";
 
 // A worker that keeps failing to start (no bundle for it, say) is not tried forever.
 const MAX_STARTS = 3;
+// Halves queued on the worker at most: past them the worker is busy, and a batch is quicker
+// evaluated whole on its own thread than queued behind others.
+const MAX_WAITING = 2;
+// A half takes tens of milliseconds and waits behind at most MAX_WAITING others: a worker
+// silent this long is stuck, and is stopped; its batches are evaluated here.
+const HALF_TIMEOUT_MS = 5_000;
+
+interface Waiting {
+  answer(answer: BatchAnswer | null): void;
+  timer: NodeJS.Timeout;
+}
 
 interface ThreadState {
   worker: Worker | null;
   online: boolean;
   starts: number;
   nextId: number;
-  waiting: Map<number, (answer: BatchAnswer | null) => void>;
+  waiting: Map<number, Waiting>;
 }
 
 // On globalThis: a bundled server can load this module more than once, and one worker is enough.
@@ -28,7 +39,10 @@ function stopped(worker: Worker): void {
   if (state.worker !== worker) return;
   state.worker = null;
   state.online = false;
-  for (const answer of state.waiting.values()) answer(null);
+  for (const { answer, timer } of state.waiting.values()) {
+    clearTimeout(timer);
+    answer(null);
+  }
   state.waiting.clear();
 }
 
@@ -48,10 +62,11 @@ function start(): void {
     if (state.worker === worker) state.online = true;
   });
   worker.on("message", (reply: HalfReply) => {
-    const answer = state.waiting.get(reply.id);
-    if (!answer) return;
+    const waiting = state.waiting.get(reply.id);
+    if (!waiting) return;
     state.waiting.delete(reply.id);
-    answer(
+    clearTimeout(waiting.timer);
+    waiting.answer(
       reply.buffer
         ? { bytes: Buffer.from(reply.buffer, reply.offset, reply.length) as Buffer<ArrayBuffer>, items: reply.items }
         : null,
@@ -61,10 +76,10 @@ function start(): void {
   worker.on("exit", () => stopped(worker));
 }
 
-/** The worker as a SecondHalf: not ready until it is running (asking starts it). */
+/** The worker as a SecondHalf: ready when it is running and not busy (asking starts it). */
 export const evaluateOnThread: SecondHalf = {
   ready() {
-    if (state.worker && state.online) return true;
+    if (state.worker && state.online) return state.waiting.size < MAX_WAITING;
     start();
     return false;
   },
@@ -73,12 +88,19 @@ export const evaluateOnThread: SecondHalf = {
     if (!worker || !state.online) return Promise.resolve(null);
     const id = state.nextId++;
     return new Promise<BatchAnswer | null>((resolve) => {
-      state.waiting.set(id, resolve);
+      const timer = setTimeout(() => {
+        if (!state.waiting.delete(id)) return;
+        resolve(null);
+        void worker.terminate();
+      }, HALF_TIMEOUT_MS);
+      timer.unref();
+      state.waiting.set(id, { answer: resolve, timer });
       const request: HalfRequest = { id, body: half };
       try {
         worker.postMessage(request, [half.buffer]);
       } catch {
         state.waiting.delete(id);
+        clearTimeout(timer);
         resolve(null);
       }
     });

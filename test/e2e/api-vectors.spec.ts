@@ -112,6 +112,9 @@ test.describe("reference vectors over HTTP", () => {
     // And an answer that certainly came from the two halves.
     await evaluate();
     expect(await splits()).toBe(split + 1);
+    // Several at once: the worker takes what it has room for, the rest are evaluated whole.
+    await Promise.all(Array.from({ length: 6 }, evaluate));
+    expect(await splits()).toBeGreaterThan(split + 1);
   });
 
   test("every trace vector through POST /api/v1/traces/compress", async ({ request }) => {
