@@ -83,10 +83,9 @@ test.describe("reference vectors over HTTP", () => {
     // Over 256 KiB of plain ASCII (what the server cuts in two): the vectors many times over,
     // non-ASCII pass ids escaped as Python's json.dumps writes them.
     const items = Array.from({ length: Math.ceil(4_000 / guard.length) }, () => guard).flat();
-    const body = JSON.stringify(items.map((c) => ({ pass: c.pass, policy: c.policy }))).replace(
-      /[^\p{ASCII}]/gu,
-      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    );
+    const ascii = (value: unknown) =>
+      JSON.stringify(value).replace(/[^\p{ASCII}]/gu, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const body = ascii(items.map((c) => ({ pass: c.pass, policy: c.policy })));
     expect(body.length).toBeGreaterThan(256 * 1024);
     const splits = async () => {
       const metrics = await (await request.get("/metrics")).text();
@@ -115,6 +114,26 @@ test.describe("reference vectors over HTTP", () => {
     // Several at once: the worker takes what it has room for, the rest are evaluated whole.
     await Promise.all(Array.from({ length: 6 }, evaluate));
     expect(await splits()).toBeGreaterThan(split + 1);
+    // A mistake in the second half refuses the whole batch, in the contract's shape; a second
+    // half spelt differently (spaces, an escaped key) is still answered exactly.
+    const late = items.length - 10;
+    const broken = ascii(
+      items.map((c, i) => ({ pass: i === late ? { ...c.pass, pass_number: -1 } : c.pass, policy: c.policy })),
+    );
+    const error = await expectError(
+      await request.post("/api/v1/evaluate", { data: broken, headers: { "content-type": "application/json" } }),
+      422,
+      "validation_failed",
+    );
+    expect(error.issues.map((i: { path: string }) => i.path)).toEqual([`${late}.pass.pass_number`]);
+    const cut = body.length >> 1;
+    const respelt = body.slice(0, cut) + body.slice(cut).replaceAll('"policy":', '"polic\\u0079" : ');
+    const answer = await request.post("/api/v1/evaluate", {
+      data: respelt,
+      headers: { "content-type": "application/json" },
+    });
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual(items.map((c) => c.expect));
   });
 
   test("every trace vector through POST /api/v1/traces/compress", async ({ request }) => {
