@@ -211,6 +211,20 @@ function corrupt(text: string, seed: number): string {
   return out;
 }
 
+// One small valid item, for batches of a given length.
+const SMALL_ITEM = {
+  pass: {
+    pass_id: "p",
+    pass_number: 2,
+    current_content_hash: "",
+    current_size_bytes: 10,
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.5,
+  },
+  policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
+};
+
 describe("evaluateBatchBytes", () => {
   it("is null or the general path's answer, byte for byte, for any batch written any way", () => {
     let taken = 0;
@@ -247,19 +261,7 @@ describe("evaluateBatchBytes", () => {
   });
 
   it("passes on what only the general path may answer", () => {
-    const item = {
-      pass: {
-        pass_id: "p",
-        pass_number: 2,
-        current_content_hash: "",
-        current_size_bytes: 10,
-        is_parseable: true,
-        schema_valid: true,
-        semantic_density_score: 0.5,
-      },
-      policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
-    };
-    const one = JSON.stringify(item);
+    const one = JSON.stringify(SMALL_ITEM);
     expect(evaluateBatchBytes(Buffer.from(`[${one}]`))).not.toBeNull();
     for (const text of [
       "",
@@ -392,18 +394,7 @@ describe("evaluateInHalves", () => {
   });
 
   it("refuses a batch over the limit even when each half is under it", async () => {
-    const one = JSON.stringify({
-      pass: {
-        pass_id: "p",
-        pass_number: 2,
-        current_content_hash: "",
-        current_size_bytes: 10,
-        is_parseable: true,
-        schema_valid: true,
-        semantic_density_score: 0.5,
-      },
-      policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
-    });
+    const one = JSON.stringify(SMALL_ITEM);
     const over = Buffer.from(`[${Array.from({ length: MAX_EVALUATE_BATCH + 1 }, () => one).join(",")}]`);
     const [a, b] = splitBatch(over) ?? [];
     expect(a && evaluateBatch(a)).not.toBeNull();
