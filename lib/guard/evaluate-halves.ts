@@ -1,6 +1,6 @@
 // A large evaluate batch in two halves, the second evaluated elsewhere (a worker thread) while
-// this thread evaluates the first: on a machine with a second core the batch's answer is ready
-// in about half the time. The answer is exactly evaluateBatchBytes's for the whole body, or the
+// this thread evaluates the first: on a machine with a second core the byte path takes about
+// half as long (the request as a whole about a quarter less, bench:evaluate). The answer is exactly evaluateBatchBytes's for the whole body, or the
 // whole body goes through evaluateBatchBytes: a cut anywhere but between two items makes a
 // half that is not a plain batch, and then nothing of the halves is used.
 import { Buffer } from "node:buffer";

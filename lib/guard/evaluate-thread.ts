@@ -1,7 +1,7 @@
 // One worker thread per server process for the second halves of large evaluate batches
 // (lib/guard/evaluate-halves.ts). Started on the first large batch, which does not wait for
-// it; until it is up, and whenever it fails, batches are evaluated whole on the request's own
-// thread, so the worker only ever makes an answer sooner, never different or missing.
+// it; until it is up, while it is busy and whenever it fails, batches are evaluated whole on
+// the request's own thread, so the worker never changes an answer or loses one.
 import "server-only";
 import { Worker } from "node:worker_threads";
 import type { BatchAnswer } from "./evaluate-batch";
