@@ -383,7 +383,13 @@ describe("evaluateInHalves", () => {
       })),
     );
     let asked = 0;
-    const notReady: SecondHalf = { ready: () => false, evaluate: async (half) => (asked++, evaluateBatch(half)) };
+    const notReady: SecondHalf = {
+      ready: () => false,
+      evaluate: async (half) => {
+        asked++;
+        return evaluateBatch(half);
+      },
+    };
     const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
     const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
     expect(await expectSameAsWhole(text)).toBe(true);
