@@ -51,9 +51,13 @@ export interface InsertedPasses {
   count: number;
   /** The (chain_id, pass_id) of each row added; null when every row sent was added. */
   keys: [string, string][] | null;
-  /** The summary of every chain the insert changed that existed before it, as it was. */
+  /**
+   * As it was, the summary of every chain in `after` that existed before the insert. A chain
+   * the insert changed may be in neither: then nothing the roll-ups or the outbox read of it
+   * moved (see `noted` below), and both would find no difference.
+   */
   before: Map<string, ChainSnapshot>;
-  /** The summary of every chain the insert changed, as it is now. */
+  /** The summary, as it is now, of every chain the insert changed in a way the roll-ups or the outbox see. */
   after: Map<string, ChainSnapshot>;
   /** The added passes counted per hour, class and verdict, for the roll-ups. */
   passGroups: PassGroup[];
@@ -236,15 +240,32 @@ export async function insertPassesWithSummaries(
       -- were before it, whatever its updates do.
       before as (
         select ${CHAIN_SNAPSHOT} from chains where chains.chain_id in (select chain_id from agg)
+      ),
+      written as (select * from updated union all select * from created),
+      stale as (select chain_id from agg where chain_id not in (select chain_id from appendable)),
+      -- The folded chains the roll-ups or the outbox can tell apart from what they were: new
+      -- ones, and those whose time buckets, statuses, collapse point or integrity findings
+      -- moved. For any other chain both would compute nothing (db/ingest/rollups.ts,
+      -- db/queries/ingest-events.ts), so its snapshots are not sent: with 2,500 chains a batch
+      -- they were most of the answer. A late pass, which the outbox judges again even when the
+      -- count stays, never gets here: its chain is stale, or shares its stored last pass's
+      -- number, a finding of its own.
+      noted as (
+        select w.chain_id from written w
+        left join before b on b.chain_id = w.chain_id
+        where b.chain_id is null
+          or (w.content_class, w.active_hour, w.first_hour, w.collapse_hour, w.collapse_pass_id, w.integrity_count, w.statuses)
+            is distinct from (b.content_class, b.active_hour, b.first_hour, b.collapse_hour, b.collapse_pass_id, b.integrity_count, b.statuses)
       )
       -- One row of JSON: cheaper for both drivers to read than a row per pass.
       select
         (select count(*) from new) as count,
         case when (select count(*) from new) < ${sent}
           then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys,
-        (select json_agg(c) from (select * from updated union all select * from created) as c) as chains,
-        (select json_agg(b) from before as b) as before,
-        (select json_agg(chain_id) from agg where chain_id not in (select chain_id from appendable)) as stale,
+        (select json_agg(w) from written as w where w.chain_id in (select chain_id from noted)) as chains,
+        (select json_agg(b) from before as b
+          where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
+        (select json_agg(chain_id) from stale) as stale,
         (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups`,
   );
   if (!outcome) throw new Error("the insert of passes answered no row");

@@ -39,7 +39,8 @@ const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.s
 
 /**
  * Records the outbox events of one pass ingest. `before` is the chains' snapshots taken after
- * their locks and before the insert, `after` those of every chain the insert changed;
+ * their locks and before the insert, `after` those of every chain the insert changed in a way
+ * seen here (new, collapsed, findings grown or touched: InsertedPasses in chain-summary.ts);
  * `inserted` in the order the insert added them. A chain collapses once (its collapse point
  * going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
  * however often the same receipts are sent.
@@ -64,8 +65,9 @@ export async function recordPassEvents(
   const grown = new Set<string>();
   const started: string[] = [];
   for (const [chainId, low] of lowest) {
+    // Left out by the insert when nothing read here moved: not new, no collapse, no findings to judge.
     const c = after.get(chainId);
-    if (!c) throw new Error(`no summary of chain ${JSON.stringify(chainId)} after its insert`);
+    if (!c) continue;
     const was = before.get(chainId);
     if (!was) started.push(c.content_class);
     if (c.collapse_pass_id !== null && c.collapse_verdict !== null && (was?.collapse_pass_id ?? null) === null) {
