@@ -40,7 +40,8 @@ const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.s
 /**
  * Records the outbox events of one pass ingest. `before` is the chains' snapshots taken after
  * their locks and before the insert, `after` those of every chain the insert changed in a way
- * seen here (new, collapsed, findings grown or touched: InsertedPasses in chain-summary.ts);
+ * seen here: new, or its collapse point or integrity count moved (and a few more, see `noted`
+ * in chain-summary.ts);
  * `inserted` in the order the insert added them. A chain collapses once (its collapse point
  * going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
  * however often the same receipts are sent.
