@@ -12,6 +12,7 @@ import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/li
 import { parseItems } from "@/lib/http/batch";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
 import { seededRandom } from "../support/random";
+import { SMALL_EVALUATE_ITEM } from "../support/evaluate-item";
 
 /** The general path's answer for a body, or null where it answers an error. */
 function generalAnswer(text: string): string | null {
@@ -211,20 +212,6 @@ function corrupt(text: string, seed: number): string {
   return out;
 }
 
-// One small valid item, for batches of a given length.
-const SMALL_ITEM = {
-  pass: {
-    pass_id: "p",
-    pass_number: 2,
-    current_content_hash: "",
-    current_size_bytes: 10,
-    is_parseable: true,
-    schema_valid: true,
-    semantic_density_score: 0.5,
-  },
-  policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
-};
-
 describe("evaluateBatchBytes", () => {
   it("is null or the general path's answer, byte for byte, for any batch written any way", () => {
     let taken = 0;
@@ -261,7 +248,7 @@ describe("evaluateBatchBytes", () => {
   });
 
   it("passes on what only the general path may answer", () => {
-    const one = JSON.stringify(SMALL_ITEM);
+    const one = JSON.stringify(SMALL_EVALUATE_ITEM);
     expect(evaluateBatchBytes(Buffer.from(`[${one}]`))).not.toBeNull();
     for (const text of [
       "",
@@ -400,7 +387,7 @@ describe("evaluateInHalves", () => {
   });
 
   it("refuses a batch over the limit even when each half is under it", async () => {
-    const one = JSON.stringify(SMALL_ITEM);
+    const one = JSON.stringify(SMALL_EVALUATE_ITEM);
     const over = Buffer.from(`[${Array.from({ length: MAX_EVALUATE_BATCH + 1 }, () => one).join(",")}]`);
     const [a, b] = splitBatch(over) ?? [];
     expect(a && evaluateBatch(a)).not.toBeNull();

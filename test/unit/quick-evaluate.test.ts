@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateItemSchema, quickEvaluateItem } from "@/lib/schemas/guard";
+import { SMALL_EVALUATE_ITEM } from "../support/evaluate-item";
 
 const anyNumber = fc.oneof(
   fc.integer({ min: -5, max: 2 ** 53 + 5 }),
@@ -80,18 +81,7 @@ describe("quickEvaluateItem", () => {
 });
 
 describe("quickEvaluateItem at the edges", () => {
-  const base = {
-    pass: {
-      pass_id: "p",
-      pass_number: 2,
-      current_content_hash: "",
-      current_size_bytes: 10,
-      is_parseable: true,
-      schema_valid: true,
-      semantic_density_score: 0.5,
-    },
-    policy: { min_size_bytes: 1, min_semantic_density: 0.2, max_pass_number: 4 },
-  };
+  const base = SMALL_EVALUATE_ITEM;
   const edges: [string, string, unknown][] = [
     ["pass", "pass_number", -0],
     ["pass", "pass_number", 2 ** 53 - 1],
