@@ -11,6 +11,10 @@ export async function register() {
   const { setStoreStatsSource } = await import("./lib/observability/metrics");
   const { getStoreStats } = await import("./db/queries/originals-metrics");
   setStoreStatsSource(getStoreStats);
+  // Folds passes queued by an instance that stopped before it could, then keeps sweeping.
+  const { startSummariser, stopSummariser } = await import("./db/ingest/summaries");
+  startSummariser();
+  beforeShutdown(async () => stopSummariser());
   const { ensureWebhookWorker, stopWebhookWorker } = await import("./db/workers/webhook-delivery");
   ensureWebhookWorker();
   beforeShutdown(stopWebhookWorker);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import { acquireDataLock } from "./data-lock.mjs";
+import { FollowUp } from "./follow-up";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
@@ -15,6 +16,11 @@ export type Executor = Db | Tx;
 
 interface Handle {
   db: Db;
+  /**
+   * The summariser's runs on this database (db/ingest/summaries.ts): the pass ingest asks for
+   * one after each commit; reads through getReadDb() wait for those asked before them.
+   */
+  summaries: FollowUp;
   /** Where pages, lists and exports read: the replica of DATABASE_READ_URL, else `db`. */
   readDb: Db;
   driver: "pglite" | "postgres";
@@ -37,6 +43,11 @@ export interface DatabaseConfig {
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/**
+ * Under a steady stream of ingests, the chain summaries are folded at most this often (a lone
+ * ingest is folded at once, and a read of the same process never waits for the interval).
+ */
+const SUMMARY_INTERVAL_MS = 1_000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 // The embedded database has one connection, so waiting behind a large batch is normal there.
 const DEFAULT_PGLITE_ACQUIRE_TIMEOUT_MS = 30_000;
@@ -237,6 +248,23 @@ const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 const MIGRATION_LOCK_KEY = 0x466c6f6f;
 
 async function open(config: DatabaseConfig): Promise<Handle> {
+  const handle = await openDriver(config);
+  const summaries = new FollowUp(
+    (error) => console.error("[floorline] folding passes into chain summaries failed:", error),
+    SUMMARY_INTERVAL_MS,
+  );
+  return {
+    ...handle,
+    summaries,
+    // The run under way finishes first: closing under it would leave it failing.
+    close: async () => {
+      await summaries.settled();
+      await handle.close();
+    },
+  };
+}
+
+async function openDriver(config: DatabaseConfig): Promise<Omit<Handle, "summaries">> {
   if (config.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -403,9 +431,19 @@ export async function getDb(): Promise<Db> {
 /**
  * The database for pages, lists and exports: the read replica when DATABASE_READ_URL is set.
  * Ingest, writes and anything that decides a verdict use getDb(): a replica may lag.
+ * Waits first for the chain summaries of every pass this process stored before the call
+ * (db/ingest/summaries.ts), so a page read after an ingest shows it; never call it inside a
+ * transaction that holds chain locks.
  */
 export async function getReadDb(): Promise<Db> {
-  return (await getHandle()).readDb;
+  const handle = await getHandle();
+  await handle.summaries.settled();
+  return handle.readDb;
+}
+
+/** Resolves once the summariser has folded every pass this process stored before the call. */
+export async function summariesSettled(): Promise<void> {
+  await (await getHandle()).summaries.settled();
 }
 
 /** Opens a database of its own (tests, scripts); the caller closes it. */

@@ -3,9 +3,9 @@
 import "server-only";
 import { recordBoundaries, recordIntegrityFindings } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb, retryTransient } from "../index";
+import { getDb, retryTransient, summariesSettled } from "../index";
 import { boundaries } from "../schema";
-import { lockChains, refreshChainSummaries } from "../queries/chain-summary";
+import { lockSummaries, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";
 import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { readChainSnapshots, trackRollups } from "./rollups";
@@ -31,11 +31,14 @@ export async function ingestBoundaries(
 ): Promise<{ results: BoundaryWire[]; created: number }> {
   const db = await getDb();
   const entries = uniqueEntries(receipts, key, conflict);
+  // The passes this process stored are folded first, so a boundary sent after its passes is
+  // judged against them, as it would be had they been folded at once.
+  await summariesSettled();
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
       const chainIds = [...new Set(receipts.map((b) => b.chain_id))];
-      await lockChains(tx, chainIds);
+      await lockSummaries(tx);
       const before = await readChainSnapshots(tx, chainIds);
       const rollups = trackRollups(tx, before);
       // Fresh on every attempt, since a retry starts over.

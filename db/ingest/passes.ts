@@ -1,23 +1,15 @@
 // The pass ingest use case: the server's verdict on each receipt under the policy in force,
-// the client's verdict and digest compared with it, stored all or nothing with the chain
-// summaries, idempotent per (chain_id, pass_id).
+// the client's verdict and digest compared with it, stored all or nothing and queued for the
+// summariser (db/ingest/summaries.ts), idempotent per (chain_id, pass_id).
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryRows, retryTransient } from "../index";
 import { getPoliciesInForce } from "../queries/policies";
-import { FOLDED_PASS_COLUMNS, insertPassesWithSummaries, lockChains } from "../queries/chain-summary";
 import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
-import { type ChainSnapshot, trackRollups } from "./rollups";
 import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
-import { notifyChainsChanged } from "../queries/chain-events";
-import { type IngestEffects, recordPassEvents } from "../queries/ingest-events";
-import {
-  recordChainStarted,
-  recordCollapse,
-  recordIntegrityFindings,
-  recordPassesIngested,
-} from "@/lib/observability/metrics";
+import { requestSummaries } from "./summaries";
+import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
@@ -100,16 +92,11 @@ async function storePasses(
   const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
   const entries = uniqueEntries(receipts, key, conflict, passReceiptDigest);
 
+  const names = options.serviceNames?.size ? JSON.stringify(Object.fromEntries(options.serviceNames)) : null;
+
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
-      const chainIds = [...new Set(receipts.map((r) => r.chain_id))];
-      await lockChains(tx, chainIds);
-      // The chains as they were under their locks, as the insert reports them: the roll-ups
-      // and the outbox compare them with what it made of them.
-      const before = new Map<string, ChainSnapshot>();
-      const rollups = trackRollups(tx, before);
-      let after = new Map<string, ChainSnapshot>();
       // Filled by the insert below; fresh on every attempt, since a retry starts over.
       const insertedRows: NewPass[] = [];
       const policyByClass = await getPoliciesInForce(
@@ -133,51 +120,60 @@ async function storePasses(
           conflict,
           insert: async (batch) => {
             const rows = batch.map(toRow);
-            // One statement for the whole batch, chain summaries included, the rows sent as one
-            // array per column (db/ingest/pg-arrays.ts) and unpacked in the order sent, which is
-            // the order of their ids.
-            const inserted = await insertPassesWithSummaries(
+            // One statement for the whole batch, the rows sent as one array per column
+            // (db/ingest/pg-arrays.ts) and unpacked in the order sent, which is the order of
+            // their ids; the passes it adds are queued for the summariser by chain.
+            const [inserted] = await queryRows<{ count: unknown; keys: [string, string][] | string | null }>(
               tx,
               sql`
-              insert into passes (
-                chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
-                is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
-                client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                server_checks, checked_verdict, checked_mismatch, body_digest, created_at
+              with new as (
+                insert into passes (
+                  chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
+                  is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
+                  client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
+                  server_checks, checked_verdict, checked_mismatch, body_digest, created_at
+                )
+                select * from unnest(
+                  ${textArray(rows, (r) => r.chain_id)}::text[],
+                  ${textArray(rows, (r) => r.pass_id)}::text[],
+                  ${numberArray(rows, (r) => r.pass_number)}::bigint[],
+                  ${textArray(rows, (r) => r.input_content_hash)}::text[],
+                  ${textArray(rows, (r) => r.current_content_hash)}::text[],
+                  ${numberArray(rows, (r) => r.current_size_bytes)}::bigint[],
+                  ${booleanArray(rows, (r) => r.is_parseable)}::boolean[],
+                  ${booleanArray(rows, (r) => r.schema_valid)}::boolean[],
+                  ${numberArray(rows, (r) => r.semantic_density_score)}::double precision[],
+                  ${textArray(rows, (r) => r.content_class)}::text[],
+                  ${jsonArray(rows, (r) => r.metadata)}::jsonb[],
+                  ${textArray(rows, (r) => r.client_verdict)}::text[],
+                  ${textArray(rows, (r) => r.client_manifest_digest)}::text[],
+                  ${textArray(rows, (r) => r.verdict)}::text[],
+                  ${textArray(rows, (r) => r.directive)}::text[],
+                  ${textArray(rows, (r) => r.manifest_digest)}::text[],
+                  ${numberArray(rows, (r) => r.policy_version)}::integer[],
+                  ${booleanArray(rows, (r) => r.client_mismatch)}::boolean[],
+                  ${jsonArray(rows, (r) => r.server_checks)}::jsonb[],
+                  ${textArray(rows, (r) => r.checked_verdict)}::text[],
+                  ${booleanArray(rows, (r) => r.checked_mismatch)}::boolean[],
+                  ${textArray(rows, (r) => r.body_digest)}::text[],
+                  ${textArray(rows, (r) => r.created_at)}::timestamptz[]
+                )
+                on conflict (chain_id, pass_id) do nothing
+                returning id, chain_id, pass_id
+              ),
+              queued as (
+                insert into summary_queue (chain_id, pass_ids, service_name)
+                select chain_id, array_agg(id order by id), ${names}::jsonb ->> chain_id from new group by chain_id
+                returning 1
               )
-              select * from unnest(
-                ${textArray(rows, (r) => r.chain_id)}::text[],
-                ${textArray(rows, (r) => r.pass_id)}::text[],
-                ${numberArray(rows, (r) => r.pass_number)}::bigint[],
-                ${textArray(rows, (r) => r.input_content_hash)}::text[],
-                ${textArray(rows, (r) => r.current_content_hash)}::text[],
-                ${numberArray(rows, (r) => r.current_size_bytes)}::bigint[],
-                ${booleanArray(rows, (r) => r.is_parseable)}::boolean[],
-                ${booleanArray(rows, (r) => r.schema_valid)}::boolean[],
-                ${numberArray(rows, (r) => r.semantic_density_score)}::double precision[],
-                ${textArray(rows, (r) => r.content_class)}::text[],
-                ${jsonArray(rows, (r) => r.metadata)}::jsonb[],
-                ${textArray(rows, (r) => r.client_verdict)}::text[],
-                ${textArray(rows, (r) => r.client_manifest_digest)}::text[],
-                ${textArray(rows, (r) => r.verdict)}::text[],
-                ${textArray(rows, (r) => r.directive)}::text[],
-                ${textArray(rows, (r) => r.manifest_digest)}::text[],
-                ${numberArray(rows, (r) => r.policy_version)}::integer[],
-                ${booleanArray(rows, (r) => r.client_mismatch)}::boolean[],
-                ${jsonArray(rows, (r) => r.server_checks)}::jsonb[],
-                ${textArray(rows, (r) => r.checked_verdict)}::text[],
-                ${booleanArray(rows, (r) => r.checked_mismatch)}::boolean[],
-                ${textArray(rows, (r) => r.body_digest)}::text[],
-                ${textArray(rows, (r) => r.created_at)}::timestamptz[]
-              )
-              on conflict (chain_id, pass_id) do nothing
-              returning ${FOLDED_PASS_COLUMNS}`,
-              rows.length,
+              select (select count(*) from new) as count, (select count(*) from queued) as queued,
+                case when (select count(*) from new) < ${rows.length}
+                  then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys`,
             );
-            for (const [id, snapshot] of inserted.before) before.set(id, snapshot);
-            after = inserted.after;
-            rollups.addPassGroups(inserted.passGroups);
-            const added = inserted.keys ? new Set(inserted.keys.map(([c, p]) => keyOf(c, p))) : null;
+            if (!inserted) throw new Error("the insert of passes answered no row");
+            const keys =
+              typeof inserted.keys === "string" ? (JSON.parse(inserted.keys) as [string, string][]) : inserted.keys;
+            const added = keys ? new Set(keys.map(([c, p]) => keyOf(c, p))) : null;
             const results = new Map<string, PassResult>();
             for (let i = 0; i < rows.length; i++) {
               const row = rows[i] as NewPass;
@@ -209,28 +205,12 @@ async function storePasses(
         },
         entries,
       );
-      const named = [...(options.serviceNames ?? [])].map(([chain_id, name]) => ({ chain_id, name }));
-      if (named.length > 0) {
-        await tx.execute(sql`
-          update chains c set service_name = s.name
-          from json_to_recordset(${JSON.stringify(named)}::json) as s(chain_id text, name text)
-          where c.chain_id = s.chain_id and c.service_name is null`);
-      }
-      await rollups.commit(after);
-      await notifyChainsChanged(tx, chainIds);
-      // The outbox events, in this transaction: they exist exactly when the receipts do.
-      const effects = await recordPassEvents(tx, before, after, insertedRows);
-      return { stored, insertedRows, effects };
+      return { stored, insertedRows };
     }),
   );
   // Counted once committed: a refused or conflicting batch counts nothing.
-  recordIngest(outcome.insertedRows, outcome.effects);
+  recordPassesIngested(outcome.insertedRows);
+  // The chain summaries, roll-ups and outbox events follow, folded by the summariser.
+  if (outcome.insertedRows.length > 0) await requestSummaries();
   return outcome.stored;
-}
-
-function recordIngest(inserted: readonly NewPass[], effects: IngestEffects): void {
-  recordPassesIngested(inserted);
-  for (const contentClass of effects.started) recordChainStarted(contentClass);
-  for (const c of effects.collapses) recordCollapse(c.content_class, c.verdict);
-  recordIntegrityFindings(effects.integrityKinds);
 }

@@ -1,4 +1,5 @@
-// The overview's roll-ups, kept exact by the ingest use cases in the writer's transaction.
+// The overview's roll-ups, kept exact by the writers of chain summaries (the summariser, the
+// boundary ingest) in their transaction.
 //
 // A chain contributes to `chain_rollups` by what its summary row says (db/schema/rollups.ts);
 // a write first reads the snapshots of the chains it is about to change, then, after the

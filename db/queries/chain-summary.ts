@@ -10,19 +10,28 @@ import {
   toChainSnapshot,
 } from "../ingest/rollups";
 
+// Any fixed number: the lock every writer of `chains` holds (lockSummaries).
+export const SUMMARY_WRITER_LOCK_KEY = 0x53756d6d;
+
 /**
- * Takes the per-chain write locks for a set of chains, in a fixed order so that two
- * batches touching the same chains cannot deadlock. Held until the transaction ends, so
- * the summary recomputed afterwards sees every committed pass.
+ * Takes the one lock of every writer of the chains' summary rows: the summariser
+ * (db/ingest/summaries.ts), the boundary ingest and retention, across every instance on the
+ * database. Held until the transaction ends, so each sees the summaries as the one before it
+ * left them. The pass ingest never takes it: it only stores passes and queues them.
  */
-export async function lockChains(tx: Executor, chainIds: readonly string[]): Promise<void> {
-  if (chainIds.length === 0) return;
-  await tx.execute(sql`
-    select pg_advisory_xact_lock(k) from (
-      select distinct hashtext('chain:' || c) as k from json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json) as c
-      order by k
-    ) as keys`);
+export async function lockSummaries(tx: Executor): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SUMMARY_WRITER_LOCK_KEY})`);
 }
+
+/**
+ * Keeps the passes of `alias` that are folded already: not waiting in the summary queue.
+ * Every statement sees the queue as committed when it began, and the summariser's own
+ * rows as taken, so a recompute never counts a pass that a later fold will add again.
+ */
+const folded = (alias: string) =>
+  sql.raw(
+    `not exists (select 1 from summary_queue q where q.chain_id = ${alias}.chain_id and ${alias}.id = any(q.pass_ids))`,
+  );
 
 // The per-chain figures over a set of passes, shared by the fold (over the new passes) and
 // the full recompute (over all of a chain's passes) so the two cannot drift apart.
@@ -45,51 +54,37 @@ const haltPassAggregate = (alias: string) =>
   sql.raw(`min(${alias}.pass_number) filter (where ${alias}.directive like 'HALT%' and not exists (
     select 1 from boundaries hb where hb.chain_id = ${alias}.chain_id and hb.pass_number = ${alias}.pass_number and hb.strategy <> 'halt'))`);
 
-/** What an insert of passes changed, as its one statement reports it. */
-export interface InsertedPasses {
-  /** How many rows the insert added (the rest were stored already). */
-  count: number;
-  /** The (chain_id, pass_id) of each row added; null when every row sent was added. */
-  keys: [string, string][] | null;
+/** What a fold of passes into their chains changed, as its one statement reports it. */
+export interface FoldedPasses {
   /**
-   * As it was, the summary of every chain in `after` that existed before the insert. A chain
-   * the insert changed may be in neither: then nothing the roll-ups or the outbox read of it
+   * As it was, the summary of every chain in `after` that existed before the fold. A chain
+   * the fold changed may be in neither: then nothing the roll-ups or the outbox read of it
    * moved (see `noted` below), and both would find no difference.
    */
   before: Map<string, ChainSnapshot>;
-  /** The summary, as it is now, of every chain the insert changed in a way the roll-ups or the outbox see. */
+  /** The summary, as it is now, of every chain the fold changed in a way the roll-ups or the outbox see. */
   after: Map<string, ChainSnapshot>;
-  /** The added passes counted per hour, class and verdict, for the roll-ups. */
+  /** The folded passes counted per hour, class and verdict, for the roll-ups. */
   passGroups: PassGroup[];
 }
 
-/**
- * The columns the fold below reads from the inserted rows: `insertPasses` returns these.
- */
-export const FOLDED_PASS_COLUMNS =
-  sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
+/** The columns of `passes` the fold below reads. */
+const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
   current_size_bytes, semantic_density_score, content_class, verdict, directive, client_mismatch, checked_mismatch,
   created_at, received_at`);
 
 /**
- * Runs `insertPasses` (an `insert into passes ... returning FOLDED_PASS_COLUMNS` of `sent`
- * rows) and, in the same statement,
- * folds the passes it inserted into their chains' summary rows without re-reading the
+ * Folds the given stored passes (`passes.id`; stored, none folded before) into their chains'
+ * summary rows in one statement, without re-reading the
  * chains' history (recomputing made every batch cost as much as its chains were long).
  * Folding is exact where the new passes all sort after the chain's stored ones (pass
  * number, then id), which is how agents report: the new passes' integrity findings then
  * depend only on each other and on the stored last pass. Any other chain (a late or
  * out-of-order pass, a chain with boundaries but no passes yet) is recomputed in full.
- * Callers hold the chains' locks, so no other writer can change a chain in between.
+ * Callers hold lockSummaries, so no other writer can change a chain in between.
  */
-export async function insertPassesWithSummaries(
-  tx: Executor,
-  insertPasses: SQL,
-  sent: number,
-): Promise<InsertedPasses> {
+export async function foldPasses(tx: Executor, passIds: readonly number[]): Promise<FoldedPasses> {
   const [outcome] = await queryRows<{
-    count: unknown;
-    keys: [string, string][] | string | null;
     chains: Record<string, unknown>[] | string | null;
     before: Record<string, unknown>[] | string | null;
     stale: string[] | string | null;
@@ -97,7 +92,7 @@ export async function insertPassesWithSummaries(
   }>(
     tx,
     sql`
-      with new as (${insertPasses}),
+      with new as (select ${FOLDED_PASS_COLUMNS} from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])),
       agg as (
         select chain_id,
           min(pass_number) as min_number,
@@ -259,16 +254,13 @@ export async function insertPassesWithSummaries(
       )
       -- One row of JSON: cheaper for both drivers to read than a row per pass.
       select
-        (select count(*) from new) as count,
-        case when (select count(*) from new) < ${sent}
-          then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys,
         (select json_agg(w) from written as w where w.chain_id in (select chain_id from noted)) as chains,
         (select json_agg(b) from before as b
           where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
         (select json_agg(chain_id) from stale) as stale,
         (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups`,
   );
-  if (!outcome) throw new Error("the insert of passes answered no row");
+  if (!outcome) throw new Error("the fold of passes answered no row");
   // postgres.js parses json columns; PGlite answers them as text.
   const parsed = <T>(v: T | string | null): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : v);
   const snapshots = (rows: Record<string, unknown>[] | string | null) =>
@@ -281,8 +273,6 @@ export async function insertPassesWithSummaries(
     for (const [id, snapshot] of await readChainSnapshots(tx, stale)) after.set(id, snapshot);
   }
   return {
-    count: Number(outcome.count),
-    keys: parsed(outcome.keys),
     before,
     after,
     passGroups: (parsed(outcome.pass_groups) ?? []).map((g) => ({
@@ -325,7 +315,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
     from (select distinct c as chain_id from json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json) as c) as ids
     left join lateral (
       select ${PASS_AGGREGATES}
-      from passes p where p.chain_id = ids.chain_id
+      from passes p where p.chain_id = ids.chain_id and ${folded("p")}
     ) as agg on true
     left join lateral (
       select count(*)::int as boundary_count, min(created_at) as first_seen, max(created_at) as last_seen
@@ -333,17 +323,17 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
     ) as b on true
     left join lateral (
       select pass_id, pass_number, verdict, content_class from passes p
-      where p.chain_id = ids.chain_id order by pass_number desc, id desc limit 1
+      where p.chain_id = ids.chain_id and ${folded("p")} order by pass_number desc, id desc limit 1
     ) as last on true
     left join lateral (
       select pass_id, pass_number, verdict, created_at from passes p
-      where p.chain_id = ids.chain_id and verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
+      where p.chain_id = ids.chain_id and ${folded("p")} and verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
       order by pass_number, id limit 1
     ) as col on true
     left join lateral (
       select least(
         (select min(hb.pass_number) from boundaries hb where hb.chain_id = ids.chain_id and hb.strategy = 'halt'),
-        (select ${haltPassAggregate("hp")} from passes hp where hp.chain_id = ids.chain_id and hp.directive like 'HALT%')
+        (select ${haltPassAggregate("hp")} from passes hp where hp.chain_id = ids.chain_id and hp.directive like 'HALT%' and ${folded("hp")})
       ) as halt_at
     ) as h on true
     left join lateral (
@@ -360,7 +350,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
         select pass_number, input_content_hash,
           lag(pass_number) over w as prev_num,
           lag(current_content_hash) over w as prev_hash
-        from passes p where p.chain_id = ids.chain_id
+        from passes p where p.chain_id = ids.chain_id and ${folded("p")}
         window w as (order by pass_number, id)
       ) as seq
       -- Right after a restore boundary the pass is judged against the restored pass, when it was received.

@@ -8,9 +8,10 @@ import type { WebhookEventType } from "@/lib/webhooks/payload";
 
 // What an ingest changed that someone may want to hear about: a chain's collapse point
 // set for the first time, new integrity findings, receipts whose client disagreed. The
-// chains' snapshots (db/ingest/rollups.ts) are taken inside the ingest's transaction, which
-// holds the chains' locks, so "before" and "after" are exact, and the events are recorded in
-// the outbox in that same transaction.
+// chains' snapshots (db/ingest/rollups.ts) are taken inside the transaction that writes the
+// summaries (the summariser's, the boundary ingest's), which holds the summaries' writers'
+// lock, so "before" and "after" are exact, and the events are recorded in the outbox in that
+// same transaction.
 
 /** A receipt this ingest inserted, with the server's verdict. */
 export interface InsertedPass {
@@ -38,12 +39,11 @@ export interface IngestEffects {
 const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.stringify([type, ...parts]);
 
 /**
- * Records the outbox events of one pass ingest. `before` is the chains' snapshots taken after
- * their locks and before the insert, `after` those of every chain the insert changed in a way
- * seen here: new, or its collapse point or integrity count moved (and a few more, see `noted`
- * in chain-summary.ts);
- * `inserted` in the order the insert added them. A chain collapses once (its collapse point
- * going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
+ * Records the outbox events of one fold of stored passes. `before` is the chains' snapshots
+ * before the fold, `after` those of every chain the fold changed in a way seen here: new, or
+ * its collapse point or integrity count moved (and a few more, see `noted` in
+ * chain-summary.ts); `inserted` the folded passes in the order the ingest stored them. A chain
+ * collapses once (its collapse point going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
  * however often the same receipts are sent.
  */
 export async function recordPassEvents(
@@ -66,7 +66,7 @@ export async function recordPassEvents(
   const grown = new Set<string>();
   const started: string[] = [];
   for (const [chainId, low] of lowest) {
-    // Left out by the insert when nothing read here moved: not new, no collapse, no findings to judge.
+    // Left out by the fold when nothing read here moved: not new, no collapse, no findings to judge.
     const c = after.get(chainId);
     if (!c) continue;
     const was = before.get(chainId);

@@ -1,11 +1,12 @@
 // Retention: chains whose last activity is older than the kept days go, with their passes,
 // boundaries, traces and cached originals, in small batches of short transactions so that
-// ingest never waits long. A chain being written is skipped (its lock is taken with a try,
-// never waited for) and looked at again next round. A class's policy may keep its chains for
-// days of its own. The overview's roll-ups are left alone: the history keeps its counts.
+// the other writers of summaries wait little (the pass ingest never waits: it takes no lock
+// retention holds). A chain with passes not yet folded into its summary stays, and is looked
+// at again next round. A class's policy may keep its chains for days of its own. The overview's roll-ups are left alone: the history keeps its counts.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, getReadDb, onlyRow, queryRows, type Db } from "../index";
+import { lockSummaries } from "./chain-summary";
 
 const DAY_MS = 86_400_000;
 // Any fixed number: one instance at a time works through the backlog.
@@ -36,8 +37,8 @@ function scopeCondition(scope: Scope) {
 }
 
 /**
- * Deletes one batch: how many chains were due (some may have been skipped for their lock)
- * and what went. Null when another instance holds the retention lock.
+ * Deletes one batch: how many chains were due (some may have stayed for passes the
+ * summariser has not folded yet) and what went. Null when another instance holds the retention lock.
  */
 async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ due: number; deleted: Deleted } | null> {
   const due = scopeCondition(scope);
@@ -46,40 +47,40 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
       await queryRows<{ mine: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`),
     );
     if (!mine) return null;
+    // The summaries' writers (the summariser, the boundary ingest) wait for this batch, and it for them.
+    await lockSummaries(tx);
     const candidates = await queryRows<{ chain_id: string }>(
       tx,
       sql`select chain_id from chains where ${due} order by last_activity_at, chain_id limit ${batchSize}`,
     );
     if (candidates.length === 0)
       return { due: 0, deleted: { chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 } };
-    // The ingest use cases' per-chain lock, tried and never waited for; once held, the chain
-    // is looked at again, since a write may have committed in between.
-    const deleted = await queryRows<{ chain_id: string }>(
+    // One statement, so that it sees the receipts of one moment: a chain whose stored passes
+    // wait for the summariser has had activity its summary does not show yet, and stays; a
+    // pass stored while it runs is not seen, so not deleted, and starts the chain anew.
+    const inChains = sql`(select chain_id from doomed)`;
+    const counted = await queryRows<Record<keyof Deleted, number | string>>(
       tx,
       sql`
-        delete from chains where chain_id in (
-          select c from json_array_elements_text(${JSON.stringify(candidates.map((c) => c.chain_id))}::json) as c
-          where pg_try_advisory_xact_lock(hashtext('chain:' || c))
-        ) and ${due}
-        returning chain_id`,
-    );
-    const ids = JSON.stringify(deleted.map((d) => d.chain_id));
-    const inChains = sql`(select json_array_elements_text(${ids}::json))`;
-    const counted = await queryRows<Record<"passes" | "boundaries" | "traces" | "originals", number | string>>(
-      tx,
-      sql`
-        with p as (delete from passes where chain_id in ${inChains} returning 1),
+        with doomed as (
+          delete from chains where chain_id in (
+            select json_array_elements_text(${JSON.stringify(candidates.map((c) => c.chain_id))}::json))
+            and ${due}
+            and not exists (select 1 from summary_queue q where q.chain_id = chains.chain_id)
+          returning chain_id
+        ),
+          p as (delete from passes where chain_id in ${inChains} returning 1),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),
           t as (delete from traces where chain_id in ${inChains} returning 1),
           o as (delete from originals where chain_id in ${inChains} returning 1)
-        select (select count(*) from p) as passes, (select count(*) from b) as boundaries,
-          (select count(*) from t) as traces, (select count(*) from o) as originals`,
+        select (select count(*) from doomed) as chains, (select count(*) from p) as passes,
+          (select count(*) from b) as boundaries, (select count(*) from t) as traces, (select count(*) from o) as originals`,
     );
     const counts = onlyRow(counted);
     return {
       due: candidates.length,
       deleted: {
-        chains: deleted.length,
+        chains: Number(counts.chains),
         passes: Number(counts.passes),
         boundaries: Number(counts.boundaries),
         traces: Number(counts.traces),

@@ -3,8 +3,9 @@ import { boolean, doublePrecision, index, integer, pgTable, text } from "drizzle
 import { safeBigint, timestampMs } from "./columns";
 
 /**
- * A summary row per chain, recomputed from `passes` and `boundaries` in the same transaction
- * as every write, so that listing and filtering 100,000 chains never aggregates passes.
+ * A summary row per chain, kept from `passes` and `boundaries` by their writers (the
+ * summariser folds stored passes in, db/ingest/summaries.ts), so that listing and filtering
+ * 100,000 chains never aggregates passes.
  */
 export const chains = pgTable(
   "chains",

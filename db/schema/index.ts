@@ -7,3 +7,4 @@ export * from "./originals";
 export * from "./rollups";
 export * from "./access";
 export * from "./webhooks";
+export * from "./summary-queue";

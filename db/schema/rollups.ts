@@ -5,8 +5,8 @@ const count = (name: string) => bigint(name, { mode: "number" }).notNull().defau
 
 /**
  * Passes per UTC hour of `created_at` × content class × server verdict, maintained by the
- * ingest use cases in the writer's transaction, so the overview's pass figures read a few
- * rows per hour of history instead of every pass. Retention never subtracts from it: the
+ * summariser as it folds stored passes (db/ingest/summaries.ts), so the overview's pass
+ * figures read a few rows per hour of history instead of every pass. Retention never subtracts from it: the
  * history's counts outlive the chains.
  */
 // Hourly and daily tables have the same columns beside their time bucket: one definition each.

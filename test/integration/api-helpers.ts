@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { getDb, queryRows } from "@/db/index";
+import { getDb, queryRows, summariesSettled } from "@/db/index";
 import { jsonRequest } from "../support/database";
 
 export interface Answer<T = any> {
@@ -23,6 +23,9 @@ export async function call<C = { params: Promise<Record<string, string>> }>(
 ): Promise<Answer> {
   const response = await handler(request, context);
   const text = await response.text();
+  // What an ingest stored is folded into the chain summaries right after it answers: the
+  // tests read the database as a page of this process would, once that is done.
+  await summariesSettled();
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -69,6 +72,7 @@ const TABLES = ["passes", "boundaries", "chains", "policies", "traces", "trace_r
 export type TableCounts = Record<(typeof TABLES)[number], number>;
 
 export async function countRows(): Promise<TableCounts> {
+  await summariesSettled();
   const db = await getDb();
   const counts = {} as TableCounts;
   for (const table of TABLES) {
@@ -83,6 +87,7 @@ export async function countRows(): Promise<TableCounts> {
 
 /** The full content of the written tables, to prove that nothing changed (not only the counts). */
 export async function tableFingerprint(): Promise<string> {
+  await summariesSettled();
   const db = await getDb();
   const parts: string[] = [];
   for (const table of TABLES) {

@@ -4,7 +4,7 @@
 // recompute from the passes themselves.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, queryRows } from "@/db/index";
+import { getDb, queryRows, summariesSettled } from "@/db/index";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
 import { getChain } from "@/db/queries/chains";
@@ -22,6 +22,8 @@ const CHAINS = Array.from({ length: 8 }, (_, i) => `fold-${i}`);
 const HASHES = ["h0", "h1"];
 
 async function summaries(): Promise<string> {
+  // As a page of this process reads them: once the summariser has folded what was stored.
+  await summariesSettled();
   const db = await getDb();
   const rows = await queryRows<Record<string, unknown>>(
     db,

@@ -5,7 +5,7 @@
 // equal counts taken straight from the tables, for any start of the range.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, onlyRow, queryRows } from "@/db/index";
+import { getDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import {
   RECOMPUTE_CHAIN_ROLLUPS,
@@ -34,6 +34,8 @@ const KEYS = new Set(["hour", "day", "content_class", "verdict"]);
 
 /** Rows of a roll-up as sorted JSON, all-zero rows left out (a chain moving on leaves its old hour at zero). */
 async function rows(query: ReturnType<typeof sql>): Promise<string> {
+  // As a page of this process reads them: once the summariser has folded what was stored.
+  await summariesSettled();
   const db = await getDb();
   const found = await queryRows<Record<string, unknown>>(db, query);
   const normalised = found.map((r) =>
@@ -53,6 +55,7 @@ async function rows(query: ReturnType<typeof sql>): Promise<string> {
  * chains-list status condition (what each figure opens), and passes received since it.
  */
 async function countedFigures(since: Date | null): Promise<Record<string, number>> {
+  await summariesSettled();
   const db = await getDb();
   const active = since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const inRange = since ? sql`p.created_at >= ${since.toISOString()}::timestamptz` : sql`true`;

@@ -1,0 +1,116 @@
+// The summariser: folds stored passes into their chains' summary rows, the overview's
+// roll-ups and the webhook outbox, right after the ingest that stored them has answered.
+//
+// The pass ingest stores the passes and, in the same transaction, one `summary_queue` row per
+// chain naming them. It then asks this process's summariser for a run (db/follow-up.ts), which
+// takes every queued row in one transaction of its own: a burst of ingests costs one fold per
+// chain, not one per batch, and the next batch is read and stored while the last is folded.
+// Reads of this process (getReadDb) wait for the runs asked before them, so a page or an API
+// read that follows an ingest shows it; another instance sees it once the run commits,
+// milliseconds later. Queued rows outlive a crash: the next run, on any instance, takes them
+// (every instance asks for one at start and every few seconds).
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Db, getHandle, queryRows, retryTransient } from "../index";
+import { foldPasses, lockSummaries } from "../queries/chain-summary";
+import { notifyChainsChanged } from "../queries/chain-events";
+import { type InsertedPass, recordPassEvents } from "../queries/ingest-events";
+import { trackRollups } from "./rollups";
+import { recordChainStarted, recordCollapse, recordIntegrityFindings } from "@/lib/observability/metrics";
+
+/** Passes one run folds at most (and one queue row more); the rest go in the next run. */
+const PASSES_PER_RUN = 20_000;
+const SWEEP_MS = 5_000;
+
+/**
+ * Asks this process's summariser for a run; returns at once, and never fails: when the
+ * database cannot be reached (the process is shutting down), the queue waits for the next
+ * run on any instance.
+ */
+export async function requestSummaries(): Promise<void> {
+  try {
+    const handle = await getHandle();
+    handle.summaries.request(() => foldQueued(handle.db));
+  } catch {}
+}
+
+/**
+ * Folds what the queue holds, in runs of about PASSES_PER_RUN passes, until a run finds less
+ * than that (a queue that others keep filling is left to the runs they ask for). Used by the
+ * runs requestSummaries asks for.
+ */
+export async function foldQueued(db: Db): Promise<void> {
+  while ((await retryTransient(() => foldOnce(db))) >= PASSES_PER_RUN) {}
+}
+
+/** One run: takes the oldest queue rows, up to about PASSES_PER_RUN passes, and folds them; answers how many passes. */
+async function foldOnce(db: Db): Promise<number> {
+  const outcome = await db.transaction(async (tx) => {
+    await lockSummaries(tx);
+    // Oldest first, so a chain's passes are folded in the order they were stored; at least one row.
+    const taken = await queryRows<{ chain_id: string; pass_ids: unknown[] | string; service_name: string | null }>(
+      tx,
+      sql`delete from summary_queue where (chain_id, id) in (
+            select chain_id, id from (
+              select chain_id, id, sum(cardinality(pass_ids)) over (order by id) - cardinality(pass_ids) as before
+              from summary_queue
+            ) as q where before < ${PASSES_PER_RUN})
+          returning chain_id, pass_ids, service_name`,
+    );
+    if (taken.length === 0) return null;
+    const chainIds = [...new Set(taken.map((t) => t.chain_id))];
+    const passIds = taken.flatMap((t) => passIdsOf(t.pass_ids)).sort((a, b) => a - b);
+    const folded = await foldPasses(tx, passIds);
+    const named = taken.flatMap((t) => (t.service_name ? [{ chain_id: t.chain_id, name: t.service_name }] : []));
+    if (named.length > 0) {
+      await tx.execute(sql`
+        update chains c set service_name = s.name
+        from json_to_recordset(${JSON.stringify(named)}::json) as s(chain_id text, name text)
+        where c.chain_id = s.chain_id and c.service_name is null`);
+    }
+    const rollups = trackRollups(tx, folded.before);
+    rollups.addPassGroups(folded.passGroups);
+    await rollups.commit(folded.after);
+    await notifyChainsChanged(tx, chainIds);
+    // The outbox events, in this transaction: they exist exactly when the summaries do.
+    const inserted = await queryRows<InsertedPass & { pass_number: unknown }>(
+      tx,
+      sql`select chain_id, pass_id, pass_number, input_content_hash, current_content_hash, content_class, verdict,
+            directive, manifest_digest, client_mismatch, client_verdict, client_manifest_digest
+          from passes where id = any(${`{${passIds.join(",")}}`}::bigint[]) order by id`,
+    );
+    for (const p of inserted) p.pass_number = Number(p.pass_number);
+    const effects = await recordPassEvents(tx, folded.before, folded.after, inserted as InsertedPass[]);
+    return { passes: passIds.length, effects };
+  });
+  if (!outcome) return 0;
+  // Counted once committed.
+  for (const contentClass of outcome.effects.started) recordChainStarted(contentClass);
+  for (const c of outcome.effects.collapses) recordCollapse(c.content_class, c.verdict);
+  recordIntegrityFindings(outcome.effects.integrityKinds);
+  return outcome.passes;
+}
+
+// postgres.js answers a bigint[] as strings or numbers, PGlite as numbers or its text form.
+function passIdsOf(value: unknown[] | string): number[] {
+  const items = typeof value === "string" ? value.replace(/[{}]/g, "").split(",").filter(Boolean) : value;
+  return items.map(Number);
+}
+
+const globalForSweep = globalThis as unknown as { floorlineSummarySweep?: NodeJS.Timeout };
+
+/**
+ * Asks for a run now (rows left by a process that stopped before folding them) and every
+ * SWEEP_MS (rows another instance queued and could not fold). Started once per server.
+ */
+export function startSummariser(): void {
+  if (globalForSweep.floorlineSummarySweep) return;
+  const ask = () => void requestSummaries();
+  ask();
+  globalForSweep.floorlineSummarySweep = setInterval(ask, SWEEP_MS).unref();
+}
+
+export function stopSummariser(): void {
+  clearInterval(globalForSweep.floorlineSummarySweep);
+  globalForSweep.floorlineSummarySweep = undefined;
+}

@@ -1,0 +1,136 @@
+// The summariser: the pass ingest stores passes and queues them, and answers; the chain
+// summaries, roll-ups and outbox follow in a transaction of the summariser's own. A summary
+// recomputed meanwhile leaves the queued passes out (the fold adds them, once), retention
+// keeps a chain whose passes wait, and reads of this process wait for the fold.
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { getDb, getReadDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
+import { foldQueued } from "@/db/ingest/summaries";
+import { ingestPasses } from "@/db/ingest/passes";
+import { refreshChainSummaries, SUMMARY_WRITER_LOCK_KEY } from "@/db/queries/chain-summary";
+import { deleteExpiredChains } from "@/db/queries/retention";
+import { passReceiptSchema } from "@/lib/schemas/passes";
+import { driver, setUpTestDatabase } from "../support/database";
+
+setUpTestDatabase();
+
+const DAY = 86_400_000;
+
+const receipts = (chainId: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) =>
+    passReceiptSchema.parse({
+      chain_id: chainId,
+      pass_id: `${chainId}.p${from + i}`,
+      pass_number: from + i,
+      input_content_hash: from + i > 1 ? `${chainId}:${from + i - 1}` : undefined,
+      current_content_hash: `${chainId}:${from + i}`,
+      current_size_bytes: 4_000 - (from + i) * 100,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9 - (from + i) * 0.05,
+    }),
+  );
+
+async function summaryOf(chainId: string): Promise<Record<string, unknown> | undefined> {
+  const db = await getDb();
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`select * from chains where chain_id = ${chainId}`);
+  return row;
+}
+
+async function queued(chainId: string): Promise<number> {
+  const db = await getDb();
+  const { n } = onlyRow(
+    await queryRows<{ n: number | string }>(
+      db,
+      sql`select count(*) as n from summary_queue where chain_id = ${chainId}`,
+    ),
+  );
+  return Number(n);
+}
+
+describe("the summariser", () => {
+  it("leaves queued passes out of a recompute, folds them once, and retention keeps their chain meanwhile", async () => {
+    await ingestPasses(receipts("sq-a", 1, 3));
+    await summariesSettled();
+    expect(await queued("sq-a")).toBe(0);
+    const db = await getDb();
+    // Pass 4 stored and queued the way the ingest does it, its fold not yet run.
+    await db.transaction(async (tx) => {
+      const [copy] = await queryRows<{ id: number | string }>(
+        tx,
+        sql`insert into passes (chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
+              current_size_bytes, is_parseable, schema_valid, semantic_density_score, content_class, metadata,
+              verdict, directive, manifest_digest, policy_version, client_mismatch, body_digest, created_at)
+            select chain_id, 'sq-a.p4', 4, current_content_hash, 'sq-a:4', 3000, is_parseable, schema_valid, 0.6,
+              content_class, metadata, verdict, directive, manifest_digest, policy_version, client_mismatch, 'x', created_at
+            from passes where pass_id = 'sq-a.p3'
+            returning id`,
+      );
+      await tx.execute(
+        sql`insert into summary_queue (chain_id, pass_ids) values ('sq-a', array[${Number(copy?.id)}]::bigint[])`,
+      );
+    });
+
+    await db.transaction((tx) => refreshChainSummaries(tx, ["sq-a"]));
+    expect(await summaryOf("sq-a")).toMatchObject({ pass_count: 3, last_pass_id: "sq-a.p3" });
+
+    // Its summary says nothing happened since pass 3; the queued pass says otherwise.
+    const later = new Date(Date.now() + 30 * DAY);
+    await deleteExpiredChains({ now: later, days: 1 });
+    expect(await summaryOf("sq-a")).toBeDefined();
+
+    await foldQueued(db);
+    const folded = await summaryOf("sq-a");
+    expect(folded).toMatchObject({ pass_count: 4, last_pass_id: "sq-a.p4" });
+    expect(await queued("sq-a")).toBe(0);
+    // Folded once: a full recompute from the passes finds the same row.
+    await db.transaction((tx) => refreshChainSummaries(tx, ["sq-a"]));
+    expect(await summaryOf("sq-a")).toEqual(folded);
+
+    const run = await deleteExpiredChains({ now: later, days: 1 });
+    expect(run).toMatchObject({ chains: 1, passes: 4 });
+    expect(await summaryOf("sq-a")).toBeUndefined();
+  });
+
+  it.skipIf(driver !== "postgres")(
+    "answers an ingest while the summaries' writers are busy, and reads of this process wait for its fold",
+    async () => {
+      // Another session holds the lock every writer of summaries takes: a long fold on
+      // another instance, a boundary batch, a retention batch.
+      const { name } = onlyRow(
+        await queryRows<{ name: string }>(await getDb(), sql`select current_database() as name`),
+      );
+      const url = new URL(process.env.TEST_DATABASE_URL as string);
+      url.pathname = `/${name}`;
+      const session = postgres(url.toString(), { max: 1, onnotice: () => {} });
+      let release!: () => void;
+      let holding!: () => void;
+      const held = new Promise<void>((r) => (holding = r));
+      const holder = session.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${SUMMARY_WRITER_LOCK_KEY})`;
+        holding();
+        await new Promise<void>((r) => (release = r));
+      });
+      try {
+        await held;
+        const answer = await ingestPasses(receipts("sq-b", 1, 2));
+        expect(answer.created).toBe(2);
+        expect(await queued("sq-b")).toBe(1);
+        expect(await summaryOf("sq-b")).toBeUndefined();
+        const read = getReadDb().then(() => "read");
+        const waited = await Promise.race([read, new Promise((r) => setTimeout(() => r("waiting"), 300))]);
+        expect(waited).toBe("waiting");
+        release();
+        expect(await read).toBe("read");
+        expect(await summaryOf("sq-b")).toMatchObject({ pass_count: 2, last_pass_id: "sq-b.p2" });
+        expect(await queued("sq-b")).toBe(0);
+      } finally {
+        release?.();
+        await holder;
+        await session.end();
+      }
+    },
+    60_000,
+  );
+});
