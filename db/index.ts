@@ -441,9 +441,25 @@ export async function getReadDb(): Promise<Db> {
   return handle.readDb;
 }
 
-/** Resolves once the summariser has folded every pass this process stored before the call. */
+/**
+ * The primary, for reads of chain summaries that must not lag (the live streams' change
+ * checks): like getReadDb(), it waits first for the summaries of what this process stored.
+ */
+export async function getSettledDb(): Promise<Db> {
+  const handle = await getHandle();
+  await handle.summaries.settled();
+  return handle.db;
+}
+
+/**
+ * Resolves once the summariser has folded every pass this process stored before the call.
+ * Opens nothing: with no database open (or none that opened), nothing stored is waiting.
+ */
 export async function summariesSettled(): Promise<void> {
-  await (await getHandle()).summaries.settled();
+  const pending = globalForDb.floorlineDb;
+  if (!pending) return;
+  const handle = await pending.catch(() => null);
+  await handle?.summaries.settled();
 }
 
 /** Opens a database of its own (tests, scripts); the caller closes it. */

@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, onlyRow, queryRows, getReadDb } from "../index";
+import { getSettledDb, onlyRow, queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -231,7 +231,7 @@ export async function listChainClasses(): Promise<string[]> {
 
 /** The OpenTelemetry service names chains came from, skipping through the service index. */
 export async function listChainServices(): Promise<string[]> {
-  const db = await getDb();
+  const db = await getSettledDb();
   const rows = await queryRows<{ service_name: string }>(
     db,
     sql`
@@ -279,7 +279,7 @@ export async function countChains(filter: ChainFilter): Promise<{ count: number;
 
 /** What changes when a chain receives passes or boundaries: cheap to read every second. */
 export async function getChainVersion(chainId: string): Promise<ChainVersion | null> {
-  const db = await getDb();
+  const db = await getSettledDb();
   const [row] = await db
     .select({
       passCount: chains.passCount,

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Executor, getDb, getHandle, onlyRow, queryRows } from "../index";
+import { type Executor, getDb, getHandle, getSettledDb, onlyRow, queryRows } from "../index";
 import { type CompressionPolicy, evaluatePass } from "@/lib/guard/guard";
 import {
   type ChainColumns,
@@ -243,7 +243,7 @@ const cache = new Map<string, CachedRecommendation>();
  * computes afresh.
  */
 export async function getCachedRecommendation(contentClass: string): Promise<RecommendationResult> {
-  const db = await getDb();
+  const db = await getSettledDb();
   const [[stamp], policy] = await Promise.all([
     queryRows<{ n: number | string; last: string | Date | null; boundaries: number | string | null }>(
       db,
