@@ -11,7 +11,7 @@
 // (every instance asks for one at start and every few seconds).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Db, getHandle, queryRows, retryTransient } from "../index";
+import { type Db, getDb, getHandle, queryRows, retryTransient, summariesSettled } from "../index";
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { type InsertedPass, recordPassEvents } from "../queries/ingest-events";
@@ -32,6 +32,19 @@ export async function requestSummaries(): Promise<void> {
     const handle = await getHandle();
     handle.summaries.request(() => foldQueued(handle.db));
   } catch {}
+}
+
+/**
+ * When stored passes of this chain wait in the queue (queued through any instance), runs the
+ * summariser here and waits for it, so a read that found no summary can look again; answers
+ * whether there were any.
+ */
+export async function foldQueuedChain(chainId: string): Promise<boolean> {
+  const waiting = await queryRows(await getDb(), sql`select 1 from summary_queue where chain_id = ${chainId} limit 1`);
+  if (waiting.length === 0) return false;
+  await requestSummaries();
+  await summariesSettled();
+  return true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { shutdownSignal } from "@/db/index";
 import { getChainVersion } from "@/db/queries/chains";
+import { foldQueuedChain } from "@/db/ingest/summaries";
 import type { ChainVersion } from "@/lib/chains/types";
 import { chainNotificationsLive, getSharedChainVersion, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
@@ -56,10 +57,14 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
     }
     const live = await chainNotificationsLive();
     const changes = subscribeChainChanges(chainId);
-    const found = await getChainVersion(chainId).catch((error: unknown) => {
-      changes.close();
-      throw error;
-    });
+    // A chain whose first passes another instance stored and has not folded yet is folded
+    // here, so it is not reported missing.
+    const found = await getChainVersion(chainId)
+      .then(async (version) => version ?? ((await foldQueuedChain(chainId)) ? getChainVersion(chainId) : null))
+      .catch((error: unknown) => {
+        changes.close();
+        throw error;
+      });
     const wait = new URL(request.url).searchParams.get("wait") === "1";
     if (!found && !wait) {
       changes.close();
