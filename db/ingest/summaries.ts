@@ -40,7 +40,10 @@ export async function requestSummaries(): Promise<void> {
  * whether there were any.
  */
 export async function foldQueuedChain(chainId: string): Promise<boolean> {
-  const waiting = await queryRows(await getDb(), sql`select 1 from summary_queue where chain_id = ${chainId} limit 1`);
+  const waiting = await queryRows(
+    await getDb(),
+    sql`select 1 from summary_queue where ${chainId} = any(chain_ids) limit 1`,
+  );
   if (waiting.length === 0) return false;
   await requestSummaries();
   await summariesSettled();
@@ -61,20 +64,27 @@ async function foldOnce(db: Db): Promise<number> {
   const outcome = await db.transaction(async (tx) => {
     await lockSummaries(tx);
     // Oldest first, so a chain's passes are folded in the order they were stored; at least one row.
-    const taken = await queryRows<{ chain_id: string; pass_ids: unknown[] | string; service_name: string | null }>(
+    // As JSON: both drivers give arrays of any text back from it (PGlite as text, parsed below).
+    const taken = await queryRows<{
+      chain_ids: string[] | string;
+      pass_ids: number[] | string;
+      service_names: Record<string, string> | string | null;
+    }>(
       tx,
-      sql`delete from summary_queue where (chain_id, id) in (
-            select chain_id, id from (
-              select chain_id, id, sum(cardinality(pass_ids)) over (order by id) - cardinality(pass_ids) as before
+      sql`delete from summary_queue where id in (
+            select id from (
+              select id, sum(cardinality(pass_ids)) over (order by id) - cardinality(pass_ids) as before
               from summary_queue
             ) as q where before < ${PASSES_PER_RUN})
-          returning chain_id, pass_ids, service_name`,
+          returning to_json(chain_ids) as chain_ids, to_json(pass_ids) as pass_ids, service_names`,
     );
     if (taken.length === 0) return null;
-    const chainIds = [...new Set(taken.map((t) => t.chain_id))];
-    const passIds = taken.flatMap((t) => passIdsOf(t.pass_ids)).sort((a, b) => a - b);
+    const chainIds = [...new Set(taken.flatMap((t) => fromJson(t.chain_ids)))];
+    const passIds = taken.flatMap((t) => fromJson(t.pass_ids).map(Number)).sort((a, b) => a - b);
     const folded = await foldPasses(tx, passIds);
-    const named = taken.flatMap((t) => (t.service_name ? [{ chain_id: t.chain_id, name: t.service_name }] : []));
+    const named = taken.flatMap((t) =>
+      Object.entries(fromJson(t.service_names) ?? {}).map(([chain_id, name]) => ({ chain_id, name })),
+    );
     if (named.length > 0) {
       await tx.execute(sql`
         update chains c set service_name = s.name
@@ -104,11 +114,8 @@ async function foldOnce(db: Db): Promise<number> {
   return outcome.passes;
 }
 
-// postgres.js answers a bigint[] as strings or numbers, PGlite as numbers or its text form.
-function passIdsOf(value: unknown[] | string): number[] {
-  const items = typeof value === "string" ? value.replace(/[{}]/g, "").split(",").filter(Boolean) : value;
-  return items.map(Number);
-}
+// postgres.js parses json columns; PGlite answers them as text.
+const fromJson = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
 
 const globalForSweep = globalThis as unknown as { floorlineSummarySweep?: NodeJS.Timeout };
 

@@ -28,10 +28,7 @@ export async function lockSummaries(tx: Executor): Promise<void> {
  * Every statement sees the queue as committed when it began, and the summariser's own
  * rows as taken, so a recompute never counts a pass that a later fold will add again.
  */
-const folded = (alias: string) =>
-  sql.raw(
-    `not exists (select 1 from summary_queue q where q.chain_id = ${alias}.chain_id and ${alias}.id = any(q.pass_ids))`,
-  );
+const folded = (alias: string) => sql.raw(`${alias}.id not in (select unnest(q.pass_ids) from summary_queue q)`);
 
 // The per-chain figures over a set of passes, shared by the fold (over the new passes) and
 // the full recompute (over all of a chain's passes) so the two cannot drift apart.

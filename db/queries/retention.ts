@@ -66,7 +66,7 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           delete from chains where chain_id in (
             select json_array_elements_text(${JSON.stringify(candidates.map((c) => c.chain_id))}::json))
             and ${due}
-            and not exists (select 1 from summary_queue q where q.chain_id = chains.chain_id)
+            and chain_id not in (select unnest(q.chain_ids) from summary_queue q)
           returning chain_id
         ),
           p as (delete from passes where chain_id in ${inChains} returning 1),

@@ -1,20 +1,17 @@
-import { bigint, bigserial, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, bigserial, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 
 /**
- * Passes stored but not yet folded into their chain's summary row (`chains`), the roll-ups
- * and the outbox: one row per chain per ingest, written in the ingest's transaction and
- * taken by the summariser (db/ingest/summaries.ts) in its own. Keyed by chain first, so it
- * distributes with the other tables by `chain_id`.
+ * Passes stored but not yet folded into their chains' summary rows (`chains`), the roll-ups
+ * and the outbox: one row per ingest, written in the ingest's transaction and taken by the
+ * summariser (db/ingest/summaries.ts) in its own. Short-lived and small: a few rows while
+ * ingest runs, none at rest.
  */
-export const summaryQueue = pgTable(
-  "summary_queue",
-  {
-    chainId: text("chain_id").notNull(),
-    id: bigserial("id", { mode: "number" }).notNull(),
-    /** The `passes.id` of the passes this ingest added to the chain. */
-    passIds: bigint("pass_ids", { mode: "number" }).array().notNull(),
-    /** The OpenTelemetry `service.name` the chain's receipts came with, if any. */
-    serviceName: text("service_name"),
-  },
-  (t) => [primaryKey({ columns: [t.chainId, t.id] })],
-);
+export const summaryQueue = pgTable("summary_queue", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  /** The chains the ingest added passes to. */
+  chainIds: text("chain_ids").array().notNull(),
+  /** The `passes.id` of the passes it added. */
+  passIds: bigint("pass_ids", { mode: "number" }).array().notNull(),
+  /** chain_id → the OpenTelemetry `service.name` its receipts came with, when any did. */
+  serviceNames: jsonb("service_names").$type<Record<string, string>>(),
+});

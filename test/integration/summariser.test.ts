@@ -43,7 +43,7 @@ async function queued(chainId: string): Promise<number> {
   const { n } = onlyRow(
     await queryRows<{ n: number | string }>(
       db,
-      sql`select count(*) as n from summary_queue where chain_id = ${chainId}`,
+      sql`select count(*) as n from summary_queue where ${chainId} = any(chain_ids)`,
     ),
   );
   return Number(n);
@@ -68,7 +68,7 @@ describe("the summariser", () => {
             returning id`,
       );
       await tx.execute(
-        sql`insert into summary_queue (chain_id, pass_ids) values ('sq-a', array[${Number(copy?.id)}]::bigint[])`,
+        sql`insert into summary_queue (chain_ids, pass_ids) values (array['sq-a'], array[${Number(copy?.id)}]::bigint[])`,
       );
     });
 
