@@ -12,8 +12,10 @@ export async function register() {
   const { getStoreStats } = await import("./db/queries/originals-metrics");
   setStoreStatsSource(getStoreStats);
   // Folds passes queued by an instance that stopped before it could, then keeps sweeping.
-  const { startSummariser, stopSummariser } = await import("./db/ingest/summaries");
+  const { getSummaryQueueStats, startSummariser, stopSummariser } = await import("./db/ingest/summaries");
   startSummariser();
+  const { setSummaryQueueSource } = await import("./lib/observability/metrics");
+  setSummaryQueueSource(getSummaryQueueStats);
   beforeShutdown(async () => stopSummariser());
   const { ensureWebhookWorker, stopWebhookWorker } = await import("./db/workers/webhook-delivery");
   ensureWebhookWorker();

@@ -16,7 +16,12 @@ import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { type InsertedPass, recordPassEvents } from "../queries/ingest-events";
 import { trackRollups } from "./rollups";
-import { recordChainStarted, recordCollapse, recordIntegrityFindings } from "@/lib/observability/metrics";
+import {
+  recordChainStarted,
+  recordCollapse,
+  recordIntegrityFindings,
+  type SummaryQueueStats,
+} from "@/lib/observability/metrics";
 
 /** Passes one run folds at most (and one queue row more); the rest go in the next run. */
 const PASSES_PER_RUN = 20_000;
@@ -116,6 +121,17 @@ async function foldOnce(db: Db): Promise<number> {
 
 // postgres.js parses json columns; PGlite answers them as text.
 const fromJson = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+
+/** The summary queue gauges on /metrics: passes waiting, and how long the oldest batch has waited. */
+export async function getSummaryQueueStats(): Promise<SummaryQueueStats> {
+  const [row] = await queryRows<{ passes: unknown; oldest_seconds: unknown }>(
+    await getDb(),
+    sql`select coalesce(sum(cardinality(pass_ids)), 0) as passes,
+          coalesce(extract(epoch from now() - min(queued_at)), 0)::float8 as oldest_seconds
+        from summary_queue`,
+  );
+  return { passes: Number(row?.passes ?? 0), oldest_seconds: Math.max(0, Number(row?.oldest_seconds ?? 0)) };
+}
 
 const globalForSweep = globalThis as unknown as { floorlineSummarySweep?: NodeJS.Timeout };
 

@@ -1,4 +1,5 @@
 import { bigint, bigserial, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { timestampMs } from "./columns";
 
 /**
  * Passes stored but not yet folded into their chains' summary rows (`chains`), the roll-ups
@@ -14,4 +15,6 @@ export const summaryQueue = pgTable("summary_queue", {
   passIds: bigint("pass_ids", { mode: "number" }).array().notNull(),
   /** chain_id → the OpenTelemetry `service.name` its receipts came with, when any did. */
   serviceNames: jsonb("service_names").$type<Record<string, string>>(),
+  /** When the ingest queued it: the age of the oldest row is a gauge on /metrics. */
+  queuedAt: timestampMs("queued_at").notNull().defaultNow(),
 });

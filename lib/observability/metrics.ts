@@ -33,6 +33,48 @@ export interface StoreStats {
 }
 export type StoreStatsSource = () => Promise<StoreStats>;
 
+/** What the summary queue gauges show (db/ingest/summaries.ts). */
+export interface SummaryQueueStats {
+  passes: number;
+  oldest_seconds: number;
+}
+
+interface SourceState<T> {
+  source: (() => Promise<T>) | null;
+  cached: { at: number; value: Promise<T | null> } | null;
+  last: T | null;
+}
+
+/**
+ * A database read behind gauges, at most every STORE_STATS_TTL_MS. The promise is cached, not
+ * just the value: gauges that collect in the same scrape share one read.
+ */
+function cachedRead<T>(what: string): { state: SourceState<T>; read: () => Promise<T | null> } {
+  const state: SourceState<T> = { source: null, cached: null, last: null };
+  const read = (): Promise<T | null> => {
+    const source = state.source;
+    if (!source) return Promise.resolve(null);
+    const now = Date.now();
+    if (state.cached && now - state.cached.at < STORE_STATS_TTL_MS) return state.cached.value;
+    const value = source().then(
+      (stats) => {
+        state.last = stats;
+        return stats;
+      },
+      (error) => {
+        // A scrape must still answer (with the process and counter series) while the
+        // database is down; the last value read, if any, is better than none.
+        console.error(`[floorline] metrics: could not read ${what}:`, error);
+        if (state.cached?.value === value) state.cached = null;
+        return state.last;
+      },
+    );
+    state.cached = { at: now, value };
+    return value;
+  };
+  return { state, read };
+}
+
 /** Request latency buckets: ingest of a 5,000-receipt batch takes about a second. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -49,38 +91,13 @@ function createMetrics() {
     registry.removeSingleMetric(name);
   }
 
-  // The promise is cached, not just the value: both store gauges collect in the same
-  // scrape, and they must share one read.
-  const state: {
-    source: StoreStatsSource | null;
-    cached: { at: number; value: Promise<StoreStats | null> } | null;
-    last: StoreStats | null;
-  } = { source: null, cached: null, last: null };
-  const readStore = (): Promise<StoreStats | null> => {
-    const source = state.source;
-    if (!source) return Promise.resolve(null);
-    const now = Date.now();
-    if (state.cached && now - state.cached.at < STORE_STATS_TTL_MS) return state.cached.value;
-    const value = source().then(
-      (stats) => {
-        state.last = stats;
-        return stats;
-      },
-      (error) => {
-        // A scrape must still answer (with the process and counter series) while the
-        // database is down; the last value read, if any, is better than none.
-        console.error("[floorline] metrics: could not read the store gauges:", error);
-        if (state.cached?.value === value) state.cached = null;
-        return state.last;
-      },
-    );
-    state.cached = { at: now, value };
-    return value;
-  };
+  const store = cachedRead<StoreStats>("the store gauges");
+  const queue = cachedRead<SummaryQueueStats>("the summary queue gauges");
 
   const m = {
     registry,
-    state,
+    store: store.state,
+    queue: queue.state,
     passesIngested: new Counter({
       name: "floorline_passes_ingested_total",
       help: "Pass receipts stored, by content class and the server's verdict.",
@@ -165,7 +182,7 @@ function createMetrics() {
     help: "Bytes of live cached originals (original plus compressed text).",
     registers: [registry],
     async collect() {
-      const stats = await readStore();
+      const stats = await store.read();
       if (stats) this.set(stats.bytes);
     },
   });
@@ -175,8 +192,26 @@ function createMetrics() {
     labelNames: ["status"] as const,
     registers: [registry],
     async collect() {
-      const stats = await readStore();
+      const stats = await store.read();
       if (stats) for (const status of ENTRY_STATUSES) this.set({ status }, stats.entries[status]);
+    },
+  });
+  new Gauge({
+    name: "floorline_fold_queue_passes",
+    help: "Passes stored but not yet folded into their chains' summaries, the roll-ups and the webhook outbox.",
+    registers: [registry],
+    async collect() {
+      const stats = await queue.read();
+      if (stats) this.set(stats.passes);
+    },
+  });
+  new Gauge({
+    name: "floorline_fold_queue_oldest_seconds",
+    help: "How long the oldest batch waiting for the summariser has waited; 0 when none waits.",
+    registers: [registry],
+    async collect() {
+      const stats = await queue.read();
+      if (stats) this.set(stats.oldest_seconds);
     },
   });
 
@@ -204,10 +239,18 @@ function metrics(): Metrics {
 
 /** Where the store gauges come from; the server sets it once, at start-up. */
 export function setStoreStatsSource(source: StoreStatsSource | null): void {
-  const m = metrics();
-  m.state.source = source;
-  m.state.cached = null;
-  m.state.last = null;
+  resetSource(metrics().store, source);
+}
+
+/** Where the summary queue gauges come from; the server sets it once, at start-up. */
+export function setSummaryQueueSource(source: (() => Promise<SummaryQueueStats>) | null): void {
+  resetSource(metrics().queue, source);
+}
+
+function resetSource<T>(state: SourceState<T>, source: (() => Promise<T>) | null): void {
+  state.source = source;
+  state.cached = null;
+  state.last = null;
 }
 
 /** The exposition in Prometheus' text format. */

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb, getReadDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
-import { foldQueued } from "@/db/ingest/summaries";
+import { foldQueued, getSummaryQueueStats } from "@/db/ingest/summaries";
 import { ingestPasses } from "@/db/ingest/passes";
 import { refreshChainSummaries, SUMMARY_WRITER_LOCK_KEY } from "@/db/queries/chain-summary";
 import { deleteExpiredChains } from "@/db/queries/retention";
@@ -74,6 +74,9 @@ describe("the summariser", () => {
 
     await db.transaction((tx) => refreshChainSummaries(tx, ["sq-a"]));
     expect(await summaryOf("sq-a")).toMatchObject({ pass_count: 3, last_pass_id: "sq-a.p3" });
+    const waiting = await getSummaryQueueStats();
+    expect(waiting.passes).toBe(1);
+    expect(waiting.oldest_seconds).toBeGreaterThanOrEqual(0);
 
     // Its summary says nothing happened since pass 3; the queued pass says otherwise.
     const later = new Date(Date.now() + 30 * DAY);
@@ -84,6 +87,7 @@ describe("the summariser", () => {
     const folded = await summaryOf("sq-a");
     expect(folded).toMatchObject({ pass_count: 4, last_pass_id: "sq-a.p4" });
     expect(await queued("sq-a")).toBe(0);
+    expect(await getSummaryQueueStats()).toEqual({ passes: 0, oldest_seconds: 0 });
     // Folded once: a full recompute from the passes finds the same row.
     await db.transaction((tx) => refreshChainSummaries(tx, ["sq-a"]));
     expect(await summaryOf("sq-a")).toEqual(folded);
@@ -118,6 +122,7 @@ describe("the summariser", () => {
         expect(answer.created).toBe(2);
         expect(await queued("sq-b")).toBe(1);
         expect(await summaryOf("sq-b")).toBeUndefined();
+        expect((await getSummaryQueueStats()).passes).toBe(2);
         const read = getReadDb().then(() => "read");
         const waited = await Promise.race([read, new Promise((r) => setTimeout(() => r("waiting"), 300))]);
         expect(waited).toBe("waiting");

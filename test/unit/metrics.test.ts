@@ -15,10 +15,12 @@ import {
   renderMetrics,
   resetMetrics,
   setStoreStatsSource,
+  setSummaryQueueSource,
 } from "@/lib/observability/metrics";
 
 afterEach(() => {
   setStoreStatsSource(null);
+  setSummaryQueueSource(null);
   resetMetrics();
 });
 
@@ -55,6 +57,13 @@ describe("metrics module", () => {
     const { body, contentType } = await renderMetrics();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     for (const name of CONTRACT_SERIES) expect(body, name).toContain(`# TYPE ${name} `);
+  });
+
+  it("shows the summariser's queue from its source", async () => {
+    setSummaryQueueSource(async () => ({ passes: 5_000, oldest_seconds: 1.5 }));
+    const { body } = await renderMetrics();
+    expect(body).toMatch(/^floorline_fold_queue_passes 5000$/m);
+    expect(body).toMatch(/^floorline_fold_queue_oldest_seconds 1\.5$/m);
   });
 
   it("counts what the use cases record, with their labels", async () => {
