@@ -436,9 +436,7 @@ export async function getDb(): Promise<Db> {
  * transaction that holds chain locks.
  */
 export async function getReadDb(): Promise<Db> {
-  const handle = await getHandle();
-  await handle.summaries.settled();
-  return handle.readDb;
+  return (await settledHandle()).readDb;
 }
 
 /**
@@ -446,9 +444,13 @@ export async function getReadDb(): Promise<Db> {
  * checks): like getReadDb(), it waits first for the summaries of what this process stored.
  */
 export async function getSettledDb(): Promise<Db> {
+  return (await settledHandle()).db;
+}
+
+async function settledHandle(): Promise<Handle> {
   const handle = await getHandle();
   await handle.summaries.settled();
-  return handle.db;
+  return handle;
 }
 
 /**

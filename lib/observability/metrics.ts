@@ -177,15 +177,23 @@ function createMetrics() {
     }),
   };
 
-  new Gauge({
-    name: "floorline_ccr_store_bytes",
-    help: "Bytes of live cached originals (original plus compressed text).",
-    registers: [registry],
-    async collect() {
-      const stats = await store.read();
-      if (stats) this.set(stats.bytes);
-    },
-  });
+  // A gauge without labels that shows one figure of a database read.
+  const readGauge = <T>(name: string, help: string, read: () => Promise<T | null>, value: (stats: T) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const stats = await read();
+        if (stats) this.set(value(stats));
+      },
+    });
+  readGauge(
+    "floorline_ccr_store_bytes",
+    "Bytes of live cached originals (original plus compressed text).",
+    store.read,
+    (s) => s.bytes,
+  );
   new Gauge({
     name: "floorline_ccr_entries",
     help: "Cached originals by status; evicted and expired ones are tombstones.",
@@ -196,24 +204,18 @@ function createMetrics() {
       if (stats) for (const status of ENTRY_STATUSES) this.set({ status }, stats.entries[status]);
     },
   });
-  new Gauge({
-    name: "floorline_fold_queue_passes",
-    help: "Passes stored but not yet folded into their chains' summaries, the roll-ups and the webhook outbox.",
-    registers: [registry],
-    async collect() {
-      const stats = await queue.read();
-      if (stats) this.set(stats.passes);
-    },
-  });
-  new Gauge({
-    name: "floorline_fold_queue_oldest_seconds",
-    help: "How long the oldest batch waiting for the summariser has waited; 0 when none waits.",
-    registers: [registry],
-    async collect() {
-      const stats = await queue.read();
-      if (stats) this.set(stats.oldest_seconds);
-    },
-  });
+  readGauge(
+    "floorline_fold_queue_passes",
+    "Passes stored but not yet folded into their chains' summaries, the roll-ups and the webhook outbox.",
+    queue.read,
+    (s) => s.passes,
+  );
+  readGauge(
+    "floorline_fold_queue_oldest_seconds",
+    "How long the oldest batch waiting for the summariser has waited; 0 when none waits.",
+    queue.read,
+    (s) => s.oldest_seconds,
+  );
 
   // Series with a small, known label set start at zero, so a rate() over them is defined
   // from the first scrape instead of from the first event.
