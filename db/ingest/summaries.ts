@@ -41,18 +41,16 @@ export async function requestSummaries(): Promise<void> {
 
 /**
  * When stored passes of this chain wait in the queue (queued through any instance), runs the
- * summariser here and waits for it, so a read that found no summary can look again; answers
- * whether there were any.
+ * summariser here and waits for it, so a read that found no summary can look again.
  */
-export async function foldQueuedChain(chainId: string): Promise<boolean> {
+export async function foldQueuedChain(chainId: string): Promise<void> {
   const waiting = await queryRows(
     await getDb(),
     sql`select 1 from summary_queue where ${chainId} = any(chain_ids) limit 1`,
   );
-  if (waiting.length === 0) return false;
+  if (waiting.length === 0) return;
   await requestSummaries();
   await summariesSettled();
-  return true;
 }
 
 /**

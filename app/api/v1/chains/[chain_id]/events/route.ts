@@ -58,9 +58,14 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
     const live = await chainNotificationsLive();
     const changes = subscribeChainChanges(chainId);
     // A chain whose first passes another instance stored and has not folded yet is folded
-    // here, so it is not reported missing.
+    // here, so it is not reported missing. Read again either way: the other instance's fold
+    // may have committed between the first read and the look into the queue.
     const found = await getChainVersion(chainId)
-      .then(async (version) => version ?? ((await foldQueuedChain(chainId)) ? getChainVersion(chainId) : null))
+      .then(async (version) => {
+        if (version) return version;
+        await foldQueuedChain(chainId);
+        return getChainVersion(chainId);
+      })
       .catch((error: unknown) => {
         changes.close();
         throw error;
