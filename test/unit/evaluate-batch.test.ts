@@ -93,6 +93,19 @@ function writer(seed: number, options: { plainKeys?: boolean } = {}) {
   return { value, space };
 }
 
+/** JSON text with every character past ASCII escaped, as Python's json.dumps writes it by default. */
+const asciiJson = (text: string) => text.replace(/[^\p{ASCII}]/gu, unit);
+
+/** json.dumps(value) with Python's default separators `, ` and `: `. */
+function pythonDumps(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonDumps).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    const members = Object.entries(value).map(([k, v]) => `${asciiJson(JSON.stringify(k))}: ${pythonDumps(v)}`);
+    return `{${members.join(", ")}}`;
+  }
+  return asciiJson(JSON.stringify(value) ?? "null");
+}
+
 /** `\uXXXX` for each UTF-16 unit of `text` (a pair for a character past U+FFFF). */
 const unit = (text: string) =>
   Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
@@ -245,6 +258,37 @@ describe("evaluateBatchBytes", () => {
       }),
       { numRuns: 4_000 },
     );
+  });
+
+  it("reads items as JSON.stringify and Python's json.dumps lay them out, mixed with others", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(validItem, nearlyValidItem), fc.constantFrom("js", "python", "other")), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.integer(),
+        fc.integer(),
+        fc.boolean(),
+        (items, s1, s2, spoil) => {
+          const other = writer(s1);
+          const text = `[${items
+            .map(([item, style]) =>
+              style === "js"
+                ? asciiJson(JSON.stringify(item))
+                : style === "python"
+                  ? pythonDumps(item)
+                  : other.value(item),
+            )
+            .join(s1 % 2 ? ", " : ",")}]`;
+          if (expectSameAnswer(spoil ? corrupt(text, s2) : text)) taken++;
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+    // About a tenth are taken (the rest hold a refused item, are spoilt, or both).
+    expect(taken).toBeGreaterThan(150);
   });
 
   it("passes on what only the general path may answer", () => {
