@@ -104,10 +104,15 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
  * readJson's reading without its parse, for a handler that parses bytes itself: the same
  * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
  * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
- * readJson's value (or its errors).
+ * readJson's value (or its errors). `onAsciiChunk` sees each chunk as it arrives, up to the
+ * first that is not ASCII, so work on the body can start before its end.
  */
-export function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | string> {
-  return readBody(request, limit, "bytes");
+export function readJsonBody(
+  request: Request,
+  limit = DEFAULT_BODY_LIMIT,
+  onAsciiChunk?: (chunk: Uint8Array) => void,
+): Promise<Buffer | string> {
+  return readBody(request, limit, "bytes", onAsciiChunk);
 }
 
 /**
@@ -118,7 +123,12 @@ export function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Prom
  * which for ASCII is the same text, made in one copy as the one-byte string V8 keeps it as:
  * twice as fast on the bodies agents send.
  */
-async function readBody(request: Request, limit: number, ascii: "text" | "bytes"): Promise<Buffer | string> {
+async function readBody(
+  request: Request,
+  limit: number,
+  ascii: "text" | "bytes",
+  onAsciiChunk?: (chunk: Uint8Array) => void,
+): Promise<Buffer | string> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   }
@@ -164,6 +174,7 @@ async function readBody(request: Request, limit: number, ascii: "text" | "bytes"
       if (!decoder && isAscii(value)) {
         if (ascii === "bytes") chunks.push(value);
         else parts.push(asBuffer(value).toString("latin1"));
+        onAsciiChunk?.(value);
         continue;
       }
       if (!decoder) {

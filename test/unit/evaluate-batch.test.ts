@@ -7,7 +7,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateBatch, evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
-import { evaluateInHalves, type SecondHalf, splitBatch } from "@/lib/guard/evaluate-halves";
+import { ArrivingBatch, evaluateInHalves, type SecondHalf, splitBatch } from "@/lib/guard/evaluate-halves";
 import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { parseItems } from "@/lib/http/batch";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
@@ -439,5 +439,125 @@ describe("evaluateInHalves", () => {
     expect(await evaluateInHalves(over, here, 0)).toBeNull();
     const full = Buffer.from(`[${Array.from({ length: MAX_EVALUATE_BATCH }, () => one).join(",")}]`);
     expect((await evaluateInHalves(full, here, 0))?.split).toBe(true);
+  });
+});
+
+describe("ArrivingBatch", () => {
+  /** The body in chunks cut at `cuts` (fractions), fed as they would arrive. */
+  async function arriving(text: string, cuts: number[], second: SecondHalf = here, declared?: number) {
+    const body = Buffer.from(text, "utf8");
+    const batch = new ArrivingBatch(declared ?? body.byteLength, second, 0);
+    let from = 0;
+    for (const cut of [...cuts.sort(), 1]) {
+      const to = Math.floor(cut * body.byteLength);
+      if (to > from) batch.take(body.subarray(from, to));
+      from = Math.max(from, to);
+    }
+    return batch.finish(body);
+  }
+
+  /** Its answer, which must be the whole body's; answers whether the parts were used. */
+  async function expectSameAsWhole(text: string, cuts: number[], second: SecondHalf = here): Promise<boolean> {
+    const answer = await arriving(text, cuts, second);
+    expect(answer?.bytes.toString("utf8") ?? null).toBe(
+      evaluateBatchBytes(Buffer.from(text))?.toString("utf8") ?? null,
+    );
+    return answer?.split ?? false;
+  }
+
+  const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+
+  it("answers what the whole batch answers, however it arrives, for any batch, corrupted or not", async () => {
+    let split = 0;
+    await fc.assert(
+      fc.asyncProperty(batch, cuts, fc.integer(), fc.integer(), fc.boolean(), async (items, at, s1, s2, spoil) => {
+        const text = writer(s1).value(items);
+        if (await expectSameAsWhole(spoil ? corrupt(text, s2) : text, at)) split++;
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(split).toBeGreaterThan(20);
+  });
+
+  it("answers compact batches from their two parts, as clients write them", async () => {
+    let split = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(validItem, { minLength: 2, maxLength: 8 }), cuts, async (items, at) => {
+        if (await expectSameAsWhole(asciiJson(JSON.stringify(items)), at)) split++;
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(split).toBeGreaterThan(300);
+  });
+
+  it("uses no cut inside a string, wherever the chunks end", async () => {
+    const ids = ['}},{"pass":{', "}},", 'a}},{"policy":{"x', "}}}},,"];
+    for (let n = 2; n <= 7; n++) {
+      const items = Array.from({ length: n }, (_, i) => ({
+        pass: {
+          pass_id: ids[i % ids.length],
+          pass_number: i,
+          current_content_hash: "sha256:}},",
+          current_size_bytes: 900,
+          is_parseable: true,
+          schema_valid: true,
+          semantic_density_score: 0.5,
+        },
+        policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
+      }));
+      for (let k = 1; k < 40; k++) await expectSameAsWhole(JSON.stringify(items), [k / 40]);
+    }
+  });
+
+  it("sends the items received so far to the other thread, and evaluates the rest here", async () => {
+    const text = JSON.stringify(
+      Array.from({ length: 10 }, (_, i) => ({
+        ...SMALL_EVALUATE_ITEM,
+        pass: { ...SMALL_EVALUATE_ITEM.pass, pass_id: `p${i}` },
+      })),
+    );
+    const sent: string[] = [];
+    const recording: SecondHalf = {
+      ready: () => true,
+      evaluate: async (part) => {
+        sent.push(part.toString());
+        return evaluateBatch(part);
+      },
+    };
+    // The first chunk ends inside the seventh item: six items go.
+    const seventh = text.indexOf('"p6"');
+    expect((await arriving(text, [seventh / text.length], recording))?.split).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0] as string)).toEqual(JSON.parse(text).slice(0, 6));
+  });
+
+  it("evaluates the batch here when the length is unknown or the other thread is not ready, fails or answers nothing", async () => {
+    const text = JSON.stringify(Array.from({ length: 12 }, () => SMALL_EVALUATE_ITEM));
+    let asked = 0;
+    const notReady: SecondHalf = {
+      ready: () => false,
+      evaluate: async (half) => {
+        asked++;
+        return evaluateBatch(half);
+      },
+    };
+    const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
+    const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+    for (const second of [notReady, failing, empty]) expect(await expectSameAsWhole(text, [0.6], second)).toBe(false);
+    expect(asked).toBe(0);
+    // With no declared length, the batch is cut in halves once whole, as evaluateInHalves cuts it.
+    expect((await arriving(text, [0.6], here, Number.NaN))?.split).toBe(true);
+    // Below the size worth a second thread, it stays whole.
+    const small = new ArrivingBatch(text.length, here);
+    small.take(Buffer.from(text));
+    expect((await small.finish(Buffer.from(text)))?.split).toBe(false);
+  });
+
+  it("refuses a batch over the limit even when each part is under it", async () => {
+    const one = JSON.stringify(SMALL_EVALUATE_ITEM);
+    const over = `[${Array.from({ length: MAX_EVALUATE_BATCH + 1 }, () => one).join(",")}]`;
+    expect(await arriving(over, [0.5])).toBeNull();
+    const full = `[${Array.from({ length: MAX_EVALUATE_BATCH }, () => one).join(",")}]`;
+    expect((await arriving(full, [0.5]))?.split).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { evaluateInHalves } from "@/lib/guard/evaluate-halves";
+import { ArrivingBatch } from "@/lib/guard/evaluate-halves";
 import { evaluateOnThread } from "@/lib/guard/evaluate-thread";
 import { evaluatePass } from "@/lib/guard/guard";
 import { parseJsonBody, readJsonBody } from "@/lib/http/body";
@@ -11,11 +11,13 @@ import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib
 // cost the server about five times what evaluating the batch does.
 
 export const POST = route("/api/v1/evaluate", async (request) => {
-  const raw = await readJsonBody(request);
-  // A plainly valid batch is evaluated straight from its bytes, a large one in two halves at
-  // once (the second on a worker thread); anything else (one item, a batch with a mistake,
-  // non-ASCII text) is parsed and judged by the schema, which words the errors.
-  const answer = typeof raw === "string" ? null : await evaluateInHalves(raw, evaluateOnThread);
+  // A plainly valid batch is evaluated straight from its bytes, a large one in two parts at
+  // once (the first on a worker thread from when it has arrived); anything else (one item, a
+  // batch with a mistake, non-ASCII text) is parsed and judged by the schema, which words the
+  // errors.
+  const batch = new ArrivingBatch(Number(request.headers.get("content-length")), evaluateOnThread);
+  const raw = await readJsonBody(request, undefined, (chunk) => batch.take(chunk));
+  const answer = typeof raw === "string" ? null : await batch.finish(raw);
   if (answer) {
     recordEvaluate(answer.split ? "split" : "whole");
     return jsonBytes(answer.bytes, 200, BATCH_ANSWER_HEADERS);
