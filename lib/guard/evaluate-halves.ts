@@ -1,8 +1,10 @@
-// A large evaluate batch in two halves, the second evaluated elsewhere (a worker thread) while
-// this thread evaluates the first: on a machine with a second core the byte path takes about
-// half as long (the request as a whole about a quarter less, bench:evaluate). The answer is exactly evaluateBatchBytes's for the whole body, or the
-// whole body goes through evaluateBatchBytes: a cut anywhere but between two items makes a
-// half that is not a plain batch, and then nothing of the halves is used.
+// A large evaluate batch in two parts, one evaluated elsewhere (a worker thread) while this
+// thread evaluates the other: on a machine with a second core the byte path takes about half
+// as long. ArrivingBatch sends the first part off while the body is still arriving;
+// evaluateInHalves cuts a whole body in halves. The answer is exactly evaluateBatchBytes's for
+// the whole body, or the whole body goes through evaluateBatchBytes: a cut anywhere but
+// between two items makes a part that is not a plain batch, and then nothing of the parts is
+// used.
 import { Buffer } from "node:buffer";
 import { MAX_EVALUATE_BATCH } from "../schemas/guard";
 import { type BatchAnswer, evaluateBatch, evaluateBatchBytes } from "./evaluate-batch";
@@ -44,11 +46,11 @@ function joinAnswers(first: Buffer, second: Buffer): Buffer<ArrayBuffer> {
   return joined;
 }
 
-/** Where a batch's second half is evaluated (a worker thread). */
+/** Where part of a batch is evaluated while this thread does the rest (a worker thread). */
 export interface SecondHalf {
-  /** Whether it can take a half now; when false, the batch is evaluated whole here. */
+  /** Whether it can take a part now; when false, the batch is evaluated whole here. */
   ready(): boolean;
-  /** The half's answer; null when it cannot give one (the batch is then evaluated whole here). */
+  /** The part's answer; null when it cannot give one (the batch is then evaluated whole here). */
   evaluate(half: Buffer<ArrayBuffer>): Promise<BatchAnswer | null>;
 }
 

@@ -1,4 +1,4 @@
-// One worker thread per server process for the second halves of large evaluate batches
+// One worker thread per server process for a part of each large evaluate batch
 // (lib/guard/evaluate-halves.ts). Started on the first large batch, which does not wait for
 // it; until it is up, while it is busy and whenever it fails, batches are evaluated whole on
 // the request's own thread, so the worker never changes an answer or loses one.

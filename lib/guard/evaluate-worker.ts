@@ -1,4 +1,4 @@
-// The worker thread of lib/guard/evaluate-thread.ts: evaluates the second half of a large
+// The worker thread of lib/guard/evaluate-thread.ts: evaluates a part of a large
 // evaluate batch (lib/guard/evaluate-halves.ts) and hands the answer's bytes back.
 import { parentPort } from "node:worker_threads";
 import { evaluateBatch } from "./evaluate-batch";
