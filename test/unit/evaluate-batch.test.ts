@@ -93,6 +93,23 @@ function writer(seed: number, options: { plainKeys?: boolean } = {}) {
   return { value, space };
 }
 
+/** `n` valid items whose strings hold the very bytes a cut looks for, in every position. */
+function itemsHoldingCuts(n: number) {
+  const ids = ['}},{"pass":{', "}},", 'a}},{"policy":{"x', "}}}},,"];
+  return Array.from({ length: n }, (_, i) => ({
+    pass: {
+      pass_id: ids[i % ids.length] as string,
+      pass_number: i,
+      current_content_hash: "sha256:}},",
+      current_size_bytes: 900,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.5,
+    },
+    policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
+  }));
+}
+
 /** JSON text with every character past ASCII escaped, as Python's json.dumps writes it by default. */
 const asciiJson = (text: string) => text.replace(/[^\p{ASCII}]/gu, unit);
 
@@ -332,6 +349,21 @@ describe("evaluateBatchBytes", () => {
 // The second half evaluated in this thread: the same code the worker thread runs.
 const here: SecondHalf = { ready: () => true, evaluate: async (half) => evaluateBatch(half) };
 
+/** Other threads that give no answer: never ready (asked() counts what it was asked anyway), failing, empty. */
+function unhelpfulThreads() {
+  let asked = 0;
+  const notReady: SecondHalf = {
+    ready: () => false,
+    evaluate: async (half) => {
+      asked++;
+      return evaluateBatch(half);
+    },
+  };
+  const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
+  const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+  return { notReady, failing, empty, asked: () => asked };
+}
+
 describe("evaluateInHalves", () => {
   /** The halves' answer, which must be the whole body's; answers whether the halves were used. */
   async function expectSameAsWhole(text: string, second: SecondHalf = here): Promise<boolean> {
@@ -368,21 +400,8 @@ describe("evaluateInHalves", () => {
   });
 
   it("uses no half cut inside a string, wherever the cut falls", async () => {
-    // Pass ids that hold the very bytes a cut looks for, in every position of the batch.
-    const ids = ['}},{"pass":{', "}},", 'a}},{"policy":{"x', "}}}},,"];
     for (let n = 2; n <= 9; n++) {
-      const items = Array.from({ length: n }, (_, i) => ({
-        pass: {
-          pass_id: ids[i % ids.length],
-          pass_number: i,
-          current_content_hash: "sha256:}},",
-          current_size_bytes: 900,
-          is_parseable: true,
-          schema_valid: true,
-          semantic_density_score: 0.5,
-        },
-        policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
-      }));
+      const items = itemsHoldingCuts(n);
       await expectSameAsWhole(JSON.stringify(items));
       await expectSameAsWhole(JSON.stringify(items, null, 1));
     }
@@ -413,19 +432,10 @@ describe("evaluateInHalves", () => {
         policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
       })),
     );
-    let asked = 0;
-    const notReady: SecondHalf = {
-      ready: () => false,
-      evaluate: async (half) => {
-        asked++;
-        return evaluateBatch(half);
-      },
-    };
-    const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
-    const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+    const { notReady, failing, empty, asked } = unhelpfulThreads();
     expect(await expectSameAsWhole(text)).toBe(true);
     for (const second of [notReady, failing, empty]) expect(await expectSameAsWhole(text, second)).toBe(false);
-    expect(asked).toBe(0);
+    expect(asked()).toBe(0);
     // Below the size worth a second thread, the batch stays whole.
     expect((await evaluateInHalves(Buffer.from(text), here))?.split).toBe(false);
   });
@@ -491,20 +501,8 @@ describe("ArrivingBatch", () => {
   });
 
   it("uses no cut inside a string, wherever the chunks end", async () => {
-    const ids = ['}},{"pass":{', "}},", 'a}},{"policy":{"x', "}}}},,"];
     for (let n = 2; n <= 7; n++) {
-      const items = Array.from({ length: n }, (_, i) => ({
-        pass: {
-          pass_id: ids[i % ids.length],
-          pass_number: i,
-          current_content_hash: "sha256:}},",
-          current_size_bytes: 900,
-          is_parseable: true,
-          schema_valid: true,
-          semantic_density_score: 0.5,
-        },
-        policy: { min_size_bytes: 256, min_semantic_density: 0.3, max_pass_number: 6 },
-      }));
+      const items = itemsHoldingCuts(n);
       for (let k = 1; k < 40; k++) await expectSameAsWhole(JSON.stringify(items), [k / 40]);
     }
   });
@@ -533,18 +531,9 @@ describe("ArrivingBatch", () => {
 
   it("evaluates the batch here when the length is unknown or the other thread is not ready, fails or answers nothing", async () => {
     const text = JSON.stringify(Array.from({ length: 12 }, () => SMALL_EVALUATE_ITEM));
-    let asked = 0;
-    const notReady: SecondHalf = {
-      ready: () => false,
-      evaluate: async (half) => {
-        asked++;
-        return evaluateBatch(half);
-      },
-    };
-    const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
-    const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+    const { notReady, failing, empty, asked } = unhelpfulThreads();
     for (const second of [notReady, failing, empty]) expect(await expectSameAsWhole(text, [0.6], second)).toBe(false);
-    expect(asked).toBe(0);
+    expect(asked()).toBe(0);
     // With no declared length, the batch is cut in halves once whole, as evaluateInHalves cuts it.
     expect((await arriving(text, [0.6], here, Number.NaN))?.split).toBe(true);
     // Below the size worth a second thread, it stays whole.
