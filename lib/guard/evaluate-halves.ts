@@ -98,7 +98,16 @@ export class ArrivingBatch {
     this.watching = false;
     const chunks = this.chunks;
     this.chunks = [];
-    if (!this.second.ready()) return;
+    // Called as the body is read: whatever happens here, the reading goes on, and the batch is
+    // then evaluated as if this part had never been sent.
+    try {
+      if (this.second.ready()) this.sendFirstPart(chunks);
+    } catch {
+      this.first = null;
+    }
+  }
+
+  private sendFirstPart(chunks: readonly Uint8Array[]): void {
     // A buffer of its own, so that it can be moved to the other thread.
     const received = Buffer.allocUnsafeSlow(this.received);
     let offset = 0;

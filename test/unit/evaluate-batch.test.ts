@@ -532,7 +532,19 @@ describe("ArrivingBatch", () => {
   it("evaluates the batch here when the length is unknown or the other thread is not ready, fails or answers nothing", async () => {
     const text = JSON.stringify(Array.from({ length: 12 }, () => SMALL_EVALUATE_ITEM));
     const { notReady, failing, empty, asked } = unhelpfulThreads();
-    for (const second of [notReady, failing, empty]) expect(await expectSameAsWhole(text, [0.6], second)).toBe(false);
+    // One that throws while the body is being read: the reading goes on, and the batch is whole.
+    let throws = 0;
+    const throwing: SecondHalf = {
+      ready: () => {
+        if (throws++ === 0) throw new Error("no thread");
+        return false;
+      },
+      evaluate: async () => null,
+    };
+    for (const second of [notReady, failing, empty, throwing]) {
+      expect(await expectSameAsWhole(text, [0.6], second)).toBe(false);
+    }
+    expect(throws).toBe(2);
     expect(asked()).toBe(0);
     // With no declared length, the batch is cut in halves once whole, as evaluateInHalves cuts it.
     expect((await arriving(text, [0.6], here, Number.NaN))?.split).toBe(true);
