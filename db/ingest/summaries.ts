@@ -15,6 +15,7 @@ import { type Db, getDb, getHandle, queryRows, retryTransient, summariesSettled 
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { type InsertedPass, recordPassEvents } from "../queries/ingest-events";
+import { textArray } from "./pg-arrays";
 import { trackRollups } from "./rollups";
 import {
   recordChainStarted,
@@ -98,12 +99,17 @@ async function foldOnce(db: Db): Promise<number> {
     rollups.addPassGroups(folded.passGroups);
     await rollups.commit(folded.after);
     await notifyChainsChanged(tx, chainIds);
-    // The outbox events, in this transaction: they exist exactly when the summaries do.
+    // The outbox events, in this transaction: they exist exactly when the summaries do. They
+    // read the folded passes of the chains the fold reports changed, and those whose client
+    // disagreed; under a stream of appends that is few of them, and reading all back was up to
+    // a tenth of a run.
     const inserted = await queryRows<InsertedPass & { pass_number: unknown }>(
       tx,
       sql`select chain_id, pass_id, pass_number, input_content_hash, current_content_hash, content_class, verdict,
             directive, manifest_digest, client_mismatch, client_verdict, client_manifest_digest
-          from passes where id = any(${`{${passIds.join(",")}}`}::bigint[]) order by id`,
+          from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])
+            and (client_mismatch or chain_id = any(${textArray([...folded.after.keys()], (id) => id)}::text[]))
+          order by id`,
     );
     for (const p of inserted) p.pass_number = Number(p.pass_number);
     const effects = await recordPassEvents(tx, folded.before, folded.after, inserted as InsertedPass[]);

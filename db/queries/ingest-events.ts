@@ -42,7 +42,8 @@ const dedupe = (type: WebhookEventType, ...parts: (string | number)[]) => JSON.s
  * Records the outbox events of one fold of stored passes. `before` is the chains' snapshots
  * before the fold, `after` those of every chain the fold changed in a way seen here: new, or
  * its collapse point or integrity count moved (and a few more, see `noted` in
- * chain-summary.ts); `inserted` the folded passes in the order the ingest stored them. A chain
+ * chain-summary.ts); `inserted` the folded passes in the order the ingest stored them: at
+ * least those of the chains in `after` and those whose client disagreed (no other is read). A chain
  * collapses once (its collapse point going from none to some pass); a finding or a mismatch is announced once (dedupe keys),
  * however often the same receipts are sent.
  */

@@ -125,6 +125,19 @@ describe("events recorded by ingest", () => {
     expect(metric(metrics, 'floorline_client_mismatches_total{content_class="events-test"}')).toBeGreaterThanOrEqual(1);
   });
 
+  it("announces a client's disagreement on a pass that changes nothing else about its chain", async () => {
+    // Both passes are safe, in order, and disputed by their client: the second moves no status
+    // (the chain shows a mismatch already), collapse or finding.
+    const disputed = (n: number) => receipt("ev-m", n, 0.9, { verdict: "COLLAPSE_IMMINENT" });
+    expect((await post(passesRoute.POST, "/api/v1/passes", disputed(1))).status).toBe(201);
+    expect(
+      (await post(passesRoute.POST, "/api/v1/passes", { receipts: [disputed(2), receipt("ev-m2", 1, 0.9)] })).status,
+    ).toBe(201);
+    const mismatches = (await events("pass.client_mismatch")).filter((e) => String(e.data.chain_id).startsWith("ev-m"));
+    expect(mismatches.map((e) => e.data.pass_id)).toEqual(["ev-m.p1", "ev-m.p2"]);
+    expect(mismatches[1]?.data).toMatchObject({ client_verdict: "COLLAPSE_IMMINENT", verdict: "SAFE_TO_COMPRESS" });
+  });
+
   it("announces a finding that a late pass creates inside a chain, and nothing about old passes", async () => {
     const before = (await events("chain.integrity_finding")).length;
     const early = [1, 2, 3, 5].map((n) => receipt("ev-e", n, 0.9));
