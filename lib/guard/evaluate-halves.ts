@@ -31,10 +31,15 @@ export function splitBatch(body: Uint8Array): [Buffer<ArrayBuffer>, Buffer<Array
   const first = Buffer.allocUnsafeSlow(at + 3);
   bytes.copy(first, 0, 0, at + 2);
   first[at + 2] = CLOSE_BRACKET;
-  const second = Buffer.allocUnsafeSlow(body.byteLength - at - 2);
-  second[0] = OPEN_BRACKET;
-  bytes.copy(second, 1, at + 3);
-  return [first, second];
+  return [first, itemsAfter(bytes, at)];
+}
+
+/** `[` and the items after the cut at `at` (the end of an item, `}},`), in a buffer of its own. */
+function itemsAfter(bytes: Buffer, at: number): Buffer<ArrayBuffer> {
+  const rest = Buffer.allocUnsafeSlow(bytes.byteLength - at - 2);
+  rest[0] = OPEN_BRACKET;
+  bytes.copy(rest, 1, at + 3);
+  return rest;
 }
 
 /** The two halves' answers as the whole batch's: `[a…]` and `[b…]` make `[a…,b…]`. */
@@ -47,7 +52,7 @@ function joinAnswers(first: Buffer, second: Buffer): Buffer<ArrayBuffer> {
 }
 
 /** Where part of a batch is evaluated while this thread does the rest (a worker thread). */
-export interface SecondHalf {
+export interface OtherThread {
   /** Whether it can take a part now; when false, the batch is evaluated whole here. */
   ready(): boolean;
   /** The part's answer; null when it cannot give one (the batch is then evaluated whole here). */
@@ -83,7 +88,7 @@ export class ArrivingBatch {
 
   constructor(
     private readonly declaredLength: number,
-    private readonly second: SecondHalf,
+    private readonly second: OtherThread,
     private readonly minSplitBytes = MIN_SPLIT_BYTES,
   ) {
     this.watching = Number.isSafeInteger(declaredLength) && declaredLength >= minSplitBytes;
@@ -130,11 +135,7 @@ export class ArrivingBatch {
     this.chunks = [];
     const first = this.first;
     if (!first) return evaluateInHalves(body, this.second, this.minSplitBytes);
-    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const rest = Buffer.allocUnsafeSlow(body.byteLength - first.cut - 2);
-    rest[0] = OPEN_BRACKET;
-    bytes.copy(rest, 1, first.cut + 3);
-    const b = evaluateBatch(rest);
+    const b = evaluateBatch(itemsAfter(Buffer.from(body.buffer, body.byteOffset, body.byteLength), first.cut));
     return joinHalves(body, await first.answer, b);
   }
 }
@@ -154,7 +155,7 @@ function joinHalves(body: Uint8Array, a: BatchAnswer | null, b: BatchAnswer | nu
  */
 export async function evaluateInHalves(
   body: Uint8Array,
-  second: SecondHalf,
+  second: OtherThread,
   minSplitBytes = MIN_SPLIT_BYTES,
 ): Promise<HalvesAnswer | null> {
   const whole = () => {

@@ -5,7 +5,7 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
 import type { BatchAnswer } from "./evaluate-batch";
-import type { SecondHalf } from "./evaluate-halves";
+import type { OtherThread } from "./evaluate-halves";
 import type { HalfReply, HalfRequest } from "./evaluate-worker";
 
 // A worker that keeps failing to start (no bundle for it, say) is not tried forever.
@@ -76,8 +76,8 @@ function start(): void {
   worker.on("exit", () => stopped(worker));
 }
 
-/** The worker as a SecondHalf: ready when it is running and not busy (asking starts it). */
-export const evaluateOnThread: SecondHalf = {
+/** The worker as a OtherThread: ready when it is running and not busy (asking starts it). */
+export const evaluateOnThread: OtherThread = {
   ready() {
     if (state.worker && state.online) return state.waiting.size < MAX_WAITING;
     start();

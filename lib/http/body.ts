@@ -105,7 +105,8 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
  * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
  * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
  * readJson's value (or its errors). `onAsciiChunk` sees each chunk as it arrives, up to the
- * first that is not ASCII, so work on the body can start before its end.
+ * first that is not ASCII, so work on the body can start before its end; it must not throw
+ * (the reading would end, and the body be refused as undecodable).
  */
 export function readJsonBody(
   request: Request,

@@ -7,7 +7,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateBatch, evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
-import { ArrivingBatch, evaluateInHalves, type SecondHalf, splitBatch } from "@/lib/guard/evaluate-halves";
+import { ArrivingBatch, evaluateInHalves, type OtherThread, splitBatch } from "@/lib/guard/evaluate-halves";
 import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { parseItems } from "@/lib/http/batch";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
@@ -347,26 +347,26 @@ describe("evaluateBatchBytes", () => {
 });
 
 // The second half evaluated in this thread: the same code the worker thread runs.
-const here: SecondHalf = { ready: () => true, evaluate: async (half) => evaluateBatch(half) };
+const here: OtherThread = { ready: () => true, evaluate: async (half) => evaluateBatch(half) };
 
 /** Other threads that give no answer: never ready (asked() counts what it was asked anyway), failing, empty. */
 function unhelpfulThreads() {
   let asked = 0;
-  const notReady: SecondHalf = {
+  const notReady: OtherThread = {
     ready: () => false,
     evaluate: async (half) => {
       asked++;
       return evaluateBatch(half);
     },
   };
-  const failing: SecondHalf = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
-  const empty: SecondHalf = { ready: () => true, evaluate: async () => null };
+  const failing: OtherThread = { ready: () => true, evaluate: () => Promise.reject(new Error("worker gone")) };
+  const empty: OtherThread = { ready: () => true, evaluate: async () => null };
   return { notReady, failing, empty, asked: () => asked };
 }
 
 describe("evaluateInHalves", () => {
   /** The halves' answer, which must be the whole body's; answers whether the halves were used. */
-  async function expectSameAsWhole(text: string, second: SecondHalf = here): Promise<boolean> {
+  async function expectSameAsWhole(text: string, second: OtherThread = here): Promise<boolean> {
     const body = Buffer.from(text, "utf8");
     const halves = await evaluateInHalves(body, second, 0);
     const whole = evaluateBatchBytes(body);
@@ -454,7 +454,7 @@ describe("evaluateInHalves", () => {
 
 describe("ArrivingBatch", () => {
   /** The body in chunks cut at `cuts` (fractions), fed as they would arrive. */
-  async function arriving(text: string, cuts: number[], second: SecondHalf = here, declared?: number) {
+  async function arriving(text: string, cuts: number[], second: OtherThread = here, declared?: number) {
     const body = Buffer.from(text, "utf8");
     const batch = new ArrivingBatch(declared ?? body.byteLength, second, 0);
     let from = 0;
@@ -467,7 +467,7 @@ describe("ArrivingBatch", () => {
   }
 
   /** Its answer, which must be the whole body's; answers whether the parts were used. */
-  async function expectSameAsWhole(text: string, cuts: number[], second: SecondHalf = here): Promise<boolean> {
+  async function expectSameAsWhole(text: string, cuts: number[], second: OtherThread = here): Promise<boolean> {
     const answer = await arriving(text, cuts, second);
     expect(answer?.bytes.toString("utf8") ?? null).toBe(
       evaluateBatchBytes(Buffer.from(text))?.toString("utf8") ?? null,
@@ -515,7 +515,7 @@ describe("ArrivingBatch", () => {
       })),
     );
     const sent: string[] = [];
-    const recording: SecondHalf = {
+    const recording: OtherThread = {
       ready: () => true,
       evaluate: async (part) => {
         sent.push(part.toString());
@@ -534,7 +534,7 @@ describe("ArrivingBatch", () => {
     const { notReady, failing, empty, asked } = unhelpfulThreads();
     // One that throws while the body is being read: the reading goes on, and the batch is whole.
     let throws = 0;
-    const throwing: SecondHalf = {
+    const throwing: OtherThread = {
       ready: () => {
         if (throws++ === 0) throw new Error("no thread");
         return false;
