@@ -76,6 +76,11 @@ export function releaseBodyBytes(request: Request): void {
   budget.inFlight -= mine;
 }
 
+/** A body stream that failed part-way: the client went away or the connection broke. */
+export function bodyCutOff(): ApiError {
+  return new ApiError("bad_request", "The body ended before it was complete (the upload was cut off); send it again.");
+}
+
 /** Reads and drops up to `room` more bytes; cancels the body when there are more. */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, room: number): Promise<void> {
   try {
@@ -105,8 +110,8 @@ export async function readJson(request: Request, limit = DEFAULT_BODY_LIMIT): Pr
  * checks, limit, budget and errors, answering the body's bytes (one buffer) when they are all
  * ASCII, else its text decoded as readJson decodes it. `parseJsonBody` turns either into
  * readJson's value (or its errors). `onAsciiChunk` sees each chunk as it arrives, up to the
- * first that is not ASCII, so work on the body can start before its end; it must not throw
- * (the reading would end, and the body be refused as undecodable).
+ * first that is not ASCII, so work on the body can start before its end; what it throws ends
+ * the reading and is thrown as it is.
  */
 export function readJsonBody(
   request: Request,
@@ -164,7 +169,9 @@ async function readBody(
       reserved = declared;
     }
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw bodyCutOff();
+      });
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw tooLarge();
@@ -183,9 +190,9 @@ async function readBody(
         chunks.length = 0;
       }
       decoder ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: size > value.byteLength });
-      parts.push(decoder.decode(value, { stream: true }));
+      parts.push(decodeUtf8(decoder, value));
     }
-    if (decoder) parts.push(decoder.decode());
+    if (decoder) parts.push(decodeUtf8(decoder));
   } catch (error) {
     chunks.length = 0;
     parts.length = 0;
@@ -193,8 +200,7 @@ async function readBody(
     // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
     if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
     else await reader.cancel().catch(() => {});
-    if (error instanceof ApiError) throw error;
-    throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
+    throw error;
   }
   if (decoder || ascii === "text") {
     const text = parts.join("");
@@ -202,6 +208,15 @@ async function readBody(
     return text;
   }
   return chunks.length === 1 ? asBuffer(chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
+}
+
+/** The decoder's next text (the rest, without `bytes`); refuses bytes that are not UTF-8. */
+function decodeUtf8(decoder: TextDecoder, bytes?: Uint8Array): string {
+  try {
+    return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+  } catch {
+    throw new ApiError("invalid_json", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
+  }
 }
 
 /** What readJson answers for a body read by readJsonBody. */

@@ -2,7 +2,7 @@
 // `limit` decompressed bytes. A small gzip body can inflate a thousandfold; it is never
 // inflated past the limit.
 import { ApiError } from "../errors";
-import { DEFAULT_BODY_LIMIT, MiB, reserveBodyBytes } from "../http/body";
+import { bodyCutOff, DEFAULT_BODY_LIMIT, MiB, reserveBodyBytes } from "../http/body";
 
 function tooLarge(limit: number, decompressed: boolean): ApiError {
   return new ApiError(
@@ -51,6 +51,8 @@ export async function readOtlpBody(request: Request, limit = DEFAULT_BODY_LIMIT)
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
+    // Uncompressed, only the stream itself can fail; through gunzip, that or the gzip.
+    if (!gzip) throw bodyCutOff();
     throw new ApiError("invalid_body", `The body is not valid gzip: ${(error as Error).message}.`);
   }
   return Buffer.concat(chunks, size);

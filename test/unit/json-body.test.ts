@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";
 import { MiB, parseJsonBody, readJson, readJsonBody, releaseBodyBytes } from "@/lib/http/body";
 
-function request(chunks: Uint8Array[], headers: Record<string, string> = {}): Request {
+/** A request whose body arrives as `chunks`, then ends, or fails when `failure` is given. */
+function request(chunks: Uint8Array[], headers: Record<string, string> = {}, failure?: Error): Request {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
+      if (failure) controller.error(failure);
+      else controller.close();
     },
   });
   return new Request("http://localhost/api/v1/evaluate", {
@@ -66,5 +68,23 @@ describe("readJsonBody + parseJsonBody", () => {
     expect(Buffer.isBuffer(ascii) && ascii.toString("latin1")).toBe('{"a": [1, 2]}');
     const text = await readJsonBody(request(split(utf8('{"a": "é"}'), 2)));
     expect(text).toBe('{"a": "é"}');
+  });
+
+  it("refuses a body cut off part-way as cut off, not as undecodable", async () => {
+    const cut = (read: (r: Request) => Promise<unknown>) =>
+      outcome(() => read(request([utf8('[{"a": 1},')], {}, new TypeError("terminated"))));
+    for (const answer of [await cut(readJson), await cut(readJsonBody)]) {
+      expect(answer).toMatchObject({ code: "bad_request", status: 400 });
+      expect((answer as { message: string }).message).toMatch(/cut off/);
+      expect((answer as { message: string }).message).not.toMatch(/UTF-8/);
+    }
+  });
+
+  it("throws what a chunk callback throws as it is", async () => {
+    const failure = new RangeError("the callback failed");
+    const reading = readJsonBody(request(split(utf8("[1, 2, 3]"), 3)), undefined, () => {
+      throw failure;
+    });
+    await expect(reading).rejects.toBe(failure);
   });
 });

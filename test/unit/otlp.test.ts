@@ -345,7 +345,21 @@ describe("readOtlpBody", () => {
     });
     await expect(
       readOtlpBody(post(new Uint8Array([1, 2, 3, 4]), { "content-encoding": "gzip" })),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/not valid gzip/) });
+  });
+
+  it("refuses an uncompressed body cut off part-way as cut off, not as broken gzip", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x0a, 0x02]));
+        controller.error(new TypeError("terminated"));
+      },
+    });
+    const cut = new Request("http://x/api/v1/otlp/v1/traces", { method: "POST", body, duplex: "half" } as RequestInit);
+    await expect(readOtlpBody(cut)).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/cut off/),
+    });
   });
 });
 
