@@ -330,6 +330,40 @@ describe("POST /api/v1/passes: batches are all or nothing", () => {
     expect(await tableFingerprint()).toBe(before);
   });
 
+  // 3,000 receipts on 30 chains, 100 passes each.
+  const large = (prefix: string) =>
+    Array.from({ length: 3_000 }, (_, i) =>
+      receipt(`${prefix}-${i % 30}`, `p-${i}`, { pass_number: Math.floor(i / 30) + 1 }),
+    );
+
+  it("a large batch with stored receipts deep inside writes only the new ones, in input order", async () => {
+    const many = large("slices");
+    const stored = await send({ receipts: many.slice(2_500, 2_503) });
+    expect(stored.status).toBe(201);
+    const before = await countRows();
+    const answer = await send({ receipts: many });
+    expect(answer.status).toBe(201);
+    expect(answer.body.results.map((x: { pass_id: string }) => x.pass_id)).toEqual(many.map((x) => x.pass_id));
+    expect(answer.body.results.slice(2_500, 2_503)).toEqual(stored.body.results);
+    const after = await countRows();
+    expect(after.passes).toBe(before.passes + 2_997);
+    expect(after.chains).toBe(before.chains + 30 - 3);
+    const detail = await chain("slices-7");
+    expect(detail.body.passes).toHaveLength(100);
+  });
+
+  it("a large batch conflicting with a stored receipt deep inside is 409 and writes none of it", async () => {
+    const many = large("slices-conflict");
+    expect((await send(many[2_600])).status).toBe(201);
+    const before = await tableFingerprint();
+    const answer = await send({
+      receipts: many.map((x, i) => (i === 2_600 ? { ...x, current_size_bytes: 7 } : x)),
+    });
+    const error = expectError(answer, 409, "idempotency_conflict");
+    expect(error.issues?.map((i) => i.path)).toEqual(["receipts.2600"]);
+    expect(await tableFingerprint()).toBe(before);
+  });
+
   it("takes 5,000 receipts in one batch and refuses 5,001 without writing", async () => {
     const many = Array.from({ length: 5_000 }, (_, i) =>
       receipt(`big-${i % 50}`, `p-${i}`, { pass_number: Math.floor(i / 50) + 1 }),
