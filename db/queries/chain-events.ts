@@ -33,8 +33,12 @@ const globalForEvents = globalThis as unknown as { floorlineChainEvents?: Regist
 globalForEvents.floorlineChainEvents ??= { waiters: new Map() };
 const registry: Registry = globalForEvents.floorlineChainEvents;
 
+// A read made before a change was notified must not answer the streams it wakes: without
+// this, a change committed within SHARED_READ_MS of the last read was seen only at the next
+// safety poll, 15 s later.
 function wake(payload: string): void {
   if (payload === EVERY_CHAIN) {
+    sharedReads.clear();
     for (const set of registry.waiters.values()) for (const w of set) w();
     return;
   }
@@ -45,7 +49,10 @@ function wake(payload: string): void {
     return;
   }
   if (!Array.isArray(ids)) return;
-  for (const id of ids) for (const w of registry.waiters.get(String(id)) ?? []) w();
+  for (const id of ids) {
+    sharedReads.delete(String(id));
+    for (const w of registry.waiters.get(String(id)) ?? []) w();
+  }
 }
 
 /** Whether this process hears other instances' writes as they commit. */

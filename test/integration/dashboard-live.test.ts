@@ -2,7 +2,7 @@
 // 404 in the error contract for an unknown chain (unless the page asks to wait for it), the
 // stream ends when the client goes, and past the per-process cap a new stream is refused.
 import { describe, expect, it } from "vitest";
-import { params, setUpTestDatabase } from "../support/database";
+import { driver, params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
 import { ingestPasses } from "@/db/ingest/passes";
 import { getSharedChainVersion, sharedChainReadCount } from "@/db/queries/chain-events";
@@ -104,6 +104,40 @@ describe("chain event stream", () => {
     for (;;) {
       const { done } = await reader.read();
       if (done) break;
+    }
+  });
+
+  it.skipIf(driver !== "postgres")("sends a change notified while a read of the chain is still shared", async () => {
+    const shared = (n: number) => ({ ...receipt(n), chain_id: "shared", pass_id: `shared.p${n}` });
+    await ingestPasses([shared(1)]);
+    const abort = new AbortController();
+    const response = await chainEvents(
+      new Request("http://localhost/api/v1/chains/shared/events", { signal: abort.signal }),
+      params({ chain_id: "shared" }),
+    );
+    const reader = response.body!.getReader();
+    const buffer = { text: "" };
+    try {
+      expect(await nextEvent(reader, buffer)).toMatchObject({ event: "version", data: { pass_count: 1 } });
+      // A read shared with every stream of the chain, dated so that it stays shareable
+      // throughout: the notification of the next pass must not be answered from it.
+      expect(await getSharedChainVersion("shared", Date.now() + 10_000)).toMatchObject({ pass_count: 1 });
+
+      await ingestPasses([shared(2)]);
+      // Well inside the 15 s safety poll, which would find the change anyway.
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("no change event within 5 s")), 5_000),
+      );
+      expect(await Promise.race([nextEvent(reader, buffer), timeout])).toMatchObject({
+        event: "change",
+        data: { pass_count: 2 },
+      });
+    } finally {
+      abort.abort();
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+      }
     }
   });
 
