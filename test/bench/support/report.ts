@@ -22,5 +22,9 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
 
 /** "ratio 3.41 (target >= 3): met" — the verdict is information, never an assertion. */
 export function ratioLine(label: string, ratio: number, target: number): string {
-  return `${label}: ${ratio.toFixed(2)} (target >= ${target}): ${ratio >= target ? "met" : "NOT met"}`;
+  const met = ratio >= target;
+  // Two decimals, or as many more as it takes not to read "0.50 (target >= 0.5): NOT met".
+  let digits = 2;
+  while (digits < 6 && Number(ratio.toFixed(digits)) >= target !== met) digits++;
+  return `${label}: ${ratio.toFixed(digits)} (target >= ${target}): ${met ? "met" : "NOT met"}`;
 }
