@@ -1,10 +1,11 @@
 // The summariser: folds stored passes into their chains' summary rows, the overview's
 // roll-ups and the webhook outbox, right after the ingest that stored them has answered.
 //
-// The pass ingest stores the passes and, in the same transaction, one `summary_queue` row per
-// chain naming them. It then asks this process's summariser for a run (db/follow-up.ts), which
-// takes every queued row in one transaction of its own: a burst of ingests costs one fold per
-// chain, not one per batch, and the next batch is read and stored while the last is folded.
+// The pass ingest stores the passes and, in the same transaction, one `summary_queue` row
+// naming them and their chains. It then asks this process's summariser for a run
+// (db/follow-up.ts), which takes every queued row in one transaction of its own: the batches
+// queued since the last run cost one update per chain, not one per batch, and the next batch
+// is read and stored while the last is folded.
 // Reads of this process (getReadDb) wait for the runs asked before them, so a page or an API
 // read that follows an ingest shows it; another instance sees it once the run commits,
 // milliseconds later. Queued rows outlive a crash: the next run, on any instance, takes them
