@@ -47,7 +47,7 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
  * Under a steady stream of ingests, the chain summaries are folded at most this often (a lone
  * ingest is folded at once, and a read of the same process never waits for the interval).
  * Short enough that little is left to fold when a stream stops (with 1 s, the last run held
- * up to four 5,000-receipt batches: bench:ingest 0.43-0.49 against 0.49-0.55 with 250 ms),
+ * up to four 5,000-receipt batches: bench:ingest 0.43-0.49 against 0.48-0.55 with 250 ms),
  * long enough that a stream of small batches is folded a few at a time, not one by one.
  */
 const SUMMARY_INTERVAL_MS = 250;

@@ -117,6 +117,7 @@ describe("chain event stream", () => {
     );
     const reader = response.body!.getReader();
     const buffer = { text: "" };
+    let timer: NodeJS.Timeout | undefined;
     try {
       expect(await nextEvent(reader, buffer)).toMatchObject({ event: "version", data: { pass_count: 1 } });
       // A read shared with every stream of the chain, dated so that it stays shareable
@@ -125,14 +126,15 @@ describe("chain event stream", () => {
 
       await ingestPasses([shared(2)]);
       // Well inside the 15 s safety poll, which would find the change anyway.
-      const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error("no change event within 5 s")), 5_000),
-      );
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("no change event within 5 s")), 5_000);
+      });
       expect(await Promise.race([nextEvent(reader, buffer), timeout])).toMatchObject({
         event: "change",
         data: { pass_count: 2 },
       });
     } finally {
+      clearTimeout(timer);
       abort.abort();
       for (;;) {
         const { done } = await reader.read();
