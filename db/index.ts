@@ -25,7 +25,10 @@ interface Handle {
   readDb: Db;
   driver: "pglite" | "postgres";
   close: () => Promise<void>;
-  /** LISTEN on a channel; PostgreSQL only (the embedded database serves one process, which polls). */
+  /**
+   * LISTEN on a channel. On PostgreSQL it hears every instance; the embedded database serves
+   * one process, and PGlite delivers a NOTIFY to that process's listeners at commit.
+   */
   listen?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
@@ -238,9 +241,12 @@ function gatePostgres<C extends object>(
   });
 }
 
-/** PGlite has one connection: `query`, `exec` and `transaction` take it one at a time, boundedly. */
+/**
+ * PGlite has one connection: `query`, `exec`, `transaction` and `listen` (which runs LISTEN)
+ * take it one at a time, boundedly.
+ */
 function gatePglite<C extends object>(client: C, acquire: Acquire): C {
-  const gated = new Set<PropertyKey>(["query", "exec", "transaction"]);
+  const gated = new Set<PropertyKey>(["query", "exec", "transaction", "listen"]);
   return new Proxy(client, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
@@ -364,6 +370,7 @@ async function openDriver(config: DatabaseConfig): Promise<Omit<Handle, "summari
       db: db as unknown as Db,
       readDb: db as unknown as Db,
       driver: "pglite",
+      listen: (channel: string, onPayload: (payload: string) => void) => gated.listen(channel, onPayload),
       close: async () => {
         try {
           await client.close();

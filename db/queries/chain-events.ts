@@ -1,8 +1,9 @@
-// Which chains changed, told to every app instance. On PostgreSQL a write sends NOTIFY in its
-// transaction (delivered at commit, to every instance's LISTEN connection), so a live page on
-// instance B hears of a receipt ingested on instance A at once; each instance keeps one
-// LISTEN connection, whatever the number of open streams. The embedded database serves a
-// single process and has no LISTEN across processes: streams there poll.
+// Which chains changed, told to every app instance. A write sends NOTIFY in its transaction
+// (delivered at commit): on PostgreSQL to every instance's LISTEN connection, so a live page
+// on instance B hears of a receipt ingested on instance A at once, each instance keeping one
+// LISTEN connection whatever the number of open streams; on the embedded database to the one
+// process it serves (PGlite delivers to its own listeners). Streams poll only where LISTEN
+// could not be set up.
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ChainVersion } from "@/lib/chains/types";
@@ -25,7 +26,7 @@ type Waiter = () => void;
 
 interface Registry {
   waiters: Map<string, Set<Waiter>>;
-  /** Resolves true once LISTEN is in place; false where there is none (the embedded database). */
+  /** Resolves true once LISTEN is in place; false where it could not be set up. */
   listening?: Promise<boolean>;
 }
 
@@ -138,7 +139,7 @@ export function getSharedChainVersion(chainId: string, now = Date.now()): Promis
     if (now - read.at < SHARED_READ_MS) break;
     sharedReads.delete(id);
   }
-  const value = getChainVersion(chainId);
+  const value = getChainVersion(chainId, { settled: false });
   sharedReads.delete(chainId);
   sharedReads.set(chainId, { at: now, value });
   // A failed read is not shared beyond the callers already waiting on it.

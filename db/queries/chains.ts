@@ -2,7 +2,7 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getSettledDb, onlyRow, queryRows, getReadDb } from "../index";
+import { getDb, getSettledDb, onlyRow, queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -277,9 +277,19 @@ export async function countChains(filter: ChainFilter): Promise<{ count: number;
   return n > CHAIN_COUNT_CAP ? { count: CHAIN_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
-/** What changes when a chain receives passes or boundaries: cheap to read every second. */
-export async function getChainVersion(chainId: string): Promise<ChainVersion | null> {
-  const db = await getSettledDb();
+/**
+ * What changes when a chain receives passes or boundaries: cheap to read every second. By
+ * default it waits for the summaries of what this process stored (a stream opened after an
+ * ingest shows it); `settled: false` reads what is folded so far, for the streams' change
+ * checks, which look again at the next notification or poll. Those checks must not wait: a
+ * reader waiting starts the summariser's next run at once, and with streams open on the
+ * embedded database every batch was then folded on its own, on the app's one thread.
+ */
+export async function getChainVersion(
+  chainId: string,
+  { settled = true }: { settled?: boolean } = {},
+): Promise<ChainVersion | null> {
+  const db = settled ? await getSettledDb() : await getDb();
   const [row] = await db
     .select({
       passCount: chains.passCount,

@@ -8,10 +8,11 @@ import { errorFields, logger } from "@/lib/observability/log.mjs";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { authorizeRequest } from "@/app/_access/gate";
 
-// How often the chain summary is read for each open stream when nothing says it changed: on
-// PostgreSQL every instance hears each write (NOTIFY), so this is only a safety net there; the
-// embedded database polls. And how long one stream lives before the browser's EventSource
-// reconnects (so no connection outlives a deploy for long).
+// How often the chain summary is read for each open stream when nothing says it changed: every
+// instance hears each write (NOTIFY; on the embedded database, its one process), so this is
+// only a safety net, and POLL_MS applies only where LISTEN could not be set up. And how long
+// one stream lives before the browser's EventSource reconnects (so no connection outlives a
+// deploy for long).
 const POLL_MS = 1_000;
 const SAFETY_POLL_MS = 15_000;
 const KEEPALIVE_MS = 15_000;
