@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   observeRequest,
@@ -162,6 +165,25 @@ describe("metrics module", () => {
     const result = spawnSync("promtool", ["check", "metrics"], { input: body, encoding: "utf8" });
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);
+  });
+
+  it.skipIf(!hasPromtool)("serves every series the README's alerts name, and promtool accepts the rules", async () => {
+    const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
+    const rules = /```yaml\n(groups:\n[\s\S]*?)```/.exec(readme)?.[1];
+    if (!rules) throw new Error("no alert rules block in README.md");
+    const named = new Set(rules.match(/\bfloorline_[a-z_]+/g));
+    expect(named.size).toBeGreaterThan(3);
+    const { body } = await renderMetrics();
+    for (const name of named) expect(body, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
+    const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-rules-"));
+    try {
+      const file = path.join(dir, "rules.yml");
+      writeFileSync(file, rules);
+      const result = spawnSync("promtool", ["check", "rules", file], { encoding: "utf8" });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
