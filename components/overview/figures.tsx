@@ -10,8 +10,8 @@ interface Figure {
 }
 
 const FIGURES: Figure[] = [
-  { key: "chains", label: "Chains", hint: "with receipts in the range" },
-  { key: "passes", label: "Passes", hint: "receipts received in the range" },
+  { key: "chains", label: "Chains", hint: "with a receipt made or received in the range" },
+  { key: "passes", label: "Passes", hint: "receipts dated in the range (their created_at)" },
   { key: "chains_collapsed", label: "Chains collapsed", hint: "floor breach or collapse imminent", tone: "alert" },
   {
     key: "chains_floor_breached",

@@ -15,7 +15,9 @@ const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * m
  * The headline figures since a moment (or over all time when `since` is null). Every chain
  * figure counts what the chains list shows for the same status and range: chains whose last
  * activity is in the range, with that status (the roll-ups count each chain under the list's
- * own status conditions, db/ingest/rollups.ts); `passes` counts receipts received in it.
+ * own status conditions, db/ingest/rollups.ts); `passes` counts receipts dated in it (their
+ * `created_at`, the receive time for a receipt that gave none), while a chain's activity is
+ * the later of the two, so backdated receipts can make chains outnumber passes.
  *
  * From the roll-ups (db/schema/rollups.ts): whole days from the daily ones, the whole hours
  * before the first whole day from the hourly ones, and the part of an hour before the first
