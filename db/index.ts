@@ -370,7 +370,7 @@ async function openDriver(config: DatabaseConfig): Promise<Omit<Handle, "summari
       db: db as unknown as Db,
       readDb: db as unknown as Db,
       driver: "pglite",
-      listen: (channel: string, onPayload: (payload: string) => void) => gated.listen(channel, onPayload),
+      listen: gated.listen,
       close: async () => {
         try {
           await client.close();

@@ -50,9 +50,9 @@ function wake(payload: string): void {
     return;
   }
   if (!Array.isArray(ids)) return;
-  for (const id of ids) {
-    sharedReads.delete(String(id));
-    for (const w of registry.waiters.get(String(id)) ?? []) w();
+  for (const id of ids.map(String)) {
+    sharedReads.delete(id);
+    for (const w of registry.waiters.get(id) ?? []) w();
   }
 }
 

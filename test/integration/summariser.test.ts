@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb, getReadDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
 import { foldQueued, getSummaryQueueStats } from "@/db/ingest/summaries";
+import { getSharedChainVersion } from "@/db/queries/chain-events";
 import { ingestPasses } from "@/db/ingest/passes";
 import { refreshChainSummaries, SUMMARY_WRITER_LOCK_KEY } from "@/db/queries/chain-summary";
 import { deleteExpiredChains } from "@/db/queries/retention";
@@ -126,6 +127,13 @@ describe("the summariser", () => {
         const read = getReadDb().then(() => "read");
         const waited = await Promise.race([read, new Promise((r) => setTimeout(() => r("waiting"), 300))]);
         expect(waited).toBe("waiting");
+        // A live stream's change check reads what is folded so far: it neither waits for the
+        // fold nor starts one (the chain has no summary yet).
+        const check = await Promise.race([
+          getSharedChainVersion("sq-b"),
+          new Promise((r) => setTimeout(() => r("waiting"), 300)),
+        ]);
+        expect(check).toBeNull();
         release();
         expect(await read).toBe("read");
         expect(await summaryOf("sq-b")).toMatchObject({ pass_count: 2, last_pass_id: "sq-b.p2" });
