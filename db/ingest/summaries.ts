@@ -15,8 +15,7 @@ import { sql } from "drizzle-orm";
 import { type Db, getDb, getHandle, queryRows, retryTransient, summariesSettled } from "../index";
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
-import { type InsertedPass, recordPassEvents } from "../queries/ingest-events";
-import { textArray } from "./pg-arrays";
+import { recordPassEvents } from "../queries/ingest-events";
 import { trackRollups } from "./rollups";
 import {
   recordChainStarted,
@@ -102,18 +101,8 @@ async function foldOnce(db: Db): Promise<number> {
     await notifyChainsChanged(tx, chainIds);
     // The outbox events, in this transaction: they exist exactly when the summaries do. They
     // read the folded passes of the chains the fold reports changed, and those whose client
-    // disagreed; under a stream of appends that is few of them, and reading all back was up to
-    // a tenth of a run.
-    const inserted = await queryRows<InsertedPass & { pass_number: unknown }>(
-      tx,
-      sql`select chain_id, pass_id, pass_number, input_content_hash, current_content_hash, content_class, verdict,
-            directive, manifest_digest, client_mismatch, client_verdict, client_manifest_digest
-          from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])
-            and (client_mismatch or chain_id = any(${textArray([...folded.after.keys()], (id) => id)}::text[]))
-          order by id`,
-    );
-    for (const p of inserted) p.pass_number = Number(p.pass_number);
-    const effects = await recordPassEvents(tx, folded.before, folded.after, inserted as InsertedPass[]);
+    // disagreed, which the fold answers with.
+    const effects = await recordPassEvents(tx, folded.before, folded.after, folded.passes);
     return { passes: passIds.length, effects };
   });
   if (!outcome) return 0;

@@ -9,6 +9,7 @@ import {
   readChainSnapshots,
   toChainSnapshot,
 } from "../ingest/rollups";
+import type { InsertedPass } from "./ingest-events";
 
 // Any fixed number: the lock every writer of `chains` holds (lockSummaries).
 export const SUMMARY_WRITER_LOCK_KEY = 0x53756d6d;
@@ -63,12 +64,17 @@ export interface FoldedPasses {
   after: Map<string, ChainSnapshot>;
   /** The folded passes counted per hour, class and verdict, for the roll-ups. */
   passGroups: PassGroup[];
+  /**
+   * The folded passes the outbox reads, in the order they were stored: those of the chains in
+   * `after` and those whose client disagreed (db/queries/ingest-events.ts reads no other).
+   */
+  passes: InsertedPass[];
 }
 
 /** The columns of `passes` the fold below reads. */
 const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
-  current_size_bytes, semantic_density_score, content_class, verdict, directive, client_mismatch, checked_mismatch,
-  created_at, received_at`);
+  current_size_bytes, semantic_density_score, content_class, verdict, directive, manifest_digest, client_mismatch,
+  client_verdict, client_manifest_digest, checked_mismatch, created_at, received_at`);
 
 /**
  * Folds the given stored passes (`passes.id`; stored, none folded before) into their chains'
@@ -86,6 +92,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
     before: Record<string, unknown>[] | string | null;
     stale: string[] | string | null;
     pass_groups: PassGroup[] | string | null;
+    passes: InsertedPass[] | string | null;
   }>(
     tx,
     sql`
@@ -255,7 +262,15 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         (select json_agg(b) from before as b
           where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
         (select json_agg(chain_id) from stale) as stale,
-        (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups`,
+        (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups,
+        -- What the outbox reads of the new passes, from the rows read above: reading them back
+        -- by id after the fold cost up to a third of a run.
+        (select json_agg(p order by p.id) from (
+          select id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash, content_class, verdict,
+            directive, manifest_digest, client_mismatch, client_verdict, client_manifest_digest
+          from new
+          where client_mismatch or chain_id in (select chain_id from noted) or chain_id in (select chain_id from stale)
+        ) as p) as passes`,
   );
   if (!outcome) throw new Error("the fold of passes answered no row");
   // postgres.js parses json columns; PGlite answers them as text.
@@ -279,6 +294,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
       passes: Number(g.passes),
       client_mismatches: Number(g.client_mismatches),
     })),
+    passes: parsed(outcome.passes) ?? [],
   };
 }
 
