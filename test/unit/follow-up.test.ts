@@ -38,7 +38,8 @@ describe("FollowUp", () => {
   });
 
   it("keeps the interval between runs under a stream of requests, but a waiting reader starts the next at once", async () => {
-    const f = new FollowUp(() => {}, 300);
+    // An interval no test run outlasts: a second run seen at all was started by the reader.
+    const f = new FollowUp(() => {}, 60_000);
     const r = recorder();
     f.request(r.job);
     await tick();
@@ -51,7 +52,6 @@ describe("FollowUp", () => {
     const settled = f.settled();
     await tick();
     expect(r.starts).toHaveLength(2);
-    expect((r.starts[1] as number) - (r.starts[0] as number)).toBeLessThan(250);
     r.finish();
     await settled;
   });
