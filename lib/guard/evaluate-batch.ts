@@ -1,6 +1,8 @@
 // The evaluate endpoint's batch path without the intermediate values: the body's bytes are
 // read field by field straight into two reused records, each item is evaluated as soon as
-// it is read, and its manifest is written into the answer's bytes at once. Parsing a
+// it is read, and its manifest is written into the answer's bytes at once. An item whose pass
+// id and content hash need no escaping in either JSON (nearly every one) makes no string at
+// all: its directive and digest payload are put together from the body's bytes. Parsing a
 // 10,000-item batch the general way builds ~60,000 objects and strings, evaluating it and
 // serialising the answer ~40,000 more, all alive until the answer is sent: collecting them
 // was the largest single cost of the request.
@@ -11,7 +13,16 @@
 // null, and the caller parses the body the general way, which judges it and words errors.
 import { Buffer, isAscii } from "node:buffer";
 import { CONTENT_HASH_LENGTH, isShortText, MAX_EVALUATE_BATCH, PASS_ID_LENGTH } from "../schemas/guard";
-import { type CompressionPass, type CompressionPolicy, evaluatePass } from "./guard";
+import {
+  type CompressionManifest,
+  type CompressionPass,
+  type CompressionPolicy,
+  evaluatePass,
+  GATES,
+  gateOf,
+} from "./guard";
+import { sha256Hex } from "./hash";
+import { pyFormatFixed } from "./python";
 
 // Node's own one-encoding Buffer methods, without the argument juggling of toString/write:
 // this path calls them tens of thousands of times a request.
@@ -108,6 +119,18 @@ class BatchReader {
   passIdPlain = true;
   /** Which of ITEM_LAYOUTS the last item had: the next is tried with it first. */
   layout: 0 | 1 = 0;
+  // The last item's pass id and content hash as spans of the body, when they were read without
+  // making strings of them (see rawText); pass.pass_id and current_content_hash are then stale
+  // until strings() makes them.
+  idSpan = false;
+  hashSpan = false;
+  idStart = 0;
+  idEnd = 0;
+  hashStart = 0;
+  hashEnd = 0;
+  /** Where rawText found its string's bytes. */
+  spanStart = 0;
+  spanEnd = 0;
   readonly pass: CompressionPass = {
     pass_id: "",
     pass_number: 0,
@@ -217,6 +240,35 @@ class BatchReader {
     } catch {
       throw NOT_PLAIN;
     }
+  }
+
+  /**
+   * Reads a string of min..max characters that is JSON and Python's JSON as it is (printable
+   * ASCII, no escape, no DEL, which json.dumps escapes) without making a string of it: true,
+   * with its bytes at [spanStart, spanEnd). False, moving nowhere, for any other string.
+   */
+  rawText(min: number, max: number): boolean {
+    if (this.peek() !== QUOTE) throw NOT_PLAIN;
+    const bytes = this.bytes;
+    const start = this.pos + 1;
+    let pos = start;
+    for (let c = bytes[pos]; c !== QUOTE; c = bytes[++pos]) {
+      if (c === BACKSLASH || c === 0x7f) return false;
+      if (c === undefined || c < 0x20) throw NOT_PLAIN;
+    }
+    if (pos - start < min || pos - start > max) throw NOT_PLAIN;
+    this.spanStart = start;
+    this.spanEnd = pos;
+    this.pos = pos + 1;
+    return true;
+  }
+
+  /** Makes the strings rawText left as spans. */
+  strings(): void {
+    const bytes = this.bytes;
+    if (this.idSpan) this.pass.pass_id = bytes.latin1Slice(this.idStart, this.idEnd);
+    if (this.hashSpan) this.pass.current_content_hash = bytes.latin1Slice(this.hashStart, this.hashEnd);
+    this.idSpan = this.hashSpan = false;
   }
 
   shortText(min: number, max: number): string {
@@ -384,13 +436,27 @@ class BatchReader {
   readLaidOut(parts: readonly Words[]): boolean {
     const pass = this.pass;
     const policy = this.policy;
+    this.idSpan = this.hashSpan = false;
     if (!this.text(parts[0] as Words)) return false;
-    pass.pass_id = this.shortText(PASS_ID_MIN, PASS_ID_MAX);
-    this.passIdPlain = this.plain;
+    if (this.rawText(PASS_ID_MIN, PASS_ID_MAX)) {
+      this.idSpan = true;
+      this.idStart = this.spanStart;
+      this.idEnd = this.spanEnd;
+      this.passIdPlain = true;
+    } else {
+      pass.pass_id = this.shortText(PASS_ID_MIN, PASS_ID_MAX);
+      this.passIdPlain = this.plain;
+    }
     if (!this.text(parts[1] as Words)) return false;
     pass.pass_number = this.count();
     if (!this.text(parts[2] as Words)) return false;
-    pass.current_content_hash = this.shortText(HASH_MIN, HASH_MAX);
+    if (this.rawText(HASH_MIN, HASH_MAX)) {
+      this.hashSpan = true;
+      this.hashStart = this.spanStart;
+      this.hashEnd = this.spanEnd;
+    } else {
+      pass.current_content_hash = this.shortText(HASH_MIN, HASH_MAX);
+    }
     if (!this.text(parts[3] as Words)) return false;
     pass.current_size_bytes = this.count();
     if (!this.text(parts[4] as Words)) return false;
@@ -427,6 +493,7 @@ class BatchReader {
   }
 
   readItem(): void {
+    this.idSpan = this.hashSpan = false;
     this.expect(OPEN_BRACE);
     let seen = 0;
     let slot = 0;
@@ -444,14 +511,19 @@ class BatchReader {
 /** The answer's bytes, grown as needed; every string written to it is ASCII unless said. */
 class AnswerWriter {
   length = 0;
+  private view: DataView;
+
   // Sized for the usual answer, which is smaller than its batch, so it is rarely grown.
-  constructor(public bytes: RawBuffer) {}
+  constructor(public bytes: RawBuffer) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
 
   reserve(room: number): void {
     if (this.length + room <= this.bytes.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + room)) as RawBuffer;
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
   }
 
   ascii(text: string): void {
@@ -459,10 +531,266 @@ class AnswerWriter {
     this.length += this.bytes.latin1Write(text, this.length);
   }
 
+  byte(code: number): void {
+    this.reserve(1);
+    this.bytes[this.length++] = code;
+  }
+
+  // Fixed text and spans of the body are copied four bytes at a time: a byte loop or
+  // Uint8Array.set costs more than the copying on text this short.
+
+  /** A fixed ASCII text. */
+  fixed(part: Words): void {
+    this.reserve(part.length);
+    const view = this.view;
+    const at = this.length;
+    const words = part.words;
+    if (part.length < 4) {
+      for (let k = 0; k < part.length; k++) view.setUint8(at + k, words[k] as number);
+      this.length = at + part.length;
+      return;
+    }
+    const last = words.length - 1;
+    for (let k = 0; k < last; k++) view.setUint32(at + 4 * k, words[k] as number, true);
+    view.setUint32(at + part.length - 4, words[last] as number, true);
+    this.length = at + part.length;
+  }
+
+  /** The bytes of `from` in [start, end), known to be ASCII. */
+  span(from: DataView, start: number, end: number): void {
+    const n = end - start;
+    this.reserve(n);
+    const view = this.view;
+    const at = this.length;
+    if (n < 4) {
+      for (let i = 0; i < n; i++) view.setUint8(at + i, from.getUint8(start + i));
+    } else {
+      for (let k = 0; k < n - 4; k += 4) view.setUint32(at + k, from.getUint32(start + k, true), true);
+      view.setUint32(at + n - 4, from.getUint32(end - 4, true), true);
+    }
+    this.length = at + n;
+  }
+
+  /** An ASCII string. A loop, not latin1Write: its C++ call costs more than a short string. */
+  chars(text: string): void {
+    const n = text.length;
+    this.reserve(n);
+    const out = this.bytes;
+    let at = this.length;
+    for (let i = 0; i < n; i++) out[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /**
+   * pyFormatFixed(value, digits) for a value in [0, 1], written without making its string.
+   * value * 10^digits (below 1,024) is within 2^-43 of the exact product, so a fraction at
+   * least 1e-9 from a half rounds as the exact one does; nearer (a tie, or nearly a tie),
+   * pyFormatFixed decides.
+   */
+  fixedPoint(value: number, digits: 2 | 3): void {
+    const scale = digits === 2 ? 100 : 1000;
+    const scaled = value * scale;
+    let units = Math.floor(scaled);
+    const fraction = scaled - units;
+    if (!(value >= 0 && value <= 1) || Math.abs(fraction - 0.5) < 1e-9) {
+      this.chars(pyFormatFixed(value, digits));
+      return;
+    }
+    if (fraction > 0.5) units++;
+    this.reserve(digits + 2);
+    const out = this.bytes;
+    const at = this.length;
+    out[at] = units >= scale ? ZERO + 1 : ZERO;
+    out[at + 1] = DOT;
+    let rest = units % scale;
+    for (let k = at + digits + 1; k > at + 1; k--) {
+      const digit = rest % 10;
+      out[k] = ZERO + digit;
+      rest = (rest - digit) / 10;
+    }
+    this.length = at + digits + 2;
+  }
+
+  /** A non-negative safe integer as String() writes it. */
+  integer(value: number): void {
+    let digits = 1;
+    for (let power = 10; power <= value; power *= 10) digits++;
+    this.reserve(digits);
+    const out = this.bytes;
+    let rest = value;
+    for (let at = this.length + digits - 1; at >= this.length; at--) {
+      const digit = rest % 10;
+      out[at] = ZERO + digit;
+      rest = (rest - digit) / 10;
+    }
+    this.length += digits;
+  }
+
   utf8(text: string): void {
     // A UTF-16 unit takes at most three bytes in UTF-8 (a surrogate pair, two units, four).
     this.reserve(text.length * 3);
     this.length += this.bytes.utf8Write(text, this.length);
+  }
+}
+
+/** A fixed text for AnswerWriter.fixed: shorter than four bytes, a word for each byte. */
+function fixed(text: string): Words {
+  const bytes = Buffer.from(text, "latin1");
+  return bytes.length < 4 ? { length: bytes.length, words: Uint32Array.from(bytes) } : asWords(bytes);
+}
+
+// The answer's text around the values of each gate's manifest, as evaluatePass writes it:
+// from the verdict to the directive's first value, and from its last to the digest.
+const FIRST_PASS = fixed('{"verdict":"NO_RECURSIVE_COMPRESSION","directive":"PROCEED: Pass ');
+const FIRST_PASS_END = fixed(' is first pass.","manifest_digest":"');
+const MAX_PASS = fixed('{"verdict":"COLLAPSE_IMMINENT","directive":"HALT: Pass ');
+const MAX_PASS_END = fixed(', use previous.","manifest_digest":"');
+const UNPARSEABLE = fixed('{"verdict":"FLOOR_BREACH_DETECTED","directive":"HALT: Pass ');
+const UNPARSEABLE_END = fixed(' unparseable, restore previous.","manifest_digest":"');
+const SCHEMA_INVALID_END = fixed(' schema invalid.","manifest_digest":"');
+const TOO_SMALL = fixed('{"verdict":"COLLAPSE_IMMINENT","directive":"HALT: Size ');
+const TOO_SMALL_END = fixed(', next pass will collapse.","manifest_digest":"');
+const LOW_DENSITY = fixed('{"verdict":"COLLAPSE_IMMINENT","directive":"HALT: Density ');
+const LOW_DENSITY_END = fixed('.","manifest_digest":"');
+const SAFE = fixed('{"verdict":"SAFE_TO_COMPRESS","directive":"PROCEED: Pass ');
+const SAFE_END = fixed(' safe for further compression.","manifest_digest":"');
+const OVER = fixed(" > ");
+const UNDER = fixed(" < ");
+const END = fixed('"}');
+// The digests' payloads.
+const FIRST_PASS_NUMBER = fixed('{"number": "');
+const PASS_KEY = fixed('", "pass": "');
+const MAX_PASS_PAYLOAD = fixed("MAX_PASS:");
+const UNPARSEABLE_PAYLOAD = fixed("UNPARSEABLE:");
+const SCHEMA_PAYLOAD = fixed("SCHEMA:");
+const SMALL_PAYLOAD = fixed("SMALL:");
+const LOW_DENSITY_PAYLOAD = fixed("LOW_DENSITY:");
+const SAFE_DENSITY = fixed('{"density": "');
+const SAFE_HASH = fixed('", "hash": "');
+const SAFE_NUMBER = fixed('", "number": "');
+const SAFE_SIZE = fixed('", "size": "');
+
+/**
+ * The digest of what was written to `payload` since the last: crypto.hash takes a view of the
+ * payload's buffer, and a view of each length is made once (per buffer: a long payload grows it).
+ */
+class PayloadHasher {
+  readonly payload = new AnswerWriter(Buffer.allocUnsafeSlow(1024) as RawBuffer);
+  private views: Uint8Array[] = [];
+  private viewsOf: Buffer = this.payload.bytes;
+
+  digest(): string {
+    const { bytes, length } = this.payload;
+    if (bytes !== this.viewsOf) {
+      this.views = [];
+      this.viewsOf = bytes;
+    }
+    let view = this.views[length];
+    if (view === undefined) {
+      view = new Uint8Array(bytes.buffer, bytes.byteOffset, length);
+      this.views[length] = view;
+    }
+    this.payload.length = 0;
+    return sha256Hex(view);
+  }
+}
+
+// evaluateBatch runs to its end without yielding, so one hasher serves every call on a thread.
+const hasher = new PayloadHasher();
+
+/**
+ * evaluatePass's manifest for the item `reader` last read, its pass id and content hash
+ * still spans of the body, written as JSON.stringify writes it: the text of evaluatePass put
+ * together from bytes, without the strings and objects evaluatePass makes.
+ */
+function writeManifest(out: AnswerWriter, reader: BatchReader): void {
+  const { pass, policy, view, idStart, idEnd } = reader;
+  const payload = hasher.payload;
+  switch (gateOf(pass, policy)) {
+    case GATES.firstPass:
+      out.fixed(FIRST_PASS);
+      out.span(view, idStart, idEnd);
+      out.fixed(FIRST_PASS_END);
+      payload.fixed(FIRST_PASS_NUMBER);
+      payload.integer(pass.pass_number);
+      payload.fixed(PASS_KEY);
+      payload.span(view, idStart, idEnd);
+      payload.fixed(END);
+      break;
+    case GATES.maxPass:
+      out.fixed(MAX_PASS);
+      out.integer(pass.pass_number);
+      out.fixed(OVER);
+      out.integer(policy.max_pass_number);
+      out.fixed(MAX_PASS_END);
+      payload.fixed(MAX_PASS_PAYLOAD);
+      payload.span(view, idStart, idEnd);
+      break;
+    case GATES.unparseable:
+      out.fixed(UNPARSEABLE);
+      out.span(view, idStart, idEnd);
+      out.fixed(UNPARSEABLE_END);
+      payload.fixed(UNPARSEABLE_PAYLOAD);
+      payload.span(view, idStart, idEnd);
+      break;
+    case GATES.schemaInvalid:
+      out.fixed(UNPARSEABLE);
+      out.span(view, idStart, idEnd);
+      out.fixed(SCHEMA_INVALID_END);
+      payload.fixed(SCHEMA_PAYLOAD);
+      payload.span(view, idStart, idEnd);
+      break;
+    case GATES.tooSmall:
+      out.fixed(TOO_SMALL);
+      out.integer(pass.current_size_bytes);
+      out.fixed(UNDER);
+      out.integer(policy.min_size_bytes);
+      out.fixed(TOO_SMALL_END);
+      payload.fixed(SMALL_PAYLOAD);
+      payload.span(view, idStart, idEnd);
+      break;
+    case GATES.lowDensity:
+      out.fixed(LOW_DENSITY);
+      out.fixedPoint(pass.semantic_density_score, 2);
+      out.fixed(UNDER);
+      out.fixedPoint(policy.min_semantic_density, 2);
+      out.fixed(LOW_DENSITY_END);
+      payload.fixed(LOW_DENSITY_PAYLOAD);
+      payload.span(view, idStart, idEnd);
+      break;
+    case GATES.safe:
+      out.fixed(SAFE);
+      out.integer(pass.pass_number);
+      out.fixed(SAFE_END);
+      payload.fixed(SAFE_DENSITY);
+      payload.fixedPoint(pass.semantic_density_score, 3);
+      payload.fixed(SAFE_HASH);
+      payload.span(view, reader.hashStart, reader.hashEnd);
+      payload.fixed(SAFE_NUMBER);
+      payload.integer(pass.pass_number);
+      payload.fixed(PASS_KEY);
+      payload.span(view, idStart, idEnd);
+      payload.fixed(SAFE_SIZE);
+      payload.integer(pass.current_size_bytes);
+      payload.fixed(END);
+      break;
+  }
+  out.chars(hasher.digest());
+  out.fixed(END);
+}
+
+/** A manifest evaluatePass made, as JSON.stringify writes it. */
+function writeParsedManifest(out: AnswerWriter, manifest: CompressionManifest, passIdPlain: boolean): void {
+  // The directive is fixed ASCII text around the pass id and numbers: it needs escaping
+  // only where the pass id does.
+  if (passIdPlain) {
+    out.ascii(
+      `{"verdict":"${manifest.verdict}","directive":"${manifest.directive}","manifest_digest":"${manifest.manifest_digest}"}`,
+    );
+  } else {
+    out.ascii(`{"verdict":"${manifest.verdict}","directive":`);
+    out.utf8(JSON.stringify(manifest.directive));
+    out.ascii(`,"manifest_digest":"${manifest.manifest_digest}"}`);
   }
 }
 
@@ -489,23 +817,17 @@ export function evaluateBatch(body: Uint8Array, maxItems: number = MAX_ITEMS): B
     for (;;) {
       if (++items > maxItems) return null;
       reader.readAnyItem();
-      const manifest = evaluatePass(reader.pass, reader.policy);
-      // The directive is fixed ASCII text around the pass id and numbers: it needs escaping
-      // only where the pass id does.
-      if (reader.passIdPlain) {
-        out.ascii(
-          `{"verdict":"${manifest.verdict}","directive":"${manifest.directive}","manifest_digest":"${manifest.manifest_digest}"}`,
-        );
+      if (reader.idSpan && reader.hashSpan) {
+        writeManifest(out, reader);
       } else {
-        out.ascii(`{"verdict":"${manifest.verdict}","directive":`);
-        out.utf8(JSON.stringify(manifest.directive));
-        out.ascii(`,"manifest_digest":"${manifest.manifest_digest}"}`);
+        reader.strings();
+        writeParsedManifest(out, evaluatePass(reader.pass, reader.policy), reader.passIdPlain);
       }
       const c = reader.peek();
       reader.pos++;
       if (c === CLOSE_BRACKET) break;
       if (c !== COMMA) return null;
-      out.ascii(",");
+      out.byte(COMMA);
     }
     reader.peek();
     if (reader.pos !== body.byteLength) return null;

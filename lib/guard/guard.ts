@@ -37,61 +37,85 @@ export interface CompressionManifest {
   manifest_digest: string;
 }
 
+/**
+ * The guard's gates in its order: a pass stops at the first that decides. Only the
+ * evaluate endpoint's byte path (evaluate-batch.ts) needs the gate apart from its text.
+ */
+export const GATES = {
+  firstPass: 0,
+  maxPass: 1,
+  unparseable: 2,
+  schemaInvalid: 3,
+  tooSmall: 4,
+  lowDensity: 5,
+  safe: 6,
+} as const;
+export type Gate = (typeof GATES)[keyof typeof GATES];
+
+/** The gate `cp` stops at under `policy`. */
+export function gateOf(cp: CompressionPass, policy: CompressionPolicy): Gate {
+  if (cp.pass_number <= 1) return GATES.firstPass;
+  if (cp.pass_number > policy.max_pass_number) return GATES.maxPass;
+  if (!cp.is_parseable) return GATES.unparseable;
+  if (!cp.schema_valid) return GATES.schemaInvalid;
+  if (cp.current_size_bytes < policy.min_size_bytes) return GATES.tooSmall;
+  if (cp.semantic_density_score < policy.min_semantic_density) return GATES.lowDensity;
+  return GATES.safe;
+}
+
 // The digest payloads are json.dumps(..., sort_keys=True) of fixed string-valued dicts,
 // written out with their keys already in sorted order.
 export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): CompressionManifest {
-  if (cp.pass_number <= 1) {
-    return {
-      verdict: "NO_RECURSIVE_COMPRESSION",
-      directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
-      manifest_digest: sha256Hex(
-        `{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`,
-      ),
-    };
+  switch (gateOf(cp, policy)) {
+    case GATES.firstPass:
+      return {
+        verdict: "NO_RECURSIVE_COMPRESSION",
+        directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
+        manifest_digest: sha256Hex(
+          `{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`,
+        ),
+      };
+    case GATES.maxPass:
+      return {
+        verdict: "COLLAPSE_IMMINENT",
+        directive: `HALT: Pass ${cp.pass_number} > ${policy.max_pass_number}, use previous.`,
+        manifest_digest: sha256Hex(`MAX_PASS:${cp.pass_id}`),
+      };
+    case GATES.unparseable:
+      return {
+        verdict: "FLOOR_BREACH_DETECTED",
+        directive: `HALT: Pass ${cp.pass_id} unparseable, restore previous.`,
+        manifest_digest: sha256Hex(`UNPARSEABLE:${cp.pass_id}`),
+      };
+    case GATES.schemaInvalid:
+      return {
+        verdict: "FLOOR_BREACH_DETECTED",
+        directive: `HALT: Pass ${cp.pass_id} schema invalid.`,
+        manifest_digest: sha256Hex(`SCHEMA:${cp.pass_id}`),
+      };
+    case GATES.tooSmall:
+      return {
+        verdict: "COLLAPSE_IMMINENT",
+        directive: `HALT: Size ${cp.current_size_bytes} < ${policy.min_size_bytes}, next pass will collapse.`,
+        manifest_digest: sha256Hex(`SMALL:${cp.pass_id}`),
+      };
+    case GATES.lowDensity: {
+      const density = pyFormatFixed(cp.semantic_density_score, 2);
+      const floor = pyFormatFixed(policy.min_semantic_density, 2);
+      return {
+        verdict: "COLLAPSE_IMMINENT",
+        directive: `HALT: Density ${density} < ${floor}.`,
+        manifest_digest: sha256Hex(`LOW_DENSITY:${cp.pass_id}`),
+      };
+    }
+    case GATES.safe:
+      return {
+        verdict: "SAFE_TO_COMPRESS",
+        directive: `PROCEED: Pass ${cp.pass_number} safe for further compression.`,
+        manifest_digest: sha256Hex(
+          `{"density": ${pyJsonString(pyFormatFixed(cp.semantic_density_score, 3))}, "hash": ${pyJsonString(cp.current_content_hash)}, ` +
+            `"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}, "size": ${pyJsonString(String(cp.current_size_bytes))}}`,
+        ),
+      };
   }
-  if (cp.pass_number > policy.max_pass_number) {
-    return {
-      verdict: "COLLAPSE_IMMINENT",
-      directive: `HALT: Pass ${cp.pass_number} > ${policy.max_pass_number}, use previous.`,
-      manifest_digest: sha256Hex(`MAX_PASS:${cp.pass_id}`),
-    };
-  }
-  if (!cp.is_parseable) {
-    return {
-      verdict: "FLOOR_BREACH_DETECTED",
-      directive: `HALT: Pass ${cp.pass_id} unparseable, restore previous.`,
-      manifest_digest: sha256Hex(`UNPARSEABLE:${cp.pass_id}`),
-    };
-  }
-  if (!cp.schema_valid) {
-    return {
-      verdict: "FLOOR_BREACH_DETECTED",
-      directive: `HALT: Pass ${cp.pass_id} schema invalid.`,
-      manifest_digest: sha256Hex(`SCHEMA:${cp.pass_id}`),
-    };
-  }
-  if (cp.current_size_bytes < policy.min_size_bytes) {
-    return {
-      verdict: "COLLAPSE_IMMINENT",
-      directive: `HALT: Size ${cp.current_size_bytes} < ${policy.min_size_bytes}, next pass will collapse.`,
-      manifest_digest: sha256Hex(`SMALL:${cp.pass_id}`),
-    };
-  }
-  if (cp.semantic_density_score < policy.min_semantic_density) {
-    const density = pyFormatFixed(cp.semantic_density_score, 2);
-    const floor = pyFormatFixed(policy.min_semantic_density, 2);
-    return {
-      verdict: "COLLAPSE_IMMINENT",
-      directive: `HALT: Density ${density} < ${floor}.`,
-      manifest_digest: sha256Hex(`LOW_DENSITY:${cp.pass_id}`),
-    };
-  }
-  return {
-    verdict: "SAFE_TO_COMPRESS",
-    directive: `PROCEED: Pass ${cp.pass_number} safe for further compression.`,
-    manifest_digest: sha256Hex(
-      `{"density": ${pyJsonString(pyFormatFixed(cp.semantic_density_score, 3))}, "hash": ${pyJsonString(cp.current_content_hash)}, ` +
-        `"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}, "size": ${pyJsonString(String(cp.current_size_bytes))}}`,
-    ),
-  };
 }

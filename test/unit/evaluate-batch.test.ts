@@ -334,6 +334,70 @@ describe("evaluateBatchBytes", () => {
     expect(evaluateBatchBytes(Buffer.from(full))).not.toBeNull();
   });
 
+  it("writes each gate's manifest from the body's bytes exactly as evaluatePass words it", () => {
+    const base = SMALL_EVALUATE_ITEM;
+    const ids = [
+      "p",
+      "a.b-c_d:e/f g",
+      "x".repeat(256),
+      "del\u007fhere",
+      'quo"te',
+      "back\\slash",
+      "~!@#$%^&*()[]{}|;'<>,.?",
+    ];
+    const hashes = ["", "sha256:00ff", "h".repeat(4096), "del\u007f", 'q"h', "esc\\aped"];
+    const big = 2 ** 53 - 1;
+    const items = ids.flatMap((pass_id, i) =>
+      [
+        { pass_number: i % 2 },
+        { pass_number: big, current_size_bytes: big },
+        { is_parseable: false },
+        { schema_valid: false },
+        { current_size_bytes: 0 },
+        { current_size_bytes: big, semantic_density_score: 0.005 },
+        { current_size_bytes: 10 ** i, pass_number: 2 + i },
+      ].map((change) => ({
+        pass: { ...base.pass, pass_id, current_content_hash: hashes[i % hashes.length] as string, ...change },
+        policy: { ...base.policy, max_pass_number: big - 1, min_size_bytes: 1 + i },
+      })),
+    );
+    for (const text of [JSON.stringify(items), pythonDumps(items)]) expect(expectSameAnswer(text)).toBe(true);
+  });
+
+  it("formats densities near a rounding tie as Python does", () => {
+    // Every multiple of 1/2000 lies at or near a tie at two or three digits, and so do the
+    // doubles either side of it.
+    const near = (x: number) => {
+      const bits = new BigInt64Array(new Float64Array([x]).buffer);
+      const at = (delta: bigint) =>
+        new Float64Array(new BigInt64Array([(bits[0] as bigint) + delta]).buffer)[0] as number;
+      return x === 0 ? [0, at(1n)] : [at(-1n), x, at(1n)];
+    };
+    const values = Array.from({ length: 2001 }, (_, k) => near(k / 2000))
+      .flat()
+      .filter((x) => x >= 0 && x <= 1);
+    const items = values.flatMap((x) => [
+      // Safe: the density to three digits, in the digest's payload.
+      {
+        pass: { ...SMALL_EVALUATE_ITEM.pass, semantic_density_score: x },
+        policy: { ...SMALL_EVALUATE_ITEM.policy, min_semantic_density: 0 },
+      },
+      // Low density: the density and the floor to two digits, in the directive.
+      {
+        pass: { ...SMALL_EVALUATE_ITEM.pass, semantic_density_score: 0 },
+        policy: { ...SMALL_EVALUATE_ITEM.policy, min_semantic_density: x || 1 },
+      },
+      {
+        pass: { ...SMALL_EVALUATE_ITEM.pass, semantic_density_score: x },
+        policy: { ...SMALL_EVALUATE_ITEM.policy, min_semantic_density: 1 },
+      },
+    ]);
+    expect(items.length).toBeGreaterThan(15_000);
+    for (let i = 0; i < items.length; i += MAX_EVALUATE_BATCH) {
+      expect(expectSameAnswer(JSON.stringify(items.slice(i, i + MAX_EVALUATE_BATCH)))).toBe(true);
+    }
+  });
+
   it("answers the public reference vectors", () => {
     const cases: { pass: CompressionPass; policy: CompressionPolicy; expect: unknown }[] = JSON.parse(
       readFileSync(path.join(__dirname, "../fixtures/guard-public.json"), "utf8"),
