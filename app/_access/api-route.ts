@@ -14,7 +14,17 @@ export function route<C extends Context>(pattern: RoutePattern, handler: Handler
 
 export { BATCH_ANSWER_HEADERS, json, methodNotAllowed };
 
-/** A JSON answer its handler has already encoded as UTF-8, sent as those bytes. */
+/**
+ * A JSON answer its handler has already encoded as UTF-8, sent as those bytes: as a stream of
+ * that one buffer, since a Response given the buffer itself first copies it (megabytes, for a
+ * large batch's answer). Next.js sends either chunked.
+ */
 export function jsonBytes(bytes: Uint8Array<ArrayBuffer>, status = 200, headers?: Record<string, string>): Response {
-  return new Response(bytes, { status, headers: { "content-type": "application/json", ...headers } });
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
 }

@@ -804,15 +804,17 @@ export interface BatchAnswer {
  * Evaluates a JSON batch (an ASCII array of 1..maxItems items, each one that
  * quickEvaluateItem takes whole) and answers its manifests as JSON bytes, exactly
  * `JSON.stringify(items.map((i) => evaluatePass(i.pass, i.policy)))` of the parsed body in
- * UTF-8; null for any other body.
+ * UTF-8; null for any other body. With `from`, the batch is the body's items from there on
+ * (just past a comma between two items) to its `]`, as if a `[` came first.
  */
-export function evaluateBatch(body: Uint8Array, maxItems: number = MAX_ITEMS): BatchAnswer | null {
+export function evaluateBatch(body: Uint8Array, maxItems: number = MAX_ITEMS, from?: number): BatchAnswer | null {
   if (!isAscii(body)) return null;
   const reader = new BatchReader(Buffer.from(body.buffer, body.byteOffset, body.byteLength) as RawBuffer);
-  const out = new AnswerWriter(Buffer.allocUnsafe(Math.max(4096, body.byteLength)) as RawBuffer);
+  const out = new AnswerWriter(Buffer.allocUnsafe(Math.max(4096, body.byteLength - (from ?? 0))) as RawBuffer);
   let items = 0;
   try {
-    reader.expect(OPEN_BRACKET);
+    if (from === undefined) reader.expect(OPEN_BRACKET);
+    else reader.pos = from;
     out.ascii("[");
     for (;;) {
       if (++items > maxItems) return null;

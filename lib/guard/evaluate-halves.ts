@@ -135,7 +135,8 @@ export class ArrivingBatch {
     this.chunks = [];
     const first = this.first;
     if (!first) return evaluateInHalves(body, this.second, this.minSplitBytes);
-    const b = evaluateBatch(itemsAfter(Buffer.from(body.buffer, body.byteOffset, body.byteLength), first.cut));
+    // The rest is read where it lies: after the cut's comma, as a batch of its own.
+    const b = evaluateBatch(body, MAX_EVALUATE_BATCH, first.cut + ITEM_END.byteLength);
     return joinHalves(body, await first.answer, b);
   }
 }
