@@ -704,50 +704,30 @@ const hasher = new PayloadHasher();
  * together from bytes, without the strings and objects evaluatePass makes.
  */
 function writeManifest(out: AnswerWriter, reader: BatchReader): void {
-  const { pass, policy, view, idStart, idEnd } = reader;
+  const { pass, policy } = reader;
   const payload = hasher.payload;
   switch (gateOf(pass, policy)) {
     case GATES.firstPass:
-      out.fixed(FIRST_PASS);
-      out.span(view, idStart, idEnd);
-      out.fixed(FIRST_PASS_END);
+      aroundId(out, FIRST_PASS, reader, FIRST_PASS_END);
       payload.fixed(FIRST_PASS_NUMBER);
       payload.integer(pass.pass_number);
-      payload.fixed(PASS_KEY);
-      payload.span(view, idStart, idEnd);
-      payload.fixed(END);
+      aroundId(payload, PASS_KEY, reader, END);
       break;
     case GATES.maxPass:
-      out.fixed(MAX_PASS);
-      out.integer(pass.pass_number);
-      out.fixed(OVER);
-      out.integer(policy.max_pass_number);
-      out.fixed(MAX_PASS_END);
-      payload.fixed(MAX_PASS_PAYLOAD);
-      payload.span(view, idStart, idEnd);
+      twoNumbers(out, MAX_PASS, pass.pass_number, OVER, policy.max_pass_number, MAX_PASS_END);
+      aroundId(payload, MAX_PASS_PAYLOAD, reader);
       break;
     case GATES.unparseable:
-      out.fixed(UNPARSEABLE);
-      out.span(view, idStart, idEnd);
-      out.fixed(UNPARSEABLE_END);
-      payload.fixed(UNPARSEABLE_PAYLOAD);
-      payload.span(view, idStart, idEnd);
+      aroundId(out, UNPARSEABLE, reader, UNPARSEABLE_END);
+      aroundId(payload, UNPARSEABLE_PAYLOAD, reader);
       break;
     case GATES.schemaInvalid:
-      out.fixed(UNPARSEABLE);
-      out.span(view, idStart, idEnd);
-      out.fixed(SCHEMA_INVALID_END);
-      payload.fixed(SCHEMA_PAYLOAD);
-      payload.span(view, idStart, idEnd);
+      aroundId(out, UNPARSEABLE, reader, SCHEMA_INVALID_END);
+      aroundId(payload, SCHEMA_PAYLOAD, reader);
       break;
     case GATES.tooSmall:
-      out.fixed(TOO_SMALL);
-      out.integer(pass.current_size_bytes);
-      out.fixed(UNDER);
-      out.integer(policy.min_size_bytes);
-      out.fixed(TOO_SMALL_END);
-      payload.fixed(SMALL_PAYLOAD);
-      payload.span(view, idStart, idEnd);
+      twoNumbers(out, TOO_SMALL, pass.current_size_bytes, UNDER, policy.min_size_bytes, TOO_SMALL_END);
+      aroundId(payload, SMALL_PAYLOAD, reader);
       break;
     case GATES.lowDensity:
       out.fixed(LOW_DENSITY);
@@ -755,8 +735,7 @@ function writeManifest(out: AnswerWriter, reader: BatchReader): void {
       out.fixed(UNDER);
       out.fixedPoint(policy.min_semantic_density, 2);
       out.fixed(LOW_DENSITY_END);
-      payload.fixed(LOW_DENSITY_PAYLOAD);
-      payload.span(view, idStart, idEnd);
+      aroundId(payload, LOW_DENSITY_PAYLOAD, reader);
       break;
     case GATES.safe:
       out.fixed(SAFE);
@@ -765,18 +744,32 @@ function writeManifest(out: AnswerWriter, reader: BatchReader): void {
       payload.fixed(SAFE_DENSITY);
       payload.fixedPoint(pass.semantic_density_score, 3);
       payload.fixed(SAFE_HASH);
-      payload.span(view, reader.hashStart, reader.hashEnd);
+      payload.span(reader.view, reader.hashStart, reader.hashEnd);
       payload.fixed(SAFE_NUMBER);
       payload.integer(pass.pass_number);
-      payload.fixed(PASS_KEY);
-      payload.span(view, idStart, idEnd);
-      payload.fixed(SAFE_SIZE);
+      aroundId(payload, PASS_KEY, reader, SAFE_SIZE);
       payload.integer(pass.current_size_bytes);
       payload.fixed(END);
       break;
   }
   out.chars(hasher.digest());
   out.fixed(END);
+}
+
+/** `before`, the pass id `reader` last read (a span of its bytes), then `after` if given. */
+function aroundId(writer: AnswerWriter, before: Words, reader: BatchReader, after?: Words): void {
+  writer.fixed(before);
+  writer.span(reader.view, reader.idStart, reader.idEnd);
+  if (after) writer.fixed(after);
+}
+
+/** `head`, `a`, `middle`, `b`, `tail`: a directive around two counts. */
+function twoNumbers(out: AnswerWriter, head: Words, a: number, middle: Words, b: number, tail: Words): void {
+  out.fixed(head);
+  out.integer(a);
+  out.fixed(middle);
+  out.integer(b);
+  out.fixed(tail);
 }
 
 /** A manifest evaluatePass made, as JSON.stringify writes it. */
