@@ -671,8 +671,8 @@ const SAFE_NUMBER = fixed('", "number": "');
 const SAFE_SIZE = fixed('", "size": "');
 
 /**
- * The digest of what was written to `payload` since the last: crypto.hash takes a view of the
- * payload's buffer, and a view of each length is made once (per buffer: a long payload grows it).
+ * The digest of what is written in `payload`: crypto.hash takes a view of the payload's buffer,
+ * and a view of each length is made once (per buffer: a long payload grows it).
  */
 class PayloadHasher {
   readonly payload = new AnswerWriter(Buffer.allocUnsafeSlow(1024) as RawBuffer);
@@ -690,7 +690,6 @@ class PayloadHasher {
       view = new Uint8Array(bytes.buffer, bytes.byteOffset, length);
       this.views[length] = view;
     }
-    this.payload.length = 0;
     return sha256Hex(view);
   }
 }
@@ -706,6 +705,8 @@ const hasher = new PayloadHasher();
 function writeManifest(out: AnswerWriter, reader: BatchReader): void {
   const { pass, policy } = reader;
   const payload = hasher.payload;
+  // Empty whatever an earlier item left in it.
+  payload.length = 0;
   switch (gateOf(pass, policy)) {
     case GATES.firstPass:
       aroundId(out, FIRST_PASS, reader, FIRST_PASS_END);
