@@ -128,9 +128,6 @@ class BatchReader {
   idEnd = 0;
   hashStart = 0;
   hashEnd = 0;
-  /** Where rawText found its string's bytes. */
-  spanStart = 0;
-  spanEnd = 0;
   readonly pass: CompressionPass = {
     pass_id: "",
     pass_number: 0,
@@ -244,23 +241,22 @@ class BatchReader {
 
   /**
    * Reads a string of min..max characters that is JSON and Python's JSON as it is (printable
-   * ASCII, no escape, no DEL, which json.dumps escapes) without making a string of it: true,
-   * with its bytes at [spanStart, spanEnd). False, moving nowhere, for any other string.
+   * ASCII, no escape, no DEL, which json.dumps escapes) without making a string of it: where
+   * its bytes start (they end before the closing quote, just before `pos`). -1, moving nowhere,
+   * for any other string.
    */
-  rawText(min: number, max: number): boolean {
+  rawText(min: number, max: number): number {
     if (this.peek() !== QUOTE) throw NOT_PLAIN;
     const bytes = this.bytes;
     const start = this.pos + 1;
     let pos = start;
     for (let c = bytes[pos]; c !== QUOTE; c = bytes[++pos]) {
-      if (c === BACKSLASH || c === 0x7f) return false;
+      if (c === BACKSLASH || c === 0x7f) return -1;
       if (c === undefined || c < 0x20) throw NOT_PLAIN;
     }
     if (pos - start < min || pos - start > max) throw NOT_PLAIN;
-    this.spanStart = start;
-    this.spanEnd = pos;
     this.pos = pos + 1;
-    return true;
+    return start;
   }
 
   /** Makes the strings rawText left as spans. */
@@ -438,10 +434,11 @@ class BatchReader {
     const policy = this.policy;
     this.idSpan = this.hashSpan = false;
     if (!this.text(parts[0] as Words)) return false;
-    if (this.rawText(PASS_ID_MIN, PASS_ID_MAX)) {
+    const idStart = this.rawText(PASS_ID_MIN, PASS_ID_MAX);
+    if (idStart >= 0) {
       this.idSpan = true;
-      this.idStart = this.spanStart;
-      this.idEnd = this.spanEnd;
+      this.idStart = idStart;
+      this.idEnd = this.pos - 1;
       this.passIdPlain = true;
     } else {
       pass.pass_id = this.shortText(PASS_ID_MIN, PASS_ID_MAX);
@@ -450,10 +447,11 @@ class BatchReader {
     if (!this.text(parts[1] as Words)) return false;
     pass.pass_number = this.count();
     if (!this.text(parts[2] as Words)) return false;
-    if (this.rawText(HASH_MIN, HASH_MAX)) {
+    const hashStart = this.rawText(HASH_MIN, HASH_MAX);
+    if (hashStart >= 0) {
       this.hashSpan = true;
-      this.hashStart = this.spanStart;
-      this.hashEnd = this.spanEnd;
+      this.hashStart = hashStart;
+      this.hashEnd = this.pos - 1;
     } else {
       pass.current_content_hash = this.shortText(HASH_MIN, HASH_MAX);
     }
@@ -602,12 +600,7 @@ class AnswerWriter {
     const at = this.length;
     out[at] = units >= scale ? ZERO + 1 : ZERO;
     out[at + 1] = DOT;
-    let rest = units % scale;
-    for (let k = at + digits + 1; k > at + 1; k--) {
-      const digit = rest % 10;
-      out[k] = ZERO + digit;
-      rest = (rest - digit) / 10;
-    }
+    this.digits(at + 2, digits, units % scale);
     this.length = at + digits + 2;
   }
 
@@ -616,14 +609,19 @@ class AnswerWriter {
     let digits = 1;
     for (let power = 10; power <= value; power *= 10) digits++;
     this.reserve(digits);
+    this.digits(this.length, digits, value);
+    this.length += digits;
+  }
+
+  /** `value`'s last `count` decimal digits at `at`, zero-padded (room already reserved). */
+  private digits(at: number, count: number, value: number): void {
     const out = this.bytes;
     let rest = value;
-    for (let at = this.length + digits - 1; at >= this.length; at--) {
+    for (let k = at + count - 1; k >= at; k--) {
       const digit = rest % 10;
-      out[at] = ZERO + digit;
+      out[k] = ZERO + digit;
       rest = (rest - digit) / 10;
     }
-    this.length += digits;
   }
 
   utf8(text: string): void {
