@@ -10,8 +10,10 @@ echo "== typecheck"
 node_modules/.bin/tsc --noEmit
 echo "== format, lint and layers (Biome)"
 node_modules/.bin/biome ci .
-echo "== schema and migrations agree"
+echo "== migration history (drizzle-kit check)"
 node_modules/.bin/drizzle-kit check
+echo "== schema and migrations agree"
+bash scripts/check-schema.sh
 echo "== unit"
 node_modules/.bin/vitest run --project unit
 echo "== integration (PGlite)"
