@@ -1,6 +1,6 @@
 // On a failing chain's page: which of its class's recommended floors would have stopped it
 // before the failure, and at which pass (a replay of this chain through the guard).
-import type { OptionCatch } from "@/lib/recommend/replay";
+import type { OptionCatch } from "@/lib/recommend/wire";
 
 export function RecommendedCatch({
   contentClass,

@@ -1,6 +1,6 @@
 // The wire shape of GET /api/v1/policies/{content_class}/recommendation (shared/API.md,
 // "Floor recommendation").
-import type { CompressionPolicy } from "@/lib/guard/guard";
+import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { Movement } from "@/lib/chains/what-if";
 import type { Outcome } from "./profile";
@@ -44,3 +44,20 @@ export type FloorPreview =
   | { ok: false; message: string };
 
 export type PreviewFloor = (contentClass: string, floor: CompressionPolicy) => Promise<FloorPreview>;
+
+/** The first pass of a chain that the guard would not have let through under a floor. */
+export interface FloorHalt {
+  pass_id: string;
+  pass_number: number;
+  verdict: Verdict;
+  directive: string;
+}
+
+/** What one recommended floor would have done to a failing chain (the chain page's catches). */
+export interface OptionCatch {
+  name: string;
+  policy: CompressionPolicy;
+  caught: boolean;
+  /** Where the guard would have stopped the chain under the option (null: never). */
+  halt: FloorHalt | null;
+}

@@ -1,6 +1,6 @@
 // The chain page's "would a recommended floor have caught this?" (db/queries/recommendation.ts)
 // finds the failure and each floor's halt in the database. Here it must agree with a replay of
-// the whole chain through the guard (`catchesOf`, lib/recommend/replay.ts) on random chains:
+// the whole chain through the guard (`catchesOf`, test/support/recommend-replay.ts) on random chains:
 // ties in pass numbers, client-refused passes, restore and accept_loss boundaries, and floors
 // set exactly at recorded sizes, densities and pass numbers.
 import { sql } from "drizzle-orm";
@@ -10,8 +10,9 @@ import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { getDb, queryRows } from "@/db/index";
 import { getChainCatches, getChainFailure } from "@/db/queries/recommendation";
 import type { CompressionPolicy } from "@/lib/guard/guard";
-import { catchesOf, type RecordedChain, type RecordedStrategy } from "@/lib/recommend";
+import type { RecordedChain, RecordedStrategy } from "@/lib/recommend";
 import { setUpTestDatabase } from "../support/database";
+import { catchesOf } from "../support/recommend-replay";
 import { seededRandom } from "../support/random";
 import { post } from "./api-helpers";
 

@@ -1,6 +1,6 @@
 // The recommendation decides from per-chain aggregates (lib/recommend/profile.ts) instead of
 // replaying every pass; these tests replay random chains through the guard itself
-// (lib/guard.ts, via replayChain) and require the same answers, and check the search
+// (lib/guard/guard.ts, via replayChain in test/support) and require the same answers, and check the search
 // against an exhaustive one on classes small enough to enumerate.
 import { describe, expect, it } from "vitest";
 import type { CompressionPolicy } from "@/lib/guard/guard";
@@ -12,9 +12,9 @@ import {
   type RecordedChain,
   type RecordedPass,
   recommendFloors,
-  replayChain,
   toColumns,
 } from "@/lib/recommend";
+import { replayChain } from "../support/recommend-replay";
 import { at } from "../support/at";
 import { seededRandom } from "../support/random";
 

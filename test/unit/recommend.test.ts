@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 import type { CompressionPolicy } from "@/lib/guard/guard";
 import {
-  catchesOf,
   failureOf,
   type RecordedChain,
   type RecordedPass,
@@ -14,6 +13,7 @@ import {
   toColumns,
   unpackChains,
 } from "@/lib/recommend";
+import { catchesOf } from "../support/recommend-replay";
 
 const SIZES = [1000, 800, 600];
 

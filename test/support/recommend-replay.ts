@@ -1,16 +1,23 @@
 // biome-ignore-all lint/style/noNonNullAssertion: typed-array reads at indices the loops keep in bounds; noUncheckedIndexedAccess cannot see that.
-// One chain replayed through the guard itself, pass by pass: the reference that the chain
+// One chain replayed through the guard itself, pass by pass: the test oracle that the chain
 // page's catches (found in SQL, db/queries/recommendation.ts) and the fast decisions of
-// profile.ts are tested against.
+// lib/recommend/profile.ts are held to. Test code: the app never replays a whole chain.
 import { type CompressionPolicy, evaluatePass, type Verdict } from "@/lib/guard/guard";
-import { failureOf, inReplayOrder, type RecordedChain, toColumns } from "./chains";
-import { savedUpTo } from "./profile";
+import {
+  failureOf,
+  type FloorHalt,
+  inReplayOrder,
+  type OptionCatch,
+  type RecordedChain,
+  savedUpTo,
+  toColumns,
+} from "@/lib/recommend";
 
 export interface ChainReplay {
   /** Pass number of the chain's failure; null for a healthy chain. */
   failure: number | null;
   /** The first pass the guard would not have let through under the floor, if any. */
-  halt: { pass_id: string; pass_number: number; verdict: Verdict; directive: string } | null;
+  halt: FloorHalt | null;
   /** Failing chains: the guard stopped at a pass before the failure. */
   caught: boolean | null;
   /** Healthy chains: the guard stopped at a pass before the last. */
@@ -76,14 +83,6 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
     savedBytes: haltedEarly ? savedUpTo(first, passes[haltIndex]!.current_size_bytes, recorded) : recorded,
     recordedSavedBytes: recorded,
   };
-}
-
-export interface OptionCatch {
-  name: string;
-  policy: CompressionPolicy;
-  caught: boolean;
-  /** Where the guard would have stopped the chain under the option (null: never). */
-  halt: ChainReplay["halt"];
 }
 
 /**
