@@ -1,4 +1,4 @@
-// The one error contract of the API (shared/API.md): every failure is
+// The one error contract of the API, which clients rely on: every failure is
 // {"error": {"code", "message", "issues"?}} with the status its code implies.
 import type { z } from "zod";
 import { errorFields } from "./observability/error-fields.mjs";

@@ -1,5 +1,5 @@
 // The store figures Headroom's `/v1/retrieve/stats` reports, read from the same store and
-// counters as the native endpoints (shared/API.md, "Headroom-compatible retrieval").
+// counters as the native endpoints, so both APIs report one store.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows } from "../index";

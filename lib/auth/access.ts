@@ -1,4 +1,4 @@
-// Pure access decisions (shared/API.md "Access"): when auth is on, what a principal may do,
+// Pure access decisions: when auth is on, what a principal may do,
 // which Host headers are ours, and whether a write came from our own origin. No I/O here:
 // the route wrapper and the page helper feed these the request and what the database says.
 import type { KeyScope, Role } from "./credentials.mjs";

@@ -1,4 +1,4 @@
-// Server-side content checks (shared/API.md, "Server-side content checks"). When a receipt
+// Server-side content checks. When a receipt
 // carries the pass's output, the server measures for itself what the client only claims:
 // the size, the hash, parseability in the policy's format and the policy's required fields.
 // The verdict on those findings comes from the one guard (evaluatePass), never a copy of its gates.

@@ -1,4 +1,4 @@
-// Port of RecursiveCompressionCollapseGuard (shared/reference/collapse-guard.txt).
+// Port of the Python reference's RecursiveCompressionCollapseGuard.
 // Gate order, directive text and digest payloads are the contract: clients compare our
 // output with their own guard's byte for byte.
 import { sha256Hex } from "./hash";

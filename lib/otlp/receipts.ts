@@ -1,4 +1,4 @@
-// OTLP spans to Floorline receipts (shared/API.md, "OpenTelemetry ingest"). A span is a pass
+// OTLP spans to Floorline receipts, the OpenTelemetry way in to the same ingest. A span is a pass
 // receipt when it carries `floorline.pass.number`; its `floorline.boundary` events are boundary
 // receipts at that pass. Each mapped receipt goes through the same zod schemas as the JSON API,
 // so a receipt is valid through OTLP exactly when it would be valid posted to /passes.

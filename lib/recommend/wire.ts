@@ -1,5 +1,5 @@
-// The wire shape of GET /api/v1/policies/{content_class}/recommendation (shared/API.md,
-// "Floor recommendation").
+// The wire shape of GET /api/v1/policies/{content_class}/recommendation, as the OpenAPI
+// document (lib/openapi) describes it to clients.
 import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { Movement } from "@/lib/chains/what-if";

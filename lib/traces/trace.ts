@@ -1,4 +1,6 @@
-// Port of ReasoningTraceCompressor (shared/reference/trace-compression.txt).
+// Port of the Python reference's ReasoningTraceCompressor. The residual and its digest are the
+// contract: clients running the reference compare ours with theirs byte for byte, so Python's
+// sorting, stripping and JSON are followed exactly (python.ts in lib/guard).
 import { sha256Hex } from "../guard/hash";
 import { compareCodePoints, pyJsonDumps, pyStrip } from "../guard/python";
 

@@ -1,7 +1,8 @@
-// Differential test against the reference Python itself: the code blocks of
-// shared/reference/collapse-guard.txt and trace-compression.txt are extracted at test
-// time and run by python3 on thousands of generated cases (tricky floats, unicode ids,
-// Python-only whitespace), and every answer must equal the TypeScript port's.
+// Differential test against the reference Python itself, which is not part of the repository
+// (FLOORLINE_REFERENCE_DIR names its folder; without it the test says why and skips): the
+// code blocks of its collapse guard and trace compressor are extracted at test time and run
+// by python3 on thousands of generated cases (tricky floats, unicode ids, Python-only
+// whitespace), and every answer must equal the TypeScript port's.
 // Set FLOORLINE_DIFF_SEED to replay a run; the seed is in the test names.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

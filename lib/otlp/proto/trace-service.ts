@@ -1,5 +1,5 @@
 // The subset of the OpenTelemetry protocol (OTLP) trace messages that Floorline reads and
-// writes, following opentelemetry-proto v1 (https://github.com/open-telemetry/opentelemetry-proto):
+// writes, following the OpenTelemetry project's opentelemetry-proto v1:
 // opentelemetry/proto/common/v1/common.proto, resource/v1/resource.proto, trace/v1/trace.proto
 // and collector/trace/v1/trace_service.proto. Message, field names and field numbers are the
 // official ones; messages and fields Floorline never reads are left out (protobuf skips

@@ -1,4 +1,4 @@
-// OTLP/HTTP trace export (shared/API.md, "OpenTelemetry ingest"): a stock exporter with
+// OTLP/HTTP trace export: a stock OpenTelemetry exporter with
 // OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT/api/v1/otlp posts here.
 import { ingestOtlpReceipts } from "@/db/ingest/otlp";
 import { ApiError } from "@/lib/errors";
