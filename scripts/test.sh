@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck, Biome (format, lint, the layers in biome.json), unit, integration
 # on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL is set), then Playwright
-# end-to-end against the built app in Debian's Chromium.
+# end-to-end against the built app in Debian's Chromium, then the Python SDK's pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -26,3 +26,8 @@ else
 fi
 echo "== e2e"
 node_modules/.bin/playwright test
+echo "== Python SDK (pytest)"
+# Exit 5 is pytest finding no tests (a checkout without them), not a failure.
+status=0
+(cd sdk/python && python3 -m pytest -q -p no:cacheprovider) || status=$?
+if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then exit "$status"; fi

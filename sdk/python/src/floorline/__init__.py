@@ -1,0 +1,32 @@
+"""Floorline for Python agents: receipts for every compression pass, the collapse guard run
+locally exactly as the reference, and delivery in the background that never raises into the agent."""
+
+from ._version import __version__
+from .client import Breach, Chain, Floorline, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
+from .delivery import DeliveryError
+from .guard import CONSERVATIVE_DEFAULT_POLICY, CompressionPolicy, Manifest, evaluate_pass
+from .measurement import measure
+from .traces import BindingConclusion, CompressedResidual, MissingVerificationReceipt, compress_trace
+
+__all__ = [
+    "__version__",
+    "Breach",
+    "BindingConclusion",
+    "Chain",
+    "CompressedResidual",
+    "CompressionPolicy",
+    "CONSERVATIVE_DEFAULT_POLICY",
+    "DeliveryError",
+    "Floorline",
+    "FloorResult",
+    "Manifest",
+    "MissingVerificationReceipt",
+    "PassResult",
+    "Policy",
+    "Retrieval",
+    "compress_trace",
+    "default_policy",
+    "default_strategy",
+    "evaluate_pass",
+    "measure",
+]
