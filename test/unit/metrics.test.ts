@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,6 +20,7 @@ import {
   setStoreStatsSource,
   setSummaryQueueSource,
 } from "@/lib/observability/metrics";
+import { blocksUnder } from "../support/markdown";
 
 afterEach(() => {
   setStoreStatsSource(null);
@@ -167,24 +168,26 @@ describe("metrics module", () => {
     expect(result.status).toBe(0);
   });
 
-  it.skipIf(!hasPromtool)("serves every series the README's alerts name, and promtool accepts the rules", async () => {
-    const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-    const rules = /```yaml\n(groups:\n[\s\S]*?)```/.exec(readme)?.[1];
-    if (!rules) throw new Error("no alert rules block in README.md");
-    const named = new Set(rules.match(/\bfloorline_[a-z_]+/g));
-    expect(named.size).toBeGreaterThan(3);
-    const { body } = await renderMetrics();
-    for (const name of named) expect(body, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
-    const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-rules-"));
-    try {
-      const file = path.join(dir, "rules.yml");
-      writeFileSync(file, rules);
-      const result = spawnSync("promtool", ["check", "rules", file], { encoding: "utf8" });
-      expect(result.status, result.stdout + result.stderr).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!hasPromtool)(
+    "serves every series the alerts of docs/metrics.md name, and promtool accepts the rules",
+    async () => {
+      const rules = blocksUnder("docs/metrics.md", "## Alerts").find((b) => b.lang === "yaml")?.code;
+      if (!rules) throw new Error('no alert rules block under "## Alerts" in docs/metrics.md');
+      const named = new Set(rules.match(/\bfloorline_[a-z_]+/g));
+      expect(named.size).toBeGreaterThan(3);
+      const { body } = await renderMetrics();
+      for (const name of named) expect(body, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
+      const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-rules-"));
+      try {
+        const file = path.join(dir, "rules.yml");
+        writeFileSync(file, rules);
+        const result = spawnSync("promtool", ["check", "rules", file], { encoding: "utf8" });
+        expect(result.status, result.stdout + result.stderr).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 if (!hasPromtool)
