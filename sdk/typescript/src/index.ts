@@ -1,0 +1,36 @@
+// @floorline/sdk: the agent side of Floorline.
+export {
+  type BoundaryReceipt,
+  type BreachContext,
+  Chain,
+  type Compressed,
+  type ChainOptions,
+  type CompressOptions,
+  type CompressOutcome,
+  type Measured,
+  type PassResult,
+  type RecordOptions,
+  type Strategy,
+} from "./chain";
+export { DEFAULTS, Floorline, type FloorlineOptions, type Original } from "./client";
+export type { DeliveryCounters, Item } from "./delivery";
+export { FloorlineError, type Issue } from "./http";
+export type { MeasureFn } from "./measure";
+export type { PassReceipt, Policy } from "./receipt";
+export { formatMarker, markerKey } from "../../../lib/ccr/marker";
+export {
+  type CompressionManifest,
+  type CompressionPass,
+  type CompressionPolicy,
+  evaluatePass,
+  type Verdict,
+  VERDICTS,
+} from "../../../lib/guard/guard";
+export { CONSERVATIVE_DEFAULT_POLICY } from "../../../lib/guard/policy";
+export {
+  type BindingConclusion,
+  type CompressedResidual,
+  compressTrace,
+  MissingVerificationReceiptError,
+  type ReasoningNode,
+} from "../../../lib/traces/trace";
