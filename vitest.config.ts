@@ -13,6 +13,16 @@ export default defineConfig({
     projects: [
       { resolve: { alias }, test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
       {
+        // The SDK's tests run against its build (global setup), as users get it.
+        test: {
+          name: "sdk",
+          include: ["sdk/typescript/test/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["sdk/typescript/test/build.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: "integration",

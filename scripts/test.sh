@@ -16,6 +16,7 @@ echo "== schema and migrations agree"
 bash scripts/check-schema.sh
 echo "== unit"
 node_modules/.bin/vitest run --project unit
+echo "== sdk (built, then tested as packed)"; node_modules/.bin/vitest run --project sdk
 echo "== integration (PGlite)"
 env -u TEST_DATABASE_URL node_modules/.bin/vitest run --project integration
 if [ -n "${TEST_DATABASE_URL:-}" ]; then

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { jsonRequest, setUpTestDatabase } from "../support/database";
 import { countChains, iterateChains, listChainClasses, listChains } from "@/db/queries/chains";
-import { type ChainKey } from "@/lib/chains/types";
+import type { ChainKey } from "@/lib/chains/types";
 import { ingestPasses } from "@/db/ingest/passes";
 import { GET as exportChains } from "@/app/api/v1/exports/chains/route";
 import { GET as listChainsApi } from "@/app/api/v1/chains/route";
