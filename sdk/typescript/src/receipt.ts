@@ -1,7 +1,12 @@
 // A pass receipt from the content itself: hashes, UTF-8 size, parseability and schema validity
 // in the class's format (the server's own content check), and the guard's manifest on them.
 import { checkContent, type ContentFormat, type DecodedFormat } from "../../../lib/content-checks/check-content";
-import { type CompressionManifest, type CompressionPolicy, evaluatePass } from "../../../lib/guard/guard";
+import {
+  type CompressionManifest,
+  type CompressionPass,
+  type CompressionPolicy,
+  evaluatePass,
+} from "../../../lib/guard/guard";
 
 export interface Policy extends CompressionPolicy {
   content_class?: string;
@@ -13,16 +18,9 @@ export interface Policy extends CompressionPolicy {
 }
 
 /** What goes to `POST /api/v1/passes`, in the wire's names. */
-export interface PassReceipt {
+export interface PassReceipt extends CompressionPass {
   chain_id: string;
-  pass_id: string;
-  pass_number: number;
   input_content_hash: string;
-  current_content_hash: string;
-  current_size_bytes: number;
-  is_parseable: boolean;
-  schema_valid: boolean;
-  semantic_density_score: number;
   content_class: string;
   created_at: string;
   verdict: CompressionManifest["verdict"];
