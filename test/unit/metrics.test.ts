@@ -188,6 +188,24 @@ describe("metrics module", () => {
       }
     },
   );
+
+  it.skipIf(!hasPromtool)("gives a scrape config in docs/metrics.md that promtool accepts", () => {
+    const config = blocksUnder("docs/metrics.md", "## Scraping").find((b) => b.lang === "yaml")?.code;
+    if (!config) throw new Error('no scrape config under "## Scraping" in docs/metrics.md');
+    expect(config).toMatch(/metrics_path: \/metrics\b/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-scrape-"));
+    try {
+      // promtool checks that the key file exists; the page names where it would live.
+      const key = path.join(dir, "floorline.key");
+      writeFileSync(key, "fl_example_key\n");
+      const file = path.join(dir, "prometheus.yml");
+      writeFileSync(file, config.replace("/etc/prometheus/floorline.key", key));
+      const result = spawnSync("promtool", ["check", "config", file], { encoding: "utf8" });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 if (!hasPromtool)
