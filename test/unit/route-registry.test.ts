@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { METHODS, PAGES, ROUTES, scopeOf } from "@/lib/http/registry";
+import { METHODS, PAGES, ROUTES, SCOPES, scopeOf } from "@/lib/http/registry";
 
 const appDir = path.join(process.cwd(), "app");
 
@@ -95,5 +95,66 @@ describe("page registry", () => {
   it("has no entry without a page file", () => {
     const patterns = new Set(pageFiles.map(patternOf));
     for (const pattern of Object.keys(PAGES)) expect(patterns, pattern).toContain(pattern);
+  });
+});
+
+/**
+ * What is wrong with a file holding "use server": Next.js lets anyone who knows an action's
+ * id call each export of such a file (and each function marked inline) without rendering
+ * any page, so every export must be `export const name = serverAction("<scope>", ...)`.
+ */
+// The directive as a statement of its own line (a mention in a comment is not one).
+const USE_SERVER = /^\s*["']use server["'];?\s*$/gm;
+
+function serverActionProblems(source: string): string[] {
+  const problems: string[] = [];
+  const directive = /^\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/\s*)*\s*["']use server["']/;
+  const fileLevel = directive.test(source);
+  const mentions = [...source.matchAll(USE_SERVER)].length;
+  if (mentions > (fileLevel ? 1 : 0))
+    problems.push("marks a function inline with 'use server': move it to an actions file");
+  if (!fileLevel) return problems;
+  const exports = [...source.matchAll(/^export\s+(?:default\s+)?(?:async\s+)?(\w+)\s*(\w*)[^\n]*$/gm)];
+  if (exports.length === 0) problems.push("exports nothing");
+  for (const [line, kind, name] of exports) {
+    const wrapped = new RegExp(`^export const ${name} = serverAction\\(\\s*"(${SCOPES.join("|")})"`).test(
+      source.slice(source.indexOf(line)).replace(/\n\s*/g, ""),
+    );
+    if (kind !== "const" || !wrapped) problems.push(`${name || kind} is not made with serverAction("<scope>", ...)`);
+  }
+  return problems;
+}
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx|js|jsx|mjs)$/.test(entry.name) ? [full] : [];
+  });
+const actionFiles = ["app", "components", "lib", "db"]
+  .flatMap((dir) => sourceFiles(path.join(process.cwd(), dir)))
+  .filter((file) => readFileSync(file, "utf8").match(USE_SERVER));
+
+describe("server actions", () => {
+  it("finds the actions files", () => {
+    expect(actionFiles.length).toBeGreaterThan(0);
+  });
+
+  it.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))(
+    "%s makes every export with serverAction and a scope",
+    (_, file) => {
+      expect(serverActionProblems(readFileSync(file, "utf8"))).toEqual([]);
+    },
+  );
+
+  it("the check catches a bare export, a missing scope and an inline action", () => {
+    const ok = `"use server";\nimport x from "y";\nexport const preview = serverAction(\n  "read",\n  async () => 1,\n);\n`;
+    expect(serverActionProblems(ok)).toEqual([]);
+    expect(serverActionProblems(`"use server";\nexport async function preview() {}\n`)).not.toEqual([]);
+    expect(serverActionProblems(`"use server";\nexport const preview = async () => 1;\n`)).not.toEqual([]);
+    expect(serverActionProblems(`"use server";\nexport const preview = serverAction("nobody", f);\n`)).not.toEqual([]);
+    expect(serverActionProblems(`"use server";\n`)).not.toEqual([]);
+    const inline = `export default function Page() {\n  async function save() {\n    "use server";\n  }\n}\n`;
+    expect(serverActionProblems(inline)).not.toEqual([]);
   });
 });
