@@ -141,10 +141,41 @@ export function isSafeMethod(method: string): boolean {
   return method === "GET" || method === "HEAD" || method === "OPTIONS";
 }
 
-/** A `next` target for the sign-in redirect: a path of this site only, never `//evil` or a URL. */
+/** What a browser makes of an href before resolving it: tab, LF and CR vanish, `\\` is `/`. */
+function asBrowserReads(href: string): string {
+  return href.replace(/[\t\n\r]/g, "").replace(/\\/g, "/");
+}
+
+const OWN_ORIGIN = "http://floorline.invalid";
+
+/**
+ * A `next` target for the sign-in redirect: a path of this site only. It is read the way a
+ * browser reads an href (so `/\t/evil` is `//evil`), and refused when it, or any decoding of
+ * it, starts with two slashes: whatever later decodes it once more must not leave the site.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  return next;
+  if (typeof next !== "string") return "/";
+  const href = asBrowserReads(next);
+  if (!href.startsWith("/") || href.startsWith("//")) return "/";
+  let decoded = href;
+  for (let i = 0; i < 4; i++) {
+    let once: string;
+    try {
+      once = asBrowserReads(decodeURIComponent(decoded));
+    } catch {
+      break;
+    }
+    if (once.startsWith("//") || !once.startsWith("/")) return "/";
+    if (once === decoded) break;
+    decoded = once;
+  }
+  let url: URL;
+  try {
+    url = new URL(href, OWN_ORIGIN);
+  } catch {
+    return "/";
+  }
+  return url.origin === OWN_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 /** Fills a `{name}` pattern with its params: `/chains/{chain_id}` → `/chains/run-1`. */

@@ -175,3 +175,34 @@ describe("small pieces", () => {
     expect(signInDelaySeconds(0, 8)).toBeGreaterThan(signInDelaySeconds(0, 5));
   });
 });
+
+describe("the sign-in redirect target", () => {
+  // What a browser does with an href before resolving it: tab, newline and CR vanish
+  // anywhere, a backslash is a slash. Each of these would land on evil.example.
+  const offsite = [
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r/evil.example",
+    "\t//evil.example",
+    "/\\evil.example",
+    "\\/evil.example",
+    "/\\\\evil.example",
+    "/%09/evil.example",
+    "/%2F/evil.example",
+    "/%5Cevil.example",
+    "/%252F%252Fevil.example",
+    "/%0a/evil.example",
+    "//evil.example/%2e%2e",
+    "javascript:alert(1)",
+    " /x",
+  ];
+  it.each(offsite)("%j is refused", (next) => {
+    expect(safeNextPath(next)).toBe("/");
+  });
+
+  it("keeps a path of this site, with its query and fragment", () => {
+    expect(safeNextPath("/chains/a%20b?range=1h#pass-2")).toBe("/chains/a%20b?range=1h#pass-2");
+    expect(safeNextPath("/policies")).toBe("/policies");
+    expect(safeNextPath("/")).toBe("/");
+  });
+});
