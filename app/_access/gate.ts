@@ -19,6 +19,7 @@ import {
   sessionTokenOf,
 } from "@/lib/auth/access";
 import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials.mjs";
+import { forbidden } from "next/navigation";
 import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";
 
@@ -41,6 +42,16 @@ export function checkHost(headers: Headers, url: string): void {
       "host_not_allowed",
       `This server does not answer to the host ${JSON.stringify(host)}; add it to FLOORLINE_ALLOWED_HOSTS if it is yours.`,
     );
+  }
+}
+
+/** The Host check of a page or a server action: a host we do not serve is a 403 page. */
+export function checkPageHost(headers: Headers): void {
+  try {
+    checkHost(headers, "http://localhost/");
+  } catch (error) {
+    if (error instanceof ApiError) forbidden();
+    throw error;
   }
 }
 

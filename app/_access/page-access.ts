@@ -7,20 +7,14 @@ import { cookies, headers } from "next/headers";
 import { forbidden, notFound, redirect } from "next/navigation";
 import { authenticateSession } from "@/db/queries/access";
 import { fillPattern, hasScope, type Principal, SESSION_COOKIE, sessionIdleMs } from "@/lib/auth/access";
-import { ApiError } from "@/lib/errors";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
 import { isStorableText } from "@/lib/schemas/common";
 import { decodeSegment } from "@/lib/url-state";
-import { ANONYMOUS, authIsOn, checkHost } from "./gate";
+import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
 
 export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
   const incoming = await headers();
-  try {
-    checkHost(incoming, "http://localhost/");
-  } catch (error) {
-    if (error instanceof ApiError) forbidden();
-    throw error;
-  }
+  checkPageHost(incoming);
   if (params && !Object.values(params).every((segment) => isStorableText(decodeSegment(segment)))) notFound();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;

@@ -8,18 +8,12 @@ import { headers } from "next/headers";
 import { forbidden, unauthorized } from "next/navigation";
 import { authenticateSession } from "@/db/queries/access";
 import { hasScope, type Principal, sessionIdleMs, sessionTokenOf } from "@/lib/auth/access";
-import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";
-import { ANONYMOUS, authIsOn, checkHost } from "./gate";
+import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
 
 async function authorizeAction(scope: Scope): Promise<Principal> {
   const incoming = await headers();
-  try {
-    checkHost(incoming, "http://localhost/");
-  } catch (error) {
-    if (error instanceof ApiError) forbidden();
-    throw error;
-  }
+  checkPageHost(incoming);
   const token = sessionTokenOf(incoming.get("cookie"));
   const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
   if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;

@@ -2,7 +2,7 @@
 // see the pages (with the security headers and no CSP violation), sign out and be sent back;
 // a viewer cannot save a floor; an admin makes a key shown once; and a page on another origin
 // (a second loopback port, then a DNS-rebinding name) cannot write, signed in or not.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { type Browser, type Page, chromium, expect, test } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
 import { freePort } from "../support/server-process";
-import { secretOf } from "../support/keys";
+import { floorlineCli, secretOf } from "../support/keys";
 
 // Servers of this spec's own (Floorline with operators, the attacker's page) on free ports.
 let PORT = 0;
@@ -26,15 +26,7 @@ let dir = "";
 let readKey = "";
 let output = "";
 
-function cli(args: string[], input = "") {
-  const result = spawnSync(process.execPath, [path.join(process.cwd(), "scripts/floorline.mjs"), ...args], {
-    env: { ...process.env, FLOORLINE_DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" },
-    input,
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`floorline ${args.join(" ")} failed: ${result.stderr}`);
-  return result.stdout;
-}
+const cli = (args: string[], input = "") => floorlineCli(path.join(dir, "data"), args, input);
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);

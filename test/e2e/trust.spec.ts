@@ -1,12 +1,12 @@
 // Ways around the access check, tried over raw HTTP against the built app as an attacker
 // would: a server action posted signed out, sign-in guesses in parallel and spread over
 // names, a redirect target that a browser would read as another site.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type AppServer, startApp } from "../support/app-server";
+import { floorlineCli } from "../support/keys";
 import { freePort } from "../support/server-process";
 
 const ADMIN = { name: "alice", password: "alice password 1" };
@@ -17,15 +17,7 @@ test.describe.configure({ mode: "serial" });
 let app: AppServer | undefined;
 let dir = "";
 
-function cli(args: string[], input = "") {
-  const result = spawnSync(process.execPath, [path.join(process.cwd(), "scripts/floorline.mjs"), ...args], {
-    env: { ...process.env, FLOORLINE_DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" },
-    input,
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`floorline ${args.join(" ")} failed: ${result.stderr}`);
-  return result.stdout;
-}
+const cli = (args: string[], input = "") => floorlineCli(path.join(dir, "data"), args, input);
 
 /** The id Next.js gave a server action in this build: what any past viewer of its page holds. */
 function actionId(exportedName: string): string {
