@@ -3,6 +3,7 @@
 // (lowerCamelCase names, hex trace and span ids, 64-bit integers as strings or numbers).
 // Everything downstream reads only the model, so the two encodings cannot drift apart.
 import protobuf from "protobufjs";
+import { MAX_JSON_DEPTH } from "../schemas/common";
 import { OTLP_TRACE_PROTO_FILES } from "./proto/trace-service";
 
 export type AnyValue =
@@ -41,6 +42,11 @@ export interface OtlpResourceSpans {
 export type OtlpEncoding = "protobuf" | "json";
 
 /** A request that is not an ExportTraceServiceRequest at all: the whole export is refused. */
+// AnyValues nest (arrays, key-value lists) as deep as the sender likes; each level here is a
+// stack frame, so they are held to the JSON reader's depth and refused past it, not overflowed.
+const MAX_VALUE_DEPTH = MAX_JSON_DEPTH;
+const NESTED_TOO_DEEP = `attribute values must be nested at most ${MAX_JSON_DEPTH} levels deep`;
+
 export class OtlpDecodeError extends Error {
   constructor(message: string) {
     super(message);
@@ -113,15 +119,16 @@ function pbLong(value: unknown): bigint {
   return BigInt(String(value));
 }
 
-function pbAttributes(value: unknown): Attributes {
+function pbAttributes(value: unknown, depth = 0): Attributes {
   const attributes: Attributes = new Map();
   for (const kv of list(value)) {
-    if (typeof kv.key === "string") attributes.set(kv.key, pbAnyValue(kv.value as Message | undefined));
+    if (typeof kv.key === "string") attributes.set(kv.key, pbAnyValue(kv.value as Message | undefined, depth));
   }
   return attributes;
 }
 
-function pbAnyValue(value: Message | undefined): AnyValue {
+function pbAnyValue(value: Message | undefined, depth: number): AnyValue {
+  if (depth >= MAX_VALUE_DEPTH) throw new OtlpDecodeError(NESTED_TOO_DEEP);
   switch (value?.value) {
     case "stringValue":
       return { kind: "string", value: value.stringValue as string };
@@ -134,9 +141,12 @@ function pbAnyValue(value: Message | undefined): AnyValue {
     case "bytesValue":
       return { kind: "bytes", value: value.bytesValue as Uint8Array };
     case "arrayValue":
-      return { kind: "array", values: list((value.arrayValue as Message).values).map(pbAnyValue) };
+      return {
+        kind: "array",
+        values: list((value.arrayValue as Message).values).map((v) => pbAnyValue(v, depth + 1)),
+      };
     case "kvlistValue":
-      return { kind: "kvlist", values: pbAttributes((value.kvlistValue as Message).values) };
+      return { kind: "kvlist", values: pbAttributes((value.kvlistValue as Message).values, depth + 1) };
     default:
       return { kind: "empty" };
   }
@@ -231,7 +241,7 @@ function jsonUint64(value: unknown, path: string): bigint {
   return jsonInteger(value, path, 0n, UINT64_MAX);
 }
 
-function jsonAttributes(value: unknown, path: string): Attributes {
+function jsonAttributes(value: unknown, path: string, depth = 0): Attributes {
   const attributes: Attributes = new Map();
   if (value === undefined || value === null) return attributes;
   if (!Array.isArray(value)) throw new OtlpDecodeError(`${path} must be an array.`);
@@ -239,13 +249,14 @@ function jsonAttributes(value: unknown, path: string): Attributes {
     if (!isObject(kv) || typeof kv.key !== "string") {
       throw new OtlpDecodeError(`${path}[${i}] must be an object with a string key.`);
     }
-    attributes.set(kv.key, jsonAnyValue(kv.value, `${path}[${i}].value`));
+    attributes.set(kv.key, jsonAnyValue(kv.value, `${path}[${i}].value`, depth));
   });
   return attributes;
 }
 
-function jsonAnyValue(value: unknown, path: string): AnyValue {
+function jsonAnyValue(value: unknown, path: string, depth: number): AnyValue {
   if (value === undefined || value === null) return { kind: "empty" };
+  if (depth >= MAX_VALUE_DEPTH) throw new OtlpDecodeError(`${path}: ${NESTED_TOO_DEEP}`);
   if (!isObject(value)) throw new OtlpDecodeError(`${path} must be an AnyValue object.`);
   const has = (camel: string) => field(value, camel) !== undefined;
   if (has("stringValue")) {
@@ -286,12 +297,18 @@ function jsonAnyValue(value: unknown, path: string): AnyValue {
     if (!isObject(array)) throw new OtlpDecodeError(`${path}.arrayValue must be an object.`);
     const values = field(array, "values") ?? [];
     if (!Array.isArray(values)) throw new OtlpDecodeError(`${path}.arrayValue.values must be an array.`);
-    return { kind: "array", values: values.map((v, i) => jsonAnyValue(v, `${path}.arrayValue.values[${i}]`)) };
+    return {
+      kind: "array",
+      values: values.map((v, i) => jsonAnyValue(v, `${path}.arrayValue.values[${i}]`, depth + 1)),
+    };
   }
   if (has("kvlistValue")) {
     const kvlist = field(value, "kvlistValue");
     if (!isObject(kvlist)) throw new OtlpDecodeError(`${path}.kvlistValue must be an object.`);
-    return { kind: "kvlist", values: jsonAttributes(field(kvlist, "values"), `${path}.kvlistValue.values`) };
+    return {
+      kind: "kvlist",
+      values: jsonAttributes(field(kvlist, "values"), `${path}.kvlistValue.values`, depth + 1),
+    };
   }
   return { kind: "empty" };
 }

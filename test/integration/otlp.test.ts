@@ -228,3 +228,69 @@ describe("refusals", () => {
     expect(await countRows()).toEqual(before);
   });
 });
+
+describe("OTLP values nested deeply", () => {
+  const arrays = (depth: number) =>
+    `${'{"arrayValue":{"values":['.repeat(depth)}{"stringValue":"x"}${"]}}".repeat(depth)}`;
+  const kvlists = (depth: number) =>
+    `${'{"kvlistValue":{"values":[{"key":"k","value":'.repeat(depth)}{"stringValue":"x"}${"}]}}".repeat(depth)}`;
+  const request = (value: string) =>
+    new TextEncoder().encode(
+      `{"resourceSpans":[{"resource":{"attributes":[{"key":"deep","value":${value}}]},"scopeSpans":[]}]}`,
+    );
+
+  // Protobuf bytes built by hand, innermost first: a recursive encoder would overflow too.
+  function varint(n: number): number[] {
+    const out: number[] = [];
+    for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
+    out.push(n);
+    return out;
+  }
+  // Each level is a prefix (tag, length) before the bytes inside it, so the body is the
+  // prefixes outermost first, then the innermost value: linear to build.
+  function protobufArrays(depth: number): Uint8Array {
+    const inner = [0x0a, 0x01, 0x78]; // AnyValue { string_value: "x" }
+    const prefixes: number[][] = [];
+    let length = inner.length;
+    const wrap = (tag: number) => {
+      const prefix = [tag, ...varint(length)];
+      prefixes.push(prefix);
+      length += prefix.length;
+    };
+    for (let i = 0; i < depth; i++) {
+      wrap(0x0a); // ArrayValue { values }
+      wrap(0x2a); // AnyValue { array_value }
+    }
+    wrap(0x12); // KeyValue { value }
+    prefixes.push([0x0a, 0x01, 0x6b]); // KeyValue { key: "k" }: lies before the value field
+    length += 3;
+    wrap(0x0a); // Resource { attributes }
+    wrap(0x0a); // ResourceSpans { resource }
+    wrap(0x0a); // request { resource_spans }
+    return new Uint8Array([...prefixes.reverse().flat(), ...inner]);
+  }
+
+  it.each([
+    ["arrayValue, just past the JSON reader's depth", request(arrays(70))],
+    ["arrayValue, deep enough to overflow a recursive walk", request(arrays(20_000))],
+    ["kvlistValue, deep enough to overflow a recursive walk", request(kvlists(20_000))],
+  ])("JSON %s is a 400 in the contract's shape", async (_, bytes) => {
+    const { response, raw } = await exportSpans(bytes, "json");
+    const answer = { status: response.status, headers: response.headers, text: "", body: undefined as unknown };
+    answer.text = new TextDecoder().decode(raw);
+    answer.body = JSON.parse(answer.text);
+    expect(expectError(answer as never, 400, "invalid_body").message).toMatch(/nested/);
+  });
+
+  it("the hand-built protobuf is a valid request when shallow", async () => {
+    const { response } = await exportSpans(protobufArrays(3), "protobuf");
+    expect(response.status).toBe(200);
+  });
+
+  it.each([70, 20_000])("protobuf arrayValue nested %i deep is a 400", async (depth) => {
+    const { response, raw } = await exportSpans(protobufArrays(depth), "protobuf");
+    const text = new TextDecoder().decode(raw);
+    expect(response.status, text.slice(0, 300)).toBe(400);
+    expect(JSON.parse(text).error.code).toBe("invalid_body");
+  });
+});
