@@ -3,7 +3,9 @@
 // the size, the hash, parseability in the policy's format and the policy's required fields.
 // The verdict on those findings comes from the one guard (evaluatePass), never a copy of its gates.
 import { type CompressionPass, type CompressionPolicy, evaluatePass, type Verdict } from "../guard/guard";
+import { ApiError } from "../errors";
 import { sha256Hex } from "../guard/hash";
+import { MAX_JSON_DEPTH } from "../schemas/common";
 
 import type { ContentFormat, DecodedFormat } from "./formats";
 
@@ -91,6 +93,18 @@ function parseIn(content: string, policy: ContentPolicy): Parsed {
   }
 }
 
+/** Whether a parsed JSON value nests arrays and objects deeper than `max`, found without recursion. */
+function nestsDeeperThan(root: unknown, max: number): boolean {
+  const stack: Array<[value: unknown, depth: number]> = [[root, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= max) return true;
+    for (const v of Object.values(value)) stack.push([v, depth + 1]);
+  }
+  return false;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -158,6 +172,22 @@ export function checkContent(
       schema_valid = false;
       problems.push(`the policy requires fields (${policy.required_fields.join(", ")}) but the content is not JSON`);
     } else {
+      // The walk below recurses per level: content nested past the JSON reader's depth is
+      // refused like such a request body, where it would otherwise overflow the stack.
+      if (nestsDeeperThan(parsed.json, MAX_JSON_DEPTH)) {
+        throw new ApiError(
+          "validation_failed",
+          `The policy requires fields, so the content must nest JSON at most ${MAX_JSON_DEPTH} levels deep.`,
+          {
+            issues: [
+              {
+                path: "content",
+                message: `must be nested at most ${MAX_JSON_DEPTH} levels deep to check required fields`,
+              },
+            ],
+          },
+        );
+      }
       for (const field of policy.required_fields) {
         const misses = missingPaths(parsed.json, field);
         if (misses.length === 0) continue;

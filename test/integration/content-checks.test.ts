@@ -168,6 +168,17 @@ describe("a receipt with content", () => {
     expect(await countRows()).toEqual(before);
   });
 
+  it.each([70, 100_000])(
+    "content of arrays nested %i deep under a policy with required fields is a 422, and writes nothing",
+    async (depth) => {
+      const before = await countRows();
+      const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+      const error = expectError(await send(receipt("cc-deep", 2, deep)), 422, "validation_failed");
+      expect(error.issues?.[0]?.path).toBe("content");
+      expect(await countRows()).toEqual(before);
+    },
+  );
+
   it("cache_original stores the content as the pass's cached original", async () => {
     const answer = await send(receipt("cc-7", 2, good, { cache_original: true }));
     expect(answer.status).toBe(201);
