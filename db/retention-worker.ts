@@ -38,7 +38,7 @@ export function startRetentionWorker(options: {
         const run = await deleteExpiredChains({ now: (options.now ?? (() => new Date()))(), days: options.days });
         if (run.chains > 0)
           console.log(
-            `[floorline] retention: deleted ${run.chains} chains past their kept days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.originals} originals)`,
+            `[floorline] retention: deleted ${run.chains} chains past their kept days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.rejections} trace rejections, ${run.originals} originals)`,
           );
         if (!run.complete) next = Math.min(next, BACKLOG_MS);
       } catch (error) {

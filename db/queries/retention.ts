@@ -1,5 +1,5 @@
 // Retention: chains whose last activity is older than the kept days go, with their passes,
-// boundaries, traces and cached originals, in small batches of short transactions so that
+// boundaries, traces, trace rejections and cached originals, in small batches of short transactions so that
 // the other writers of summaries wait little (the pass ingest never waits: it takes no lock
 // retention holds). A chain with passes not yet folded into its summary stays, and is looked
 // at again next round. A class's policy may keep its chains for days of its own. The overview's roll-ups are left alone: the history keeps its counts.
@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 // Any fixed number: one instance at a time works through the backlog.
 const RETENTION_LOCK_KEY = 0x52657465;
 
-const KINDS = ["chains", "passes", "boundaries", "traces", "originals"] as const;
+const KINDS = ["chains", "passes", "boundaries", "traces", "rejections", "originals"] as const;
 type Deleted = Record<(typeof KINDS)[number], number>;
 
 export interface RetentionRun extends Deleted {
@@ -54,7 +54,7 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
       sql`select chain_id from chains where ${due} order by last_activity_at, chain_id limit ${batchSize}`,
     );
     if (candidates.length === 0)
-      return { due: 0, deleted: { chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 } };
+      return { due: 0, deleted: { chains: 0, passes: 0, boundaries: 0, traces: 0, rejections: 0, originals: 0 } };
     // One statement, so that it sees the receipts of one moment: a chain whose stored passes
     // wait for the summariser has had activity its summary does not show yet, and stays; a
     // pass stored while it runs is not seen, so not deleted, and starts the chain anew.
@@ -72,9 +72,11 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           p as (delete from passes where chain_id in ${inChains} returning 1),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),
           t as (delete from traces where chain_id in ${inChains} returning 1),
+          r as (delete from trace_rejections where chain_id in ${inChains} returning 1),
           o as (delete from originals where chain_id in ${inChains} returning 1)
         select (select count(*) from doomed) as chains, (select count(*) from p) as passes,
-          (select count(*) from b) as boundaries, (select count(*) from t) as traces, (select count(*) from o) as originals`,
+          (select count(*) from b) as boundaries, (select count(*) from t) as traces,
+          (select count(*) from r) as rejections, (select count(*) from o) as originals`,
     );
     const counts = onlyRow(counted);
     return {
@@ -84,6 +86,7 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
         passes: Number(counts.passes),
         boundaries: Number(counts.boundaries),
         traces: Number(counts.traces),
+        rejections: Number(counts.rejections),
         originals: Number(counts.originals),
       },
     };
@@ -120,7 +123,15 @@ export async function deleteExpiredChains(options: {
   if (options.days !== null) scopes.push({ cutoff: cutoff(options.days), exceptClasses: [...classDays.keys()] });
   const batchSize = options.batchSize ?? 500;
   let batches = options.maxBatches ?? 20;
-  const total: RetentionRun = { chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0, complete: true };
+  const total: RetentionRun = {
+    chains: 0,
+    passes: 0,
+    boundaries: 0,
+    traces: 0,
+    rejections: 0,
+    originals: 0,
+    complete: true,
+  };
   for (const scope of scopes) {
     for (;;) {
       if (batches === 0) return { ...total, complete: false };
@@ -133,7 +144,24 @@ export async function deleteExpiredChains(options: {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  if (options.days !== null) total.rejections += await deleteOrphanRejections(db, cutoff(options.days));
   return total;
+}
+
+/**
+ * Refused traces whose chain never stored anything (or that named none) belong to no chain
+ * the batches above would take: they go by their own age, at the server-wide days.
+ */
+async function deleteOrphanRejections(db: Db, cutoff: Date): Promise<number> {
+  const rows = await queryRows<{ n: number | string }>(
+    db,
+    sql`with gone as (
+      delete from trace_rejections r where r.created_at < ${cutoff.toISOString()}::timestamptz
+        and (r.chain_id is null or not exists (select 1 from chains c where c.chain_id = r.chain_id))
+      returning 1)
+    select count(*) as n from gone`,
+  );
+  return Number(onlyRow(rows).n);
 }
 
 /** What the overview says about retention: the oldest chain still kept. */

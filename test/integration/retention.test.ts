@@ -74,6 +74,24 @@ async function countsOf(chainId: string) {
   };
 }
 
+/** Every table of the schema with a chain_id column, as the database itself lists them. */
+async function tablesWithChainId(): Promise<string[]> {
+  const rows = await queryRows<{ table_name: string }>(
+    await getDb(),
+    sql`select table_name from information_schema.columns
+      where table_schema = current_schema() and column_name = 'chain_id' order by table_name`,
+  );
+  return rows.map((r) => r.table_name);
+}
+
+async function rowsOfChain(table: string, chainId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number | string }>(
+    await getDb(),
+    sql`select count(*) as n from ${sql.identifier(table)} where chain_id = ${chainId}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
 describe("retention", () => {
   it("reads FLOORLINE_RETENTION_DAYS", () => {
     expect(retentionDaysFromEnv({})).toBeNull();
@@ -160,5 +178,41 @@ describe("retention", () => {
     await worker.stop();
     expect(errors).toEqual([]);
     expect(await countsOf("worker-chain")).toEqual({ chains: 0, passes: 0, boundaries: 0, traces: 0, originals: 0 });
+  });
+});
+
+// Last: it moves the clock far enough to take every chain the suites above left.
+describe("retention leaves nothing behind", () => {
+  it("empties every table with a chain_id of a deleted chain, trace rejections included", async () => {
+    const now = Date.now();
+    await seedChain("gone-1", 2, new Date(now));
+    // A trace refused for a conclusion without a receipt keeps the refused node's content.
+    await expect(
+      storeTrace(
+        traceSubmissionSchema.parse({
+          trace_id: "refused-gone-1",
+          chain_id: "gone-1",
+          nodes: [{ node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "secret finding" }],
+        }),
+      ),
+    ).rejects.toThrow();
+    // One whose chain never stored a pass: no chain row leads retention to it.
+    await expect(
+      storeTrace(
+        traceSubmissionSchema.parse({
+          trace_id: "refused-orphan",
+          chain_id: "never-stored",
+          nodes: [{ node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "another finding" }],
+        }),
+      ),
+    ).rejects.toThrow();
+    const tables = await tablesWithChainId();
+    expect(tables).toContain("trace_rejections");
+    const before = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await rowsOfChain(t, "gone-1")])));
+    expect(before.trace_rejections, JSON.stringify(before)).toBe(1);
+    await deleteExpiredChains({ now: new Date(now + 40 * DAY), days: 30 });
+    const after = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await rowsOfChain(t, "gone-1")])));
+    expect(after).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    expect(await rowsOfChain("trace_rejections", "never-stored")).toBe(0);
   });
 });
