@@ -1,0 +1,239 @@
+// The method per format on hand-made cases: each test names a rule of docs/measurement.md
+// and fails when that rule breaks.
+import { describe, expect, it } from "vitest";
+import { measure, measureDetailed } from "@/lib/measure/index";
+import { classify, tokenizeLine } from "@/lib/measure/tokens";
+
+const kept = (content: string, source: string, format: "text" | "json" | "any" = "any") =>
+  measure(content, { source, format });
+
+describe("text facts", () => {
+  it("reads numbers with their units in any spelling, and not without them", () => {
+    const source = "The upload limit is 4 GB and requests time out after 5000 ms.";
+    expect(kept("Limit 4GB; timeout 5000ms.", source).facts).toMatchObject({ in_source: 2, retained: 2 });
+    expect(kept("Limit 4 gigabytes; timeout 5000 milliseconds.", source).facts?.lost).toBe(0);
+    const bare = kept("Limit 4; timeout 5000.", source);
+    expect(bare.facts?.retained).toBe(0);
+    expect(bare.lost_examples).toEqual(["4 GB", "5000 ms"]);
+  });
+
+  it("reads thousands separators and a number's trailing zeros as the same number", () => {
+    const source = "We queued 10,000 jobs costing 4.50 each.";
+    expect(kept("10000 jobs at 4.5", source).facts?.lost).toBe(0);
+    expect(kept("1000 jobs at 4.05", source).facts?.retained).toBe(0);
+  });
+
+  it("reads dates in several notations as one date", () => {
+    const source = "Released on 2026-05-02.";
+    for (const written of ["May 2, 2026", "2 May 2026", "May 2nd 2026", "05/02/2026", "02.05.2026", "2026/05/02"]) {
+      expect(kept(`Shipped ${written}.`, source).facts, written).toMatchObject({ retained: 1, lost: 0 });
+    }
+    expect(kept("Shipped 2026-05-03.", source).facts?.lost).toBe(1);
+    expect(kept("Shipped 13/05/2026.", "Released on 13 May 2026.").facts?.lost).toBe(0);
+  });
+
+  it("reads times with and without seconds, and 12-hour times", () => {
+    const source = "The job ran at 14:00:00 and again at 09:30.";
+    expect(kept("ran 2pm, then 9:30 am", source).facts?.lost).toBe(0);
+    expect(kept("ran 14:00 and 09:31", source).facts).toMatchObject({ retained: 1, lost: 1 });
+  });
+
+  it("reads hashes, UUIDs, URLs, paths, versions, flags and identifiers", () => {
+    const source =
+      "Commit 3f2a9c1d8e7b pushed by ops@example.com to https://git.example.com/repo/ (id 123e4567-e89b-12d3-a456-426614174000), touching src/app/page.tsx for v2.4.1 with --force on host-42 via get_orders.";
+    const m = measureDetailed("nothing here", { source });
+    expect(m.facts?.in_source).toBe(9);
+    expect(m.lost_examples).toEqual([
+      "3f2a9c1d8e7b",
+      "ops@example.com",
+      "https://git.example.com/repo/",
+      "123e4567-e89b-12d3-a456-426614174000",
+      "src/app/page.tsx",
+      "v2.4.1",
+      "--force",
+      "host-42",
+      "get_orders",
+    ]);
+    const copy =
+      "3F2A9C1D8E7B ops@example.com https://git.example.com/repo src/app/page.tsx 2.4.1 force HOST-42 get_orders";
+    expect(kept(copy, source).facts).toMatchObject({ retained: 8, lost: 1 });
+    expect(kept(copy, source).lost_examples).toEqual(["123e4567-e89b-12d3-a456-426614174000"]);
+  });
+
+  it("takes capitals inside a sentence and acronyms as names, but not a sentence's first word", () => {
+    const kinds = tokenizeLine("Fixes landed in Parquet and CSV. Export works.").map((t) => `${t.text}:${t.kind}`);
+    expect(kinds).toEqual([
+      "Fixes:keyword",
+      "landed:keyword",
+      "in:stop",
+      "Parquet:name",
+      "and:stop",
+      "CSV:name",
+      "Export:keyword",
+      "works:keyword",
+    ]);
+  });
+
+  it("classifies key=value pairs by their value and keeps the key for examples", () => {
+    const [t] = classify("ms=53", false);
+    expect(t?.need).toEqual(["n:53|ms"]);
+    expect(kept("took 53 ms", "request ms=53 done").facts?.lost).toBe(0);
+    expect(measure("x", { source: "request id=r1000 done" }).lost_examples).toEqual(["id=r1000"]);
+  });
+
+  it("says nothing specific for filler, and is specific without a source when the content is", () => {
+    expect(measure("The document discusses various topics.").semantic_density_score).toBe(0);
+    expect(measure("Postgres 17, 4 GB, #4412, /v2/export").semantic_density_score).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("penalises repeated sentences and filler beside the facts", () => {
+    const source = "Node.js 20.9 is required. Postgres 17 is supported.";
+    const once = kept("Node.js 20.9 is required. Postgres 17 is supported.", source).semantic_density_score;
+    const twice = kept("Node.js 20.9 is required. Postgres 17 is supported. Node.js 20.9 is required.", source);
+    const padded = kept("Node.js 20.9 is required. Postgres 17 is supported. It is a very good thing overall.", source);
+    expect(once).toBe(1);
+    expect(twice.facts?.lost).toBe(0);
+    expect(twice.semantic_density_score).toBeLessThan(0.7);
+    expect(padded.semantic_density_score).toBeLessThan(0.8);
+  });
+});
+
+describe("logs", () => {
+  const source = [
+    "2026-11-30T10:00:00Z INFO request id=r1 path=/a status=200",
+    "2026-11-30T10:00:01Z INFO request id=r2 path=/a status=200",
+    "2026-11-30T10:00:02Z INFO request id=r3 path=/a status=200",
+    "2026-11-30T10:00:03Z ERROR db timeout after 5000 ms shard=7",
+  ].join("\n");
+
+  it("makes an error line a fact that a summary keeps only by keeping the whole line", () => {
+    const m = measureDetailed("3 INFO requests to /a, status=200. ERROR db timeout after 5000 ms", { source });
+    expect(m.lost_examples).toContain("shard=7");
+    expect(m.lost_examples[0]).toBe("2026-11-30T10:00:03Z ERROR db timeout after 5000 ms shard=7");
+  });
+
+  it("weighs the values of repeated records by their share, so routine detail costs little", () => {
+    const summary = kept(
+      "3 INFO requests to /a, status=200.\n2026-11-30T10:00:03Z ERROR db timeout after 5000 ms shard=7",
+      source,
+    );
+    const noError = kept("3 INFO requests to /a, status=200, ids r1 r2 r3.", source);
+    expect(summary.semantic_density_score).toBeGreaterThan(0.8);
+    expect(noError.semantic_density_score).toBeLessThan(0.5);
+  });
+});
+
+describe("JSON", () => {
+  const source = JSON.stringify({
+    order: { id: "A-1", customer: { name: "Acme", tier: 2 } },
+    lines: [
+      { sku: "S-1", qty: 1 },
+      { sku: "S-2", qty: 1 },
+    ],
+  });
+
+  it("takes each leaf with its key path, whatever the layout or key order", () => {
+    const pretty = JSON.stringify(
+      {
+        lines: [
+          { qty: 1, sku: "S-1" },
+          { qty: 1, sku: "S-2" },
+        ],
+        order: { customer: { tier: 2, name: "Acme" }, id: "A-1" },
+      },
+      null,
+      2,
+    );
+    expect(measure(pretty, { source, format: "json" })).toMatchObject({
+      parseable: true,
+      semantic_density_score: 1,
+      facts: { lost: 0 },
+    });
+  });
+
+  it("loses a nested leaf whose value changed, and names it by its path", () => {
+    const changed = source.replace('"tier":2', '"tier":3');
+    expect(measure(changed, { source, format: "json" }).lost_examples).toEqual(["order.customer.tier=2"]);
+  });
+
+  it("checks required fields through arrays, with or without []", () => {
+    for (const field of ["lines[].sku", "lines.sku", "order.customer.name"]) {
+      expect(measure(source, { format: "json", requiredFields: [field] }).schema_valid, field).toBe(true);
+    }
+    expect(measure(source, { format: "json", requiredFields: ["lines[].price"] }).schema_valid).toBe(false);
+    expect(measure(source, { format: "json" }).schema_valid).toBeNull();
+    expect(measure("not json", { format: "text", requiredFields: ["a"] }).schema_valid).toBe(false);
+  });
+
+  it("answers broken JSON as unparseable with nothing retained, never an error", () => {
+    const m = measure('{"order": {"id": "A-1"', { source, format: "json" });
+    expect(m).toMatchObject({ format: "json", parseable: false, semantic_density_score: 0, facts: { retained: 0 } });
+  });
+
+  it("refuses what JSON.parse would accept loosely nowhere, and accepts deep nesting", () => {
+    for (const bad of ["NaN", "[1,]", "{'a':1}", "01", '"\t"', "[1] x"]) {
+      expect(measure(bad, { format: "json" }).parseable, bad).toBe(false);
+    }
+    expect(measure(`${"[".repeat(100000)}${"]".repeat(100000)}`, { format: "json" }).parseable).toBe(true);
+  });
+});
+
+describe("base64", () => {
+  it("decodes strictly", () => {
+    expect(measure("aGVsbG8gd29ybGQ=", { format: "base64" })).toMatchObject({ format: "base64", parseable: true });
+    for (const bad of ["aGVsbG8gd29ybGQ", "aGVsbG8g d29ybGQ=", "aGVs=G8g", "aGVsbG8_d29ybGQ="]) {
+      expect(measure(bad, { format: "base64" }).parseable, bad).toBe(false);
+    }
+  });
+
+  it("measures what JSON decodes to as JSON", () => {
+    const json = '{"order_id":"A-1189","status":"paid"}';
+    const m = measure(Buffer.from(json).toString("base64"), {
+      source: json,
+      format: "base64",
+      requiredFields: ["order_id"],
+    });
+    expect(m).toMatchObject({ format: "base64", parseable: true, schema_valid: true, semantic_density_score: 1 });
+  });
+
+  it("refuses overlong UTF-8 and encoded surrogates", () => {
+    for (const bytes of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+    ]) {
+      expect(measure(Buffer.from(bytes).toString("base64"), { format: "base64" }).parseable, String(bytes)).toBe(false);
+    }
+    expect(measure(Buffer.from("h\u00e9llo \u{1d11e}").toString("base64"), { format: "base64" }).parseable).toBe(true);
+  });
+});
+
+describe("CCR markers", () => {
+  const source = "Deploy 42 failed on node ip-10-0-3-17 with exit code 137 at 2026-11-30T10:00:07Z.";
+  const original = source;
+  const hash = "a1b2c3d4e5f6a7b8";
+  const compressed = `Deploy 42 failed. [5 items compressed to 1. Retrieve more: hash=${hash}]`;
+
+  it("makes a fact the cached original states recoverable, naming the original", () => {
+    const m = measureDetailed(compressed, { source, originals: new Map([[hash, original]]) });
+    expect(m.facts).toEqual({ in_source: 4, retained: 1, recoverable: 3, lost: 0 });
+    expect(m.recoverable_examples.map((r) => r.hash)).toEqual([hash, hash, hash]);
+  });
+
+  it("counts the facts lost when the original is not cached, and accepts a lookup function", () => {
+    expect(measure(compressed, { source }).facts).toMatchObject({ recoverable: 0, lost: 3 });
+    const viaFunction = measure(compressed.replace(`hash=${hash}`, `<<ccr:${hash}>>`), {
+      source,
+      originals: (h) => (h === hash ? original : undefined),
+    });
+    expect(viaFunction.facts).toMatchObject({ recoverable: 3, lost: 0 });
+  });
+
+  it("gives a recoverable fact half the credit of a retained one", () => {
+    const withOriginal = measure(compressed, { source, originals: new Map([[hash, original]]) }).semantic_density_score;
+    const without = measure(compressed, { source }).semantic_density_score;
+    expect(withOriginal).toBeGreaterThan(without);
+    expect(withOriginal).toBeLessThan(kept(source, source).semantic_density_score);
+  });
+});
