@@ -1,7 +1,9 @@
 // Headroom's proxy answers in FastAPI's style (`{"detail": ...}`), and its clients read that;
 // so do Floorline's root-path Headroom endpoints, for everything but a failed credential
 // (answered before the handler, in the API's own error contract).
+import type { z } from "zod";
 import { ApiError } from "../errors";
+import type { HeadroomMissStatus } from "../schemas/headroom";
 import { missBody, type MissStatus } from "./shapes";
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
@@ -11,7 +13,7 @@ export function detail(status: number, message: string, headers?: Record<string,
 }
 
 /** A native retrieval miss as Headroom's 404 (409 for a prefix naming several originals). */
-export function missFrom(error: ApiError): { status: number; status_word: MissStatus | "ambiguous" } | null {
+export function missFrom(error: ApiError): { status: number; status_word: HeadroomMissStatus } | null {
   switch (error.code) {
     case "unknown_hash":
       return { status: 404, status_word: "missing" };
@@ -23,6 +25,22 @@ export function missFrom(error: ApiError): { status: number; status_word: MissSt
     default:
       return null;
   }
+}
+
+/**
+ * A Headroom request part parsed with its schema, or the `detail` answer (400 unless told)
+ * naming the first problem. Headroom reads a body that is not a JSON object as an empty one.
+ */
+export function parseHeadroom<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  options: { body?: boolean; status?: number } = {},
+): z.output<T> | Response {
+  const input = options.body && (typeof value !== "object" || value === null || Array.isArray(value)) ? {} : value;
+  const parsed = schema.safeParse(input);
+  return parsed.success
+    ? parsed.data
+    : detail(options.status ?? 400, parsed.error.issues[0]?.message ?? "Invalid request");
 }
 
 /** Client errors of a Headroom endpoint in Headroom's shape; server errors stay the API's (503, 500). */

@@ -3,13 +3,14 @@
 // plugins and SDK can use Floorline as their CCR store. Headroom answers FastAPI-style
 // (`{"detail": ...}`) rather than with our error envelope; these paths keep its style.
 import { parseHashKey } from "../ccr/rules";
+import type { HeadroomError, HeadroomMissStatus, HeadroomRetrieved, ToolCallData } from "../schemas/headroom";
 
 /** The tool name Headroom injects and its models call. */
 export const CCR_TOOL_NAME = "headroom_retrieve";
 /** Headroom lists the last 20 retrievals in its stats. */
 export const RECENT_RETRIEVALS = 20;
 
-export type MissStatus = "missing" | "evicted" | "expired";
+export type MissStatus = Exclude<HeadroomMissStatus, "ambiguous">;
 
 /** An entry found and retrieved, with the counts the store keeps. */
 export interface RetrievedEntry {
@@ -22,18 +23,8 @@ export interface RetrievedEntry {
   retrievalCount: number;
 }
 
-export interface RetrieveResponse {
-  hash: string;
-  original_content: string;
-  original_tokens: number | null;
-  original_item_count: number | null;
-  compressed_item_count: number | null;
-  tool_name: string | null;
-  retrieval_count: number;
-}
-
 /** 200 of `POST /v1/retrieve` and `GET /v1/retrieve/{hash}`; `hash` echoes the key asked for. */
-export function retrieveResponse(key: string, entry: RetrievedEntry): RetrieveResponse {
+export function retrieveResponse(key: string, entry: RetrievedEntry): HeadroomRetrieved {
   return {
     hash: key,
     original_content: entry.original,
@@ -45,14 +36,8 @@ export function retrieveResponse(key: string, entry: RetrievedEntry): RetrieveRe
   };
 }
 
-export interface MissBody {
-  detail: string;
-  status: MissStatus;
-  retryable: false;
-}
-
 /** 404 of a retrieval that found nothing to return: never stored, or stored and gone. */
-export function missBody(status: MissStatus, detail: string): MissBody {
+export function missBody(status: MissStatus, detail: string): HeadroomError {
   return { detail, status, retryable: false };
 }
 
@@ -102,10 +87,6 @@ export function hashFromToolCall(toolCall: unknown, provider: string): string | 
   const key = parseRetrieveKey(input.hash);
   return key.ok ? key.key : null;
 }
-
-export type ToolCallData =
-  | { hash: string; original_content: string; original_item_count: number | null; compressed_item_count: number | null }
-  | { error: string; hash: string; status: MissStatus | "ambiguous"; ttl_seconds: number | null };
 
 /** `json.dumps(value, indent=2)`: Python's separators with an indent, non-ASCII escaped. */
 export function pyJsonIndent2(value: unknown): string {

@@ -3,19 +3,16 @@ import { retrieveOriginal } from "@/db/queries/originals-retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/app/_access/api-route";
-import { detail, headroom, headroomMethodNotAllowed } from "@/lib/headroom/http";
+import { headroom, headroomMethodNotAllowed, parseHeadroom } from "@/lib/headroom/http";
 import { headroomRetrieveBody } from "@/lib/headroom/retrieve";
-import { parseRetrieveKey } from "@/lib/headroom/shapes";
+import { headroomRetrieveRequestSchema } from "@/lib/schemas/headroom";
 
 export const POST = route(
   "/v1/retrieve",
   headroom(async (request) => {
-    const body = await readJson(request);
-    const key = parseRetrieveKey(
-      typeof body === "object" && body !== null ? (body as { hash?: unknown }).hash : undefined,
-    );
-    if (!key.ok) return detail(400, key.detail);
-    return Response.json(headroomRetrieveBody(key.key, await retrieveOriginal(key.key)), {
+    const body = parseHeadroom(headroomRetrieveRequestSchema, await readJson(request), { body: true });
+    if (body instanceof Response) return body;
+    return Response.json(headroomRetrieveBody(body.hash, await retrieveOriginal(body.hash)), {
       headers: RETRIEVAL_HEADERS,
     });
   }),

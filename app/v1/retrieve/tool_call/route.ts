@@ -6,20 +6,16 @@ import { ApiError } from "@/lib/errors";
 import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/app/_access/api-route";
-import { detail, headroom, headroomMethodNotAllowed, missFrom } from "@/lib/headroom/http";
-import { CCR_TOOL_NAME, hashFromToolCall, type ToolCallData, toolCallResponse } from "@/lib/headroom/shapes";
+import { detail, headroom, headroomMethodNotAllowed, missFrom, parseHeadroom } from "@/lib/headroom/http";
+import { CCR_TOOL_NAME, hashFromToolCall, toolCallResponse } from "@/lib/headroom/shapes";
+import { headroomToolCallRequestSchema, type ToolCallData } from "@/lib/schemas/headroom";
 
 export const POST = route(
   "/v1/retrieve/tool_call",
   headroom(async (request) => {
-    const body = await readJson(request);
-    const fields =
-      typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    const provider = typeof fields.provider === "string" ? fields.provider : "anthropic";
-    const toolCall =
-      typeof fields.tool_call === "object" && fields.tool_call !== null
-        ? (fields.tool_call as Record<string, unknown>)
-        : {};
+    const body = parseHeadroom(headroomToolCallRequestSchema, await readJson(request), { body: true });
+    if (body instanceof Response) return body;
+    const { tool_call: toolCall, provider = "anthropic" } = body;
     const key = hashFromToolCall(toolCall, provider);
     if (key === null) return detail(400, `Invalid tool call or not a ${CCR_TOOL_NAME} call`);
     let data: ToolCallData;
