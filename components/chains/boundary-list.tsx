@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { chainHref } from "@/lib/routes";
 import type { OriginalLinkProps } from "./original-links";
 

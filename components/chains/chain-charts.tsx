@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import type { ChainSeries } from "@/lib/chains/series";
 import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/components/charts/pass-metric-chart";
 import { ChartLegend } from "./chart-legend";

@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import type { PassDetail as PassDetailData } from "@/lib/chains/types";
 import { formatBytes } from "@/lib/format";
 import { EscapeCloses } from "@/components/ui/escape-closes";

@@ -17,8 +17,8 @@ import {
   YAxis,
   type TooltipContentProps,
 } from "recharts";
-import type { BoundaryWire } from "@/lib/chains/types";
-import type { IntegrityFinding } from "@/lib/chains/integrity";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
+import type { IntegrityFinding } from "@/lib/schemas/chains";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
 import {
   BRUSH_MIN_POINTS,

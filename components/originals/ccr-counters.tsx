@@ -1,4 +1,4 @@
-import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
+import type { OriginalStatsWire, OriginalTotalsWire } from "@/lib/schemas/originals";
 import { formatBytes, formatCount, formatPercent, formatSigned, formatUtcHour } from "@/lib/format";
 import { ScrollTable } from "@/components/ui/scroll-box";
 
@@ -12,7 +12,7 @@ function Stat({ id, label, value, detail }: { id: string; label: string; value: 
   );
 }
 
-function hasActivity(t: CcrTotalsWire): boolean {
+function hasActivity(t: OriginalTotalsWire): boolean {
   return t.stored + t.deduplicated + t.retrieved + t.misses.total + t.evictions + t.expiries > 0;
 }
 

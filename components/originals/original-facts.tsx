@@ -1,4 +1,4 @@
-import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import type { Provenance, SourceCheck } from "@/lib/ccr/provenance";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes, formatCount, formatUtc } from "@/lib/format";

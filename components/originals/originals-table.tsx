@@ -1,7 +1,7 @@
 "use client";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import type { OriginalSort } from "@/lib/schemas/originals";
 import { formatBytes, formatCount, formatUtc } from "@/lib/format";
 import { chainHref, originalHref } from "@/lib/routes";

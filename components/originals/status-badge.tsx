@@ -1,4 +1,4 @@
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 
 const TONE: Record<OriginalStatus, string> = { live: "safe", evicted: "warn", expired: "neutral" };
 

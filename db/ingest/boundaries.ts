@@ -11,7 +11,7 @@ import { idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idem
 import { readChainSnapshots, trackRollups } from "./rollups";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { recordBoundaryEvents } from "../queries/ingest-events";
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import type { BoundaryReceipt } from "@/lib/schemas/boundaries";
 
 const keyOf = (chainId: string, passNumber: number) => JSON.stringify([chainId, passNumber]);

@@ -13,6 +13,7 @@ import {
   secretMatches,
   verifyPassword,
 } from "@/lib/auth/credentials.mjs";
+import type { ApiKeyWire, CreatedApiKeyWire } from "@/lib/schemas/access";
 import { getDb, queryRows } from "../index";
 import { apiKeys, operators, sessions, signInFailures } from "../schema";
 
@@ -60,16 +61,6 @@ function credentialsCreated(): void {
   credentialsState.floorlineCredentials = { exist: true, checkedAt: Date.now() };
 }
 
-export interface ApiKeyWire {
-  id: string;
-  name: string;
-  scopes: KeyScope[];
-  created_at: string;
-  created_by: string | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
 function toKeyWire(row: typeof apiKeys.$inferSelect): ApiKeyWire {
   return {
     id: row.id,
@@ -87,7 +78,7 @@ export async function createApiKey(input: {
   name: string;
   scopes: KeyScope[];
   createdBy: string | null;
-}): Promise<ApiKeyWire & { key: string }> {
+}): Promise<CreatedApiKeyWire> {
   const db = await getDb();
   const generated = generateApiKey();
   const [row] = await db

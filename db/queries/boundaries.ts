@@ -2,7 +2,7 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { boundaries } from "../schema";
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 
 export type BoundaryRow = typeof boundaries.$inferSelect;
 

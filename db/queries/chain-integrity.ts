@@ -5,7 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "../index";
 import { chains, passes } from "../schema";
 import { integrityContext, type IntegrityContext } from "@/lib/chains/integrity";
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 
 export async function getIntegrityContext(
   chainId: string,

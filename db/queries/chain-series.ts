@@ -7,7 +7,8 @@ import { getIntegrityContext } from "./chain-integrity";
 import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
 import { DOWNSAMPLE, PASS_FLAG } from "@/lib/chains/downsample";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
-import type { BoundaryWire, ChainVersion } from "@/lib/chains/types";
+import type { ChainVersion } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 
 interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
   client_mismatch: boolean;

@@ -7,7 +7,7 @@ import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
 import { toPassWire } from "./passes";
-import { findIntegrityIssues, integrityContext, type IntegrityFinding } from "@/lib/chains/integrity";
+import { findIntegrityIssues, integrityContext } from "@/lib/chains/integrity";
 import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard/guard";
 import { rangeStart, type RangeKey } from "@/lib/chains/overview";
 import type {
@@ -15,24 +15,12 @@ import type {
   ChainSort,
   ChainStatus,
   ChainStatusFilter,
+  ChainDetail,
   ChainSummaryWire,
-  CollapsePoint,
 } from "@/lib/schemas/chains";
-import type { BoundaryWire, ChainKey, ChainVersion, ClassStats, PassWire } from "@/lib/chains/types";
+import type { ChainKey, ChainVersion, ClassStats } from "@/lib/chains/types";
 
 type ChainRecord = typeof chains.$inferSelect;
-
-export interface ChainDetail {
-  chain_id: string;
-  content_class: string;
-  passes: PassWire[];
-  boundaries: BoundaryWire[];
-  collapse_point: CollapsePoint | null;
-  integrity: IntegrityFinding[];
-  client_mismatches: number;
-  checked_mismatches: number;
-  service_name: string | null;
-}
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
   const db = await getReadDb();

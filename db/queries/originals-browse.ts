@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { queryRows, getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
-import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import {
   type CcrOptions,
   SUMMARY_COLUMNS,

@@ -3,15 +3,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows, getReadDb } from "../index";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
-import type {
-  ChainOriginalLinks,
-  MatchingPassWire,
-  OriginalLink,
-  RecordedPassWire,
-  RestoreMatch,
-} from "@/lib/ccr/types";
+import type { MatchingPass, OriginalLink, RestoreLinks, RestoreMatch, SourcePass } from "@/lib/ccr/types";
 import { type CcrOptions, type RawRow, num, date, must } from "./originals-shared";
 
 function toLink(r: RawRow, now: Date): OriginalLink {
@@ -66,49 +60,16 @@ export async function listOriginalLinksByHash(
   return links;
 }
 
-/** Everything the chain page needs to link passes and restore boundaries to originals, in one call. */
-export async function getChainOriginalLinks(chainId: string, options: CcrOptions = {}): Promise<ChainOriginalLinks> {
-  const now = options.now ?? new Date();
-  const db = await getReadDb();
-  const [passRows, restoreRows] = await Promise.all([
-    queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
-      db,
-      sql`select pass_id, input_content_hash, current_content_hash from passes where chain_id = ${chainId}`,
-    ),
-    queryRows<{ restore_pass_id: string }>(
-      db,
-      sql`select distinct restore_pass_id from boundaries where chain_id = ${chainId} and strategy = 'restore' and restore_pass_id is not null`,
-    ),
-  ]);
-  const byHash = await listOriginalLinksByHash(
-    passRows.flatMap((p) => [p.input_content_hash, p.current_content_hash]),
-    { now },
-  );
-  const passes: ChainOriginalLinks["passes"] = {};
-  for (const p of passRows) {
-    passes[p.pass_id] = {
-      input: (p.input_content_hash && byHash.get(p.input_content_hash)) || null,
-      output: byHash.get(p.current_content_hash) ?? null,
-    };
-  }
-  const restores = await listRestoreLinks(
-    chainId,
-    restoreRows.map((r) => r.restore_pass_id),
-    { now },
-  );
-  return { passes, restores };
-}
-
 /**
  * The originals that restore boundaries bring back, for the given restored pass ids only
  * (a chain page must not read every pass of a long chain). Preference order as in
- * `ChainOriginalLinks.restores`.
+ * `RestoreLinks`.
  */
 export async function listRestoreLinks(
   chainId: string,
   passIds: readonly string[],
   options: CcrOptions = {},
-): Promise<ChainOriginalLinks["restores"]> {
+): Promise<RestoreLinks> {
   if (passIds.length === 0) return {};
   const now = options.now ?? new Date();
   const db = await getReadDb();
@@ -134,7 +95,7 @@ export async function listRestoreLinks(
   const recorded = new Map<string, OriginalLink>();
   for (const r of recordedRows)
     if (r.pass_id && !recorded.has(r.pass_id as string)) recorded.set(r.pass_id as string, toLink(r, now));
-  const restores: ChainOriginalLinks["restores"] = {};
+  const restores: RestoreLinks = {};
   for (const passId of new Set(passIds)) {
     const pass = hashesOf.get(passId);
     const found: [RestoreMatch, OriginalLink | null | undefined][] = [
@@ -152,7 +113,7 @@ export async function listRestoreLinks(
 }
 
 /** Passes whose recorded input or output hash is this original's (read-only on passes). */
-export async function listPassesForOriginal(hash: string, limit = 100): Promise<MatchingPassWire[]> {
+export async function listPassesForOriginal(hash: string, limit = 100): Promise<MatchingPass[]> {
   const db = await getReadDb();
   const rows = await queryRows<RawRow>(
     db,
@@ -173,7 +134,7 @@ export async function listPassesForOriginal(hash: string, limit = 100): Promise<
 }
 
 /** The receipt of the pass an original says it came from (its `chain_id` and `pass_id`), if it has arrived. */
-export async function getRecordedPass(chainId: string, passId: string): Promise<RecordedPassWire | null> {
+export async function getRecordedPass(chainId: string, passId: string): Promise<SourcePass | null> {
   const db = await getReadDb();
   const [row] = await queryRows<RawRow>(
     db,

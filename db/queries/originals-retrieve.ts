@@ -4,7 +4,7 @@ import "server-only";
 import { recordRetrieval, type RetrievalOutcome } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows, type Executor } from "../index";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import {
   FULL_HASH_LENGTH,
@@ -18,7 +18,7 @@ import {
   type CcrMetric,
   type MissReason,
 } from "@/lib/ccr/rules";
-import type { RetrievedOriginalWire } from "@/lib/ccr/types";
+import type { RetrievedOriginalWire } from "@/lib/schemas/originals";
 import {
   type CcrOptions,
   SUMMARY_COLUMNS,

@@ -3,7 +3,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../index";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 import {
   CCR_METRICS,
   ccrConfigFromEnv,
@@ -13,7 +13,7 @@ import {
   type CcrConfig,
   type CcrCounts,
 } from "@/lib/ccr/rules";
-import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 
 /** Every function takes the clock from here, so tests move time instead of sleeping. */
 export interface CcrOptions {

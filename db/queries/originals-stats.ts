@@ -12,10 +12,10 @@ import {
   type CcrMetric,
 } from "@/lib/ccr/rules";
 import { summariseSavings, type SavingsSummary } from "@/lib/ccr/savings";
-import type { CcrTotalsWire, OriginalStatsWire } from "@/lib/ccr/types";
+import type { OriginalStatsWire, OriginalTotalsWire } from "@/lib/schemas/originals";
 import { type CcrOptions, getCcrConfig, type RawRow, date, ts, ALL_TIME, statusExpr, must } from "./originals-shared";
 
-function toTotals(c: CcrCounts): CcrTotalsWire {
+function toTotals(c: CcrCounts): OriginalTotalsWire {
   const misses = {
     unknown: c.miss_unknown,
     evicted: c.miss_evicted,

@@ -3,7 +3,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, onlyRow, queryRows, type Executor } from "../index";
 import { originals } from "../schema";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
 import { checkAlternateHash, digestOf } from "@/lib/headroom/keys";
@@ -20,7 +20,7 @@ import {
 } from "@/lib/ccr/rules";
 import { entryTokens } from "@/lib/ccr/savings";
 import type { StoreOriginalInput } from "@/lib/schemas/originals";
-import type { StoreResultWire } from "@/lib/ccr/types";
+import type { StoreResultWire } from "@/lib/schemas/originals";
 import {
   type CcrOptions,
   getCcrConfig,

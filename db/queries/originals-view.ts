@@ -3,9 +3,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows, getReadDb } from "../index";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 import { formatMarker, markerKey, parseHashKey } from "@/lib/ccr/rules";
-import type { OriginalSummaryWire } from "@/lib/ccr/types";
+import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import { type CcrOptions, SUMMARY_COLUMNS, type RawRow, num, toSummaryWire, ts } from "./originals-shared";
 import { resolveKey } from "./originals-retrieve";
 

@@ -10,7 +10,9 @@ import { findIntegrityIssues } from "@/lib/chains/integrity";
 import { PASS_FLAG, passFlags, type FlagInput } from "@/lib/chains/downsample";
 import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
-import type { BoundaryWire, PassCursor, PassDetail, PassPage, PassWire } from "@/lib/chains/types";
+import type { PassCursor, PassDetail, PassPage } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
+import type { PassWire } from "@/lib/schemas/passes";
 
 type PassRecord = typeof passes.$inferSelect;
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, onlyRow, type Executor, getReadDb } from "../index";
 import { keysetPage } from "../keyset";
 import { policies } from "../schema";
@@ -97,15 +97,6 @@ export async function listPolicyVersions(contentClass: string): Promise<PolicyIn
     .where(eq(policies.contentClass, contentClass))
     .orderBy(desc(policies.version));
   return rows.map(toPolicy);
-}
-
-export async function getPolicyVersion(contentClass: string, version: number): Promise<PolicyInForce | null> {
-  const db = await getReadDb();
-  const [row] = await db
-    .select()
-    .from(policies)
-    .where(and(eq(policies.contentClass, contentClass), eq(policies.version, version)));
-  return row ? toPolicy(row) : null;
 }
 
 /** The retention a write leaves in force: absent keeps the current one. */

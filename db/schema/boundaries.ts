@@ -1,6 +1,6 @@
 import { bigserial, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { createdAt, safeBigint } from "./columns";
-import type { BoundaryStrategy } from "@/lib/chains/types";
+import type { BoundaryStrategy } from "@/lib/schemas/boundaries";
 
 /** Where further compression would collapse, and what the agent did about it. */
 export const boundaries = pgTable(

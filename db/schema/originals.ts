@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
-import type { OriginalStatus } from "@/lib/ccr/types";
+import type { OriginalStatus } from "@/lib/schemas/originals";
 
 /**
  * The CCR store: one row per original, keyed by the sha256 of its text. An evicted or

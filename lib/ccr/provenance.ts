@@ -2,7 +2,7 @@
 // stores the original (chain and pass); pass receipts may name the original's hash as a
 // pass's input or output. The two can disagree (agents often hash content their own way),
 // so the page states the recorded source and what the receipts say about it, in one place.
-import type { MatchingPassWire, RecordedPassWire } from "./types";
+import type { MatchingPass, SourcePass } from "./types";
 
 export type SourceCheck =
   /** No chain or pass was recorded with the original. */
@@ -12,22 +12,22 @@ export type SourceCheck =
   /** The recorded pass's receipt has not arrived. */
   | { kind: "pass_not_received"; chain_id: string; pass_id: string }
   /** The recorded pass's receipt names this hash as its input or output. */
-  | { kind: "confirmed"; pass: RecordedPassWire; relation: "input" | "output" }
+  | { kind: "confirmed"; pass: SourcePass; relation: "input" | "output" }
   /** The recorded pass's receipt names other hashes: the agent hashed other bytes, or stored another text. */
-  | { kind: "hashes_differ"; pass: RecordedPassWire };
+  | { kind: "hashes_differ"; pass: SourcePass };
 
 export interface Provenance {
   source: SourceCheck;
   /** Passes whose receipts name this hash, other than the recorded one. */
-  others: MatchingPassWire[];
+  others: MatchingPass[];
 }
 
 export function provenanceOf(
   hash: string,
   recordedChainId: string | null,
   recordedPassId: string | null,
-  recorded: RecordedPassWire | null,
-  matching: readonly MatchingPassWire[],
+  recorded: SourcePass | null,
+  matching: readonly MatchingPass[],
 ): Provenance {
   let source: SourceCheck;
   if (!recordedChainId) source = { kind: "none" };
@@ -36,6 +36,6 @@ export function provenanceOf(
   else if (recorded.input_content_hash === hash) source = { kind: "confirmed", pass: recorded, relation: "input" };
   else if (recorded.current_content_hash === hash) source = { kind: "confirmed", pass: recorded, relation: "output" };
   else source = { kind: "hashes_differ", pass: recorded };
-  const isRecorded = (p: MatchingPassWire) => p.chain_id === recordedChainId && p.pass_id === recordedPassId;
+  const isRecorded = (p: MatchingPass) => p.chain_id === recordedChainId && p.pass_id === recordedPassId;
   return { source, others: matching.filter((p) => !isRecorded(p)) };
 }

@@ -2,30 +2,18 @@
 // db/queries/chain-summary.ts and db/queries/chain-series.ts counts the same findings, and
 // lib/chains/downsample.ts flags the same passes; keep them in step.
 
-export type IntegrityKind =
-  | "hash_mismatch"
-  | "missing_pass"
-  | "repeated_pass"
-  | "continued_after_halt"
-  | "restore_not_honoured";
+import type { BoundaryStrategy } from "../schemas/boundaries";
+import type { IntegrityFinding } from "../schemas/chains";
 
-export const INTEGRITY_KINDS: readonly IntegrityKind[] = [
+/** Every kind of finding, as the wire's enum and the metric's `kind` label name them. */
+export const INTEGRITY_KINDS = [
+  "hash_mismatch",
   "missing_pass",
   "repeated_pass",
-  "hash_mismatch",
-  "restore_not_honoured",
   "continued_after_halt",
-];
-
-/** The two kinds that mean the agent did not do what it was told. */
-export const DISOBEDIENCE_KINDS: readonly IntegrityKind[] = ["continued_after_halt", "restore_not_honoured"];
-
-export interface IntegrityFinding {
-  kind: IntegrityKind;
-  pass_id: string;
-  pass_number: number;
-  detail: string;
-}
+  "restore_not_honoured",
+] as const;
+export type IntegrityKind = (typeof INTEGRITY_KINDS)[number];
 
 export interface ChainLink {
   pass_id: string;
@@ -52,7 +40,7 @@ export interface ContextPass extends ChainLink {
 
 export interface ContextBoundary {
   pass_number: number;
-  strategy: "halt" | "restore" | "accept_loss";
+  strategy: BoundaryStrategy;
   restore_pass_id?: string | null;
 }
 

@@ -1,13 +1,8 @@
 // Shapes the passes kept for a chain's chart into serialisable chart props: points, the
 // floor of each policy version that judged a stretch of the chain, and the places where
 // something happened (integrity findings, client/server mismatches, floor crossings).
-import {
-  findIntegrityIssues,
-  type IntegrityContext,
-  type IntegrityFinding,
-  type IntegrityKind,
-  NO_CONTEXT,
-} from "./integrity";
+import { findIntegrityIssues, type IntegrityContext, type IntegrityKind, NO_CONTEXT } from "./integrity";
+import type { IntegrityFinding } from "../schemas/chains";
 import { PASS_FLAG } from "./downsample";
 import type { Verdict } from "../guard/guard";
 

@@ -4,19 +4,14 @@
 // this module stays in lib/; the store gauges read the database through a source that the
 // server registers at start-up (`setStoreStatsSource`).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { MISS_REASONS } from "../ccr/rules";
+import { INTEGRITY_KINDS, type IntegrityKind } from "../chains/integrity";
+import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "../schemas/boundaries";
+import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";
 
-export const INTEGRITY_KINDS = [
-  "hash_mismatch",
-  "missing_pass",
-  "repeated_pass",
-  "continued_after_halt",
-  "restore_not_honoured",
-] as const;
-export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
-export const RETRIEVAL_OUTCOMES = ["hit", "unknown", "evicted", "expired", "ambiguous"] as const;
+export const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
 /** `budget`: evicted to stay within the byte budget; `ttl`: expired. */
 export const EVICTION_REASONS = ["budget", "ttl"] as const;
-export const ENTRY_STATUSES = ["live", "evicted", "expired"] as const;
 /** `delivered`: a 2xx answer; `failed`: an attempt that will be retried; `abandoned`: retries exhausted. */
 export const DELIVERY_OUTCOMES = ["delivered", "failed", "abandoned"] as const;
 export const EVALUATE_PATHS = ["split", "whole", "parsed"] as const;
@@ -29,7 +24,7 @@ export type EvaluatePath = (typeof EVALUATE_PATHS)[number];
 /** What the store gauges show; read from the database's own counters. */
 export interface StoreStats {
   bytes: number;
-  entries: Record<(typeof ENTRY_STATUSES)[number], number>;
+  entries: Record<OriginalStatus, number>;
 }
 export type StoreStatsSource = () => Promise<StoreStats>;
 
@@ -201,7 +196,7 @@ function createMetrics() {
     registers: [registry],
     async collect() {
       const stats = await store.read();
-      if (stats) for (const status of ENTRY_STATUSES) this.set({ status }, stats.entries[status]);
+      if (stats) for (const status of ORIGINAL_STATUSES) this.set({ status }, stats.entries[status]);
     },
   });
   readGauge(
@@ -294,12 +289,12 @@ export function recordCollapse(contentClass: string, verdict: string): void {
   metrics().collapses.inc({ content_class: contentClass, verdict });
 }
 
-export function recordIntegrityFindings(kinds: readonly (typeof INTEGRITY_KINDS)[number][]): void {
+export function recordIntegrityFindings(kinds: readonly IntegrityKind[]): void {
   const m = metrics();
   for (const kind of kinds) m.integrityFindings.inc({ kind });
 }
 
-export function recordBoundaries(strategies: readonly (typeof BOUNDARY_STRATEGIES)[number][]): void {
+export function recordBoundaries(strategies: readonly BoundaryStrategy[]): void {
   const m = metrics();
   for (const strategy of strategies) m.boundaries.inc({ strategy });
 }

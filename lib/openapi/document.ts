@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { METHODS, ROUTES, type RoutePattern, scopeOf } from "../http/registry";
 import { headroomErrorSchema } from "../schemas/headroom";
-import { errorBodySchema } from "../schemas/responses";
+import { errorBodySchema } from "../schemas/errors";
 import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
 
 type Json = Record<string, unknown>;

@@ -4,21 +4,43 @@
 // an entry here does not compile.
 import { z } from "zod";
 import type { METHODS, ROUTES } from "../http/registry";
-import { createKeySchema, createOperatorSchema, signInSchema } from "../schemas/access";
-import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "../schemas/boundaries";
-import { chainExportQuerySchema, chainListQuerySchema } from "../schemas/chains";
-import { contentClassSchema } from "../schemas/common";
+import {
+  apiKeySchema,
+  createdApiKeySchema,
+  createKeySchema,
+  createOperatorSchema,
+  operatorSchema,
+  sessionSchema,
+  signedInSchema,
+  signInSchema,
+} from "../schemas/access";
+import { boundaryReceiptSchema, boundaryWireSchema, MAX_BOUNDARY_BATCH } from "../schemas/boundaries";
+import { chainDetailSchema, chainExportQuerySchema, chainListQuerySchema, chainSummarySchema } from "../schemas/chains";
+import { contentClassSchema, listOf } from "../schemas/common";
+import { healthSchema } from "../schemas/health";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "../schemas/guard";
 import {
   originalGetQuerySchema,
   originalContentQuerySchema,
   originalListQuerySchema,
   originalStatsQuerySchema,
+  originalStatsSchema,
+  originalSummarySchema,
+  retrievedOriginalSchema,
   retrieveRequestSchema,
   storeOriginalSchema,
+  storeResultSchema,
+  textSliceSchema,
 } from "../schemas/originals";
-import { MAX_PASS_BATCH, passReceiptSchema } from "../schemas/passes";
-import { policyBodySchema, policyListQuerySchema } from "../schemas/policies";
+import { MAX_PASS_BATCH, manifestSchema, passReceiptSchema, passResultSchema } from "../schemas/passes";
+import {
+  policyBodySchema,
+  policyListQuerySchema,
+  policyListSchema,
+  policyWireSchema,
+  policyWithVersionsSchema,
+  recommendationSchema,
+} from "../schemas/policies";
 import {
   createdWebhookSchema,
   createWebhookSchema,
@@ -29,34 +51,6 @@ import {
   webhookWireSchema,
 } from "../schemas/webhooks";
 import {
-  apiKeySchema,
-  createdApiKeySchema,
-  operatorSchema,
-  sessionSchema,
-  signedInSchema,
-  boundaryWireSchema,
-  chainDetailSchema,
-  chainSummarySchema,
-  compressedResidualSchema,
-  healthSchema,
-  listOf,
-  manifestSchema,
-  originalStatsSchema,
-  originalSummarySchema,
-  passResultSchema,
-  policyListSchema,
-  policyWireSchema,
-  policyWithVersionsSchema,
-  otlpExportResponseSchema,
-  recommendationSchema,
-  retrievedOriginalSchema,
-  storeResultSchema,
-  textSliceSchema,
-  traceRejectionListSchema,
-  traceSummarySchema,
-  traceWireSchema,
-} from "../schemas/responses";
-import {
   headroomRetrieveRequestSchema,
   headroomRetrieveSchema,
   headroomStatsSchema,
@@ -64,10 +58,15 @@ import {
   headroomToolCallSchema,
 } from "../schemas/headroom";
 import {
+  compressedResidualSchema,
   compressRequestSchema,
+  otlpExportResponseSchema,
   rejectionListQuerySchema,
   traceListQuerySchema,
+  traceRejectionListSchema,
   traceSubmissionSchema,
+  traceSummarySchema,
+  traceWireSchema,
 } from "../schemas/traces";
 
 export interface ResponseSpec {

@@ -3,7 +3,9 @@
 // field, so a class of a million passes is a handful of typed arrays rather than a million
 // objects.
 
-export type RecordedStrategy = "halt" | "restore" | "accept_loss";
+import type { BoundaryStrategy } from "../schemas/boundaries";
+
+export type RecordedStrategy = BoundaryStrategy;
 
 export interface RecordedPass {
   pass_id?: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../auth/credentials.mjs";
-import { text } from "./common";
+import { text, utcTimestamp as timestamp } from "./common";
 
 const name = text({ min: 1, max: 100 })
   .transform((v) => v.trim())
@@ -32,3 +32,45 @@ export const operatorIdSchema = z.coerce
   .int()
   .min(1)
   .max(2 ** 31 - 1);
+
+// ---------------------------------------------------------------------------------------
+// Answers
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(KEY_SCOPES)),
+    created_at: timestamp,
+    created_by: z.string().nullable(),
+    last_used_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKeyWire = z.infer<typeof apiKeySchema>;
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().describe("the full key, `fl_<id>_<secret>`: shown in this answer only") })
+  .meta({ id: "CreatedApiKey" });
+export type CreatedApiKeyWire = z.infer<typeof createdApiKeySchema>;
+
+export const operatorSchema = z
+  .object({
+    id: z.int().min(1),
+    name: z.string(),
+    role: z.enum(ROLES),
+    created_at: timestamp,
+    disabled_at: timestamp.nullable(),
+  })
+  .meta({ id: "Operator" });
+
+const signedInOperator = z.object({ id: z.int().min(1), name: z.string(), role: z.enum(ROLES) });
+
+export const sessionSchema = z
+  .object({
+    auth: z.boolean().describe("whether this server asks for credentials"),
+    operator: signedInOperator.nullable().describe("the operator signed in with this request's cookie"),
+  })
+  .meta({ id: "Session" });
+
+export const signedInSchema = z.object({ operator: signedInOperator }).meta({ id: "SignedIn" });

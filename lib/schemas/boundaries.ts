@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { BOUNDARY_STRATEGIES } from "@/lib/chains/types";
-import { chainIdSchema, jsonObject, nonNegativeInt, nullMeansAbsent, text } from "./common";
+import { chainIdSchema, jsonObject, nonNegativeInt, nullMeansAbsent, text, utcTimestamp } from "./common";
+
+export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
+export type BoundaryStrategy = (typeof BOUNDARY_STRATEGIES)[number];
 
 export const MAX_BOUNDARY_BATCH = 5_000;
 
@@ -22,3 +24,16 @@ export const boundaryReceiptSchema = nullMeansAbsent(
     }),
 );
 export type BoundaryReceipt = z.infer<typeof boundaryReceiptSchema>;
+
+export const boundaryWireSchema = z
+  .object({
+    chain_id: z.string(),
+    pass_number: nonNegativeInt,
+    strategy: z.enum(BOUNDARY_STRATEGIES),
+    reason: z.string(),
+    restore_pass_id: z.string().nullable(),
+    relaxed_policy: z.record(z.string(), z.unknown()).nullable(),
+    created_at: utcTimestamp,
+  })
+  .meta({ id: "Boundary" });
+export type BoundaryWire = z.infer<typeof boundaryWireSchema>;

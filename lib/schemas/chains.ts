@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
-import { contentClassSchema } from "./common";
-import type { Verdict } from "../guard/guard";
+import { contentClassSchema, nonNegativeInt as count, utcTimestamp } from "./common";
+import { boundaryWireSchema } from "./boundaries";
+import { verdictSchema } from "./guard";
+import { passWireSchema } from "./passes";
+import { INTEGRITY_KINDS } from "../chains/integrity";
 import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
 /** What a chain can be, as its summary's `statuses` says (every one that applies). */
@@ -92,32 +95,69 @@ export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {
   return sort === "min_density" || sort === "min_size" ? "asc" : "desc";
 }
 
+// ---------------------------------------------------------------------------------------
+// Answers
+
+export const collapsePointSchema = z
+  .object({ pass_id: z.string(), pass_number: count, verdict: verdictSchema })
+  .meta({ id: "CollapsePoint" });
 /** The collapse point of a chain: its first FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT pass. */
-export interface CollapsePoint {
-  pass_id: string;
-  pass_number: number;
-  verdict: Verdict;
-}
+export type CollapsePoint = z.infer<typeof collapsePointSchema>;
+
+export const integrityFindingSchema = z
+  .object({
+    kind: z
+      .enum(INTEGRITY_KINDS)
+      .describe(
+        "missing_pass: passes never received before this one; repeated_pass: a pass number seen twice; hash_mismatch: the input hash is not the previous pass's output hash; continued_after_halt: the first pass above the chain's halt point (a halt boundary or an unanswered HALT directive); restore_not_honoured: after a restore boundary, the input hash is not the restored pass's output hash.",
+      ),
+    pass_id: z.string(),
+    pass_number: count,
+    detail: z.string(),
+  })
+  .meta({ id: "IntegrityFinding" });
+export type IntegrityFinding = z.infer<typeof integrityFindingSchema>;
+
+export const chainStatusSchema = z.enum(CHAIN_STATUSES);
 
 /** A chain as `GET /api/v1/chains` lists it. */
-export interface ChainSummaryWire {
-  chain_id: string;
-  content_class: string;
-  pass_count: number;
-  boundary_count: number;
-  last_pass_id: string | null;
-  last_pass_number: number | null;
-  last_verdict: Verdict | null;
-  collapse_point: CollapsePoint | null;
-  statuses: ChainStatus[];
-  client_mismatches: number;
-  /** Passes whose content contradicts the client's claims. */
-  checked_mismatches: number;
-  /** The OpenTelemetry `service.name` of the agent that sent the chain, when it came through OTLP. */
-  service_name: string | null;
-  integrity_findings: number;
-  min_semantic_density: number | null;
-  min_size_bytes: number | null;
-  first_seen_at: string;
-  last_activity_at: string;
-}
+export const chainSummarySchema = z
+  .object({
+    chain_id: z.string(),
+    content_class: z.string(),
+    pass_count: count,
+    boundary_count: count,
+    last_pass_id: z.string().nullable(),
+    last_pass_number: count.nullable(),
+    last_verdict: verdictSchema.nullable(),
+    collapse_point: collapsePointSchema.nullable(),
+    statuses: z.array(chainStatusSchema),
+    client_mismatches: count,
+    /** Passes whose content contradicts the client's claims. */
+    checked_mismatches: count,
+    integrity_findings: count,
+    min_semantic_density: z.number().nullable(),
+    min_size_bytes: count.nullable(),
+    first_seen_at: utcTimestamp,
+    last_activity_at: utcTimestamp,
+    /** The OpenTelemetry `service.name` of the agent that sent the chain, when it came through OTLP. */
+    service_name: z.string().nullable().optional(),
+  })
+  .meta({ id: "ChainSummary" });
+export type ChainSummaryWire = z.infer<typeof chainSummarySchema>;
+
+/** One chain whole, as `GET /api/v1/chains/{chain_id}` answers it. */
+export const chainDetailSchema = z
+  .object({
+    chain_id: z.string(),
+    content_class: z.string(),
+    passes: z.array(passWireSchema),
+    boundaries: z.array(boundaryWireSchema),
+    collapse_point: collapsePointSchema.nullable(),
+    integrity: z.array(integrityFindingSchema),
+    client_mismatches: count,
+    checked_mismatches: count,
+    service_name: z.string().nullable().optional(),
+  })
+  .meta({ id: "Chain" });
+export type ChainDetail = z.infer<typeof chainDetailSchema>;

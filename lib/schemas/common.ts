@@ -114,3 +114,17 @@ export const contentClassSchema = z
   );
 
 export const chainIdSchema = text({ min: 1, max: 256 });
+
+// ---------------------------------------------------------------------------------------
+// Answers. Their schemas feed the OpenAPI document, and the contract test validates live
+// answers against it, so a field that changes here or in a handler without the other fails a
+// test. Objects are closed (extra fields are a test failure, not a silent drift); fields
+// that a handler may omit are optional.
+
+/** A timestamp as answers write it. */
+export const utcTimestamp = z.string().describe("RFC 3339, UTC");
+
+/** `{"items": [...], "next_cursor": string | null}`, the shape of every list. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { HASH_ALGORITHMS } from "../headroom/algorithms";
-import { MAX_TTL_SECONDS, parseHashKey } from "../ccr/rules";
+import { MAX_TTL_SECONDS, type MissReason, parseHashKey } from "../ccr/rules";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
-import { chainIdSchema, nonNegativeInt, text } from "./common";
+import { chainIdSchema, nonNegativeInt, text, utcTimestamp } from "./common";
 
 // Originals run to 32 MiB: checked in linear native calls, never by splitting into code
 // points as the short-text helper does.
@@ -100,3 +100,111 @@ export const originalContentQuerySchema = z.object({
   length: z.coerce.number().int().min(1).max(1_000_000).default(65_536),
   download: z.enum(["1", "true"]).optional(),
 });
+
+// ---------------------------------------------------------------------------------------
+// Answers
+
+const count = nonNegativeInt;
+
+export const ORIGINAL_STATUSES = ["live", "evicted", "expired"] as const;
+export type OriginalStatus = (typeof ORIGINAL_STATUSES)[number];
+
+export const originalSummarySchema = z
+  .object({
+    hash: z.string(),
+    status: z.enum(ORIGINAL_STATUSES),
+    size_bytes: count,
+    compressed_size_bytes: count.nullable(),
+    content_type: z.string().nullable(),
+    tool_name: z.string().nullable(),
+    chain_id: z.string().nullable(),
+    pass_id: z.string().nullable(),
+    original_items: count.nullable(),
+    compressed_items: count.nullable(),
+    original_tokens: count.nullable(),
+    compressed_tokens: count.nullable(),
+    tokens_saved: z.int().nullable(),
+    retrieval_tokens: count,
+    tokens_estimated: z.boolean(),
+    ttl_seconds: count.nullable(),
+    created_at: utcTimestamp,
+    expires_at: utcTimestamp.nullable(),
+    last_retrieved_at: utcTimestamp.nullable(),
+    retrieval_count: count,
+    store_count: count,
+    gone_at: utcTimestamp.nullable(),
+    gone_reason: z.string().nullable(),
+  })
+  .meta({ id: "OriginalSummary" });
+export type OriginalSummaryWire = z.infer<typeof originalSummarySchema>;
+
+export const retrievedOriginalSchema = originalSummarySchema.extend({ original: z.string() }).meta({ id: "Original" });
+export type RetrievedOriginalWire = z.infer<typeof retrievedOriginalSchema>;
+
+export const storeResultSchema = z
+  .object({
+    hash: z.string(),
+    size_bytes: count,
+    marker: z.string(),
+    marker_hash: z.string(),
+    deduplicated: z.boolean(),
+    status: z.literal("live"),
+    content_type: z.string().nullable(),
+    expires_at: utcTimestamp.nullable(),
+    created_at: utcTimestamp,
+  })
+  .meta({ id: "StoreResult" });
+export type StoreResultWire = z.infer<typeof storeResultSchema>;
+
+const originalTotalsSchema = z.object({
+  stored: count,
+  /** Original plus compressed text taken in (what counts against the budget). */
+  stored_bytes: count,
+  deduplicated: count,
+  retrieved: count,
+  retrieved_bytes: count,
+  misses: z.object({
+    unknown: count,
+    evicted: count,
+    expired: count,
+    ambiguous: count,
+    total: count,
+  } satisfies Record<MissReason | "total", typeof count>),
+  evictions: count,
+  evicted_bytes: count,
+  expiries: count,
+  expired_bytes: count,
+  /** Retrievals over retrieval attempts; null before the first attempt. */
+  hit_rate: z.number().nullable(),
+  tokens: z.object({
+    saved_gross: z.number(),
+    respent: z.number(),
+    net: z.number(),
+    respent_share: z.number().nullable(),
+  }),
+});
+export type OriginalTotalsWire = z.infer<typeof originalTotalsSchema>;
+
+export const originalStatsSchema = z
+  .object({
+    config: z.object({
+      max_bytes: count,
+      default_ttl_seconds: count.nullable(),
+      max_original_bytes: count,
+      min_prefix_length: count,
+    }),
+    store: z.object({
+      live_count: count,
+      live_bytes: count,
+      evicted_count: count,
+      expired_count: count,
+      budget_used: z.number(),
+    }),
+    totals: originalTotalsSchema,
+    hourly: z.array(originalTotalsSchema.extend({ hour: utcTimestamp })),
+  })
+  .meta({ id: "OriginalStats" });
+export type OriginalStatsWire = z.infer<typeof originalStatsSchema>;
+
+/** `/originals/{hash}/content?offset=`: a slice of a stored text for the detail page. */
+export const textSliceSchema = z.looseObject({ text: z.string() });

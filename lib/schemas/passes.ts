@@ -1,7 +1,15 @@
 import { z } from "zod";
-import { chainIdSchema, contentClassSchema, jsonObject, nullMeansAbsent, text, timestampSchema } from "./common";
+import {
+  chainIdSchema,
+  contentClassSchema,
+  jsonObject,
+  nonNegativeInt,
+  nullMeansAbsent,
+  text,
+  timestampSchema,
+  utcTimestamp,
+} from "./common";
 import { compressionPassShape, verdictSchema } from "./guard";
-import type { PassWire } from "../chains/types";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { bodyDigest, canonicalJson } from "../guard/canonical";
 import { VERDICTS } from "../guard/guard";
@@ -51,15 +59,73 @@ export const passReceiptSchema = nullMeansAbsent(
 );
 export type PassReceipt = z.infer<typeof passReceiptSchema>;
 
+// ---------------------------------------------------------------------------------------
+// Answers
+
+const verdict = verdictSchema;
+
+export const manifestSchema = z
+  .object({ verdict, directive: z.string(), manifest_digest: z.string().regex(/^[0-9a-f]{64}$/) })
+  .meta({ id: "Manifest" });
+
+export const serverChecksSchema = z.object({
+  size_matches: z.boolean().nullable(),
+  hash_matches: z.boolean().nullable(),
+  parseable: z.boolean().nullable(),
+  schema_valid: z.boolean().nullable(),
+  problems: z.array(z.string()),
+});
+
 /**
  * What a stored receipt answers: the server's verdict on it, and, for a receipt that carried
  * its content, what the server found (`server_checks`, `checked_verdict`, `checked_mismatch`).
  */
-export type PassResult = Pick<
-  PassWire,
-  "chain_id" | "pass_id" | "verdict" | "directive" | "manifest_digest" | "policy_version" | "client_mismatch"
-> &
-  Partial<Pick<PassWire, "server_checks" | "checked_verdict" | "checked_mismatch">>;
+export const passResultSchema = z
+  .object({
+    chain_id: z.string(),
+    pass_id: z.string(),
+    verdict,
+    directive: z.string(),
+    manifest_digest: z.string(),
+    policy_version: nonNegativeInt,
+    client_mismatch: z.boolean(),
+    server_checks: serverChecksSchema.nullable().optional(),
+    checked_verdict: verdict.nullable().optional(),
+    checked_mismatch: z.boolean().optional().describe("the content contradicts one of the client's claims"),
+  })
+  .meta({ id: "PassResult" });
+export type PassResult = z.infer<typeof passResultSchema>;
+
+export const passWireSchema = z
+  .object({
+    chain_id: z.string(),
+    pass_id: z.string(),
+    pass_number: nonNegativeInt,
+    input_content_hash: z.string().nullable(),
+    current_content_hash: z.string(),
+    current_size_bytes: nonNegativeInt,
+    is_parseable: z.boolean(),
+    schema_valid: z.boolean(),
+    semantic_density_score: z.number(),
+    content_class: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    created_at: utcTimestamp,
+    received_at: utcTimestamp,
+    verdict,
+    directive: z.string(),
+    manifest_digest: z.string(),
+    policy_version: nonNegativeInt,
+    client_verdict: z.string().nullable(),
+    client_manifest_digest: z.string().nullable(),
+    client_mismatch: z.boolean(),
+    /** Present when the receipt carried its content: what the server measured for itself. */
+    server_checks: serverChecksSchema.nullable().optional(),
+    /** The guard's verdict on the server's findings; null without content. */
+    checked_verdict: verdict.nullable().optional(),
+    checked_mismatch: z.boolean().describe("the content contradicts one of the client's claims"),
+  })
+  .meta({ id: "Pass" });
+export type PassWire = z.infer<typeof passWireSchema>;
 
 // ---------------------------------------------------------------------------------------
 // The fast path of a 5,000-receipt batch: a well-formed receipt is checked and digested by

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { CONTENT_FORMATS, DECODED_FORMATS, DEFAULT_CONTENT_FORMAT } from "../content-checks/formats";
-import { nonNegativeInt, text, unitInterval } from "./common";
+import { listOf, nonNegativeInt, text, unitInterval, utcTimestamp } from "./common";
 
 export const policyBodySchema = z.object({
   min_size_bytes: nonNegativeInt,
@@ -31,3 +31,55 @@ export type PolicyBody = z.infer<typeof policyBodySchema>;
 export const policyListQuerySchema = z.object({ cursor: z.string().optional(), limit: limitSchema });
 /** Policies are listed by content class: the cursor is the last class shown. */
 export const policyCursorSchema = z.tuple([cursorPart.text]);
+
+// ---------------------------------------------------------------------------------------
+// Answers
+
+const count = nonNegativeInt;
+
+const floorShape = {
+  min_size_bytes: count,
+  min_semantic_density: z.number().min(0).max(1),
+  max_pass_number: count,
+};
+
+export const policyWireSchema = z
+  .object({
+    content_class: z.string(),
+    version: count.describe("0 for the built-in conservative default"),
+    ...floorShape,
+    required_fields: z.array(z.string()),
+    description: z.string().nullable(),
+    created_at: utcTimestamp.nullable(),
+    format: z.enum(CONTENT_FORMATS).optional(),
+    decoded_format: z.enum(DECODED_FORMATS).nullable().describe("with format base64: what the decoded bytes must be"),
+    retention_days: count
+      .nullable()
+      .optional()
+      .describe("days this class's chains are kept after their last activity; null follows FLOORLINE_RETENTION_DAYS"),
+    note: z.string().nullable().describe("why the floor changed; kept with the version"),
+    created_by: z.string().nullable().optional().describe("the operator or key that saved this version"),
+  })
+  .meta({ id: "Policy" });
+
+export const policyListSchema = listOf(policyWireSchema).extend({
+  default_policy: z.object({ ...floorShape, version: z.literal(0) }),
+});
+
+export const policyWithVersionsSchema = policyWireSchema.extend({ versions: z.array(policyWireSchema) });
+
+const outcomeShape = {
+  failures_caught: count,
+  failures_missed: count,
+  healthy_halted_early: count,
+  compression_kept: z.number().min(0).max(1),
+};
+
+export const recommendationSchema = z
+  .object({
+    content_class: z.string(),
+    based_on: z.object({ chains: count, healthy: count, failures: count, passes: count }),
+    current: z.object({ version: count, policy: z.object(floorShape), ...outcomeShape }),
+    options: z.array(z.object({ name: z.string(), policy: z.object(floorShape), ...outcomeShape })),
+  })
+  .meta({ id: "FloorRecommendation" });

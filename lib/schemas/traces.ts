@@ -3,7 +3,8 @@ import { ApiError } from "../errors";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { NODE_TYPES, type MissingVerificationReceiptError } from "../traces/trace";
-import { chainIdSchema, text } from "./common";
+import { REJECTED_CONTENT_MAX_BYTES } from "../traces/types";
+import { chainIdSchema, listOf, nonNegativeInt as count, text, utcTimestamp as timestamp } from "./common";
 
 export const MAX_TRACE_NODES = 10_000;
 
@@ -82,3 +83,97 @@ export const rejectionListQuerySchema = z.object({
   cursor: z.string().optional(),
   limit: limitSchema,
 });
+
+// ---------------------------------------------------------------------------------------
+// Answers
+
+export const bindingConclusionSchema = z
+  .object({ axiom: z.string(), proof_receipt: z.string(), invalidated_paths: z.array(z.string()) })
+  .meta({ id: "BindingConclusion" });
+
+export const compressedResidualSchema = z
+  .object({
+    conclusions: z.array(bindingConclusionSchema),
+    eviction_boundary_index: z.int(),
+    residual_digest: z.string(),
+  })
+  .meta({ id: "CompressedResidual" });
+
+const traceShape = {
+  trace_id: z.string(),
+  chain_id: z.string().nullable(),
+  conclusions: z.array(bindingConclusionSchema),
+  eviction_boundary_index: z.int(),
+  residual_digest: z.string(),
+  client_residual_digest: z.string().nullable(),
+  digest_mismatch: z.boolean(),
+  invalidated_paths: z.array(z.string()),
+  node_count: count,
+  pruned_chatter_count: count,
+  omitted_falsified_paths: count,
+  created_at: timestamp,
+};
+
+export const traceWireSchema = z
+  .object({
+    ...traceShape,
+    nodes: z
+      .array(
+        z.object({
+          node_id: z.string(),
+          node_type: z.enum(NODE_TYPES),
+          content: z.string(),
+          verification_receipt: z.string().nullable().optional(),
+        }),
+      )
+      .nullable(),
+  })
+  .meta({ id: "Trace" });
+
+export const traceSummarySchema = z
+  .object({
+    ...traceShape,
+    axioms: z.array(z.string()),
+    axiom_count: count,
+    invalidation_count: count,
+    nodes_kept: z.boolean(),
+  })
+  .meta({ id: "TraceSummary" });
+
+export const traceRejectionSchema = z
+  .object({
+    id: z.int(),
+    trace_id: z.string().nullable(),
+    chain_id: z.string().nullable(),
+    node_id: z.string(),
+    node_index: count,
+    node_type: z
+      .string()
+      .nullable()
+      .describe("the refused node's type (null for refusals recorded before it was kept)"),
+    content: z
+      .string()
+      .nullable()
+      .describe(
+        `the refused node's content, its first ${REJECTED_CONTENT_MAX_BYTES} UTF-8 bytes cut on a character boundary`,
+      ),
+    content_bytes: count.nullable().describe("the content's full size in UTF-8 bytes"),
+    content_truncated: z.boolean().describe("`content` is only the first part"),
+    reason: z.string().nullable().describe("why it was refused: the 422's message"),
+    created_at: timestamp,
+  })
+  .meta({ id: "TraceRejection" });
+
+export const traceRejectionListSchema = listOf(traceRejectionSchema).extend({ total: count });
+
+/** OTLP's ExportTraceServiceResponse in its JSON encoding (an empty object when every span was taken). */
+export const otlpExportResponseSchema = z
+  .object({
+    partialSuccess: z
+      .object({
+        rejectedSpans: z.string().describe("an int64, as OTLP/JSON writes it"),
+        errorMessage: z.string(),
+      })
+      .optional(),
+  })
+  .meta({ id: "OtlpExportTraceServiceResponse" });

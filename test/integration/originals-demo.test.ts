@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
-import { getChainOriginalLinks, getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
+import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
+import { getChainOriginalLinks } from "../support/chain-original-links";
 import { getOriginalText } from "@/db/queries/originals-view";
 import { describeChange, diffContent } from "@/lib/ccr/diff";
 import { provenanceOf } from "@/lib/ccr/provenance";

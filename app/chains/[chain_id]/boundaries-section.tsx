@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { listRestoreLinks } from "@/db/queries/originals-links";
 import { BoundaryList } from "@/components/chains/boundary-list";
 

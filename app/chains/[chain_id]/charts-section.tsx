@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { getChainSeries } from "@/db/queries/chain-series";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";

@@ -1,4 +1,4 @@
-import type { BoundaryWire } from "@/lib/chains/types";
+import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { getChainPass, listChainPasses } from "@/db/queries/passes";
 import type { PassCursor } from "@/lib/chains/types";
 import { listOriginalLinksByHash } from "@/db/queries/originals-links";
