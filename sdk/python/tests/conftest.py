@@ -9,3 +9,21 @@ FIXTURES = REPO / "test" / "fixtures"
 
 # The tests exercise the checkout's source; test_install.py checks the installed package too.
 sys.path.insert(0, str(SDK / "src"))
+
+
+import pytest  # noqa: E402
+
+LENIENT = {"min_size_bytes": 1, "min_semantic_density": 0.1, "max_pass_number": 100_000}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The built app, started once for the session with a throw-away data folder."""
+    from support import Server
+
+    s = Server(tmp_path_factory.mktemp("floorline") / "data")
+    s.start()
+    # The server judges every receipt with its own policy, so the lenient floor lives there.
+    assert s.post("/api/v1/policies/lenient", LENIENT, method="PUT")[0] in (200, 201)
+    yield s
+    s.stop()

@@ -9,22 +9,9 @@ import textwrap
 import threading
 import time
 
-import pytest
-from support import Server
+from conftest import LENIENT
 
 from floorline import Floorline
-
-LENIENT = {"min_size_bytes": 1, "min_semantic_density": 0.1, "max_pass_number": 100_000}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("floorline") / "data")
-    s.start()
-    # The server judges every receipt with its own policy, so the lenient floor lives there.
-    assert s.post("/api/v1/policies/lenient", LENIENT, method="PUT")[0] in (200, 201)
-    yield s
-    s.stop()
 
 
 def test_a_restart_mid_stream_loses_nothing_and_stores_nothing_twice(server):

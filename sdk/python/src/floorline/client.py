@@ -169,7 +169,7 @@ class Chain:
 
     def record_pass(
         self,
-        input: str,
+        input: str | None,
         output: str,
         *,
         semantic_density_score: float | None = None,
@@ -178,17 +178,18 @@ class Chain:
         compressed_items: int | None = None,
     ) -> PassResult:
         """Receipts one pass (`input` compressed to `output`), runs the guard locally and queues
-        the receipt. Returns at once: nothing here waits on the network."""
-        if not isinstance(input, str) or not isinstance(output, str):
+        the receipt. Returns at once: nothing here waits on the network. `input` may be None
+        when the compressor's input is not at hand (the receipt then names no input hash)."""
+        if (input is not None and not isinstance(input, str)) or not isinstance(output, str):
             raise TypeError("input and output must be str")
         policy = self.policy
         with self._lock:
             number = self._next
             self._next += 1
-            if self.source is None:
+            if self.source is None and input is not None:
                 self.source = input
         pass_id = f"p{number}"
-        if self.client.cache_originals:
+        if self.client.cache_originals and input is not None:
             key = self.client._cache_original(input, output, self.chain_id, pass_id, original_items, compressed_items)
             if policy.format not in ("json", "base64"):
                 # A marker inside JSON or base64 would make the content unparseable; those classes
@@ -197,7 +198,7 @@ class Chain:
             metadata = {**(metadata or {}), "ccr_hash": key}
         measured: dict[str, Any] | None = None
         if semantic_density_score is None:
-            measured = measure(output, source=self.source if number > 1 else None, format=policy.format, required_fields=policy.required_fields)
+            measured = measure(output, source=self.source, format=policy.format, required_fields=policy.required_fields)
             parseable, schema_valid = bool(measured["parseable"]), measured["schema_valid"] is not False
             density = float(measured["semantic_density_score"])
         else:
@@ -207,7 +208,6 @@ class Chain:
             "chain_id": self.chain_id,
             "pass_id": pass_id,
             "pass_number": number,
-            "input_content_hash": sha256_hex(input),
             "current_content_hash": sha256_hex(output),
             "current_size_bytes": len(output.encode("utf-8")),
             "is_parseable": parseable,
@@ -216,6 +216,8 @@ class Chain:
             "content_class": self.content_class,
             "created_at": _now(),
         }
+        if input is not None:
+            receipt["input_content_hash"] = sha256_hex(input)
         manifest = evaluate_pass(receipt, policy)
         receipt["verdict"] = manifest.verdict
         receipt["manifest_digest"] = manifest.manifest_digest
@@ -224,7 +226,7 @@ class Chain:
             receipt["metadata"] = extra
         if self.client.send_content:
             receipt["content"] = output
-            if number == 1:
+            if number == 1 and input is not None:
                 receipt["input_content"] = input
         self.client._delivery.enqueue("passes", receipt)
         result = PassResult(manifest.verdict, manifest.directive, manifest.manifest_digest, receipt, measured, output)

@@ -1,0 +1,3 @@
+from .base import CompressionStoreBackend
+
+__all__ = ["CompressionStoreBackend"]
