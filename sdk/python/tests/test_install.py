@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import SDK
 
-# Debian's pip has setuptools and wheel; the pyenv python3 on PATH has no wheel (shared/STACK.md).
+# Debian's pip has setuptools and wheel; the pyenv python3 on PATH has no wheel: pip cannot build a wheel with it.
 PIP_PYTHON = next((p for p in ("/usr/bin/python3", shutil.which("python3")) if p and subprocess.run([p, "-m", "pip", "--version"], capture_output=True).returncode == 0), None)
 
 

@@ -38,7 +38,7 @@ def test_the_vectors_cover_every_gate():
     assert any("error" in c["expect"] for c in TRACE) and any(c["expect"].get("conclusions") for c in TRACE)
 
 
-# The reference's own dataclasses (shared/reference) are accepted as they are, so an agent
+# The reference's own dataclasses (the seeds' Python) are accepted as they are, so an agent
 # written against the seeds can pass its objects straight in.
 @dataclass(frozen=True)
 class CompressionPass:

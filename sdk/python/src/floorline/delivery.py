@@ -98,7 +98,11 @@ class Delivery:
                 self.dropped += 1
             self._queue.append(_Item(kind, payload))
             self._start()
-            self._cond.notify_all()
+            # The thread needs waking only to start a linger or to send a full batch; waking it
+            # on every append costs the agent more than the rest of record_pass.
+            size = len(self._queue)
+            if size == 1 or size >= self._max_batch or kind in SINGLE:
+                self._cond.notify_all()
 
     def stats(self) -> dict[str, int]:
         with self._cond:

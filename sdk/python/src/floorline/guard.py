@@ -10,7 +10,8 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 VERDICTS = (
     "NO_RECURSIVE_COMPRESSION",
@@ -53,7 +54,8 @@ def sha256_hex(text: str) -> str:
 
 
 def _field(source: Any, name: str) -> Any:
-    if isinstance(source, Mapping):
+    # dict first: the ABC check behind Mapping costs more than the rest of the guard.
+    if isinstance(source, dict) or (not hasattr(source, name) and isinstance(source, Mapping)):
         if name not in source:
             raise ValueError(f"{name} is required")
         return source[name]

@@ -1,6 +1,6 @@
 """Floorline as Headroom's CCR store: the `CompressionStoreBackend` protocol on cached originals.
 
-How Headroom's entry maps onto the store (shared/API.md, "Cached originals"):
+How Headroom's entry maps onto the store (docs/originals.md):
 - the key stays Headroom's own (24 or 12 hex of a SHA-256, or an MD5 / BLAKE3 key), sent as
   the original's `hash` with its `hash_algorithm`, and kept as the original's `pass_id`
   (`headroom:<key>`) so that any worker can find it by that key without counting a retrieval;

@@ -1,0 +1,30 @@
+"""The examples of docs/from-python.md run as written, against the built app."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, SDK
+
+PAGE = (REPO / "docs" / "from-python.md").read_text("utf-8")
+EXAMPLES = re.findall(r"```python\n(.*?)```", PAGE, re.S)
+
+
+def test_the_page_has_its_two_examples_of_about_fifteen_lines():
+    assert len(EXAMPLES) == 2
+    assert all(len(example.strip().splitlines()) <= 16 for example in EXAMPLES)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=["record_pass", "compress_until_floor"])
+def test_an_example_runs_and_its_receipts_arrive(server, example):
+    env = {**os.environ, "PYTHONPATH": str(SDK / "src"), "FLOORLINE_URL": server.base}
+    done = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    chain_id = re.search(r'fl\.chain\("([^"]+)"', example).group(1)
+    stored = server.get(f"/api/v1/chains/{chain_id}")
+    assert len(stored["passes"]) >= 2
+    assert "SAFE_TO_COMPRESS" in done.stdout or "breach" in done.stdout
