@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from floorline import Floorline  # noqa: E402
-from floorline.measurement import measure  # noqa: E402
+from floorline import measure  # noqa: E402
 
 WORDS = "deploy api gateway 4.2.1 failed ECONNRESET 10.0.0.7:5432 retry ledger.py exit 2 user_id 8812 at 09:14 UTC".split()
 

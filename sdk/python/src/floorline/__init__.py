@@ -5,7 +5,7 @@ from ._version import __version__
 from .client import Breach, Chain, Floorline, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
 from .delivery import DeliveryError
 from .guard import CONSERVATIVE_DEFAULT_POLICY, CompressionPolicy, Manifest, evaluate_pass
-from .measurement import measure
+from ._measure import measure
 from .traces import BindingConclusion, CompressedResidual, MissingVerificationReceipt, compress_trace
 
 __all__ = [

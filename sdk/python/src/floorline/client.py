@@ -16,7 +16,7 @@ from . import content as content_checks
 from .delivery import Delivery, ErrorHandler
 from .guard import CONSERVATIVE_DEFAULT_POLICY, Manifest, evaluate_pass, policy_from, sha256_hex
 from .http import Transport
-from .measurement import measure
+from ._measure import measure
 from .traces import CompressedResidual, compress_trace, node_dict
 
 log = logging.getLogger("floorline")

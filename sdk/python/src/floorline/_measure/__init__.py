@@ -1,0 +1,290 @@
+"""Measured density, `floorline-facts/1`: the Python port of lib/measure (docs/measurement.md),
+line by line, held to the TypeScript by a cross-language test on every field."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Mapping, Sequence, Union
+
+from .chars import from16, to16
+from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
+from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
+
+METHOD = "floorline-facts/1"
+MEASURE_FORMATS = ("text", "json", "base64", "any")
+MAX_LOST_EXAMPLES = 20
+MAX_ORIGINALS = 32
+RECOVERABLE_CREDIT = 0.5
+REPEAT_COST = 1.5
+
+Originals = Union[Callable[[str], Union[str, None]], Mapping[str, str]]
+
+
+# --- base64 (base64.ts) ---
+
+
+def _sextet(c: int) -> int:
+    if 65 <= c <= 90:
+        return c - 65
+    if 97 <= c <= 122:
+        return c - 71
+    if 48 <= c <= 57:
+        return c + 4
+    if c == 43:
+        return 62
+    if c == 47:
+        return 63
+    return -1
+
+
+def _decode_base64(s: str) -> bytes | None:
+    if len(s) % 4 != 0:
+        return None
+    pad = 2 if s.endswith("==") else 1 if s.endswith("=") else 0
+    size = (len(s) // 4) * 3 - pad
+    out = bytearray()
+    for i in range(0, len(s), 4):
+        last = i + 4 == len(s)
+        a = _sextet(ord(s[i]))
+        b = _sextet(ord(s[i + 1]))
+        c = 0 if last and pad == 2 else _sextet(ord(s[i + 2]))
+        d = 0 if last and pad >= 1 else _sextet(ord(s[i + 3]))
+        if a < 0 or b < 0 or c < 0 or d < 0:
+            return None
+        n = (a << 18) | (b << 12) | (c << 6) | d
+        out.append((n >> 16) & 255)
+        if len(out) < size:
+            out.append((n >> 8) & 255)
+        if len(out) < size:
+            out.append(n & 255)
+    return bytes(out)
+
+
+def _decode_utf8(data: bytes) -> str | None:
+    # Python's strict decoder refuses exactly what the TypeScript one writes out: overlong
+    # forms, surrogates, anything above U+10FFFF, truncated sequences.
+    try:
+        return to16(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+
+
+def _looks_like_base64(s: str) -> bool:
+    if len(s) < 16 or len(s) % 4 != 0:
+        return False
+    hex_only = True
+    n = len(s)
+    for i in range(n):
+        c = ord(s[i])
+        if _sextet(c) < 0 and not (c == 61 and i >= n - 2):
+            return False
+        if not (48 <= c <= 57 or 97 <= c <= 102):
+            hex_only = False
+    return not hex_only
+
+
+# --- reading (index.ts) ---
+
+
+class _Doc:
+    __slots__ = ("kind", "text", "json")
+
+    def __init__(self, kind: str, text: TextDoc | None = None, json: JsonDoc | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.json = json
+
+
+def _read_doc(text: str, json_only: bool) -> tuple[_Doc, bool]:
+    if json_only or opens_like_json(text):
+        ok, value = parse_json(text)
+        if ok:
+            return _Doc("json", json=analyse_json(value)), True
+    return _Doc("text", text=analyse_text(text)), False
+
+
+def _decode(content: str, format: str) -> tuple[str, bool, _Doc | None, str]:
+    """(format, parseable, doc, the decoded text markers are looked for in)."""
+    if format == "base64" or (format == "any" and _looks_like_base64(content)):
+        data = _decode_base64(content)
+        text = _decode_utf8(data) if data is not None else None
+        if text is None:
+            return "base64", False, None, ""
+        return "base64", True, _read_doc(text, False)[0], text
+    if format == "json":
+        doc, parsed = _read_doc(content, True)
+        return "json", parsed, doc if parsed else None, content
+    doc, _ = _read_doc(content, False)
+    return ("json" if doc.kind == "json" and format == "any" else "text"), True, doc, content
+
+
+def _index_of(doc: _Doc) -> FactIndex:
+    index = FactIndex(doc.kind == "json")
+    if doc.kind == "json":
+        index_json(doc.json, index)
+    else:
+        index_text(doc.text, index)
+    return index
+
+
+def _lookup(originals: Originals | None, h: str) -> str | None:
+    if not originals:
+        return None
+    found = originals(from16(h)) if callable(originals) else originals.get(from16(h))
+    return to16(found) if isinstance(found, str) else None
+
+
+def _clamp01(x: float) -> float:
+    return 0 if x < 0 else min(x, 1)
+
+
+def _specificity(doc: _Doc) -> float:
+    return json_specificity(doc.json) if doc.kind == "json" else text_specificity(doc.text)
+
+
+def _efficiency(doc: _Doc, source: _Doc | None, source_keys: set[str] | None) -> float:
+    if doc.kind == "json":
+        if source is None:
+            return 1
+        allowed: dict[str, int] = {}
+        if source.kind == "json":
+            for ident, _ in json_units(source.json):
+                allowed[ident] = allowed.get(ident, 0) + 1
+        seen: dict[str, int] = {}
+        total = 0
+        padding: float = 0
+        for ident, size in json_units(doc.json):
+            total += size
+            count = seen.get(ident, 0) + 1
+            seen[ident] = count
+            if count > max(allowed.get(ident, 1), 1):
+                padding += size * REPEAT_COST
+        return 1 if total == 0 else _clamp01(1 - padding / total)
+    in_source: dict[str, int] = {}
+    if source is not None and source.kind == "text":
+        for seg in source.text.segments:
+            in_source[seg.norm] = in_source.get(seg.norm, 0) + 1
+    seen = {}
+    total = 0
+    wasted: float = 0
+    for seg in doc.text.segments:
+        total += seg.bytes
+        count = seen.get(seg.norm, 0) + 1
+        seen[seg.norm] = count
+        from_source = in_source.get(seg.norm, 0)
+        if count > max(from_source, 1):
+            wasted += seg.bytes * REPEAT_COST
+            continue
+        if source_keys is None or from_source > 0:
+            continue
+        hits = False
+        for t in seg.tokens:
+            if t.kind == "hash":
+                hits = True
+            for key in t.index:
+                if key in source_keys:
+                    hits = True
+            if hits:
+                break
+        if not hits:
+            wasted += seg.bytes
+    return 0 if total == 0 else _clamp01(1 - wasted / total)
+
+
+def round_score(x: float) -> float:
+    if not x > 0:
+        return 0
+    if x >= 1:
+        return 1
+    return math.floor(x * 10000 + 0.5) / 10000
+
+
+def measure_detailed(content: str, source: str | None = None, format: str = "any", required_fields: Sequence[str] = (), originals: Originals | None = None) -> dict[str, Any]:
+    if not isinstance(content, str):
+        raise TypeError("content must be str")
+    if format not in MEASURE_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(MEASURE_FORMATS)}")
+    content16 = to16(content)
+    fmt, parseable, doc, text = _decode(content16, format)
+    schema_valid: bool | None = None
+    if required_fields:
+        schema_valid = doc is not None and doc.kind == "json" and all(field_holds(doc.json.root, to16(f)) for f in required_fields)
+
+    if source is None:
+        density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, None)
+        return _answer(fmt, parseable, schema_valid, density, None, [], [])
+
+    source_doc = _read_doc(to16(source), False)[0]
+    fact_set = FactSet()
+    if source_doc.kind == "json":
+        add_json_facts(source_doc.json, fact_set)
+    else:
+        add_text_facts(source_doc.text, fact_set)
+    facts = fact_set.facts
+
+    index = _index_of(doc) if doc is not None else None
+    consulted: list[tuple[str, FactIndex]] = []
+    if doc is not None and originals:
+        for h in find_markers(text, MAX_ORIGINALS):
+            found = _lookup(originals, h)
+            if found is not None:
+                consulted.append((h, _index_of(_read_doc(found, False)[0])))
+
+    total: float = 0
+    kept: float = 0
+    counts = {"in_source": 0, "retained": 0, "recoverable": 0, "lost": 0}
+    lost: list[Fact] = []
+    recoverable: list[dict[str, str]] = []
+    for fact in facts:
+        total += fact.weight
+        if fact.specific:
+            counts["in_source"] += 1
+        if index is not None and states(index, fact):
+            kept += fact.weight
+            if fact.specific:
+                counts["retained"] += 1
+            continue
+        origin = next((h for h, idx in consulted if states(idx, fact)), None)
+        if origin is not None:
+            kept += fact.weight * RECOVERABLE_CREDIT
+            if fact.specific:
+                counts["recoverable"] += 1
+                if len(recoverable) < MAX_LOST_EXAMPLES:
+                    recoverable.append({"fact": from16(fact.display), "hash": from16(origin)})
+            continue
+        if fact.specific:
+            counts["lost"] += 1
+            lost.append(fact)
+
+    density: float = 0
+    if doc is not None:
+        if total == 0:
+            density = _specificity(doc) * _efficiency(doc, None, None)
+        else:
+            source_keys: set[str] = set()
+            for fact in facts:
+                source_keys.update(fact.need)
+            density = (kept / total) * _efficiency(doc, source_doc, source_keys)
+    # Heaviest first, then in the source's order (sorted() is stable, as Array.sort is).
+    examples = [from16(f.display) for f in sorted(lost, key=lambda f: -f.weight)[:MAX_LOST_EXAMPLES]]
+    return _answer(fmt, parseable, schema_valid, density, counts, examples, recoverable)
+
+
+def _answer(fmt: str, parseable: bool, schema_valid: bool | None, density: float, facts: dict[str, int] | None, lost: list[str], recoverable: list[dict[str, str]]) -> dict[str, Any]:
+    return {
+        "format": fmt,
+        "parseable": parseable,
+        "schema_valid": schema_valid,
+        "semantic_density_score": round_score(density),
+        "facts": facts,
+        "lost_examples": lost,
+        "method": METHOD,
+        "recoverable_examples": recoverable,
+    }
+
+
+def measure(content: str, source: str | None = None, format: str = "any", required_fields: Sequence[str] = (), originals: Originals | None = None) -> dict[str, Any]:
+    """The answer of `POST /api/v1/measure`, field for field."""
+    answer = measure_detailed(content, source, format, required_fields, originals)
+    del answer["recoverable_examples"]
+    return answer

@@ -1,0 +1,342 @@
+"""Character classes, values and word lists of the measurement (lib/measure/chars.ts,
+values.ts, words.ts), ported line by line.
+
+Every string here is a string of UTF-16 code units, as in JavaScript: `to16` splits each
+character above U+FFFF into its surrogate pair on the way in, so lengths, slices and the
+five-letter stems agree with the TypeScript unit for unit; `from16` joins them on the way out.
+A read past the end answers NaN, as charCodeAt does, so every comparison with it is false."""
+
+from __future__ import annotations
+
+import math
+import re
+
+NAN = math.nan
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _pair(m: re.Match[str]) -> str:
+    v = ord(m.group(0)) - 0x10000
+    return chr(0xD800 + (v >> 10)) + chr(0xDC00 + (v & 0x3FF))
+
+
+def to16(s: str) -> str:
+    return s if s.isascii() else _ASTRAL.sub(_pair, s)
+
+
+def from16(s: str) -> str:
+    if s.isascii():
+        return s
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def cc(s: str, i: int) -> float:
+    """charCodeAt: the code unit at i, NaN outside the string."""
+    return ord(s[i]) if 0 <= i < len(s) else NAN
+
+
+def is_digit(c: float) -> bool:
+    return 48 <= c <= 57
+
+
+def is_upper(c: float) -> bool:
+    return 65 <= c <= 90
+
+
+def is_lower(c: float) -> bool:
+    return 97 <= c <= 122
+
+
+def is_hex_letter(c: float) -> bool:
+    return 97 <= c <= 102 or 65 <= c <= 70
+
+
+def is_wide_separator(c: float) -> bool:
+    return (
+        c == 0xA0 or c == 0xAB or c == 0xBB or 0x2000 <= c <= 0x200B or 0x2010 <= c <= 0x201F
+        or c == 0x2026 or c == 0x2039 or c == 0x203A or c == 0x3000 or c == 0xFEFF
+    )
+
+
+def is_letter(c: float) -> bool:
+    return is_upper(c) or is_lower(c) or (c >= 0x80 and not is_wide_separator(c))
+
+
+def is_alnum(c: float) -> bool:
+    return is_letter(c) or is_digit(c)
+
+
+_BREAKS = frozenset((40, 41, 91, 93, 123, 125, 60, 62, 34, 96, 124, 59, 33, 63, 42, 127))
+
+
+def is_break(c: float) -> bool:
+    return c <= 32 or c in _BREAKS or is_wide_separator(c)
+
+
+_LOWER = {i: i + 32 for i in range(65, 91)}
+
+
+def ascii_lower(s: str) -> str:
+    return s.translate(_LOWER)
+
+
+def utf8_length(s: str) -> int:
+    n = 0
+    i = 0
+    size = len(s)
+    if s.isascii():
+        return size
+    while i < size:
+        c = ord(s[i])
+        if c < 0x80:
+            n += 1
+        elif c < 0x800:
+            n += 2
+        elif 0xD800 <= c <= 0xDBFF and i + 1 < size:
+            d = ord(s[i + 1])
+            if 0xDC00 <= d <= 0xDFFF:
+                n += 4
+                i += 1
+            else:
+                n += 3
+        else:
+            n += 3
+        i += 1
+    return n
+
+
+def stem(lower: str) -> str:
+    w = lower
+    if w.endswith("'s"):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss") and not w.endswith("us") and not w.endswith("is"):
+        w = w[:-1]
+    return w[:5] if len(w) > 5 else w
+
+
+_JS_SPACE = frozenset("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+
+
+def js_trim(s: str) -> str:
+    a, b = 0, len(s)
+    while a < b and s[a] in _JS_SPACE:
+        a += 1
+    while b > a and s[b - 1] in _JS_SPACE:
+        b -= 1
+    return s[a:b]
+
+
+# --- numbers, dates, times (values.ts) ---
+
+
+def read_number(s: str, i: int) -> tuple[str, int] | None:
+    """(canonical value, end) of the number at i, or None."""
+    j = i
+    negative = False
+    if cc(s, j) == 45 or cc(s, j) == 43:
+        negative = cc(s, j) == 45
+        j += 1
+    int_start = j
+    n = len(s)
+    while j < n and is_digit(ord(s[j])):
+        j += 1
+    if j == int_start:
+        return None
+    whole = s[int_start:j]
+    if len(whole) <= 3:
+        while (
+            j + 3 < n
+            and (cc(s, j) == 44 or cc(s, j) == 95)
+            and is_digit(cc(s, j + 1)) and is_digit(cc(s, j + 2)) and is_digit(cc(s, j + 3))
+            and not (j + 4 < n and is_digit(cc(s, j + 4)))
+        ):
+            whole += s[j + 1 : j + 4]
+            j += 4
+    frac = ""
+    if cc(s, j) == 46 and j + 1 < n and is_digit(cc(s, j + 1)):
+        frac_start = j + 1
+        j = frac_start
+        while j < n and is_digit(ord(s[j])):
+            j += 1
+        frac = s[frac_start:j]
+    exp = ""
+    if (cc(s, j) == 101 or cc(s, j) == 69) and j + 1 < n:
+        k = j + 1
+        sign = ""
+        if cc(s, k) == 45 or cc(s, k) == 43:
+            sign = "-" if cc(s, k) == 45 else ""
+            k += 1
+        exp_start = k
+        while k < n and is_digit(ord(s[k])):
+            k += 1
+        if k > exp_start:
+            digits = s[exp_start:k]
+            while len(digits) > 1 and digits.startswith("0"):
+                digits = digits[1:]
+            exp = f"e{sign}{digits}"
+            j = k
+    while len(whole) > 1 and whole.startswith("0"):
+        whole = whole[1:]
+    while frac.endswith("0"):
+        frac = frac[:-1]
+    value = f"{whole}.{frac}" if frac else whole
+    value += exp
+    if negative and value != "0":
+        value = f"-{value}"
+    return value, j
+
+
+def pad2(n: int) -> str:
+    return f"0{n}" if n < 10 else f"{n}"
+
+
+def digits_at(s: str, i: int, n: int) -> int:
+    if i + n > len(s):
+        return -1
+    v = 0
+    for k in range(i, i + n):
+        c = ord(s[k])
+        if not 48 <= c <= 57:
+            return -1
+        v = v * 10 + (c - 48)
+    return v
+
+
+def valid_date(y: int, m: int, d: int) -> bool:
+    return y >= 1000 and 1 <= m <= 12 and 1 <= d <= 31
+
+
+def date_key(y: int, m: int, d: int) -> str:
+    return f"d:{y}-{pad2(m)}-{pad2(d)}"
+
+
+def read_iso_date(s: str) -> tuple[str, int] | None:
+    y = digits_at(s, 0, 4)
+    sep = cc(s, 4)
+    if y < 0 or (sep != 45 and sep != 47) or cc(s, 7) != sep:
+        return None
+    m = digits_at(s, 5, 2)
+    d = digits_at(s, 8, 2)
+    if not valid_date(y, m, d) or (len(s) > 10 and is_digit(cc(s, 10))):
+        return None
+    return date_key(y, m, d), 10
+
+
+def read_dotted_or_slashed_date(s: str) -> str | None:
+    sep = "." if s.find(".") > 0 else "/"
+    parts = s.split(sep)
+    if len(parts) != 3:
+        return None
+    a, b, c = (int(p) if 1 <= len(p) <= 4 and digits_at(p, 0, len(p)) >= 0 else -1 for p in parts)
+    if len(parts[2]) != 4:
+        return None
+    day = a if sep == "." else b
+    month = b if sep == "." else a
+    if sep == "/" and a > 12:
+        day = a
+        month = b
+    return date_key(c, month, day) if valid_date(c, month, day) else None
+
+
+def read_time(s: str, start: int = 0) -> tuple[str, int] | None:
+    i = start
+    h = 0
+    n = len(s)
+    while i < n and is_digit(ord(s[i])) and i - start < 2:
+        h = h * 10 + ord(s[i]) - 48
+        i += 1
+    if i == start or cc(s, i) != 58:
+        return None
+    minute = digits_at(s, i + 1, 2)
+    if minute < 0 or minute > 59 or h > 24:
+        return None
+    i += 3
+    sec = ""
+    if cc(s, i) == 58:
+        sv = digits_at(s, i + 1, 2)
+        if sv < 0 or sv > 60:
+            return None
+        sec = pad2(sv)
+        i += 3
+        if cc(s, i) == 46 or cc(s, i) == 44:
+            j = i + 1
+            while j < n and is_digit(ord(s[j])):
+                j += 1
+            frac = s[i + 1 : j]
+            while frac.endswith("0"):
+                frac = frac[:-1]
+            if frac:
+                sec += f".{frac}"
+            i = j
+    rest = ascii_lower(s[i:])
+    if rest in ("am", "a.m", "pm", "p.m"):
+        if h > 12:
+            return None
+        if rest.startswith("p") and h < 12:
+            h += 12
+        if rest.startswith("a") and h == 12:
+            h = 0
+        i = n
+    elif cc(s, i) == 90 or cc(s, i) == 122:
+        i += 1
+    elif (cc(s, i) == 43 or cc(s, i) == 45) and digits_at(s, i + 1, 2) >= 0:
+        i += 3
+        if cc(s, i) == 58:
+            i += 1
+        if digits_at(s, i, 2) >= 0:
+            i += 2
+    key = f"t:{pad2(h)}:{pad2(minute)}{':' + sec if sec and sec != '00' else ''}"
+    return key, i - start
+
+
+# --- word lists (words.ts): part of the method's definition ---
+
+STOP_WORDS = frozenset(
+    (
+        "a an the and or nor but if then else so than that this these those there here it its itself "
+        "is are was were be been being am do does did done doing have has had having will would shall "
+        "should can could may might must not no yes of in on at to from by for with without within into "
+        "onto over under above below between among about after before during since until upon via per "
+        "as like also too very just only even still yet ever never always often sometimes again further "
+        "more most less least much many some any all each every both either neither few several such "
+        "own same other another what which who whom whose when where why how whether while because "
+        "although though however therefore thus hence i me my mine we us our ours you your yours he him "
+        "his she her hers they them their theirs one ones up down out off now new old etc e.g i.e "
+        "various variety topic topics thing things stuff document documents doc discuss discusses "
+        "discussed discussing discussion cover covers covered covering overview summary summarize "
+        "summarizes summarized summarise summarises summarised information info details detail detailed "
+        "aspect aspects content contents general generally overall relevant important key main mainly "
+        "related regarding include includes included including improvement improvements change changes "
+        "changed update updates updated miscellaneous misc number numbers part parts section sections "
+        "text period series range several certain particular specific different way ways lot lots "
+        "kind kinds type types matter matters point points area areas item items well good better best "
+        "make makes made get gets got give gives given take takes taken use uses used using"
+    ).split(" ")
+)
+
+
+def _pairs(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in text.split(" "):
+        colon = pair.rfind(":")
+        out[pair[:colon]] = pair[colon + 1 :]
+    return out
+
+
+UNITS = _pairs(
+    "b:b byte:b bytes:b kb:kb kib:kb kilobyte:kb kilobytes:kb mb:mb mib:mb megabyte:mb megabytes:mb "
+    "gb:gb gib:gb gigabyte:gb gigabytes:gb tb:tb tib:tb terabyte:tb terabytes:tb "
+    "ns:ns nanosecond:ns nanoseconds:ns us:us microsecond:us microseconds:us ms:ms msec:ms "
+    "millisecond:ms milliseconds:ms s:s sec:s secs:s second:s seconds:s min:min mins:min minute:min "
+    "minutes:min h:h hr:h hrs:h hour:h hours:h day:d days:d week:wk weeks:wk %:% percent:% pct:% "
+    "x:x usd:usd eur:eur gbp:gbp $:usd \u20ac:eur \u00a3:gbp k:k m:m"
+)
+ATTACHED_ONLY_UNITS = frozenset(["s", "h", "x", "k", "m", "b", "us"])
+ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
+MONTHS = {k: int(v) for k, v in _pairs(
+    "january:1 jan:1 february:2 feb:2 march:3 mar:3 april:4 apr:4 may:5 june:6 jun:6 july:7 jul:7 august:8 aug:8 "
+    "september:9 sep:9 sept:9 october:10 oct:10 november:11 nov:11 december:12 dec:12"
+).items()}
+ERROR_LEVELS = frozenset(["error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "emergency", "alert"])
+LOG_LEVELS = ERROR_LEVELS | frozenset(["trace", "debug", "info", "notice", "warn", "warning"])
+ERROR_OPENERS = frozenset(["error", "fatal", "panic", "traceback", "exception", "failed", "failure"])

@@ -1,0 +1,294 @@
+"""Facts, markers, logs and text (lib/measure/facts.ts, markers.ts, logs.ts, text.ts), ported
+line by line."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .chars import ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, ascii_lower, js_trim, utf8_length
+from .tokens import Token, tokenize_line
+
+CONTEXT_WEIGHT = 0.2
+ERROR_LINE_WEIGHT = 2
+
+
+class Fact:
+    __slots__ = ("kind", "weight", "specific", "display", "need", "path_need")
+
+    def __init__(self, kind: str, weight: float, specific: bool, display: str, need: list[str], path_need: list[str] | None) -> None:
+        self.kind = kind
+        self.weight = weight
+        self.specific = specific
+        self.display = display
+        self.need = need
+        self.path_need = path_need
+
+
+class FactIndex:
+    __slots__ = ("keys", "json")
+
+    def __init__(self, json: bool) -> None:
+        self.keys: set[str] = set()
+        self.json = json
+
+
+class FactSet:
+    def __init__(self) -> None:
+        self.by_id: dict[str, Fact] = {}
+
+    def add(self, fact: Fact) -> None:
+        tag = "L" if fact.kind == "error_line" else "J" if fact.path_need else "T"
+        ident = f"{tag}\u0001{chr(1).join(fact.path_need or fact.need)}"
+        known = self.by_id.get(ident)
+        if known is None:
+            self.by_id[ident] = fact
+        elif fact.weight > known.weight:
+            known.weight = fact.weight
+
+    @property
+    def facts(self) -> list[Fact]:
+        return list(self.by_id.values())
+
+
+def states(index: FactIndex, fact: Fact) -> bool:
+    if index.json and fact.path_need:
+        return any(key in index.keys for key in fact.path_need)
+    if not fact.need:
+        return False
+    return all(key in index.keys for key in fact.need)
+
+
+# --- markers ---
+
+_MIN_HEX, _MAX_HEX = 12, 64
+
+
+def _is_hex(c: int) -> bool:
+    return 48 <= c <= 57 or 97 <= c <= 102 or 65 <= c <= 70
+
+
+def _hex_run(s: str, start: int) -> str | None:
+    i = start
+    n = len(s)
+    while i < n and i - start < _MAX_HEX + 1 and _is_hex(ord(s[i])):
+        i += 1
+    length = i - start
+    if length < _MIN_HEX or length > _MAX_HEX:
+        return None
+    if i < n and _is_hex(ord(s[i])):
+        return None
+    return ascii_lower(s[start:i])
+
+
+def find_markers(s: str, limit: int) -> list[str]:
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def take(h: str | None) -> None:
+        if h and h not in seen and len(found) < limit:
+            seen.add(h)
+            found.append(h)
+
+    at = s.find("hash=")
+    while at >= 0 and len(found) < limit:
+        take(_hex_run(s, at + 5))
+        at = s.find("hash=", at + 5)
+    at = s.find("<<ccr:")
+    while at >= 0 and len(found) < limit:
+        h = _hex_run(s, at + 6)
+        if h and s.startswith(">>", at + 6 + len(h)):
+            take(h)
+        at = s.find("<<ccr:", at + 6)
+    return found
+
+
+# --- logs ---
+
+_LEAD = 4
+
+
+def _is_time_kind(t: Token) -> bool:
+    return t.kind in ("datetime", "date", "time")
+
+
+def _level_of(t: Token) -> str:
+    lower = ascii_lower(t.text)
+    if not t.key:
+        return lower
+    key = ascii_lower(t.key)
+    return lower if key in ("level", "lvl", "severity") else ""
+
+
+def _looks_like_log_line(tokens: list[Token]) -> bool:
+    for i in range(min(_LEAD, len(tokens))):
+        t = tokens[i]
+        if _is_time_kind(t) or _level_of(t) in LOG_LEVELS:
+            return True
+    return False
+
+
+def is_log_text(lines: list[list[Token]]) -> bool:
+    non_empty = log_like = 0
+    for tokens in lines:
+        if not tokens:
+            continue
+        non_empty += 1
+        if _looks_like_log_line(tokens):
+            log_like += 1
+    return non_empty >= 2 and log_like * 2 >= non_empty
+
+
+def _opens_like_error(first: Token | None) -> bool:
+    if first is None:
+        return False
+    lower = ascii_lower(first.text)
+    return lower in ERROR_OPENERS or (len(lower) > 5 and (lower.endswith("error") or lower.endswith("exception")))
+
+
+def is_error_line(tokens: list[Token], logs: bool) -> bool:
+    if _opens_like_error(tokens[0] if tokens else None):
+        return True
+    if not logs:
+        return False
+    return any(_level_of(tokens[i]) in ERROR_LEVELS for i in range(min(_LEAD, len(tokens))))
+
+
+def error_line_need(tokens: list[Token]) -> list[str]:
+    need: list[str] = []
+    seen: set[str] = set()
+    for t in tokens:
+        if _is_time_kind(t):
+            continue
+        for key in t.need:
+            if key not in seen:
+                seen.add(key)
+                need.append(key)
+    return need
+
+
+# --- text ---
+
+_MAX_EXAMPLE_CHARS = 160
+
+
+class Segment:
+    __slots__ = ("norm", "bytes", "tokens")
+
+    def __init__(self, norm: str, size: int, tokens: list[Token]) -> None:
+        self.norm = norm
+        self.bytes = size
+        self.tokens = tokens
+
+
+class TextDoc:
+    __slots__ = ("lines", "raw_lines", "logs", "segments")
+
+    def __init__(self, lines: list[list[Token]], raw_lines: list[str], logs: bool, segments: list[Segment]) -> None:
+        self.lines = lines
+        self.raw_lines = raw_lines
+        self.logs = logs
+        self.segments = segments
+
+
+def _segment_of(tokens: list[Token]) -> Segment:
+    norm = ""
+    size = 0
+    for t in tokens:
+        lower = ascii_lower(t.text)
+        norm = f"{norm} {lower}" if norm else lower
+        size += utf8_length(t.text) + 1
+    return Segment(norm, size, tokens)
+
+
+def analyse_text(text: str) -> TextDoc:
+    raw_lines = text.split("\n")
+    lines = [tokenize_line(line) for line in raw_lines]
+    segments: list[Segment] = []
+    for tokens in lines:
+        current: list[Token] = []
+        for t in tokens:
+            current.append(t)
+            if t.ends:
+                segments.append(_segment_of(current))
+                current = []
+        if current:
+            segments.append(_segment_of(current))
+    return TextDoc(lines, raw_lines, is_log_text(lines), segments)
+
+
+def _is_value_shape(shape: str) -> bool:
+    return shape[:1] == "#" or "=#" in shape
+
+
+def _display(t: Token, nxt: Token | None) -> str:
+    text = f"{t.key}={t.text}" if t.key else t.text
+    if t.kind == "number" and not t.key and t.open and nxt is not None and nxt.kind == "keyword":
+        return f"{text} {nxt.text}"
+    return text
+
+
+def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
+    templates: dict[str, list[int]] = {}
+    for i, tokens in enumerate(doc.lines):
+        if not tokens:
+            continue
+        templates.setdefault(" ".join(t.shape for t in tokens), []).append(i)
+    line_group: dict[int, tuple[int, dict[str, int]]] = {}
+    for rows in templates.values():
+        counts: dict[str, int] = {}
+        if len(rows) > 1:
+            for row in rows:
+                for slot, t in enumerate(doc.lines[row]):
+                    if not _is_value_shape(t.shape):
+                        continue
+                    ident = f"{slot}\u0002{chr(1).join(t.need)}"
+                    counts[ident] = counts.get(ident, 0) + 1
+        group = (len(rows), counts)
+        for row in rows:
+            line_group[row] = group
+    for row, tokens in enumerate(doc.lines):
+        group = line_group.get(row)
+        if group is None:
+            continue
+        size, counts = group
+        for slot, t in enumerate(tokens):
+            if not t.need:
+                continue
+            weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
+            if size > 1 and _is_value_shape(t.shape):
+                weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
+            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None))
+        if is_error_line(tokens, doc.logs):
+            line = js_trim(doc.raw_lines[row])
+            shown = f"{line[:_MAX_EXAMPLE_CHARS]}..." if len(line) > _MAX_EXAMPLE_CHARS else line
+            into.add(Fact("error_line", ERROR_LINE_WEIGHT * scale, True, shown, error_line_need(tokens), None))
+
+
+def index_text(doc: TextDoc, index: FactIndex) -> None:
+    keys = index.keys
+    for tokens in doc.lines:
+        for t in tokens:
+            keys.update(t.index)
+
+
+_TOKEN_SPECIFICITY = {"stop": 0, "keyword": 0.5}
+
+
+def text_specificity(doc: TextDoc) -> float:
+    tokens = 0
+    total: float = 0
+    for line in doc.lines:
+        for t in line:
+            tokens += 1
+            total += _TOKEN_SPECIFICITY.get(t.kind, 1)
+    return 0 if tokens == 0 else total / tokens
+
+
+def token_specificity(tokens: Iterable[Token]) -> float:
+    items = list(tokens)
+    if not items:
+        return 0
+    total: float = 0
+    for t in items:
+        total += _TOKEN_SPECIFICITY.get(t.kind, 1)
+    return total / len(items)

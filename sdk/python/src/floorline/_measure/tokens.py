@@ -1,0 +1,440 @@
+"""Tokenisation and classification of text (lib/measure/tokens.ts), ported line by line:
+the order of the tests is part of the method."""
+
+from __future__ import annotations
+
+from .chars import (
+    ATTACHED_ONLY_UNITS, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
+    is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
+    read_iso_date, read_number, read_time, stem,
+)
+
+
+class Token:
+    __slots__ = ("text", "kind", "need", "index", "shape", "key", "ends", "open")
+
+    def __init__(self, text: str, kind: str, need: list[str], index: list[str], shape: str) -> None:
+        self.text = text
+        self.kind = kind
+        self.need = need
+        self.index = index
+        self.shape = shape
+        self.key = ""
+        self.ends = False
+        self.open = False
+
+
+def _all_hex(s: str) -> bool:
+    return all(is_digit(ord(ch)) or is_hex_letter(ord(ch)) for ch in s)
+
+
+def is_hash(s: str) -> bool:
+    if len(s) < 7 or not _all_hex(s):
+        return False
+    digit = letter = False
+    for ch in s:
+        if is_digit(ord(ch)):
+            digit = True
+        else:
+            letter = True
+    return digit and letter
+
+
+def _is_uuid(s: str) -> bool:
+    if len(s) != 36:
+        return False
+    for i in range(36):
+        c = ord(s[i])
+        if i in (8, 13, 18, 23):
+            if c != 45:
+                return False
+        elif not is_digit(c) and not is_hex_letter(c):
+            return False
+    return True
+
+
+def _is_ipv4(s: str) -> bool:
+    colon = s.find(":")
+    host = s[:colon] if colon >= 0 else s
+    if colon >= 0 and digits_at(s, colon + 1, len(s) - colon - 1) < 0:
+        return False
+    parts = host.split(".")
+    if len(parts) != 4:
+        return False
+    return all(1 <= len(p) <= 3 and digits_at(p, 0, len(p)) >= 0 and int(p) <= 255 for p in parts)
+
+
+_URL_PREFIXES = ("http://", "https://", "ftp://", "ws://", "wss://", "file://", "www.")
+
+
+def _is_email(s: str) -> bool:
+    at = s.find("@")
+    if at <= 0 or at != s.rfind("@"):
+        return False
+    domain = s[at + 1 :]
+    dot = domain.find(".")
+    return 0 < dot < len(domain) - 1
+
+
+def _read_version(s: str) -> str | None:
+    i = 0
+    v = cc(s, 0) == 118 or cc(s, 0) == 86
+    if v:
+        i = 1
+    dots = digits = 0
+    n = len(s)
+    while i < n:
+        c = ord(s[i])
+        if is_digit(c):
+            digits += 1
+        elif c == 46 and digits > 0 and i + 1 < n and is_digit(cc(s, i + 1)):
+            dots += 1
+        else:
+            break
+        i += 1
+    if digits == 0 or (not v and dots < 2):
+        return None
+    if i < n:
+        c = ord(s[i])
+        if c != 45 and c != 43:
+            return None
+        for k in range(i + 1, n):
+            if not is_alnum(ord(s[k])) and ord(s[k]) != 46:
+                return None
+    return f"v:{ascii_lower(s[1 if v else 0:])}"
+
+
+def _is_path(s: str) -> bool:
+    c0 = cc(s, 0)
+    if c0 == 47:
+        return len(s) > 1 and is_alnum(cc(s, 1))
+    if s.startswith("./") or s.startswith("../") or s.startswith("~/"):
+        return len(s) > 2
+    if len(s) > 3 and is_letter(c0) and cc(s, 1) == 58 and cc(s, 2) == 92:
+        return True
+    slash = s.find("/")
+    if slash <= 0 or slash == len(s) - 1:
+        return False
+    slashes = 0
+    marked = False
+    for ch in s:
+        c = ord(ch)
+        if c == 47:
+            slashes += 1
+        elif c == 46 or c == 95 or is_digit(c):
+            marked = True
+    return slashes >= 2 or marked
+
+
+class _Shape:
+    __slots__ = ("letters", "digit", "upper_inside", "all_upper", "underscore", "inner_dot", "plain")
+
+
+def _shape_of(s: str) -> _Shape:
+    shape = _Shape()
+    shape.letters = shape.digit = shape.upper_inside = shape.underscore = shape.inner_dot = False
+    shape.all_upper = shape.plain = True
+    n = len(s)
+    for i in range(n):
+        c = ord(s[i])
+        if is_letter(c):
+            shape.letters = True
+            if is_lower(c):
+                shape.all_upper = False
+            if i > 0 and is_upper(c) and is_lower(ord(s[i - 1])):
+                shape.upper_inside = True
+        elif is_digit(c):
+            shape.digit = True
+        elif c == 95:
+            shape.underscore = True
+        elif c == 46:
+            if 0 < i < n - 1 and is_alnum(ord(s[i - 1])) and is_alnum(ord(s[i + 1])):
+                shape.inner_dot = True
+            else:
+                shape.plain = False
+        elif c != 45 and c != 39:
+            shape.plain = False
+    return shape
+
+
+def _is_offset_like(s: str) -> bool:
+    return all(is_alnum(ord(ch)) or ord(ch) in (43, 58, 45, 95, 46) for ch in s)
+
+
+def _word_index(lower: str) -> list[str]:
+    bare = lower
+    while bare.startswith("-"):
+        bare = bare[1:]
+    return [f"w:{stem(bare)}", f"c:{bare}"]
+
+
+def _number_token(text: str, value: str, unit: str) -> Token:
+    plain = f"n:{value}"
+    need = f"{plain}|{unit}" if unit else plain
+    return Token(text, "number", [need], [plain, need] if unit else [plain], "#num")
+
+
+def _word_token(text: str, initial: bool) -> Token:
+    lower = ascii_lower(text)
+    if lower in STOP_WORDS or len(lower) < 2:
+        return Token(text, "stop", [], [], lower)
+    shape = _shape_of(text)
+    capital = is_upper(cc(text, 0))
+    index = _word_index(lower)
+    if capital and (not initial or (shape.all_upper and len(text) >= 2) or shape.upper_inside):
+        return Token(text, "name", [f"c:{lower}"], index, lower)
+    if len(lower) < 3:
+        return Token(text, "stop", [], [], lower)
+    return Token(text, "keyword", [f"w:{stem(lower)}"], index, lower)
+
+
+def _compound(text: str, initial: bool) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        while i < n and not is_alnum(ord(text[i])):
+            i += 1
+        start = i
+        while i < n and is_alnum(ord(text[i])):
+            i += 1
+        if i > start:
+            out.extend(classify(text[start:i], initial and len(out) == 0, False))
+    return out
+
+
+def _small_int(v: str | None, top: int) -> int:
+    if v is None or len(v) > 4:
+        return -1
+    value = digits_at(v, 0, len(v))
+    return value if value >= 0 and 1 <= value <= top else -1
+
+
+def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
+    lower = ascii_lower(text)
+    eq = text.find("=") if allow_pairs else -1
+    if 0 < eq < len(text) - 1 and is_letter(cc(text, 0)):
+        key = text[:eq]
+        if _shape_of(key).plain and "'" not in key:
+            key_lower = ascii_lower(key)
+            value = text[eq + 1 :]
+            read = read_number(value, 0)
+            unit = UNITS.get(key_lower)
+            inner = [_number_token(value, read[0], unit)] if read and read[1] == len(value) and unit else classify(value, False, False)
+            for t in inner:
+                t.shape = f"{key_lower}={t.shape if t.kind in ('stop', 'keyword') else '#' + t.kind}"
+                t.key = key
+                t.index = [*t.index, *_word_index(key_lower)]
+            return inner
+    for prefix in _URL_PREFIXES:
+        if lower.startswith(prefix) and len(text) > len(prefix) + 1:
+            u = lower
+            while u.endswith("/"):
+                u = u[:-1]
+            return [Token(text, "url", [f"u:{u}"], [f"u:{u}"], "#url")]
+    if text.find("@") > 0 and _is_email(text):
+        return [Token(text, "email", [f"e:{lower}"], [f"e:{lower}"], "#email")]
+    if _is_uuid(text) or is_hash(text):
+        return [Token(text, "hash", [f"h:{lower}"], [f"h:{lower}"], "#hash")]
+    for algo in ("sha256:", "sha1:", "md5:", "sha512:", "ccr:"):
+        if lower.startswith(algo) and is_hash(text[len(algo) :]):
+            h = f"h:{lower[len(algo):]}"
+            return [Token(text, "hash", [h], [h], "#hash")]
+    c0 = cc(text, 0)
+    if is_digit(c0):
+        if _is_ipv4(text):
+            return [Token(text, "ip", [f"ip:{text}"], [f"ip:{text}"], "#ip")]
+        iso = read_iso_date(text)
+        if iso and iso[1] == len(text):
+            return [Token(text, "date", [iso[0]], [iso[0]], "#date")]
+        if iso and cc(text, 10) in (84, 116, 95):
+            time = read_time(text, 11)
+            if time and 11 + time[1] == len(text):
+                return [Token(text, "datetime", [iso[0], time[0]], [iso[0], time[0]], "#datetime")]
+        dated = read_dotted_or_slashed_date(text)
+        if dated:
+            return [Token(text, "date", [dated], [dated], "#date")]
+        dash = text.find("-")
+        if dash > 0:
+            a = read_time(text[:dash])
+            b = read_time(text[dash + 1 :])
+            if a and b and a[1] == dash and b[1] == len(text) - dash - 1:
+                return [
+                    Token(text[:dash], "time", [a[0]], [a[0]], "#time"),
+                    Token(text[dash + 1 :], "time", [b[0]], [b[0]], "#time"),
+                ]
+        time = read_time(text)
+        if time and time[1] == len(text):
+            return [Token(text, "time", [time[0]], [time[0]], "#time")]
+    version = _read_version(text)
+    if version:
+        return [Token(text, "version", [version], [version, f"n:{version[2:]}"], "#version")]
+    if c0 == 35 and len(text) > 1 and digits_at(text, 1, len(text) - 1) >= 0:
+        read = read_number(text, 1)
+        if read:
+            return [Token(text, "number", [f"n:{read[0]}"], [f"n:{read[0]}"], "#num")]
+    currency = "usd" if c0 == 36 else "eur" if c0 == 0x20AC else "gbp" if c0 == 0xA3 else ""
+    number_at = 1 if currency else 0
+    second = cc(text, number_at + 1)
+    first = cc(text, number_at)
+    if is_digit(first) or ((first == 45 or first == 43) and is_digit(second)):
+        read = read_number(text, number_at)
+        if read:
+            value, end = read
+            suffix = ascii_lower(text[end:])
+            if suffix == "":
+                return [_number_token(text, value, currency)]
+            if suffix in ORDINAL_SUFFIXES:
+                return [_number_token(text, value, "")]
+            hour = _small_int(value, 12) if not currency and suffix in ("am", "pm") else -1
+            time = read_time(f"{hour}:00{suffix}") if hour > 0 else None
+            if time:
+                return [Token(text, "time", [time[0]], [time[0]], "#time")]
+            unit = UNITS.get(suffix)
+            if unit and not currency:
+                return [_number_token(text, value, unit)]
+    if c0 == 45 and len(text) > 1:
+        bare = lower
+        while bare.startswith("-"):
+            bare = bare[1:]
+        if len(bare) > 0 and is_letter(ord(bare[0])) and _shape_of(bare).plain:
+            return [Token(text, "name", [f"c:{bare}"], _word_index(lower), "#flag")]
+    if _is_path(text):
+        p = lower
+        while len(p) > 1 and p.endswith("/"):
+            p = p[:-1]
+        return [Token(text, "path", [f"p:{p}"], [f"p:{p}"], "#path")]
+    shape = _shape_of(text)
+    if shape.letters and (shape.digit or shape.underscore or shape.inner_dot) and (shape.plain or _is_offset_like(text)):
+        return [Token(text, "name", [f"c:{lower}"], _word_index(lower), "#id")]
+    if shape.plain and shape.letters and not shape.digit:
+        w = text
+        while len(w) > 0 and (w.endswith("-") or w.endswith("'")):
+            w = w[:-1]
+        while len(w) > 0 and (w.startswith("-") or w.startswith("'")):
+            w = w[1:]
+        if len(w) == len(text):
+            return [_word_token(text, initial)]
+        return classify(w, initial, False) if len(w) > 0 else []
+    if shape.plain and not shape.letters and not shape.digit:
+        return []
+    return _compound(text, initial)
+
+
+_TRAILING = frozenset((46, 44, 58, 61, 39))
+_LEADING = frozenset((44, 58, 61, 39))
+
+
+def _is_break_at(line: str, i: int) -> bool:
+    c = ord(line[i])
+    if is_break(c):
+        return True
+    if c == 44:
+        return not (i > 0 and i + 1 < len(line) and is_digit(ord(line[i - 1])) and is_digit(ord(line[i + 1])))
+    if c == 39:
+        return not (i > 0 and i + 1 < len(line) and is_letter(ord(line[i - 1])) and is_letter(ord(line[i + 1])))
+    return False
+
+
+def tokenize_line(line: str) -> list[Token]:
+    raw: list[list] = []
+    i = 0
+    n = len(line)
+    while i < n:
+        while i < n and _is_break_at(line, i):
+            i += 1
+        if i >= n:
+            break
+        start = i
+        while i < n and not _is_break_at(line, i):
+            i += 1
+        a, b = start, i
+        ends = i < n and (ord(line[i]) == 33 or ord(line[i]) == 63)
+        while b > a and ord(line[b - 1]) in _TRAILING:
+            if ord(line[b - 1]) == 46:
+                ends = True
+            b -= 1
+        while a < b and ord(line[a]) in _LEADING:
+            a += 1
+        is_open = b == i and (i >= n or ord(line[i]) <= 32)
+        if b > a:
+            raw.append([line[a:b], ends, is_open])
+        elif ends and raw:
+            raw[-1][1] = True
+    out: list[Token] = []
+    initial = True
+    for text, ends, is_open in raw:
+        classified = classify(text, initial)
+        if classified:
+            classified[-1].ends = ends
+            classified[-1].open = is_open
+        out.extend(classified)
+        initial = ends
+    return _join_across(out)
+
+
+def _number_value(t: Token | None) -> str | None:
+    if t is not None and t.kind == "number" and len(t.need) == 1 and "|" not in t.need[0]:
+        return t.need[0][2:]
+    return None
+
+
+def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
+    key = date_key(y, m, d) if y > 0 else f"d:--{pad2(m)}-{pad2(d)}"
+    t = Token(" ".join(p.text for p in parts), "date", [key], [key], "#date")
+    t.ends = parts[-1].ends
+    t.open = parts[-1].open
+    return t
+
+
+def _join_across(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    n = len(tokens)
+    at = lambda k: tokens[k] if k < n else None  # noqa: E731
+    while i < n:
+        t = tokens[i]
+        nxt = at(i + 1)
+        month = MONTHS.get(ascii_lower(t.text)) if t.kind != "number" else None
+        if month is not None and not t.ends:
+            day = _small_int(_number_value(nxt), 31)
+            if day > 0:
+                year = _small_int(_number_value(at(i + 2)), 2999) if nxt is not None and not nxt.ends else -1
+                parts = [t, nxt, tokens[i + 2]] if year >= 1000 else [t, nxt]
+                out.append(_date_token(parts, year if year >= 1000 else 0, month, day))
+                i += len(parts)
+                continue
+        day = _small_int(_number_value(t), 31)
+        if day > 0 and nxt is not None and not t.ends:
+            m = MONTHS.get(ascii_lower(nxt.text))
+            year = _small_int(_number_value(at(i + 2)), 2999)
+            if m is not None and year >= 1000 and not nxt.ends:
+                out.append(_date_token([t, nxt, tokens[i + 2]], year, m, day))
+                i += 3
+                continue
+        if nxt is not None and t.open and t.kind in ("number", "time"):
+            word = ascii_lower(nxt.text)
+            unit = UNITS.get(word)
+            value = _number_value(t)
+            if t.kind == "number" and value is not None and unit and word not in ATTACHED_ONLY_UNITS:
+                joined = _number_token(f"{t.text} {nxt.text}", value, unit)
+                joined.ends = nxt.ends
+                joined.open = nxt.open
+                joined.key = t.key
+                joined.shape = t.shape
+                out.append(joined)
+                i += 2
+                continue
+            if word in ("am", "pm", "a.m", "p.m"):
+                hour = _small_int(value, 12) if t.kind == "number" else -1
+                time = read_time(f"{t.text}{word}") if t.kind == "time" else read_time(f"{hour}:00{word}") if hour > 0 else None
+                if time:
+                    joined = Token(f"{t.text} {nxt.text}", "time", [time[0]], [time[0]], "#time")
+                    joined.ends = nxt.ends
+                    joined.open = nxt.open
+                    out.append(joined)
+                    i += 2
+                    continue
+        out.append(t)
+        i += 1
+    return out

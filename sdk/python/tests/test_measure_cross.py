@@ -1,0 +1,194 @@
+"""The Python measurement against the TypeScript one, field for field: every labelled chain of
+test/fixtures/measurement/chains.json, the worked examples of docs/measurement.md, and
+generated cases (seeded) that walk the tokeniser's corners."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+import subprocess
+
+import pytest
+from conftest import FIXTURES, REPO, SDK
+
+from floorline._measure import measure_detailed
+
+TSX = REPO / "node_modules" / ".bin" / "tsx"
+
+VALUES = (
+    "10,000 4.50 #4412 $5 €12 £3 97% 4GB 5000ms 2nd 3rd 0.50 -7 +3 1e5 2.5E-3 007 1_000 12,34 "
+    "2026-05-02 2026/05/02 02.05.2026 05/02/2026 13/02/2026 2026-11-30T10:00:07Z 2026-11-30T10:00:07.120+05:30 "
+    "10:00 10:00:00 10:00:29Z 23:59:60 2pm 12am 10:00-10:29 25:00 v2 V3.1 3.9.0 1.2.3-rc.1 20.9 "
+    "3f2a9c1d8e7b 123e4567-e89b-12d3-a456-426614174000 sha256:abcdef0123456789 md5:0a1b2c3d4e5f "
+    "10.0.3.17 10.0.3.17:8080 256.1.1.1 https://x.io/a/ www.example.com/path ops@example.com a@b "
+    "--dry-run -v /v1/export ./a ~/x ../up src/app.ts C:\\x\\y r1000 A-1189 get_orders Node.js UTC+5:45 "
+    "status=200 ms=53 path=/orders id=r1001 level=error size=4gb user's don't 'quoted' x=y=z"
+).split(" ")
+WORDS = (
+    "Parquet CSV PostgreSQL Postgres deploy failed scheduler memory leak jobs queued export migrate "
+    "various topics document discusses overview information the a of and to in is it summary "
+    "request timeout payment gateway answered disk full node shard query order customer items "
+    "gas ops abs bus's data's queries classes status analysis GPUs"
+).split(" ")
+UNICODE = ["café", "日本語", "🚀", "naïve", "\u00a0", "—", "…", "«x»", "\ufeff", "x\u2009y", "Ünïcödé", "𝔘nicode"]
+PUNCT = [". ", ", ", "; ", ": ", "! ", "? ", " (", ") ", " [", "] ", " \"", "\" ", " '", " | ", " * ", "\n", "\n\n", "  "]
+LEVELS = ["INFO", "ERROR", "WARN", "DEBUG", "FATAL", "[error]", "level=error", "Traceback", "TypeError:", "failed", "panic"]
+UNITS = ["GB", "gigabytes", "ms", "seconds", "percent", "s", "h", "x", "k", "am", "pm", "jobs", "files"]
+MONTHS = ["May", "Jan", "sept", "December", "Oct."]
+
+
+def sentence(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randint(1, 12)):
+        roll = rng.random()
+        if roll < 0.35:
+            parts.append(rng.choice(VALUES))
+        elif roll < 0.7:
+            parts.append(rng.choice(WORDS))
+        elif roll < 0.78:
+            parts.append(rng.choice(UNICODE))
+        elif roll < 0.86:
+            parts.append(f"{rng.randint(1, 31)} {rng.choice(UNITS)}")
+        elif roll < 0.92:
+            parts.append(f"{rng.choice(MONTHS)} {rng.randint(1, 31)}, {rng.randint(1990, 2030)}")
+        else:
+            parts.append(rng.choice(PUNCT))
+    return " ".join(parts) + rng.choice([".", "!", "?", "", ";"])
+
+
+def log_text(rng: random.Random) -> str:
+    lines = []
+    for i in range(rng.randint(2, 12)):
+        level = rng.choice(LEVELS)
+        lines.append(f"2026-11-30T10:00:{i:02d}Z {level} api request id=r{1000 + i} path=/orders status={rng.choice([200, 200, 500])} ms={rng.randint(10, 90)}")
+    return "\n".join(lines)
+
+
+def text(rng: random.Random) -> str:
+    if rng.random() < 0.3:
+        return log_text(rng)
+    return " ".join(sentence(rng) for _ in range(rng.randint(1, 6)))
+
+
+def json_value(rng: random.Random, depth: int = 0):
+    roll = rng.random()
+    if depth > 3 or roll < 0.45:
+        return rng.choice([rng.randint(-5, 10**6), rng.random() * 100, True, False, None, rng.choice(VALUES), rng.choice(WORDS), sentence(rng), rng.choice(UNICODE)])
+    if roll < 0.7:
+        return [json_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    return {rng.choice(["id", "sku", "name", "items", "status", "price", "customer", "a.b", "x", rng.choice(WORDS)]): json_value(rng, depth + 1) for _ in range(rng.randint(0, 5))}
+
+
+def mutate(rng: random.Random, source: str) -> str:
+    roll = rng.random()
+    words = source.split(" ")
+    if roll < 0.25:
+        return " ".join(w for w in words if rng.random() < 0.6)
+    if roll < 0.4:
+        return " ".join(words[: max(1, len(words) // 3)]) * rng.randint(1, 3)
+    if roll < 0.55:
+        return "The document discusses various topics. " + " ".join(rng.sample(words, k=min(len(words), 4)))
+    if roll < 0.7:
+        return text(rng)
+    if roll < 0.8:
+        return source.replace("\n", " ")
+    return source
+
+
+def marker(rng: random.Random, key: str) -> str:
+    return rng.choice([f"[5 items compressed to 1. Retrieve more: hash={key}]", f"<<ccr:{key}>>", f"hash={key.upper()}", f"hash={key}0"])
+
+
+def generated(count: int = 400) -> list[dict]:
+    rng = random.Random(20261201)
+    cases: list[dict] = []
+    for n in range(count):
+        kind = n % 8
+        if kind in (0, 1, 2):
+            source = text(rng)
+            content = mutate(rng, source)
+            case = {"content": content, "source": source, "format": rng.choice(["text", "any"])}
+            if rng.random() < 0.3:
+                key = f"{rng.getrandbits(64):016x}"
+                case["content"] += " " + marker(rng, key)
+                case["originals"] = {key: rng.choice([source, text(rng), ""])}
+        elif kind == 3:
+            case = {"content": text(rng), "format": rng.choice(["text", "any"])}
+        elif kind in (4, 5):
+            doc = json_value(rng)
+            source = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+            content_doc = doc
+            if isinstance(doc, dict) and doc and rng.random() < 0.6:
+                content_doc = {k: v for k, v in doc.items() if rng.random() < 0.6}
+            content = json.dumps(content_doc, separators=(",", ":")) if rng.random() < 0.8 else source[: len(source) // 2]
+            case = {"content": content, "source": source if rng.random() < 0.8 else None, "format": rng.choice(["json", "any", "text"])}
+            if rng.random() < 0.5:
+                case["required_fields"] = rng.sample(["id", "items[].sku", "items.0", "customer.id", "status", "a", "items"], k=rng.randint(1, 3))
+        elif kind == 6:
+            raw = rng.choice([text(rng), json.dumps(json_value(rng))]).encode("utf-8")
+            if rng.random() < 0.3:
+                raw = raw[: rng.randint(0, len(raw))] + bytes([rng.choice([0x80, 0xC0, 0xED, 0xF5, 0xFF])])
+            encoded = base64.b64encode(raw).decode()
+            if rng.random() < 0.15:
+                encoded = encoded.rstrip("=")
+            case = {"content": encoded, "source": rng.choice([None, text(rng)]), "format": rng.choice(["base64", "any"])}
+        else:
+            odd = rng.choice(["", " ", "\n", "{", "[1, 2,]", '{"a": NaN}', "\ud800 lone", "x" * 200, "0123456789abcdef" * 2, "QUJDREVGR0hJSktMTU5PUA==", "   {\"a\":1}", "9" * 30])
+            case = {"content": odd, "source": rng.choice([None, odd, "", text(rng)]), "format": rng.choice(["any", "text", "json", "base64"])}
+        cases.append(case)
+    return cases
+
+
+def labelled() -> list[dict]:
+    chains = json.loads((FIXTURES / "measurement" / "chains.json").read_text("utf-8"))["chains"]
+    cases = []
+    for chain in chains:
+        for p in chain["passes"]:
+            base = {"source": chain["source"], "format": chain.get("format", "any"), "required_fields": chain.get("required_fields", [])}
+            cases.append({"content": p["content"], **base})
+            cases.append({"content": p["content"], **{**base, "source": None}})
+    return cases
+
+
+def documented() -> list[dict]:
+    page = (REPO / "docs" / "measurement.md").read_text("utf-8")
+    return [json.loads(block) for block in re.findall(r"```json example\n(.*?)\n```", page, re.S)]
+
+
+def typescript(cases: list[dict]) -> list[dict]:
+    done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def python(case: dict) -> dict:
+    return measure_detailed(case["content"], case.get("source"), case.get("format", "any"), case.get("required_fields") or (), case.get("originals"))
+
+
+@pytest.fixture(scope="module")
+def compared():
+    if not TSX.exists():
+        pytest.skip("tsx is not installed (run npm ci at the repo root)")
+    cases = labelled() + documented() + generated()
+    return cases, typescript(cases)
+
+
+def test_every_field_agrees_on_every_case(compared):
+    cases, answers = compared
+    mismatches = []
+    for i, (case, want) in enumerate(zip(cases, answers)):
+        got = python(case)
+        # Equal floats are equal bits here (no -0, no NaN): the repr must match too.
+        if got != want or repr(float(got["semantic_density_score"])) != repr(float(want["semantic_density_score"])):
+            mismatches.append((i, case, got, want))
+    assert not mismatches, json.dumps(mismatches[:3], ensure_ascii=False, indent=1)[:6000]
+
+
+def test_the_cases_reach_every_format_and_outcome(compared):
+    _, answers = compared
+    assert {a["format"] for a in answers} == {"text", "json", "base64"}
+    assert any(a["facts"] and a["facts"]["recoverable"] for a in answers)
+    assert any(not a["parseable"] for a in answers) and any(a["schema_valid"] is False for a in answers)
+    assert len({a["semantic_density_score"] for a in answers}) > 100
