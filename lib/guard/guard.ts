@@ -2,7 +2,7 @@
 // Gate order, directive text and digest payloads are the contract: clients compare our
 // output with their own guard's byte for byte.
 import { sha256Hex } from "./hash";
-import { pyFormatFixed, pyJsonString } from "./python";
+import { pyFormatFixed, pyJsonChars } from "./python";
 
 export const VERDICTS = [
   "NO_RECURSIVE_COMPRESSION",
@@ -39,7 +39,7 @@ export interface CompressionManifest {
 
 /**
  * The guard's gates in its order: a pass stops at the first that decides. Only the
- * evaluate endpoint's byte path (evaluate-batch.ts) needs the gate apart from its text.
+ * evaluate endpoint's byte path (lib/guard/batch) needs the gate apart from its text.
  */
 export const GATES = {
   firstPass: 0,
@@ -51,6 +51,7 @@ export const GATES = {
   safe: 6,
 } as const;
 export type Gate = (typeof GATES)[keyof typeof GATES];
+export type GateName = keyof typeof GATES;
 
 /** The gate `cp` stops at under `policy`. */
 export function gateOf(cp: CompressionPass, policy: CompressionPolicy): Gate {
@@ -63,59 +64,112 @@ export function gateOf(cp: CompressionPass, policy: CompressionPolicy): Gate {
   return GATES.safe;
 }
 
-// The digest payloads are json.dumps(..., sort_keys=True) of fixed string-valued dicts,
-// written out with their keys already in sorted order.
+type Value = string | number;
+
+/** One gate's manifest as text around its values. */
+export interface GateText {
+  verdict: Verdict;
+  directive: (...values: Value[]) => string;
+  /** What manifest_digest is the SHA-256 of. */
+  payload: (...values: Value[]) => string;
+}
+
+/**
+ * Each gate's verdict, directive and digest payload: the contract's wording, written once.
+ * evaluatePass fills in a pass's values; the evaluate endpoint's byte path (lib/guard/batch)
+ * cuts each text at its values and writes the pieces around values it copies from the
+ * request's bytes, so the two cannot word a manifest differently.
+ *
+ * The JSON payloads are json.dumps(..., sort_keys=True) of fixed string-valued dicts, written
+ * out with their keys already in sorted order; their string values come in escaped as
+ * json.dumps escapes them (pyJsonChars). The other payloads take the pass id as it is.
+ */
+export const MANIFEST_TEXT = {
+  firstPass: {
+    verdict: "NO_RECURSIVE_COMPRESSION",
+    directive: (passId: Value) => `PROCEED: Pass ${passId} is first pass.`,
+    payload: (number: Value, passId: Value) => `{"number": "${number}", "pass": "${passId}"}`,
+  },
+  maxPass: {
+    verdict: "COLLAPSE_IMMINENT",
+    directive: (number: Value, max: Value) => `HALT: Pass ${number} > ${max}, use previous.`,
+    payload: (passId: Value) => `MAX_PASS:${passId}`,
+  },
+  unparseable: {
+    verdict: "FLOOR_BREACH_DETECTED",
+    directive: (passId: Value) => `HALT: Pass ${passId} unparseable, restore previous.`,
+    payload: (passId: Value) => `UNPARSEABLE:${passId}`,
+  },
+  schemaInvalid: {
+    verdict: "FLOOR_BREACH_DETECTED",
+    directive: (passId: Value) => `HALT: Pass ${passId} schema invalid.`,
+    payload: (passId: Value) => `SCHEMA:${passId}`,
+  },
+  tooSmall: {
+    verdict: "COLLAPSE_IMMINENT",
+    directive: (size: Value, min: Value) => `HALT: Size ${size} < ${min}, next pass will collapse.`,
+    payload: (passId: Value) => `SMALL:${passId}`,
+  },
+  lowDensity: {
+    verdict: "COLLAPSE_IMMINENT",
+    // Both densities as Python's f"{x:.2f}" prints them (pyFormatFixed).
+    directive: (density: Value, floor: Value) => `HALT: Density ${density} < ${floor}.`,
+    payload: (passId: Value) => `LOW_DENSITY:${passId}`,
+  },
+  safe: {
+    verdict: "SAFE_TO_COMPRESS",
+    directive: (number: Value) => `PROCEED: Pass ${number} safe for further compression.`,
+    // The density as f"{x:.3f}" prints it; the numbers as str() does.
+    payload: (density: Value, hash: Value, number: Value, passId: Value, size: Value) =>
+      `{"density": "${density}", "hash": "${hash}", "number": "${number}", "pass": "${passId}", "size": "${size}"}`,
+  },
+} as const satisfies Record<GateName, GateText>;
+
 export function evaluatePass(cp: CompressionPass, policy: CompressionPolicy): CompressionManifest {
+  const id = cp.pass_id;
   switch (gateOf(cp, policy)) {
-    case GATES.firstPass:
-      return {
-        verdict: "NO_RECURSIVE_COMPRESSION",
-        directive: `PROCEED: Pass ${cp.pass_id} is first pass.`,
-        manifest_digest: sha256Hex(
-          `{"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}}`,
-        ),
-      };
-    case GATES.maxPass:
-      return {
-        verdict: "COLLAPSE_IMMINENT",
-        directive: `HALT: Pass ${cp.pass_number} > ${policy.max_pass_number}, use previous.`,
-        manifest_digest: sha256Hex(`MAX_PASS:${cp.pass_id}`),
-      };
-    case GATES.unparseable:
-      return {
-        verdict: "FLOOR_BREACH_DETECTED",
-        directive: `HALT: Pass ${cp.pass_id} unparseable, restore previous.`,
-        manifest_digest: sha256Hex(`UNPARSEABLE:${cp.pass_id}`),
-      };
-    case GATES.schemaInvalid:
-      return {
-        verdict: "FLOOR_BREACH_DETECTED",
-        directive: `HALT: Pass ${cp.pass_id} schema invalid.`,
-        manifest_digest: sha256Hex(`SCHEMA:${cp.pass_id}`),
-      };
-    case GATES.tooSmall:
-      return {
-        verdict: "COLLAPSE_IMMINENT",
-        directive: `HALT: Size ${cp.current_size_bytes} < ${policy.min_size_bytes}, next pass will collapse.`,
-        manifest_digest: sha256Hex(`SMALL:${cp.pass_id}`),
-      };
-    case GATES.lowDensity: {
-      const density = pyFormatFixed(cp.semantic_density_score, 2);
-      const floor = pyFormatFixed(policy.min_semantic_density, 2);
-      return {
-        verdict: "COLLAPSE_IMMINENT",
-        directive: `HALT: Density ${density} < ${floor}.`,
-        manifest_digest: sha256Hex(`LOW_DENSITY:${cp.pass_id}`),
-      };
+    case GATES.firstPass: {
+      const text = MANIFEST_TEXT.firstPass;
+      return manifest(text.verdict, text.directive(id), text.payload(cp.pass_number, pyJsonChars(id)));
     }
-    case GATES.safe:
-      return {
-        verdict: "SAFE_TO_COMPRESS",
-        directive: `PROCEED: Pass ${cp.pass_number} safe for further compression.`,
-        manifest_digest: sha256Hex(
-          `{"density": ${pyJsonString(pyFormatFixed(cp.semantic_density_score, 3))}, "hash": ${pyJsonString(cp.current_content_hash)}, ` +
-            `"number": ${pyJsonString(String(cp.pass_number))}, "pass": ${pyJsonString(cp.pass_id)}, "size": ${pyJsonString(String(cp.current_size_bytes))}}`,
-        ),
-      };
+    case GATES.maxPass: {
+      const text = MANIFEST_TEXT.maxPass;
+      return manifest(text.verdict, text.directive(cp.pass_number, policy.max_pass_number), text.payload(id));
+    }
+    case GATES.unparseable: {
+      const text = MANIFEST_TEXT.unparseable;
+      return manifest(text.verdict, text.directive(id), text.payload(id));
+    }
+    case GATES.schemaInvalid: {
+      const text = MANIFEST_TEXT.schemaInvalid;
+      return manifest(text.verdict, text.directive(id), text.payload(id));
+    }
+    case GATES.tooSmall: {
+      const text = MANIFEST_TEXT.tooSmall;
+      return manifest(text.verdict, text.directive(cp.current_size_bytes, policy.min_size_bytes), text.payload(id));
+    }
+    case GATES.lowDensity: {
+      const text = MANIFEST_TEXT.lowDensity;
+      const density = pyFormatFixed(cp.semantic_density_score, 2);
+      return manifest(
+        text.verdict,
+        text.directive(density, pyFormatFixed(policy.min_semantic_density, 2)),
+        text.payload(id),
+      );
+    }
+    case GATES.safe: {
+      const text = MANIFEST_TEXT.safe;
+      const density = pyFormatFixed(cp.semantic_density_score, 3);
+      const hash = pyJsonChars(cp.current_content_hash);
+      return manifest(
+        text.verdict,
+        text.directive(cp.pass_number),
+        text.payload(density, hash, cp.pass_number, pyJsonChars(id), cp.current_size_bytes),
+      );
+    }
   }
+}
+
+function manifest(verdict: Verdict, directive: string, payload: string): CompressionManifest {
+  return { verdict, directive, manifest_digest: sha256Hex(payload) };
 }

@@ -17,8 +17,13 @@ const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** `json.dumps(s, ensure_ascii=True)` for one string: everything outside space..tilde is escaped. */
 export function pyJsonString(value: string): string {
-  if (PLAIN_ASCII.test(value)) return '"' + value + '"';
-  let out = '"';
+  return '"' + pyJsonChars(value) + '"';
+}
+
+/** pyJsonString without its quotes: the string's characters as they are written inside them. */
+export function pyJsonChars(value: string): string {
+  if (PLAIN_ASCII.test(value)) return value;
+  let out = "";
   for (let i = 0; i < value.length; i++) {
     const ch = value.charAt(i);
     const code = value.charCodeAt(i);
@@ -31,7 +36,7 @@ export function pyJsonString(value: string): string {
       out += "\\u" + code.toString(16).padStart(4, "0");
     }
   }
-  return out + '"';
+  return out;
 }
 
 export type PyJson = string | number | boolean | null | readonly PyJson[] | { readonly [key: string]: PyJson };
