@@ -4,7 +4,7 @@
 // JSON.stringify of the guard's manifests; and the body's bytes are given back afterwards.
 import { describe, expect, it } from "vitest";
 import { POST as evaluate } from "@/app/api/v1/evaluate/route";
-import { evaluateBatchBytes } from "@/lib/guard/evaluate-batch";
+import { evaluateBatchBytes } from "@/lib/guard/batch/evaluate";
 import { evaluatePass } from "@/lib/guard/guard";
 import { bodyBytesInFlight } from "@/lib/http/body";
 import { seededRandom } from "../support/random";

@@ -1,13 +1,13 @@
 // A large evaluate batch in two parts, one evaluated elsewhere (a worker thread) while this
-// thread evaluates the other: on a machine with a second core the byte path takes about half
-// as long. ArrivingBatch sends the first part off while the body is still arriving;
-// evaluateInHalves cuts a whole body in halves. The answer is exactly evaluateBatchBytes's for
+// thread evaluates the other, so that a second core shortens the byte path. ArrivingBatch
+// sends the first part off while the body is still arriving; evaluateInHalves cuts a whole
+// body in halves. The answer is exactly evaluateBatchBytes's for
 // the whole body, or the whole body goes through evaluateBatchBytes: a cut anywhere but
 // between two items makes a part that is not a plain batch, and then nothing of the parts is
 // used.
 import { Buffer } from "node:buffer";
-import { MAX_EVALUATE_BATCH } from "../schemas/guard";
-import { type BatchAnswer, evaluateBatch, evaluateBatchBytes } from "./evaluate-batch";
+import { MAX_EVALUATE_BATCH } from "../../schemas/guard";
+import { type BatchAnswer, evaluateBatch, evaluateBatchBytes } from "./evaluate";
 
 /** Below this, sending half a batch to another thread costs more than it saves. */
 export const MIN_SPLIT_BYTES = 256 * 1024;
@@ -75,7 +75,7 @@ const FIRST_PART_SHARE = 0.55;
 /**
  * A batch evaluated as it arrives: once about half of its declared length is in, the items
  * received so far go to the other thread, which evaluates them while this one receives the
- * rest (about a tenth of bench:evaluate's round trip); the rest is evaluated here once the body
+ * rest; the rest is evaluated here once the body
  * is whole. The answer is exactly evaluateBatchBytes's for the whole body, as with
  * evaluateInHalves, which it falls back to when the body has no declared length, is small, or
  * the other thread is not ready when the first part is in.

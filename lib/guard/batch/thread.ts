@@ -1,12 +1,11 @@
-// One worker thread per server process for a part of each large evaluate batch
-// (lib/guard/evaluate-halves.ts). Started on the first large batch, which does not wait for
+// One worker thread per server process for a part of each large evaluate batch (halves.ts). Started on the first large batch, which does not wait for
 // it; until it is up, while it is busy and whenever it fails, batches are evaluated whole on
 // the request's own thread, so the worker never changes an answer or loses one.
 import "server-only";
 import { Worker } from "node:worker_threads";
-import type { BatchAnswer } from "./evaluate-batch";
-import type { OtherThread } from "./evaluate-halves";
-import type { HalfReply, HalfRequest } from "./evaluate-worker";
+import type { BatchAnswer } from "./evaluate";
+import type { OtherThread } from "./halves";
+import type { HalfReply, HalfRequest } from "./worker";
 
 // A worker that keeps failing to start (no bundle for it, say) is not tried forever.
 const MAX_STARTS = 3;
@@ -51,7 +50,7 @@ function start(): void {
   state.starts++;
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./evaluate-worker.ts", import.meta.url));
+    worker = new Worker(new URL("./worker.ts", import.meta.url));
   } catch {
     return;
   }

@@ -1,7 +1,7 @@
-// The worker thread of lib/guard/evaluate-thread.ts: evaluates a part of a large
-// evaluate batch (lib/guard/evaluate-halves.ts) and hands the answer's bytes back.
+// The worker thread of thread.ts: evaluates a part of a large evaluate batch (halves.ts) and
+// hands the answer's bytes back.
 import { parentPort } from "node:worker_threads";
-import { evaluateBatch } from "./evaluate-batch";
+import { evaluateBatch } from "./evaluate";
 
 export interface HalfRequest {
   id: number;

@@ -1,28 +1,23 @@
-import { ArrivingBatch } from "@/lib/guard/evaluate-halves";
-import { evaluateOnThread } from "@/lib/guard/evaluate-thread";
+import { readAndEvaluate } from "@/lib/guard/batch";
 import { evaluatePass } from "@/lib/guard/guard";
-import { parseJsonBody, readJsonBody } from "@/lib/http/body";
+import { parseJsonBody } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
 import { recordEvaluate } from "@/lib/observability/metrics";
 import { BATCH_ANSWER_HEADERS, json, jsonBytes, methodNotAllowed, route } from "@/app/_access/api-route";
 import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
 
-// Answers go uncompressed (BATCH_ANSWER_HEADERS): gzip of a 10,000-item answer (~1.7 MB) would
-// cost the server about five times what evaluating the batch does.
+// Answers go uncompressed (BATCH_ANSWER_HEADERS): compressing a large batch's answer costs the
+// server more than evaluating the batch does.
 
 export const POST = route("/api/v1/evaluate", async (request) => {
-  // A plainly valid batch is evaluated straight from its bytes, a large one in two parts at
-  // once (the first on a worker thread from when it has arrived); anything else (one item, a
-  // batch with a mistake, non-ASCII text) is parsed and judged by the schema, which words the
-  // errors.
-  const batch = new ArrivingBatch(Number(request.headers.get("content-length")), evaluateOnThread);
-  const raw = await readJsonBody(request, undefined, (chunk) => batch.take(chunk));
-  const answer = typeof raw === "string" ? null : await batch.finish(raw);
-  if (answer) {
-    recordEvaluate(answer.split ? "split" : "whole");
-    return jsonBytes(answer.bytes, 200, BATCH_ANSWER_HEADERS);
+  // A plainly valid batch is answered by the fast path; anything else (one item, a batch with
+  // a mistake, non-ASCII text) is parsed and judged by the schema, which words the errors.
+  const read = await readAndEvaluate(request);
+  if (read.answer) {
+    recordEvaluate(read.answer.split ? "split" : "whole");
+    return jsonBytes(read.answer.bytes, 200, BATCH_ANSWER_HEADERS);
   }
-  const body = parseJsonBody(raw);
+  const body = parseJsonBody(read.body);
   if (Array.isArray(body)) {
     const items = parseItems(body, evaluateItemSchema, null, MAX_EVALUATE_BATCH, quickEvaluateItem);
     recordEvaluate("parsed");
