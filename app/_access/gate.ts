@@ -5,10 +5,10 @@
 import "server-only";
 import { authenticateApiKey, authenticateSession, credentialsExist } from "@/db/queries/access";
 import {
+  admits,
   allowedHostsOf,
   authMode,
   bearerTokenOf,
-  hasScope,
   hostAllowed,
   isLoopbackHost,
   isSafeMethod,
@@ -90,7 +90,7 @@ export async function authorizeRequest(request: Request, scope: Scope): Promise<
   if (!(await authIsOn())) return (await identifyQuietly(headers)) ?? ANONYMOUS;
   const principal = await identify(headers);
   if (!principal) throw unauthenticated();
-  if (!hasScope(principal, scope)) {
+  if (!admits(principal, scope)) {
     throw new ApiError(
       "insufficient_scope",
       `This request needs the '${scope}' scope, which this credential does not have.`,

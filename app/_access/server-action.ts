@@ -7,7 +7,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { forbidden, unauthorized } from "next/navigation";
 import { authenticateSession } from "@/db/queries/access";
-import { hasScope, type Principal, sessionIdleMs, sessionTokenOf } from "@/lib/auth/access";
+import { admits, type Principal, sessionIdleMs, sessionTokenOf } from "@/lib/auth/access";
 import type { Scope } from "@/lib/http/registry";
 import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
 
@@ -18,7 +18,7 @@ async function authorizeAction(scope: Scope): Promise<Principal> {
   const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
   if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
   if (!operator) unauthorized();
-  if (!hasScope(operator, scope)) forbidden();
+  if (!admits(operator, scope)) forbidden();
   return operator;
 }
 

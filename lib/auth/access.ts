@@ -24,6 +24,13 @@ export function hasScope(principal: Principal, scope: KeyScope): boolean {
   return principal.kind === "anonymous" || principal.scopes.includes(scope);
 }
 
+/** Whether a principal may call a route of this (non-public) scope: `ingest or read` takes either key scope. */
+export function admits(principal: Principal, scope: KeyScope | "ingest or read"): boolean {
+  return scope === "ingest or read"
+    ? hasScope(principal, "ingest") || hasScope(principal, "read")
+    : hasScope(principal, scope);
+}
+
 /** The name recorded on what a principal writes (policy versions): the operator or the key. */
 export function actorName(principal: Principal): string | null {
   switch (principal.kind) {

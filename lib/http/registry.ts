@@ -4,8 +4,12 @@
 // the OpenAPI document). `test/unit/route-registry.test.ts` fails when a route file under
 // `app/` and this list disagree.
 
-export const SCOPES = ["public", "ingest", "read", "admin"] as const;
-/** `public`: no credential ever (health). The others are the API key scopes of the contract. */
+export const SCOPES = ["public", "ingest", "read", "admin", "ingest or read"] as const;
+/**
+ * `public`: no credential ever (health). `ingest or read`: a key with either (measuring reads
+ * and writes nothing, and both an agent and a dashboard call it). The others are the API key
+ * scopes of the contract.
+ */
 export type Scope = (typeof SCOPES)[number];
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -17,6 +21,7 @@ type RouteTable = Record<string, Partial<Record<Method, Scope>>>;
 export const ROUTES = {
   "/api/v1/health": { GET: "public" },
   "/api/v1/evaluate": { POST: "ingest" },
+  "/api/v1/measure": { POST: "ingest or read" },
   "/api/v1/passes": { POST: "ingest" },
   "/api/v1/boundaries": { POST: "ingest" },
   "/api/v1/chains": { GET: "read" },

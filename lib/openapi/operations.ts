@@ -32,6 +32,7 @@ import {
   storeResultSchema,
   textSliceSchema,
 } from "../schemas/originals";
+import { measurementSchema, measureRequestSchema } from "../schemas/measure";
 import { MAX_PASS_BATCH, manifestSchema, passReceiptSchema, passResultSchema } from "../schemas/passes";
 import {
   policyBodySchema,
@@ -385,6 +386,16 @@ export const OPERATIONS: OperationTable = {
       tag: "Traces",
       responses: { 200: { description: "The trace.", schema: traceWireSchema } },
       errors: [404],
+    },
+  },
+  "/api/v1/measure": {
+    POST: {
+      summary: "Measure content's density and the facts it kept (stateless)",
+      description:
+        "Parseability, schema validity, semantic density and the source's facts retained, recoverable or lost, by the documented method (docs/measurement.md). Content that does not parse is a measurement, never an error.",
+      tag: "Guard",
+      body: measureRequestSchema,
+      responses: { 200: { description: "The measurement.", schema: measurementSchema } },
     },
   },
   "/api/v1/traces/compress": {

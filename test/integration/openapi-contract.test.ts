@@ -243,6 +243,15 @@ const CASES: Record<string, () => Case[]> = {
     { name: "demo", path: { trace_id: "demo-trace-cache-probe" }, status: 200 },
     { name: "unknown", path: { trace_id: "nope" }, status: 404 },
   ],
+  "POST /api/v1/measure": () => [
+    {
+      name: "with a source",
+      body: { content: "Postgres 17, 4 GB", source: "Release 3.9.0 adds Postgres 17 and 4 GB files." },
+      status: 200,
+    },
+    { name: "broken JSON is a measurement", body: { content: "{", format: "json" }, status: 200 },
+    { name: "no content", body: { source: "x" }, status: 422 },
+  ],
   "POST /api/v1/traces/compress": () => [
     { name: "residual", body: { nodes }, status: 200 },
     {

@@ -1,0 +1,28 @@
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { getPolicy } from "@/db/queries/policies";
+import { ApiError } from "@/lib/errors";
+import { parseBody } from "@/lib/http/batch";
+import { readJson } from "@/lib/http/body";
+import { type MeasureFormat, measure } from "@/lib/measure/index";
+import { measureRequestSchema, oversizedFields } from "@/lib/schemas/measure";
+
+// Stateless: nothing is stored. Content that does not parse in its format is a measurement
+// (parseable: false), never an error; only the request itself can be refused.
+export const POST = route("/api/v1/measure", async (request) => {
+  const body = parseBody(await readJson(request), measureRequestSchema);
+  const oversized = oversizedFields(body);
+  if (oversized.length > 0) {
+    throw new ApiError("payload_too_large", `${oversized.join(" and ")} must be at most 4 MiB as UTF-8.`);
+  }
+  let format: MeasureFormat = body.format ?? "any";
+  let requiredFields: readonly string[] = [];
+  if (body.format === undefined && body.content_class !== undefined) {
+    const policy = await getPolicy(body.content_class);
+    format = policy.format;
+    requiredFields = policy.required_fields;
+  }
+  return json(measure(body.content, { source: body.source ?? undefined, format, requiredFields }));
+});
+
+const notAllowed = methodNotAllowed("/api/v1/measure");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,110 @@
+// POST /api/v1/measure through its handler, on a real database (for the policy of a class):
+// the method's answer as is, the policy's format and required fields for a class, the
+// request refused only for what is wrong with the request, and nothing stored.
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as measureRoute } from "@/app/api/v1/measure/route";
+import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
+import { measure } from "@/lib/measure/index";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
+import { call, expectError, post, tableFingerprint } from "./api-helpers";
+
+setUpTestDatabase();
+
+const { chains } = JSON.parse(readFileSync("test/fixtures/measurement/chains.json", "utf8"));
+const [notes, , orders] = chains;
+const MiB = 1024 * 1024;
+
+const measureBody = (body: unknown) => post(measureRoute, "/api/v1/measure", body);
+
+describe("POST /api/v1/measure", () => {
+  let before: string;
+  beforeAll(async () => {
+    const put = await call(
+      putPolicy,
+      jsonRequest("/api/v1/policies/api-json", {
+        method: "PUT",
+        body: {
+          min_size_bytes: 10,
+          min_semantic_density: 0.3,
+          max_pass_number: 8,
+          format: "json",
+          required_fields: orders.required_fields,
+        },
+      }),
+      params({ content_class: "api-json" }),
+    );
+    expect(put.status, put.text).toBeLessThan(300);
+    before = await tableFingerprint();
+  });
+
+  it("answers the method's measurement, field for field", async () => {
+    for (const pass of notes.passes) {
+      const answer = await measureBody({ content: pass.content, source: notes.source, format: "text" });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toEqual(measure(pass.content, { source: notes.source, format: "text" }));
+      expect(Object.keys(answer.body)).toEqual([
+        "format",
+        "parseable",
+        "schema_valid",
+        "semantic_density_score",
+        "facts",
+        "lost_examples",
+        "method",
+      ]);
+    }
+  });
+
+  it("takes a class's format and required fields when the body names no format", async () => {
+    const broken = orders.passes[2];
+    const byClass = await measureBody({ content: broken.content, source: orders.source, content_class: "api-json" });
+    expect(byClass.body).toMatchObject({ format: "json", schema_valid: false });
+    // A format in the body wins, and then the class's required fields do not apply.
+    const named = await measureBody({
+      content: broken.content,
+      source: orders.source,
+      content_class: "api-json",
+      format: "text",
+    });
+    expect(named.body).toMatchObject({ format: "text", schema_valid: null });
+    // A class with no policy has the default: any format, no required fields.
+    const unknown = await measureBody({ content: broken.content, content_class: "nobody-set-this" });
+    expect(unknown.body).toMatchObject({ format: "json", schema_valid: null, facts: null });
+  });
+
+  it("measures broken JSON and undecodable base64 as unparseable, never an error", async () => {
+    const json = await measureBody({ content: '{"order_id": "A-1', source: orders.source, format: "json" });
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ parseable: false, semantic_density_score: 0 });
+    const base64 = await measureBody({ content: "not base64!", format: "base64" });
+    expect(base64.status).toBe(200);
+    expect(base64.body).toMatchObject({ format: "base64", parseable: false, semantic_density_score: 0 });
+  });
+
+  it("refuses content or a source over 4 MiB with 413, and takes 4 MiB", async () => {
+    const big = "x".repeat(4 * MiB + 1);
+    expectError(await measureBody({ content: big }), 413, "payload_too_large");
+    const error = expectError(
+      await measureBody({ content: "ok", source: "é".repeat(2 * MiB + 1) }),
+      413,
+      "payload_too_large",
+    );
+    expect(error.message).toContain("source");
+    const ok = await measureBody({ content: "a ".repeat(2 * MiB) });
+    expect(ok.status).toBe(200);
+  });
+
+  it("answers bad JSON with 400 and invalid bodies with 422 naming the field", async () => {
+    expectError(await call(measureRoute, jsonRequest("/api/v1/measure", { raw: '{"content": ' })), 400, "invalid_json");
+    const missing = expectError(await measureBody({ source: "x" }), 422, "validation_failed");
+    expect(missing.issues?.map((i) => i.path)).toContain("content");
+    const format = expectError(await measureBody({ content: "x", format: "yaml" }), 422, "validation_failed");
+    expect(format.issues?.map((i) => i.path)).toContain("format");
+    expectError(await measureBody({ content: "x", content_class: "../etc" }), 422, "validation_failed");
+    expectError(await measureBody({ content: 5 }), 422, "validation_failed");
+  });
+
+  it("stores nothing", async () => {
+    expect(await tableFingerprint()).toBe(before);
+  });
+});
