@@ -76,6 +76,9 @@ function isUuid(s: string): boolean {
 }
 
 function isIpv4(s: string): boolean {
+  let dots = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 46) dots++;
+  if (dots !== 3) return false;
   const colon = s.indexOf(":");
   const host = colon >= 0 ? s.slice(0, colon) : s;
   if (colon >= 0 && digitsAt(s, colon + 1, s.length - colon - 1) < 0) return false;
@@ -357,6 +360,24 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
 
 // --- lines ---
 
+// Most tokens of a text are words it uses again and again: their classification is kept
+// (classify is pure, so the cache changes no answer, only the cost). Bounded, and emptied
+// whole when full, which is as deterministic as the rest.
+const CACHE_LIMIT = 65536;
+const cache = new Map<string, Token[]>();
+
+function classifyCached(text: string, initial: boolean): Token[] {
+  const key = initial ? `\u0001${text}` : text;
+  let known = cache.get(key);
+  if (!known) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    known = classify(text, initial);
+    cache.set(key, known);
+  }
+  // Each use gets its own token objects: a line's tokens carry where they stand (ends, open).
+  return known.map((t) => ({ ...t }));
+}
+
 const TRAILING = new Set([46, 44, 58, 61, 39]); // . , : = '
 const LEADING = new Set([44, 58, 61, 39]); // , : = '
 
@@ -393,7 +414,7 @@ export function tokenizeLine(line: string): Token[] {
   const out: Token[] = [];
   let initial = true;
   for (const r of raw) {
-    const classified = classify(r.text, initial);
+    const classified = classifyCached(r.text, initial);
     const last = classified[classified.length - 1];
     if (last) {
       last.ends = r.ends;

@@ -1,0 +1,121 @@
+// `npm run bench:measure`: MB/s of measuring texts, logs and JSON of 64 KiB and 4 MiB in
+// process (content against a source of the same size), beside SHA-256's MB/s on the same
+// bytes. Targets: at least a tenth of SHA-256's rate, and a per-byte cost at 4 MiB no more
+// than 1.5 times that at 64 KiB (linear time). Printed, never asserted.
+import { sha256Hex } from "@/lib/guard/hash";
+import { measure } from "@/lib/measure/index";
+import { utf8Length } from "@/lib/measure/tokens";
+import { median, printTable, ratioLine } from "./support/report";
+
+const KiB = 1024;
+const SIZES = [64 * KiB, 4 * 1024 * KiB];
+const RATE_TARGET = 0.1;
+const LINEARITY_TARGET = 1.5;
+
+// A small deterministic generator, so every run measures the same bytes.
+function generator(seed: number) {
+  let state = seed;
+  return (n: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+}
+
+function text(bytes: number): string {
+  const next = generator(1);
+  const parts: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const p = `Release ${next(9)}.${next(20)}.${next(9)} (2026-${1 + next(12)}-${1 + next(28)}): adds export to Parquet (up to ${next(64)} GB files), a --flag-${next(500)} for migrate and Postgres ${10 + next(8)} support. Fixes a leak in the scheduler when more than ${next(100)},000 jobs are queued (#${next(9999)}). The /v${next(5)}/export endpoint is removed.\n`;
+    parts.push(p);
+    size += p.length;
+  }
+  return parts.join("").slice(0, bytes);
+}
+
+function logs(bytes: number): string {
+  const next = generator(2);
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const s = i % 86400;
+    const time = `${String(Math.floor(s / 3600)).padStart(2, "0")}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+    const line =
+      next(40) === 0
+        ? `2026-11-30T${time}Z ERROR db timeout after ${next(9000)} ms on query=get_orders shard=${next(16)}\n`
+        : `2026-11-30T${time}Z INFO api request id=r${i} path=/orders/${next(50)} status=200 ms=${next(300)}\n`;
+    parts.push(line);
+    size += line.length;
+  }
+  return parts.join("").slice(0, bytes);
+}
+
+function json(bytes: number): string {
+  const next = generator(3);
+  const items: string[] = [];
+  let size = 40;
+  for (let i = 0; size < bytes - 200; i++) {
+    const item = JSON.stringify({
+      sku: `SKU-${i}`,
+      quantity: next(9),
+      price: next(10000) / 100,
+      note: `batch ${next(500)}`,
+    });
+    items.push(item);
+    size += item.length + 1;
+  }
+  return `{"order_id":"A-1189","items":[${items.join(",")}]}`;
+}
+
+function timeMs(run: () => void, rounds: number): number {
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const rows: string[][] = [];
+const verdicts: string[] = [];
+for (const [name, make, format] of [
+  ["text", text, "text"],
+  ["logs", logs, "text"],
+  ["json", json, "json"],
+] as const) {
+  const perByte: number[] = [];
+  for (const size of SIZES) {
+    const content = make(size);
+    // The source differs from the content (another slice of the same kind), as in a chain.
+    const source = make(size + 512).slice(256);
+    const bytes = utf8Length(content) + utf8Length(source);
+    const rounds = size > 1024 * KiB ? 3 : 25;
+    measure(content, { source, format });
+    const ms = timeMs(() => measure(content, { source, format }), rounds);
+    const shaMs = timeMs(() => {
+      sha256Hex(content);
+      sha256Hex(source);
+    }, rounds);
+    const rate = bytes / 1e6 / (ms / 1000);
+    const shaRate = bytes / 1e6 / (shaMs / 1000);
+    perByte.push(ms / bytes);
+    rows.push([
+      name,
+      `${size / KiB} KiB`,
+      ms.toFixed(1),
+      rate.toFixed(2),
+      shaRate.toFixed(0),
+      (rate / shaRate).toFixed(4),
+    ]);
+    verdicts.push(ratioLine(`${name} ${size / KiB} KiB, measure / SHA-256 rate`, rate / shaRate, RATE_TARGET));
+  }
+  const growth = (perByte[1] ?? 0) / (perByte[0] ?? 1);
+  verdicts.push(
+    `${name}, per-byte cost 4 MiB / 64 KiB: ${growth.toFixed(2)} (target <= ${LINEARITY_TARGET}): ${growth <= LINEARITY_TARGET ? "met" : "NOT met"}`,
+  );
+}
+
+printTable(["input", "size", "measure ms", "measure MB/s", "SHA-256 MB/s", "ratio"], rows);
+console.log("");
+for (const line of verdicts) console.log(line);
