@@ -6,8 +6,9 @@ export async function register() {
   const { beforeShutdown, startDatabase } = await import("./db/startup");
   await startDatabase();
   // Stopped by the shutdown handler in db/startup.ts, before the database closes.
-  const { startRetention } = await import("./db/retention-worker");
+  const { startRetention, stopRetention } = await import("./db/retention-worker");
   startRetention();
+  beforeShutdown(stopRetention);
   const { setStoreStatsSource } = await import("./lib/observability/metrics");
   const { getStoreStats } = await import("./db/queries/originals-metrics");
   setStoreStatsSource(getStoreStats);

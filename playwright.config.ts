@@ -30,7 +30,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "node scripts/start.mjs",
+    command: "node --import tsx/esm scripts/start.ts",
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 240_000,

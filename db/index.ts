@@ -4,7 +4,8 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
-import { acquireDataLock } from "./data-lock.mjs";
+import { acquireDataLock } from "./data-lock";
+import { shutdownSignal } from "./lifecycle";
 import { FollowUp } from "./follow-up";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
@@ -398,31 +399,6 @@ export class DatabaseUnavailableError extends Error {
 }
 
 const globalForDb = globalThis as unknown as { floorlineDb?: Promise<Handle> };
-
-/**
- * The process's shutdown, shared on globalThis because Next.js bundles this module into
- * several chunks and the HTTP server (`scripts/start.mjs`, plain JavaScript) reaches it too:
- * `stopping` is aborted when shutdown begins (event streams end on it); `close` is set by the
- * app and called by whoever runs the shutdown once in-flight requests have drained.
- */
-export interface Lifecycle {
-  stopping: AbortController;
-  close?: () => Promise<void>;
-  /** Set by the HTTP server that handles signals itself (scripts/start.mjs). */
-  server?: string;
-}
-
-export function lifecycle(): Lifecycle {
-  const g = globalThis as unknown as Record<symbol, Lifecycle | undefined>;
-  const key = Symbol.for("floorline.lifecycle");
-  g[key] ??= { stopping: new AbortController() };
-  return g[key];
-}
-
-/** Aborted once the process has begun to shut down. */
-export function shutdownSignal(): AbortSignal {
-  return lifecycle().stopping.signal;
-}
 
 /** The process-wide database, migrated on first use. Cached on globalThis so dev reloads reuse it. */
 export function getHandle(): Promise<Handle> {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { errorFields, logger } from "@/lib/observability/log.mjs";
-import { closeDb, configFromEnv, getHandle, lifecycle } from "./index";
+import { errorFields, logger } from "@/lib/observability/log";
+import { closeDb, configFromEnv, getHandle } from "./index";
+import { exitOnSignals, onClose } from "./lifecycle";
 import { seedDemoIfEmpty } from "./demo";
-import { stopRetention } from "./retention-worker";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
 
@@ -20,7 +20,8 @@ export function beforeShutdown(hook: () => Promise<void>): void {
   shutdownHooks.push(hook);
 }
 
-async function stopBackgroundWork(): Promise<void> {
+/** How the app closes: background work first, then the database. */
+async function closeAll(): Promise<void> {
   for (const hook of shutdownHooks.splice(0)) {
     try {
       await hook();
@@ -28,30 +29,7 @@ async function stopBackgroundWork(): Promise<void> {
       logger.error({ err: errorFields(error) }, "error while stopping background work");
     }
   }
-}
-
-/** What `lifecycle().close` does: background work first, then the database. */
-async function closeAll(): Promise<void> {
-  await stopBackgroundWork();
   await closeDb();
-}
-
-// Without scripts/start.mjs (a plain `next start` with NEXT_MANUAL_SIG_HANDLE=1, which leaves
-// signals to us): end the event streams, close the database, exit. There is no drain here;
-// scripts/start.mjs does that and then calls `lifecycle().close`.
-async function shutdown(signal: string) {
-  const life = lifecycle();
-  if (life.stopping.signal.aborted) return;
-  life.stopping.abort();
-  await stopBackgroundWork();
-  logger.info(`${signal}: closing the database`);
-  try {
-    await stopRetention();
-    await closeDb();
-  } catch (error) {
-    logger.error({ err: errorFields(error) }, "error while closing the database");
-  }
-  process.exit(0);
 }
 
 function lockedFolder(error: unknown): string | undefined {
@@ -62,12 +40,8 @@ function lockedFolder(error: unknown): string | undefined {
 }
 
 export async function startDatabase(): Promise<void> {
-  const life = lifecycle();
-  life.close = closeAll;
-  if (!life.server) {
-    process.once("SIGTERM", () => void shutdown("SIGTERM"));
-    process.once("SIGINT", () => void shutdown("SIGINT"));
-  }
+  onClose(closeAll);
+  exitOnSignals();
   try {
     const handle = await getHandle();
     logger.info(`database ready (${handle.driver}); migrations applied`);

@@ -1,7 +1,7 @@
 // The one error contract of the API, which clients rely on: every failure is
 // {"error": {"code", "message", "issues"?}} with the status its code implies.
 import type { z } from "zod";
-import { errorFields } from "./observability/error-fields.mjs";
+import { errorFields } from "./observability/error-fields";
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -138,7 +138,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return databaseTrouble(error) !== undefined;
 }
 
-// The server's logger (lib/observability/log.mjs) when it is loaded; this module cannot
+// The server's logger (lib/observability/log.ts) when it is loaded; this module cannot
 // import it, since client code imports the error contract and pino is server-only.
 function log(level: "warn" | "error", error: unknown, msg: string): void {
   const logger = (globalThis as Record<symbol, unknown>)[Symbol.for("floorline.logger")] as

@@ -18,7 +18,7 @@ import {
   sessionIdleMs,
   sessionTokenOf,
 } from "@/lib/auth/access";
-import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials.mjs";
+import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials";
 import { forbidden } from "next/navigation";
 import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";

@@ -12,7 +12,7 @@ import {
   type Role,
   secretMatches,
   verifyPassword,
-} from "@/lib/auth/credentials.mjs";
+} from "@/lib/auth/credentials";
 import type { ApiKeyWire, CreatedApiKeyWire } from "@/lib/schemas/access";
 import { getDb, queryRows } from "../index";
 import { apiKeys, operators, sessions, signInFailures } from "../schema";

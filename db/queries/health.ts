@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { errorFields, logger } from "@/lib/observability/log.mjs";
+import { errorFields, logger } from "@/lib/observability/log";
 import { getDb } from "../index";
 
 export async function checkDatabase(): Promise<boolean> {

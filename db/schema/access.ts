@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { KeyScope, Role } from "@/lib/auth/credentials.mjs";
+import type { KeyScope, Role } from "@/lib/auth/credentials";
 import { createdAt, timestampMs } from "./columns";
 
 /** API keys: the public id and a hash of the secret, never the secret itself. */

@@ -1,7 +1,7 @@
 // Pure access decisions: when auth is on, what a principal may do,
 // which Host headers are ours, and whether a write came from our own origin. No I/O here:
 // the route wrapper and the page helper feed these the request and what the database says.
-import type { KeyScope, Role } from "./credentials.mjs";
+import type { KeyScope, Role } from "./credentials";
 
 export type { KeyScope, Role };
 
@@ -69,7 +69,7 @@ export function authReason(input: {
   return null;
 }
 
-/** The address the server listens on: `HOST` as scripts/start.mjs passes it to `next start`. */
+/** The address the server listens on: `HOST` as scripts/start.ts passes it to `next start`. */
 export function listenHostOf(env: Env): string {
   return env.HOST?.trim() || "127.0.0.1";
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../auth/credentials.mjs";
+import { KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../auth/credentials";
 import { text, utcTimestamp as timestamp } from "./common";
 
 const name = text({ min: 1, max: 100 })

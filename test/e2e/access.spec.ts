@@ -11,6 +11,7 @@ import { type Browser, type Page, chromium, expect, test } from "@playwright/tes
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
 import { freePort } from "../support/server-process";
 import { floorlineCli, secretOf } from "../support/keys";
+import { startScript } from "../support/scripts";
 
 // Servers of this spec's own (Floorline with operators, the attacker's page) on free ports.
 let PORT = 0;
@@ -37,7 +38,7 @@ test.beforeAll(async () => {
   cli(["operators", "create", "--name", ADMIN.name, "--role", "admin", "--password-stdin"], ADMIN.password);
   cli(["operators", "create", "--name", VIEWER.name, "--role", "viewer", "--password-stdin"], VIEWER.password);
   readKey = JSON.parse(cli(["keys", "create", "--name", "checker", "--scopes", "read,admin", "--json"])).key;
-  server = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs")], {
+  server = spawn(process.execPath, startScript(), {
     env: {
       ...process.env,
       PORT: String(PORT),

@@ -1,4 +1,4 @@
-// The HTTP server in front of Next.js (scripts/start.mjs): what it answers itself, the pages
+// The HTTP server in front of Next.js (scripts/start.ts): what it answers itself, the pages
 // every site needs, one server per embedded data folder, and a kill -9 in the middle of
 // ingest losing no acknowledged receipt. Real processes, real signals.
 import { spawnSync } from "node:child_process";

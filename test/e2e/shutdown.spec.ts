@@ -12,13 +12,14 @@ import {
   startServer as startOwnServer,
   waitHealthy as waitOwnHealthy,
 } from "../support/server-process";
+import { startScript } from "../support/scripts";
 
 const PORT = Number(process.env.E2E_PORT) + 50;
 const base = `http://127.0.0.1:${PORT}`;
 
 function startServer(dataDir: string): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs")], {
+  const child = spawn(process.execPath, startScript(), {
     env: {
       ...process.env,
       PORT: String(PORT),

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, queryRows } from "@/db/index";
 import { createApiKey, createOperator, revokeApiKey, signIn } from "@/db/queries/access";
-import type { KeyScope } from "@/lib/auth/credentials.mjs";
+import type { KeyScope } from "@/lib/auth/credentials";
 import { setUpTestDatabase } from "../support/database";
 import { type Answer, expectError } from "./api-helpers";
 import { bearer, callRoute, cookie, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";

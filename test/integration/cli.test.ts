@@ -1,5 +1,5 @@
-// The CLI (`npm run floorline -- ...`, scripts/floorline.mjs) on a fresh database, spawned as
-// a user would: plain node, no TypeScript runner. It migrates, creates the first key and
+// The CLI (`npm run floorline -- ...`, scripts/floorline.ts) on a fresh database, spawned as
+// a user would, the way package.json runs it. It migrates, creates the first key and
 // operator, lists and revokes; then the app, on the same database, accepts exactly those.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +14,7 @@ import { driver } from "../support/database";
 import { bearer, callRoute, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 import { secretOf } from "../support/keys";
+import { cliScript } from "../support/scripts";
 
 setUpCleanAccessState();
 
@@ -49,7 +50,7 @@ afterAll(async () => {
 });
 
 function cli(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [path.join(process.cwd(), "scripts/floorline.mjs"), ...args], {
+  const result = spawnSync(process.execPath, [...cliScript(), ...args], {
     env: { ...process.env, ...env, NODE_OPTIONS: "" },
     input: input ?? "",
     encoding: "utf8",

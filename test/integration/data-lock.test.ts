@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireDataLock, DataFolderLockedError, LOCK_FILE } from "@/db/data-lock.mjs";
+import { acquireDataLock, DataFolderLockedError, LOCK_FILE } from "@/db/data-lock";
 import { openDatabase } from "@/db/index";
 import { driver } from "../support/database";
 
@@ -24,9 +24,9 @@ function tempDir(): string {
 
 /** A separate process that takes the folder's lock and holds it until killed. */
 async function holder(dir: string): Promise<ChildProcess> {
-  const script = `import { acquireDataLock } from ${JSON.stringify(path.join(root, "db/data-lock.mjs"))};
+  const script = `import { acquireDataLock } from ${JSON.stringify(path.join(root, "db/data-lock.ts"))};
 acquireDataLock(${JSON.stringify(dir)}, { command: "lock-holder" }); console.log("held"); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   cleanups.push(() => child.kill("SIGKILL"));
@@ -100,7 +100,7 @@ describe.skipIf(driver === "postgres")("embedded data folder lock", () => {
   it("lets exactly one of several processes racing for a stale lock take it over", async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid() }));
-    const script = `import { acquireDataLock } from ${JSON.stringify(path.join(root, "db/data-lock.mjs"))};
+    const script = `import { acquireDataLock } from ${JSON.stringify(path.join(root, "db/data-lock.ts"))};
 try { const lock = acquireDataLock(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => lock.release(), 3000); }
 catch (e) { console.log(e.code === "DATA_FOLDER_LOCKED" ? "refused" : "error " + e.message); }`;
     const outcomes = await Promise.all(
@@ -108,7 +108,7 @@ catch (e) { console.log(e.code === "DATA_FOLDER_LOCKED" ? "refused" : "error " +
         { length: 4 },
         () =>
           new Promise<string>((resolve) => {
-            const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+            const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
               stdio: ["ignore", "pipe", "inherit"],
             });
             cleanups.push(() => child.kill("SIGKILL"));

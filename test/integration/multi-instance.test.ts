@@ -1,4 +1,4 @@
-// Two real app processes (the built app, `scripts/start.mjs`) on one PostgreSQL database, as
+// Two real app processes (the built app, `scripts/start.ts`) on one PostgreSQL database, as
 // behind a load balancer: what one instance is told, the other must act on at once. Needs
 // TEST_DATABASE_URL; the first start builds the app when the build is stale (the e2e run
 // then reuses that build).
@@ -8,11 +8,12 @@ import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startApp, type RunningApp } from "../bench/support/server";
+import { cliScript } from "../support/scripts";
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const BUILD_TIMEOUT = 600_000;
 // The keys CLI (access control); the revocation test runs where it exists.
-const CLI = "scripts/floorline.mjs";
+const CLI = "scripts/floorline.ts";
 
 async function call(app: RunningApp, method: string, path: string, body?: unknown, key?: string) {
   const response = await fetch(`${app.baseUrl}${path}`, {
@@ -135,7 +136,7 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
   it.skipIf(!existsSync(CLI))("refuses on B, at once, a key revoked on A", async () => {
     const created = execFileSync(
       process.execPath,
-      [CLI, "keys", "create", "--name", "multi-admin", "--scopes", "ingest,read,admin", "--json"],
+      [...cliScript(), "keys", "create", "--name", "multi-admin", "--scopes", "ingest,read,admin", "--json"],
       { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" },
     );
     const admin = (JSON.parse(created) as { key: string }).key;

@@ -130,7 +130,7 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
       }
     };
     // postgres.js throws a few errors nobody can catch when its server vanishes: a rejected
-    // array-type lookup on reconnect and porsager/postgres#1208 from a timer. scripts/start.mjs
+    // array-type lookup on reconnect and porsager/postgres#1208 from a timer. scripts/start.ts
     // logs them and serves on; here they are collected and checked to be only those.
     const stray: unknown[] = [];
     const saved = {

@@ -2,6 +2,7 @@
 // that need their own environment or restart the server. Started like `npm start`.
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { startScript } from "./scripts";
 
 export interface AppServer {
   base: string;
@@ -17,7 +18,7 @@ export async function startApp(options: {
   env?: Record<string, string>;
 }): Promise<AppServer> {
   let output = "";
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs")], {
+  const child = spawn(process.execPath, startScript(), {
     env: {
       ...process.env,
       PORT: String(options.port),

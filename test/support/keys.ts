@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { parseApiKey } from "../../lib/auth/credentials.mjs";
+import { parseApiKey } from "../../lib/auth/credentials";
+import { cliScript } from "./scripts";
 
 /** The secret part of an API key (`fl_<id>_<secret>`; base64url, so it may itself hold "_"). */
 export function secretOf(key: string): string {
@@ -11,7 +12,7 @@ export function secretOf(key: string): string {
 
 /** The operator CLI (`npm run floorline`) on an embedded data folder no server owns yet. */
 export function floorlineCli(dataDir: string, args: string[], input = ""): string {
-  const result = spawnSync(process.execPath, [path.join(process.cwd(), "scripts/floorline.mjs"), ...args], {
+  const result = spawnSync(process.execPath, [...cliScript(), ...args], {
     env: { ...process.env, FLOORLINE_DATA_DIR: dataDir, DATABASE_URL: "" },
     input,
     encoding: "utf8",

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { startScript } from "./scripts";
 
 /** A port nothing listens on right now (other engineers' servers share this machine). */
 export function freePort(): Promise<number> {
@@ -26,7 +27,7 @@ export interface ServerProcess {
 
 export function startServer(port: number, dataDir: string, env: Record<string, string> = {}): ServerProcess {
   let output = "";
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs"), "--port", String(port)], {
+  const child = spawn(process.execPath, [...startScript(), "--port", String(port)], {
     env: {
       ...process.env,
       HOST: "127.0.0.1",

@@ -24,7 +24,7 @@ import {
   parseApiKey,
   secretMatches,
   verifyPassword,
-} from "@/lib/auth/credentials.mjs";
+} from "@/lib/auth/credentials";
 
 describe("API keys", () => {
   it("look like fl_<id>_<secret> with at least 32 random bytes of secret, and parse back", () => {

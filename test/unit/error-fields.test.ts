@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseTrouble, toErrorResponse } from "@/lib/errors";
-import { errorFields } from "@/lib/observability/error-fields.mjs";
+import { errorFields } from "@/lib/observability/error-fields";
 
 describe("errors as log fields", () => {
   it("keep the statement, code and message of a failed query but none of its parameters", () => {

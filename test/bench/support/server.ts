@@ -3,10 +3,11 @@ import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "./paths";
+import { startScript } from "../../support/scripts";
 
 export interface RunningApp {
   baseUrl: string;
-  /** The server process (`scripts/start.mjs`); measure its whole process tree. */
+  /** The server process (`scripts/start.ts`); measure its whole process tree. */
   pid: number;
   /** SIGTERM, then wait for the process (and the database it closes) to exit. */
   stop: () => Promise<void>;
@@ -43,7 +44,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * V8 flags for the server process: none, as `npm start` gives none (scripts/start.mjs sets its
+ * V8 flags for the server process: none, as `npm start` gives none (scripts/start.ts sets its
  * heap growth itself). BENCH_SERVER_NODE_FLAGS adds some, to compare
  * (e.g. "--max-old-space-size=256").
  */
@@ -52,7 +53,7 @@ export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] 
 }
 
 /**
- * Starts the built app the way users do (`node scripts/start.mjs`, which builds first when
+ * Starts the built app the way users do (`npm start`, which builds first when
  * the build in `distDir` is stale) and resolves once /api/v1/health answers 200.
  */
 export async function startApp(options: {
@@ -63,7 +64,7 @@ export async function startApp(options: {
 }): Promise<RunningApp> {
   const host = "127.0.0.1";
   const baseUrl = `http://${host}:${options.port}`;
-  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(repoRoot, "scripts/start.mjs")], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), ...startScript(repoRoot)], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -2,7 +2,7 @@ import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
-import { errorFields, logger } from "@/lib/observability/log.mjs";
+import { errorFields, logger } from "@/lib/observability/log";
 import { chainExportQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 
 const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; charset=utf-8" } as const;

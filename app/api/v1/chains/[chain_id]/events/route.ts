@@ -1,10 +1,10 @@
-import { shutdownSignal } from "@/db/index";
+import { shutdownSignal } from "@/db/lifecycle";
 import { getChainVersion } from "@/db/queries/chains";
 import { foldQueuedChain } from "@/db/ingest/summaries";
 import type { ChainVersion } from "@/lib/chains/types";
 import { chainNotificationsLive, getSharedChainVersion, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
-import { errorFields, logger } from "@/lib/observability/log.mjs";
+import { errorFields, logger } from "@/lib/observability/log";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { authorizeRequest } from "@/app/_access/gate";
 

@@ -6,14 +6,16 @@
 import { spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
+import type { Socket } from "node:net";
+import { ApiError, type ErrorCode } from "../lib/errors";
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 
-const HELP = `Usage: npm start -- [options]    (or: node scripts/start.mjs [options])
+const HELP = `Usage: npm start -- [options]    (or: node --import tsx/esm scripts/start.ts [options])
 
 Serves the Floorline dashboard and API; builds first when there is no current build.
 
@@ -27,12 +29,12 @@ Other settings (environment): DATABASE_URL, FLOORLINE_DEMO, FLOORLINE_API_TOKEN,
 FLOORLINE_STATEMENT_TIMEOUT_MS, FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, FLOORLINE_SHUTDOWN_TIMEOUT_MS.
 See README.md, "Configuration".`;
 
-function fail(message) {
+function fail(message: string): never {
   process.stderr.write(`floorline: ${message}\n\n${HELP}\n`);
   process.exit(2);
 }
 
-let flags;
+let flags: { port?: string; host?: string; "data-dir"?: string; help?: boolean } = {};
 try {
   flags = parseArgs({
     options: {
@@ -45,7 +47,7 @@ try {
     allowPositionals: false,
   }).values;
 } catch (error) {
-  fail(error.message);
+  fail((error as Error).message);
 }
 if (flags.help) {
   process.stdout.write(`${HELP}\n`);
@@ -64,25 +66,26 @@ const dataDirFlag = flags["data-dir"] ?? process.env.FLOORLINE_DATA_DIR;
 if (dataDirFlag) process.env.FLOORLINE_DATA_DIR = path.resolve(dataDirFlag);
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-process.env.NODE_ENV = "production";
+(process.env as Record<string, string>).NODE_ENV = "production";
 // Signals are ours (below); Next.js must not exit before the database is closed.
 process.env.NEXT_MANUAL_SIG_HANDLE = "1";
 
 // V8 sizes the old generation as what survived its last full collection times a factor it
-// picks from the allocation rate, up to 4: the garbage of 5,000-receipt batches made it keep
-// 300 MB of heap around 80-100 MB of live data, and the resident memory followed. A fixed
-// factor keeps the heap near what is live. Not a hard cap (--max-old-space-size): the request
-// bodies in flight alone may hold FLOORLINE_BODY_BUDGET_MB (256 MiB) of text, and a heap that
-// cannot grow past a cap aborts the process. Read at each collection, so setting it here
-// applies from the start; a factor given on the command line or in NODE_OPTIONS wins.
+// picks from the allocation rate, up to 4: the garbage of large ingest batches made it keep
+// several times the live data as heap, and the resident memory followed. A fixed factor
+// keeps the heap near what is live. Not a hard cap (--max-old-space-size): the request
+// bodies in flight alone may hold FLOORLINE_BODY_BUDGET_MB of text, and a heap that cannot
+// grow past a cap aborts the process. Read at each collection, so setting it here applies
+// from the start; a factor given on the command line or in NODE_OPTIONS wins.
 const HEAP_GROWING_PERCENT = 100;
 if (!/heap[-_]growing[-_]percent/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`)) {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
-const { logger, errorFields, requestContext } = await import("../lib/observability/log.mjs");
+const { logger, errorFields, requestContext } = await import("../lib/observability/log");
+const lifecycle = await import("../db/lifecycle");
 
-function positiveInt(name, fallback) {
+function positiveInt(name: string, fallback: number): number {
   const value = process.env[name];
   return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : fallback;
 }
@@ -91,7 +94,7 @@ const SHUTDOWN_TIMEOUT_MS = positiveInt("FLOORLINE_SHUTDOWN_TIMEOUT_MS", 10_000)
 // One server per embedded data folder. The database layer takes the lock when it opens the
 // folder; checking here as well refuses before the (slow) build and start.
 if (!process.env.DATABASE_URL) {
-  const { dataLockOwner, DataFolderLockedError } = await import("../db/data-lock.mjs");
+  const { dataLockOwner, DataFolderLockedError } = await import("../db/data-lock");
   const dataDir = process.env.FLOORLINE_DATA_DIR || path.join(root, ".floorline", "data");
   const owner = dataLockOwner(dataDir);
   if (owner) {
@@ -117,9 +120,9 @@ const SOURCES = [
   "tsconfig.json",
 ];
 
-function sourceStamp() {
+function sourceStamp(): string {
   const hash = createHash("sha256");
-  const visit = (p) => {
+  const visit = (p: string) => {
     if (!existsSync(p)) return;
     const st = statSync(p);
     if (st.isDirectory()) {
@@ -153,13 +156,19 @@ if (!built) {
  * `isRouteHandler`: whether a path is served by a `route.ts` (not a page).
  */
 const { patternOf, isRouteHandler } = (() => {
-  const routes = [];
-  const handlers = new Set();
+  const routes: { regex: RegExp; route: string; page: string }[] = [];
+  const handlers = new Set<string>();
   try {
     const manifest = JSON.parse(readFileSync(path.join(root, distDir, "routes-manifest.json"), "utf8"));
-    const appPaths = JSON.parse(readFileSync(path.join(root, distDir, "app-path-routes-manifest.json"), "utf8"));
+    const appPaths: Record<string, string> = JSON.parse(
+      readFileSync(path.join(root, distDir, "app-path-routes-manifest.json"), "utf8"),
+    );
     for (const [file, page] of Object.entries(appPaths)) if (file.endsWith("/route")) handlers.add(page);
-    for (const r of [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])]) {
+    const listed: { regex: string; page: string }[] = [
+      ...(manifest.staticRoutes ?? []),
+      ...(manifest.dynamicRoutes ?? []),
+    ];
+    for (const r of listed) {
       routes.push({
         regex: new RegExp(r.regex),
         route: r.page,
@@ -170,30 +179,28 @@ const { patternOf, isRouteHandler } = (() => {
     // No manifest: log the path instead.
   }
   // Static routes first, so /api/v1/originals/stats is not read as /api/v1/originals/{hash}.
-  const find = (pathname) => routes.find((r) => r.regex.test(pathname));
+  const find = (pathname: string) => routes.find((r) => r.regex.test(pathname));
   return {
-    patternOf: (pathname) => (pathname.startsWith("/_next/") ? "/_next/*" : find(pathname)?.page),
+    patternOf: (pathname: string) => (pathname.startsWith("/_next/") ? "/_next/*" : find(pathname)?.page),
     // Dot segments, encoded or not, are resolved first, as Next.js resolves them.
-    isRouteHandler: (pathname) => {
-      let resolved;
+    isRouteHandler: (pathname: string) => {
+      let resolved: string;
       try {
         resolved = new URL(pathname.replace(/%2e/gi, "."), "http://x").pathname;
       } catch {
         return false;
       }
-      return handlers.has(find(resolved)?.route);
+      const route = find(resolved)?.route;
+      return route !== undefined && handlers.has(route);
     },
   };
 })();
 
 // ---- The app ------------------------------------------------------------------------------
 
-// Shared with the app (db/index.ts `lifecycle()`): `stopping` ends the event streams, `close`
-// closes the database; `server` tells the app that this script, not the app, handles signals.
-const lifecycleKey = Symbol.for("floorline.lifecycle");
-globalThis[lifecycleKey] ??= { stopping: new AbortController() };
-const lifecycle = globalThis[lifecycleKey];
-lifecycle.server = "scripts/start.mjs";
+// Shared with the app (db/lifecycle.ts): this script, not the app, handles the signals.
+lifecycle.ownSignals("scripts/start.ts");
+const stopping = lifecycle.shutdownSignal();
 
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname: host, port });
@@ -204,9 +211,12 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 const ALLOW = [...METHODS].join(", ");
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function apiError(res, status, code, message, headers = {}) {
-  const body = JSON.stringify({ error: { code, message } });
-  res.writeHead(status, {
+type Headers = Record<string, string>;
+
+function apiError(res: ServerResponse, code: ErrorCode, message: string, headers: Headers = {}) {
+  const error = new ApiError(code, message);
+  const body = JSON.stringify(error.toBody());
+  res.writeHead(error.status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
@@ -214,7 +224,7 @@ function apiError(res, status, code, message, headers = {}) {
   res.end(body);
 }
 
-function page(res, status, title, text, headers = {}) {
+function page(res: ServerResponse, status: number, title: string, text: string, headers: Headers = {}) {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Floorline</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p>${text}</p><p><a href="/">Back to the overview</a></p></body></html>`;
   res.writeHead(status, {
     ...headers,
@@ -224,7 +234,7 @@ function page(res, status, title, text, headers = {}) {
   res.end(body);
 }
 
-function decodable(pathname) {
+function decodable(pathname: string): boolean {
   try {
     for (const segment of pathname.split("/")) decodeURIComponent(segment);
     return true;
@@ -234,19 +244,19 @@ function decodable(pathname) {
 }
 
 /** Answers what must not reach Next.js; true when it did. */
-function answeredHere(req, res, pathname) {
+function answeredHere(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
   // An absolute-form target (`GET http://host/api/v1/chains`) still names an API path.
   const api = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)?\/api(\/|$)/i.test(pathname);
-  if (lifecycle.stopping.signal.aborted) {
+  if (stopping.aborted) {
     const headers = { "retry-after": "5", connection: "close" };
-    if (api) apiError(res, 503, "database_unavailable", "The server is shutting down; try again shortly.", headers);
+    if (api) apiError(res, "database_unavailable", "The server is shutting down; try again shortly.", headers);
     else page(res, 503, "Restarting", "The server is shutting down. Try again in a few seconds.", headers);
     return true;
   }
-  if (!METHODS.has(req.method)) {
+  if (!METHODS.has(req.method ?? "")) {
     // Next.js answers TRACE and unknown methods with a plain-text 500.
     const headers = { allow: ALLOW };
-    if (api) apiError(res, 405, "method_not_allowed", `The method ${req.method} is not supported.`, headers);
+    if (api) apiError(res, "method_not_allowed", `The method ${req.method} is not supported.`, headers);
     else page(res, 405, "Method not allowed", "This address can be read with GET.", headers);
     return true;
   }
@@ -265,21 +275,21 @@ function answeredHere(req, res, pathname) {
   }
   if (!pathname.startsWith("/")) {
     const message = "The request target must be a path, like /api/v1/chains.";
-    if (api) apiError(res, 400, "bad_request", message);
+    if (api) apiError(res, "bad_request", message);
     else page(res, 400, "Bad request", message);
     return true;
   }
   if (!decodable(pathname)) {
     // Next.js answers these with a plain-text 500 (vercel/next.js#92527); they name nothing.
     const message = "The path is not valid percent-encoded UTF-8, so it names no resource.";
-    if (api) apiError(res, 404, "not_found", message);
+    if (api) apiError(res, "not_found", message);
     else page(res, 404, "Not found", message);
     return true;
   }
   return false;
 }
 
-const inFlight = new Set();
+const inFlight = new Set<ServerResponse>();
 
 const server = http.createServer((req, res) => {
   const started = process.hrtime.bigint();
@@ -296,7 +306,7 @@ const server = http.createServer((req, res) => {
     if (logged) return;
     logged = true;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const fields = {
+    const fields: Record<string, unknown> = {
       req_id: id,
       method: req.method,
       route: patternOf(pathname) ?? pathname.slice(0, 200),
@@ -310,7 +320,7 @@ const server = http.createServer((req, res) => {
   res.once("finish", done);
   res.once("close", done);
   // While draining, responses still in progress close their connection when done.
-  if (lifecycle.stopping.signal.aborted) res.shouldKeepAlive = false;
+  if (stopping.aborted) res.shouldKeepAlive = false;
   if (answeredHere(req, res, pathname)) return;
   requestContext
     .run({ reqId: id }, () => handle(req, res))
@@ -322,33 +332,30 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 5_000;
 
-server.on("clientError", (error, socket) => {
+/** An error answer written straight to a socket that never became a request. */
+function socketError(socket: Socket, reason: string, error: ApiError, headers = "") {
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\n${headers}connection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
   // Malformed HTTP (bad header bytes, oversized headers, unknown methods): a 4xx without
   // reaching Next.js. The path may be unreadable, so the body is the API's error shape.
   if (socket.writable && !socket.destroyed) {
-    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
-    const body = JSON.stringify({
-      error: {
-        code: tooLarge ? "headers_too_large" : "bad_request",
-        message: tooLarge ? "The request's headers are too large." : "The request is not valid HTTP/1.1.",
-      },
-    });
-    socket.end(
-      `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    if (error.code === "HPE_HEADER_OVERFLOW") {
+      const tooLarge = new ApiError("headers_too_large", "The request's headers are too large.");
+      socketError(socket, "Request Header Fields Too Large", tooLarge);
+    } else socketError(socket, "Bad Request", new ApiError("bad_request", "The request is not valid HTTP/1.1."));
   } else socket.destroy();
 });
 
 // CONNECT (a proxy tunnel) never reaches the request handler; without this Node drops the
 // connection without an answer.
-server.on("connect", (req, socket) => {
-  const body = JSON.stringify({
-    error: { code: "method_not_allowed", message: "The method CONNECT is not supported." },
-  });
-  socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+server.on("connect", (_req: IncomingMessage, socket: Socket) => {
+  const refused = new ApiError("method_not_allowed", "The method CONNECT is not supported.");
+  socketError(socket, "Method Not Allowed", refused, `allow: ${ALLOW}\r\n`);
 });
 
 server.listen(port, host, () => {
@@ -361,15 +368,14 @@ server.on("error", (error) => {
 
 // ---- Shutdown -------------------------------------------------------------------------------
 
-async function shutdown(signal, exitCode = 0) {
-  if (lifecycle.stopping.signal.aborted) {
+async function shutdown(signal: string, exitCode = 0) {
+  if (!lifecycle.beginShutdown()) {
     logger.warn(`${signal} again: not waiting for requests to finish`);
     for (const res of inFlight) res.destroy();
     return;
   }
   logger.info({ in_flight: inFlight.size }, `${signal}: stopping; draining requests`);
   // From here, new requests on open connections get 503 and event streams end.
-  lifecycle.stopping.abort();
   server.close();
   server.closeIdleConnections();
   const deadline = Date.now() + SHUTDOWN_TIMEOUT_MS;
@@ -381,7 +387,7 @@ async function shutdown(signal, exitCode = 0) {
   logger.info(`${signal}: closing the database`);
   let code = exitCode;
   try {
-    await lifecycle.close?.();
+    await lifecycle.closeApp();
   } catch (error) {
     logger.error({ err: errorFields(error) }, "error while closing the database");
     code = 1;
@@ -396,7 +402,7 @@ for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void shutdo
 // is buffered (porsager/postgres#1208). Nothing waits on that write: the calls on that
 // connection fail with 503 (or hit the database layer's deadline, which replaces the
 // client), so the server keeps serving. Any other uncaught exception stops it cleanly.
-function knownDriverBug(error) {
+function knownDriverBug(error: unknown): boolean {
   return (
     error instanceof TypeError &&
     /nextWrite/.test(error.stack ?? "") &&

@@ -4,8 +4,18 @@
 // Cut from logged errors: a failed statement's text can be as large as what it wrote.
 const MAX_TEXT = 300;
 
-/** @param {unknown} text */
-function clip(text) {
+export interface ErrorFields {
+  type?: string;
+  code?: string;
+  message?: string;
+  query?: string;
+  routine?: string;
+  constraint?: string;
+  stack?: string;
+  causes?: Omit<ErrorFields, "causes" | "stack">[];
+}
+
+function clip(text: unknown): string | undefined {
   if (typeof text !== "string") return undefined;
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
 }
@@ -15,18 +25,17 @@ function clip(text) {
  * hold every parameter (a whole cached original), postgres.js errors carry `parameters`, and
  * PostgreSQL's `detail` quotes values. Kept: names, SQLSTATE codes, messages up to the first
  * "params:", the statement's text clipped, routine and constraint names, and stack frames.
- * @param {unknown} error
  */
-export function errorFields(error) {
-  const chain = [];
-  for (let e = error, depth = 0; e && depth < 5; e = /** @type {any} */ (e).cause, depth++) {
+export function errorFields(error: unknown): ErrorFields {
+  const chain: ErrorFields[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (typeof e !== "object") {
       chain.push({ message: clip(String(e)) });
       break;
     }
-    const any = /** @type {Record<string, unknown>} */ (e);
+    const any = e as Record<string, unknown>;
     let message = typeof any.message === "string" ? any.message : undefined;
-    let query;
+    let query: string | undefined;
     if (message?.startsWith("Failed query: ")) {
       const body = message.slice("Failed query: ".length);
       const cut = body.lastIndexOf("\nparams:");
@@ -51,9 +60,9 @@ export function errorFields(error) {
                   .join("\n")
               : undefined,
         }).filter(([, v]) => v !== undefined),
-      ),
+      ) as ErrorFields,
     );
   }
-  const [top, ...causes] = chain;
+  const [top = {}, ...causes] = chain;
   return causes.length ? { ...top, causes } : top;
 }

@@ -3,30 +3,29 @@
 //
 // It lives in lib/ although lib/ is otherwise free of I/O: its only effect is a line on
 // stdout, it reads no state of the app, and every layer (route wrapper, error contract, db
-// start-up, the HTTP server in scripts/start.mjs) must log the same way. Plain ESM, with
-// log.d.mts beside it, so that scripts/start.mjs shares it without a TypeScript loader.
+// start-up, the HTTP server in scripts/start.ts) must log the same way.
 import { AsyncLocalStorage } from "node:async_hooks";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
-import { errorFields } from "./error-fields.mjs";
+import { errorFields } from "./error-fields";
 
-export { errorFields };
+export { type ErrorFields, errorFields } from "./error-fields";
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
- * The request a line is logged for: scripts/start.mjs runs each request inside it, so every
+ * The request a line is logged for: scripts/start.ts runs each request inside it, so every
  * line the app logs while handling it carries its `req_id`. On globalThis for the same reason
  * as the logger.
- * @type {AsyncLocalStorage<{ reqId: string }>}
  */
-export const requestContext = (() => {
+export const requestContext: AsyncLocalStorage<{ reqId: string }> = (() => {
+  const g = globalThis as unknown as Record<symbol, AsyncLocalStorage<{ reqId: string }> | undefined>;
   const key = Symbol.for("floorline.requestContext");
-  globalThis[key] ??= new AsyncLocalStorage();
-  return globalThis[key];
+  g[key] ??= new AsyncLocalStorage();
+  return g[key];
 })();
 
-function createLogger() {
+function createLogger(): Logger {
   const wanted = (process.env.LOG_LEVEL || "info").toLowerCase();
   const level = LEVELS.includes(wanted) ? wanted : "info";
   const options = {
@@ -50,8 +49,9 @@ function createLogger() {
  * chunks, and lib/errors.ts (which client code also imports, so it cannot import pino) finds
  * it there.
  */
-export const logger = (() => {
+export const logger: Logger = (() => {
+  const g = globalThis as unknown as Record<symbol, Logger | undefined>;
   const key = Symbol.for("floorline.logger");
-  globalThis[key] ??= createLogger();
-  return globalThis[key];
+  g[key] ??= createLogger();
+  return g[key];
 })();

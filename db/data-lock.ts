@@ -1,7 +1,6 @@
 // One process per embedded data folder. PGlite has no lock between processes: two of them on
 // one folder both "write", one loses its rows, and the next open can crash. So whoever opens
 // a folder (the server, `npm run db:migrate`, the CLI) first takes `floorline.lock` in it.
-// Plain ESM so that TypeScript code and the plain .mjs scripts share the one implementation.
 import { linkSync, mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,12 +9,28 @@ export const LOCK_FILE = "floorline.lock";
 // A takeover that crashed half-way leaves its guard folder behind; past this age it is ignored.
 const TAKEOVER_GUARD_STALE_MS = 10_000;
 
+export interface DataLockOwner {
+  pid: number;
+  proc_start?: string;
+  started_at?: string;
+  host?: string;
+  command?: string;
+}
+
+export interface DataLock {
+  file: string;
+  release(): void;
+}
+
+/** What a lock file holds, as read: anything, since its writer may have died half-way. */
+type LockFileContent = Partial<Record<keyof DataLockOwner, unknown>>;
+
 export class DataFolderLockedError extends Error {
-  /**
-   * @param {string} dataDir
-   * @param {{ pid: number, started_at?: string, command?: string, host?: string }} owner
-   */
-  constructor(dataDir, owner) {
+  readonly code = "DATA_FOLDER_LOCKED";
+  constructor(
+    readonly dataDir: string,
+    readonly owner: DataLockOwner,
+  ) {
     const since = owner.started_at ? `, running since ${owner.started_at}` : "";
     const where = owner.host && owner.host !== os.hostname() ? ` on host ${owner.host}` : "";
     const what = owner.command ? ` (${owner.command})` : "";
@@ -24,19 +39,14 @@ export class DataFolderLockedError extends Error {
         "Only one process may open an embedded data folder: stop that process first, or use another FLOORLINE_DATA_DIR.",
     );
     this.name = "DataFolderLockedError";
-    this.code = "DATA_FOLDER_LOCKED";
-    this.dataDir = dataDir;
-    this.owner = owner;
   }
 }
 
 /**
  * The kernel's start time of a process (clock ticks since boot), so that a pid reused by an
  * unrelated process after a crash is not mistaken for the owner. Undefined off Linux.
- * @param {number} pid
- * @returns {string | undefined}
  */
-function procStart(pid) {
+function procStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses: count fields after the last ")".
@@ -46,8 +56,7 @@ function procStart(pid) {
   }
 }
 
-/** @param {{ pid?: unknown, proc_start?: unknown, host?: unknown }} owner */
-function ownerAlive(owner) {
+function ownerAlive(owner: LockFileContent): owner is DataLockOwner {
   if (typeof owner.pid !== "number" || !Number.isInteger(owner.pid) || owner.pid <= 0) return false;
   // A folder shared between machines (a network mount): another host's pid cannot be
   // checked from here, so its lock stands until removed by hand.
@@ -56,7 +65,7 @@ function ownerAlive(owner) {
     process.kill(owner.pid, 0);
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EPERM") return false;
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
   if (typeof owner.proc_start === "string") {
     const now = procStart(owner.pid);
@@ -65,24 +74,19 @@ function ownerAlive(owner) {
   return true;
 }
 
-/** @param {string} file */
-function readOwner(file) {
+function readOwner(file: string): LockFileContent | undefined {
   try {
     const owner = JSON.parse(readFileSync(file, "utf8"));
     return owner && typeof owner === "object" ? owner : {};
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     // Empty or half-written: its writer died before finishing, so it owns nothing.
     return {};
   }
 }
 
-/**
- * Who holds the folder's lock, if a live process does.
- * @param {string} dataDir
- * @returns {{ pid: number, started_at?: string, command?: string } | undefined}
- */
-export function dataLockOwner(dataDir) {
+/** Who holds the folder's lock, if a live process does. */
+export function dataLockOwner(dataDir: string): DataLockOwner | undefined {
   const owner = readOwner(path.join(dataDir, LOCK_FILE));
   return owner && ownerAlive(owner) ? owner : undefined;
 }
@@ -90,11 +94,8 @@ export function dataLockOwner(dataDir) {
 /**
  * Takes the folder's lock for this process, taking over a stale one (its owner is dead).
  * Throws DataFolderLockedError when a live process, this one included, holds it.
- * @param {string} dataDir
- * @param {{ command?: string }} [options]
- * @returns {{ file: string, release: () => void }}
  */
-export function acquireDataLock(dataDir, options = {}) {
+export function acquireDataLock(dataDir: string, options: { command?: string } = {}): DataLock {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, LOCK_FILE);
   const mine = {
@@ -115,7 +116,7 @@ export function acquireDataLock(dataDir, options = {}) {
         linkSync(draft, file);
         return { file, release: () => releaseDataLock(file, mine) };
       } catch (error) {
-        if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
       const owner = readOwner(file);
       if (owner === undefined) continue;
@@ -132,15 +133,13 @@ export function acquireDataLock(dataDir, options = {}) {
  * Removes a stale lock, guarded so that two processes taking over the same stale lock cannot
  * delete each other's fresh one: only the holder of the guard folder removes, and only the
  * lock it judged stale.
- * @param {string} file
- * @param {object} stale
  */
-function removeStale(file, stale) {
+function removeStale(file: string, stale: LockFileContent): void {
   const guard = `${file}.takeover`;
   try {
     mkdirSync(guard);
   } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     try {
       if (Date.now() - statSync(guard).mtimeMs > TAKEOVER_GUARD_STALE_MS) rmdirSync(guard);
     } catch {
@@ -157,11 +156,7 @@ function removeStale(file, stale) {
   }
 }
 
-/**
- * @param {string} file
- * @param {{ pid: number, proc_start?: string }} mine
- */
-function releaseDataLock(file, mine) {
+function releaseDataLock(file: string, mine: DataLockOwner): void {
   const owner = readOwner(file);
   if (owner && owner.pid === mine.pid && owner.proc_start === mine.proc_start) {
     try {

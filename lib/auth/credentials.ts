@@ -1,11 +1,12 @@
-// Credential crypto shared by the app and the CLI (`scripts/floorline.mjs`, plain Node ESM,
-// so it runs from a production install without a TypeScript runner): API keys, session
+// Credential crypto shared by the app and the CLI (`scripts/floorline.ts`): API keys, session
 // tokens and operator passwords. Pure functions of node:crypto; nothing here stores anything.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 export const KEY_PREFIX = "fl";
-export const KEY_SCOPES = ["ingest", "read", "admin"];
-export const ROLES = ["viewer", "admin"];
+export const KEY_SCOPES = ["ingest", "read", "admin"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+export const ROLES = ["viewer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
 
 const KEY_ID_BYTES = 8;
 // The contract asks for at least 32 random bytes of secret.
@@ -13,7 +14,7 @@ const KEY_SECRET_BYTES = 32;
 const KEY_PATTERN = /^fl_([0-9a-f]{16})_([A-Za-z0-9_-]{43,128})$/;
 
 /** SHA-256 hex of a high-entropy secret: enough for random keys and tokens (no dictionary to slow down). */
-export function hashSecret(secret) {
+export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
@@ -21,32 +22,32 @@ export function hashSecret(secret) {
  * Equality of two strings in time that depends on neither their content nor their lengths:
  * both sides are hashed to the same length first.
  */
-export function constantTimeEqual(a, b) {
+export function constantTimeEqual(a: string, b: string): boolean {
   const x = createHash("sha256").update(String(a), "utf8").digest();
   const y = createHash("sha256").update(String(b), "utf8").digest();
   return timingSafeEqual(x, y) && a.length === b.length;
 }
 
 /** A new API key: the full key (shown once), its public id and the hash to store. */
-export function generateApiKey() {
+export function generateApiKey(): { id: string; key: string; secretHash: string } {
   const id = randomBytes(KEY_ID_BYTES).toString("hex");
   const secret = randomBytes(KEY_SECRET_BYTES).toString("base64url");
   return { id, key: `${KEY_PREFIX}_${id}_${secret}`, secretHash: hashSecret(secret) };
 }
 
 /** `fl_<id>_<secret>` into its parts, or null for anything else. */
-export function parseApiKey(text) {
+export function parseApiKey(text: string): { id: string; secret: string } | null {
   const match = KEY_PATTERN.exec(text);
-  return match ? { id: match[1], secret: match[2] } : null;
+  return match?.[1] && match[2] ? { id: match[1], secret: match[2] } : null;
 }
 
 /** Whether a presented secret matches the stored hash, in constant time. */
-export function secretMatches(secret, storedHash) {
+export function secretMatches(secret: string, storedHash: string): boolean {
   return constantTimeEqual(hashSecret(secret), storedHash);
 }
 
 /** A new session token (for the cookie) and the hash the sessions table keeps. */
-export function generateSessionToken() {
+export function generateSessionToken(): { token: string; tokenHash: string } {
   const token = randomBytes(32).toString("base64url");
   return { token, tokenHash: hashSecret(token) };
 }
@@ -56,7 +57,14 @@ export function generateSessionToken() {
 const SCRYPT = { N: 32768, r: 8, p: 1, keylen: 32 };
 const SCRYPT_MAXMEM = 96 * 1024 * 1024;
 
-function scryptAsync(password, salt, { N, r, p, keylen }) {
+interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  keylen: number;
+}
+
+function scryptAsync(password: string, salt: Buffer, { N, r, p, keylen }: ScryptParams): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(password.normalize("NFC"), salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (error, key) =>
       error ? reject(error) : resolve(key),
@@ -65,16 +73,16 @@ function scryptAsync(password, salt, { N, r, p, keylen }) {
 }
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash, so they can change later. */
-export async function hashPassword(password) {
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, SCRYPT);
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password, stored) {
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = String(stored).split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
-  const [, N, r, p, salt, hash] = parts;
+  const [, N, r, p, salt = "", hash = ""] = parts;
   const expected = Buffer.from(hash, "base64url");
   const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), {
     N: Number(N),
