@@ -28,6 +28,8 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
+          // sdk-app.test.ts drives the SDK's build against the app.
+          globalSetup: ["sdk/typescript/test/build.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
