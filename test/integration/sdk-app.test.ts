@@ -181,9 +181,9 @@ describe("the SDK against the built app", () => {
       onError: (error, items) => refused.push({ status: error.status, passIds: items.map((i) => i.body.pass_id) }),
     });
     const c = fl.chain("refused");
-    c.recordPass("a".repeat(400), "b".repeat(300), { density: 0.9 });
-    c.recordPass("b".repeat(300), "c".repeat(280), { density: 0.9, metadata: { blob: "x".repeat(20 * 1024) } });
-    c.recordPass("c".repeat(280), "d".repeat(260), { density: 0.9 });
+    c.recordPass("a ".repeat(200), "b ".repeat(150), { density: 0.9 });
+    c.recordPass("b ".repeat(150), "c ".repeat(140), { density: 0.9, metadata: { blob: "x".repeat(20 * 1024) } });
+    c.recordPass("c ".repeat(140), "d ".repeat(130), { density: 0.9 });
     await fl.flush();
     expect(refused).toEqual([{ status: 422, passIds: ["refused.p2"] }]);
     expect(posts).toHaveLength(2);
@@ -204,7 +204,7 @@ describe("the SDK against the built app", () => {
       outcomes.push({
         c,
         strategy,
-        outcome: await c.compressUntilFloor("w".repeat(3_200), halve, { onBreach: () => strategy }),
+        outcome: await c.compressUntilFloor("w ".repeat(1600), halve, { onBreach: () => strategy }),
       });
     }
     await fl.flush();

@@ -3,6 +3,8 @@
 import { formatMarker, markerKey } from "../../../lib/ccr/marker";
 import { COLLAPSE_VERDICTS, type Verdict } from "../../../lib/guard/guard";
 import { sha256Hex } from "../../../lib/guard/hash";
+import { MAX_ORIGINALS, type Measurement } from "../../../lib/measure/index";
+import type { MeasureFn } from "./measure";
 import { buildReceipt, type PassReceipt, type Policy } from "./receipt";
 
 export type Strategy = "halt" | "restore" | "accept_loss";
@@ -12,16 +14,13 @@ export interface PassResult {
   directive: string;
   manifestDigest: string;
   receipt: PassReceipt;
-  /** What the measurement found, or null when the density was given by the caller. */
-  measured: Measured | null;
+  /** What the measurement found; its density is the receipt's unless the agent claimed one. */
+  measured: Measured;
   /** The output to hand on: with cacheOriginals, the compressed output plus its CCR marker. */
   output: string;
 }
 
-export interface Measured {
-  semantic_density_score: number;
-  [field: string]: unknown;
-}
+export type Measured = Measurement;
 
 export interface RecordOptions {
   /** A density claimed by the agent, used in place of the measured one. */
@@ -70,7 +69,7 @@ export interface BoundaryReceipt {
 export interface ChainHost {
   policyNow(contentClass: string): Policy;
   policyReady(contentClass: string): Promise<Policy>;
-  measure(content: string, source: string, policy: Policy): Measured | null;
+  measure: MeasureFn;
   cacheOriginals: boolean;
   sendContent: boolean;
   send(kind: "pass" | "boundary" | "original", body: Record<string, unknown>): void;
@@ -85,6 +84,8 @@ export class Chain {
   private passNumber = 0;
   private source: string | null = null;
   private last: { passId: string; output: string; hash: string } | null = null;
+  /** The inputs this chain cached, by the key its markers carry, for measuring what they make recoverable. */
+  private readonly originals = new Map<string, string>();
 
   constructor(
     private readonly host: ChainHost,
@@ -118,14 +119,15 @@ export class Chain {
     const inputHash = this.last && this.last.output === input ? this.last.hash : sha256Hex(input);
     let handed = output;
     if (this.host.cacheOriginals) {
-      handed = `${output}\n${formatMarker(markerKey(inputHash))}`;
+      const key = markerKey(inputHash);
+      handed = `${output}\n${formatMarker(key)}`;
+      this.originals.set(key, input);
+      // The measurement reads at most this many originals per content; older ones would only cost memory.
+      if (this.originals.size > MAX_ORIGINALS) this.originals.delete(this.originals.keys().next().value as string);
       this.host.send("original", { original: input, compressed: output, chain_id: this.id, pass_id: passId });
     }
-    const measured = options.density === undefined ? this.host.measure(handed, this.source, policy) : null;
-    const density = options.density ?? measured?.semantic_density_score;
-    if (density === undefined) {
-      throw new TypeError("recordPass needs { density } when no measurement is available");
-    }
+    const measured = this.host.measure(handed, { source: this.source, policy, originals: this.originals });
+    const density = options.density ?? measured.semantic_density_score;
     const { receipt, manifest } = buildReceipt({
       chainId: this.id,
       contentClass: this.contentClass,
@@ -134,6 +136,9 @@ export class Chain {
       inputHash,
       output: handed,
       density,
+      parseable: measured.parseable,
+      // No required fields: the content is as schema-valid as it is parseable.
+      schemaValid: measured.schema_valid ?? measured.parseable,
       policy,
       metadata: options.metadata,
       sendContent: this.host.sendContent,

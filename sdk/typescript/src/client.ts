@@ -3,10 +3,10 @@
 import { CONSERVATIVE_DEFAULT_POLICY } from "../../../lib/guard/policy";
 import { type ReasoningNode, type CompressedResidual, compressTrace } from "../../../lib/traces/trace";
 import { sha256Hex } from "../../../lib/guard/hash";
-import { Chain, type ChainHost, type ChainOptions, type Measured } from "./chain";
+import { Chain, type ChainHost, type ChainOptions } from "./chain";
 import { Delivery, type DeliveryCounters, type Item, type ItemKind } from "./delivery";
 import { FloorlineError, httpTransport, type Transport } from "./http";
-import { measureWith, type MeasureFn } from "./measure";
+import { type MeasureFn, measureShared } from "./measure";
 import type { Policy } from "./receipt";
 import { watchExit } from "./exit";
 
@@ -45,6 +45,8 @@ export const DEFAULTS = {
   exitTimeoutMs: 10_000,
 } as const;
 
+const MAX_CHAINS = 10_000;
+
 export interface Original {
   hash: string;
   original: string;
@@ -81,11 +83,10 @@ export class Floorline {
           onResult: (kind, result) => this.noticeResult(kind, result),
         })
       : null;
-    const measure = measureWith(options.measure);
     this.host = {
       policyNow: (c) => this.policyNow(c),
       policyReady: (c) => this.policyReady(c),
-      measure: (content, source, policy) => measure(content, source, policy) as Measured | null,
+      measure: options.measure ?? measureShared,
       cacheOriginals: options.cacheOriginals ?? false,
       sendContent: options.sendContent ?? false,
       send: (kind, body) => this.send(kind, body),
@@ -99,6 +100,8 @@ export class Floorline {
     if (!chain) {
       chain = new Chain(this.host, id, options);
       this.chains.set(id, chain);
+      // An agent that runs for days opens chains without end; the client remembers the recent ones.
+      if (this.chains.size > MAX_CHAINS) this.chains.delete(this.chains.keys().next().value as string);
       void this.policyReady(chain.contentClass);
     }
     return chain;

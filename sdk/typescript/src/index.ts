@@ -28,6 +28,14 @@ export {
 } from "../../../lib/guard/guard";
 export { CONSERVATIVE_DEFAULT_POLICY } from "../../../lib/guard/policy";
 export {
+  type FactCounts,
+  type MeasureFormat,
+  type MeasureOptions,
+  type Measurement,
+  measure,
+  METHOD as MEASURE_METHOD,
+} from "../../../lib/measure/index";
+export {
   type BindingConclusion,
   type CompressedResidual,
   compressTrace,

@@ -1,12 +1,18 @@
-// The measurement a chain uses for density when the agent claims none.
-import type { Measured } from "./chain";
+// The measurement a chain takes its density from when the agent claims none: the server's
+// own (lib/measure), in the class's format and required fields, against the chain's source,
+// with the originals this client cached standing behind the markers it wrote.
+import { type Measurement, measure, type Originals } from "../../../lib/measure/index";
 import type { Policy } from "./receipt";
 
-export type MeasureFn = (content: string, options: { source: string; policy: Policy }) => Measured | null;
+export type MeasureFn = (
+  content: string,
+  options: { source: string; policy: Policy; originals: Originals },
+) => Measurement;
 
-export function measureWith(
-  custom: MeasureFn | undefined,
-): (content: string, source: string, policy: Policy) => Measured | null {
-  if (custom) return (content, source, policy) => custom(content, { source, policy });
-  return () => null;
-}
+export const measureShared: MeasureFn = (content, { source, policy, originals }) =>
+  measure(content, {
+    source,
+    format: policy.format ?? "any",
+    requiredFields: policy.required_fields ?? [],
+    originals,
+  });

@@ -1,12 +1,13 @@
-// A pass receipt from the content itself: hashes, UTF-8 size, parseability and schema validity
-// in the class's format (the server's own content check), and the guard's manifest on them.
-import { checkContent, type ContentFormat, type DecodedFormat } from "../../../lib/content-checks/check-content";
+// A pass receipt from the content itself: hashes, UTF-8 size, the measurement's parseability
+// and schema validity in the class's format, and the guard's manifest on them.
+import type { ContentFormat, DecodedFormat } from "../../../lib/content-checks/formats";
 import {
   type CompressionManifest,
   type CompressionPass,
   type CompressionPolicy,
   evaluatePass,
 } from "../../../lib/guard/guard";
+import { sha256Hex } from "../../../lib/guard/hash";
 
 export interface Policy extends CompressionPolicy {
   content_class?: string;
@@ -37,26 +38,21 @@ export interface ReceiptInput {
   inputHash: string;
   output: string;
   density: number;
+  parseable: boolean;
+  schemaValid: boolean;
   policy: Policy;
   metadata?: Record<string, unknown>;
   sendContent?: boolean;
 }
 
 export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest: CompressionManifest } {
-  // The check hashes and sizes the content itself; no claims are passed, so its findings
-  // (not its comparisons) are what the receipt carries.
-  const found = checkContent(
-    r.output,
-    { current_size_bytes: -1, current_content_hash: "" },
-    { ...r.policy, format: r.policy.format ?? "any", required_fields: r.policy.required_fields ?? [] },
-  );
   const pass = {
     pass_id: r.passId,
     pass_number: r.passNumber,
-    current_content_hash: found.sha256,
-    current_size_bytes: found.sizeBytes,
-    is_parseable: found.checks.parseable,
-    schema_valid: found.checks.schema_valid,
+    current_content_hash: sha256Hex(r.output),
+    current_size_bytes: Buffer.byteLength(r.output, "utf8"),
+    is_parseable: r.parseable,
+    schema_valid: r.schemaValid,
     semantic_density_score: r.density,
   };
   const manifest = evaluatePass(pass, r.policy);

@@ -44,12 +44,12 @@ describe("recordPass", () => {
     const chain = new sdk.Floorline({ policies: { docs: policy } }).chain("c-2", { contentClass: "docs" });
     const full = JSON.stringify({
       items: [
-        { id: 1, v: "x".repeat(40) },
-        { id: 2, v: "y".repeat(40) },
+        { id: 1, v: "x ".repeat(20) },
+        { id: 2, v: "y ".repeat(20) },
       ],
     });
     chain.recordPass(full, full.slice(0, -1).concat("}"), { density: 0.9 });
-    const dropped = chain.recordPass(full, JSON.stringify({ items: [{ v: "x".repeat(40) }, { id: 2 }] }), {
+    const dropped = chain.recordPass(full, JSON.stringify({ items: [{ v: "x ".repeat(20) }, { id: 2 }] }), {
       density: 0.9,
     });
     expect(dropped.receipt).toMatchObject({ is_parseable: true, schema_valid: false });
@@ -62,8 +62,8 @@ describe("recordPass", () => {
   it("uses the server's conservative default floor offline when no policy is given", () => {
     const chain = new sdk.Floorline().chain("c-3");
     expect(chain.policy).toMatchObject(sdk.CONSERVATIVE_DEFAULT_POLICY);
-    chain.recordPass("x".repeat(1000), "x".repeat(900), { density: 0.9 });
-    expect(chain.recordPass("x".repeat(900), "x".repeat(100), { density: 0.9 }).verdict).toBe("COLLAPSE_IMMINENT");
+    chain.recordPass("x ".repeat(500), "x ".repeat(450), { density: 0.9 });
+    expect(chain.recordPass("x ".repeat(450), "x ".repeat(50), { density: 0.9 }).verdict).toBe("COLLAPSE_IMMINENT");
   });
 
   it("with cacheOriginals, hands on the output with the CCR marker of its input", () => {
@@ -75,9 +75,17 @@ describe("recordPass", () => {
     expect(result.receipt.current_content_hash).toBe(sha(result.output));
   });
 
-  it("asks for a density when it has no measurement to take it from", () => {
-    const chain = new sdk.Floorline({ measure: () => null }).chain("c-5");
-    expect(() => chain.recordPass("a", "b")).toThrow(/density/);
+  it("takes the density from the shared measurement against the chain's source unless one is claimed", () => {
+    const chain = new sdk.Floorline().chain("c-5");
+    const source = "Build 4182 failed at 14:02 on host db-7: disk /var/lib/pg full (98%). Retry with --force.";
+    const kept = "Build 4182 failed at 14:02 on host db-7: disk full.";
+    const first = chain.recordPass(source, kept);
+    expect(first.measured).toEqual(sdk.measure(kept, { source, format: "any", requiredFields: [] }));
+    expect(first.receipt.semantic_density_score).toBe(first.measured.semantic_density_score);
+    expect(first.measured.facts?.lost).toBeGreaterThan(0);
+    const claimed = chain.recordPass(kept, "a build failed", { density: 0.95 });
+    expect(claimed.receipt.semantic_density_score).toBe(0.95);
+    expect(claimed.measured.semantic_density_score).toBeLessThan(first.measured.semantic_density_score);
   });
 });
 
@@ -86,7 +94,7 @@ describe("compressUntilFloor", () => {
 
   it("proceeds while safe and halts where the guard says, keeping the last safe content", async () => {
     const chain = new sdk.Floorline({ policies: { default: { ...loose, min_size_bytes: 100 } } }).chain("u-1");
-    const start = "z".repeat(1600);
+    const start = "z ".repeat(800);
     const outcome = await chain.compressUntilFloor(start, halve);
     // 1600 → 800 (pass 1) → 400 → 200 → 100 → 50: the fifth pass is under the floor.
     expect(outcome.passes.map((p) => p.verdict)).toEqual([
@@ -98,7 +106,7 @@ describe("compressUntilFloor", () => {
     ]);
     expect(outcome).toMatchObject({
       strategy: "halt",
-      content: "z".repeat(100),
+      content: "z ".repeat(50),
       reason: "HALT: Size 50 < 100, next pass will collapse.",
     });
     expect(outcome.boundary).toEqual({ chain_id: "u-1", pass_number: 5, strategy: "halt", reason: outcome.reason });
@@ -119,8 +127,8 @@ describe("compressUntilFloor", () => {
 
   it("accepts the loss when the caller says so, recording the floor it relaxed", async () => {
     const chain = new sdk.Floorline({ policies: { default: { ...loose, min_size_bytes: 100 } } }).chain("u-3");
-    const outcome = await chain.compressUntilFloor("q".repeat(800), halve, { onBreach: () => "accept_loss" });
-    expect(outcome.content).toBe("q".repeat(50));
+    const outcome = await chain.compressUntilFloor("q ".repeat(400), halve, { onBreach: () => "accept_loss" });
+    expect(outcome.content).toBe("q ".repeat(25));
     expect(outcome.boundary).toMatchObject({
       strategy: "accept_loss",
       relaxed_policy: { min_size_bytes: 100, min_semantic_density: 0.2, max_pass_number: 6 },

@@ -147,7 +147,7 @@ describe("delivery", () => {
               })),
             },
           };
-    chain.recordPass("a".repeat(100), "b".repeat(50), { density: 0.9 });
+    chain.recordPass("a ".repeat(50), "b ".repeat(25), { density: 0.9 });
     await fl.flush();
     await chain.ready();
     await new Promise((r) => setTimeout(r, 50));
@@ -158,7 +158,7 @@ describe("delivery", () => {
   it("sends cached originals, boundaries and traces to their endpoints", async () => {
     const fl = client({ cacheOriginals: true });
     const chain = fl.chain("b-9");
-    chain.recordPass("x".repeat(500), "x".repeat(400), { density: 0.9 });
+    chain.recordPass("x ".repeat(250), "x ".repeat(200), { density: 0.9 });
     chain.recordBoundary({ pass_number: 1, strategy: "halt", reason: "enough" });
     const trace = fl.distill([
       { node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "it holds", verification_receipt: "r1" },

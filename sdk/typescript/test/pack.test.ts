@@ -40,8 +40,8 @@ describe("npm pack, then install into an empty project", () => {
       path.join(project, "main.js"),
       `import { Floorline, evaluatePass } from "@floorline/sdk";
 const chain = new Floorline().chain("packed");
-chain.recordPass("x".repeat(1000), "x".repeat(900), { density: 0.9 });
-const r = chain.recordPass("x".repeat(900), "x".repeat(800), { density: 0.9 });
+chain.recordPass("x ".repeat(500), "x ".repeat(450), { density: 0.9 });
+const r = chain.recordPass("x ".repeat(450), "x ".repeat(400), { density: 0.9 });
 console.log(JSON.stringify({ verdict: r.verdict, same: evaluatePass(r.receipt, chain.policy).manifest_digest === r.manifestDigest }));
 `,
     );
