@@ -120,7 +120,8 @@ export class Chain {
     let handed = output;
     if (this.host.cacheOriginals) {
       const key = markerKey(inputHash);
-      handed = `${output}\n${formatMarker(key)}`;
+      // Base64 has no room for a marker: the original is cached, the output left as it is.
+      handed = policy.format === "base64" ? output : withMarker(output, formatMarker(key));
       this.originals.set(key, input);
       // The measurement reads at most this many originals per content; older ones would only cost memory.
       if (this.originals.size > MAX_ORIGINALS) this.originals.delete(this.originals.keys().next().value as string);
@@ -222,6 +223,25 @@ export class Chain {
       boundary: null,
     };
   }
+}
+
+/**
+ * The output with its marker, still in its format: JSON stays JSON (a `_ccr` field on an
+ * object, a last item in an array) so the marker never makes a pass unparseable; text gets
+ * the marker on a line of its own.
+ */
+export function withMarker(output: string, marker: string): string {
+  const start = output.trimStart()[0];
+  if (start === "{" || start === "[") {
+    try {
+      const value: unknown = JSON.parse(output);
+      if (Array.isArray(value)) return JSON.stringify([...value, marker]);
+      if (value !== null && typeof value === "object") return JSON.stringify({ ...value, _ccr: marker });
+    } catch {
+      // not JSON after all: text
+    }
+  }
+  return `${output}\n${marker}`;
 }
 
 function relaxed(policy: Policy): Record<string, unknown> {

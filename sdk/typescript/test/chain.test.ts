@@ -75,6 +75,21 @@ describe("recordPass", () => {
     expect(result.receipt.current_content_hash).toBe(sha(result.output));
   });
 
+  it("keeps JSON parseable when it adds the marker, and leaves base64 as it is", () => {
+    const policies = { j: { ...loose, format: "json" as const }, b: { ...loose, format: "base64" as const } };
+    const fl = new sdk.Floorline({ cacheOriginals: true, policies });
+    const json = fl.chain("c-6", { contentClass: "j" }).recordPass('{"a":1,"b":2}', '{"a":1}', { density: 0.9 });
+    expect(JSON.parse(json.output)).toEqual({
+      a: 1,
+      _ccr: `[Content compressed. Retrieve more: hash=${sha('{"a":1,"b":2}').slice(0, 24)}]`,
+    });
+    expect(json.receipt.is_parseable).toBe(true);
+    const encoded = Buffer.from("some text here").toString("base64");
+    expect(
+      fl.chain("c-7", { contentClass: "b" }).recordPass(encoded, encoded.slice(0, 8), { density: 0.9 }).output,
+    ).toBe(encoded.slice(0, 8));
+  });
+
   it("takes the density from the shared measurement against the chain's source unless one is claimed", () => {
     const chain = new sdk.Floorline().chain("c-5");
     const source = "Build 4182 failed at 14:02 on host db-7: disk /var/lib/pg full (98%). Retry with --force.";
