@@ -2,15 +2,15 @@
 // PostgreSQL when TEST_DATABASE_URL is set: what it records is what a hand-written client
 // would store, and delivery survives a stopped server, a 429 storm and a refused receipt.
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_ENTRY, sdk } from "../../sdk/typescript/test/load";
+import { createDatabase } from "../bench/support/postgres";
 import { findFreePort, type RunningApp, startApp } from "../bench/support/server";
 
 const BUILD_TIMEOUT = 600_000;
@@ -41,18 +41,9 @@ async function chain(id: string) {
 beforeAll(async () => {
   port = await findFreePort(4150, 4154);
   if (adminUrl) {
-    const name = `floorline_sdk_${randomBytes(5).toString("hex")}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
-    cleanup = async () => {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await a.end();
-    };
+    const database = await createDatabase(adminUrl, "floorline_sdk");
+    env = { DATABASE_URL: database.url, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
+    cleanup = database.drop;
   } else {
     const dataDir = mkdtempSync(path.join(tmpdir(), "floorline-sdk-app-"));
     env = { DATABASE_URL: "", FLOORLINE_DATA_DIR: dataDir, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
