@@ -35,6 +35,8 @@ export const DEMO_POLICIES: Record<string, Policy & { description: string }> = {
     max_pass_number: 6,
     required_fields: [],
     format: "base64",
+    // The attachment is text: the server's content check decodes it as such, as the SDK's measurement does.
+    decoded_format: "text",
     description: "An attachment the demo agent re-encodes, losing bytes each pass.",
   },
   "agent-logs": {
@@ -144,7 +146,8 @@ export async function runDemoAgent(fl: Floorline, id: (name: string) => string):
       claims.id,
       `pass ${n}: claimed 0.92, measured ${r.measured.semantic_density_score.toFixed(2)}, verdict ${r.verdict}`,
     );
-    text = next;
+    // What the SDK handed on (with its CCR marker) is the next pass's input, or the chain breaks.
+    text = r.output;
   }
   return lines;
 }
