@@ -3,6 +3,7 @@ line by line, held to the TypeScript by a cross-language test on every field."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable, Mapping, Sequence, Union
 
@@ -199,6 +200,19 @@ def round_score(x: float) -> float:
     return math.floor(x * 10000 + 0.5) / 10000
 
 
+@functools.lru_cache(maxsize=16)
+def _source_facts(source: str) -> tuple[_Doc, tuple[Fact, ...]]:
+    """The source read and its facts. A chain measures every pass against the same source,
+    and reading it is most of the cost; nothing downstream mutates either."""
+    source_doc = _read_doc(to16(source), False)[0]
+    fact_set = FactSet()
+    if source_doc.kind == "json":
+        add_json_facts(source_doc.json, fact_set)
+    else:
+        add_text_facts(source_doc.text, fact_set)
+    return source_doc, tuple(fact_set.facts)
+
+
 def measure_detailed(content: str, source: str | None = None, format: str = "any", required_fields: Sequence[str] = (), originals: Originals | None = None) -> dict[str, Any]:
     if not isinstance(content, str):
         raise TypeError("content must be str")
@@ -214,13 +228,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, None)
         return _answer(fmt, parseable, schema_valid, density, None, [], [])
 
-    source_doc = _read_doc(to16(source), False)[0]
-    fact_set = FactSet()
-    if source_doc.kind == "json":
-        add_json_facts(source_doc.json, fact_set)
-    else:
-        add_text_facts(source_doc.text, fact_set)
-    facts = fact_set.facts
+    source_doc, facts = _source_facts(source)
 
     index = _index_of(doc) if doc is not None else None
     consulted: list[tuple[str, FactIndex]] = []

@@ -3,6 +3,8 @@ parser that keeps numbers as written, the leaves with their key paths, and requi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from typing import Any
 
 from .chars import ascii_lower, cc, js_trim, utf8_length
@@ -10,11 +12,9 @@ from .text import CONTEXT_WEIGHT, Fact, FactIndex, FactSet, TextDoc, add_text_fa
 from .tokens import Token, classify
 
 
+@dataclass(slots=True, eq=False)
 class JNumber:
-    __slots__ = ("num",)
-
-    def __init__(self, num: str) -> None:
-        self.num = num
+    num: str
 
 
 class _JsonError(Exception):
@@ -211,27 +211,23 @@ def opens_like_json(s: str) -> bool:
     return c == 123 or c == 91
 
 
+@dataclass(slots=True, eq=False)
 class Leaf:
-    __slots__ = ("path", "last", "value", "raw", "kind", "tokens", "doc")
-
-    def __init__(self, path: str, last: str, value: str, raw: str, kind: str, tokens: list[Token], doc: TextDoc | None) -> None:
-        self.path = path
-        self.last = last
-        self.value = value
-        self.raw = raw
-        self.kind = kind
-        self.tokens = tokens
-        self.doc = doc
+    path: str
+    last: str
+    value: str
+    raw: str
+    kind: str
+    tokens: list[Token]
+    doc: TextDoc | None
 
 
+@dataclass(slots=True, eq=False)
 class JsonDoc:
-    __slots__ = ("root", "leaves", "members", "empty_containers")
-
-    def __init__(self, root: Any, leaves: list[Leaf], members: list[tuple[str, str]], empty: int) -> None:
-        self.root = root
-        self.leaves = leaves
-        self.members = members
-        self.empty_containers = empty
+    root: Any
+    leaves: list[Leaf]
+    members: list[tuple[str, str]]
+    empty_containers: int
 
 
 _SHORT_STRING_TOKENS = 8

@@ -3,6 +3,8 @@ line by line."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from typing import Iterable
 
 from .chars import ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, ascii_lower, js_trim, utf8_length
@@ -12,24 +14,20 @@ CONTEXT_WEIGHT = 0.2
 ERROR_LINE_WEIGHT = 2
 
 
+@dataclass(slots=True, eq=False)
 class Fact:
-    __slots__ = ("kind", "weight", "specific", "display", "need", "path_need")
-
-    def __init__(self, kind: str, weight: float, specific: bool, display: str, need: list[str], path_need: list[str] | None) -> None:
-        self.kind = kind
-        self.weight = weight
-        self.specific = specific
-        self.display = display
-        self.need = need
-        self.path_need = path_need
+    kind: str
+    weight: float
+    specific: bool
+    display: str
+    need: list[str]
+    path_need: list[str] | None
 
 
+@dataclass(slots=True, eq=False)
 class FactIndex:
-    __slots__ = ("keys", "json")
-
-    def __init__(self, json: bool) -> None:
-        self.keys: set[str] = set()
-        self.json = json
+    json: bool
+    keys: set[str] = field(default_factory=set)
 
 
 class FactSet:
@@ -171,23 +169,19 @@ def error_line_need(tokens: list[Token]) -> list[str]:
 _MAX_EXAMPLE_CHARS = 160
 
 
+@dataclass(slots=True, eq=False)
 class Segment:
-    __slots__ = ("norm", "bytes", "tokens")
-
-    def __init__(self, norm: str, size: int, tokens: list[Token]) -> None:
-        self.norm = norm
-        self.bytes = size
-        self.tokens = tokens
+    norm: str
+    bytes: int
+    tokens: list[Token]
 
 
+@dataclass(slots=True, eq=False)
 class TextDoc:
-    __slots__ = ("lines", "raw_lines", "logs", "segments")
-
-    def __init__(self, lines: list[list[Token]], raw_lines: list[str], logs: bool, segments: list[Segment]) -> None:
-        self.lines = lines
-        self.raw_lines = raw_lines
-        self.logs = logs
-        self.segments = segments
+    lines: list[list[Token]]
+    raw_lines: list[str]
+    logs: bool
+    segments: list[Segment]
 
 
 def _segment_of(tokens: list[Token]) -> Segment:

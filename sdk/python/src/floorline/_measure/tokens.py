@@ -3,6 +3,8 @@ the order of the tests is part of the method."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .chars import (
     ATTACHED_ONLY_UNITS, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
@@ -10,18 +12,16 @@ from .chars import (
 )
 
 
+@dataclass(slots=True, eq=False)
 class Token:
-    __slots__ = ("text", "kind", "need", "index", "shape", "key", "ends", "open")
-
-    def __init__(self, text: str, kind: str, need: list[str], index: list[str], shape: str) -> None:
-        self.text = text
-        self.kind = kind
-        self.need = need
-        self.index = index
-        self.shape = shape
-        self.key = ""
-        self.ends = False
-        self.open = False
+    text: str
+    kind: str
+    need: list[str]
+    index: list[str]
+    shape: str
+    key: str = ""
+    ends: bool = False
+    open: bool = False
 
 
 def _all_hex(s: str) -> bool:
@@ -325,13 +325,17 @@ _TRAILING = frozenset((46, 44, 58, 61, 39))
 _LEADING = frozenset((44, 58, 61, 39))
 
 
+# is_break as a set of characters: the scan below asks it of every character of the content.
+_BREAK_CHARS = frozenset(chr(c) for c in [*range(0x3001), 0xFEFF] if is_break(c))
+
+
 def _is_break_at(line: str, i: int) -> bool:
-    c = ord(line[i])
-    if is_break(c):
+    ch = line[i]
+    if ch in _BREAK_CHARS:
         return True
-    if c == 44:
+    if ch == ",":
         return not (i > 0 and i + 1 < len(line) and is_digit(ord(line[i - 1])) and is_digit(ord(line[i + 1])))
-    if c == 39:
+    if ch == "'":
         return not (i > 0 and i + 1 < len(line) and is_letter(ord(line[i - 1])) and is_letter(ord(line[i + 1])))
     return False
 
