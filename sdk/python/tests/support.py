@@ -24,6 +24,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def start_command() -> list[str]:
+    """`npm start` as package.json runs it, without npm in between, so SIGTERM reaches the server."""
+    script = REPO / "scripts" / "start.ts"
+    if script.exists():
+        return ["node", "--import", "tsx/esm", str(script)]
+    return ["node", str(REPO / "scripts" / "start.mjs")]
+
+
 class Server:
     def __init__(self, data_dir: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
@@ -37,7 +45,7 @@ class Server:
         # The start script builds first when the build is stale, hence the long first wait.
         env = {**os.environ, "HOST": "127.0.0.1", "FLOORLINE_DATA_DIR": str(self.data_dir), "FLOORLINE_DEMO": "0", "DATABASE_URL": "", "NEXT_TELEMETRY_DISABLED": "1", **self.env}
         out = open(self.log, "ab")
-        self.process = subprocess.Popen(["node", str(REPO / "scripts" / "start.mjs"), "--port", str(self.port)], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([*start_command(), "--port", str(self.port)], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
