@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
 import { getClassRetention, getOldestActivity } from "@/db/queries/retention";
-import { retentionDaysFromEnv } from "@/db/retention-worker";
+import { retentionDaysFromEnv } from "@/db/workers/retention";
 import { formatAge, formatUtc } from "@/lib/format";
 import {
   alignOrigin,

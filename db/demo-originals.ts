@@ -2,7 +2,8 @@
 // back, the cached orders a restore boundary rolls back to, an expired and an evicted
 // entry that still answer 410, and a few misses so every counter has something to show.
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "./index";
+import { getDb } from "./index";
+import { onlyRow, queryRows } from "./sql";
 import { enforceStoreLimits } from "@/db/queries/originals-eviction";
 import { getOriginalStats } from "@/db/queries/originals-stats";
 import { getCcrConfig } from "@/db/queries/originals-shared";

@@ -2,7 +2,8 @@
 // (schema truncation, semantic void, encoding degradation), one chain whose receipts do
 // not hold together, and boundary receipts for halt, restore and accept-loss.
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "./index";
+import { getDb } from "./index";
+import { onlyRow, queryRows } from "./sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "./queries/policies";

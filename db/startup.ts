@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { errorFields, logger } from "@/lib/observability/log";
-import { closeDb, configFromEnv, getHandle } from "./index";
+import { closeDb, getHandle } from "./index";
+import { configFromEnv } from "./config";
 import { exitOnSignals, onClose } from "./lifecycle";
+import { stopWorkers } from "./workers/worker";
 import { seedDemoIfEmpty } from "./demo";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
@@ -13,22 +15,9 @@ export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !configFromEnv(env).url;
 }
 
-const shutdownHooks: (() => Promise<void>)[] = [];
-
-/** Work to stop before the database closes (background workers), run in order at shutdown. */
-export function beforeShutdown(hook: () => Promise<void>): void {
-  shutdownHooks.push(hook);
-}
-
 /** How the app closes: background work first, then the database. */
 async function closeAll(): Promise<void> {
-  for (const hook of shutdownHooks.splice(0)) {
-    try {
-      await hook();
-    } catch (error) {
-      logger.error({ err: errorFields(error) }, "error while stopping background work");
-    }
-  }
+  await stopWorkers();
   await closeDb();
 }
 

@@ -10,3 +10,12 @@ export function processSingleton<T>(name: string, create: () => T): T {
   slots[key] ??= { value: create() };
   return slots[key].value;
 }
+
+/** The process's `name` if some copy made it already; creates nothing. */
+export function existingSingleton<T>(name: string): T | undefined {
+  const slots = globalThis as unknown as Record<symbol, { value: T } | undefined>;
+  return slots[Symbol.for(`floorline.${name}`)]?.value;
+}
+
+/** The logger's name: lib/errors.ts, which client code imports, finds the server's logger by it without importing pino. */
+export const LOGGER = "logger";

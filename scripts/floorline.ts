@@ -8,7 +8,8 @@ import { parseArgs } from "node:util";
 import { KEY_SCOPES, type KeyScope, MIN_PASSWORD_LENGTH, ROLES, type Role } from "../lib/auth/credentials";
 import type { ApiKeyWire } from "../lib/schemas/access";
 import { DataFolderLockedError } from "../db/data-lock";
-import { closeDb, configFromEnv, openDatabase, setHandle } from "../db/index";
+import { closeDb, openDatabase, setHandle } from "../db/index";
+import { configFromEnv } from "../db/config";
 import { createApiKey, createOperator, listApiKeys, listOperators, revokeApiKey } from "../db/queries/access";
 
 const USAGE = `Usage: npm run floorline -- <command> [options]

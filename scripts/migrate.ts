@@ -1,7 +1,8 @@
 // `npm run db:migrate`: applies the migrations in drizzle/ to DATABASE_URL, or to the
 // embedded database in FLOORLINE_DATA_DIR. Refuses (naming the owner's pid) when a server or
 // another process holds that folder.
-import { configFromEnv, openDatabase } from "../db/index";
+import { configFromEnv } from "../db/config";
+import { openDatabase } from "../db/index";
 
 const config = configFromEnv();
 try {

@@ -3,7 +3,8 @@
 import "server-only";
 import { recordBoundaries, recordIntegrityFindings } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb, retryTransient, summariesSettled } from "../index";
+import { getDb, summariesSettled } from "../index";
+import { retryTransient } from "../retry";
 import { boundaries } from "../schema";
 import { lockSummaries, refreshChainSummaries } from "../queries/chain-summary";
 import { toBoundaryWire } from "../queries/boundaries";

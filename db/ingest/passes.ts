@@ -3,7 +3,9 @@
 // summariser (db/ingest/summaries.ts), idempotent per (chain_id, pass_id).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, queryRows, retryTransient } from "../index";
+import { getDb } from "../index";
+import { queryRows } from "../sql";
+import { retryTransient } from "../retry";
 import { getPoliciesInForce } from "../queries/policies";
 import { storeOriginal } from "../queries/originals-store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";

@@ -11,7 +11,8 @@
 // deadlock. Retention deletes chains without going through here: history keeps its counts.
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { queryRows, type Executor } from "../index";
+import { queryRows } from "../sql";
+import type { Executor } from "../types";
 import { chainStatusCondition } from "../queries/chains";
 import { chains } from "../schema";
 import { OVERVIEW_FIGURE_STATUS } from "@/lib/chains/overview";

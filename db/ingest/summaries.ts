@@ -9,10 +9,13 @@
 // Reads of this process (getReadDb) wait for the runs asked before them, so a page or an API
 // read that follows an ingest shows it; another instance sees it once the run commits,
 // milliseconds later. Queued rows outlive a crash: the next run, on any instance, takes them
-// (every instance asks for one at start and every few seconds).
+// (every instance asks for one at start and every few seconds: db/workers/summariser.ts).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Db, getDb, getHandle, queryRows, retryTransient, summariesSettled } from "../index";
+import type { Db } from "../types";
+import { getDb, getHandle, summariesSettled } from "../index";
+import { queryRows } from "../sql";
+import { retryTransient } from "../retry";
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
 import { recordPassEvents } from "../queries/ingest-events";
@@ -26,7 +29,6 @@ import {
 
 /** Passes one run folds at most (and one queue row more); the rest go in the next run. */
 const PASSES_PER_RUN = 20_000;
-const SWEEP_MS = 5_000;
 
 /**
  * Asks this process's summariser for a run; returns at once, and never fails: when the
@@ -125,22 +127,4 @@ export async function getSummaryQueueStats(): Promise<SummaryQueueStats> {
         from summary_queue`,
   );
   return { passes: Number(row?.passes ?? 0), oldest_seconds: Math.max(0, Number(row?.oldest_seconds ?? 0)) };
-}
-
-const globalForSweep = globalThis as unknown as { floorlineSummarySweep?: NodeJS.Timeout };
-
-/**
- * Asks for a run now (rows left by a process that stopped before folding them) and every
- * SWEEP_MS (rows another instance queued and could not fold). Started once per server.
- */
-export function startSummariser(): void {
-  if (globalForSweep.floorlineSummarySweep) return;
-  const ask = () => void requestSummaries();
-  ask();
-  globalForSweep.floorlineSummarySweep = setInterval(ask, SWEEP_MS).unref();
-}
-
-export function stopSummariser(): void {
-  clearInterval(globalForSweep.floorlineSummarySweep);
-  globalForSweep.floorlineSummarySweep = undefined;
 }

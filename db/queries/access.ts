@@ -14,8 +14,10 @@ import {
   verifyPassword,
 } from "@/lib/auth/credentials";
 import type { ApiKeyWire, CreatedApiKeyWire } from "@/lib/schemas/access";
-import { getDb, queryRows } from "../index";
+import { getDb } from "../index";
+import { queryRows } from "../sql";
 import { apiKeys, operators, sessions, signInFailures } from "../schema";
+import { processSingleton } from "@/lib/process-singleton";
 
 /** The time the access queries judge expiry by; tests move it. */
 export const accessClock = { now: () => new Date() };
@@ -29,10 +31,12 @@ const TOUCH_EVERY_MS = 60_000;
 // yet" is re-read, at most every few seconds. Creating a credential flips it at once on the
 // instance that created it; other instances see it within CREDENTIALS_RECHECK_MS.
 const CREDENTIALS_RECHECK_MS = 3_000;
-const credentialsState = globalThis as unknown as { floorlineCredentials?: { exist: boolean; checkedAt: number } };
+const credentialsState = processSingleton("credentials", () => ({
+  known: undefined as { exist: boolean; checkedAt: number } | undefined,
+}));
 
 export async function credentialsExist(): Promise<boolean> {
-  const known = credentialsState.floorlineCredentials;
+  const known = credentialsState.known;
   if (known && (known.exist || Date.now() - known.checkedAt < CREDENTIALS_RECHECK_MS)) return known.exist;
   let exist: boolean;
   try {
@@ -48,17 +52,17 @@ export async function credentialsExist(): Promise<boolean> {
     if (known) return known.exist;
     throw error;
   }
-  credentialsState.floorlineCredentials = { exist, checkedAt: Date.now() };
+  credentialsState.known = { exist, checkedAt: Date.now() };
   return exist;
 }
 
 /** Forgets the cached answer (tests switch databases under one process). */
 export function forgetCredentialsCache(): void {
-  credentialsState.floorlineCredentials = undefined;
+  credentialsState.known = undefined;
 }
 
 function credentialsCreated(): void {
-  credentialsState.floorlineCredentials = { exist: true, checkedAt: Date.now() };
+  credentialsState.known = { exist: true, checkedAt: Date.now() };
 }
 
 function toKeyWire(row: typeof apiKeys.$inferSelect): ApiKeyWire {

@@ -7,8 +7,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ChainVersion } from "@/lib/chains/types";
-import { getHandle, type Executor } from "../index";
+import { getHandle } from "../index";
+import type { Executor } from "../types";
 import { getChainVersion } from "./chains";
+import { processSingleton } from "@/lib/process-singleton";
 
 const CHANNEL = "floorline_chains";
 // NOTIFY payloads stop at 8,000 bytes; past this a batch says "every chain may have changed".
@@ -30,9 +32,7 @@ interface Registry {
   listening?: Promise<boolean>;
 }
 
-const globalForEvents = globalThis as unknown as { floorlineChainEvents?: Registry };
-globalForEvents.floorlineChainEvents ??= { waiters: new Map() };
-const registry: Registry = globalForEvents.floorlineChainEvents;
+const registry = processSingleton<Registry>("chainEvents", () => ({ waiters: new Map() }));
 
 // A read made before a change was notified must not answer the streams it wakes: without
 // this, a change committed within SHARED_READ_MS of the last read was seen only at the next
@@ -123,9 +123,7 @@ interface SharedRead {
   at: number;
   value: Promise<ChainVersion | null>;
 }
-const globalForReads = globalThis as unknown as { floorlineChainReads?: Map<string, SharedRead> };
-globalForReads.floorlineChainReads ??= new Map();
-const sharedReads = globalForReads.floorlineChainReads;
+const sharedReads = processSingleton("chainReads", () => new Map<string, SharedRead>());
 
 /** The chain's version, read at most once per SHARED_READ_MS per process for all its streams. */
 export function getSharedChainVersion(chainId: string, now = Date.now()): Promise<ChainVersion | null> {

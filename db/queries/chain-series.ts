@@ -1,7 +1,8 @@
 // The chain page's curves: downsampled in the database, cached per chain version.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, getReadDb } from "../index";
+import { queryRows } from "../sql";
+import { getReadDb } from "../index";
 import { policies } from "../schema";
 import { getIntegrityContext } from "./chain-integrity";
 import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
@@ -9,6 +10,7 @@ import { DOWNSAMPLE, PASS_FLAG } from "@/lib/chains/downsample";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import type { ChainVersion } from "@/lib/chains/types";
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
+import { processSingleton } from "@/lib/process-singleton";
 
 interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
   client_mismatch: boolean;
@@ -90,9 +92,7 @@ export async function getChainSeries(
  * ages out. Per process: each app instance keeps its own.
  */
 const SERIES_CACHE_SIZE = 32;
-const globalForSeries = globalThis as unknown as { floorlineSeriesCache?: Map<string, Promise<ChainSeries>> };
-const seriesCache = globalForSeries.floorlineSeriesCache ?? new Map<string, Promise<ChainSeries>>();
-globalForSeries.floorlineSeriesCache = seriesCache;
+const seriesCache = processSingleton("seriesCache", () => new Map<string, Promise<ChainSeries>>());
 
 async function computeChainSeries(chainId: string, boundaryList: readonly BoundaryWire[]): Promise<ChainSeries> {
   const db = await getReadDb();

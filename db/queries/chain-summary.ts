@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, type Executor } from "../index";
+import { queryRows } from "../sql";
+import type { Executor } from "../types";
 import {
   CHAIN_SNAPSHOT,
   type ChainSnapshot,

@@ -2,7 +2,8 @@
 // the API) and the cheap version the live view polls.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, getSettledDb, onlyRow, queryRows, getReadDb } from "../index";
+import { getDb, getSettledDb, getReadDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";

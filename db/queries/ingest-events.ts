@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows, type Executor } from "../index";
+import { queryRows } from "../sql";
+import type { Executor } from "../types";
 import type { ChainSnapshot } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
 import { type ChainLink, findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";

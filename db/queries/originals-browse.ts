@@ -2,7 +2,8 @@
 // as a retrieval.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, getReadDb } from "../index";
+import { queryRows } from "../sql";
+import { getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";

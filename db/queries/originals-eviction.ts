@@ -3,7 +3,9 @@
 import "server-only";
 import { recordEvictions } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows, type Executor } from "../index";
+import { getDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
+import type { Executor } from "../types";
 import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
 import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
 import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME, must } from "./originals-shared";

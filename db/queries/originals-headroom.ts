@@ -2,7 +2,8 @@
 // counters as the native endpoints, so both APIs report one store.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows } from "../index";
+import { getDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
 import { MARKER_KEY_LENGTH } from "@/lib/ccr/rules";
 import { RECENT_RETRIEVALS, type RecentRetrieval, type StoreStats } from "@/lib/headroom/shapes";
 import { ALL_TIME, type CcrOptions, date, getCcrConfig, num, ts } from "./originals-shared";

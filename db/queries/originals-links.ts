@@ -2,7 +2,8 @@
 // stored original, and which passes name an original.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows, getReadDb } from "../index";
+import { queryRows } from "../sql";
+import { getReadDb } from "../index";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
 import type { MatchingPass, OriginalLink, RestoreLinks, RestoreMatch, SourcePass } from "@/lib/ccr/types";

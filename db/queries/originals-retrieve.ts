@@ -3,7 +3,9 @@
 import "server-only";
 import { recordRetrieval, type RetrievalOutcome } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows, type Executor } from "../index";
+import { getDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
+import type { Executor } from "../types";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import {

@@ -2,7 +2,7 @@
 // their wire shape, the hash-prefix range and the hourly counters.
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Executor } from "../index";
+import type { Executor } from "../types";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import {
   CCR_METRICS,

@@ -1,7 +1,8 @@
 // The CCR counters and store figures, all-time and per hour.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { onlyRow, queryRows, getReadDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
+import { getReadDb } from "../index";
 import {
   CCR_METRICS,
   MAX_ORIGINAL_BYTES,

@@ -1,7 +1,9 @@
 // Storing originals: dedup by hash, TTLs, the size cap, then the budget.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, onlyRow, queryRows, type Executor } from "../index";
+import { getDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
+import type { Executor } from "../types";
 import { originals } from "../schema";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";

@@ -2,7 +2,8 @@
 // operator looking at an entry never keeps it alive or skews the agents' numbers.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows, getReadDb } from "../index";
+import { queryRows } from "../sql";
+import { getReadDb } from "../index";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { formatMarker, markerKey, parseHashKey } from "@/lib/ccr/rules";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";

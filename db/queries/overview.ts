@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getReadDb, onlyRow, queryRows } from "../index";
+import { getReadDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
 import type { CollapseRateRow } from "@/lib/chains/overview";
 import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RecentCollapse } from "@/lib/chains/overview";
 import type { ChainStatusFilter } from "@/lib/schemas/chains";

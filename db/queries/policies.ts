@@ -1,6 +1,8 @@
 import "server-only";
 import { desc, eq, gt, sql } from "drizzle-orm";
-import { getDb, onlyRow, type Executor, getReadDb } from "../index";
+import { getDb, getReadDb } from "../index";
+import { onlyRow } from "../sql";
+import type { Executor } from "../types";
 import { keysetPage } from "../keyset";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";

@@ -1,6 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Executor, getDb, getHandle, getSettledDb, onlyRow, queryRows } from "../index";
+import type { Executor } from "../types";
+import { getDb, getHandle, getSettledDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
 import { type CompressionPolicy, evaluatePass } from "@/lib/guard/guard";
 import {
   type ChainColumns,

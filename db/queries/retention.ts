@@ -5,7 +5,9 @@
 // at again next round. A class's policy may keep its chains for days of its own. The overview's roll-ups are left alone: the history keeps its counts.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, getReadDb, onlyRow, queryRows, type Db } from "../index";
+import { getDb, getReadDb } from "../index";
+import { onlyRow, queryRows } from "../sql";
+import type { Db } from "../types";
 import { lockSummaries } from "./chain-summary";
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,9 @@ import { recordTraceRejected, recordTraceStored } from "@/lib/observability/metr
 import { recordEvents } from "./webhooks";
 import { type AnyColumn, and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
-import { getDb, onlyRow, type Db, getReadDb } from "../index";
+import { getDb, getReadDb } from "../index";
+import { onlyRow } from "../sql";
+import type { Db } from "../types";
 import { traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";

@@ -1,7 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
-import { getDb, queryRows, type Executor } from "../index";
+import { getDb } from "../index";
+import { queryRows } from "../sql";
+import type { Executor } from "../types";
 import { webhookDeliveries, webhookEvents, webhooks } from "../schema";
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryWire, WebhookWire } from "@/lib/schemas/webhooks";
 import { contentClassOf, type EventData, TEST_EVENT_TYPE } from "@/lib/webhooks/payload";

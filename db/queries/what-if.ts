@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, getReadDb } from "../index";
+import { queryRows } from "../sql";
+import { getReadDb } from "../index";
 import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
 import type { ReplayedChain } from "@/lib/chains/what-if";
 

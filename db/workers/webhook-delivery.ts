@@ -1,5 +1,4 @@
-// The webhook delivery worker: one loop per server process, started from instrumentation.ts
-// and stopped on shutdown. The queue is the webhook_deliveries table, so every instance can
+// The webhook delivery worker: one loop per server process. The queue is the webhook_deliveries table, so every instance can
 // run one: claims use SKIP LOCKED plus a lease, and all state survives a restart.
 import { type ClaimedDelivery, claimDueDeliveries, deleteSettledEvents, recordAttempt } from "../queries/webhooks";
 import { recordDelivery } from "@/lib/observability/metrics";
@@ -7,6 +6,7 @@ import { nextAttemptAt } from "@/lib/webhooks/backoff";
 import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/webhooks/payload";
 import { deliveryHeaders } from "@/lib/webhooks/signature";
 import { SEND_TIMEOUT_MS, sendWebhook } from "./webhook-send";
+import { type RunningWorker, runningWorker, type WorkerDefinition } from "./worker";
 
 const POLL_MS = 1_000;
 /** Events (and their delivery log) are kept this long once nothing is left to send. */
@@ -46,8 +46,7 @@ export async function deliverOne(delivery: ClaimedDelivery, now = () => new Date
   return false;
 }
 
-export interface Worker {
-  stop(): Promise<void>;
+export interface Worker extends RunningWorker {
   /** Looks for due deliveries now instead of at the next tick. */
   poke(): void;
 }
@@ -104,22 +103,12 @@ export function startWebhookWorker(options: { pollMs?: number } = {}): Worker {
   };
 }
 
-// One worker per process, whichever bundle asks (instrumentation and route handlers are
-// bundled apart by Next.js).
-const globalForWorker = globalThis as unknown as { __floorlineWebhookWorker?: Worker };
-
-export function ensureWebhookWorker(): Worker {
-  globalForWorker.__floorlineWebhookWorker ??= startWebhookWorker();
-  return globalForWorker.__floorlineWebhookWorker;
-}
+export const webhookDelivery: WorkerDefinition<Worker> = {
+  name: "webhook-delivery",
+  start: () => startWebhookWorker(),
+};
 
 /** Wakes this process's worker, if it runs one, to send what was just queued. */
 export function pokeWebhookWorker(): void {
-  globalForWorker.__floorlineWebhookWorker?.poke();
-}
-
-export async function stopWebhookWorker(): Promise<void> {
-  const worker = globalForWorker.__floorlineWebhookWorker;
-  globalForWorker.__floorlineWebhookWorker = undefined;
-  await worker?.stop();
+  runningWorker(webhookDelivery)?.poke();
 }

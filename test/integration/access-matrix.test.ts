@@ -4,7 +4,8 @@
 // credentials: the Host allow-list, the JSON content type, and when auth is on at all.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, queryRows } from "@/db/index";
+import { getDb } from "@/db/index";
+import { queryRows } from "@/db/sql";
 import { createApiKey, createOperator, revokeApiKey, signIn } from "@/db/queries/access";
 import type { KeyScope } from "@/lib/auth/credentials";
 import { setUpTestDatabase } from "../support/database";

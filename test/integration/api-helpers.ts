@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { getDb, queryRows, summariesSettled } from "@/db/index";
+import { getDb, summariesSettled } from "@/db/index";
+import { queryRows } from "@/db/sql";
 import { jsonRequest } from "../support/database";
 
 export interface Answer<T = any> {

@@ -4,7 +4,8 @@
 // recompute from the passes themselves.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, queryRows, summariesSettled } from "@/db/index";
+import { getDb, summariesSettled } from "@/db/index";
+import { queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
 import { getChain } from "@/db/queries/chains";

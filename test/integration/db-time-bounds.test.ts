@@ -3,7 +3,9 @@
 // Retry-After, never a hung request.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { type DatabaseConfig, openDatabase, retryTransient } from "@/db/index";
+import type { DatabaseConfig } from "@/db/config";
+import { openDatabase } from "@/db/index";
+import { retryTransient } from "@/db/retry";
 import { toErrorResponse } from "@/lib/errors";
 import { driver } from "../support/database";
 

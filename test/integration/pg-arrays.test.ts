@@ -3,7 +3,8 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { getDb, queryRows } from "@/db/index";
+import { getDb } from "@/db/index";
+import { queryRows } from "@/db/sql";
 import { booleanArray, jsonArray, numberArray, textArray } from "@/db/ingest/pg-arrays";
 import { setUpTestDatabase } from "../support/database";
 

@@ -4,7 +4,8 @@
 // started with an injected clock does the same on its own and stops cleanly.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, onlyRow, queryRows } from "@/db/index";
+import { getDb } from "@/db/index";
+import { onlyRow, queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { storeOriginal } from "@/db/queries/originals-store";
 import { getOverviewFigures } from "@/db/queries/overview";
@@ -12,7 +13,7 @@ import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { deleteExpiredChains, getClassRetention, getOldestActivity } from "@/db/queries/retention";
 import { storeTrace } from "@/db/queries/traces";
-import { retentionDaysFromEnv, startRetentionWorker } from "@/db/retention-worker";
+import { retentionDaysFromEnv, startRetentionWorker } from "@/db/workers/retention";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { storeOriginalSchema } from "@/lib/schemas/originals";
 import { passReceiptSchema } from "@/lib/schemas/passes";

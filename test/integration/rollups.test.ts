@@ -5,7 +5,8 @@
 // equal counts taken straight from the tables, for any start of the range.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
+import { getDb, summariesSettled } from "@/db/index";
+import { onlyRow, queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import {
   RECOMPUTE_CHAIN_ROLLUPS,

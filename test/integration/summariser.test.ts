@@ -5,7 +5,8 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { getDb, getReadDb, onlyRow, queryRows, summariesSettled } from "@/db/index";
+import { getDb, getReadDb, summariesSettled } from "@/db/index";
+import { onlyRow, queryRows } from "@/db/sql";
 import { foldQueued, getSummaryQueueStats } from "@/db/ingest/summaries";
 import { getSharedChainVersion } from "@/db/queries/chain-events";
 import { ingestPasses } from "@/db/ingest/passes";

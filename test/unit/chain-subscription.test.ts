@@ -3,12 +3,12 @@
 // change ends at its time-out or abort.
 import { describe, expect, it } from "vitest";
 import { subscribeChainChanges } from "@/db/queries/chain-events";
+import { existingSingleton } from "@/lib/process-singleton";
 
 /** What LISTEN does on a notification: wakes every waiter of the chain. */
 function announce(chainId: string): void {
-  const registry = (globalThis as unknown as { floorlineChainEvents: { waiters: Map<string, Set<() => void>> } })
-    .floorlineChainEvents;
-  for (const wake of registry.waiters.get(chainId) ?? []) wake();
+  const registry = existingSingleton<{ waiters: Map<string, Set<() => void>> }>("chainEvents");
+  for (const wake of registry?.waiters.get(chainId) ?? []) wake();
 }
 
 describe("subscribeChainChanges", () => {
@@ -44,8 +44,7 @@ describe("subscribeChainChanges", () => {
     abort.abort();
     await waiting;
     changes.close();
-    const registry = (globalThis as unknown as { floorlineChainEvents: { waiters: Map<string, unknown> } })
-      .floorlineChainEvents;
-    expect(registry.waiters.has("c3")).toBe(false);
+    const registry = existingSingleton<{ waiters: Map<string, unknown> }>("chainEvents");
+    expect(registry?.waiters.has("c3")).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 // The retention worker: deletes chains older than FLOORLINE_RETENTION_DAYS, or than the days
-// their class's policy sets, a few batches at a time, then sleeps. Started once per process
-// from instrumentation.ts and stopped before the database closes; every instance runs one (a
+// their class's policy sets, a few batches at a time, then sleeps. Every instance runs one (a
 // lock in the database lets one of them work at a time). It runs even without the variable:
 // a policy saved on any instance may set days for its class at any time.
-import { deleteExpiredChains } from "./queries/retention";
+import { deleteExpiredChains } from "../queries/retention";
+import type { RunningWorker, WorkerDefinition } from "./worker";
 
 const INTERVAL_MS = 5 * 60_000;
 /** Between calls while a backlog remains. */
@@ -17,9 +17,7 @@ export function retentionDaysFromEnv(env: Partial<NodeJS.ProcessEnv> = process.e
   return Number.isFinite(days) && days > 0 ? days : null;
 }
 
-export interface RetentionWorker {
-  stop: () => Promise<void>;
-}
+export type RetentionWorker = RunningWorker;
 
 export function startRetentionWorker(options: {
   /** FLOORLINE_RETENTION_DAYS; null keeps every class without days of its own. */
@@ -57,22 +55,17 @@ export function startRetentionWorker(options: {
   };
 }
 
-const globalForRetention = globalThis as unknown as { floorlineRetention?: RetentionWorker };
-
-/** Starts the process's worker when retention is configured; says what it keeps. */
-export function startRetention(env: NodeJS.ProcessEnv = process.env): void {
-  const days = retentionDaysFromEnv(env);
-  if (env.FLOORLINE_RETENTION_DAYS && days === null)
-    console.error(
-      `[floorline] FLOORLINE_RETENTION_DAYS=${env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
-    );
-  if (globalForRetention.floorlineRetention) return;
-  if (days !== null) console.log(`[floorline] retention: keeping ${days} days of chains`);
-  globalForRetention.floorlineRetention = startRetentionWorker({ days });
-}
-
-export async function stopRetention(): Promise<void> {
-  const worker = globalForRetention.floorlineRetention;
-  globalForRetention.floorlineRetention = undefined;
-  await worker?.stop();
-}
+/** The process's worker; says what it keeps, and that a bad FLOORLINE_RETENTION_DAYS keeps everything. */
+export const retention: WorkerDefinition<RetentionWorker> = {
+  name: "retention",
+  start() {
+    const env = process.env;
+    const days = retentionDaysFromEnv(env);
+    if (env.FLOORLINE_RETENTION_DAYS && days === null)
+      console.error(
+        `[floorline] FLOORLINE_RETENTION_DAYS=${env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
+      );
+    if (days !== null) console.log(`[floorline] retention: keeping ${days} days of chains`);
+    return startRetentionWorker({ days });
+  },
+};
