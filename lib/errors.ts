@@ -2,6 +2,7 @@
 // {"error": {"code", "message", "issues"?}} with the status its code implies.
 import type { z } from "zod";
 import { errorFields } from "./observability/error-fields";
+import { existingSingleton, LOGGER } from "./process-singleton";
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -141,9 +142,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 // The server's logger (lib/observability/log.ts) when it is loaded; this module cannot
 // import it, since client code imports the error contract and pino is server-only.
 function log(level: "warn" | "error", error: unknown, msg: string): void {
-  const logger = (globalThis as Record<symbol, unknown>)[Symbol.for("floorline.logger")] as
-    | Record<typeof level, (fields: object, msg: string) => void>
-    | undefined;
+  const logger = existingSingleton<Record<typeof level, (fields: object, msg: string) => void>>(LOGGER);
   if (logger) logger[level]({ err: errorFields(error) }, msg);
   else console.error(JSON.stringify({ level, msg, err: errorFields(error) }));
 }

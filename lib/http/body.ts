@@ -1,5 +1,6 @@
 import { Buffer, isAscii } from "node:buffer";
 import { ApiError } from "../errors";
+import { processSingleton } from "../process-singleton";
 
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
@@ -27,9 +28,7 @@ interface BudgetState {
   inFlight: number;
   held: WeakMap<Request, number>;
 }
-const globalForBudget = globalThis as unknown as { floorlineBodyBudget?: BudgetState };
-globalForBudget.floorlineBodyBudget ??= { inFlight: 0, held: new WeakMap() };
-const budget = globalForBudget.floorlineBodyBudget;
+const budget = processSingleton<BudgetState>("bodyBudget", () => ({ inFlight: 0, held: new WeakMap() }));
 
 export function bodyBudgetBytes(env: NodeJS.ProcessEnv = process.env): number {
   const mb = Number(env.FLOORLINE_BODY_BUDGET_MB);

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { errorFields } from "./error-fields";
+import { LOGGER, processSingleton } from "../process-singleton";
 
 export { type ErrorFields, errorFields } from "./error-fields";
 
@@ -15,15 +16,10 @@ const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
  * The request a line is logged for: scripts/start.ts runs each request inside it, so every
- * line the app logs while handling it carries its `req_id`. On globalThis for the same reason
+ * line the app logs while handling it carries its `req_id`. One per process for the same reason
  * as the logger.
  */
-export const requestContext: AsyncLocalStorage<{ reqId: string }> = (() => {
-  const g = globalThis as unknown as Record<symbol, AsyncLocalStorage<{ reqId: string }> | undefined>;
-  const key = Symbol.for("floorline.requestContext");
-  g[key] ??= new AsyncLocalStorage();
-  return g[key];
-})();
+export const requestContext = processSingleton("requestContext", () => new AsyncLocalStorage<{ reqId: string }>());
 
 function createLogger(): Logger {
   const wanted = (process.env.LOG_LEVEL || "info").toLowerCase();
@@ -45,13 +41,8 @@ function createLogger(): Logger {
 }
 
 /**
- * The process-wide logger. Shared on globalThis: Next.js bundles this module into several
+ * The process-wide logger, one per process: Next.js bundles this module into several
  * chunks, and lib/errors.ts (which client code also imports, so it cannot import pino) finds
  * it there.
  */
-export const logger: Logger = (() => {
-  const g = globalThis as unknown as Record<symbol, Logger | undefined>;
-  const key = Symbol.for("floorline.logger");
-  g[key] ??= createLogger();
-  return g[key];
-})();
+export const logger: Logger = processSingleton(LOGGER, createLogger);

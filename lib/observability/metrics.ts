@@ -8,6 +8,7 @@ import { MISS_REASONS } from "../ccr/rules";
 import { INTEGRITY_KINDS, type IntegrityKind } from "../chains/integrity";
 import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "../schemas/boundaries";
 import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";
+import { processSingleton } from "../process-singleton";
 
 export const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
 /** `budget`: evicted to stay within the byte budget; `ttl`: expired. */
@@ -226,12 +227,12 @@ function createMetrics() {
 type Metrics = ReturnType<typeof createMetrics>;
 
 // Next.js bundles route handlers and instrumentation separately, and dev reloads modules:
-// one registry on globalThis keeps every copy of this module counting into the same series.
-const globalForMetrics = globalThis as unknown as { __floorlineMetrics?: Metrics };
+// one registry per process keeps every copy of this module counting into the same series.
+const registered = processSingleton("metrics", () => ({ current: undefined as Metrics | undefined }));
 
 function metrics(): Metrics {
-  globalForMetrics.__floorlineMetrics ??= createMetrics();
-  return globalForMetrics.__floorlineMetrics;
+  registered.current ??= createMetrics();
+  return registered.current;
 }
 
 /** Where the store gauges come from; the server sets it once, at start-up. */
@@ -258,7 +259,7 @@ export async function renderMetrics(): Promise<{ contentType: string; body: stri
 
 /** Drops every recorded value (tests only: a counter never goes back in a running server). */
 export function resetMetrics(): void {
-  delete globalForMetrics.__floorlineMetrics;
+  registered.current = undefined;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import {
   setStoreStatsSource,
   setSummaryQueueSource,
 } from "@/lib/observability/metrics";
+import { existingSingleton } from "@/lib/process-singleton";
 import { blocksUnder } from "../support/markdown";
 
 afterEach(() => {
@@ -149,10 +150,9 @@ describe("metrics module", () => {
     expect(value(body, "floorline_ccr_store_bytes")).toBe(0);
   });
 
-  it("keeps one registry on globalThis, shared by every copy of the module", async () => {
+  it("keeps one registry per process, shared by every copy of the module", async () => {
     recordTraceStored();
-    const key = "__floorlineMetrics";
-    expect((globalThis as Record<string, unknown>)[key]).toBeDefined();
+    expect(existingSingleton<{ current?: unknown }>("metrics")?.current).toBeDefined();
     const copy = await import(`@/lib/observability/metrics?copy=${Date.now()}`);
     copy.recordTraceStored();
     expect(value((await renderMetrics()).body, "floorline_traces_stored_total")).toBe(2);

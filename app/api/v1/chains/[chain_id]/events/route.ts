@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { authorizeRequest } from "@/app/_access/gate";
+import { processSingleton } from "@/lib/process-singleton";
 
 // How often the chain summary is read for each open stream when nothing says it changed: every
 // instance hears each write (NOTIFY; on the embedded database, its one process), so this is
@@ -26,9 +27,7 @@ const maxStreams = () => {
   const n = Number(process.env.FLOORLINE_MAX_EVENT_STREAMS);
   return Number.isInteger(n) && n > 0 ? n : 1_000;
 };
-const globalForStreams = globalThis as unknown as { floorlineOpenStreams?: { count: number } };
-globalForStreams.floorlineOpenStreams ??= { count: 0 };
-const openStreams = globalForStreams.floorlineOpenStreams;
+const openStreams = processSingleton("openStreams", () => ({ count: 0 }));
 
 const same = (a: ChainVersion | null, b: ChainVersion) =>
   a !== null &&
