@@ -13,9 +13,24 @@ import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
 import { requestSummaries } from "./summaries";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
+import { measuredFindings } from "@/lib/content-checks/check-content";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
 import { type PassReceipt, type PassResult, passReceiptDigest } from "@/lib/schemas/passes";
+
+/**
+ * Each chain's source as this batch states it: the `input_content` of its first pass (pass
+ * number 1, or 0 for chains counted from 0), against which its passes with content are measured.
+ */
+function chainSources(receipts: readonly PassReceipt[]): Map<string, string> {
+  const sources = new Map<string, { at: number; text: string }>();
+  for (const r of receipts) {
+    if (r.input_content == null || r.pass_number > 1) continue;
+    const known = sources.get(r.chain_id);
+    if (!known || r.pass_number < known.at) sources.set(r.chain_id, { at: r.pass_number, text: r.input_content });
+  }
+  return new Map([...sources].map(([chain, s]) => [chain, s.text]));
+}
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
 export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string };
@@ -43,6 +58,9 @@ function toResult(row: StoredResult): PassResult {
           server_checks: row.server_checks,
           checked_verdict: row.checked_verdict,
           checked_mismatch: row.checked_mismatch,
+          ...(row.server_checks.measurement_mismatch === undefined
+            ? {}
+            : { measurement_mismatch: row.server_checks.measurement_mismatch }),
         }
       : {}),
   };
@@ -102,6 +120,7 @@ async function storePasses(
   const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
   const entries = uniqueEntries(receipts, key, conflict, passReceiptDigest);
 
+  const sources = chainSources(receipts);
   const names = options.serviceNames?.size ? JSON.stringify(Object.fromEntries(options.serviceNames)) : null;
 
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
@@ -118,6 +137,9 @@ async function storePasses(
         if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
         // Completed in place: a spread of the judged row costs more than the judging.
         const row = judgeReceipt(r, policy) as NewPass;
+        const source = r.content == null ? undefined : sources.get(r.chain_id);
+        if (source !== undefined && r.content != null)
+          Object.assign(row, measuredFindings(r.content, r, policy, { source }));
         row.body_digest = digest;
         row.created_at = r.created_at ?? now;
         return row;

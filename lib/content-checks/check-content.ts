@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../guard/hash";
 import { MAX_JSON_DEPTH } from "../schemas/common";
 
+import { type FactCounts, measure, type Originals } from "../measure/index";
 import type { ContentFormat, DecodedFormat } from "./formats";
 
 export {
@@ -33,6 +34,18 @@ export interface ServerChecks {
   parseable: boolean;
   schema_valid: boolean;
   problems: string[];
+  /** With the chain's source: the measured density (docs/measurement.md) and the facts behind it. */
+  semantic_density_score?: number;
+  facts?: FactCounts | null;
+  lost_examples?: string[];
+  /** The guard on the measured values and the guard on the client's claims disagree. */
+  measurement_mismatch?: boolean;
+}
+
+/** What measuring a pass needs besides its content: the chain's source, and cached originals. */
+export interface MeasureContext {
+  source: string;
+  originals?: Originals;
 }
 
 export interface ContentFindings {
@@ -211,15 +224,41 @@ export function checkContent(
 
 /**
  * The whole server-side judgement of a receipt with content. `checked_verdict` is the guard run on
- * the server's findings in place of the client's (size, parseability, schema); the client's
- * density and pass number stand, since there is nothing to measure them against.
+ * the server's findings in place of the client's (size, parseability, schema, and, when the
+ * chain's source is known, the measured density); without a source the client's density
+ * stands, since there is nothing to measure it against.
  */
-export function judgeContent(content: string, pass: CompressionPass, policy: ContentPolicy): ContentFindings {
+export function judgeContent(
+  content: string,
+  pass: CompressionPass,
+  policy: ContentPolicy,
+  measuring?: MeasureContext | null,
+): ContentFindings {
   const { checks, sizeBytes, sha256 } = checkContent(content, pass, policy);
+  let density = pass.semantic_density_score;
+  if (measuring) {
+    const measured = measure(content, {
+      source: measuring.source,
+      format: policy.format,
+      requiredFields: policy.required_fields,
+      originals: measuring.originals,
+    });
+    density = measured.semantic_density_score;
+    checks.semantic_density_score = density;
+    checks.facts = measured.facts;
+    checks.lost_examples = measured.lost_examples;
+  }
   const checked = evaluatePass(
-    { ...pass, current_size_bytes: sizeBytes, is_parseable: checks.parseable, schema_valid: checks.schema_valid },
+    {
+      ...pass,
+      current_size_bytes: sizeBytes,
+      is_parseable: checks.parseable,
+      schema_valid: checks.schema_valid,
+      semantic_density_score: density,
+    },
     policy,
   );
+  if (measuring) checks.measurement_mismatch = checked.verdict !== evaluatePass(pass, policy).verdict;
   // A mismatch is a claim the content contradicts: a wrong size or hash, or "parseable" /
   // "schema valid" claimed where the server finds otherwise. A client that is stricter than
   // the policy (claims false where the server finds true) contradicts nothing.
@@ -229,4 +268,32 @@ export function judgeContent(content: string, pass: CompressionPass, policy: Con
     (pass.is_parseable && !checks.parseable) ||
     (pass.schema_valid && !checks.schema_valid);
   return { server_checks: checks, checked_verdict: checked.verdict, checked_mismatch, size_bytes: sizeBytes, sha256 };
+}
+
+/**
+ * A stored receipt's content findings measured against the chain's source: the fields of
+ * the judged row that measuring replaces (the policy's format defaults as the judge's do).
+ */
+export function measuredFindings(
+  content: string,
+  pass: CompressionPass,
+  policy: CompressionPolicy & Partial<Omit<ContentPolicy, keyof CompressionPolicy>>,
+  measuring: MeasureContext,
+): Pick<ContentFindings, "server_checks" | "checked_verdict" | "checked_mismatch"> {
+  const findings = judgeContent(
+    content,
+    pass,
+    {
+      ...policy,
+      format: policy.format ?? "any",
+      decoded_format: policy.decoded_format ?? null,
+      required_fields: policy.required_fields ?? [],
+    },
+    measuring,
+  );
+  return {
+    server_checks: findings.server_checks,
+    checked_verdict: findings.checked_verdict,
+    checked_mismatch: findings.checked_mismatch,
+  };
 }

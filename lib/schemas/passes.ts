@@ -40,6 +40,7 @@ export const passReceiptSchema = nullMeansAbsent(
     "verdict",
     "manifest_digest",
     "content",
+    "input_content",
     "cache_original",
   ],
   z.object({
@@ -53,6 +54,8 @@ export const passReceiptSchema = nullMeansAbsent(
     verdict: verdictSchema.nullish(),
     manifest_digest: text({ max: 256 }).nullish(),
     content: contentSchema.nullish(),
+    /** Pass 1's input, the chain's source: passes with content are measured against it (not stored). */
+    input_content: contentSchema.nullish(),
     /** Store `content` as the pass's cached original (shared/API.md, "Server-side content checks"). */
     cache_original: z.boolean().nullish(),
   }),
@@ -74,6 +77,13 @@ export const serverChecksSchema = z.object({
   parseable: z.boolean().nullable(),
   schema_valid: z.boolean().nullable(),
   problems: z.array(z.string()),
+  semantic_density_score: z.number().min(0).max(1).optional().describe("measured, when the chain's source is known"),
+  facts: z
+    .object({ in_source: nonNegativeInt, retained: nonNegativeInt, recoverable: nonNegativeInt, lost: nonNegativeInt })
+    .nullable()
+    .optional(),
+  lost_examples: z.array(z.string()).optional(),
+  measurement_mismatch: z.boolean().optional(),
 });
 
 /**
@@ -92,6 +102,10 @@ export const passResultSchema = z
     server_checks: serverChecksSchema.nullable().optional(),
     checked_verdict: verdict.nullable().optional(),
     checked_mismatch: z.boolean().optional().describe("the content contradicts one of the client's claims"),
+    measurement_mismatch: z
+      .boolean()
+      .optional()
+      .describe("the guard on the measured density, parseability and schema disagrees with the guard on the claims"),
   })
   .meta({ id: "PassResult" });
 export type PassResult = z.infer<typeof passResultSchema>;
@@ -217,6 +231,17 @@ export function quickPassReceipt(value: unknown): PassReceipt | null {
       return null;
     out.content = v.content;
   }
+  if (v.input_content != null) {
+    if (
+      typeof v.input_content !== "string" ||
+      v.input_content.length > MAX_CONTENT_BYTES ||
+      v.input_content.includes("\u0000") ||
+      !v.input_content.isWellFormed() ||
+      Buffer.byteLength(v.input_content, "utf8") > MAX_CONTENT_BYTES
+    )
+      return null;
+    out.input_content = v.input_content;
+  }
   if (v.cache_original != null) {
     if (typeof v.cache_original !== "boolean") return null;
     out.cache_original = v.cache_original;
@@ -233,6 +258,7 @@ const RECEIPT_KEYS = [
   "created_at",
   "current_content_hash",
   "current_size_bytes",
+  "input_content",
   "input_content_hash",
   "is_parseable",
   "manifest_digest",

@@ -166,7 +166,9 @@ describe("judgeContent", () => {
     const claims = claimsFor(content);
     const findings = judgeContent(content, claims, strict);
     expect(findings.server_checks.schema_valid).toBe(false);
-    expect(findings.checked_verdict).toBe("FLOOR_BREACH_DETECTED");
+    expect(findings.checked_verdict).not.toBe(
+      evaluatePass(claimsFor(content, { semantic_density_score: 0.9 }), policy()).verdict,
+    );
     expect(findings.checked_verdict).toBe(evaluatePass({ ...claims, schema_valid: false }, strict).verdict);
     expect(evaluatePass(claims, strict).verdict).toBe("SAFE_TO_COMPRESS");
     expect(findings.checked_mismatch).toBe(true);
@@ -185,5 +187,23 @@ describe("judgeContent", () => {
     expect(findings.server_checks.schema_valid).toBe(true);
     expect(findings.checked_mismatch).toBe(false);
     expect(findings.checked_verdict).toBe("SAFE_TO_COMPRESS");
+  });
+});
+
+describe("measured density", () => {
+  const source =
+    "Release 3.9.0 (2026-05-02) adds Postgres 17 support and removes /v1/export; Node.js 20.9 is required.";
+  it("judges the measured density in place of the claimed one, and flags the disagreement", () => {
+    const content = "Various improvements and changes to the product were made during this release cycle.";
+    const findings = judgeContent(content, claimsFor(content, { semantic_density_score: 0.9 }), policy(), { source });
+    expect(findings.server_checks.semantic_density_score).toBeLessThan(0.1);
+    expect(findings.server_checks.facts).toMatchObject({ retained: 0 });
+    expect(findings.checked_verdict).not.toBe(
+      evaluatePass(claimsFor(content, { semantic_density_score: 0.9 }), policy()).verdict,
+    );
+    expect(findings.server_checks.measurement_mismatch).toBe(true);
+    const faithful = judgeContent(source, claimsFor(source), policy(), { source });
+    expect(faithful.server_checks.measurement_mismatch).toBe(false);
+    expect(judgeContent(content, claimsFor(content), policy()).server_checks.semantic_density_score).toBeUndefined();
   });
 });
