@@ -167,6 +167,14 @@ const timestamp = (v: unknown): v is string => {
   return at >= EARLIEST && at <= LATEST;
 };
 
+/** A pass's content (or input) as contentSchema takes it: storable text of at most 4 MiB as UTF-8. */
+const contentText = (v: unknown): v is string =>
+  typeof v === "string" &&
+  v.length <= MAX_CONTENT_BYTES &&
+  !v.includes("\u0000") &&
+  v.isWellFormed() &&
+  Buffer.byteLength(v, "utf8") <= MAX_CONTENT_BYTES;
+
 /** The schema's answer for a plainly valid receipt, without zod; null for anything else. */
 export function quickPassReceipt(value: unknown): PassReceipt | null {
   if (!isRecord(value)) return null;
@@ -221,25 +229,11 @@ export function quickPassReceipt(value: unknown): PassReceipt | null {
     out.manifest_digest = v.manifest_digest;
   }
   if (v.content != null) {
-    if (
-      typeof v.content !== "string" ||
-      v.content.length > MAX_CONTENT_BYTES ||
-      v.content.includes("\u0000") ||
-      !v.content.isWellFormed() ||
-      Buffer.byteLength(v.content, "utf8") > MAX_CONTENT_BYTES
-    )
-      return null;
+    if (!contentText(v.content)) return null;
     out.content = v.content;
   }
   if (v.input_content != null) {
-    if (
-      typeof v.input_content !== "string" ||
-      v.input_content.length > MAX_CONTENT_BYTES ||
-      v.input_content.includes("\u0000") ||
-      !v.input_content.isWellFormed() ||
-      Buffer.byteLength(v.input_content, "utf8") > MAX_CONTENT_BYTES
-    )
-      return null;
+    if (!contentText(v.input_content)) return null;
     out.input_content = v.input_content;
   }
   if (v.cache_original != null) {
