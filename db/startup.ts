@@ -7,12 +7,12 @@ import { stopWorkers } from "./workers/worker";
 import { seedDemoIfEmpty } from "./demo";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
+import { env, envRecord } from "@/lib/env";
 
 /** `FLOORLINE_DEMO`: "1" seeds an empty database, "0" never; default on only for the embedded database. */
-export function demoEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.FLOORLINE_DEMO === "1") return true;
-  if (env.FLOORLINE_DEMO === "0") return false;
-  return !configFromEnv(env).url;
+export function demoEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
+  const demo = env("FLOORLINE_DEMO", source);
+  return demo === undefined ? !configFromEnv(source).url : demo === "1";
 }
 
 /** How the app closes: background work first, then the database. */
@@ -41,7 +41,7 @@ export async function startDatabase(): Promise<void> {
     // PGlite has no autovacuum daemon, so without this the planner never gets statistics
     // and misjudges every query on a long chain.
     if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
-    const access = accessStartupMessage(process.env, await credentialsExist());
+    const access = accessStartupMessage(envRecord(), await credentialsExist());
     (access.warn ? console.warn : console.log)(`[floorline] ${access.text}`);
   } catch (error) {
     // Another live process owns the embedded folder: serving 503s for ever helps no one.

@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import type { Socket } from "node:net";
+import { ENV_SCHEMA, env } from "../lib/env";
 import { ApiError, type ErrorCode } from "../lib/errors";
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -27,7 +28,7 @@ Options (each wins over its environment variable):
 
 Other settings (environment): DATABASE_URL, FLOORLINE_DEMO, FLOORLINE_API_TOKEN, LOG_LEVEL,
 FLOORLINE_STATEMENT_TIMEOUT_MS, FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, FLOORLINE_SHUTDOWN_TIMEOUT_MS.
-See README.md, "Configuration".`;
+Every variable: docs/configuration.md.`;
 
 function fail(message: string): never {
   process.stderr.write(`floorline: ${message}\n\n${HELP}\n`);
@@ -54,15 +55,16 @@ if (flags.help) {
   process.exit(0);
 }
 
-const host = flags.host ?? (process.env.HOST || "127.0.0.1");
+const host = flags.host ?? env("HOST") ?? "127.0.0.1";
 const portText = flags.port ?? (process.env.PORT || "3000");
-if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) fail(`the port must be 0-65535, not ${portText}`);
-const port = Number(portText);
+const portParsed = ENV_SCHEMA.PORT.safeParse(portText);
+if (!portParsed.success) fail(`the port must be 0-65535, not ${portText}`);
+const port = portParsed.data;
 // The app reads these (the data folder, and HOST to decide whether auth is on). A relative
 // folder is taken from where the command was run, before moving to the project folder.
 process.env.HOST = host;
 process.env.PORT = String(port);
-const dataDirFlag = flags["data-dir"] ?? process.env.FLOORLINE_DATA_DIR;
+const dataDirFlag = flags["data-dir"] ?? env("FLOORLINE_DATA_DIR");
 if (dataDirFlag) process.env.FLOORLINE_DATA_DIR = path.resolve(dataDirFlag);
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -85,17 +87,13 @@ if (!/heap[-_]growing[-_]percent/.test(`${process.execArgv.join(" ")} ${process.
 const { logger, errorFields, requestContext } = await import("../lib/observability/log");
 const lifecycle = await import("../db/lifecycle");
 
-function positiveInt(name: string, fallback: number): number {
-  const value = process.env[name];
-  return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : fallback;
-}
-const SHUTDOWN_TIMEOUT_MS = positiveInt("FLOORLINE_SHUTDOWN_TIMEOUT_MS", 10_000);
+const SHUTDOWN_TIMEOUT_MS = env("FLOORLINE_SHUTDOWN_TIMEOUT_MS") ?? 10_000;
 
 // One server per embedded data folder. The database layer takes the lock when it opens the
 // folder; checking here as well refuses before the (slow) build and start.
-if (!process.env.DATABASE_URL) {
+if (!env("DATABASE_URL")) {
   const { dataLockOwner, DataFolderLockedError } = await import("../db/data-lock");
-  const dataDir = process.env.FLOORLINE_DATA_DIR || path.join(root, ".floorline", "data");
+  const dataDir = env("FLOORLINE_DATA_DIR") ?? path.join(root, ".floorline", "data");
   const owner = dataLockOwner(dataDir);
   if (owner) {
     logger.fatal(new DataFolderLockedError(dataDir, owner).message);
@@ -105,7 +103,7 @@ if (!process.env.DATABASE_URL) {
 
 // ---- Build when the sources changed since the last build ----------------------------------
 
-const distDir = process.env.NEXT_DIST_DIR || ".next";
+const distDir = env("NEXT_DIST_DIR") ?? ".next";
 const stamp = path.join(root, distDir, "floorline-source-stamp");
 const SOURCES = [
   "app",

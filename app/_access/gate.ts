@@ -22,11 +22,12 @@ import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials";
 import { forbidden } from "next/navigation";
 import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";
+import { envRecord } from "@/lib/env";
 
 export const ANONYMOUS: Principal = { kind: "anonymous" };
 
 /** Auth is on per the contract: forced either way by FLOORLINE_AUTH, else any credential or a non-loopback listener. */
-export async function authIsOn(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function authIsOn(env: Partial<Record<string, string>> = envRecord()): Promise<boolean> {
   const mode = authMode(env);
   if (mode !== "auto") return mode === "on";
   if (env.FLOORLINE_API_TOKEN) return true;
@@ -37,7 +38,7 @@ export async function authIsOn(env: NodeJS.ProcessEnv = process.env): Promise<bo
 /** The Host header (or the URL's host, for requests built without one) if it is allowed. */
 export function checkHost(headers: Headers, url: string): void {
   const host = headers.get("host") ?? new URL(url).host;
-  if (!hostAllowed(host, allowedHostsOf(process.env))) {
+  if (!hostAllowed(host, allowedHostsOf(envRecord()))) {
     throw new ApiError(
       "host_not_allowed",
       `This server does not answer to the host ${JSON.stringify(host)}; add it to FLOORLINE_ALLOWED_HOSTS if it is yours.`,
@@ -66,14 +67,14 @@ async function identify(headers: Headers): Promise<Principal | null> {
   if (authorization !== null) {
     const bearer = bearerTokenOf(authorization);
     if (!bearer) return null;
-    const legacy = process.env.FLOORLINE_API_TOKEN;
+    const legacy = envRecord().FLOORLINE_API_TOKEN;
     if (legacy && constantTimeEqual(bearer, legacy)) {
       return { kind: "token", name: "FLOORLINE_API_TOKEN", scopes: KEY_SCOPES };
     }
     return authenticateApiKey(bearer);
   }
   const session = sessionTokenOf(headers.get("cookie"));
-  return session ? authenticateSession(session, sessionIdleMs(process.env)) : null;
+  return session ? authenticateSession(session, sessionIdleMs(envRecord())) : null;
 }
 
 /** The access check of an API route; throws the contract's 401/403, returns who is calling. */

@@ -11,13 +11,14 @@ import { PAGES, type PagePattern } from "@/lib/http/registry";
 import { isStorableText } from "@/lib/schemas/common";
 import { decodeSegment } from "@/lib/url-state";
 import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
+import { envRecord } from "@/lib/env";
 
 export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
   if (params && !Object.values(params).every((segment) => isStorableText(decodeSegment(segment)))) notFound();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
+  const operator = token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null;
   const scope = PAGES[pattern];
   if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
   if (!operator) redirect(`/sign-in?next=${encodeURIComponent(fillPattern(pattern, params))}`);
@@ -28,5 +29,5 @@ export async function requirePage(pattern: PagePattern, params?: Record<string, 
 /** The signed-in operator for a page that shows something about them, without requiring one. */
 export async function currentOperator(): Promise<Principal> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return (token ? await authenticateSession(token, sessionIdleMs(process.env)) : null) ?? ANONYMOUS;
+  return (token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null) ?? ANONYMOUS;
 }

@@ -10,12 +10,13 @@ import { authenticateSession } from "@/db/queries/access";
 import { admits, type Principal, sessionIdleMs, sessionTokenOf } from "@/lib/auth/access";
 import type { Scope } from "@/lib/http/registry";
 import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
+import { envRecord } from "@/lib/env";
 
 async function authorizeAction(scope: Scope): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
   const token = sessionTokenOf(incoming.get("cookie"));
-  const operator = token ? await authenticateSession(token, sessionIdleMs(process.env)) : null;
+  const operator = token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null;
   if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
   if (!operator) unauthorized();
   if (!admits(operator, scope)) forbidden();

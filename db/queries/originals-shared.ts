@@ -14,6 +14,7 @@ import {
   type CcrCounts,
 } from "@/lib/ccr/rules";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
+import { envRecord } from "@/lib/env";
 
 /** Every function takes the clock from here, so tests move time instead of sleeping. */
 export interface CcrOptions {
@@ -25,7 +26,7 @@ let reportedConfigProblems = false;
 
 /** CCR_MAX_BYTES and CCR_TTL_SECONDS, read per call so an operator's change needs no code path. */
 export function getCcrConfig(): CcrConfig {
-  const { config, problems } = ccrConfigFromEnv(process.env);
+  const { config, problems } = ccrConfigFromEnv(envRecord());
   if (problems.length > 0 && !reportedConfigProblems) {
     reportedConfigProblems = true;
     for (const problem of problems) console.error(`[floorline] ${problem}`);

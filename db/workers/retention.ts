@@ -4,17 +4,15 @@
 // a policy saved on any instance may set days for its class at any time.
 import { deleteExpiredChains } from "../queries/retention";
 import type { RunningWorker, WorkerDefinition } from "./worker";
+import { env, envInvalid } from "@/lib/env";
 
 const INTERVAL_MS = 5 * 60_000;
 /** Between calls while a backlog remains. */
 const BACKLOG_MS = 1_000;
 
 /** FLOORLINE_RETENTION_DAYS as a number of days, or null (keep everything) when unset or not a positive number. */
-export function retentionDaysFromEnv(env: Partial<NodeJS.ProcessEnv> = process.env): number | null {
-  const raw = env.FLOORLINE_RETENTION_DAYS?.trim();
-  if (!raw) return null;
-  const days = Number(raw);
-  return Number.isFinite(days) && days > 0 ? days : null;
+export function retentionDaysFromEnv(source: Partial<NodeJS.ProcessEnv> = process.env): number | null {
+  return env("FLOORLINE_RETENTION_DAYS", source) ?? null;
 }
 
 export type RetentionWorker = RunningWorker;
@@ -59,11 +57,10 @@ export function startRetentionWorker(options: {
 export const retention: WorkerDefinition<RetentionWorker> = {
   name: "retention",
   start() {
-    const env = process.env;
-    const days = retentionDaysFromEnv(env);
-    if (env.FLOORLINE_RETENTION_DAYS && days === null)
+    const days = retentionDaysFromEnv();
+    if (envInvalid("FLOORLINE_RETENTION_DAYS"))
       console.error(
-        `[floorline] FLOORLINE_RETENTION_DAYS=${env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
+        `[floorline] FLOORLINE_RETENTION_DAYS=${process.env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
       );
     if (days !== null) console.log(`[floorline] retention: keeping ${days} days of chains`);
     return startRetentionWorker({ days });

@@ -7,6 +7,7 @@ import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/we
 import { deliveryHeaders } from "@/lib/webhooks/signature";
 import { SEND_TIMEOUT_MS, sendWebhook } from "./webhook-send";
 import { type RunningWorker, runningWorker, type WorkerDefinition } from "./worker";
+import { env } from "@/lib/env";
 
 const POLL_MS = 1_000;
 /** Events (and their delivery log) are kept this long once nothing is left to send. */
@@ -17,10 +18,12 @@ const BATCH = 10;
 const LEASE_MS = SEND_TIMEOUT_MS * 6;
 
 /** The address operators reach the dashboard at, for the links in deliveries. */
-export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.FLOORLINE_PUBLIC_URL) return env.FLOORLINE_PUBLIC_URL;
-  const host = env.HOST && env.HOST !== "0.0.0.0" && env.HOST !== "::" ? env.HOST : "127.0.0.1";
-  return `http://${host.includes(":") ? `[${host}]` : host}:${env.PORT ?? "3000"}`;
+export function publicBaseUrl(source: NodeJS.ProcessEnv = process.env): string {
+  const configured = env("FLOORLINE_PUBLIC_URL", source);
+  if (configured) return configured;
+  const listen = env("HOST", source);
+  const host = listen && listen !== "0.0.0.0" && listen !== "::" ? listen : "127.0.0.1";
+  return `http://${host.includes(":") ? `[${host}]` : host}:${env("PORT", source) ?? 3000}`;
 }
 
 export async function deliverOne(delivery: ClaimedDelivery, now = () => new Date()): Promise<boolean> {

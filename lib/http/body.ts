@@ -1,6 +1,7 @@
 import { Buffer, isAscii } from "node:buffer";
 import { ApiError } from "../errors";
 import { processSingleton } from "../process-singleton";
+import { env } from "../env";
 
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
@@ -19,7 +20,7 @@ export function isJsonContentType(header: string | null): boolean {
 // In-flight body budget. Every request body counts, byte by byte as it arrives, against one
 // process-wide budget until its request is answered, so a burst of large uploads is refused
 // with 503 + Retry-After instead of growing the heap without bound. FLOORLINE_BODY_BUDGET_MB
-// sets it (default 256 MiB). A body alone in flight is never refused by the budget (only by
+// sets it (docs/configuration.md). A body alone in flight is never refused by the budget (only by
 // its endpoint's own size limit), so one upload larger than the budget still goes through.
 const DEFAULT_BODY_BUDGET = 256 * MiB;
 const RETRY_AFTER_BUSY_SECONDS = "2";
@@ -30,9 +31,9 @@ interface BudgetState {
 }
 const budget = processSingleton<BudgetState>("bodyBudget", () => ({ inFlight: 0, held: new WeakMap() }));
 
-export function bodyBudgetBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const mb = Number(env.FLOORLINE_BODY_BUDGET_MB);
-  return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * MiB) : DEFAULT_BODY_BUDGET;
+export function bodyBudgetBytes(source: NodeJS.ProcessEnv = process.env): number {
+  const mb = env("FLOORLINE_BODY_BUDGET_MB", source);
+  return mb === undefined ? DEFAULT_BODY_BUDGET : Math.floor(mb * MiB);
 }
 
 /** Bytes of request bodies held right now (for metrics and tests). */
@@ -44,9 +45,9 @@ export function bodyBytesInFlight(): number {
  * What a JSON body holds in memory per byte on the wire, counted against the budget: while
  * JSON.parse runs, the text read so far, the joined text it flattens and the parsed value are
  * all alive at once (one byte a character for ASCII; UTF-16 text costs more, and the parsed
- * value goes on to be hashed and handed to the database). Counted at 3, sixteen concurrent
- * 30 MiB originals grow the embedded server by about 1.3 times the budget (`bench:body-memory`);
- * at 2, by 1.6 to 1.9 times.
+ * value goes on to be hashed and handed to the database). Counted at 3, concurrent large
+ * originals grow the embedded server by little more than the budget (`bench:body-memory`);
+ * counted at 2, by well over it.
  */
 const BODY_COST = 3;
 

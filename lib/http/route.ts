@@ -73,8 +73,8 @@ export function wrapRoute<C extends Context>(
 /**
  * The headers of an answer with a result per item of a batch (ingest, evaluate): up to a few
  * MB, much of it SHA-256 hex that does not compress. Gzip at Next's level costs the server
- * more than it saves an agent next to it (25-30 ms of CPU on a 5,000-receipt ingest answer,
- * about a twentieth of the request), so it goes uncompressed; nor is it worth caching.
+ * more than it saves an agent next to it (a noticeable share of a large ingest's CPU), so it
+ * goes uncompressed; nor is it worth caching.
  */
 export const BATCH_ANSWER_HEADERS: Readonly<Record<string, string>> = { "cache-control": "no-store, no-transform" };
 

@@ -9,10 +9,9 @@ import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { errorFields } from "./error-fields";
 import { LOGGER, processSingleton } from "../process-singleton";
+import { env } from "../env";
 
 export { type ErrorFields, errorFields } from "./error-fields";
-
-const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /**
  * The request a line is logged for: scripts/start.ts runs each request inside it, so every
@@ -22,8 +21,7 @@ const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 export const requestContext = processSingleton("requestContext", () => new AsyncLocalStorage<{ reqId: string }>());
 
 function createLogger(): Logger {
-  const wanted = (process.env.LOG_LEVEL || "info").toLowerCase();
-  const level = LEVELS.includes(wanted) ? wanted : "info";
+  const level = env("LOG_LEVEL") ?? "info";
   const options = {
     level,
     base: { pid: process.pid },

@@ -5,6 +5,7 @@
 // and the request is then sent to the address that was checked (see `pinnedLookup`), so a
 // name that resolves differently a moment later (DNS rebinding) cannot redirect it.
 import { BlockList, isIP } from "node:net";
+import { env } from "../env";
 
 export interface ResolvedAddress {
   address: string;
@@ -167,8 +168,8 @@ export async function resolveWebhookTarget(
 }
 
 /** Whether the environment opts in to private targets. */
-export function allowPrivateTargets(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE === "1";
+export function allowPrivateTargets(source: NodeJS.ProcessEnv = process.env): boolean {
+  return env("FLOORLINE_WEBHOOK_ALLOW_PRIVATE", source) === "1";
 }
 
 type LookupCallback = (

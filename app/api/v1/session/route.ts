@@ -8,6 +8,7 @@ import { parseBody } from "@/lib/http/batch";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { signInSchema } from "@/lib/schemas/access";
 import { authIsOn } from "@/app/_access/gate";
+import { envRecord } from "@/lib/env";
 
 /** The nearest proxy's view of the client (the last X-Forwarded-For entry), for throttling. */
 function clientAddress(request: Request): string {
@@ -33,7 +34,7 @@ export const POST = route("/api/v1/session", async (request) => {
     throw new ApiError("unauthenticated", "The name or the password is wrong.");
   }
   const secure = isHttps(request.url, request.headers);
-  const maxAge = Math.round(sessionIdleMs(process.env) / 1000);
+  const maxAge = Math.round(sessionIdleMs(envRecord()) / 1000);
   return json({ operator: { id: result.operator.id, name: result.operator.name, role: result.operator.role } }, 201, {
     "set-cookie": sessionCookie(result.token, secure, maxAge),
     "cache-control": "no-store",

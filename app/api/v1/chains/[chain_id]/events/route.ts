@@ -8,6 +8,7 @@ import { errorFields, logger } from "@/lib/observability/log";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { authorizeRequest } from "@/app/_access/gate";
 import { processSingleton } from "@/lib/process-singleton";
+import { env } from "@/lib/env";
 
 // How often the chain summary is read for each open stream when nothing says it changed: every
 // instance hears each write (NOTIFY; on the embedded database, its one process), so this is
@@ -23,10 +24,7 @@ const RECHECK_ACCESS_MS = 10_000;
 
 // Open streams per process: each holds a connection and a timer, so past the cap a new one is
 // refused with 503 + Retry-After (the browser's EventSource retries by itself).
-const maxStreams = () => {
-  const n = Number(process.env.FLOORLINE_MAX_EVENT_STREAMS);
-  return Number.isInteger(n) && n > 0 ? n : 1_000;
-};
+const maxStreams = () => env("FLOORLINE_MAX_EVENT_STREAMS") ?? 1_000;
 const openStreams = processSingleton("openStreams", () => ({ count: 0 }));
 
 const same = (a: ChainVersion | null, b: ChainVersion) =>

@@ -1,0 +1,88 @@
+// Every environment variable the app reads, parsed in one place; docs/configuration.md says
+// what each means (test/unit/env.test.ts holds the two to the same names). A value that does not parse counts as unset, so
+// its default applies: refusing to start, or every request, over a typo in the environment
+// would be worse. Read at each call, not once at import: the start script sets HOST, PORT and
+// FLOORLINE_DATA_DIR from its flags before the app reads them, and tests change them.
+//
+// A few variables are parsed by the module that owns their meaning, which takes the
+// environment as a plain record (pure, and testable with one): lib/auth/access.ts (access
+// control) and lib/ccr/rules.ts (the originals store). They are listed here all the same.
+import { z } from "zod";
+
+type Source = Partial<Record<string, string | undefined>>;
+
+const text = z.string().trim().min(1);
+/** A whole number above zero, in decimal digits only. */
+const positiveInt = z
+  .string()
+  .trim()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+/** Any number above zero (fractions allowed). */
+const positiveNumber = z.string().trim().min(1).transform(Number).pipe(z.number().positive().finite());
+const flag = z.enum(["0", "1"]);
+
+/** Name → how it parses. What each means, and its default, is docs/configuration.md. */
+export const ENV_SCHEMA = {
+  HOST: text,
+  PORT: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}$/)
+    .transform(Number)
+    .pipe(z.number().max(65535)),
+  DATABASE_URL: text,
+  DATABASE_READ_URL: text,
+  FLOORLINE_DATA_DIR: text,
+  FLOORLINE_DEMO: flag,
+  FLOORLINE_STATEMENT_TIMEOUT_MS: positiveInt,
+  FLOORLINE_DB_ACQUIRE_TIMEOUT_MS: positiveInt,
+  FLOORLINE_SHUTDOWN_TIMEOUT_MS: positiveInt,
+  FLOORLINE_BODY_BUDGET_MB: positiveNumber,
+  FLOORLINE_MAX_EVENT_STREAMS: positiveInt,
+  FLOORLINE_RETENTION_DAYS: positiveNumber,
+  FLOORLINE_PUBLIC_URL: text,
+  FLOORLINE_WEBHOOK_ALLOW_PRIVATE: flag,
+  // Parsed by lib/auth/access.ts, from envRecord().
+  FLOORLINE_AUTH: text,
+  FLOORLINE_ALLOWED_HOSTS: text,
+  FLOORLINE_SESSION_IDLE_MINUTES: text,
+  FLOORLINE_API_TOKEN: text,
+  // Parsed by lib/ccr/rules.ts, from envRecord().
+  CCR_MAX_BYTES: text,
+  CCR_TTL_SECONDS: text,
+  LOG_LEVEL: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
+  // Read by next.config.mjs too (Next.js loads it before any of the app's modules).
+  NEXT_DIST_DIR: text,
+} as const;
+
+export type EnvName = keyof typeof ENV_SCHEMA;
+export type EnvValue<K extends EnvName> = z.output<(typeof ENV_SCHEMA)[K]>;
+
+/** One variable, parsed; undefined when unset or not valid. */
+export function env<K extends EnvName>(name: K, source: Source = process.env): EnvValue<K> | undefined {
+  const raw = source[name];
+  if (raw === undefined) return undefined;
+  const parsed = ENV_SCHEMA[name].safeParse(raw);
+  return parsed.success ? (parsed.data as EnvValue<K>) : undefined;
+}
+
+/** Whether a variable is set to something that does not parse (to say so at start-up). */
+export function envInvalid(name: EnvName, source: Source = process.env): boolean {
+  const raw = source[name];
+  return raw !== undefined && raw.trim() !== "" && env(name, source) === undefined;
+}
+
+/** The variables the app reads, as a plain record for the modules that parse their own. */
+export function envRecord(source: Source = process.env): Partial<Record<EnvName, string>> {
+  const out: Partial<Record<EnvName, string>> = {};
+  for (const name of Object.keys(ENV_SCHEMA) as EnvName[]) {
+    const raw = source[name];
+    if (raw !== undefined) out[name] = raw;
+  }
+  return out;
+}
