@@ -1,3 +1,5 @@
+// Named to run after overview and recommendation: its examples add collapsing summary
+// chains to the shared e2e server, which those specs count on being the demo's alone.
 // The examples of README.md and docs/ run as written against the built app: each block is taken
 // from the page that shows it (the fenced blocks under a named heading), pointed at this test's
 // server, run with the tool its language names, and must do what the page says it does.
