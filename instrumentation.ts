@@ -6,7 +6,7 @@ export async function register() {
   const { startDatabase } = await import("./db/startup");
   await startDatabase();
   const { setStoreStatsSource, setSummaryQueueSource } = await import("./lib/observability/metrics");
-  const { getStoreStats } = await import("./db/queries/originals-metrics");
+  const { getStoreStats } = await import("./db/queries/originals/metrics");
   const { getSummaryQueueStats } = await import("./db/ingest/summaries");
   setStoreStatsSource(getStoreStats);
   setSummaryQueueSource(getSummaryQueueStats);

@@ -4,11 +4,11 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "./index";
 import { onlyRow, queryRows } from "./sql";
-import { enforceStoreLimits } from "@/db/queries/originals-eviction";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { getCcrConfig } from "@/db/queries/originals-shared";
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { enforceStoreLimits } from "@/db/queries/originals/eviction";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { getOriginalsConfig } from "@/db/queries/originals/shared";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
@@ -55,7 +55,7 @@ export async function seedDemoOriginals(): Promise<number> {
   const db = await getDb();
   const { n } = onlyRow(await queryRows<{ n: number | string }>(db, sql`select count(*) as n from originals`));
   if (Number(n) > 0) return 0;
-  const config = getCcrConfig();
+  const config = getOriginalsConfig();
 
   // Stored long ago and never retrieved: the store evicts it below.
   const stale = await storeOriginal(

@@ -6,7 +6,7 @@
 //
 // A few variables are parsed by the module that owns their meaning, which takes the
 // environment as a plain record (pure, and testable with one): lib/auth/access.ts (access
-// control) and lib/ccr/rules.ts (the originals store). They are listed here all the same.
+// control) and lib/originals/rules.ts (the originals store). They are listed here all the same.
 import { z } from "zod";
 
 type Source = Partial<Record<string, string | undefined>>;
@@ -49,7 +49,7 @@ export const ENV_SCHEMA = {
   FLOORLINE_ALLOWED_HOSTS: text,
   FLOORLINE_SESSION_IDLE_MINUTES: text,
   FLOORLINE_API_TOKEN: text,
-  // Parsed by lib/ccr/rules.ts, from envRecord().
+  // Parsed by lib/originals/rules.ts, from envRecord().
   CCR_MAX_BYTES: text,
   CCR_TTL_SECONDS: text,
   LOG_LEVEL: z

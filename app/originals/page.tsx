@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { listOriginals } from "@/db/queries/originals-browse";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { listOriginals } from "@/db/queries/originals/browse";
 import { encodeCursor } from "@/lib/http/cursor";
-import { CcrCounters } from "@/components/originals/ccr-counters";
+import { OriginalsCounters } from "@/components/originals/originals-counters";
 import { OriginalsFilters } from "@/components/originals/originals-filters";
 import { OriginalsTable } from "@/components/originals/originals-table";
 import { Pager } from "@/components/ui/pager";
@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Originals" };
 
 async function CountersSection() {
-  return <CcrCounters stats={await getOriginalStats(24)} />;
+  return <OriginalsCounters stats={await getOriginalStats(24)} />;
 }
 
 async function TableSection({ query }: { query: OriginalsPageQuery }) {

@@ -1,4 +1,4 @@
-import { type ContentDiff, describeChange, type DiffLine } from "@/lib/ccr/diff";
+import { type ContentDiff, describeChange, type DiffLine } from "@/lib/originals/diff";
 import { formatBytes, formatCount } from "@/lib/format";
 
 /**

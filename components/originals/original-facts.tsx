@@ -1,5 +1,5 @@
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
-import type { Provenance, SourceCheck } from "@/lib/ccr/provenance";
+import type { Provenance, SourceCheck } from "@/lib/originals/provenance";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes, formatCount, formatUtc } from "@/lib/format";
 import { chainHref } from "@/lib/routes";

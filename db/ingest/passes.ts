@@ -7,7 +7,7 @@ import { getDb } from "../index";
 import { queryRows } from "../sql";
 import { retryTransient } from "../retry";
 import { getPoliciesInForce } from "../queries/policies";
-import { storeOriginal } from "../queries/originals-store";
+import { storeOriginal } from "../queries/originals/store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
 import { requestSummaries } from "./summaries";

@@ -4,7 +4,7 @@
 // this module stays in lib/; the store gauges read the database through a source that the
 // server registers at start-up (`setStoreStatsSource`).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { MISS_REASONS } from "../ccr/rules";
+import { MISS_REASONS } from "../originals/rules";
 import { INTEGRITY_KINDS, type IntegrityKind } from "../chains/integrity";
 import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "../schemas/boundaries";
 import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";

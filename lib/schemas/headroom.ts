@@ -1,9 +1,9 @@
 // The wire shapes of the Headroom-compatible `/v1/retrieve*` endpoints: the bodies their
-// handlers parse and build (lib/headroom/shapes.ts), and the OpenAPI document. Headroom's
+// handlers parse and build (lib/originals/headroom/shapes.ts), and the OpenAPI document. Headroom's
 // proxy reads its body's fields loosely (a field of the wrong type reads as absent), and so
 // do these schemas; only the key is checked, in Headroom's words.
 import { z } from "zod";
-import { parseRetrieveKey, TOOL_CALL_PROVIDERS } from "../headroom/shapes";
+import { parseRetrieveKey, TOOL_CALL_PROVIDERS } from "../originals/headroom/shapes";
 import { nonNegativeInt as count } from "./common";
 
 export const HEADROOM_MISS_STATUSES = ["missing", "evicted", "expired", "ambiguous"] as const;

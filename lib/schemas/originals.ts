@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { HASH_ALGORITHMS } from "../headroom/algorithms";
-import { MAX_TTL_SECONDS, type MissReason, parseHashKey } from "../ccr/rules";
+import { HASH_ALGORITHMS } from "../originals/headroom/algorithms";
+import { MAX_TTL_SECONDS, type MissReason, parseHashKey } from "../originals/rules";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { chainIdSchema, nonNegativeInt, text, utcTimestamp } from "./common";

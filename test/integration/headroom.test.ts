@@ -10,11 +10,11 @@ import * as retrieve from "@/app/v1/retrieve/route";
 import * as stats from "@/app/v1/retrieve/stats/route";
 import * as toolCall from "@/app/v1/retrieve/tool_call/route";
 import * as catchAll from "@/app/v1/[...path]/route";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
-import { digestOf, headroomKey } from "@/lib/headroom/keys";
-import { pyJsonIndent2 } from "@/lib/headroom/shapes";
+import { digestOf, headroomKey } from "@/lib/originals/headroom/keys";
+import { pyJsonIndent2 } from "@/lib/originals/headroom/shapes";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { ROUTES, type RoutePattern } from "@/lib/http/registry";
 import { setStoreStatsSource } from "@/lib/observability/metrics";
-import { getStoreStats } from "@/db/queries/originals-metrics";
+import { getStoreStats } from "@/db/queries/originals/metrics";
 import { setUpTestDatabase } from "../support/database";
 import { doc, type Json, validatorFor } from "../support/openapi";
 

@@ -4,21 +4,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as boundariesRoute from "@/app/api/v1/boundaries/route";
 import * as passesRoute from "@/app/api/v1/passes/route";
-import { listOriginalLinksByHash, listPassesForOriginal } from "@/db/queries/originals-links";
+import { listOriginalLinksByHash, listPassesForOriginal } from "@/db/queries/originals/links";
 import { getChainOriginalLinks } from "../support/chain-original-links";
-import { getOriginalForView, getOriginalText } from "@/db/queries/originals-view";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { getOriginalForView, getOriginalText } from "@/db/queries/originals/view";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
-import type { CcrConfig } from "@/lib/ccr/rules";
+import type { OriginalsConfig } from "@/lib/originals/rules";
 import { call, expectError, post } from "./api-helpers";
 import { jsonRequest, setUpTestDatabase } from "../support/database";
 import { at } from "../support/at";
 
 setUpTestDatabase();
 
-const config: CcrConfig = { maxBytes: 1_000_000, defaultTtlSeconds: null };
+const config: OriginalsConfig = { maxBytes: 1_000_000, defaultTtlSeconds: null };
 const minute = (m: number) => new Date(Date.UTC(2026, 2, 1, 9, m));
 
 interface Item {

@@ -3,13 +3,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
-import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
+import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals/links";
 import { getChainOriginalLinks } from "../support/chain-original-links";
-import { getOriginalText } from "@/db/queries/originals-view";
-import { describeChange, diffContent } from "@/lib/ccr/diff";
-import { provenanceOf } from "@/lib/ccr/provenance";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { listOriginals } from "@/db/queries/originals-browse";
+import { getOriginalText } from "@/db/queries/originals/view";
+import { describeChange, diffContent } from "@/lib/originals/diff";
+import { provenanceOf } from "@/lib/originals/provenance";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { listOriginals } from "@/db/queries/originals/browse";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();

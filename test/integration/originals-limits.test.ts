@@ -6,13 +6,13 @@ import * as collection from "@/app/api/v1/originals/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
 import { queryRows } from "@/db/sql";
-import { enforceStoreLimits } from "@/db/queries/originals-eviction";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { enforceStoreLimits } from "@/db/queries/originals/eviction";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
-import type { CcrConfig } from "@/lib/ccr/rules";
+import type { OriginalsConfig } from "@/lib/originals/rules";
 import { post } from "./api-helpers";
 import { setUpTestDatabase } from "../support/database";
 
@@ -44,7 +44,7 @@ async function clear(): Promise<void> {
 
 const KB = (label: string) => `${label}:` + "x".repeat(1000 - label.length - 1);
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
-const budget = (maxBytes: number, defaultTtlSeconds: number | null = null): CcrConfig => ({
+const budget = (maxBytes: number, defaultTtlSeconds: number | null = null): OriginalsConfig => ({
   maxBytes,
   defaultTtlSeconds,
 });

@@ -1,4 +1,4 @@
-// Retrievals of large originals served from memory (lib/ccr/content-cache.ts) through the real
+// Retrievals of large originals served from memory (lib/originals/content-cache.ts) through the real
 // route handlers: the same bytes as a first retrieval, each one still counted, and a gone
 // original still refused by the database.
 import { sql } from "drizzle-orm";
@@ -9,7 +9,7 @@ import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
 import { queryRows } from "@/db/sql";
 import { originals } from "@/db/schema";
-import { CACHED_MIN_BYTES, forgetCachedOriginals } from "@/lib/ccr/content-cache";
+import { CACHED_MIN_BYTES, forgetCachedOriginals } from "@/lib/originals/content-cache";
 import { sha256Hex } from "@/lib/guard/hash";
 import { call, post } from "./api-helpers";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";

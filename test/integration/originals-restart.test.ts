@@ -8,10 +8,10 @@ import postgres from "postgres";
 import { afterAll, expect, it } from "vitest";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import type { DatabaseConfig } from "@/db/config";
-import { enforceStoreLimits } from "@/db/queries/originals-eviction";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { enforceStoreLimits } from "@/db/queries/originals/eviction";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { ApiError } from "@/lib/errors";
 import { driver } from "../support/database";
 

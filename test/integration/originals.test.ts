@@ -9,10 +9,10 @@ import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
 import { onlyRow, queryRows } from "@/db/sql";
 import { originals } from "@/db/schema";
-import { getOriginalStats } from "@/db/queries/originals-stats";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { getOriginalStats } from "@/db/queries/originals/stats";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
-import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
+import { MAX_ORIGINAL_BYTES } from "@/lib/originals/rules";
 import { call, expectError, post } from "./api-helpers";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
 import { onlyRow, queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
-import { storeOriginal } from "@/db/queries/originals-store";
+import { storeOriginal } from "@/db/queries/originals/store";
 import { getOverviewFigures } from "@/db/queries/overview";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";

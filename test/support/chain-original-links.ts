@@ -2,9 +2,9 @@
 // page shows pass by pass (the page itself asks only for the passes it draws).
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getReadDb } from "@/db/index";
-import { listOriginalLinksByHash, listRestoreLinks } from "@/db/queries/originals-links";
+import { listOriginalLinksByHash, listRestoreLinks } from "@/db/queries/originals/links";
 import { boundaries, passes } from "@/db/schema";
-import type { OriginalLink, RestoreLinks } from "@/lib/ccr/types";
+import type { OriginalLink, RestoreLinks } from "@/lib/originals/types";
 
 export interface ChainOriginalLinks {
   /** Per pass_id: the stored original whose hash is the pass's input or its output. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAlternateHash, digestOf, headroomKey } from "@/lib/headroom/keys";
+import { checkAlternateHash, digestOf, headroomKey } from "@/lib/originals/headroom/keys";
 import {
   hashFromToolCall,
   missBody,
@@ -8,7 +8,7 @@ import {
   retrieveResponse,
   statsResponse,
   toolCallResponse,
-} from "@/lib/headroom/shapes";
+} from "@/lib/originals/headroom/shapes";
 
 describe("keys", () => {
   it("match the published digests", () => {

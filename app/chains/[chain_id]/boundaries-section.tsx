@@ -1,5 +1,5 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
-import { listRestoreLinks } from "@/db/queries/originals-links";
+import { listRestoreLinks } from "@/db/queries/originals/links";
 import { BoundaryList } from "@/components/chains/boundary-list";
 
 /** The chain's boundary receipts; a restore links to the cached original it brings back. */

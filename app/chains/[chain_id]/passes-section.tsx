@@ -1,7 +1,7 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { getChainPass, listChainPasses } from "@/db/queries/passes";
 import type { PassCursor } from "@/lib/chains/types";
-import { listOriginalLinksByHash } from "@/db/queries/originals-links";
+import { listOriginalLinksByHash } from "@/db/queries/originals/links";
 import { chainHref } from "@/lib/routes";
 import { Pager } from "@/components/ui/pager";
 import { PassDetail } from "@/components/chains/pass-detail";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getOriginalForView, getOriginalText } from "@/db/queries/originals-view";
-import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals-links";
-import { type ContentDiff, DIFF_MAX_CHARS, diffContent } from "@/lib/ccr/diff";
-import { provenanceOf } from "@/lib/ccr/provenance";
+import { getOriginalForView, getOriginalText } from "@/db/queries/originals/view";
+import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals/links";
+import { type ContentDiff, DIFF_MAX_CHARS, diffContent } from "@/lib/originals/diff";
+import { provenanceOf } from "@/lib/originals/provenance";
 import { LossSummary } from "@/components/originals/loss-summary";
 import { ContentPane } from "@/components/originals/content-pane";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -1,6 +1,6 @@
 // Paths under /v1 that Headroom's proxy has and Floorline does not serve answer as FastAPI
 // would (`{"detail": "Not Found"}`), never with the HTML 404 page.
-import { detail } from "@/lib/headroom/http";
+import { detail } from "@/lib/originals/headroom/http";
 
 async function notFound(): Promise<Response> {
   return detail(404, "Not Found");

@@ -1,10 +1,10 @@
 // Headroom's `POST /v1/retrieve` (its MCP server and plugins call it with their proxy URL).
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/app/_access/api-route";
-import { headroom, headroomMethodNotAllowed, parseHeadroom } from "@/lib/headroom/http";
-import { headroomRetrieveBody } from "@/lib/headroom/retrieve";
+import { headroom, headroomMethodNotAllowed, parseHeadroom } from "@/lib/originals/headroom/http";
+import { headroomRetrieveBody } from "@/lib/originals/headroom/retrieve";
 import { headroomRetrieveRequestSchema } from "@/lib/schemas/headroom";
 
 export const POST = route(

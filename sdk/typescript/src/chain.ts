@@ -1,6 +1,6 @@
 // A compression chain as the agent lives it: each pass guarded and recorded at once, and the
 // seeds' decision boundary (proceed while safe; at a breach halt, restore or accept loss).
-import { formatMarker, markerKey } from "../../../lib/ccr/marker";
+import { formatMarker, markerKey } from "../../../lib/originals/marker";
 import { COLLAPSE_VERDICTS, type Verdict } from "../../../lib/guard/guard";
 import { sha256Hex } from "../../../lib/guard/hash";
 import { MAX_ORIGINALS, type Measurement } from "../../../lib/measure/index";

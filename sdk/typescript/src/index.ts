@@ -17,7 +17,7 @@ export type { DeliveryCounters, Item } from "./delivery";
 export { FloorlineError, type Issue } from "./http";
 export type { MeasureFn } from "./measure";
 export type { PassReceipt, Policy } from "./receipt";
-export { formatMarker, markerKey } from "../../../lib/ccr/marker";
+export { formatMarker, markerKey } from "../../../lib/originals/marker";
 export {
   type CompressionManifest,
   type CompressionPass,

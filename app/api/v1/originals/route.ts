@@ -1,6 +1,6 @@
-import { listOriginals } from "@/db/queries/originals-browse";
-import { storeOriginal } from "@/db/queries/originals-store";
-import { MAX_ORIGINAL_BYTES } from "@/lib/ccr/rules";
+import { listOriginals } from "@/db/queries/originals/browse";
+import { storeOriginal } from "@/db/queries/originals/store";
+import { MAX_ORIGINAL_BYTES } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { encodeCursor } from "@/lib/http/cursor";

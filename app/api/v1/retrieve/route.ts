@@ -1,5 +1,5 @@
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { retrievalResponse } from "@/lib/ccr/content-cache";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { retrievalResponse } from "@/lib/originals/content-cache";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
 import { methodNotAllowed, route } from "@/app/_access/api-route";

@@ -1,7 +1,7 @@
 // The detail page's own reader: slices and whole texts for display, copy and download. It
 // is not the retrieval API: nothing here is counted or refreshes recency.
-import { getOriginalText } from "@/db/queries/originals-view";
-import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/ccr/rules";
+import { getOriginalText } from "@/db/queries/originals/view";
+import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/originals/rules";
 import { ApiError } from "@/lib/errors";
 import { parseSearchParams } from "@/lib/http/list";
 import { originalContentQuerySchema } from "@/lib/schemas/originals";

@@ -1,9 +1,9 @@
 // Headroom's `GET /v1/retrieve/{hash}` (its OpenClaw plugin and SDK use it).
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { route } from "@/app/_access/api-route";
-import { headroom, headroomMethodNotAllowed, parseHeadroom } from "@/lib/headroom/http";
-import { headroomRetrieveBody } from "@/lib/headroom/retrieve";
+import { headroom, headroomMethodNotAllowed, parseHeadroom } from "@/lib/originals/headroom/http";
+import { headroomRetrieveBody } from "@/lib/originals/headroom/retrieve";
 import { headroomKeySchema } from "@/lib/schemas/headroom";
 
 export const GET = route(

@@ -1,8 +1,8 @@
 // Headroom's `GET /v1/retrieve/stats` (its plugins also probe it to recognise a Headroom store).
-import { getHeadroomStoreStats } from "@/db/queries/originals-headroom";
+import { getHeadroomStoreStats } from "@/db/queries/originals/headroom";
 import { route } from "@/app/_access/api-route";
-import { headroom, headroomMethodNotAllowed } from "@/lib/headroom/http";
-import { statsResponse } from "@/lib/headroom/shapes";
+import { headroom, headroomMethodNotAllowed } from "@/lib/originals/headroom/http";
+import { statsResponse } from "@/lib/originals/headroom/shapes";
 
 export const GET = route(
   "/v1/retrieve/stats",

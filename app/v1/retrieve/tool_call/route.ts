@@ -1,13 +1,13 @@
 // Headroom's `POST /v1/retrieve/tool_call`: a `headroom_retrieve` tool call in the provider's
 // format in, the tool result in that provider's format out.
-import { getCcrConfig } from "@/db/queries/originals-shared";
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
+import { getOriginalsConfig } from "@/db/queries/originals/shared";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
 import { ApiError } from "@/lib/errors";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
+import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { route } from "@/app/_access/api-route";
-import { detail, headroom, headroomMethodNotAllowed, missFrom, parseHeadroom } from "@/lib/headroom/http";
-import { CCR_TOOL_NAME, hashFromToolCall, toolCallResponse } from "@/lib/headroom/shapes";
+import { detail, headroom, headroomMethodNotAllowed, missFrom, parseHeadroom } from "@/lib/originals/headroom/http";
+import { CCR_TOOL_NAME, hashFromToolCall, toolCallResponse } from "@/lib/originals/headroom/shapes";
 import { headroomToolCallRequestSchema, type ToolCallData } from "@/lib/schemas/headroom";
 
 export const POST = route(
@@ -34,7 +34,7 @@ export const POST = route(
         error: (error as ApiError).message,
         hash: key,
         status: miss.status_word,
-        ttl_seconds: getCcrConfig().defaultTtlSeconds,
+        ttl_seconds: getOriginalsConfig().defaultTtlSeconds,
       };
     }
     return Response.json(toolCallResponse(toolCall, provider, data), { headers: RETRIEVAL_HEADERS });

@@ -1,6 +1,6 @@
-import { retrieveOriginal } from "@/db/queries/originals-retrieve";
-import { RETRIEVAL_HEADERS } from "@/lib/ccr/rules";
-import { retrievalResponse, retrievalText } from "@/lib/ccr/content-cache";
+import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
+import { retrievalResponse, retrievalText } from "@/lib/originals/content-cache";
 import { parseSearchParams } from "@/lib/http/list";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalGetQuerySchema } from "@/lib/schemas/originals";

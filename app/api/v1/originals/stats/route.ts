@@ -1,4 +1,4 @@
-import { getOriginalStats } from "@/db/queries/originals-stats";
+import { getOriginalStats } from "@/db/queries/originals/stats";
 import { parseSearchParams } from "@/lib/http/list";
 import { json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { originalStatsQuerySchema } from "@/lib/schemas/originals";

@@ -2,20 +2,20 @@
 // as a retrieval.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../sql";
-import { getReadDb } from "../index";
-import { keysetDirection, keysetPage } from "../keyset";
+import { queryRows } from "../../sql";
+import { getReadDb } from "../../index";
+import { keysetDirection, keysetPage } from "../../keyset";
 import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import {
-  type CcrOptions,
+  type OriginalsOptions,
   SUMMARY_COLUMNS,
   type RawRow,
   iso,
   toSummaryWire,
   startsWith,
   statusExpr,
-} from "./originals-shared";
+} from "./shared";
 
 const SORT_EXPR: Record<OriginalSort, { expr: SQL; cast: "timestamptz" | "bigint" }> = {
   created: { expr: sql`created_at`, cast: "timestamptz" },
@@ -30,7 +30,7 @@ export type OriginalListFilter = Omit<OriginalListQuery, "cursor">;
 export async function listOriginals(
   query: OriginalListFilter,
   after: OriginalKey | undefined,
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<{ items: OriginalSummaryWire[]; next: OriginalKey | null }> {
   const now = options.now ?? new Date();
   const db = await getReadDb();

@@ -2,8 +2,8 @@
 // /v1/retrieve/{hash}, /v1/retrieve/tool_call, /v1/retrieve/stats), so Headroom's MCP server,
 // plugins and SDK can use Floorline as their CCR store. Headroom answers FastAPI-style
 // (`{"detail": ...}`) rather than with our error envelope; these paths keep its style.
-import { parseHashKey } from "../ccr/rules";
-import type { HeadroomError, HeadroomMissStatus, HeadroomRetrieved, ToolCallData } from "../schemas/headroom";
+import { parseHashKey } from "../rules";
+import type { HeadroomError, HeadroomMissStatus, HeadroomRetrieved, ToolCallData } from "../../schemas/headroom";
 
 /** The tool name Headroom injects and its models call. */
 export const CCR_TOOL_NAME = "headroom_retrieve";

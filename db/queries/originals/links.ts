@@ -2,12 +2,12 @@
 // stored original, and which passes name an original.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../sql";
-import { getReadDb } from "../index";
+import { queryRows } from "../../sql";
+import { getReadDb } from "../../index";
 import type { OriginalStatus } from "@/lib/schemas/originals";
-import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/ccr/rules";
-import type { MatchingPass, OriginalLink, RestoreLinks, RestoreMatch, SourcePass } from "@/lib/ccr/types";
-import { type CcrOptions, type RawRow, num, date, must } from "./originals-shared";
+import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/originals/rules";
+import type { MatchingPass, OriginalLink, RestoreLinks, RestoreMatch, SourcePass } from "@/lib/originals/types";
+import { type OriginalsOptions, type RawRow, num, date, must } from "./shared";
 
 function toLink(r: RawRow, now: Date): OriginalLink {
   const hash = r.hash as string;
@@ -27,7 +27,7 @@ function toLink(r: RawRow, now: Date): OriginalLink {
  */
 export async function listOriginalLinksByHash(
   hashes: readonly (string | null | undefined)[],
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<Map<string, OriginalLink>> {
   const now = options.now ?? new Date();
   const keys = new Map<string, string>();
@@ -69,7 +69,7 @@ export async function listOriginalLinksByHash(
 export async function listRestoreLinks(
   chainId: string,
   passIds: readonly string[],
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<RestoreLinks> {
   if (passIds.length === 0) return {};
   const now = options.now ?? new Date();

@@ -2,8 +2,8 @@
 // so do Floorline's root-path Headroom endpoints, for everything but a failed credential
 // (answered before the handler, in the API's own error contract).
 import type { z } from "zod";
-import { ApiError } from "../errors";
-import type { HeadroomMissStatus } from "../schemas/headroom";
+import { ApiError } from "../../errors";
+import type { HeadroomMissStatus } from "../../schemas/headroom";
 import { missBody, type MissStatus } from "./shapes";
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;

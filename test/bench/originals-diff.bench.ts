@@ -1,8 +1,8 @@
-// `npm run bench:ccr-diff`: the original page's diff (lib/ccr/diff.ts) on inputs at its 4 MiB
+// `npm run bench:ccr-diff`: the original page's diff (lib/originals/diff.ts) on inputs at its 4 MiB
 // limit: JSON with a field dropped everywhere and the array cut, a log cut to a tenth (edit
 // script), and two unrelated logs (the line diff gives up on the script and counts). Median
 // of a few runs each; the page renders the diff on the server, so this is added to its time.
-import { diffContent, DIFF_MAX_CHARS } from "@/lib/ccr/diff";
+import { diffContent, DIFF_MAX_CHARS } from "@/lib/originals/diff";
 import { median, printTable } from "./support/report";
 
 const RUNS = 5;

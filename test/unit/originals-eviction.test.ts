@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bytesOverBudget, compareEvictionOrder, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
+import { bytesOverBudget, compareEvictionOrder, planEviction, type EvictionCandidate } from "@/lib/originals/eviction";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 const entry = (hash: string, bytes: number, minute: number): EvictionCandidate => ({

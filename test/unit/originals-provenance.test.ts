@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { provenanceOf } from "@/lib/ccr/provenance";
+import { provenanceOf } from "@/lib/originals/provenance";
 
 const pass = (pass_id: string, input: string | null, output: string) => ({
   chain_id: "c",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeChange, diffContent, diffJson, diffLines, DIFF_MAX_CHARS } from "@/lib/ccr/diff";
+import { describeChange, diffContent, diffJson, diffLines, DIFF_MAX_CHARS } from "@/lib/originals/diff";
 
 const orders = (count: number, withSku: boolean) =>
   Array.from({ length: count }, (_, i) => ({
@@ -62,7 +62,7 @@ describe("diffLines", () => {
     expect(diff.script?.find((l) => l.op === "removed")).toMatchObject({ before: 5 });
   });
 
-  it("keeps only counts when the script would cost too much (bench:ccr-diff measures the time)", () => {
+  it("keeps only counts when the script would cost too much (bench:originals-diff measures the time)", () => {
     const log = Array.from({ length: 100_000 }, (_, i) => `line ${i}`).join("\n");
     const other = Array.from({ length: 100_000 }, (_, i) => `other ${i}`).join("\n");
     expect(diffLines(log, other)).toMatchObject({ removed: 100_000, added: 100_000, script: null });

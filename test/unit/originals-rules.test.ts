@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_MAX_BYTES,
-  ccrConfigFromEnv,
+  originalsConfigFromEnv,
   checkClientHash,
   displayStatus,
   effectiveTtlSeconds,
@@ -12,7 +12,7 @@ import {
   hourOf,
   markerKey,
   parseHashKey,
-} from "@/lib/ccr/rules";
+} from "@/lib/originals/rules";
 import { sha256Hex } from "@/lib/guard/hash";
 
 const digest = sha256Hex("the original");
@@ -67,23 +67,23 @@ describe("markers", () => {
 
 describe("configuration", () => {
   it("defaults to a 1 GiB budget and no TTL; 0 means the default", () => {
-    expect(ccrConfigFromEnv({})).toEqual({
+    expect(originalsConfigFromEnv({})).toEqual({
       config: { maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null },
       problems: [],
     });
     expect(DEFAULT_MAX_BYTES).toBe(1024 ** 3);
-    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "0", CCR_TTL_SECONDS: "0" }).config).toEqual({
+    expect(originalsConfigFromEnv({ CCR_MAX_BYTES: "0", CCR_TTL_SECONDS: "0" }).config).toEqual({
       maxBytes: DEFAULT_MAX_BYTES,
       defaultTtlSeconds: null,
     });
-    expect(ccrConfigFromEnv({ CCR_MAX_BYTES: "5000", CCR_TTL_SECONDS: "3600" }).config).toEqual({
+    expect(originalsConfigFromEnv({ CCR_MAX_BYTES: "5000", CCR_TTL_SECONDS: "3600" }).config).toEqual({
       maxBytes: 5000,
       defaultTtlSeconds: 3600,
     });
   });
 
   it("reports a malformed value and keeps the default rather than failing requests", () => {
-    const { config, problems } = ccrConfigFromEnv({ CCR_MAX_BYTES: "1e3x", CCR_TTL_SECONDS: "-5" });
+    const { config, problems } = originalsConfigFromEnv({ CCR_MAX_BYTES: "1e3x", CCR_TTL_SECONDS: "-5" });
     expect(config).toEqual({ maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/CCR_MAX_BYTES/);

@@ -1,6 +1,6 @@
 // One retrieval for the Headroom paths: the native retrieve (same counters, same recency),
 // answered in Headroom's shape.
-import type { RetrievedOriginalWire } from "../schemas/originals";
+import type { RetrievedOriginalWire } from "../../schemas/originals";
 import { retrieveResponse } from "./shapes";
 
 export function headroomRetrieveBody(key: string, hit: RetrievedOriginalWire) {

@@ -21,7 +21,7 @@ export const DEFAULT_TTL_SECONDS: number | null = null;
 /** Keeps `now + ttl` a representable date with room to spare (about 100 years). */
 export const MAX_TTL_SECONDS = 100 * 365 * 24 * 3600;
 
-export interface CcrConfig {
+export interface OriginalsConfig {
   /** Byte budget for live originals (original plus compressed text). */
   maxBytes: number;
   /** TTL for entries that do not set their own; null for none. */
@@ -51,7 +51,10 @@ function wholeNumber(
  * A malformed value falls back to the default and is reported in `problems`, for the caller
  * to log: refusing every request over a typo in the environment would be worse.
  */
-export function ccrConfigFromEnv(env: Record<string, string | undefined>): { config: CcrConfig; problems: string[] } {
+export function originalsConfigFromEnv(env: Record<string, string | undefined>): {
+  config: OriginalsConfig;
+  problems: string[];
+} {
   const problems: string[] = [];
   const maxBytes = wholeNumber(env, "CCR_MAX_BYTES", Number.MAX_SAFE_INTEGER, problems);
   const ttl = wholeNumber(env, "CCR_TTL_SECONDS", MAX_TTL_SECONDS, problems);
@@ -154,13 +157,13 @@ export const CCR_METRICS = [
   "tokens_respent",
 ] as const;
 export type CcrMetric = (typeof CCR_METRICS)[number];
-export type CcrCounts = Record<CcrMetric, number>;
+export type OriginalsCounts = Record<CcrMetric, number>;
 
 export const MISS_REASONS = ["unknown", "evicted", "expired", "ambiguous"] as const;
 export type MissReason = (typeof MISS_REASONS)[number];
 
-export function emptyCounts(): CcrCounts {
-  return Object.fromEntries(CCR_METRICS.map((m) => [m, 0])) as CcrCounts;
+export function emptyCounts(): OriginalsCounts {
+  return Object.fromEntries(CCR_METRICS.map((m) => [m, 0])) as OriginalsCounts;
 }
 
 /**

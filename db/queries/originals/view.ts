@@ -2,13 +2,13 @@
 // operator looking at an entry never keeps it alive or skews the agents' numbers.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../sql";
-import { getReadDb } from "../index";
+import { queryRows } from "../../sql";
+import { getReadDb } from "../../index";
 import type { OriginalStatus } from "@/lib/schemas/originals";
-import { formatMarker, markerKey, parseHashKey } from "@/lib/ccr/rules";
+import { formatMarker, markerKey, parseHashKey } from "@/lib/originals/rules";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
-import { type CcrOptions, SUMMARY_COLUMNS, type RawRow, num, toSummaryWire, ts } from "./originals-shared";
-import { resolveKey } from "./originals-retrieve";
+import { type OriginalsOptions, SUMMARY_COLUMNS, type RawRow, num, toSummaryWire, ts } from "./shared";
+import { resolveKey } from "./retrieve";
 
 export type OriginalLookup =
   | {
@@ -22,7 +22,7 @@ export type OriginalLookup =
   | { kind: "ambiguous"; candidates: { hash: string; status: OriginalStatus }[] }
   | { kind: "unknown" };
 
-export async function getOriginalForView(rawKey: string, options: CcrOptions = {}): Promise<OriginalLookup> {
+export async function getOriginalForView(rawKey: string, options: OriginalsOptions = {}): Promise<OriginalLookup> {
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) return { kind: "unknown" };
@@ -58,7 +58,7 @@ export async function getOriginalText(
   hash: string,
   part: OriginalPart,
   slice: { offset: number; length: number } | null,
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<{ text: string; total_chars: number; offset: number; content_type: string | null } | null> {
   const now = options.now ?? new Date();
   const db = await getReadDb();

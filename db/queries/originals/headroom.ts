@@ -2,17 +2,17 @@
 // counters as the native endpoints, so both APIs report one store.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
-import { MARKER_KEY_LENGTH } from "@/lib/ccr/rules";
-import { RECENT_RETRIEVALS, type RecentRetrieval, type StoreStats } from "@/lib/headroom/shapes";
-import { ALL_TIME, type CcrOptions, date, getCcrConfig, num, ts } from "./originals-shared";
+import { getDb } from "../../index";
+import { onlyRow, queryRows } from "../../sql";
+import { MARKER_KEY_LENGTH } from "@/lib/originals/rules";
+import { RECENT_RETRIEVALS, type RecentRetrieval, type StoreStats } from "@/lib/originals/headroom/shapes";
+import { ALL_TIME, type OriginalsOptions, date, getOriginalsConfig, num, ts } from "./shared";
 
 export async function getHeadroomStoreStats(
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<{ stats: StoreStats; recent: RecentRetrieval[] }> {
   const now = options.now ?? new Date();
-  const config = options.config ?? getCcrConfig();
+  const config = options.config ?? getOriginalsConfig();
   const db = await getDb();
   const live = sql`status = 'live' and (expires_at is null or expires_at > ${ts(now)})`;
   const [store, recent] = await Promise.all([

@@ -3,9 +3,9 @@
 import "server-only";
 import { recordRetrieval, type RetrievalOutcome } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
-import type { Executor } from "../types";
+import { getDb } from "../../index";
+import { onlyRow, queryRows } from "../../sql";
+import type { Executor } from "../../types";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import {
@@ -16,13 +16,13 @@ import {
   hourOf,
   parseHashKey,
   unknownMessage,
-  type CcrCounts,
+  type OriginalsCounts,
   type CcrMetric,
   type MissReason,
-} from "@/lib/ccr/rules";
+} from "@/lib/originals/rules";
 import type { RetrievedOriginalWire } from "@/lib/schemas/originals";
 import {
-  type CcrOptions,
+  type OriginalsOptions,
   SUMMARY_COLUMNS,
   type RawRow,
   num,
@@ -33,9 +33,9 @@ import {
   bump,
   ALL_TIME,
   must,
-} from "./originals-shared";
-import { tombstone } from "./originals-eviction";
-import { cachedOriginalFor, rememberOriginal } from "@/lib/ccr/content-cache";
+} from "./shared";
+import { tombstone } from "./eviction";
+import { cachedOriginalFor, rememberOriginal } from "@/lib/originals/content-cache";
 
 const MAX_CANDIDATES = 10;
 
@@ -66,7 +66,7 @@ async function countMiss(
   executor: Executor,
   now: Date,
   reason: MissReason,
-  more: Partial<CcrCounts> = {},
+  more: Partial<OriginalsCounts> = {},
 ): Promise<void> {
   const metric: CcrMetric = `miss_${reason}`;
   await bump(executor, now, { ...more, [metric]: 1 });
@@ -99,7 +99,7 @@ export async function resolveKey(
  * and answered 404 (never stored), 409 (ambiguous prefix) or 410 (evicted or expired, with
  * when and why).
  */
-export async function retrieveOriginal(rawKey: string, options: CcrOptions = {}): Promise<RetrievedOriginalWire> {
+export async function retrieveOriginal(rawKey: string, options: OriginalsOptions = {}): Promise<RetrievedOriginalWire> {
   try {
     const found = await retrieve(rawKey, options);
     recordRetrieval("hit");
@@ -119,7 +119,7 @@ const MISS_OUTCOME: Partial<Record<ApiError["code"], RetrievalOutcome>> = {
   expired: "expired",
 };
 
-async function retrieve(rawKey: string, options: CcrOptions): Promise<RetrievedOriginalWire> {
+async function retrieve(rawKey: string, options: OriginalsOptions): Promise<RetrievedOriginalWire> {
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) {

@@ -20,12 +20,12 @@ function hasActivity(t: OriginalTotalsWire): boolean {
  * The store's counters: what it holds, what agents asked of it, what it lost, and what
  * compression really saved once retrievals are paid back.
  */
-export function CcrCounters({ stats }: { stats: OriginalStatsWire }) {
+export function OriginalsCounters({ stats }: { stats: OriginalStatsWire }) {
   const { store, totals, config } = stats;
   const { misses, tokens } = totals;
   const hours = stats.hourly.filter(hasActivity).reverse();
   return (
-    <section className="panel ccr-counters" aria-label="Store counters" data-testid="ccr-counters">
+    <section className="panel originals-counters" aria-label="Store counters" data-testid="originals-counters">
       <div className="ccr-stats">
         <Stat
           id="live"

@@ -1,22 +1,22 @@
 // The CCR counters and store figures, all-time and per hour.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { onlyRow, queryRows } from "../sql";
-import { getReadDb } from "../index";
+import { onlyRow, queryRows } from "../../sql";
+import { getReadDb } from "../../index";
 import {
   CCR_METRICS,
   MAX_ORIGINAL_BYTES,
   MIN_PREFIX_LENGTH,
   emptyCounts,
   hourOf,
-  type CcrCounts,
+  type OriginalsCounts,
   type CcrMetric,
-} from "@/lib/ccr/rules";
-import { summariseSavings, type SavingsSummary } from "@/lib/ccr/savings";
+} from "@/lib/originals/rules";
+import { summariseSavings, type SavingsSummary } from "@/lib/originals/savings";
 import type { OriginalStatsWire, OriginalTotalsWire } from "@/lib/schemas/originals";
-import { type CcrOptions, getCcrConfig, type RawRow, date, ts, ALL_TIME, statusExpr, must } from "./originals-shared";
+import { type OriginalsOptions, getOriginalsConfig, type RawRow, date, ts, ALL_TIME, statusExpr, must } from "./shared";
 
-function toTotals(c: CcrCounts): OriginalTotalsWire {
+function toTotals(c: OriginalsCounts): OriginalTotalsWire {
   const misses = {
     unknown: c.miss_unknown,
     evicted: c.miss_evicted,
@@ -51,9 +51,9 @@ function isMetric(m: string): m is CcrMetric {
 }
 
 /** Store occupancy, all-time counters, and the last `hours` hours (oldest first, empty hours included). */
-export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Promise<OriginalStatsWire> {
+export async function getOriginalStats(hours = 24, options: OriginalsOptions = {}): Promise<OriginalStatsWire> {
   const now = options.now ?? new Date();
-  const config = options.config ?? getCcrConfig();
+  const config = options.config ?? getOriginalsConfig();
   const db = await getReadDb();
   const currentHour = hourOf(now).getTime();
   const from = new Date(currentHour - (hours - 1) * 3_600_000);
@@ -79,7 +79,7 @@ export async function getOriginalStats(hours = 24, options: CcrOptions = {}): Pr
   ]);
   const all = emptyCounts();
   for (const r of totals) if (isMetric(r.metric)) all[r.metric] = Number(r.value);
-  const byHour = new Map<number, CcrCounts>();
+  const byHour = new Map<number, OriginalsCounts>();
   for (let h = from.getTime(); h <= currentHour; h += 3_600_000) byHour.set(h, emptyCounts());
   for (const r of hourly) {
     const bucket = byHour.get(must(date(r.hour)).getTime());

@@ -3,12 +3,12 @@
 import "server-only";
 import { recordEvictions } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
-import type { Executor } from "../types";
-import { evictionReason, expiryReason, hourOf } from "@/lib/ccr/rules";
-import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/ccr/eviction";
-import { type CcrOptions, getCcrConfig, type RawRow, num, date, ts, bump, ALL_TIME, must } from "./originals-shared";
+import { getDb } from "../../index";
+import { onlyRow, queryRows } from "../../sql";
+import type { Executor } from "../../types";
+import { evictionReason, expiryReason, hourOf } from "@/lib/originals/rules";
+import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/originals/eviction";
+import { type OriginalsOptions, getOriginalsConfig, type RawRow, num, date, ts, bump, ALL_TIME, must } from "./shared";
 
 // Any fixed number: one evictor at a time, so two writers never both evict for the same overshoot.
 const EVICTION_LOCK_KEY = 0x63637231;
@@ -22,9 +22,11 @@ const MAX_EVICTIONS_PER_CALL = 5_000;
  * budget) is worked off over several writes instead of stalling one. Rows a retrieval is
  * touching are skipped, not waited for.
  */
-export async function enforceStoreLimits(options: CcrOptions = {}): Promise<{ expired: number; evicted: number }> {
+export async function enforceStoreLimits(
+  options: OriginalsOptions = {},
+): Promise<{ expired: number; evicted: number }> {
   const now = options.now ?? new Date();
-  const config = options.config ?? getCcrConfig();
+  const config = options.config ?? getOriginalsConfig();
   const db = await getDb();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${EVICTION_LOCK_KEY})`);

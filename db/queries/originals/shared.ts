@@ -2,31 +2,31 @@
 // their wire shape, the hash-prefix range and the hourly counters.
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Executor } from "../types";
+import type { Executor } from "../../types";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import {
   CCR_METRICS,
-  ccrConfigFromEnv,
+  originalsConfigFromEnv,
   displayStatus,
   expiryReason,
   hourOf,
-  type CcrConfig,
-  type CcrCounts,
-} from "@/lib/ccr/rules";
+  type OriginalsConfig,
+  type OriginalsCounts,
+} from "@/lib/originals/rules";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
 import { envRecord } from "@/lib/env";
 
 /** Every function takes the clock from here, so tests move time instead of sleeping. */
-export interface CcrOptions {
+export interface OriginalsOptions {
   now?: Date;
-  config?: CcrConfig;
+  config?: OriginalsConfig;
 }
 
 let reportedConfigProblems = false;
 
 /** CCR_MAX_BYTES and CCR_TTL_SECONDS, read per call so an operator's change needs no code path. */
-export function getCcrConfig(): CcrConfig {
-  const { config, problems } = ccrConfigFromEnv(envRecord());
+export function getOriginalsConfig(): OriginalsConfig {
+  const { config, problems } = originalsConfigFromEnv(envRecord());
   if (problems.length > 0 && !reportedConfigProblems) {
     reportedConfigProblems = true;
     for (const problem of problems) console.error(`[floorline] ${problem}`);
@@ -146,7 +146,7 @@ export const ALL_TIME = new Date(0);
  * Rows go in one fixed order (all-time first, then by metric) so that two transactions
  * never take counter rows in opposite orders.
  */
-export async function bump(executor: Executor, now: Date, counts: Partial<CcrCounts>): Promise<void> {
+export async function bump(executor: Executor, now: Date, counts: Partial<OriginalsCounts>): Promise<void> {
   const metrics = CCR_METRICS.filter((m) => counts[m]);
   if (metrics.length === 0) return;
   const rows = [ALL_TIME, hourOf(now)].flatMap((hour) =>

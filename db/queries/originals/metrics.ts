@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
-import { queryRows } from "../sql";
+import { getDb } from "../../index";
+import { queryRows } from "../../sql";
 import type { StoreStats } from "@/lib/observability/metrics";
 
 // The all-time counter rows live at the Unix epoch (see originals.ts).

@@ -1,14 +1,14 @@
 // Storing originals: dedup by hash, TTLs, the size cap, then the budget.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
-import type { Executor } from "../types";
-import { originals } from "../schema";
+import { getDb } from "../../index";
+import { onlyRow, queryRows } from "../../sql";
+import type { Executor } from "../../types";
+import { originals } from "../../schema";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
-import { checkAlternateHash, digestOf } from "@/lib/headroom/keys";
+import { checkAlternateHash, digestOf } from "@/lib/originals/headroom/keys";
 import {
   MAX_ORIGINAL_BYTES,
   checkClientHash,
@@ -18,14 +18,14 @@ import {
   formatMarker,
   guessContentType,
   markerKey,
-  type CcrCounts,
-} from "@/lib/ccr/rules";
-import { entryTokens } from "@/lib/ccr/savings";
+  type OriginalsCounts,
+} from "@/lib/originals/rules";
+import { entryTokens } from "@/lib/originals/savings";
 import type { StoreOriginalInput } from "@/lib/schemas/originals";
 import type { StoreResultWire } from "@/lib/schemas/originals";
 import {
-  type CcrOptions,
-  getCcrConfig,
+  type OriginalsOptions,
+  getOriginalsConfig,
   SUMMARY_COLUMNS,
   type RawRow,
   num,
@@ -33,8 +33,8 @@ import {
   ts,
   bump,
   must,
-} from "./originals-shared";
-import { enforceStoreLimits } from "./originals-eviction";
+} from "./shared";
+import { enforceStoreLimits } from "./eviction";
 
 const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
 
@@ -46,10 +46,10 @@ const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
  */
 export async function storeOriginal(
   input: StoreOriginalInput,
-  options: CcrOptions = {},
+  options: OriginalsOptions = {},
 ): Promise<{ result: StoreResultWire; created: boolean }> {
   const now = options.now ?? new Date();
-  const config = options.config ?? getCcrConfig();
+  const config = options.config ?? getOriginalsConfig();
   const sizeBytes = Buffer.byteLength(input.original, "utf8");
   if (sizeBytes > MAX_ORIGINAL_BYTES) {
     throw new ApiError(
@@ -104,7 +104,7 @@ export async function storeOriginal(
     if (existing && displayStatus(existing.status as OriginalStatus, date(existing.expires_at), now) === "live") {
       return deduplicate(tx, existing, expiresAt, now);
     }
-    const counts: Partial<CcrCounts> = {
+    const counts: Partial<OriginalsCounts> = {
       stored: 1,
       stored_bytes: sizeBytes + (compressedBytes ?? 0),
       tokens_saved_gross: tokens.tokensSaved !== null && tokens.tokensSaved > 0 ? tokens.tokensSaved : 0,

@@ -4,8 +4,8 @@
 // original: those are kept beside the sha256 key, verified against the content when stored.
 import { createHash } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
-import { MIN_PREFIX_LENGTH, parseHashKey } from "../ccr/rules";
-import { sha256Hex } from "../guard/hash";
+import { MIN_PREFIX_LENGTH, parseHashKey } from "../rules";
+import { sha256Hex } from "../../guard/hash";
 import type { HashAlgorithm } from "./algorithms";
 
 export { HASH_ALGORITHMS, type HashAlgorithm } from "./algorithms";

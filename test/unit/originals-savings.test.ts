@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { entryTokens, estimateTokens, summariseSavings } from "@/lib/ccr/savings";
+import { entryTokens, estimateTokens, summariseSavings } from "@/lib/originals/savings";
 
 describe("entryTokens", () => {
   it("uses the client's counts when given: saving is original minus compressed, a retrieval costs the original", () => {
