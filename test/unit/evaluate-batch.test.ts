@@ -10,7 +10,7 @@ import { evaluateBatch, evaluateBatchBytes } from "@/lib/guard/batch/evaluate";
 import { ArrivingBatch, evaluateInHalves, type OtherThread, splitBatch } from "@/lib/guard/batch/halves";
 import { evaluatePass, type CompressionPass, type CompressionPolicy } from "@/lib/guard/guard";
 import { parseItems } from "@/lib/http/batch";
-import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
+import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "@/lib/schemas/guard";
 import { seededRandom } from "../support/random";
 import { SMALL_EVALUATE_ITEM } from "../support/evaluate-item";
 
@@ -24,7 +24,7 @@ function generalAnswer(text: string): string | null {
   }
   if (!Array.isArray(value)) return null;
   try {
-    const items = parseItems(value, evaluateItemSchema, null, MAX_EVALUATE_BATCH, quickEvaluateItem);
+    const items = parseItems(value, evaluateItemSchema, null, MAX_EVALUATE_BATCH);
     return JSON.stringify(items.map((item) => evaluatePass(item.pass, item.policy)));
   } catch {
     return null;

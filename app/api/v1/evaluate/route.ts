@@ -4,7 +4,7 @@ import { parseJsonBody } from "@/lib/http/body";
 import { parseBody, parseItems } from "@/lib/http/batch";
 import { recordEvaluate } from "@/lib/observability/metrics";
 import { BATCH_ANSWER_HEADERS, json, jsonBytes, methodNotAllowed, route } from "@/app/_access/api-route";
-import { evaluateItemSchema, MAX_EVALUATE_BATCH, quickEvaluateItem } from "@/lib/schemas/guard";
+import { evaluateItemSchema, MAX_EVALUATE_BATCH } from "@/lib/schemas/guard";
 
 // Answers go uncompressed (BATCH_ANSWER_HEADERS): compressing a large batch's answer costs the
 // server more than evaluating the batch does.
@@ -19,7 +19,7 @@ export const POST = route("/api/v1/evaluate", async (request) => {
   }
   const body = parseJsonBody(read.body);
   if (Array.isArray(body)) {
-    const items = parseItems(body, evaluateItemSchema, null, MAX_EVALUATE_BATCH, quickEvaluateItem);
+    const items = parseItems(body, evaluateItemSchema, null, MAX_EVALUATE_BATCH);
     recordEvaluate("parsed");
     return json(
       items.map((item) => evaluatePass(item.pass, item.policy)),
