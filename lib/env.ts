@@ -4,9 +4,9 @@
 // would be worse. Read at each call, not once at import: the start script sets HOST, PORT and
 // FLOORLINE_DATA_DIR from its flags before the app reads them, and tests change them.
 //
-// A few variables are parsed by the module that owns their meaning, which takes the
-// environment as a plain record (pure, and testable with one): lib/auth/access.ts (access
-// control) and lib/originals/rules.ts (the originals store). They are listed here all the same.
+// Modules that give a variable its meaning (lib/auth/access.ts, lib/originals/rules.ts) take
+// the environment as a plain record, so that they stay pure and testable with one, and read
+// it through env() with that record as the source.
 import { z } from "zod";
 
 type Source = Partial<Record<string, string | undefined>>;
@@ -22,6 +22,13 @@ const positiveInt = z
 /** Any number above zero (fractions allowed). */
 const positiveNumber = z.string().trim().min(1).transform(Number).pipe(z.number().positive().finite());
 const flag = z.enum(["0", "1"]);
+/** A whole number from zero, in decimal digits only. */
+const wholeNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 
 /** Name → how it parses. What each means, and its default, is docs/configuration.md. */
 export const ENV_SCHEMA = {
@@ -49,9 +56,9 @@ export const ENV_SCHEMA = {
   FLOORLINE_ALLOWED_HOSTS: text,
   FLOORLINE_SESSION_IDLE_MINUTES: text,
   FLOORLINE_API_TOKEN: text,
-  // Parsed by lib/originals/rules.ts, from envRecord().
-  CCR_MAX_BYTES: text,
-  CCR_TTL_SECONDS: text,
+  // What 0 means, and the upper bound of the TTL, is lib/originals/rules.ts's.
+  CCR_MAX_BYTES: wholeNumber,
+  CCR_TTL_SECONDS: wholeNumber,
   LOG_LEVEL: z
     .string()
     .toLowerCase()

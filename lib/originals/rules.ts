@@ -1,5 +1,6 @@
 // CCR (Compress, Cache, Retrieve) rules that need no database: store keys, markers,
 // configuration, TTLs and the wording of a miss. The query layer applies them.
+import { env, envInvalid } from "../env";
 import { MiB } from "../http/body";
 import { FULL_HASH_LENGTH, MIN_PREFIX_LENGTH } from "./marker";
 
@@ -29,21 +30,19 @@ export interface OriginalsConfig {
 }
 
 function wholeNumber(
-  env: Record<string, string | undefined>,
-  name: string,
+  source: Record<string, string | undefined>,
+  name: "CCR_MAX_BYTES" | "CCR_TTL_SECONDS",
   max: number,
   problems: string[],
 ): number | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return null;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+  const value = env(name, source);
+  if (value !== undefined && value <= max) return value;
+  if (value !== undefined || envInvalid(name, source)) {
     problems.push(
-      `${name} must be a whole number from 0 to ${max}; got ${JSON.stringify(raw)}, so the default applies.`,
+      `${name} must be a whole number from 0 to ${max}; got ${JSON.stringify(source[name])}, so the default applies.`,
     );
-    return null;
   }
-  return value;
+  return null;
 }
 
 /**
@@ -51,13 +50,13 @@ function wholeNumber(
  * A malformed value falls back to the default and is reported in `problems`, for the caller
  * to log: refusing every request over a typo in the environment would be worse.
  */
-export function originalsConfigFromEnv(env: Record<string, string | undefined>): {
+export function originalsConfigFromEnv(source: Record<string, string | undefined>): {
   config: OriginalsConfig;
   problems: string[];
 } {
   const problems: string[] = [];
-  const maxBytes = wholeNumber(env, "CCR_MAX_BYTES", Number.MAX_SAFE_INTEGER, problems);
-  const ttl = wholeNumber(env, "CCR_TTL_SECONDS", MAX_TTL_SECONDS, problems);
+  const maxBytes = wholeNumber(source, "CCR_MAX_BYTES", Number.MAX_SAFE_INTEGER, problems);
+  const ttl = wholeNumber(source, "CCR_TTL_SECONDS", MAX_TTL_SECONDS, problems);
   return {
     config: {
       maxBytes: maxBytes === null || maxBytes === 0 ? DEFAULT_MAX_BYTES : maxBytes,

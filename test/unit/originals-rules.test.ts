@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_MAX_BYTES,
+  MAX_TTL_SECONDS,
   originalsConfigFromEnv,
   checkClientHash,
   displayStatus,
@@ -87,6 +88,15 @@ describe("configuration", () => {
     expect(config).toEqual({ maxBytes: DEFAULT_MAX_BYTES, defaultTtlSeconds: null });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/CCR_MAX_BYTES/);
+  });
+
+  it("reports a TTL past its bound (about a century) and keeps the default", () => {
+    const { config, problems } = originalsConfigFromEnv({ CCR_TTL_SECONDS: String(MAX_TTL_SECONDS + 1) });
+    expect(config.defaultTtlSeconds).toBeNull();
+    expect(problems).toEqual([expect.stringMatching(/^CCR_TTL_SECONDS must be a whole number from 0 to \d+/)]);
+    expect(originalsConfigFromEnv({ CCR_TTL_SECONDS: String(MAX_TTL_SECONDS) }).config.defaultTtlSeconds).toBe(
+      MAX_TTL_SECONDS,
+    );
   });
 });
 
