@@ -3,7 +3,8 @@
 // URL is chosen by whoever holds an admin key, and the server would otherwise make requests
 // into networks the key holder cannot reach. Names are resolved and EVERY address checked,
 // and the request is then sent to the address that was checked (see `pinnedLookup`), so a
-// name that resolves differently a moment later (DNS rebinding) cannot redirect it.
+// name that resolves differently a moment later (DNS rebinding) cannot redirect it. IPv6
+// addresses are judged by the IPv4 address they carry, where they carry one.
 import { BlockList, isIP } from "node:net";
 import { env } from "../env";
 
@@ -75,17 +76,29 @@ function expandIpv6(address: string): number[] | null {
   return all.length === 8 && all.every((h) => Number.isInteger(h) && h >= 0 && h <= 0xffff) ? all : null;
 }
 
-/** The IPv4 address an IPv6 one carries (mapped, compatible, NAT64 or 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
+/**
+ * What an IPv6 address says about where it leads: the IPv4 addresses it carries (each must
+ * pass the IPv4 rules), or "refuse" for a tunnel or translation prefix whose IPv4 end cannot
+ * be read off the address (Teredo obfuscates its client, local-use NAT64 prefixes may be of
+ * any length), so it could lead anywhere, this machine's networks included.
+ */
+function ipv6Carries(address: string): string[] | "refuse" | null {
   const expanded = expandIpv6(address);
-  if (!expanded) return null;
+  if (!expanded) return "refuse";
   const h = (i: number) => expanded[i] ?? 0;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
   const zeros = (from: number, to: number) => expanded.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && h(5) === 0xffff) return v4(h(6), h(7)); // ::ffff:a.b.c.d
-  if (zeros(0, 6) && (h(6) !== 0 || h(7) > 1)) return v4(h(6), h(7)); // ::a.b.c.d (deprecated)
-  if (h(0) === 0x64 && h(1) === 0xff9b && zeros(2, 6)) return v4(h(6), h(7)); // 64:ff9b::/96
-  if (h(0) === 0x2002) return v4(h(1), h(2)); // 6to4
+  if (zeros(0, 5) && h(5) === 0xffff) return [v4(h(6), h(7))]; // ::ffff:a.b.c.d (mapped)
+  if (zeros(0, 4) && h(4) === 0xffff && h(5) === 0) return [v4(h(6), h(7))]; // ::ffff:0:a.b.c.d (translated)
+  if (zeros(0, 6) && (h(6) !== 0 || h(7) > 1)) return [v4(h(6), h(7))]; // ::a.b.c.d (compatible, deprecated)
+  if (h(0) === 0x64 && h(1) === 0xff9b) {
+    // 64:ff9b::/96 is the well-known NAT64 prefix; the rest of 64:ff9b::/32 holds the
+    // local-use prefix 64:ff9b:1::/48 and nothing public.
+    return zeros(2, 6) ? [v4(h(6), h(7))] : "refuse";
+  }
+  if (h(0) === 0x2001 && h(1) === 0) return "refuse"; // Teredo, 2001::/32
+  if (h(0) === 0x2002) return [v4(h(1), h(2))]; // 6to4
+  if ((h(4) & 0xfcff) === 0 && h(5) === 0x5efe) return [v4(h(6), h(7))]; // ISATAP interface id
   return null;
 }
 
@@ -93,12 +106,11 @@ function embeddedIpv4(address: string): string | null {
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return blocked.check(v4, "ipv4");
-    return blocked.check(withoutZone(address), "ipv6");
-  }
-  return true;
+  if (family !== 6) return true;
+  if (blocked.check(withoutZone(address), "ipv6")) return true;
+  const carried = ipv6Carries(address);
+  if (carried === "refuse") return true;
+  return carried?.some((v4) => blocked.check(v4, "ipv4")) ?? false;
 }
 
 /** The URL's own rules, before any name is resolved: what the API checks when a webhook is saved. */
@@ -148,19 +160,20 @@ export async function resolveWebhookTarget(
   } else {
     try {
       addresses = await options.resolve(url.hostname);
-    } catch (error) {
-      return { ok: false, reason: `has a host, ${url.hostname}, that does not resolve (${(error as Error).message})` };
+    } catch {
+      return { ok: false, reason: `has a host, ${url.hostname}, that does not resolve` };
     }
     if (addresses.length === 0) return { ok: false, reason: `has a host, ${url.hostname}, with no address` };
   }
   const [first] = addresses;
   if (!first) return { ok: false, reason: `has a host, ${url.hostname}, with no address` };
   if (!options.allowPrivate) {
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) {
+    // The reason names no address: it reaches whoever saved the URL, and which private
+    // address an internal name resolves to is a map of the server's networks.
+    if (addresses.some((a) => isPrivateAddress(a.address))) {
       return {
         ok: false,
-        reason: `points at a private, loopback or link-local address (${bad.address}); set FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1 to allow it`,
+        reason: `points at a private, loopback, link-local or otherwise internal address; set FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1 to allow it`,
       };
     }
   }

@@ -44,12 +44,21 @@ test("private targets are refused without FLOORLINE_WEBHOOK_ALLOW_PRIVATE", asyn
     "http://localhost:9/hook",
     "http://[::1]:9/",
     "http://169.254.169.254/",
+    "http://[::ffff:0:127.0.0.1]:9/",
+    "http://[64:ff9b:1::a00:1]/",
+    "http://[2001::1]/",
   ]) {
     const answer = await request.post("/api/v1/webhooks", { data: { url, events: ["chain.collapsed"] } });
     expect(answer.status(), url).toBe(422);
     const body = await answer.json();
     expect(body.error.issues[0].path).toBe("url");
   }
+  // Which address an internal name resolves to stays with the server.
+  const named = await request.post("/api/v1/webhooks", {
+    data: { url: "http://localhost:9/hook", events: ["chain.collapsed"] },
+  });
+  expect(named.status()).toBe(422);
+  expect(await named.text()).not.toMatch(/127\.0\.0\.1|::1|7f00/);
 });
 
 test.describe("with a loopback receiver", () => {

@@ -62,6 +62,14 @@ describe("webhooks API", () => {
       const error = expectError(answer, 422, "validation_failed");
       expect(error.issues?.[0]?.path).toBe("url");
     }
+    // A name that resolves to loopback is refused without saying which address it resolved to.
+    const internal = await post(collection.POST, "/api/v1/webhooks", {
+      url: "http://localhost:9/x",
+      events: ["chain.collapsed"],
+    });
+    expectError(internal, 422, "validation_failed");
+    expect(internal.text).toContain("FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1");
+    expect(internal.text).not.toMatch(/127\.0\.0\.1|::1|7f00/);
     process.env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE = "1";
     expectError(
       await post(collection.POST, "/api/v1/webhooks", { url: "file:///etc/passwd", events: ["chain.collapsed"] }),

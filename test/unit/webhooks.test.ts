@@ -147,16 +147,41 @@ describe("webhook targets", () => {
     "2002:7f00:1::",
     "ff02::1",
     "not an address",
+    // IPv4-translated (SIIT): ::ffff:0:a.b.c.d
+    "::ffff:0:127.0.0.1",
+    "::ffff:0:a00:1",
+    "0:0:0:0:ffff:0:c0a8:101",
+    // Local-use NAT64 (any prefix length inside 64:ff9b:1::/48), and the rest of 64:ff9b::/32
+    "64:ff9b:1::a00:1",
+    "64:ff9b:1:7f00:1::",
+    "64:ff9b:1:ffff:ffff:ffff:ffff:ffff",
+    "64:ff9b:2::808:808",
+    // Teredo: its IPv4 ends cannot be trusted from the address
+    "2001::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    "2001:0:808:808::f5ff:fffe",
+    // ISATAP interface ids carrying a private IPv4
+    "2001:4860:1::5efe:a00:1",
+    "2606:4700::200:5efe:7f00:1",
+    "2606:4700::5efe:192.168.0.1",
   ])("refuses %s", (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
-    "allows %s",
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.32.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "::ffff:0:808:808",
+    "64:ff9b::808:808",
+    "2001:4860:4860::8888",
+    "2002:808:808::1",
+    "2606:4700::5efe:808:808",
+  ])("allows %s", (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
 
   it.each([
     ["ftp://example.com/x", "http or https"],
@@ -180,7 +205,13 @@ describe("webhook targets", () => {
     const resolve = resolver({ "mixed.test": ["93.184.216.34", "10.0.0.5"], "public.test": ["93.184.216.34"] });
     const mixed = await resolveWebhookTarget("https://mixed.test/hook", { resolve, allowPrivate: false });
     expect(mixed.ok).toBe(false);
-    if (!mixed.ok) expect(mixed.reason).toContain("10.0.0.5");
+    // Which internal address a name resolves to is not the business of whoever saved the URL.
+    if (!mixed.ok) {
+      expect(mixed.reason).toContain("private");
+      expect(mixed.reason).toContain("FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1");
+      expect(mixed.reason).not.toContain("10.0.0.5");
+      expect(mixed.reason).not.toMatch(/\b10\b/);
+    }
     const ok = await resolveWebhookTarget("https://public.test/hook", { resolve, allowPrivate: false });
     expect(ok).toMatchObject({ ok: true, address: { address: "93.184.216.34", family: 4 } });
   });
@@ -197,10 +228,29 @@ describe("webhook targets", () => {
     }
   });
 
-  it("accepts private targets with the opt-in", async () => {
-    const resolve = resolver({ localhost: ["127.0.0.1"] });
+  it("names no address when an internal name resolves to one, whatever its form", async () => {
+    const resolve = resolver({
+      "db.internal.test": ["10.20.30.40"],
+      "v6.internal.test": ["fd00:1234::42"],
+      "nat64.internal.test": ["64:ff9b:1::a14:1e28"],
+      "mapped.internal.test": ["::ffff:0:a14:1e28"],
+    });
+    for (const host of ["db.internal.test", "v6.internal.test", "nat64.internal.test", "mapped.internal.test"]) {
+      const result = await resolveWebhookTarget(`https://${host}/hook`, { resolve, allowPrivate: false });
+      expect(result.ok, host).toBe(false);
+      if (!result.ok) {
+        expect(result.reason, host).not.toMatch(/10\.20|a14|1e28|fd00|64:ff9b|::/);
+      }
+    }
+  });
+
+  it("accepts private targets with the opt-in, in every form", async () => {
+    const resolve = resolver({ localhost: ["127.0.0.1"], teredo: ["2001::1"], nat: ["64:ff9b:1::a00:1"] });
     const result = await resolveWebhookTarget("http://localhost:8080/x", { resolve, allowPrivate: true });
     expect(result).toMatchObject({ ok: true, address: { address: "127.0.0.1" } });
+    for (const url of ["http://teredo/", "http://nat/", "http://[::ffff:0:127.0.0.1]/"]) {
+      expect((await resolveWebhookTarget(url, { resolve, allowPrivate: true })).ok, url).toBe(true);
+    }
   });
 
   it("pins the checked address whatever the name resolves to later", async () => {
