@@ -4,7 +4,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
 import { formatBytes } from "@/lib/format";
 import { chainHref, tracesHref } from "@/lib/routes";
-import { REJECTED_CONTENT_MAX_BYTES, type TraceRejectionWire } from "@/lib/traces/types";
+import type { TraceRejectionWire } from "@/lib/schemas/traces";
+import { REJECTED_CONTENT_MAX_BYTES } from "@/lib/traces/types";
 import { Stamp } from "@/components/ui/stamp";
 
 // Two stacked columns so the list fits beside the trace table.

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { DataTable } from "@/components/data-table";
-import type { TraceSummary } from "@/lib/traces/types";
+import type { TraceSummary } from "@/lib/schemas/traces";
 import { DigestBadge } from "./digest-badge";
 import { actionSpaceHref, traceHref } from "@/lib/routes";
 import { Stamp } from "@/components/ui/stamp";

@@ -15,16 +15,15 @@ import {
   type BindingConclusion,
   type ReasoningNode,
 } from "@/lib/traces/trace";
-import { missingReceiptError, type ListKey, type TraceSubmission } from "@/lib/schemas/traces";
 import {
-  type ChainTraceConstraints,
-  REJECTED_CONTENT_MAX_BYTES,
+  type ListKey,
+  missingReceiptError,
   type TraceRejectionWire,
+  type TraceSubmission,
   type TraceSummary,
   type TraceWire,
-  truncateUtf8,
-  utf8Length,
-} from "@/lib/traces/types";
+} from "@/lib/schemas/traces";
+import { type ChainTraceConstraints, REJECTED_CONTENT_MAX_BYTES, truncateUtf8, utf8Length } from "@/lib/traces/types";
 
 type TraceRecord = typeof traces.$inferSelect;
 

@@ -129,6 +129,7 @@ export const traceWireSchema = z
       .nullable(),
   })
   .meta({ id: "Trace" });
+export type TraceWire = z.infer<typeof traceWireSchema>;
 
 export const traceSummarySchema = z
   .object({
@@ -139,6 +140,8 @@ export const traceSummarySchema = z
     nodes_kept: z.boolean(),
   })
   .meta({ id: "TraceSummary" });
+/** A list row: the stored trace without its raw nodes, plus the counts a table shows. */
+export type TraceSummary = z.infer<typeof traceSummarySchema>;
 
 export const traceRejectionSchema = z
   .object({
@@ -163,6 +166,7 @@ export const traceRejectionSchema = z
     created_at: timestamp,
   })
   .meta({ id: "TraceRejection" });
+export type TraceRejectionWire = z.infer<typeof traceRejectionSchema>;
 
 export const traceRejectionListSchema = listOf(traceRejectionSchema).extend({ total: count });
 
