@@ -1,0 +1,91 @@
+// The OpenAPI operations of API keys, operators and sessions.
+import {
+  apiKeySchema,
+  createdApiKeySchema,
+  createKeySchema,
+  createOperatorSchema,
+  operatorSchema,
+  sessionSchema,
+  signedInSchema,
+  signInSchema,
+} from "../../schemas/access";
+import { listOf } from "../../schemas/common";
+import type { Operations } from "./spec";
+
+export const ACCESS_OPERATIONS = {
+  "/api/v1/keys": {
+    GET: {
+      summary: "List API keys (never their secrets)",
+      tag: "Access",
+      responses: {
+        200: { description: "Every key, revoked ones included, on one page.", schema: listOf(apiKeySchema) },
+      },
+    },
+    POST: {
+      summary: "Create an API key with scopes",
+      tag: "Access",
+      body: createKeySchema,
+      responses: {
+        201: { description: "The key, with its secret this once.", schema: createdApiKeySchema },
+      },
+    },
+  },
+  "/api/v1/keys/{id}": {
+    DELETE: {
+      summary: "Revoke an API key (at once, on every instance)",
+      tag: "Access",
+      responses: { 200: { description: "The revoked key.", schema: apiKeySchema } },
+      errors: [404],
+    },
+  },
+  "/api/v1/operators": {
+    GET: {
+      summary: "List operators",
+      tag: "Access",
+      responses: { 200: { description: "Every operator, on one page.", schema: listOf(operatorSchema) } },
+    },
+    POST: {
+      summary: "Create an operator (a dashboard sign-in)",
+      tag: "Access",
+      body: createOperatorSchema,
+      responses: { 201: { description: "The operator.", schema: operatorSchema } },
+      errors: [409],
+    },
+  },
+  "/api/v1/operators/{id}": {
+    DELETE: {
+      summary: "Disable an operator and end their sessions",
+      tag: "Access",
+      responses: { 200: { description: "The disabled operator.", schema: operatorSchema } },
+      errors: [404],
+    },
+  },
+  "/api/v1/session": {
+    GET: {
+      summary: "Whether auth is on, and who is signed in",
+      tag: "Access",
+      responses: { 200: { description: "The session.", schema: sessionSchema } },
+    },
+    POST: {
+      summary: "Sign in as an operator",
+      description: "Sets the session cookie. Repeated failures from one address are throttled (429).",
+      tag: "Access",
+      body: signInSchema,
+      responses: {
+        201: {
+          description: "Signed in.",
+          schema: signedInSchema,
+          headers: { "Set-Cookie": "the session cookie (HttpOnly, SameSite=Lax)" },
+        },
+      },
+      errors: [401, 429],
+    },
+    DELETE: {
+      summary: "Sign out",
+      tag: "Access",
+      responses: {
+        204: { description: "Signed out; the cookie is cleared.", headers: { "Set-Cookie": "the cleared cookie" } },
+      },
+    },
+  },
+} satisfies Operations;

@@ -1,0 +1,61 @@
+// The OpenAPI operations of distilled reasoning traces.
+import { listOf } from "../../schemas/common";
+import {
+  compressedResidualSchema,
+  compressRequestSchema,
+  rejectionListQuerySchema,
+  traceListQuerySchema,
+  traceRejectionListSchema,
+  traceSubmissionSchema,
+  traceSummarySchema,
+  traceWireSchema,
+} from "../../schemas/traces";
+import type { Operations } from "./spec";
+
+export const TRACES_OPERATIONS = {
+  "/api/v1/traces": {
+    GET: {
+      summary: "List distilled traces",
+      tag: "Traces",
+      query: traceListQuerySchema,
+      responses: { 200: { description: "A page of traces (without raw nodes).", schema: listOf(traceSummarySchema) } },
+    },
+    POST: {
+      summary: "Distil and store a reasoning trace",
+      description: "A VERIFIED_CONCLUSION without a receipt fails closed: 422 `missing_verification_receipt`.",
+      tag: "Traces",
+      body: traceSubmissionSchema,
+      responses: {
+        200: { description: "Already stored; nothing written.", schema: traceWireSchema },
+        201: { description: "Stored.", schema: traceWireSchema },
+      },
+      errors: [409],
+    },
+  },
+  "/api/v1/traces/{trace_id}": {
+    GET: {
+      summary: "A stored trace",
+      tag: "Traces",
+      responses: { 200: { description: "The trace.", schema: traceWireSchema } },
+      errors: [404],
+    },
+  },
+  "/api/v1/traces/compress": {
+    POST: {
+      summary: "Distil a reasoning trace (stateless)",
+      tag: "Traces",
+      body: compressRequestSchema,
+      responses: {
+        200: { description: "The residual, byte for byte as the reference.", schema: compressedResidualSchema },
+      },
+    },
+  },
+  "/api/v1/trace-rejections": {
+    GET: {
+      summary: "Trace submissions refused fail-closed",
+      tag: "Traces",
+      query: rejectionListQuerySchema,
+      responses: { 200: { description: "A page of refusals.", schema: traceRejectionListSchema } },
+    },
+  },
+} satisfies Operations;
