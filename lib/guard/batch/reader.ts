@@ -7,7 +7,14 @@
 // a minus sign, an escaped key or a value the schema would refuse throws NOT_PLAIN, and the
 // body goes the general way, which judges it and words the errors.
 import { Buffer } from "node:buffer";
-import { CONTENT_HASH_LENGTH, isShortText, PASS_ID_LENGTH } from "../../schemas/guard";
+import {
+  CONTENT_HASH_LENGTH,
+  compressionPassShape,
+  compressionPolicySchema,
+  evaluateItemSchema,
+  isShortText,
+  PASS_ID_LENGTH,
+} from "../../schemas/guard";
 import type { CompressionPass, CompressionPolicy } from "../guard";
 import { JsonScanner, NOT_PLAIN } from "./scanner";
 import { type Words, wordsOf } from "./words";
@@ -25,20 +32,13 @@ const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-// Keys in the order clients write them (the reference's field order, which is also what
-// JSON.stringify and Python's dataclasses.asdict give): each is tried first in its place.
+// Keys in the order clients write them: the schema declares them in the reference's field
+// order, which is also what JSON.stringify and Python's dataclasses.asdict give. Each is tried
+// first in its place.
 const keyBytes = (names: readonly string[]) => names.map((name) => Buffer.from(name, "latin1"));
-const ITEM_KEYS = keyBytes(["pass", "policy"]);
-const PASS_KEYS = keyBytes([
-  "pass_id",
-  "pass_number",
-  "current_content_hash",
-  "current_size_bytes",
-  "is_parseable",
-  "schema_valid",
-  "semantic_density_score",
-]);
-const POLICY_KEYS = keyBytes(["min_size_bytes", "min_semantic_density", "max_pass_number"]);
+const ITEM_KEYS = keyBytes(Object.keys(evaluateItemSchema.shape));
+const PASS_KEYS = keyBytes(Object.keys(compressionPassShape));
+const POLICY_KEYS = keyBytes(Object.keys(compressionPolicySchema.shape));
 
 // An item as clients write it: those keys in that order, with the separators of either
 // JSON.stringify (`,` and `:`) or Python's json.dumps (`, ` and `: `). Such an item is fixed
