@@ -2,6 +2,7 @@
 # Starts the machine's PostgreSQL 15 (installing it if missing) and makes sure the test
 # role and database exist. Prints the TEST_DATABASE_URL to use. Needs root.
 set -euo pipefail
+source "$(dirname "$0")/pg-role.sh"
 PG_VERSION=15
 ROLE=floorline
 PASSWORD=floorline
@@ -21,13 +22,7 @@ for _ in $(seq 1 30); do
   su postgres -c "psql -qtAc 'select 1'" >/dev/null 2>&1 && break
   sleep 1
 done
-su postgres -c "psql -qtA" >&2 <<SQL
-do \$\$ begin
-  if not exists (select from pg_roles where rolname = '$ROLE') then
-    create role $ROLE login createdb password '$PASSWORD';
-  end if;
-end \$\$;
-SQL
+ensure_role "$ROLE" "$PASSWORD" "login createdb"
 if ! su postgres -c "psql -qtAc \"select 1 from pg_database where datname = '$DB'\"" | grep -q 1; then
   su postgres -c "createdb -O $ROLE $DB" >&2
 fi

@@ -6,6 +6,7 @@
 # Nothing on the main cluster changes except one replication role; no replication slot is
 # made, so a stopped replica never makes the main cluster keep WAL.
 set -euo pipefail
+source "$(dirname "$0")/pg-role.sh"
 PG_VERSION=15
 CLUSTER=replica
 PORT="${REPLICA_PORT:-5433}"
@@ -16,13 +17,7 @@ cd "$(dirname "$0")/.."
 primary_url="$(bash scripts/postgres-up.sh)"
 replica_url="$(echo "$primary_url" | sed "s#@127.0.0.1:5432/#@127.0.0.1:$PORT/#")"
 
-su postgres -c "psql -qtA" >&2 <<SQL
-do \$\$ begin
-  if not exists (select from pg_roles where rolname = '$ROLE') then
-    create role $ROLE replication login password '$PASSWORD';
-  end if;
-end \$\$;
-SQL
+ensure_role "$ROLE" "$PASSWORD" "replication login"
 
 # The read-replica test pauses replay to show where reads go; the functions are the
 # superuser's unless granted (in the test role's database; the grant replicates).
