@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULT_LIMIT } from "@/lib/http/list";
 import {
   decodeOriginalCursor,
+  type OriginalKey,
   ORIGINAL_SORTS,
   ORIGINAL_STATUS_FILTERS,
   type OriginalListQuery,
@@ -31,7 +32,7 @@ export const originalsPageParamsSchema = z.object({
 
 export interface OriginalsPageQuery {
   filter: Omit<OriginalListQuery, "cursor">;
-  after: [string | number, string] | undefined;
+  after: OriginalKey | undefined;
   /** Filters and sort as a query string, for links that keep them. */
   base: string;
   /** Filters only, for sort links. */

@@ -1,17 +1,22 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 
 /**
- * The CCR store: one row per original, keyed by the sha256 of its text. An evicted or
- * expired row drops its content but stays as a tombstone (hash, size, when, why), so the
- * key answers 410 for ever instead of looking like a typo.
+ * The CCR store: one row per tenant and original, keyed by the sha256 of its text. An
+ * evicted or expired row drops its content but stays as a tombstone (hash, size, when, why),
+ * so the key answers 410 for ever instead of looking like a typo.
  */
 export const originals = pgTable(
   "originals",
   {
-    hash: text("hash").primaryKey(),
+    /**
+     * A namespace of keys (Headroom's tenant prefix): the same original stored by two tenants
+     * is two entries, and clearing one tenant leaves the other. `""` is the default namespace.
+     */
+    tenant: text("tenant").notNull().default(""),
+    hash: text("hash").notNull(),
     status: text("status").$type<OriginalStatus>().notNull(),
     /** Null once the entry is gone; only tombstone fields remain. */
     original: text("original"),
@@ -48,8 +53,11 @@ export const originals = pgTable(
     storeCount: safeBigint("store_count").notNull().default(1),
     goneAt: timestampMs("gone_at"),
     goneReason: text("gone_reason"),
+    /** The client's own fields for the entry (at most 16 KiB of JSON); the latest store's wins. */
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
   },
   (t) => [
+    primaryKey({ name: "originals_pkey", columns: [t.tenant, t.hash] }),
     // Prefix lookups are byte-wise ranges (~>=~, ~<~): the pattern opclass indexes them under any collation.
     index("originals_hash_prefix_idx").using("btree", t.hash.op("text_pattern_ops")),
     index("originals_alt_hash_prefix_idx")

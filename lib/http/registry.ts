@@ -31,8 +31,12 @@ export const ROUTES = {
   "/api/v1/policies": { GET: "read" },
   "/api/v1/policies/{content_class}": { GET: "read", PUT: "admin" },
   "/api/v1/policies/{content_class}/recommendation": { GET: "read" },
-  "/api/v1/originals": { GET: "read", POST: "ingest" },
-  "/api/v1/originals/{hash}": { GET: "read" },
+  // Deleting originals, and a client's report of a retrieval it served (it replaces the
+  // entry's metadata), change the agent's own data as storing it does: `ingest`.
+  "/api/v1/originals": { GET: "read", POST: "ingest", DELETE: "ingest" },
+  "/api/v1/originals/{hash}": { GET: "read", DELETE: "ingest" },
+  "/api/v1/originals/{hash}/retrievals": { POST: "ingest" },
+  "/api/v1/originals/count": { GET: "read" },
   "/api/v1/originals/stats": { GET: "read" },
   "/api/v1/retrieve": { POST: "read" },
   "/api/v1/otlp/v1/traces": { POST: "ingest" },

@@ -11,8 +11,8 @@ import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";
 import { processSingleton } from "../process-singleton";
 
 export const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
-/** `budget`: evicted to stay within the byte budget; `ttl`: expired. */
-export const EVICTION_REASONS = ["budget", "ttl"] as const;
+/** `budget`: evicted to stay within the byte budget; `ttl`: expired; `deleted`: a client deleted it. */
+export const EVICTION_REASONS = ["budget", "ttl", "deleted"] as const;
 /** `delivered`: a 2xx answer; `failed`: an attempt that will be retried; `abandoned`: retries exhausted. */
 export const DELIVERY_OUTCOMES = ["delivered", "failed", "abandoned"] as const;
 export const EVALUATE_PATHS = ["split", "whole", "parsed"] as const;
@@ -148,7 +148,7 @@ function createMetrics() {
     }),
     ccrEvictions: new Counter({
       name: "floorline_ccr_evictions_total",
-      help: "Cached originals removed from the store, by reason (budget or ttl).",
+      help: "Cached originals removed from the store, by reason (budget, ttl or deleted).",
       labelNames: ["reason"] as const,
       registers: [registry],
     }),

@@ -111,6 +111,10 @@ export function evictionReason(maxBytes: number, lastRetrievedAt: Date | null, c
   return `Evicted to keep the store within its byte budget (CCR_MAX_BYTES=${maxBytes}); it was the least recently retrieved entry (${recency}).`;
 }
 
+export function deletionReason(route: string, at: Date): string {
+  return `Deleted by a client (${route}) at ${at.toISOString()}.`;
+}
+
 export function expiryReason(ttlSeconds: number | null, expiresAt: Date): string {
   const ttl = ttlSeconds === null ? "its TTL" : `its TTL of ${ttlSeconds} s`;
   return `Expired: ${ttl} ran out at ${expiresAt.toISOString()}.`;

@@ -3,7 +3,7 @@ import { HASH_ALGORITHMS } from "../originals/headroom/algorithms";
 import { MAX_TTL_SECONDS, type MissReason, parseHashKey } from "../originals/rules";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
-import { chainIdSchema, nonNegativeInt, text, utcTimestamp } from "./common";
+import { chainIdSchema, jsonObject, nonNegativeInt, text, utcTimestamp } from "./common";
 
 // Originals run to 32 MiB: checked in linear native calls, never by splitting into code
 // points as the short-text helper does.
@@ -11,8 +11,19 @@ const storableLargeText = z
   .string()
   .refine((v) => !v.includes("\u0000") && v.isWellFormed(), "must not contain NUL characters or unpaired surrogates");
 
+/**
+ * A namespace of store keys, as Headroom's tenant prefix: the same original under two tenants
+ * is two entries. `""` (or absent) is the default namespace, where agents' own originals live.
+ */
+export const tenantSchema = text({ max: 128 });
+export const ORIGINAL_METADATA_MAX_BYTES = 16 * 1024;
+/** The client's own fields for an entry, kept as given (a store again replaces them). */
+export const originalMetadataSchema = jsonObject(ORIGINAL_METADATA_MAX_BYTES);
+
 export const storeOriginalSchema = z.object({
   original: storableLargeText,
+  tenant: tenantSchema.nullish(),
+  metadata: originalMetadataSchema.nullish(),
   compressed: storableLargeText.nullish(),
   content_type: text({ min: 1, max: 255 }).nullish(),
   hash: z.string().max(256).nullish(),
@@ -40,17 +51,24 @@ export const hashKeySchema = z.string().transform((value, ctx) => {
 });
 
 /** The `headroom_retrieve` tool call. */
-export const retrieveRequestSchema = z.object({ hash: hashKeySchema });
+export const retrieveRequestSchema = z.object({ hash: hashKeySchema, tenant: tenantSchema.optional() });
 
 export const ORIGINAL_SORTS = ["created", "last_retrieved", "size", "retrievals"] as const;
 export type OriginalSort = (typeof ORIGINAL_SORTS)[number];
 export const ORIGINAL_STATUS_FILTERS = ["live", "evicted", "expired", "gone"] as const;
 
-export const originalListQuerySchema = z.object({
+/** Which entries a list, a count or a clear covers. */
+const originalFilterSchema = z.object({
   status: z.enum(ORIGINAL_STATUS_FILTERS).optional(),
+  tenant: tenantSchema.optional(),
+  /** The entries a store key names: its own hash (full or prefix) or its MD5 / BLAKE3 key. */
+  key: hashKeySchema.optional(),
   content_type: z.string().max(255).optional(),
   tool_name: z.string().max(256).optional(),
   chain_id: z.string().max(256).optional(),
+});
+
+export const originalListQuerySchema = originalFilterSchema.extend({
   /** A hash prefix, or text found in the tool name, chain id or pass id. */
   q: z.string().max(256).optional(),
   sort: z.enum(ORIGINAL_SORTS).default("created"),
@@ -60,20 +78,20 @@ export const originalListQuerySchema = z.object({
 });
 export type OriginalListQuery = z.infer<typeof originalListQuerySchema>;
 
-/** A keyset position in the originals list: the sort's value, then the hash. */
-export type OriginalKey = [string | number, string];
+/** A keyset position in the originals list: the sort's value, the hash, then the tenant (absent: `""`). */
+export type OriginalKey = [string | number, string] | [string | number, string, string];
 
 // Each sort's key has its column's type, so a cursor of another sort is refused, not cast.
 const CURSOR_SCHEMAS = {
-  created: z.tuple([cursorPart.timestamp, cursorPart.text]),
-  last_retrieved: z.tuple([cursorPart.timestamp, cursorPart.text]),
-  size: z.tuple([cursorPart.int, cursorPart.text]),
-  retrievals: z.tuple([cursorPart.int, cursorPart.text]),
+  created: z.tuple([cursorPart.timestamp, cursorPart.text, cursorPart.text.optional()]),
+  last_retrieved: z.tuple([cursorPart.timestamp, cursorPart.text, cursorPart.text.optional()]),
+  size: z.tuple([cursorPart.int, cursorPart.text, cursorPart.text.optional()]),
+  retrievals: z.tuple([cursorPart.int, cursorPart.text, cursorPart.text.optional()]),
 } satisfies Record<OriginalSort, z.ZodTuple>;
 
 /** An originals-list cursor checked against the sort it pages; throws the contract's 422 if it does not fit. */
 export function decodeOriginalCursor(cursor: string | undefined, sort: OriginalSort): OriginalKey | undefined {
-  return decodeCursor(cursor, CURSOR_SCHEMAS[sort]);
+  return decodeCursor(cursor, CURSOR_SCHEMAS[sort]) as OriginalKey | undefined;
 }
 
 export const originalStatsQuerySchema = z.object({
@@ -85,12 +103,34 @@ export const originalStatsQuerySchema = z.object({
     .default(24),
 });
 
-/** `?raw=1` asks GET /originals/{hash} for the bare text instead of the JSON envelope. */
-export const originalGetQuerySchema = z.object({
-  raw: z
-    .enum(["1", "true", "0", "false"])
-    .transform((v) => v === "1" || v === "true")
-    .optional(),
+const flag = z
+  .enum(["1", "true", "0", "false"])
+  .transform((v) => v === "1" || v === "true")
+  .optional();
+
+/**
+ * `?raw=1` asks GET /originals/{hash} for the bare text instead of the JSON envelope; `?peek=1`
+ * looks the entry up without counting a retrieval (and answers its compressed text too).
+ */
+export const originalGetQuerySchema = z.object({ raw: flag, peek: flag, tenant: tenantSchema.optional() });
+
+/** DELETE /originals/{hash}: the entry of this tenant (default `""`). */
+export const originalDeleteQuerySchema = z.object({ tenant: tenantSchema.optional() });
+
+/** DELETE /originals: every live entry of one tenant, named explicitly (`tenant=` for the default one). */
+export const originalClearQuerySchema = z.object({
+  tenant: z.string({ error: "is required: the tenant to clear (tenant= for the default one)" }).pipe(tenantSchema),
+});
+
+/** GET /originals/count: the list's filters, without paging. */
+export const originalCountQuerySchema = originalFilterSchema;
+export type OriginalCountQuery = z.infer<typeof originalCountQuerySchema>;
+
+/** POST /originals/{hash}/retrievals: a retrieval the client served itself (from a peek), counted here. */
+export const recordRetrievalSchema = z.object({
+  tenant: tenantSchema.nullish(),
+  /** Replaces the entry's metadata, as a store again would. */
+  metadata: originalMetadataSchema.nullish(),
 });
 
 /** `/originals/{hash}/content`: the detail page's reader (a slice with `offset`, or the whole text). */
@@ -112,6 +152,7 @@ export type OriginalStatus = (typeof ORIGINAL_STATUSES)[number];
 export const originalSummarySchema = z
   .object({
     hash: z.string(),
+    tenant: z.string(),
     status: z.enum(ORIGINAL_STATUSES),
     size_bytes: count,
     compressed_size_bytes: count.nullable(),
@@ -134,6 +175,7 @@ export const originalSummarySchema = z
     store_count: count,
     gone_at: utcTimestamp.nullable(),
     gone_reason: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: "OriginalSummary" });
 export type OriginalSummaryWire = z.infer<typeof originalSummarySchema>;
@@ -141,9 +183,35 @@ export type OriginalSummaryWire = z.infer<typeof originalSummarySchema>;
 export const retrievedOriginalSchema = originalSummarySchema.extend({ original: z.string() }).meta({ id: "Original" });
 export type RetrievedOriginalWire = z.infer<typeof retrievedOriginalSchema>;
 
+/** A peek: the entry with both texts, nothing counted. */
+export const peekedOriginalSchema = retrievedOriginalSchema
+  .extend({ compressed: z.string().nullable() })
+  .meta({ id: "PeekedOriginal" });
+export type PeekedOriginalWire = z.infer<typeof peekedOriginalSchema>;
+
+export const deleteResultSchema = z
+  .object({
+    hash: z.string(),
+    tenant: z.string(),
+    /** False when the entry was already gone (deleting again changes nothing). */
+    deleted: z.boolean(),
+    status: z.enum(["evicted", "expired"]),
+  })
+  .meta({ id: "DeleteOriginalResult" });
+export type DeleteResultWire = z.infer<typeof deleteResultSchema>;
+
+export const clearResultSchema = z
+  .object({ tenant: z.string(), deleted: count, deleted_bytes: count })
+  .meta({ id: "ClearOriginalsResult" });
+export type ClearResultWire = z.infer<typeof clearResultSchema>;
+
+export const originalCountSchema = z.object({ count, bytes: count }).meta({ id: "OriginalCount" });
+export type OriginalCountWire = z.infer<typeof originalCountSchema>;
+
 export const storeResultSchema = z
   .object({
     hash: z.string(),
+    tenant: z.string(),
     size_bytes: count,
     marker: z.string(),
     marker_hash: z.string(),

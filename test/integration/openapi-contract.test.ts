@@ -164,13 +164,38 @@ const CASES: Record<string, () => Case[]> = {
   "POST /api/v1/originals": () => [
     { name: "new", body: { original: "contract original", original_items: 3, compressed_items: 1 }, status: 201 },
     { name: "again", body: { original: "contract original" }, status: 200 },
+    {
+      name: "tenant",
+      body: { original: "contract original", tenant: "contract-t", metadata: { by: "contract" } },
+      status: 201,
+    },
     { name: "wrong hash", body: { original: "x", hash: FULL }, status: 422 },
   ],
   "GET /api/v1/originals/{hash}": () => [
     { name: "json", path: { hash: originalHash }, status: 200 },
     { name: "raw", path: { hash: originalHash }, query: "raw=1", status: 200 },
+    { name: "peek", path: { hash: originalHash }, query: "peek=1&tenant=contract-t", status: 200 },
     { name: "unknown", path: { hash: FULL }, status: 404 },
     { name: "too short", path: { hash: "abc" }, status: 422 },
+  ],
+  "GET /api/v1/originals/count": () => [
+    { name: "tenant", query: "tenant=contract-t&status=live", status: 200 },
+    { name: "bad status", query: "status=nope", status: 422 },
+  ],
+  "POST /api/v1/originals/{hash}/retrievals": () => [
+    { name: "counted", path: { hash: originalHash }, body: { tenant: "contract-t", metadata: { n: 1 } }, status: 200 },
+    { name: "unknown", path: { hash: FULL }, body: {}, status: 404 },
+    { name: "bad metadata", path: { hash: originalHash }, body: { metadata: 5 }, status: 422 },
+  ],
+  "DELETE /api/v1/originals/{hash}": () => [
+    { name: "deleted", path: { hash: originalHash }, query: "tenant=contract-t", status: 200 },
+    { name: "again", path: { hash: originalHash }, query: "tenant=contract-t", status: 200 },
+    { name: "unknown", path: { hash: FULL }, status: 404 },
+    { name: "too short", path: { hash: "abc" }, status: 422 },
+  ],
+  "DELETE /api/v1/originals": () => [
+    { name: "cleared", query: "tenant=contract-t", status: 200 },
+    { name: "no tenant", status: 422 },
   ],
   "GET /api/v1/originals/stats": () => [
     { name: "stats", status: 200 },

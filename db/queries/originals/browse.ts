@@ -3,10 +3,17 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../sql";
-import { getReadDb } from "../../index";
+import { getDb, getReadDb } from "../../index";
 import { keysetDirection, keysetPage } from "../../keyset";
-import type { OriginalKey, OriginalListQuery, OriginalSort } from "@/lib/schemas/originals";
+import type {
+  OriginalCountQuery,
+  OriginalCountWire,
+  OriginalKey,
+  OriginalListQuery,
+  OriginalSort,
+} from "@/lib/schemas/originals";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
+import { FULL_HASH_LENGTH } from "@/lib/originals/rules";
 import {
   type OriginalsOptions,
   SUMMARY_COLUMNS,
@@ -14,6 +21,7 @@ import {
   iso,
   toSummaryWire,
   startsWith,
+  altStartsWith,
   statusExpr,
 } from "./shared";
 
@@ -27,16 +35,16 @@ const SORT_EXPR: Record<OriginalSort, { expr: SQL; cast: "timestamptz" | "bigint
 
 export type OriginalListFilter = Omit<OriginalListQuery, "cursor">;
 
-export async function listOriginals(
-  query: OriginalListFilter,
-  after: OriginalKey | undefined,
-  options: OriginalsOptions = {},
-): Promise<{ items: OriginalSummaryWire[]; next: OriginalKey | null }> {
-  const now = options.now ?? new Date();
-  const db = await getReadDb();
+/** The conditions of the list's filters, shared by the list and the count. */
+function filterConditions(query: OriginalCountQuery & { q?: string }, now: Date): SQL[] {
   const where: SQL[] = [];
   if (query.status === "gone") where.push(sql`${statusExpr(now)} <> 'live'`);
   else if (query.status) where.push(sql`${statusExpr(now)} = ${query.status}`);
+  if (query.tenant !== undefined) where.push(sql`tenant = ${query.tenant}`);
+  if (query.key) {
+    const own = query.key.length === FULL_HASH_LENGTH ? sql`hash = ${query.key}` : startsWith(query.key);
+    where.push(sql`(${own} or ${altStartsWith(query.key)})`);
+  }
   if (query.content_type) where.push(sql`content_type = ${query.content_type}`);
   if (query.tool_name) where.push(sql`tool_name = ${query.tool_name}`);
   if (query.chain_id) where.push(sql`chain_id = ${query.chain_id}`);
@@ -46,24 +54,58 @@ export async function listOriginals(
     const hexPrefix = /^[0-9a-fA-F]+$/.test(q) ? sql`${startsWith(q.toLowerCase())} or ` : sql``;
     where.push(sql`(${hexPrefix}tool_name ilike ${pattern} or chain_id ilike ${pattern} or pass_id ilike ${pattern})`);
   }
+  return where;
+}
+
+/** How many entries the filters match, and the bytes they hold (original plus compressed text). */
+export async function countOriginals(
+  query: OriginalCountQuery,
+  options: OriginalsOptions = {},
+): Promise<OriginalCountWire> {
+  const now = options.now ?? new Date();
+  // The primary: a client counts what it has just stored.
+  const db = await getDb();
+  const where = filterConditions(query, now);
+  const [row] = await queryRows<{ n: unknown; bytes: unknown }>(
+    db,
+    sql`select count(*) as n, coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as bytes from originals
+      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`,
+  );
+  return { count: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+export async function listOriginals(
+  query: OriginalListFilter,
+  after: OriginalKey | undefined,
+  options: OriginalsOptions = {},
+): Promise<{ items: OriginalSummaryWire[]; next: OriginalKey | null }> {
+  const now = options.now ?? new Date();
+  const db = await getReadDb();
+  const where = filterConditions(query, now);
   const { expr, cast } = SORT_EXPR[query.sort];
   type Row = RawRow & { sort_key: unknown };
   const page = await keysetPage<Row, OriginalKey>({
     limit: query.limit,
     after,
-    keyOf: (r) => [cast === "timestamptz" ? String(iso(r.sort_key)) : Number(r.sort_key), String(r.hash)],
+    keyOf: (r) => [
+      cast === "timestamptz" ? String(iso(r.sort_key)) : Number(r.sort_key),
+      String(r.hash),
+      String(r.tenant),
+    ],
     neighbours: "none",
     read: (from, forward, limit) => {
       const { op, asc } = keysetDirection(query.order === "desc", forward);
       const dir = asc ? sql`asc` : sql`desc`;
-      const position = from ? [sql`(${expr}, hash) ${op} (${String(from[0])}::${sql.raw(cast)}, ${from[1]})`] : [];
+      const position = from
+        ? [sql`(${expr}, hash, tenant) ${op} (${String(from[0])}::${sql.raw(cast)}, ${from[1]}, ${from[2] ?? ""})`]
+        : [];
       const conditions = [...where, ...position];
       return queryRows<Row>(
         db,
         sql`
           select ${SUMMARY_COLUMNS}, ${expr} as sort_key from originals
           ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
-          order by ${expr} ${dir}, hash ${dir}
+          order by ${expr} ${dir}, hash ${dir}, tenant ${dir}
           limit ${limit}`,
       );
     },

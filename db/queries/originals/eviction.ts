@@ -1,7 +1,7 @@
 // The CCR store's budget and expiry: sweeps expired entries and evicts the least recently
 // retrieved until the store fits CCR_MAX_BYTES, leaving tombstones.
 import "server-only";
-import { recordEvictions } from "@/lib/observability/metrics";
+import { type EvictionReason, recordEvictions } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
 import { onlyRow, queryRows } from "../../sql";
@@ -34,15 +34,16 @@ export async function enforceStoreLimits(
     const due = await queryRows<RawRow>(
       tx,
       sql`
-        select hash, size_bytes, compressed_size_bytes, ttl_seconds, expires_at from originals
+        select tenant, hash, size_bytes, compressed_size_bytes, ttl_seconds, expires_at from originals
         where status = 'live' and expires_at is not null and expires_at <= ${ts(now)}
-        order by expires_at, hash limit ${SWEEP_BATCH}
+        order by expires_at, hash, tenant limit ${SWEEP_BATCH}
         for update skip locked`,
     );
     await tombstone(
       tx,
       "expired",
       due.map((r) => ({
+        tenant: r.tenant as string,
         hash: r.hash as string,
         goneAt: must(date(r.expires_at)),
         reason: expiryReason(num(r.ttl_seconds), must(date(r.expires_at))),
@@ -70,15 +71,17 @@ export async function enforceStoreLimits(
       const rows = await queryRows<RawRow>(
         tx,
         sql`
-          select hash, size_bytes, compressed_size_bytes, recency_at, last_retrieved_at, created_at from originals
+          select tenant, hash, size_bytes, compressed_size_bytes, recency_at, last_retrieved_at, created_at from originals
           where status = 'live'
-          order by recency_at, hash limit ${EVICTION_BATCH}
+          order by recency_at, hash, tenant limit ${EVICTION_BATCH}
           for update skip locked`,
       );
       if (rows.length === 0) break;
-      const byHash = new Map(rows.map((r) => [r.hash as string, r]));
+      // One id per entry: the hash (fixed-width hex) then the tenant, so ties still break on the hash.
+      const idOf = (r: RawRow) => `${r.hash as string}\t${r.tenant as string}`;
+      const byId = new Map(rows.map((r) => [idOf(r), r]));
       const candidates: EvictionCandidate[] = rows.map((r) => ({
-        hash: r.hash as string,
+        hash: idOf(r),
         bytes: must(num(r.size_bytes)) + (num(r.compressed_size_bytes) ?? 0),
         recencyAt: must(date(r.recency_at)),
       }));
@@ -87,9 +90,10 @@ export async function enforceStoreLimits(
         tx,
         "evicted",
         victims.map((v) => {
-          const r = must(byHash.get(v.hash));
+          const r = must(byId.get(v.hash));
           return {
-            hash: v.hash,
+            tenant: r.tenant as string,
+            hash: r.hash as string,
             goneAt: now,
             reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), must(date(r.created_at))),
           };
@@ -105,29 +109,38 @@ export async function enforceStoreLimits(
 /**
  * Drops the texts and keeps hash, size, when and why; counts each event in the hour it
  * happened (an expiry when the TTL ran out, not when a sweep noticed), in the same transaction.
+ * A client's deletion is an eviction by its cause (`deleted`): it frees the same bytes.
  */
 export async function tombstone(
   tx: Executor,
   status: "evicted" | "expired",
-  rows: { hash: string; goneAt: Date; reason: string }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const gone = await queryRows<{ hash: string; bytes: unknown }>(
+  rows: { tenant: string; hash: string; goneAt: Date; reason: string }[],
+  cause: EvictionReason = status === "evicted" ? "budget" : "ttl",
+): Promise<{ tenant: string; hash: string; bytes: number }[]> {
+  if (rows.length === 0) return [];
+  const given = rows.map((r) => ({
+    tenant: r.tenant,
+    hash: r.hash,
+    gone_at: r.goneAt.toISOString(),
+    reason: r.reason,
+  }));
+  const gone = await queryRows<{ tenant: string; hash: string; bytes: unknown }>(
     tx,
     sql`
       update originals o set status = ${status}, original = null, compressed = null, gone_at = t.gone_at, gone_reason = t.reason
-      from json_to_recordset(${JSON.stringify(rows.map((r) => ({ hash: r.hash, gone_at: r.goneAt.toISOString(), reason: r.reason })))}::json)
-        as t(hash text, gone_at timestamptz, reason text)
-      where o.hash = t.hash and o.status = 'live'
-      returning o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
+      from json_to_recordset(${JSON.stringify(given)}::json)
+        as t(tenant text, hash text, gone_at timestamptz, reason text)
+      where o.tenant = t.tenant and o.hash = t.hash and o.status = 'live'
+      returning o.tenant, o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
   );
   // Counted in the transaction that tombstones: one that then rolls back (rare: eviction
   // runs in its own) would leave the process counter one step ahead of the store.
-  recordEvictions(status === "evicted" ? "budget" : "ttl", gone.length);
-  const goneAt = new Map(rows.map((r) => [r.hash, r.goneAt]));
+  recordEvictions(cause, gone.length);
+  const idOf = (r: { tenant: string; hash: string }) => `${r.hash}\t${r.tenant}`;
+  const goneAt = new Map(rows.map((r) => [idOf(r), r.goneAt]));
   const byHour = new Map<number, { count: number; bytes: number }>();
   for (const r of gone) {
-    const hour = hourOf(must(goneAt.get(r.hash))).getTime();
+    const hour = hourOf(must(goneAt.get(idOf(r)))).getTime();
     const bucket = byHour.get(hour) ?? { count: 0, bytes: 0 };
     bucket.count += 1;
     bucket.bytes += Number(r.bytes);
@@ -140,4 +153,5 @@ export async function tombstone(
       status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes },
     );
   }
+  return gone.map((r) => ({ tenant: r.tenant, hash: r.hash, bytes: Number(r.bytes) }));
 }

@@ -21,7 +21,7 @@ function toLink(r: RawRow, now: Date): OriginalLink {
 
 /**
  * Which of these content hashes (pass input or output hashes, as the passes recorded them)
- * have a stored original, and whether it is live, evicted or expired. Keys of the result
+ * have a stored original in the default tenant (where agents' own originals live), and whether it is live, evicted or expired. Keys of the result
  * are the hashes as given; hashes that are not 12-64 hex characters, unknown hashes and
  * ambiguous prefixes are simply absent.
  */
@@ -46,11 +46,11 @@ export async function listOriginalLinksByHash(
     sql`
       select o.hash, o.status, o.expires_at, o.size_bytes, k.key
       from json_array_elements_text(${JSON.stringify(full)}::json) as k(key)
-      join originals o on o.hash = k.key
+      join originals o on o.tenant = '' and o.hash = k.key
       union all
       select o.hash, o.status, o.expires_at, o.size_bytes, k.key
       from json_array_elements_text(${JSON.stringify(prefixes)}::json) as k(key)
-      join originals o on o.hash ~>=~ k.key and o.hash ~<~ (k.key || 'g')`,
+      join originals o on o.tenant = '' and o.hash ~>=~ k.key and o.hash ~<~ (k.key || 'g')`,
   );
   const byKey = new Map<string, RawRow[]>();
   for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
@@ -84,7 +84,7 @@ export async function listRestoreLinks(
     queryRows<RawRow>(
       db,
       sql`select hash, status, expires_at, size_bytes, pass_id from originals
-          where chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))
+          where tenant = '' and chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))
           order by created_at desc, hash`,
     ),
   ]);

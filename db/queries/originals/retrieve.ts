@@ -20,7 +20,7 @@ import {
   type CcrMetric,
   type MissReason,
 } from "@/lib/originals/rules";
-import type { RetrievedOriginalWire } from "@/lib/schemas/originals";
+import type { OriginalSummaryWire, PeekedOriginalWire, RetrievedOriginalWire } from "@/lib/schemas/originals";
 import {
   type OriginalsOptions,
   SUMMARY_COLUMNS,
@@ -33,6 +33,9 @@ import {
   bump,
   ALL_TIME,
   must,
+  DEFAULT_TENANT,
+  startsWith,
+  altStartsWith,
 } from "./shared";
 import { tombstone } from "./eviction";
 import { cachedOriginalFor, rememberOriginal } from "@/lib/originals/content-cache";
@@ -72,25 +75,52 @@ async function countMiss(
   await bump(executor, now, { ...more, [metric]: 1 });
 }
 
+export interface RetrieveOptions extends OriginalsOptions {
+  /** The namespace of keys to look in (default `""`). */
+  tenant?: string;
+}
+
+export type Candidate = { hash: string; tenant: string; status: OriginalStatus };
+
 /**
- * Resolves a full hash or a unique prefix of at least 12 hex characters, without touching
- * recency or counters. `ambiguous` lists up to MAX_CANDIDATES candidates.
+ * Resolves a full hash or a unique prefix of at least 12 hex characters (or an alternate
+ * MD5 / BLAKE3 key) within a tenant, without touching recency or counters. With `tenant`
+ * null it looks in every tenant (the dashboard): one original stored by several tenants is
+ * one text, answered from the default tenant's entry, else the latest stored. `ambiguous`
+ * lists up to MAX_CANDIDATES candidates.
  */
 export async function resolveKey(
   executor: Executor,
   key: string,
-): Promise<{ hash: string } | { ambiguous: { hash: string; status: OriginalStatus }[] } | null> {
-  const rows = await queryRows<{ hash: string; status: OriginalStatus }>(
-    executor,
-    // Sorted after the limit: ordering inside would pull the scan off the pattern index.
-    sql`select o.hash, o.status from originals o
-      where o.hash in (${keyMatches(key, key.length === FULL_HASH_LENGTH, MAX_CANDIDATES)})
-      order by o.hash limit ${MAX_CANDIDATES}`,
-  );
-  const [only, ...others] = rows;
+  tenant: string | null = DEFAULT_TENANT,
+): Promise<{ hash: string; tenant: string } | { ambiguous: Candidate[] } | null> {
+  const full = key.length === FULL_HASH_LENGTH;
+  const rows =
+    tenant === null
+      ? await queryRows<Candidate>(
+          executor,
+          sql`select o.hash, o.tenant, o.status from originals o
+            where o.hash in (
+              (select hash from originals where ${full ? sql`hash = ${key}` : startsWith(key)} limit ${MAX_CANDIDATES * 4})
+              union
+              (select hash from originals where ${altStartsWith(key)} limit ${MAX_CANDIDATES * 4}))
+            order by o.hash, (o.tenant = ${DEFAULT_TENANT}) desc, o.created_at desc, o.tenant limit ${MAX_CANDIDATES * 4}`,
+        )
+      : await queryRows<Candidate>(
+          executor,
+          // Sorted after the limit: ordering inside would pull the scan off the pattern index.
+          sql`select o.hash, o.tenant, o.status from originals o
+            where o.tenant = ${tenant} and o.hash in (${keyMatches(tenant, key, full, MAX_CANDIDATES)})
+            order by o.hash limit ${MAX_CANDIDATES}`,
+        );
+  // One candidate per hash: the first in the order above.
+  const byHash = new Map<string, Candidate>();
+  for (const r of rows) if (!byHash.has(r.hash)) byHash.set(r.hash, r);
+  const candidates = [...byHash.values()].slice(0, MAX_CANDIDATES);
+  const [only, ...others] = candidates;
   if (!only) return null;
-  if (others.length > 0) return { ambiguous: rows };
-  return { hash: only.hash };
+  if (others.length > 0) return { ambiguous: candidates };
+  return { hash: only.hash, tenant: only.tenant };
 }
 
 /**
@@ -99,9 +129,26 @@ export async function resolveKey(
  * and answered 404 (never stored), 409 (ambiguous prefix) or 410 (evicted or expired, with
  * when and why).
  */
-export async function retrieveOriginal(rawKey: string, options: OriginalsOptions = {}): Promise<RetrievedOriginalWire> {
+export async function retrieveOriginal(rawKey: string, options: RetrieveOptions = {}): Promise<RetrievedOriginalWire> {
+  return counted(() => retrieve(rawKey, options, { text: true, metadata: null }) as Promise<RetrievedOriginalWire>);
+}
+
+/**
+ * A retrieval that the client served itself from a peek (Headroom's CCR store reads an entry,
+ * then writes it back to count the access): counted and refreshing recency as a retrieval
+ * here is, without sending the text again. `metadata` replaces the entry's when given.
+ */
+export async function recordClientRetrieval(
+  rawKey: string,
+  metadata: Record<string, unknown> | null,
+  options: RetrieveOptions = {},
+): Promise<OriginalSummaryWire> {
+  return counted(() => retrieve(rawKey, options, { text: false, metadata }));
+}
+
+async function counted<T>(run: () => Promise<T>): Promise<T> {
   try {
-    const found = await retrieve(rawKey, options);
+    const found = await run();
     recordRetrieval("hit");
     return found;
   } catch (error) {
@@ -109,6 +156,43 @@ export async function retrieveOriginal(rawKey: string, options: OriginalsOptions
     if (outcome) recordRetrieval(outcome);
     throw error;
   }
+}
+
+/**
+ * The entry a key names, with both texts, as a retrieval would answer it but counting
+ * nothing and leaving recency alone: for a client that checks or reads its own entries
+ * (Headroom's `get` and `exists`) without each look being a retrieval. Misses answer as a
+ * retrieval's do, uncounted.
+ */
+export async function peekOriginal(rawKey: string, options: RetrieveOptions = {}): Promise<PeekedOriginalWire> {
+  const now = options.now ?? new Date();
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const parsed = parseHashKey(rawKey);
+  if (!parsed.ok) {
+    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
+      issues: [{ path: "hash", message: parsed.message }],
+    });
+  }
+  // The primary: a client peeks at what it has just stored.
+  const db = await getDb();
+  const resolved = await resolveKey(db, parsed.key, tenant);
+  if (resolved === null) throw missError("unknown", parsed.key);
+  if ("ambiguous" in resolved) throw missError("ambiguous", parsed.key, { candidates: resolved.ambiguous });
+  const [row] = await queryRows<RawRow>(
+    db,
+    sql`select ${SUMMARY_COLUMNS}, original, compressed from originals where tenant = ${tenant} and hash = ${resolved.hash}`,
+  );
+  if (!row) throw missError("unknown", parsed.key);
+  const summary = toSummaryWire(row, now);
+  if (summary.status !== "live") {
+    throw missError(summary.status, parsed.key, {
+      hash: summary.hash,
+      gone_at: must(summary.gone_at),
+      reason: summary.gone_reason,
+      size_bytes: summary.size_bytes,
+    });
+  }
+  return { ...summary, original: row.original as string, compressed: (row.compressed as string | null) ?? null };
 }
 
 // A malformed key (422) is not a retrieval attempt and is not counted.
@@ -119,8 +203,14 @@ const MISS_OUTCOME: Partial<Record<ApiError["code"], RetrievalOutcome>> = {
   expired: "expired",
 };
 
-async function retrieve(rawKey: string, options: OriginalsOptions): Promise<RetrievedOriginalWire> {
+async function retrieve(
+  rawKey: string,
+  options: RetrieveOptions,
+  what: { text: boolean; metadata: Record<string, unknown> | null },
+): Promise<RetrievedOriginalWire | OriginalSummaryWire> {
   const now = options.now ?? new Date();
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const newMetadata = what.metadata === null ? null : JSON.stringify(what.metadata);
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) {
     throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
@@ -129,7 +219,7 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
   }
   const db = await getDb();
   // An original in memory is not read again: the statement returns its text only for another hash.
-  const cached = cachedOriginalFor(parsed.key);
+  const cached = what.text ? cachedOriginalFor(parsed.key) : null;
 
   // The hot path is one statement, one round trip: resolving the key, the recency update,
   // the counters and the read commit together. Its commit does not wait for the WAL flush
@@ -144,17 +234,19 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
         select set_config('synchronous_commit', 'off', true) as setting
       ),
       matches as (
-        select hash from (${keyMatches(parsed.key, parsed.full, 2)}) as m limit 2
+        select hash from (${keyMatches(tenant, parsed.key, parsed.full, 2)}) as m limit 2
       ),
       hit as (
         update originals set
           retrieval_count = retrieval_count + 1,
           last_retrieved_at = ${ts(now)},
-          recency_at = greatest(recency_at, ${ts(now)})
-        where hash = (select hash from matches where (select count(*) from matches) = 1)
+          recency_at = greatest(recency_at, ${ts(now)}),
+          metadata = coalesce(${newMetadata}::jsonb, metadata)
+        where tenant = ${tenant} and hash = (select hash from matches where (select count(*) from matches) = 1)
           and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
           and (select setting from async_commit) is not null
-        returning ${SUMMARY_COLUMNS}, case when hash = ${cached?.hash ?? null} then null else original end as original
+        returning ${SUMMARY_COLUMNS},
+          case when ${sql.raw(what.text ? "true" : "false")} and hash is distinct from ${cached?.hash ?? null} then original end as original
       ),
       counted as (
         insert into ccr_counters (hour, metric, value)
@@ -172,13 +264,14 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
       select * from hit`,
   );
   if (hit) {
+    if (!what.text) return toSummaryWire(hit, now);
     const original =
       hit.original === null && cached && cached.hash === hit.hash ? cached.original : (hit.original as string);
     rememberOriginal(hit.hash as string, original);
     return { ...toSummaryWire(hit, now), original };
   }
 
-  const resolved = await resolveKey(db, parsed.key);
+  const resolved = await resolveKey(db, parsed.key, tenant);
   if (resolved === null) {
     await countMiss(db, now, "unknown");
     throw missError("unknown", parsed.key);
@@ -191,10 +284,10 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
 
   // A miss is answered only after its transaction commits: the miss counter and a lazily
   // marked expiry must survive the error response.
-  const outcome = await db.transaction(async (tx): Promise<RetrievedOriginalWire | ApiError> => {
+  const outcome = await db.transaction(async (tx): Promise<RetrievedOriginalWire | OriginalSummaryWire | ApiError> => {
     const [row] = await queryRows<RawRow>(
       tx,
-      sql`select ${SUMMARY_COLUMNS} from originals where hash = ${hash} for update`,
+      sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${hash} for update`,
     );
     if (!row) {
       await countMiss(tx, now, "unknown");
@@ -207,12 +300,12 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
       const expiresAt = date(row.expires_at);
       if (expiresAt === null || expiresAt > now) {
         // Stored again between our two reads: answer it rather than call it a miss.
-        return retrieveAfterRace(tx, hash, now);
+        return retrieveAfterRace(tx, tenant, hash, now, what.text, newMetadata);
       }
       // Expired by time but not yet swept: mark it now, so it reads the same everywhere.
       reason = expiryReason(num(row.ttl_seconds), expiresAt);
       goneAt = expiresAt;
-      await tombstone(tx, "expired", [{ hash, goneAt: expiresAt, reason }]);
+      await tombstone(tx, "expired", [{ tenant, hash, goneAt: expiresAt, reason }]);
       status = "expired";
     }
     const gone = status as "evicted" | "expired";
@@ -228,13 +321,21 @@ async function retrieve(rawKey: string, options: OriginalsOptions): Promise<Retr
   return outcome;
 }
 
-async function retrieveAfterRace(tx: Executor, hash: string, now: Date): Promise<RetrievedOriginalWire> {
+async function retrieveAfterRace(
+  tx: Executor,
+  tenant: string,
+  hash: string,
+  now: Date,
+  text: boolean,
+  metadata: string | null,
+): Promise<RetrievedOriginalWire | OriginalSummaryWire> {
   const row = onlyRow(
     await queryRows<RawRow>(
       tx,
       sql`
-      update originals set retrieval_count = retrieval_count + 1, last_retrieved_at = ${ts(now)}, recency_at = greatest(recency_at, ${ts(now)})
-      where hash = ${hash} returning ${SUMMARY_COLUMNS}, original`,
+      update originals set retrieval_count = retrieval_count + 1, last_retrieved_at = ${ts(now)},
+        recency_at = greatest(recency_at, ${ts(now)}), metadata = coalesce(${metadata}::jsonb, metadata)
+      where tenant = ${tenant} and hash = ${hash} returning ${SUMMARY_COLUMNS}, original`,
     ),
   );
   await bump(tx, now, {
@@ -242,5 +343,6 @@ async function retrieveAfterRace(tx: Executor, hash: string, now: Date): Promise
     retrieved_bytes: must(num(row.size_bytes)),
     tokens_respent: must(num(row.retrieval_tokens)),
   });
+  if (!text) return toSummaryWire(row, now);
   return { ...toSummaryWire(row, now), original: row.original as string };
 }

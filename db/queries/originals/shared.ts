@@ -41,6 +41,7 @@ export function getOriginalsConfig(): OriginalsConfig {
 export const SUMMARY_COLUMNS = sql.raw(
   [
     "hash",
+    "tenant",
     "status",
     "size_bytes",
     "compressed_size_bytes",
@@ -63,6 +64,7 @@ export const SUMMARY_COLUMNS = sql.raw(
     "store_count",
     "gone_at",
     "gone_reason",
+    "metadata",
   ].join(", "),
 );
 
@@ -79,11 +81,19 @@ export function must<T>(value: T | null | undefined): T {
   return value;
 }
 
+/** A jsonb column: postgres.js answers it parsed, PGlite too; a string would be a driver quirk. */
+function jsonValue(v: unknown): Record<string, unknown> | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string") return JSON.parse(v) as Record<string, unknown>;
+  return v as Record<string, unknown>;
+}
+
 export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
   const expiresAt = date(r.expires_at);
   const status = displayStatus(r.status as OriginalStatus, expiresAt, now);
   return {
     hash: r.hash as string,
+    tenant: (r.tenant as string | undefined) ?? "",
     status,
     size_bytes: must(num(r.size_bytes)),
     compressed_size_bytes: num(r.compressed_size_bytes),
@@ -110,6 +120,7 @@ export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
       status === "expired" && r.status === "live" && expiresAt
         ? expiryReason(num(r.ttl_seconds), expiresAt)
         : ((r.gone_reason as string | null) ?? null),
+    metadata: jsonValue(r.metadata),
   };
 }
 
@@ -127,13 +138,16 @@ export const altStartsWith = (prefix: string) =>
   sql`(alt_hash is not null and alt_hash ~>=~ ${prefix} and alt_hash ~<~ ${`${prefix}g`})`;
 
 /**
- * The sha256 keys of the originals a key names: by their own key (full or prefix) or by an
- * alternate key, each side on its own index. At most `limit` per side.
+ * The sha256 keys of one tenant's originals a key names: by their own key (full or prefix) or
+ * by an alternate key, each side on its own index. At most `limit` per side.
  */
-export const keyMatches = (key: string, full: boolean, limit: number) => sql`
-  (select hash from originals where ${full ? sql`hash = ${key}` : startsWith(key)} limit ${limit})
+export const keyMatches = (tenant: string, key: string, full: boolean, limit: number) => sql`
+  (select hash from originals where tenant = ${tenant} and ${full ? sql`hash = ${key}` : startsWith(key)} limit ${limit})
   union
-  (select hash from originals where ${altStartsWith(key)} limit ${limit})`;
+  (select hash from originals where tenant = ${tenant} and ${altStartsWith(key)} limit ${limit})`;
+
+/** The default namespace of keys: agents' own originals, and every client that names no tenant. */
+export const DEFAULT_TENANT = "";
 
 // ---------------------------------------------------------------------------------------
 // Counters

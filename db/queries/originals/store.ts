@@ -33,6 +33,7 @@ import {
   ts,
   bump,
   must,
+  DEFAULT_TENANT,
 } from "./shared";
 import { enforceStoreLimits } from "./eviction";
 
@@ -94,15 +95,17 @@ export async function storeOriginal(
   const expiresAt = expiryFor(now, ttlSeconds);
   const key = markerKey(alt ? alt.digest : digest, input.hash);
   const marker = formatMarker(key, input.original_items, input.compressed_items);
+  const tenant = input.tenant ?? DEFAULT_TENANT;
+  const metadata = input.metadata ?? null;
   const db = await getDb();
 
   const outcome = await db.transaction(async (tx) => {
     const [existing] = await queryRows<RawRow>(
       tx,
-      sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`,
+      sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${digest} for update`,
     );
     if (existing && displayStatus(existing.status as OriginalStatus, date(existing.expires_at), now) === "live") {
-      return deduplicate(tx, existing, expiresAt, now);
+      return deduplicate(tx, existing, expiresAt, metadata, now);
     }
     const counts: Partial<OriginalsCounts> = {
       stored: 1,
@@ -141,12 +144,13 @@ export async function storeOriginal(
       storeCount: 1,
       goneAt: null,
       goneReason: null,
+      metadata,
     };
     const written = await tx
       .insert(originals)
-      .values({ hash: digest, ...fresh })
+      .values({ tenant, hash: digest, ...fresh })
       .onConflictDoUpdate({
-        target: originals.hash,
+        target: [originals.tenant, originals.hash],
         // The texts from the row proposed, not sent a second time: at 32 MiB each, one more
         // copy of each in every layer down to the database.
         set: { ...fresh, original: sql`excluded.original`, compressed: sql`excluded.compressed` },
@@ -158,9 +162,9 @@ export async function storeOriginal(
     if (written.length === 0) {
       const current = await queryRows<RawRow>(
         tx,
-        sql`select ${SUMMARY_COLUMNS} from originals where hash = ${digest} for update`,
+        sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${digest} for update`,
       );
-      return deduplicate(tx, onlyRow(current), expiresAt, now);
+      return deduplicate(tx, onlyRow(current), expiresAt, metadata, now);
     }
     await bump(tx, now, counts);
     return { created: true, contentType: fresh.contentType, expiresAt, createdAt: now };
@@ -170,13 +174,14 @@ export async function storeOriginal(
     // One alternate key per original: the first algorithm a client stored it under.
     await db.execute(sql`
       update originals set alt_hash = ${alt.digest}, alt_algorithm = ${alt.algorithm}
-      where hash = ${digest} and alt_hash is null`);
+      where tenant = ${tenant} and hash = ${digest} and alt_hash is null`);
   }
   await enforceStoreLimits({ now, config });
   return {
     created: outcome.created,
     result: {
       hash: digest,
+      tenant,
       size_bytes: sizeBytes,
       marker,
       marker_hash: key,
@@ -190,16 +195,24 @@ export async function storeOriginal(
 }
 
 /**
- * The same original stored again. Nothing is rewritten but the store count and, when the
- * new store asks for it, a later expiry: a TTL is never shortened by a repeat.
+ * The same original stored again. Nothing is rewritten but the store count, the metadata
+ * when the new store sends some (the latest store's wins, as a cache's set does), and, when
+ * the new store asks for it, a later expiry: a TTL is never shortened by a repeat.
  */
-async function deduplicate(tx: Executor, existing: RawRow, expiresAt: Date | null, now: Date) {
+async function deduplicate(
+  tx: Executor,
+  existing: RawRow,
+  expiresAt: Date | null,
+  metadata: Record<string, unknown> | null,
+  now: Date,
+) {
   const current = date(existing.expires_at);
   const later =
     current === null || expiresAt === null ? null : new Date(Math.max(current.getTime(), expiresAt.getTime()));
   await tx.execute(sql`
-    update originals set store_count = store_count + 1, expires_at = ${later === null ? sql`null` : ts(later)}
-    where hash = ${existing.hash as string}`);
+    update originals set store_count = store_count + 1, expires_at = ${later === null ? sql`null` : ts(later)},
+      metadata = coalesce(${metadata === null ? null : JSON.stringify(metadata)}::jsonb, metadata)
+    where tenant = ${existing.tenant as string} and hash = ${existing.hash as string}`);
   await bump(tx, now, { deduplicated: 1 });
   return {
     created: false,

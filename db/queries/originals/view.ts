@@ -19,20 +19,24 @@ export type OriginalLookup =
         compressed_chars: number | null;
       };
     }
-  | { kind: "ambiguous"; candidates: { hash: string; status: OriginalStatus }[] }
+  | { kind: "ambiguous"; candidates: { hash: string; tenant: string; status: OriginalStatus }[] }
   | { kind: "unknown" };
 
-export async function getOriginalForView(rawKey: string, options: OriginalsOptions = {}): Promise<OriginalLookup> {
+/** The entry a key names, in `tenant` or (when absent) in any tenant, as `resolveKey` picks. */
+export async function getOriginalForView(
+  rawKey: string,
+  options: OriginalsOptions & { tenant?: string } = {},
+): Promise<OriginalLookup> {
   const now = options.now ?? new Date();
   const parsed = parseHashKey(rawKey);
   if (!parsed.ok) return { kind: "unknown" };
   const db = await getReadDb();
-  const resolved = await resolveKey(db, parsed.key);
+  const resolved = await resolveKey(db, parsed.key, options.tenant ?? null);
   if (resolved === null) return { kind: "unknown" };
   if ("ambiguous" in resolved) return { kind: "ambiguous", candidates: resolved.ambiguous };
   const [row] = await queryRows<RawRow>(
     db,
-    sql`select ${SUMMARY_COLUMNS}, length(original) as original_chars, length(compressed) as compressed_chars from originals where hash = ${resolved.hash}`,
+    sql`select ${SUMMARY_COLUMNS}, length(original) as original_chars, length(compressed) as compressed_chars from originals where tenant = ${resolved.tenant} and hash = ${resolved.hash}`,
   );
   if (!row) return { kind: "unknown" };
   const summary = toSummaryWire(row, now);
@@ -58,7 +62,7 @@ export async function getOriginalText(
   hash: string,
   part: OriginalPart,
   slice: { offset: number; length: number } | null,
-  options: OriginalsOptions = {},
+  options: OriginalsOptions & { tenant?: string } = {},
 ): Promise<{ text: string; total_chars: number; offset: number; content_type: string | null } | null> {
   const now = options.now ?? new Date();
   const db = await getReadDb();
@@ -68,7 +72,9 @@ export async function getOriginalText(
     db,
     sql`
       select ${text} as text, length(${column}) as total_chars, content_type from originals
-      where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})`,
+      where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
+        ${options.tenant === undefined ? sql`` : sql`and tenant = ${options.tenant}`}
+      order by (tenant = '') desc, created_at desc limit 1`,
   );
   if (!row || row.text === null) return null;
   return {

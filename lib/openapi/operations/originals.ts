@@ -1,4 +1,5 @@
 // The OpenAPI operations of cached originals, with the Headroom-compatible retrieval.
+import { z } from "zod";
 import { listOf } from "../../schemas/common";
 import {
   headroomRetrieveRequestSchema,
@@ -8,8 +9,16 @@ import {
   headroomToolCallSchema,
 } from "../../schemas/headroom";
 import {
+  clearResultSchema,
+  deleteResultSchema,
+  originalClearQuerySchema,
   originalContentQuerySchema,
+  originalCountQuerySchema,
+  originalCountSchema,
+  originalDeleteQuerySchema,
   originalGetQuerySchema,
+  peekedOriginalSchema,
+  recordRetrievalSchema,
   originalListQuerySchema,
   originalStatsQuerySchema,
   originalStatsSchema,
@@ -82,16 +91,60 @@ export const ORIGINALS_OPERATIONS = {
         201: { description: "Stored.", schema: storeResultSchema },
       },
     },
+    DELETE: {
+      summary: "Clear a tenant's originals",
+      description:
+        "Every live entry of `tenant` (required; `tenant=` for the default one) becomes a tombstone, in one transaction. Other tenants keep theirs.",
+      tag: "Originals",
+      query: originalClearQuerySchema,
+      responses: { 200: { description: "What was deleted.", schema: clearResultSchema } },
+    },
+  },
+  "/api/v1/originals/count": {
+    GET: {
+      summary: "Count cached originals",
+      description:
+        "The list's filters (`tenant`, `status`, `key`, ...), without paging: how many entries and their bytes.",
+      tag: "Originals",
+      query: originalCountQuerySchema,
+      responses: { 200: { description: "The count.", schema: originalCountSchema } },
+    },
+  },
+  "/api/v1/originals/{hash}/retrievals": {
+    POST: {
+      summary: "Record a retrieval the client served itself",
+      description:
+        "After a peek: counts a retrieval and refreshes recency as `GET` does, without the text. `metadata` replaces the entry's.",
+      tag: "Originals",
+      body: recordRetrievalSchema,
+      responses: { 200: { description: "The entry's summary.", schema: originalSummarySchema } },
+      errors: [404, 409, 410],
+    },
   },
   "/api/v1/originals/{hash}": {
     GET: {
       summary: "Retrieve an original (counts as a retrieval)",
       description:
-        "`hash`: the full SHA-256 or a unique prefix of at least 12 hex. `?raw=1` or `Accept: text/plain` for the bare text.",
+        '`hash`: the full SHA-256 or a unique prefix of at least 12 hex, in `tenant` (default `""`). `?raw=1` or `Accept: text/plain` for the bare text. `?peek=1` counts nothing and keeps recency.',
       tag: "Originals",
       query: originalGetQuerySchema,
-      responses: { 200: { description: "The original.", schema: retrievedOriginalSchema, media: plainText } },
+      responses: {
+        200: {
+          description: "The original (with `?peek=1`, also `compressed`, and nothing counted).",
+          schema: z.union([retrievedOriginalSchema, peekedOriginalSchema]),
+          media: plainText,
+        },
+      },
       errors: [404, 409, 410, 422],
+    },
+    DELETE: {
+      summary: "Delete an original",
+      description:
+        'The entry of `tenant` (default `""`) becomes a tombstone: `410 evicted`, its reason the deletion. Deleting again is `deleted: false`.',
+      tag: "Originals",
+      query: originalDeleteQuerySchema,
+      responses: { 200: { description: "The outcome.", schema: deleteResultSchema } },
+      errors: [404, 409, 422],
     },
   },
   "/api/v1/originals/stats": {

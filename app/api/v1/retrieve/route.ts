@@ -7,8 +7,8 @@ import { retrieveRequestSchema } from "@/lib/schemas/originals";
 
 /** The `headroom_retrieve` tool call: `{"hash": "<key from the compression marker>"}`. */
 export const POST = route("/api/v1/retrieve", async (request) => {
-  const { hash } = parseBody(await readJson(request), retrieveRequestSchema);
-  return retrievalResponse(await retrieveOriginal(hash));
+  const { hash, tenant } = parseBody(await readJson(request), retrieveRequestSchema);
+  return retrievalResponse(await retrieveOriginal(hash, { tenant }));
 });
 
 const notAllowed = methodNotAllowed("/api/v1/retrieve");

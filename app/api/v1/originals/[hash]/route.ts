@@ -1,9 +1,10 @@
-import { retrieveOriginal } from "@/db/queries/originals/retrieve";
+import { deleteOriginal } from "@/db/queries/originals/delete";
+import { peekOriginal, retrieveOriginal } from "@/db/queries/originals/retrieve";
 import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { retrievalResponse, retrievalText } from "@/lib/originals/content-cache";
 import { parseSearchParams } from "@/lib/http/list";
-import { methodNotAllowed, route } from "@/app/_access/api-route";
-import { originalGetQuerySchema } from "@/lib/schemas/originals";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { originalDeleteQuerySchema, originalGetQuerySchema } from "@/lib/schemas/originals";
 
 /** A client that asks for plain text (and not JSON) gets the bare original, as with `?raw=1`. */
 function wantsRaw(request: Request, raw: boolean | undefined): boolean {
@@ -12,26 +13,45 @@ function wantsRaw(request: Request, raw: boolean | undefined): boolean {
   return accept.includes("text/plain") && !accept.includes("application/json");
 }
 
-// A retrieval like POST /retrieve: it refreshes recency and is counted.
+// A retrieval like POST /retrieve: it refreshes recency and is counted. A peek is neither.
 export const GET = route<{ params: Promise<{ hash: string }> }>(
   "/api/v1/originals/{hash}",
   async (request, { params }) => {
     const { hash } = await params;
-    const { raw } = parseSearchParams(request.url, originalGetQuerySchema);
-    const found = await retrieveOriginal(hash);
+    const { raw, peek, tenant } = parseSearchParams(request.url, originalGetQuerySchema);
+    if (peek) {
+      const peeked = await peekOriginal(hash, { tenant });
+      if (!wantsRaw(request, raw)) return json(peeked, 200, RETRIEVAL_HEADERS);
+      return textAnswer(peeked);
+    }
+    const found = await retrieveOriginal(hash, { tenant });
     if (!wantsRaw(request, raw)) return retrievalResponse(found);
-    return new Response(retrievalText(found), {
-      headers: {
-        ...RETRIEVAL_HEADERS,
-        // Always text: stored content is never rendered as a page of this origin.
-        "content-type": "text/plain; charset=utf-8",
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-        "x-original-hash": found.hash,
-      },
-    });
+    return textAnswer(found);
+  },
+);
+
+function textAnswer(found: { hash: string; original: string }): Response {
+  return new Response(retrievalText(found), {
+    headers: {
+      ...RETRIEVAL_HEADERS,
+      // Always text: stored content is never rendered as a page of this origin.
+      "content-type": "text/plain; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "x-original-hash": found.hash,
+    },
+  });
+}
+
+/** Deletes this tenant's entry: it becomes a tombstone (evicted, deleted by a client). */
+export const DELETE = route<{ params: Promise<{ hash: string }> }>(
+  "/api/v1/originals/{hash}",
+  async (request, { params }) => {
+    const { hash } = await params;
+    const { tenant } = parseSearchParams(request.url, originalDeleteQuerySchema);
+    return json(await deleteOriginal(hash, { tenant }));
   },
 );
 
 const notAllowed = methodNotAllowed("/api/v1/originals/{hash}");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

@@ -1,0 +1,27 @@
+import { recordClientRetrieval } from "@/db/queries/originals/retrieve";
+import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
+import { readJson } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/batch";
+import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { recordRetrievalSchema } from "@/lib/schemas/originals";
+
+/**
+ * A retrieval the client served itself from a peek: counted and refreshing recency as a
+ * retrieval here is, answered with the entry's summary (no text). A miss is answered and
+ * counted as a retrieval's.
+ */
+export const POST = route<{ params: Promise<{ hash: string }> }>(
+  "/api/v1/originals/{hash}/retrievals",
+  async (request, { params }) => {
+    const { hash } = await params;
+    const { tenant, metadata } = parseBody(await readJson(request), recordRetrievalSchema);
+    return json(
+      await recordClientRetrieval(hash, metadata ?? null, { tenant: tenant ?? undefined }),
+      200,
+      RETRIEVAL_HEADERS,
+    );
+  },
+);
+
+const notAllowed = methodNotAllowed("/api/v1/originals/{hash}/retrievals");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
