@@ -38,6 +38,12 @@ const FIGURES: Figure[] = [
     tone: "caution",
   },
   {
+    key: "chains_measurement_mismatch",
+    label: "Chains with measurement mismatches",
+    hint: "measured density disagrees with the claim",
+    tone: "caution",
+  },
+  {
     key: "chains_broken_integrity",
     label: "Chains with integrity findings",
     hint: "missing, repeated, unchained or disobeying passes",

@@ -18,6 +18,11 @@ const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }
     tone: "warn",
     title: "A pass's content, checked by the server, contradicts what the agent claimed about it",
   },
+  measurement_mismatch: {
+    label: "measurement mismatch",
+    tone: "warn",
+    title: "The density Floorline measured from a pass's content changes the guard's verdict on what the agent claimed",
+  },
   broken_integrity: {
     label: "broken integrity",
     tone: "danger",

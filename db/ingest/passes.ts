@@ -11,36 +11,33 @@ import { storeOriginal } from "../queries/originals/store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
 import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
 import { requestSummaries } from "./summaries";
+import { loadMeasureInputs, originalsByMarker } from "./measure-context";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
-import { measuredFindings } from "@/lib/content-checks/check-content";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
 import { type PassReceipt, type PassResult, passReceiptDigest } from "@/lib/schemas/passes";
 
-/**
- * Each chain's source as this batch states it: the `input_content` of its first pass (pass
- * number 1, or 0 for chains counted from 0), against which its passes with content are measured.
- */
-function chainSources(receipts: readonly PassReceipt[]): Map<string, string> {
-  const sources = new Map<string, { at: number; text: string }>();
-  for (const r of receipts) {
-    if (r.input_content == null || r.pass_number > 1) continue;
-    const known = sources.get(r.chain_id);
-    if (!known || r.pass_number < known.at) sources.set(r.chain_id, { at: r.pass_number, text: r.input_content });
-  }
-  return new Map([...sources].map(([chain, s]) => [chain, s.text]));
-}
-
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
-export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string };
+export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string; measured_density: number | null };
 
 // NUL cannot occur in a stored string (the wire schemas refuse it), so it separates the two
 // parts unambiguously; cheaper than JSON for the several lookups per receipt.
 const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
 
-type StoredResult = Omit<PassResult, "server_checks" | "checked_verdict" | "checked_mismatch"> &
-  Pick<PassWire, "server_checks" | "checked_verdict" | "checked_mismatch">;
+type StoredResult = Omit<
+  PassResult,
+  "server_checks" | "checked_verdict" | "checked_mismatch" | "measurement_mismatch" | "unmeasured" | "effective_verdict"
+> &
+  Pick<
+    PassWire,
+    | "server_checks"
+    | "checked_verdict"
+    | "checked_mismatch"
+    | "measurement_mismatch"
+    | "unmeasured"
+    | "effective_verdict"
+  >;
 
 // The content-check fields appear only for a receipt that carried content, so the answer to
 // every other receipt stays exactly the contract's.
@@ -60,9 +57,11 @@ function toResult(row: StoredResult): PassResult {
           checked_mismatch: row.checked_mismatch,
           ...(row.server_checks.measurement_mismatch === undefined
             ? {}
-            : { measurement_mismatch: row.server_checks.measurement_mismatch }),
+            : { measurement_mismatch: row.measurement_mismatch }),
         }
       : {}),
+    ...(row.unmeasured ? { unmeasured: true } : {}),
+    ...(row.effective_verdict !== row.verdict ? { effective_verdict: row.effective_verdict } : {}),
   };
 }
 
@@ -120,7 +119,6 @@ async function storePasses(
   const key = (r: PassReceipt) => keyOf(r.chain_id, r.pass_id);
   const entries = uniqueEntries(receipts, key, conflict, passReceiptDigest);
 
-  const sources = chainSources(receipts);
   const names = options.serviceNames?.size ? JSON.stringify(Object.fromEntries(options.serviceNames)) : null;
 
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
@@ -132,17 +130,48 @@ async function storePasses(
         receipts.map((r) => r.content_class),
         tx,
       );
+      const inputs = await loadMeasureInputs(tx, receipts);
+      // The originals CCR markers name, by the marker's key (null: none, or several); filled
+      // when a measurement first asks, so content without markers is measured once.
+      const markerTexts = new Map<string, string | null>();
+      const pending = new Set<string>();
+      let missed = false;
+      const originals = (key: string) => {
+        const text = markerTexts.get(key);
+        if (text === undefined) {
+          missed = true;
+          pending.add(key);
+        }
+        return text ?? undefined;
+      };
       const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
         const policy = policyByClass.get(r.content_class);
         if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
+        const source = inputs.sourceOf(r.chain_id);
+        const named = r.content == null ? inputs.contentOf(r) : undefined;
+        const measuring =
+          source !== undefined && (r.content != null || named !== undefined) ? { source, originals } : null;
         // Completed in place: a spread of the judged row costs more than the judging.
-        const row = judgeReceipt(r, policy) as NewPass;
-        const source = r.content == null ? undefined : sources.get(r.chain_id);
-        if (source !== undefined && r.content != null)
-          Object.assign(row, measuredFindings(r.content, r, policy, { source }));
+        const row = judgeReceipt(r, policy, { content: named, measuring }) as NewPass;
         row.body_digest = digest;
         row.created_at = r.created_at ?? now;
         return row;
+      };
+      /** Rows of `batch`, measured against every original their markers name. */
+      const judgeBatch = async (batch: readonly BatchEntry<PassReceipt>[]): Promise<NewPass[]> => {
+        const asked: number[] = [];
+        const rows = batch.map((entry, i) => {
+          missed = false;
+          const row = toRow(entry);
+          if (missed) asked.push(i);
+          return row;
+        });
+        if (asked.length === 0) return rows;
+        const found = await originalsByMarker(tx, [...pending]);
+        for (const key of pending) markerTexts.set(key, found.get(key) ?? null);
+        pending.clear();
+        for (const i of asked) rows[i] = toRow(batch[i] as BatchEntry<PassReceipt>);
+        return rows;
       };
 
       const stored = await storeIdempotentBatch(
@@ -151,7 +180,7 @@ async function storePasses(
           key,
           conflict,
           insert: async (batch) => {
-            const rows = batch.map(toRow);
+            const rows = await judgeBatch(batch);
             // One statement for the whole batch, the rows sent as one array per column
             // (db/ingest/pg-arrays.ts) and unpacked in the order sent, which is the order of
             // their ids; the passes it adds are queued for the summariser by chain.
@@ -161,7 +190,8 @@ async function storePasses(
                   chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
                   is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
                   client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                  server_checks, checked_verdict, checked_mismatch, body_digest, created_at
+                  server_checks, checked_verdict, checked_mismatch, measured_density, measurement_mismatch,
+                  unmeasured, effective_verdict, body_digest, created_at
                 )
                 select * from unnest(
                   ${textArray(rows, (r) => r.chain_id)}::text[],
@@ -185,6 +215,10 @@ async function storePasses(
                   ${jsonArray(rows, (r) => r.server_checks)}::jsonb[],
                   ${textArray(rows, (r) => r.checked_verdict)}::text[],
                   ${booleanArray(rows, (r) => r.checked_mismatch)}::boolean[],
+                  ${numberArray(rows, (r) => r.measured_density)}::double precision[],
+                  ${booleanArray(rows, (r) => r.measurement_mismatch)}::boolean[],
+                  ${booleanArray(rows, (r) => r.unmeasured)}::boolean[],
+                  ${textArray(rows, (r) => r.effective_verdict)}::text[],
                   ${textArray(rows, (r) => r.body_digest)}::text[],
                   ${textArray(rows, (r) => r.created_at)}::timestamptz[]
                 )
@@ -230,7 +264,8 @@ async function storePasses(
               tx,
               sql`
               select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
-                p.client_mismatch, p.server_checks, p.checked_verdict, p.checked_mismatch, p.body_digest
+                p.client_mismatch, p.server_checks, p.checked_verdict, p.checked_mismatch, p.measurement_mismatch,
+                p.unmeasured, p.effective_verdict, p.body_digest
               from passes p
               join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,

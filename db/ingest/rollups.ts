@@ -154,7 +154,7 @@ export async function readChainSnapshots(
   return new Map(rows.map((r) => [String(r.chain_id), toChainSnapshot(r)]));
 }
 
-/** Passes inserted, counted per UTC hour of `created_at` × content class × verdict. */
+/** Passes inserted, counted per UTC hour of `created_at` × content class × effective verdict (the one the chain follows). */
 export interface PassGroup {
   /** Epoch milliseconds of the hour. */
   hour: number;
@@ -166,7 +166,7 @@ export interface PassGroup {
 
 /** The select list that counts passes (aliased `alias`) into PassGroups; group by its first three. */
 export const passGroupColumns = (alias: string) =>
-  sql.raw(`${hourMs(`${alias}.created_at`)} as hour, ${alias}.content_class, ${alias}.verdict, count(*)::int as passes,
+  sql.raw(`${hourMs(`${alias}.created_at`)} as hour, ${alias}.content_class, ${alias}.effective_verdict as verdict, count(*)::int as passes,
     (count(*) filter (where ${alias}.client_mismatch))::int as client_mismatches`);
 
 export interface RollupTracker {
@@ -290,7 +290,7 @@ export function trackRollups(tx: Executor, before: ReadonlyMap<string, ChainSnap
 export const RECOMPUTE_CHAIN_ROLLUPS = chainContributions(sql`true`);
 
 export const RECOMPUTE_PASS_ROLLUPS = sql`
-  select ${HOUR_OF("created_at")} as hour, content_class, verdict,
+  select ${HOUR_OF("created_at")} as hour, content_class, effective_verdict as verdict,
     count(*)::bigint as passes, (count(*) filter (where client_mismatch))::bigint as client_mismatches
   from passes
   group by 1, 2, 3`;

@@ -33,13 +33,16 @@ export async function lockSummaries(tx: Executor): Promise<void> {
 const folded = (alias: string) => sql.raw(`${alias}.id not in (select unnest(q.pass_ids) from summary_queue q)`);
 
 // The per-chain figures over a set of passes, shared by the fold (over the new passes) and
-// the full recompute (over all of a chain's passes) so the two cannot drift apart.
+// the full recompute (over all of a chain's passes) so the two cannot drift apart. A chain's
+// collapse and status follow each pass's effective verdict (its own under density_source
+// client; the measured one under density_source measured), never the bare `verdict`.
 const PASS_AGGREGATES = sql.raw(`
   count(*)::int as pass_count,
-  bool_or(verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
-  bool_or(verdict = 'COLLAPSE_IMMINENT') as has_imminent,
+  bool_or(effective_verdict = 'FLOOR_BREACH_DETECTED') as has_breach,
+  bool_or(effective_verdict = 'COLLAPSE_IMMINENT') as has_imminent,
   (count(*) filter (where client_mismatch))::int as mismatch_count,
   (count(*) filter (where checked_mismatch))::int as checked_mismatch_count,
+  (count(*) filter (where measurement_mismatch))::int as measurement_mismatch_count,
   min(semantic_density_score) as min_density,
   min(current_size_bytes) as min_size,
   min(created_at) as first_seen,
@@ -74,8 +77,8 @@ export interface FoldedPasses {
 
 /** The columns of `passes` the fold below reads. */
 const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
-  current_size_bytes, semantic_density_score, content_class, verdict, directive, manifest_digest, client_mismatch,
-  client_verdict, client_manifest_digest, checked_mismatch, created_at, received_at`);
+  current_size_bytes, semantic_density_score, content_class, verdict, effective_verdict, directive, manifest_digest,
+  client_mismatch, client_verdict, client_manifest_digest, checked_mismatch, measurement_mismatch, created_at, received_at`);
 
 /**
  * Folds the given stored passes (`passes.id`; stored, none folded before) into their chains'
@@ -109,7 +112,8 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         select a.*, c.chain_id is not null as has_row, c.pass_count as prior_pass_count, c.boundary_count,
           c.last_pass_number, c.collapse_pass_id, c.collapse_pass_number, c.collapse_verdict, c.collapse_at,
           c.has_floor_breach, c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
-          c.checked_mismatch_count as prior_checked_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
+          c.checked_mismatch_count as prior_checked_mismatch_count,
+          c.measurement_mismatch_count as prior_measurement_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
           c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id,
           c.continued_after_halt_count as prior_cah_count, c.restore_not_honoured_count as prior_rnh_count,
           least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
@@ -154,12 +158,12 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         from seq where is_new group by chain_id
       ),
       last as (
-        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict, content_class
+        select distinct on (chain_id) chain_id, pass_id, pass_number, effective_verdict as verdict, content_class
         from new order by chain_id, pass_number desc, id desc
       ),
       col as (
-        select distinct on (chain_id) chain_id, pass_id, pass_number, verdict, created_at
-        from new where verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
+        select distinct on (chain_id) chain_id, pass_id, pass_number, effective_verdict as verdict, created_at
+        from new where effective_verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
         order by chain_id, pass_number, id
       ),
       folded as (
@@ -180,6 +184,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           coalesce(ap.has_collapse_imminent, false) or ap.has_imminent as has_collapse_imminent,
           coalesce(ap.prior_mismatch_count, 0) + ap.mismatch_count as mismatch_count,
           coalesce(ap.prior_checked_mismatch_count, 0) + ap.checked_mismatch_count as checked_mismatch_count,
+          coalesce(ap.prior_measurement_mismatch_count, 0) + ap.measurement_mismatch_count as measurement_mismatch_count,
           coalesce(ap.integrity_count, 0) + coalesce(integ.n, 0) + coalesce(integ.cah, 0) as integrity_count,
           coalesce(ap.prior_cah_count, 0) + coalesce(integ.cah, 0) as continued_after_halt_count,
           coalesce(ap.prior_rnh_count, 0) as restore_not_honoured_count,
@@ -210,6 +215,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           has_collapse_imminent = f.has_collapse_imminent,
           mismatch_count = f.mismatch_count,
           checked_mismatch_count = f.checked_mismatch_count,
+          measurement_mismatch_count = f.measurement_mismatch_count,
           integrity_count = f.integrity_count,
           continued_after_halt_count = f.continued_after_halt_count,
           restore_not_honoured_count = f.restore_not_honoured_count,
@@ -226,12 +232,13 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         insert into chains (
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
-          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
+          mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
+          restore_not_honoured_count, halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-          mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
+          mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
+          restore_not_honoured_count,
           halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
         returning ${CHAIN_SNAPSHOT}
@@ -309,8 +316,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
     insert into chains (
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-      mismatch_count, checked_mismatch_count, integrity_count, continued_after_halt_count, restore_not_honoured_count,
-      halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
+      mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
+      restore_not_honoured_count, halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
     )
     select
       ids.chain_id,
@@ -320,7 +327,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       last.pass_id, last.pass_number, last.verdict,
       col.pass_id, col.pass_number, col.verdict, col.created_at,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
-      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0),
+      coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(agg.measurement_mismatch_count, 0),
       coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
       coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
       agg.min_density, agg.min_size,
@@ -336,12 +343,12 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       from boundaries bd where bd.chain_id = ids.chain_id
     ) as b on true
     left join lateral (
-      select pass_id, pass_number, verdict, content_class from passes p
+      select pass_id, pass_number, effective_verdict as verdict, content_class from passes p
       where p.chain_id = ids.chain_id and ${folded("p")} order by pass_number desc, id desc limit 1
     ) as last on true
     left join lateral (
-      select pass_id, pass_number, verdict, created_at from passes p
-      where p.chain_id = ids.chain_id and ${folded("p")} and verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
+      select pass_id, pass_number, effective_verdict as verdict, created_at from passes p
+      where p.chain_id = ids.chain_id and ${folded("p")} and effective_verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')
       order by pass_number, id limit 1
     ) as col on true
     left join lateral (
@@ -386,6 +393,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       has_collapse_imminent = excluded.has_collapse_imminent,
       mismatch_count = excluded.mismatch_count,
       checked_mismatch_count = excluded.checked_mismatch_count,
+      measurement_mismatch_count = excluded.measurement_mismatch_count,
       integrity_count = excluded.integrity_count,
       continued_after_halt_count = excluded.continued_after_halt_count,
       restore_not_honoured_count = excluded.restore_not_honoured_count,

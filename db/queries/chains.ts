@@ -33,18 +33,20 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
   if (summary.length === 0 && passRows.length === 0 && boundaryRows.length === 0) return null;
   const wire = passRows.map(toPassWire);
   const boundaryWire = boundaryRows.map(toBoundaryWire);
-  const collapse = wire.find((p) => COLLAPSE_VERDICTS.has(p.verdict));
+  // The chain follows each pass's effective verdict (density_source), as its summary does.
+  const collapse = wire.find((p) => COLLAPSE_VERDICTS.has(p.effective_verdict));
   return {
     chain_id: chainId,
     content_class: summary[0]?.contentClass ?? wire.at(-1)?.content_class ?? "default",
     passes: wire,
     boundaries: boundaryWire,
     collapse_point: collapse
-      ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.verdict }
+      ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.effective_verdict }
       : null,
     integrity: findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
     checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
+    measurement_mismatches: wire.filter((p) => p.measurement_mismatch).length,
     service_name: summary[0]?.serviceName ?? null,
   };
 }
@@ -55,6 +57,7 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.hasFloorBreach) s.push("floor_breached");
   if (c.mismatchCount > 0) s.push("client_mismatch");
   if (c.checkedMismatchCount > 0) s.push("checked_mismatch");
+  if (c.measurementMismatchCount > 0) s.push("measurement_mismatch");
   if (c.integrityCount > 0) s.push("broken_integrity");
   if (c.continuedAfterHaltCount > 0) s.push("continued_after_halt");
   if (c.restoreNotHonouredCount > 0) s.push("restore_not_honoured");
@@ -77,6 +80,7 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
     statuses: statusesOf(c),
     client_mismatches: c.mismatchCount,
     checked_mismatches: c.checkedMismatchCount,
+    measurement_mismatches: c.measurementMismatchCount,
     service_name: c.serviceName,
     integrity_findings: c.integrityCount,
     min_semantic_density: c.minDensity,
@@ -90,11 +94,12 @@ const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
   collapsed: sql`(${chains.hasFloorBreach} or ${chains.hasCollapseImminent})`,
   continued_after_halt: sql`${chains.continuedAfterHaltCount} > 0`,
   restore_not_honoured: sql`${chains.restoreNotHonouredCount} > 0`,
-  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.integrityCount} = 0`,
+  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.measurementMismatchCount} = 0 and ${chains.integrityCount} = 0`,
   collapse_imminent: sql`${chains.hasCollapseImminent}`,
   floor_breached: sql`${chains.hasFloorBreach}`,
   client_mismatch: sql`${chains.mismatchCount} > 0`,
   checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
+  measurement_mismatch: sql`${chains.measurementMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
 };
 

@@ -156,7 +156,7 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
   >(
     db,
     sql`
-      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.verdict, p.directive, p.created_at
+      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive, p.created_at
       from (
         -- The newest collapsed chains first, by their index, and only then their passes: a
         -- join in the ordered part let the planner join every collapse of the range.

@@ -41,6 +41,9 @@ export function toPassWire(p: PassRecord): PassWire {
     server_checks: p.serverChecks,
     checked_verdict: p.checkedVerdict as Verdict | null,
     checked_mismatch: p.checkedMismatch,
+    measurement_mismatch: p.measurementMismatch,
+    unmeasured: p.unmeasured,
+    effective_verdict: p.effectiveVerdict as Verdict,
   };
 }
 

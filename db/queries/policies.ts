@@ -11,7 +11,8 @@ import type { PolicyBody } from "@/lib/schemas/policies";
 type PolicyRow = typeof policies.$inferSelect;
 
 /** A policy body as callers write it; the format defaults like the wire schema's. */
-type PolicyWrite = Omit<PolicyBody, "format"> & Partial<Pick<PolicyBody, "format">>;
+type PolicyWrite = Omit<PolicyBody, "format" | "density_source"> &
+  Partial<Pick<PolicyBody, "format" | "density_source">>;
 
 function toPolicy(row: PolicyRow): PolicyInForce {
   return {
@@ -23,6 +24,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     required_fields: row.requiredFields,
     format: row.format,
     decoded_format: row.decodedFormat ?? null,
+    density_source: row.densitySource,
     description: row.description,
     retention_days: row.retentionDays ?? null,
     note: row.note,
@@ -115,6 +117,7 @@ function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
     JSON.stringify(current.required_fields) === JSON.stringify(body.required_fields) &&
     current.format === (body.format ?? "any") &&
     current.decoded_format === (body.decoded_format ?? null) &&
+    current.density_source === (body.density_source ?? "client") &&
     (current.description ?? null) === (body.description ?? null)
   );
 }
@@ -148,6 +151,7 @@ export async function updatePolicy(
         requiredFields: body.required_fields,
         format: body.format ?? "any",
         decodedFormat: body.decoded_format ?? null,
+        densitySource: body.density_source ?? "client",
         description: body.description ?? null,
         retentionDays: retentionOf(inForce, body),
         note: body.note ?? null,

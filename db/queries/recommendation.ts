@@ -30,7 +30,7 @@ export async function getClassChains(contentClass: string, executor?: Executor):
   const handle = executor ? null : await getHandle();
   const db = executor ?? (await getDb());
   const parts = handle?.driver === "postgres" ? PARALLEL_READS : 1;
-  const [bounds, boundaries] = await Promise.all([
+  const [bounds, boundaries, measured] = await Promise.all([
     parts > 1 ? chainIdBounds(db, contentClass, parts) : Promise.resolve([]),
     queryRows<{ chain_id: string; pass_number: number | string }>(
       db,
@@ -40,10 +40,27 @@ export async function getClassChains(contentClass: string, executor?: Executor):
         where c.content_class = ${contentClass} and b.strategy in ('restore', 'accept_loss')
         group by b.chain_id`,
     ),
+    followsMeasurement(db, contentClass),
   ]);
   const failureBoundaries = new Map(boundaries.map((b) => [b.chain_id, Number(b.pass_number)]));
-  return readClassChains(db, contentClass, bounds, failureBoundaries);
+  return readClassChains(db, contentClass, bounds, failureBoundaries, measured);
 }
+
+/** Whether the class's policy in force says `density_source: measured` (docs/measurement.md). */
+async function followsMeasurement(db: Executor, contentClass: string): Promise<boolean> {
+  const [row] = await queryRows<{ density_source: string }>(
+    db,
+    sql`select density_source from policies where content_class = ${contentClass} order by version desc limit 1`,
+  );
+  return row?.density_source === "measured";
+}
+
+/**
+ * The density a replay uses: the client's claim, or, for a class that follows measurement,
+ * the measured density wherever the server measured the pass (the claim elsewhere).
+ */
+const densityOf = (measured: boolean) =>
+  measured ? sql`coalesce(measured_density, semantic_density_score)` : sql`semantic_density_score`;
 
 /**
  * Chain ids that cut a class's passes into about `parts` ranges of equal size, ascending in
@@ -94,6 +111,8 @@ export async function readClassChains(
   contentClass: string,
   bounds: readonly string[],
   failureBoundaries: ReadonlyMap<string, number>,
+  /** Replay on measured density where there is one (a class with `density_source: measured`). */
+  measured = false,
 ): Promise<ChainColumns> {
   const ranges = Array.from({ length: bounds.length + 1 }, (_, i) => [bounds[i - 1], bounds[i]] as const);
   const array = <T>(value: T[] | string | null | undefined): T[] =>
@@ -113,7 +132,8 @@ export async function readClassChains(
               string_agg(float8send(semantic_density_score), ''::bytea) as de,
               string_agg(case when content_broken then '1' else '0' end, '') as br
             from (
-              select chain_id, pass_number, current_size_bytes, semantic_density_score, content_broken
+              select chain_id, pass_number, current_size_bytes, ${densityOf(measured)} as semantic_density_score,
+                content_broken
               from passes
               where content_class = ${contentClass}
                 ${from === undefined ? sql`` : sql`and chain_id >= ${from}`}
@@ -177,6 +197,7 @@ export async function getChainCatches(
 ): Promise<OptionCatch[]> {
   if (options.length === 0) return [];
   const db = await getDb();
+  const density = densityOf(await followsMeasurement(db, contentClass));
   // Per floor, the guard's halt conditions (evaluatePass: any pass after the first that is past
   // the pass limit, unparseable or schema-invalid as the client said, or under the size or
   // density floor), first in replay order: by pass number, ties in recorded order.
@@ -198,13 +219,13 @@ export async function getChainCatches(
                     ${`{${options.map((o) => o.policy.min_semantic_density).join(",")}}`}::float8[])
           with ordinality as o(max_pass, min_size, min_density, i)
         left join lateral (
-          select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
+          select pass_id, pass_number, current_content_hash, current_size_bytes, ${density} as semantic_density_score,
             is_parseable, schema_valid
           from passes
           where chain_id = ${chainId} and content_class = ${contentClass}
             and pass_number <= ${failure} and pass_number > 1
             and (pass_number > o.max_pass or not is_parseable or not schema_valid
-              or current_size_bytes < o.min_size or semantic_density_score < o.min_density)
+              or current_size_bytes < o.min_size or ${density} < o.min_density)
           order by pass_number, id
           limit 1
         ) as h on true

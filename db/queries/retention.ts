@@ -1,5 +1,5 @@
 // Retention: chains whose last activity is older than the kept days go, with their passes,
-// boundaries, traces, trace rejections and cached originals, in small batches of short transactions so that
+// sources, boundaries, traces, trace rejections and cached originals, in small batches of short transactions so that
 // the other writers of summaries wait little (the pass ingest never waits: it takes no lock
 // retention holds). A chain with passes not yet folded into its summary stays, and is looked
 // at again next round. A class's policy may keep its chains for days of its own. The overview's roll-ups are left alone: the history keeps its counts.
@@ -72,6 +72,8 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           returning chain_id
         ),
           p as (delete from passes where chain_id in ${inChains} returning 1),
+          -- The chain's source (the input its passes were measured against) goes with it, uncounted.
+          s as (delete from chain_sources where chain_id in ${inChains}),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),
           t as (delete from traces where chain_id in ${inChains} returning 1),
           r as (delete from trace_rejections where chain_id in ${inChains} returning 1),

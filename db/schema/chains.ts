@@ -27,6 +27,8 @@ export const chains = pgTable(
     mismatchCount: integer("mismatch_count").notNull(),
     /** Passes whose content contradicts the client's claims (server-side content checks). */
     checkedMismatchCount: integer("checked_mismatch_count").notNull().default(0),
+    /** Passes whose measured values change the guard's verdict on the client's claims. */
+    measurementMismatchCount: integer("measurement_mismatch_count").notNull().default(0),
     /** The OpenTelemetry resource's `service.name` of the first receipt that named one. */
     serviceName: text("service_name"),
     integrityCount: integer("integrity_count").notNull(),
@@ -58,7 +60,7 @@ export const chains = pgTable(
     index("chains_healthy_idx")
       .on(t.lastActivityAt, t.chainId)
       .where(
-        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.checkedMismatchCount} = 0 and ${t.integrityCount} = 0`,
+        sql`not ${t.hasFloorBreach} and not ${t.hasCollapseImminent} and ${t.mismatchCount} = 0 and ${t.checkedMismatchCount} = 0 and ${t.measurementMismatchCount} = 0 and ${t.integrityCount} = 0`,
       ),
     index("chains_collapsed_idx")
       .on(t.lastActivityAt, t.chainId)
@@ -67,6 +69,9 @@ export const chains = pgTable(
     index("chains_breached_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.hasFloorBreach}`),
     index("chains_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.mismatchCount} > 0`),
     index("chains_checked_mismatch_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.checkedMismatchCount} > 0`),
+    index("chains_measurement_mismatch_idx")
+      .on(t.lastActivityAt, t.chainId)
+      .where(sql`${t.measurementMismatchCount} > 0`),
     index("chains_integrity_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.integrityCount} > 0`),
     index("chains_continued_after_halt_idx")
       .on(t.lastActivityAt, t.chainId)

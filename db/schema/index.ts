@@ -8,3 +8,4 @@ export * from "./rollups";
 export * from "./access";
 export * from "./webhooks";
 export * from "./summary-queue";
+export * from "./chain-sources";

@@ -33,6 +33,22 @@ export const passes = pgTable(
     /** The content contradicts a claim of the client (size, hash, parseable, schema valid). */
     checkedMismatch: boolean("checked_mismatch").notNull().default(false),
     /**
+     * The server measured the pass (docs/measurement.md): its density from content against the
+     * chain's source. Null when it could not; a column, beside server_checks, for the chart and
+     * the floor recommendation.
+     */
+    measuredDensity: doublePrecision("measured_density"),
+    /** The guard on the measured values and the guard on the client's claims disagree. */
+    measurementMismatch: boolean("measurement_mismatch").notNull().default(false),
+    /** The class measures density (`density_source: measured`) but the server could not measure this pass. */
+    unmeasured: boolean("unmeasured").notNull().default(false),
+    /**
+     * The verdict the chain follows (its collapse point, status, roll-ups, metrics, webhooks):
+     * `verdict`, or `checked_verdict` where the pass was measured under a policy whose
+     * `density_source` is `measured`. `verdict` itself stays the reference's output on the claims.
+     */
+    effectiveVerdict: text("effective_verdict").notNull(),
+    /**
      * Unparseable or schema-invalid, as the client claimed or as the server found: what the
      * floor recommendation calls a failure. Kept by the database itself, so the
      * recommendation's read of a class is an index-only scan of passes_class_chain_idx.
@@ -61,6 +77,7 @@ export const passes = pgTable(
       t.currentSizeBytes,
       t.semanticDensityScore,
       t.contentBroken,
+      t.measuredDensity,
     ),
     index("passes_current_hash_idx").on(t.currentContentHash),
     index("passes_input_hash_idx").on(t.inputContentHash),
@@ -68,6 +85,6 @@ export const passes = pgTable(
     index("passes_created_idx").on(t.createdAt),
     index("passes_collapse_created_idx")
       .on(t.createdAt)
-      .where(sql`${t.verdict} in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')`),
+      .where(sql`${t.effectiveVerdict} in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')`),
   ],
 );

@@ -1,5 +1,5 @@
 import { doublePrecision, integer, jsonb, pgTable, serial, text, unique } from "drizzle-orm/pg-core";
-import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
+import type { ContentFormat, DecodedFormat, DensitySource } from "@/lib/content-checks/formats";
 import { createdAt, safeBigint } from "./columns";
 
 /** Every change to a content class's floor is a new row; the highest version is in force. */
@@ -17,6 +17,11 @@ export const policies = pgTable(
     format: text("format").$type<ContentFormat>().notNull().default("any"),
     /** For base64: what the decoded bytes must be (json, text, any); null means any. */
     decodedFormat: text("decoded_format").$type<DecodedFormat>(),
+    /**
+     * Whose density the chain follows: `client` (the claim) or `measured` (the server's
+     * measurement wherever it has one). The reference verdict stays on the claims either way.
+     */
+    densitySource: text("density_source").$type<DensitySource>().notNull().default("client"),
     description: text("description"),
     /**
      * Days this class's chains are kept after their last activity, instead of

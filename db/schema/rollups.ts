@@ -32,6 +32,7 @@ const chainCounts = () => ({
   activeBrokenIntegrity: count("active_broken_integrity"),
   activeContinuedAfterHalt: count("active_continued_after_halt"),
   activeRestoreNotHonoured: count("active_restore_not_honoured"),
+  activeMeasurementMismatch: count("active_measurement_mismatch"),
 });
 
 export const passRollups = pgTable(

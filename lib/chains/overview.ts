@@ -109,6 +109,8 @@ export interface OverviewFigures {
   chains_collapsed: number;
   chains_floor_breached: number;
   chains_client_mismatch: number;
+  /** Of those chains: a pass whose measured density (or parseability, schema) changes the guard's verdict on its claims. */
+  chains_measurement_mismatch: number;
   chains_broken_integrity: number;
   chains_continued_after_halt: number;
   chains_restore_not_honoured: number;
@@ -123,6 +125,8 @@ export const OVERVIEW_FIGURE_STATUS = {
   chains_broken_integrity: "broken_integrity",
   chains_continued_after_halt: "continued_after_halt",
   chains_restore_not_honoured: "restore_not_honoured",
+  // Last: the roll-up tables' columns follow this order, and this one was added last.
+  chains_measurement_mismatch: "measurement_mismatch",
 } as const satisfies Record<Exclude<keyof OverviewFigures, "passes">, ChainStatusFilter | null>;
 
 export interface RecentCollapse {

@@ -7,7 +7,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../guard/hash";
 import { MAX_JSON_DEPTH } from "../schemas/common";
 
-import { type FactCounts, measure, type Originals } from "../measure/index";
+import { type FactCounts, measureDetailed, type Originals } from "../measure/index";
 import type { ContentFormat, DecodedFormat } from "./formats";
 
 export {
@@ -38,6 +38,8 @@ export interface ServerChecks {
   semantic_density_score?: number;
   facts?: FactCounts | null;
   lost_examples?: string[];
+  /** Facts the content lost but a CCR marker in it makes recoverable, with the original's hash. */
+  recoverable_examples?: { fact: string; hash: string }[];
   /** The guard on the measured values and the guard on the client's claims disagree. */
   measurement_mismatch?: boolean;
 }
@@ -237,7 +239,7 @@ export function judgeContent(
   const { checks, sizeBytes, sha256 } = checkContent(content, pass, policy);
   let density = pass.semantic_density_score;
   if (measuring) {
-    const measured = measure(content, {
+    const measured = measureDetailed(content, {
       source: measuring.source,
       format: policy.format,
       requiredFields: policy.required_fields,
@@ -247,6 +249,7 @@ export function judgeContent(
     checks.semantic_density_score = density;
     checks.facts = measured.facts;
     checks.lost_examples = measured.lost_examples;
+    checks.recoverable_examples = measured.recoverable_examples;
   }
   const checked = evaluatePass(
     {
@@ -268,32 +271,4 @@ export function judgeContent(
     (pass.is_parseable && !checks.parseable) ||
     (pass.schema_valid && !checks.schema_valid);
   return { server_checks: checks, checked_verdict: checked.verdict, checked_mismatch, size_bytes: sizeBytes, sha256 };
-}
-
-/**
- * A stored receipt's content findings measured against the chain's source: the fields of
- * the judged row that measuring replaces (the policy's format defaults as the judge's do).
- */
-export function measuredFindings(
-  content: string,
-  pass: CompressionPass,
-  policy: CompressionPolicy & Partial<Omit<ContentPolicy, keyof CompressionPolicy>>,
-  measuring: MeasureContext,
-): Pick<ContentFindings, "server_checks" | "checked_verdict" | "checked_mismatch"> {
-  const findings = judgeContent(
-    content,
-    pass,
-    {
-      ...policy,
-      format: policy.format ?? "any",
-      decoded_format: policy.decoded_format ?? null,
-      required_fields: policy.required_fields ?? [],
-    },
-    measuring,
-  );
-  return {
-    server_checks: findings.server_checks,
-    checked_verdict: findings.checked_verdict,
-    checked_mismatch: findings.checked_mismatch,
-  };
 }

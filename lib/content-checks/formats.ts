@@ -9,3 +9,8 @@ export const DEFAULT_CONTENT_FORMAT: ContentFormat = "any";
 
 /** Content rides in the receipt body, so it stays well inside the 10 MiB body limit. */
 export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
+
+/** Whose semantic density a class's chains follow: the client's claim, or the server's measurement. */
+export const DENSITY_SOURCES = ["client", "measured"] as const;
+export type DensitySource = (typeof DENSITY_SOURCES)[number];
+export const DEFAULT_DENSITY_SOURCE: DensitySource = "client";

@@ -2,10 +2,24 @@
 // ingest adds (the idempotency digest, the receipt time). Pure, so the ingest use case and
 // the benchmarks' raw-insert baseline build the same row.
 import type { PassWire } from "../chains/types";
-import { type ContentPolicy, judgeContent } from "../content-checks/check-content";
+import { type ContentPolicy, judgeContent, type MeasureContext } from "../content-checks/check-content";
+import type { DensitySource } from "../content-checks/formats";
 import { type CompressionPass, type CompressionPolicy, evaluatePass } from "./guard";
 
-export type JudgedPass = Omit<PassWire, "received_at" | "created_at">;
+export type JudgedPass = Omit<PassWire, "received_at" | "created_at"> & {
+  /** The density the server measured, or null: a column of its own for the chart and the recommendation. */
+  measured_density: number | null;
+};
+
+export interface JudgeOptions {
+  /**
+   * The pass's content when the receipt carries none: the cached original whose SHA-256 is the
+   * receipt's `current_content_hash`. Checked and measured exactly like content in the receipt.
+   */
+  content?: string | null;
+  /** The chain's source (and the cached originals its markers name): the pass is measured against it. */
+  measuring?: MeasureContext | null;
+}
 
 export interface ReceiptToJudge extends CompressionPass {
   chain_id: string;
@@ -26,18 +40,29 @@ export interface ReceiptToJudge extends CompressionPass {
  */
 export function judgeReceipt(
   r: ReceiptToJudge,
-  policy: CompressionPolicy & { version: number } & Partial<Omit<ContentPolicy, keyof CompressionPolicy>>,
+  policy: CompressionPolicy & { version: number; density_source?: DensitySource } & Partial<
+      Omit<ContentPolicy, keyof CompressionPolicy>
+    >,
+  options: JudgeOptions = {},
 ): JudgedPass {
   const manifest = evaluatePass(r, policy);
+  const content = r.content ?? options.content ?? null;
   const findings =
-    r.content == null
+    content === null
       ? null
-      : judgeContent(r.content, r, {
-          ...policy,
-          format: policy.format ?? "any",
-          decoded_format: policy.decoded_format ?? null,
-          required_fields: policy.required_fields ?? [],
-        });
+      : judgeContent(
+          content,
+          r,
+          {
+            ...policy,
+            format: policy.format ?? "any",
+            decoded_format: policy.decoded_format ?? null,
+            required_fields: policy.required_fields ?? [],
+          },
+          options.measuring,
+        );
+  const measuredDensity = findings?.server_checks.semantic_density_score ?? null;
+  const followsMeasurement = policy.density_source === "measured";
   const clientVerdict = r.verdict ?? null;
   const clientDigest = r.manifest_digest ?? null;
   return {
@@ -62,5 +87,10 @@ export function judgeReceipt(
     server_checks: findings?.server_checks ?? null,
     checked_verdict: findings?.checked_verdict ?? null,
     checked_mismatch: findings?.checked_mismatch ?? false,
+    measurement_mismatch: findings?.server_checks.measurement_mismatch ?? false,
+    unmeasured: followsMeasurement && measuredDensity === null,
+    effective_verdict:
+      followsMeasurement && measuredDensity !== null && findings ? findings.checked_verdict : manifest.verdict,
+    measured_density: measuredDensity,
   };
 }

@@ -1,4 +1,4 @@
-import type { ContentFormat, DecodedFormat } from "../content-checks/formats";
+import type { ContentFormat, DecodedFormat, DensitySource } from "../content-checks/formats";
 import type { CompressionPolicy } from "./guard";
 
 export interface PolicyInForce extends CompressionPolicy {
@@ -9,6 +9,8 @@ export interface PolicyInForce extends CompressionPolicy {
   /** How receipt content is parsed by the server-side checks. */
   format: ContentFormat;
   decoded_format: DecodedFormat | null;
+  /** Whose density the chain follows: the client's claim, or the server's measurement. */
+  density_source: DensitySource;
   description: string | null;
   /** Days this class's chains are kept; null follows FLOORLINE_RETENTION_DAYS. */
   retention_days: number | null;
@@ -38,6 +40,7 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     required_fields: [],
     format: "any",
     decoded_format: null,
+    density_source: "client",
     description: "Built-in conservative default: this content class has no policy of its own.",
     retention_days: null,
     note: null,

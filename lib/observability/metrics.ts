@@ -96,13 +96,19 @@ function createMetrics() {
     queue: queue.state,
     passesIngested: new Counter({
       name: "floorline_passes_ingested_total",
-      help: "Pass receipts stored, by content class and the server's verdict.",
+      help: "Pass receipts stored, by content class and the server's verdict the chain follows (density_source).",
       labelNames: ["content_class", "verdict"] as const,
       registers: [registry],
     }),
     clientMismatches: new Counter({
       name: "floorline_client_mismatches_total",
       help: "Stored receipts whose client verdict or digest disagreed with the server's.",
+      labelNames: ["content_class"] as const,
+      registers: [registry],
+    }),
+    measurementMismatches: new Counter({
+      name: "floorline_measurement_mismatches_total",
+      help: "Stored receipts whose measured density, parseability or schema changes the guard's verdict on the claims.",
       labelNames: ["content_class"] as const,
       registers: [registry],
     }),
@@ -268,15 +274,19 @@ export function resetMetrics(): void {
 export interface IngestedPass {
   content_class: string;
   verdict: string;
+  /** The verdict the chain follows, where it is not `verdict` (density_source measured). */
+  effective_verdict?: string;
   client_mismatch: boolean;
+  measurement_mismatch?: boolean;
 }
 
 /** Receipts newly stored by one ingest (retries of stored receipts are not counted again). */
 export function recordPassesIngested(passes: readonly IngestedPass[]): void {
   const m = metrics();
   for (const p of passes) {
-    m.passesIngested.inc({ content_class: p.content_class, verdict: p.verdict });
+    m.passesIngested.inc({ content_class: p.content_class, verdict: p.effective_verdict ?? p.verdict });
     if (p.client_mismatch) m.clientMismatches.inc({ content_class: p.content_class });
+    if (p.measurement_mismatch) m.measurementMismatches.inc({ content_class: p.content_class });
   }
 }
 

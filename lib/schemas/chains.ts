@@ -16,6 +16,8 @@ export const CHAIN_STATUSES = [
   "client_mismatch",
   /** A pass's content contradicts the client's claims (server-side content checks). */
   "checked_mismatch",
+  /** A pass's measured values change the guard's verdict on the client's claims (measured density). */
+  "measurement_mismatch",
   "broken_integrity",
   "continued_after_halt",
   "restore_not_honoured",
@@ -135,6 +137,8 @@ export const chainSummarySchema = z
     client_mismatches: count,
     /** Passes whose content contradicts the client's claims. */
     checked_mismatches: count,
+    /** Passes whose measured density, parseability or schema changes the guard's verdict on the claims. */
+    measurement_mismatches: count.optional(),
     integrity_findings: count,
     min_semantic_density: z.number().nullable(),
     min_size_bytes: count.nullable(),
@@ -157,6 +161,7 @@ export const chainDetailSchema = z
     integrity: z.array(integrityFindingSchema),
     client_mismatches: count,
     checked_mismatches: count,
+    measurement_mismatches: count.optional(),
     service_name: z.string().nullable().optional(),
   })
   .meta({ id: "Chain" });

@@ -31,6 +31,27 @@ const contentSchema = z
     `must be at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8`,
   );
 
+/**
+ * Where receipts of a body (one receipt, or `{"receipts": [...]}`) carry `content` or
+ * `input_content` over the content limit: a body too large for what it asks, answered 413 with
+ * these paths rather than 422 (shared/API.md, "Measured density").
+ */
+export function oversizedContentPaths(body: unknown): string[] {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+  const batch = isRecord(body) && Array.isArray(body.receipts);
+  const items: unknown[] = batch ? (body.receipts as unknown[]) : [body];
+  const paths: string[] = [];
+  items.forEach((item, i) => {
+    if (!isRecord(item)) return;
+    for (const field of ["content", "input_content"] as const) {
+      const v = item[field];
+      if (typeof v === "string" && (v.length > MAX_CONTENT_BYTES || Buffer.byteLength(v, "utf8") > MAX_CONTENT_BYTES))
+        paths.push(batch ? `receipts.${i}.${field}` : field);
+    }
+  });
+  return paths;
+}
+
 export const passReceiptSchema = nullMeansAbsent(
   [
     "input_content_hash",
@@ -83,6 +104,10 @@ export const serverChecksSchema = z.object({
     .nullable()
     .optional(),
   lost_examples: z.array(z.string()).optional(),
+  recoverable_examples: z
+    .array(z.object({ fact: z.string(), hash: z.string() }))
+    .optional()
+    .describe("facts the content does not state but a CCR marker in it makes recoverable, with the original's key"),
   measurement_mismatch: z.boolean().optional(),
 });
 
@@ -106,6 +131,15 @@ export const passResultSchema = z
       .boolean()
       .optional()
       .describe("the guard on the measured density, parseability and schema disagrees with the guard on the claims"),
+    unmeasured: z
+      .boolean()
+      .optional()
+      .describe(
+        "present (true) when the class's density_source is measured and the server could not measure the pass (no content, or no source for its chain): the chain follows the verdict on its claims",
+      ),
+    effective_verdict: verdict
+      .optional()
+      .describe("present when it differs from verdict: the verdict the chain follows (density_source measured)"),
   })
   .meta({ id: "PassResult" });
 export type PassResult = z.infer<typeof passResultSchema>;
@@ -137,6 +171,17 @@ export const passWireSchema = z
     /** The guard's verdict on the server's findings; null without content. */
     checked_verdict: verdict.nullable().optional(),
     checked_mismatch: z.boolean().describe("the content contradicts one of the client's claims"),
+    measurement_mismatch: z
+      .boolean()
+      .describe("the guard on the measured density, parseability and schema disagrees with the guard on the claims"),
+    unmeasured: z
+      .boolean()
+      .describe(
+        "the class's density_source is measured, but the server could not measure this pass: it counts on its claims",
+      ),
+    effective_verdict: verdict.describe(
+      "the verdict the chain follows (collapse point, status, metrics, webhooks): verdict, or checked_verdict where the server measured the pass under density_source measured",
+    ),
   })
   .meta({ id: "Pass" });
 export type PassWire = z.infer<typeof passWireSchema>;

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
-import { CONTENT_FORMATS, DECODED_FORMATS, DEFAULT_CONTENT_FORMAT } from "../content-checks/formats";
+import {
+  CONTENT_FORMATS,
+  DECODED_FORMATS,
+  DEFAULT_CONTENT_FORMAT,
+  DEFAULT_DENSITY_SOURCE,
+  DENSITY_SOURCES,
+} from "../content-checks/formats";
 import { listOf, nonNegativeInt, text, unitInterval, utcTimestamp } from "./common";
 
 export const policyBodySchema = z.object({
@@ -17,6 +23,11 @@ export const policyBodySchema = z.object({
   format: z.enum(CONTENT_FORMATS).default(DEFAULT_CONTENT_FORMAT),
   /** With format base64: what the decoded bytes must be. Absent means any. */
   decoded_format: z.enum(DECODED_FORMATS).nullish(),
+  /**
+   * Whose density the chain follows: `client` (the claim) or `measured` (the server's own,
+   * wherever it measured the pass). The reference verdict stays on the claims either way.
+   */
+  density_source: z.enum(DENSITY_SOURCES).default(DEFAULT_DENSITY_SOURCE),
   /**
    * Days this class's chains are kept after their last activity, instead of the server-wide
    * FLOORLINE_RETENTION_DAYS. Null follows the server-wide setting; absent keeps what the
@@ -53,6 +64,12 @@ export const policyWireSchema = z
     created_at: utcTimestamp.nullable(),
     format: z.enum(CONTENT_FORMATS).optional(),
     decoded_format: z.enum(DECODED_FORMATS).nullable().describe("with format base64: what the decoded bytes must be"),
+    density_source: z
+      .enum(DENSITY_SOURCES)
+      .optional()
+      .describe(
+        "client: the chain's collapse point, status, metrics and webhooks follow the verdict on the client's claims; measured: they follow checked_verdict wherever the server measured the pass",
+      ),
     retention_days: count
       .nullable()
       .optional()

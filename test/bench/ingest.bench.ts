@@ -46,6 +46,7 @@ const COLUMN_TYPES: Record<(typeof STORED_PASS_COLUMNS)[number], string> = {
   manifest_digest: "text",
   policy_version: "integer",
   client_mismatch: "boolean",
+  effective_verdict: "text",
   body_digest: "text",
   created_at: "timestamptz",
 };

@@ -163,7 +163,7 @@ describe("a receipt with content", () => {
     const before = await countRows();
     const huge = "x".repeat(4 * 1024 * 1024 + 1);
     const answer = await send(receipt("cc-6", 2, huge));
-    const error = expectError(answer, 422, "validation_failed");
+    const error = expectError(answer, 413, "payload_too_large");
     expect(error.issues?.[0]?.path).toBe("content");
     expect(await countRows()).toEqual(before);
   });

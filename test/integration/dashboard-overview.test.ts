@@ -46,6 +46,17 @@ describe("overview", () => {
       ...chain("recent-collapse", "summary", 2, [1000, 900, 100, 50], [{}, { verdict: "COLLAPSE_IMMINENT" }]),
       ...chain("recent-breach", "api-json", 3, [1000, 900, 800], [{}, {}, { schema_valid: false }]),
       ...chain("recent-healthy", "api-json", 5, [1000, 900, 800]),
+      // An hour ago: filler that claims density 0.9; measured against its source, it breaches the floor.
+      ...chain(
+        "recent-void",
+        "measured",
+        1,
+        [1000, 900],
+        [
+          { input_content: "Release 3.9.0 (2026-05-02) adds Parquet export up to 4 GB and fixes #4412." },
+          { content: "The document discusses various topics." },
+        ],
+      ),
       // 3 days ago: collapsed.
       ...chain("older-collapse", "summary", 72, [1000, 100]),
       // 40 days ago: healthy, and a missing pass (integrity finding).
@@ -57,19 +68,20 @@ describe("overview", () => {
     // back-dated chains were all received just now.
     // Every chain figure counts chains; recent-collapse went on after its HALT at pass 3.
     const expected = {
-      chains: 5,
+      chains: 6,
       chains_collapsed: 3,
       chains_floor_breached: 1,
       chains_client_mismatch: 1,
       chains_broken_integrity: 2,
       chains_continued_after_halt: 1,
       chains_restore_not_honoured: 0,
+      chains_measurement_mismatch: 1,
     };
-    expect(day).toEqual({ ...expected, passes: 10 });
+    expect(day).toEqual({ ...expected, passes: 12 });
     const week = await getOverviewFigures(rangeStart("7d", NOW, null));
-    expect(week).toMatchObject({ passes: 12, chains_collapsed: 3 });
+    expect(week).toMatchObject({ passes: 14, chains_collapsed: 3 });
     const all = await getOverviewFigures(null);
-    expect(all).toEqual({ ...expected, passes: 14 });
+    expect(all).toEqual({ ...expected, passes: 16 });
 
     // Each figure opens the chains list filtered to exactly what it counts: same number, same unit.
     for (const range of ["24h", "7d", "all"] as const) {
@@ -100,13 +112,14 @@ describe("overview", () => {
     expect(rows.map((r) => [r.content_class, r.started, r.collapsed])).toEqual([
       ["summary", 1, 1],
       ["api-json", 2, 1],
+      ["measured", 1, 0],
       ["summary", 1, 1],
     ]);
     const { classes, points } = pivotCollapseRates(rows, origin, NOW, stride);
-    expect(classes).toEqual(["api-json", "summary"]);
+    expect(classes).toEqual(["api-json", "summary", "measured"]);
     expect(points).toHaveLength(28);
     const last = points.at(-1)!;
-    expect(last.rate).toEqual({ "api-json": 0.5, summary: 1 });
+    expect(last.rate).toEqual({ "api-json": 0.5, summary: 1, measured: 0 });
     expect(points.filter((p) => p.rate.summary !== null)).toHaveLength(2);
   });
 });

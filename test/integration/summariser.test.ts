@@ -63,9 +63,10 @@ describe("the summariser", () => {
         tx,
         sql`insert into passes (chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
               current_size_bytes, is_parseable, schema_valid, semantic_density_score, content_class, metadata,
-              verdict, directive, manifest_digest, policy_version, client_mismatch, body_digest, created_at)
+              verdict, effective_verdict, directive, manifest_digest, policy_version, client_mismatch, body_digest, created_at)
             select chain_id, 'sq-a.p4', 4, current_content_hash, 'sq-a:4', 3000, is_parseable, schema_valid, 0.6,
-              content_class, metadata, verdict, directive, manifest_digest, policy_version, client_mismatch, 'x', created_at
+              content_class, metadata, verdict, verdict, directive, manifest_digest, policy_version, client_mismatch, 'x',
+              created_at
             from passes where pass_id = 'sq-a.p3'
             returning id`,
       );

@@ -131,6 +131,7 @@ export const STORED_PASS_COLUMNS = [
   "manifest_digest",
   "policy_version",
   "client_mismatch",
+  "effective_verdict",
   "body_digest",
   "created_at",
 ] as const satisfies readonly (keyof StoredPassRow)[];

@@ -1,0 +1,208 @@
+// What measuring a batch of receipts needs from the database (docs/measurement.md, "Measured on
+// ingest"): each chain's source, the content of receipts that name a cached original instead
+// of carrying it, and the cached originals that CCR markers in the content name. Read in the
+// ingest's transaction, so a batch is measured against one moment's store; the store's
+// retrieval counts and recency are left alone (measuring is not a retrieval).
+import "server-only";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../sql";
+import type { Executor } from "../types";
+import { sha256Hex } from "@/lib/guard/hash";
+import type { PassReceipt } from "@/lib/schemas/passes";
+
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+const sha256Key = (hash: string | null | undefined) =>
+  hash != null && SHA256_HEX.test(hash) ? hash.toLowerCase() : null;
+
+/** A chain's source as the batch states it or the database holds it. */
+interface Source {
+  text: string;
+  /** Where it came from, and whether the batch must store it. */
+  origin: "input_content" | "original";
+  passId: string;
+  stored: boolean;
+  /** The pass number it is the input of: the lowest wins. */
+  at: number;
+}
+
+export interface MeasureInputs {
+  /** The chain's source, when known. */
+  sourceOf(chainId: string): string | undefined;
+  /** The content of a receipt that carries none but names a cached original by its full SHA-256. */
+  contentOf(receipt: PassReceipt): string | undefined;
+}
+
+const NOTHING: MeasureInputs = { sourceOf: () => undefined, contentOf: () => undefined };
+
+/**
+ * The first pass of a chain as far as its source goes: pass number 1, or 0 for chains counted
+ * from 0. A receipt of a later pass never sets the source.
+ */
+const isFirstPass = (r: PassReceipt) => r.pass_number <= 1;
+
+/** Live originals by full SHA-256, texts only. */
+async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise<Map<string, string>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await queryRows<{ hash: string; original: string }>(
+    tx,
+    sql`select hash, original from originals
+        where hash in (select json_array_elements_text(${JSON.stringify([...new Set(hashes)])}::json))
+          and status = 'live' and original is not null and (expires_at is null or expires_at > now())`,
+  );
+  return new Map(rows.map((r) => [r.hash, r.original]));
+}
+
+/**
+ * The texts of the originals CCR markers name (12 to 64 hex: a prefix of the SHA-256, or of the
+ * MD5 / BLAKE3 key Headroom's other compressors use). A key that names several originals is
+ * ambiguous, as the retrieve route says, and names none here.
+ */
+export async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(keys)].filter((k) => /^[0-9a-f]{12,64}$/.test(k));
+  if (unique.length === 0) return new Map();
+  // One indexable range per key and key kind (db/queries/originals/shared.ts `startsWith`).
+  const parts = unique.map(
+    (k) => sql`(select ${k}::text as key, hash, original from originals
+      where ((hash ~>=~ ${k} and hash ~<~ ${`${k}g`}) or (alt_hash is not null and alt_hash ~>=~ ${k} and alt_hash ~<~ ${`${k}g`}))
+        and status = 'live' and original is not null and (expires_at is null or expires_at > now())
+      limit 2)`,
+  );
+  const rows = await queryRows<{ key: string; hash: string; original: string }>(tx, sql.join(parts, sql` union all `));
+  const byKey = new Map<string, { original: string; count: number }>();
+  for (const r of rows) {
+    const seen = byKey.get(r.key);
+    byKey.set(r.key, { original: r.original, count: (seen?.count ?? 0) + 1 });
+  }
+  return new Map([...byKey].flatMap(([k, v]) => (v.count === 1 ? [[k, v.original] as const] : [])));
+}
+
+/**
+ * Loads what measuring `receipts` needs, and stores the sources this batch makes known
+ * (`chain_sources`, once per chain: a source already stored is kept). Chains with no receipt
+ * that has or names content are not looked up at all.
+ */
+export async function loadMeasureInputs(tx: Executor, receipts: readonly PassReceipt[]): Promise<MeasureInputs> {
+  const sources = new Map<string, Source>();
+  for (const r of receipts) {
+    if (r.input_content == null || !isFirstPass(r)) continue;
+    const known = sources.get(r.chain_id);
+    if (!known || r.pass_number < known.at)
+      sources.set(r.chain_id, {
+        text: r.input_content,
+        origin: "input_content",
+        passId: r.pass_id,
+        stored: false,
+        at: r.pass_number,
+      });
+  }
+  const wanted = new Set<string>();
+  for (const r of receipts) if (r.content != null || sha256Key(r.current_content_hash)) wanted.add(r.chain_id);
+  if (wanted.size === 0) return NOTHING;
+
+  const lookup = [...wanted].filter((c) => !sources.has(c));
+  const looked = new Set(lookup);
+  if (lookup.length > 0) {
+    // A stored source, or else the input hash of the chain's stored first pass.
+    const rows = await queryRows<{
+      chain_id: string;
+      source: string | null;
+      pass_id: string | null;
+      input: string | null;
+    }>(
+      tx,
+      sql`select c.chain_id, s.source, coalesce(s.pass_id, p.pass_id) as pass_id, p.input_content_hash as input
+          from json_array_elements_text(${JSON.stringify(lookup)}::json) as c(chain_id)
+          left join chain_sources s on s.chain_id = c.chain_id
+          left join lateral (
+            select pass_id, input_content_hash from passes
+            where s.chain_id is null and chain_id = c.chain_id and pass_number <= 1
+            order by pass_number, id limit 1
+          ) p on true`,
+    );
+    const inputHash = new Map<string, { hash: string; passId: string; at: number }>();
+    for (const row of rows) {
+      if (row.source !== null) {
+        sources.set(row.chain_id, {
+          text: row.source,
+          origin: "input_content",
+          passId: row.pass_id ?? "",
+          stored: true,
+          at: 0,
+        });
+        continue;
+      }
+      const hash = sha256Key(row.input);
+      if (hash && row.pass_id) inputHash.set(row.chain_id, { hash, passId: row.pass_id, at: Infinity });
+    }
+    // A first pass in this batch names its input by hash (it sent no input_content).
+    for (const r of receipts) {
+      const hash = sha256Key(r.input_content_hash);
+      const known = inputHash.get(r.chain_id);
+      if (
+        hash &&
+        isFirstPass(r) &&
+        looked.has(r.chain_id) &&
+        !sources.has(r.chain_id) &&
+        !(known && known.at <= r.pass_number)
+      )
+        inputHash.set(r.chain_id, { hash, passId: r.pass_id, at: r.pass_number });
+    }
+    // Both kinds of original in one read: the sources named by hash, and the contents named
+    // by hash of receipts whose chain may have a source.
+    const hashes = [...inputHash.values()].map((h) => h.hash);
+    for (const r of receipts) {
+      const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
+      if (hash && (sources.has(r.chain_id) || inputHash.has(r.chain_id))) hashes.push(hash);
+    }
+    const found = await originalsByHash(tx, hashes);
+    for (const [chainId, { hash, passId }] of inputHash) {
+      const text = found.get(hash);
+      if (text !== undefined) sources.set(chainId, { text, origin: "original", passId, stored: false, at: 0 });
+    }
+    return finish(tx, receipts, sources, found);
+  }
+  return finish(tx, receipts, sources, null);
+}
+
+async function finish(
+  tx: Executor,
+  receipts: readonly PassReceipt[],
+  sources: Map<string, Source>,
+  found: Map<string, string> | null,
+): Promise<MeasureInputs> {
+  let contents = found;
+  if (contents === null) {
+    const hashes: string[] = [];
+    for (const r of receipts) {
+      const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
+      if (hash && sources.has(r.chain_id)) hashes.push(hash);
+    }
+    contents = await originalsByHash(tx, hashes);
+  }
+  const fresh = [...sources].filter(([, s]) => !s.stored);
+  if (fresh.length > 0) {
+    const rows = fresh.map(([chain_id, s]) => ({
+      chain_id,
+      source: s.text,
+      sha256: sha256Hex(s.text),
+      size_bytes: Buffer.byteLength(s.text, "utf8"),
+      origin: s.origin,
+      pass_id: s.passId,
+    }));
+    // Once per chain: the first source stored stays (a retry, or a first pass sent again, writes nothing).
+    await tx.execute(sql`
+      insert into chain_sources (chain_id, source, sha256, size_bytes, origin, pass_id)
+      select chain_id, source, sha256, size_bytes, origin, pass_id
+      from json_to_recordset(${JSON.stringify(rows)}::json)
+        as s(chain_id text, source text, sha256 text, size_bytes bigint, origin text, pass_id text)
+      on conflict (chain_id) do nothing`);
+  }
+  const byHash = contents;
+  return {
+    sourceOf: (chainId) => sources.get(chainId)?.text,
+    contentOf: (r) => {
+      const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
+      return hash ? byHash.get(hash) : undefined;
+    },
+  };
+}
