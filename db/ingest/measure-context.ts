@@ -2,7 +2,8 @@
 // ingest"): each chain's source, the content of receipts that name a cached original instead
 // of carrying it, and the cached originals that CCR markers in the content name. Read in the
 // ingest's transaction, so a batch is measured against one moment's store; the store's
-// retrieval counts and recency are left alone (measuring is not a retrieval).
+// retrieval counts and recency are left alone (measuring is not a retrieval). Only the default
+// tenant's originals count: those are the agents' own (another tenant is a cache client's).
 import "server-only";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../sql";
@@ -47,7 +48,7 @@ async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise
     tx,
     sql`select hash, original from originals
         where hash in (select json_array_elements_text(${JSON.stringify([...new Set(hashes)])}::json))
-          and status = 'live' and original is not null and (expires_at is null or expires_at > now())`,
+          and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())`,
   );
   return new Map(rows.map((r) => [r.hash, r.original]));
 }
@@ -64,7 +65,7 @@ export async function originalsByMarker(tx: Executor, keys: readonly string[]): 
   const parts = unique.map(
     (k) => sql`(select ${k}::text as key, hash, original from originals
       where ((hash ~>=~ ${k} and hash ~<~ ${`${k}g`}) or (alt_hash is not null and alt_hash ~>=~ ${k} and alt_hash ~<~ ${`${k}g`}))
-        and status = 'live' and original is not null and (expires_at is null or expires_at > now())
+        and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())
       limit 2)`,
   );
   const rows = await queryRows<{ key: string; hash: string; original: string }>(tx, sql.join(parts, sql` union all `));
