@@ -1,56 +1,52 @@
 """Floorline as Headroom's CCR store: the `CompressionStoreBackend` protocol on cached originals.
 
-How Headroom's entry maps onto the store (docs/originals.md):
+How Headroom's entry maps onto the store (docs/headroom.md):
 - the key stays Headroom's own (24 or 12 hex of a SHA-256, or an MD5 / BLAKE3 key), sent as
-  the original's `hash` with its `hash_algorithm`, and kept as the original's `pass_id`
-  (`headroom:<key>`) so that any worker can find it by that key without counting a retrieval;
-- the tenant prefix is the original's `content_type` (`application/x-headroom-ccr; tenant=...`);
+  the original's `hash` with its `hash_algorithm`;
+- the tenant is `headroom`, or `headroom:<prefix>` with a tenant prefix: Headroom's entries
+  never mix with an agent's own originals, and `clear()` empties only its own tenant;
 - original and compressed text, token and item counts, tool name and TTL are the store's own
-  fields; the fields the store has no place for (tool_call_id, query_context, the TOIN hash,
-  the strategy, search queries and Headroom's own access counters) are kept in this process.
-The server evicts and expires by itself, so `delete` and `clear` forget locally only.
+  fields; the rest of the entry (its key, created_at, tool_call_id, query_context, the TOIN
+  hash, the strategy, search queries and the access counters) rides in the entry's metadata,
+  so every worker reads the same entry back.
+Headroom reads its backend far more often than it retrieves (a collision check on every
+store, a read-back after every retrieval), so `get` is a peek that counts nothing; the
+retrieval is counted when Headroom writes the entry back to record the access.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import threading
 import time
 import urllib.parse
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections import OrderedDict
 from typing import Any
 
 from ..http import Answer, Transport
 
 log = logging.getLogger("floorline.headroom")
 
-CONTENT_TYPE = "application/x-headroom-ccr"
-KEY_PREFIX = "headroom:"
-#: Headroom's CompressionEntry default TTL, for entries the server keeps without one.
+TENANT = "headroom"
+#: Headroom's CompressionEntry default TTL, for an entry whose metadata lacks one.
 HEADROOM_DEFAULT_TTL = 1800
 #: After a failed call the server is not asked again for this long: Headroom's request must
 #: not wait on an outage once per entry.
 OUTAGE_PAUSE_SECONDS = 5.0
+#: The server keeps at most 16 KiB of metadata per entry; Headroom's free text is cut to fit.
+METADATA_BUDGET = 15 * 1024
+#: Entries read in this process whose write-back would be a retrieval (Headroom's retrieve()
+#: reads, then writes back in the same call): bounded, oldest forgotten first.
+MAX_REMEMBERED = 4096
 _HEX = frozenset("0123456789abcdef")
-
-
-@dataclass
-class _Local:
-    """What Headroom keeps on an entry that the store has no field for."""
-
-    digest: str
-    created_at: float
-    ttl: int
-    tool_call_id: str | None = None
-    query_context: str | None = None
-    tool_signature_hash: str | None = None
-    compression_strategy: str | None = None
-    retrieval_count: int = 0
-    search_queries: list[str] = field(default_factory=list)
-    last_accessed: float | None = None
+#: The entry's fields the store has no column for, kept in its metadata.
+_META_FIELDS = (
+    "created_at", "ttl", "tool_call_id", "query_context", "tool_signature_hash",
+    "compression_strategy", "retrieval_count", "search_queries", "last_accessed",
+)
 
 
 def _entry_class() -> Any:
@@ -60,16 +56,7 @@ def _entry_class() -> Any:
     return CompressionEntry
 
 
-def _epoch(value: Any) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
-def algorithm_of(key: str, original: str) -> str | None:
+def algorithm_of(key: str, original: str) -> str:
     """Which of Headroom's hash functions made `key` for `original`: sha256, md5, or (since
     hashlib has no BLAKE3, and the server verifies it) blake3 for any other hex key."""
     data = original.encode("utf-8")
@@ -78,6 +65,32 @@ def algorithm_of(key: str, original: str) -> str | None:
     if hashlib.md5(data, usedforsecurity=False).hexdigest().startswith(key):
         return "md5"
     return "blake3"
+
+
+def _cut(text: str | None, max_bytes: int) -> str | None:
+    if text is None:
+        return None
+    data = text.encode("utf-8")
+    return text if len(data) <= max_bytes else data[:max_bytes].decode("utf-8", "ignore")
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def metadata_of(key: str, entry: Any) -> dict[str, Any]:
+    """The entry's fields beyond the store's columns, within the server's 16 KiB: free text
+    (query context, search queries) is cut, oldest queries first, until it fits."""
+    meta: dict[str, Any] = {"key": key, **{name: getattr(entry, name) for name in _META_FIELDS}}
+    meta["search_queries"] = list(meta["search_queries"] or [])
+    meta["query_context"] = _cut(meta["query_context"], 4096)
+    for name in ("tool_call_id", "tool_signature_hash", "compression_strategy"):
+        meta[name] = _cut(meta[name], 512)
+    while _size(meta) > METADATA_BUDGET and meta["search_queries"]:
+        meta["search_queries"].pop(0)
+    if _size(meta) > METADATA_BUDGET:
+        meta["query_context"] = _cut(meta["query_context"], 1024)
+    return meta
 
 
 class FloorlineCCRBackend:
@@ -93,10 +106,10 @@ class FloorlineCCRBackend:
             url = ""
         self.url = url or os.environ.get("FLOORLINE_URL") or "http://127.0.0.1:3000"
         self.tenant_prefix = tenant_prefix or ""
-        self.content_type = CONTENT_TYPE + (f"; tenant={self.tenant_prefix}" if self.tenant_prefix else "")
+        self.tenant = f"{TENANT}:{self.tenant_prefix}"[:128] if self.tenant_prefix else TENANT
         self._http = Transport(self.url, api_key if api_key is not None else os.environ.get("FLOORLINE_API_KEY") or None, timeout)
         self._lock = threading.Lock()
-        self._local: dict[str, _Local] = {}
+        self._read: OrderedDict[str, tuple[float, int]] = OrderedDict()
         self._down_until = 0.0
         self._last_problem = ""
 
@@ -107,35 +120,65 @@ class FloorlineCCRBackend:
         if time.monotonic() < self._down_until:
             return None
         answer = self._http.request(method, path, body, query)
-        if answer.status == 0 or answer.status == 503 or answer.status >= 500:
+        if answer.status == 0 or answer.status >= 500:
             self._down_until = time.monotonic() + OUTAGE_PAUSE_SECONDS
             self._last_problem = answer.error_message()
             log.warning("floorline: CCR store unreachable (%s)", self._last_problem)
             return None
+        if answer.status in (401, 403):
+            log.warning("floorline: CCR store refused the key (%s); set FLOORLINE_API_KEY", answer.error_message())
         return answer
 
     @staticmethod
-    def _norm(hash_key: str) -> str | None:
+    def _norm(hash_key: Any) -> str | None:
         key = hash_key.strip().lower() if isinstance(hash_key, str) else ""
-        return key if len(key) >= 12 and set(key) <= _HEX else None
+        return key if 12 <= len(key) <= 64 and set(key) <= _HEX else None
 
-    def _find(self, key: str) -> dict[str, Any] | None | bool:
-        """The store's summary of this tenant's entry under `key`, without counting a retrieval;
-        None when there is none, False when the server could not be asked."""
-        answer = self._call("GET", "/api/v1/originals", query={"q": key, "content_type": self.content_type, "limit": 10})
-        if answer is None or not answer.ok or not isinstance(answer.body, dict):
-            return False
-        for item in answer.body.get("items") or []:
-            if item.get("pass_id") == KEY_PREFIX + key or str(item.get("hash", "")).startswith(key):
-                return item
-        return None
+    @staticmethod
+    def _path(key: str, tail: str = "") -> str:
+        return f"/api/v1/originals/{urllib.parse.quote(key)}{tail}"
 
-    def _summaries(self) -> list[dict[str, Any]] | None:
-        """Every live entry of this tenant, page by page; None when the server could not be asked."""
+    def _remember(self, key: str, entry: Any) -> None:
+        with self._lock:
+            self._read[key] = (entry.created_at, entry.retrieval_count)
+            self._read.move_to_end(key)
+            while len(self._read) > MAX_REMEMBERED:
+                self._read.popitem(last=False)
+
+    def _entry(self, item: dict[str, Any], original: str, compressed: str) -> tuple[str, Any]:
+        meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+        key = meta.get("key") if isinstance(meta.get("key"), str) else str(item["hash"])[:24]
+        created = meta.get("created_at")
+        if not isinstance(created, (int, float)):
+            created = time.time()
+        return key, _entry_class()(
+            hash=key,
+            original_content=original,
+            compressed_content=compressed,
+            original_tokens=item.get("original_tokens") or 0,
+            compressed_tokens=item.get("compressed_tokens") or 0,
+            original_item_count=item.get("original_items") or 0,
+            compressed_item_count=item.get("compressed_items") or 0,
+            tool_name=item.get("tool_name"),
+            tool_call_id=meta.get("tool_call_id"),
+            query_context=meta.get("query_context"),
+            created_at=created,
+            ttl=meta.get("ttl") if isinstance(meta.get("ttl"), int) else (item.get("ttl_seconds") or HEADROOM_DEFAULT_TTL),
+            tool_signature_hash=meta.get("tool_signature_hash"),
+            compression_strategy=meta.get("compression_strategy"),
+            retrieval_count=int(meta.get("retrieval_count") or 0),
+            search_queries=list(meta.get("search_queries") or []),
+            last_accessed=meta.get("last_accessed"),
+        )
+
+    def _live(self) -> list[dict[str, Any]] | None:
+        """This tenant's live entries (summaries and metadata, no texts); None when the server
+        could not be asked."""
         items: list[dict[str, Any]] = []
         cursor = None
         while True:
-            answer = self._call("GET", "/api/v1/originals", query={"content_type": self.content_type, "status": "live", "limit": 500, "cursor": cursor})
+            query = {"tenant": self.tenant, "status": "live", "limit": 500, "cursor": cursor}
+            answer = self._call("GET", "/api/v1/originals", query=query)
             if answer is None or not answer.ok or not isinstance(answer.body, dict):
                 return None
             items.extend(answer.body.get("items") or [])
@@ -143,64 +186,24 @@ class FloorlineCCRBackend:
             if not cursor:
                 return items
 
-    @staticmethod
-    def _key_of(summary: dict[str, Any]) -> str:
-        pass_id = summary.get("pass_id") or ""
-        return pass_id[len(KEY_PREFIX) :] if pass_id.startswith(KEY_PREFIX) else str(summary["hash"])[:24]
-
-    def _entry(self, key: str, summary: dict[str, Any], original: str, compressed: str) -> Any:
-        with self._lock:
-            local = self._local.get(key)
-        created = local.created_at if local else (_epoch(summary.get("created_at")) or time.time())
-        ttl = local.ttl if local else (summary.get("ttl_seconds") or HEADROOM_DEFAULT_TTL)
-        return _entry_class()(
-            hash=key,
-            original_content=original,
-            compressed_content=compressed,
-            original_tokens=summary.get("original_tokens") or 0,
-            compressed_tokens=summary.get("compressed_tokens") or 0,
-            original_item_count=summary.get("original_items") or 0,
-            compressed_item_count=summary.get("compressed_items") or 0,
-            tool_name=summary.get("tool_name"),
-            tool_call_id=local.tool_call_id if local else None,
-            query_context=local.query_context if local else None,
-            created_at=created,
-            ttl=ttl,
-            tool_signature_hash=local.tool_signature_hash if local else None,
-            compression_strategy=local.compression_strategy if local else None,
-            retrieval_count=local.retrieval_count if local else int(summary.get("retrieval_count") or 0),
-            search_queries=list(local.search_queries) if local else [],
-            last_accessed=local.last_accessed if local else _epoch(summary.get("last_retrieved_at")),
-        )
-
-    def _compressed(self, summary: dict[str, Any]) -> str | None:
-        if summary.get("compressed_size_bytes") is None:
-            return ""
-        # The detail page's reader: whole texts, not counted as a retrieval.
-        path = f"/originals/{summary['hash']}/content"
-        answer = self._call("GET", path, query={"part": "compressed"})
-        if answer is None or not answer.ok:
-            return None
-        return answer.body if isinstance(answer.body, str) else None
+    def _counted(self) -> dict[str, Any] | None:
+        answer = self._call("GET", "/api/v1/originals/count", query={"tenant": self.tenant, "status": "live"})
+        return answer.body if answer is not None and answer.ok and isinstance(answer.body, dict) else None
 
     # -- CompressionStoreBackend ------------------------------------------------------------
 
     def get(self, hash_key: str) -> Any:
+        """The whole entry, or None (unknown, gone, unreachable). Counts nothing."""
         try:
             key = self._norm(hash_key)
             if key is None:
                 return None
-            summary = self._find(key)
-            if not summary:
-                return None
-            # The retrieval itself, counted by the server (a gone entry counts its miss and why).
-            answer = self._call("GET", f"/api/v1/originals/{urllib.parse.quote(key)}")
+            answer = self._call("GET", self._path(key), query={"peek": 1, "tenant": self.tenant})
             if answer is None or not answer.ok or not isinstance(answer.body, dict):
                 return None
-            compressed = self._compressed(answer.body)
-            if compressed is None:
-                return None
-            return self._entry(key, answer.body, str(answer.body.get("original", "")), compressed)
+            _, entry = self._entry(answer.body, str(answer.body.get("original", "")), answer.body.get("compressed") or "")
+            self._remember(key, entry)
+            return entry
         except Exception:  # noqa: BLE001 - a miss, never an exception into Headroom
             log.exception("floorline: CCR get failed")
             return None
@@ -208,95 +211,111 @@ class FloorlineCCRBackend:
     def set(self, hash_key: str, entry: Any) -> None:
         try:
             key = self._norm(hash_key)
-            original = entry.original_content
-            digest = hashlib.sha256(original.encode("utf-8")).hexdigest()
-            local = _Local(
-                digest, entry.created_at, int(entry.ttl), entry.tool_call_id, entry.query_context,
-                entry.tool_signature_hash, entry.compression_strategy, int(entry.retrieval_count),
-                list(entry.search_queries), entry.last_accessed,
-            )
-            with self._lock:
-                known = self._local.get(key) if key else None
-                if key:
-                    self._local[key] = local
             if key is None:
-                log.warning("floorline: Headroom key %r is not 12+ hex; the store cannot keep it", hash_key)
+                log.warning("floorline: Headroom key %r is not 12-64 hex; the store cannot keep it", hash_key)
                 return
-            if known is not None and known.digest == digest and known.created_at == local.created_at:
-                # Headroom writes an entry back after each retrieval to count it; the store counts
-                # retrievals itself, and storing again would push its expiry later.
-                return
-            body: dict[str, Any] = {
-                "original": original,
-                "compressed": entry.compressed_content,
-                "hash": key,
-                "pass_id": KEY_PREFIX + key,
-                "content_type": self.content_type,
-                "original_tokens": entry.original_tokens,
-                "compressed_tokens": entry.compressed_tokens,
-                "original_items": entry.original_item_count,
-                "compressed_items": entry.compressed_item_count,
-                "ttl_seconds": int(entry.ttl),
-            }
-            if entry.tool_name:
-                body["tool_name"] = entry.tool_name
-            algorithm = algorithm_of(key, original)
-            if algorithm != "sha256":
-                body["hash_algorithm"] = algorithm
-            answer = self._call("POST", "/api/v1/originals", body)
-            if answer is None:
-                log.warning("floorline: CCR entry %s not stored: the store is unreachable", key)
-            elif not answer.ok:
-                log.warning("floorline: CCR entry %s refused: %s", key, answer.error_message())
+            meta = metadata_of(key, entry)
+            with self._lock:
+                read = self._read.pop(key, None)
+            if read is not None and read[0] == entry.created_at and entry.retrieval_count == read[1] + 1:
+                # Headroom's retrieve() writing back the access it just recorded: a retrieval.
+                answer = self._call("POST", self._path(key, "/retrievals"), {"tenant": self.tenant, "metadata": meta})
+                if answer is None or answer.ok:
+                    return
+                # Gone since the read: store it again, as Headroom's own backends would.
+            self._store(key, entry, meta)
         except Exception:  # noqa: BLE001 - logged, never raised into Headroom
             log.exception("floorline: CCR set failed")
 
+    def _store(self, key: str, entry: Any, meta: dict[str, Any]) -> None:
+        original = entry.original_content
+        body: dict[str, Any] = {
+            "original": original,
+            "compressed": entry.compressed_content,
+            "hash": key,
+            "tenant": self.tenant,
+            "metadata": meta,
+            "original_tokens": entry.original_tokens,
+            "compressed_tokens": entry.compressed_tokens,
+            "original_items": entry.original_item_count,
+            "compressed_items": entry.compressed_item_count,
+            "ttl_seconds": max(0, int(entry.ttl)),
+        }
+        if entry.tool_name:
+            body["tool_name"] = _cut(entry.tool_name, 256)
+        algorithm = algorithm_of(key, original)
+        if algorithm != "sha256":
+            body["hash_algorithm"] = algorithm
+        answer = self._call("POST", "/api/v1/originals", body)
+        if answer is None:
+            log.warning("floorline: CCR entry %s not stored: the store is unreachable", key)
+        elif not answer.ok:
+            log.warning("floorline: CCR entry %s refused: %s", key, answer.error_message())
+
     def delete(self, hash_key: str) -> bool:
-        # The store has no deletion for originals; Floorline evicts and expires them itself.
-        key = self._norm(hash_key)
-        with self._lock:
-            return key is not None and self._local.pop(key, None) is not None
+        try:
+            key = self._norm(hash_key)
+            if key is None:
+                return False
+            with self._lock:
+                self._read.pop(key, None)
+            answer = self._call("DELETE", self._path(key), query={"tenant": self.tenant})
+            return bool(answer is not None and answer.ok and isinstance(answer.body, dict) and answer.body.get("deleted"))
+        except Exception:  # noqa: BLE001
+            log.exception("floorline: CCR delete failed")
+            return False
 
     def exists(self, hash_key: str) -> bool:
         try:
             key = self._norm(hash_key)
             if key is None:
                 return False
-            summary = self._find(key)
-            return bool(summary) and summary.get("status") == "live"
+            answer = self._call("GET", "/api/v1/originals/count", query={"tenant": self.tenant, "key": key, "status": "live"})
+            return bool(answer is not None and answer.ok and isinstance(answer.body, dict) and answer.body.get("count"))
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR exists failed")
             return False
 
     def clear(self) -> None:
-        with self._lock:
-            self._local.clear()
-        log.info("floorline: CCR clear forgets this process's entry details; the store keeps its originals")
+        try:
+            with self._lock:
+                self._read.clear()
+            answer = self._call("DELETE", "/api/v1/originals", query={"tenant": self.tenant})
+            if answer is not None and not answer.ok:
+                log.warning("floorline: CCR clear refused: %s", answer.error_message())
+        except Exception:  # noqa: BLE001
+            log.exception("floorline: CCR clear failed")
 
     def count(self) -> int:
-        return len(self._summaries() or [])
+        counted = self._counted()
+        return int(counted.get("count") or 0) if counted else 0
 
     def keys(self) -> list[str]:
-        return [self._key_of(s) for s in self._summaries() or []]
+        try:
+            return [self._entry(item, "", "")[0] for item in self._live() or []]
+        except Exception:  # noqa: BLE001
+            log.exception("floorline: CCR keys failed")
+            return []
 
     def items(self) -> list[tuple[str, Any]]:
-        """Every entry with its details, without the texts: Headroom reads items() for expiry,
-        eviction order and totals on each store, and the texts stay on the server (get() has them)."""
+        """Every live entry with its fields and counters but not its texts: Headroom reads
+        items() on every store (for expiry) and for its totals, never for the texts, which
+        stay on the server (get() has them)."""
         try:
-            return [(self._key_of(s), self._entry(self._key_of(s), s, "", "")) for s in self._summaries() or []]
+            return [self._entry(item, "", "") for item in self._live() or []]
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR items failed")
             return []
 
     def get_stats(self) -> dict[str, Any]:
-        summaries = self._summaries()
+        counted = self._counted()
         return {
             "backend_type": self.backend_type,
-            "entry_count": len(summaries or []),
-            "bytes_used": sum(s.get("size_bytes", 0) + (s.get("compressed_size_bytes") or 0) for s in summaries or []),
-            "connection_status": "connected" if summaries is not None else f"unreachable: {self._last_problem}",
+            "entry_count": int(counted.get("count") or 0) if counted else 0,
+            "bytes_used": int(counted.get("bytes") or 0) if counted else 0,
+            "connection_status": "connected" if counted is not None else f"unreachable: {self._last_problem}",
             "url": self.url,
-            "tenant_prefix": self.tenant_prefix,
+            "tenant": self.tenant,
         }
 
 
