@@ -235,6 +235,7 @@ export async function enqueueTestEvent(webhookId: string): Promise<{ event_id: s
 
 export interface ClaimedDelivery {
   id: number;
+  webhookId: string;
   /** Attempts including this one. */
   attempts: number;
   url: string;
@@ -243,17 +244,31 @@ export interface ClaimedDelivery {
   event: { id: string; type: string; data: Record<string, unknown>; created_at: Date };
 }
 
+/** How far down the due queue one claim looks for webhooks to serve. */
+const CLAIM_WINDOW = 500;
+
 /**
- * Claims up to `limit` due deliveries. SKIP LOCKED lets several instances claim at once
+ * Claims up to `limit` due deliveries, at most `perWebhook` of any one webhook, and none of
+ * the webhooks in `skip` (those this process is still sending to): one receiver that answers
+ * slowly, or not at all, then holds at most its own few attempts, and the other webhooks'
+ * deliveries are claimed past its backlog. SKIP LOCKED lets several instances claim at once
  * without waiting on or taking each other's rows; the lease (`next_attempt_at` moved to
  * `leaseUntil`) keeps a claimed row from being claimed again while it is being sent, and
- * brings it back if this process dies mid-attempt. Test deliveries go out even to a
- * paused webhook (the operator asked for them).
+ * brings it back if this process dies mid-attempt. Test deliveries go out even to a paused
+ * webhook (the operator asked for them).
  */
-export async function claimDueDeliveries(limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  limit: number,
+  now: Date,
+  leaseUntil: Date,
+  options: { perWebhook?: number; skip?: readonly string[] } = {},
+): Promise<ClaimedDelivery[]> {
   const db = await getDb();
+  const perWebhook = options.perWebhook ?? limit;
+  const skip = JSON.stringify(options.skip ?? []);
   const rows = await queryRows<{
     id: unknown;
+    webhook_id: string;
     attempts: unknown;
     url: string;
     secret: string;
@@ -265,12 +280,26 @@ export async function claimDueDeliveries(limit: number, now: Date, leaseUntil: D
   }>(
     db,
     sql`
-      with due as (
-        select d.id from webhook_deliveries d
+      with candidates as (
+        select d.id, d.webhook_id, d.next_attempt_at from webhook_deliveries d
         join webhooks w on w.id = d.webhook_id
         join webhook_events e on e.id = d.event_id
         where d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
           and (w.active or e.type = ${TEST_EVENT_TYPE})
+          and d.webhook_id not in (select value from json_array_elements_text(${skip}::json))
+        order by d.next_attempt_at, d.id
+        limit ${CLAIM_WINDOW}
+      ),
+      ranked as (
+        select id, row_number() over (partition by webhook_id order by next_attempt_at, id) as rank
+        from candidates
+      ),
+      due as (
+        select d.id from webhook_deliveries d
+        join ranked r on r.id = d.id
+        -- Checked again on the row as locked: another instance may have claimed it since.
+        where r.rank <= ${perWebhook} and d.status = 'pending'
+          and d.next_attempt_at <= ${now.toISOString()}::timestamptz
         order by d.next_attempt_at, d.id
         limit ${limit}
         for update of d skip locked
@@ -280,11 +309,12 @@ export async function claimDueDeliveries(limit: number, now: Date, leaseUntil: D
         last_attempt_at = ${now.toISOString()}::timestamptz
       from due, webhooks w, webhook_events e
       where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
-      returning d.id, d.attempts, w.url, w.secret, w.format, e.id as event_id, e.type, e.data,
+      returning d.id, d.webhook_id, d.attempts, w.url, w.secret, w.format, e.id as event_id, e.type, e.data,
         e.created_at as event_created_at`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
+    webhookId: r.webhook_id,
     attempts: Number(r.attempts),
     url: r.url,
     secret: r.secret,

@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { type AppServer, postJson, startApp } from "../support/app-server";
 import { freePort } from "../support/server-process";
-import { nth, type Received, type Receiver, startReceiver } from "../support/receiver";
+import { nth, type Received, type Receiver, startReceiver, startStuckReceiver } from "../support/receiver";
 
 const receipt = (chain: string, n: number, density: number) => ({
   chain_id: chain,
@@ -191,5 +191,35 @@ test.describe("with a loopback receiver", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await row.getByRole("button", { name: "Delete" }).click();
     await expect(page.getByRole("row").filter({ hasText: "?from=page" })).toHaveCount(0);
+  });
+
+  test("a receiver that never finishes holds back only its own deliveries, and the app still stops", async () => {
+    test.setTimeout(120_000);
+    const stuck = await startStuckReceiver("drip", 1_000);
+    try {
+      const created = await postJson(`${app.base}/api/v1/webhooks`, { url: stuck.url, events: ["chain.collapsed"] });
+      expect(created.status).toBe(201);
+      const { id: stuckId } = await created.json();
+      // More queued for the stuck receiver than the worker sends at once, all before the other's.
+      for (let i = 0; i < 20; i++) {
+        expect((await postJson(`${app.base}/api/v1/webhooks/${stuckId}/test`, {})).status).toBe(202);
+      }
+      await expect.poll(() => stuck.connections, { timeout: 30_000 }).toBeGreaterThan(0);
+      const before = eventsOf(receiver.received, "webhook.test").length;
+      expect((await postJson(`${app.base}/api/v1/webhooks/${webhookId}/test`, {})).status).toBe(202);
+      await expect.poll(() => eventsOf(receiver.received, "webhook.test").length, { timeout: 30_000 }).toBe(before + 1);
+      // Delivered while the stuck attempts are still open, and only a couple of them at once.
+      expect(stuck.closed).toBe(0);
+      expect(stuck.connections).toBeLessThanOrEqual(2);
+
+      // Stopping does not wait on the stuck receiver beyond its bound.
+      const started = Date.now();
+      const code = await Promise.race([app.stop(), settle(30_000).then(() => "still running")]);
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      await expect.poll(() => stuck.closed, { timeout: 5_000 }).toBe(stuck.connections);
+    } finally {
+      await stuck.close();
+    }
   });
 });

@@ -3,9 +3,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendWebhook } from "@/db/workers/webhook-send";
+import { MAX_ANSWER_BYTES, sendWebhook } from "@/db/workers/webhook-send";
+import { startStuckReceiver } from "../support/receiver";
 
 let port = 0;
+const FLOOD_BYTES = 256 * 1024 * 1024;
+const flood = { closedEarly: false };
 const seen: { host?: string; body: string }[] = [];
 const server = createServer((request, response) => {
   let body = "";
@@ -17,6 +20,23 @@ const server = createServer((request, response) => {
       return response.end();
     }
     if (request.url === "/slow") return setTimeout(() => response.end("late"), 2_000);
+    if (request.url === "/flood" || request.url === "/ok-then-drip") {
+      // An answer far larger than anyone would read; `flood.closedEarly` says the sender hung up.
+      response.writeHead(request.url === "/flood" ? 500 : 200, { "content-type": "text/plain" });
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      let written = 0;
+      const pump = () => {
+        while (written < FLOOD_BYTES) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once("drain", pump);
+        }
+        response.end();
+      };
+      response.on("close", () => {
+        flood.closedEarly = written < FLOOD_BYTES;
+      });
+      return pump();
+    }
     response.writeHead(request.url === "/fail" ? 503 : 204);
     response.end(request.url === "/fail" ? "try later" : undefined);
   });
@@ -82,5 +102,51 @@ describe("sendWebhook", () => {
       status: null,
       error: expect.stringContaining("no answer"),
     });
+  });
+
+  it("gives an attempt one total deadline: a receiver that drips its answer cannot hold it", async () => {
+    for (const mode of ["drip", "silent"] as const) {
+      const stuck = await startStuckReceiver(mode, 100);
+      try {
+        const started = Date.now();
+        const result = await sendWebhook(stuck.url, "{}", {}, { allowPrivate: true, timeoutMs: 1_000 });
+        const took = Date.now() - started;
+        expect(result, mode).toMatchObject({ ok: false, status: null, error: "no answer within 1 s" });
+        expect(took, mode).toBeGreaterThanOrEqual(900);
+        expect(took, mode).toBeLessThan(2_500);
+        await expect.poll(() => stuck.closed, { timeout: 2_000 }).toBe(1);
+      } finally {
+        await stuck.close();
+      }
+    }
+  });
+
+  it("reads at most a little of a failed answer and none of a successful one", async () => {
+    flood.closedEarly = false;
+    const started = Date.now();
+    const failed = await sendWebhook(`http://127.0.0.1:${port}/flood`, "{}", {}, { allowPrivate: true });
+    expect(failed).toMatchObject({ ok: false, status: 500 });
+    if (!failed.ok) expect(failed.error.length).toBeLessThanOrEqual(MAX_ANSWER_BYTES + 40);
+    await expect.poll(() => flood.closedEarly, { timeout: 2_000 }).toBe(true);
+
+    flood.closedEarly = false;
+    const ok = await sendWebhook(`http://127.0.0.1:${port}/ok-then-drip`, "{}", {}, { allowPrivate: true });
+    expect(ok).toEqual({ ok: true, status: 200 });
+    await expect.poll(() => flood.closedEarly, { timeout: 2_000 }).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("stops an attempt at once when its signal aborts (the server is stopping)", async () => {
+    const stuck = await startStuckReceiver("drip", 100);
+    try {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 300);
+      const started = Date.now();
+      const result = await sendWebhook(stuck.url, "{}", {}, { allowPrivate: true, signal: stop.signal });
+      expect(result).toMatchObject({ ok: false, status: null, error: expect.stringContaining("shut down") });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await stuck.close();
+    }
   });
 });
