@@ -27,30 +27,6 @@ export function isWideSeparator(c: number): boolean {
 export const isLetter = (c: number) => isUpper(c) || isLower(c) || (c >= 0x80 && !isWideSeparator(c));
 export const isAlnum = (c: number) => isLetter(c) || isDigit(c);
 
-// Characters that always end a token: whitespace, brackets, quotes, and ; | ! ? * `
-export function isBreak(c: number): boolean {
-  return (
-    c <= 32 ||
-    c === 40 || // (
-    c === 41 || // )
-    c === 91 || // [
-    c === 93 || // ]
-    c === 123 || // {
-    c === 125 || // }
-    c === 60 || // <
-    c === 62 || // >
-    c === 34 || // "
-    c === 96 || // `
-    c === 124 || // |
-    c === 59 || // ;
-    c === 33 || // !
-    c === 63 || // ?
-    c === 42 || // *
-    c === 127 ||
-    isWideSeparator(c)
-  );
-}
-
 /** ASCII lower case only: the same on every platform, whatever its locale. */
 export function asciiLower(s: string): string {
   let out = "";

@@ -4,20 +4,14 @@
 // back from a cached original, or lost, out. Pure code with relative imports only, so the
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
 import { decodeBase64, decodeUtf8, looksLikeBase64 } from "./base64";
-import { type Fact, type FactIndex, FactSet, states } from "./facts";
-import {
-  addJsonFacts,
-  analyseJson,
-  fieldHolds,
-  indexJson,
-  type JsonDoc,
-  jsonSpecificity,
-  jsonUnits,
-  opensLikeJson,
-  parseJson,
-} from "./json";
+import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
+import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity, readJson } from "./json";
+import type { Counts } from "./intern";
+import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
-import { addTextFacts, analyseText, indexText, type TextDoc, textSpecificity } from "./text";
+import { TokenStore } from "./scan";
+import { fieldHolds, opensLikeJson, parseJson } from "./schema";
+import { addTextFacts, analyseText, indexTokens, segmentsOf, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
 export const METHOD = "floorline-facts/1";
@@ -80,35 +74,42 @@ interface Decoded {
   text: string;
 }
 
-function readDoc(text: string, jsonOnly: boolean): { doc: Doc | null; parsed: boolean } {
+/** Reads text as JSON when it opens like JSON and parses (always, when `jsonOnly`), else as text; null when JSON was required and it is not. */
+function readDoc(lexicon: Lexicon, text: string, jsonOnly: boolean): Doc | null {
+  const store = new TokenStore(lexicon);
   if (jsonOnly || opensLikeJson(text)) {
-    const parsed = parseJson(text);
-    if (parsed.ok) return { doc: { kind: "json", json: analyseJson(parsed.value) }, parsed: true };
+    const json = readJson(lexicon, store, text);
+    if (json) return { kind: "json", json };
+    if (jsonOnly) return null;
   }
-  return { doc: { kind: "text", text: analyseText(text) }, parsed: false };
+  return { kind: "text", text: analyseText(store, text) };
 }
 
-function decode(content: string, format: MeasureFormat): Decoded {
+function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
   const asBase64 = format === "base64" || (format === "any" && looksLikeBase64(content));
   if (asBase64) {
     const bytes = decodeBase64(content);
     const text = bytes ? decodeUtf8(bytes) : null;
     if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
-    return { format: "base64", parseable: true, doc: readDoc(text, false).doc, text };
+    return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
   }
   if (format === "json") {
-    const { doc, parsed } = readDoc(content, true);
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
-    return { format: "json", parseable: parsed, doc: parsed ? doc : null, text: content };
+    const doc = readDoc(lexicon, content, true);
+    return { format: "json", parseable: doc !== null, doc, text: content };
   }
-  const { doc } = readDoc(content, false);
+  const doc = readDoc(lexicon, content, false);
   return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: content };
 }
 
-function indexOf(doc: Doc): FactIndex {
-  const index: FactIndex = { keys: new Set(), json: doc.kind === "json" };
-  if (doc.kind === "json") indexJson(doc.json, index);
-  else indexText(doc.text, index);
+function indexOf(lexicon: Lexicon, doc: Doc): FactIndex {
+  const index = newIndex(lexicon, doc.kind === "json");
+  const seen = lexicon.counts();
+  if (doc.kind === "json") indexJson(doc.json, index, seen);
+  else {
+    const { store, firstLine, endLine } = doc.text;
+    indexTokens(store, store.lineStart[firstLine] as number, store.lineStart[endLine] as number, index, seen);
+  }
   return index;
 }
 
@@ -118,49 +119,58 @@ function lookup(originals: Originals | undefined, hash: string): string | undefi
   return found ?? undefined;
 }
 
+function specificity(doc: Doc): number {
+  return doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text);
+}
+
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(doc: Doc, source: Doc | null, sourceKeys: Set<string> | null): number {
+function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: Counts | null): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
-    const allowed = new Map<string, number>();
-    if (source?.kind === "json")
-      for (const u of jsonUnits(source.json)) allowed.set(u.id, (allowed.get(u.id) ?? 0) + 1);
-    const seen = new Map<string, number>();
+    const json = doc.json;
+    const allowed = lexicon.counts();
+    if (source.kind === "json") for (let n = 0; n < source.json.count; n++) allowed.add(source.json.key[n] as number);
+    const seen = lexicon.counts();
     let total = 0;
     let padding = 0;
-    for (const u of jsonUnits(doc.json)) {
-      total += u.bytes;
-      const count = (seen.get(u.id) ?? 0) + 1;
-      seen.set(u.id, count);
-      const limit = allowed.get(u.id) ?? 1;
-      if (count > Math.max(limit, 1)) padding += u.bytes * REPEAT_COST;
+    for (let n = 0; n < json.count; n++) {
+      const bytes = json.bytes(n);
+      const id = json.key[n] as number;
+      total += bytes;
+      const count = seen.add(id);
+      const limit = allowed.get(id);
+      if (count > Math.max(limit, 1)) padding += bytes * REPEAT_COST;
     }
     return total === 0 ? 1 : clamp01(1 - padding / total);
   }
-  const inSource = new Map<string, number>();
-  if (source?.kind === "text")
-    for (const seg of source.text.segments) inSource.set(seg.norm, (inSource.get(seg.norm) ?? 0) + 1);
-  const seen = new Map<string, number>();
+  const segments = segmentsOf(doc.text, lexicon);
+  const sourceSegments = source?.kind === "text" ? segmentsOf(source.text, lexicon) : null;
+  const inSource = lexicon.counts();
+  if (sourceSegments) for (let k = 0; k < sourceSegments.count; k++) inSource.add(sourceSegments.ids[k] as number);
+  const seen = lexicon.counts();
+  const { store } = doc.text;
+  const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
-  for (const seg of doc.text.segments) {
-    total += seg.bytes;
-    const count = (seen.get(seg.norm) ?? 0) + 1;
-    seen.set(seg.norm, count);
-    const fromSource = inSource.get(seg.norm) ?? 0;
+  for (let k = 0; k < segments.count; k++) {
+    const id = segments.ids[k] as number;
+    const bytes = segments.bytes[k] as number;
+    total += bytes;
+    const count = seen.add(id);
+    const fromSource = inSource.get(id);
     if (count > Math.max(fromSource, 1)) {
-      wasted += seg.bytes * REPEAT_COST;
+      wasted += bytes * REPEAT_COST;
       continue;
     }
     if (!sourceKeys || fromSource > 0) continue;
     let hits = false;
-    for (const t of seg.tokens) {
-      if (t.kind === "hash") hits = true;
-      for (const key of t.index) if (sourceKeys.has(key)) hits = true;
-      if (hits) break;
+    for (let t = segments.from[k] as number; !hits && t < (segments.to[k] as number); t++) {
+      const info = infos[store.tokens[t] as number] as TokenInfo;
+      if (info.kind === "hash") hits = true;
+      for (let n = info.indexFrom; n < info.indexTo; n++) if (sourceKeys.has(lexicon.pool[n] as number)) hits = true;
     }
-    if (!hits) wasted += seg.bytes;
+    if (!hits) wasted += bytes;
   }
   return total === 0 ? 0 : clamp01(1 - wasted / total);
 }
@@ -174,86 +184,142 @@ export function roundScore(x: number): number {
   return Math.floor(x * 10000 + 0.5) / 10000;
 }
 
+const MAX_ERROR_LINE_CHARS = 160;
+
+/** A fact as the source states it, for lost and recoverable examples. */
+function display(facts: FactTable, f: number, source: Doc): string {
+  const lexicon = facts.lexicon;
+  const show = facts.show[f];
+  if (show === SHOW_LEAF && source.kind === "json") return source.json.display(facts.shownA[f] as number);
+  if (show === SHOW_LINE) {
+    const store = source.kind === "json" ? source.json.store : source.text.store;
+    const line = store.lineString(facts.shownA[f] as number).trim();
+    return line.length > MAX_ERROR_LINE_CHARS ? `${line.slice(0, MAX_ERROR_LINE_CHARS)}...` : line;
+  }
+  if (show !== SHOW_TOKEN) return "";
+  const t = lexicon.infos[facts.shownA[f] as number] as TokenInfo;
+  const text = t.key ? `${t.key}=${t.text}` : t.text;
+  const nextId = facts.shownB[f] as number;
+  const next = nextId >= 0 ? (lexicon.infos[nextId] as TokenInfo) : null;
+  // A bare number says little without what it counts: "10,000 jobs", not "10,000".
+  if (t.kind === "number" && !t.key && facts.shownOpen[f] === 1 && next && next.kind === "keyword")
+    return `${text} ${next.text}`;
+  return text;
+}
+
+/**
+ * The lexicon is kept from one measurement to the next: a chain's source is measured again with
+ * every pass, and texts share their words. Ids only ever stand for equal strings, so what the
+ * lexicon already holds changes no answer, only the cost. It starts afresh past a size, and a
+ * measurement started from inside another (an `originals` function that measures) gets its own.
+ */
+const LEXICON_LIMIT = 1 << 20;
+let shared: Lexicon | null = null;
+let busy = false;
+
+/** Forgets every token seen so far (for benches that time a first measurement). */
+export function clearMeasureCache(): void {
+  if (!busy) shared = null;
+}
+
 export function measureDetailed(content: string, options: MeasureOptions = {}): DetailedMeasurement {
+  if (busy) return measureWith(new Lexicon(), content, options);
+  if (!shared || shared.size > LEXICON_LIMIT) shared = new Lexicon();
+  busy = true;
+  try {
+    return measureWith(shared, content, options);
+  } finally {
+    shared.release();
+    busy = false;
+  }
+}
+
+function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions): DetailedMeasurement {
   const format = options.format ?? "any";
   const required = options.requiredFields ?? [];
-  const decoded = decode(content, format);
+  const decoded = decode(lexicon, content, format);
   const doc = decoded.doc;
 
   let schema_valid: boolean | null = null;
   if (required.length > 0) {
-    schema_valid = doc?.kind === "json" && required.every((field) => fieldHolds(doc.json.root, field));
+    const parsed = doc?.kind === "json" ? parseJson(decoded.text) : null;
+    schema_valid = parsed?.ok === true && required.every((field) => fieldHolds(parsed.value, field));
   }
 
   const hasSource = options.source !== undefined && options.source !== null;
   if (!hasSource) {
-    const density = !doc
-      ? 0
-      : (doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text)) * efficiency(doc, null, null);
+    const density = doc ? specificity(doc) * efficiency(lexicon, doc, null, null) : 0;
     return answer(decoded, schema_valid, density, null, [], []);
   }
 
-  const sourceDoc = readDoc(options.source as string, false).doc as Doc;
-  const set = new FactSet();
-  if (sourceDoc.kind === "json") addJsonFacts(sourceDoc.json, set);
-  else addTextFacts(sourceDoc.text, set);
-  const facts = set.facts;
+  const sourceDoc = readDoc(lexicon, options.source as string, false) as Doc;
+  const facts = new FactTable(lexicon);
+  if (sourceDoc.kind === "json") addJsonFacts(sourceDoc.json, facts);
+  else addTextFacts(sourceDoc.text, facts);
 
-  const index = doc ? indexOf(doc) : null;
+  const index = doc ? indexOf(lexicon, doc) : null;
   const originals: { hash: string; index: FactIndex }[] = [];
   if (doc && options.originals) {
     for (const hash of findMarkers(decoded.text, MAX_ORIGINALS)) {
       const text = lookup(options.originals, hash);
-      const found = text === undefined ? null : readDoc(text, false).doc;
-      if (found) originals.push({ hash, index: indexOf(found) });
+      const found = text === undefined ? null : readDoc(lexicon, text, false);
+      if (found) originals.push({ hash, index: indexOf(lexicon, found) });
     }
   }
 
   let total = 0;
   let kept = 0;
   const counts: FactCounts = { in_source: 0, retained: 0, recoverable: 0, lost: 0 };
-  const lost: Fact[] = [];
+  // The heaviest lost facts, in the source's order among equals: a bounded insertion.
+  const lost: number[] = [];
   const recoverable: { fact: string; hash: string }[] = [];
-  for (const fact of facts) {
-    total += fact.weight;
-    if (fact.specific) counts.in_source++;
-    if (index && states(index, fact)) {
-      kept += fact.weight;
-      if (fact.specific) counts.retained++;
+  for (let f = 0; f < facts.count; f++) {
+    const weight = facts.weight[f] as number;
+    const specific = facts.specific[f] === 1;
+    total += weight;
+    if (specific) counts.in_source++;
+    if (index && facts.states(index, f)) {
+      kept += weight;
+      if (specific) counts.retained++;
       continue;
     }
-    const from = originals.find((o) => states(o.index, fact));
+    const from = originals.find((o) => facts.states(o.index, f));
     if (from) {
-      kept += fact.weight * RECOVERABLE_CREDIT;
-      if (fact.specific) {
+      kept += weight * RECOVERABLE_CREDIT;
+      if (specific) {
         counts.recoverable++;
-        if (recoverable.length < MAX_LOST_EXAMPLES) recoverable.push({ fact: fact.display, hash: from.hash });
+        if (recoverable.length < MAX_LOST_EXAMPLES)
+          recoverable.push({ fact: display(facts, f, sourceDoc), hash: from.hash });
       }
       continue;
     }
-    if (fact.specific) {
-      counts.lost++;
-      lost.push(fact);
-    }
+    if (!specific) continue;
+    counts.lost++;
+    if (lost.length === MAX_LOST_EXAMPLES && weight <= (facts.weight[lost[MAX_LOST_EXAMPLES - 1] as number] as number))
+      continue;
+    let at = lost.length;
+    while (at > 0 && (facts.weight[lost[at - 1] as number] as number) < weight) at--;
+    lost.splice(at, 0, f);
+    if (lost.length > MAX_LOST_EXAMPLES) lost.pop();
   }
 
   let density = 0;
   if (doc) {
     if (total === 0) {
       // A source that states nothing specific leaves nothing to lose: the content is judged on its own.
-      density =
-        (doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text)) * efficiency(doc, null, null);
+      density = specificity(doc) * efficiency(lexicon, doc, null, null);
     } else {
-      const sourceKeys = new Set<string>();
-      for (const fact of facts) for (const key of fact.need) sourceKeys.add(key);
-      density = (kept / total) * efficiency(doc, sourceDoc, sourceKeys);
+      const sourceKeys = lexicon.counts();
+      const seqs = lexicon.seqs;
+      for (let f = 0; f < facts.count; f++) {
+        const need = facts.need[f] as number;
+        for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
+          sourceKeys.add(seqs.pool[k] as number);
+      }
+      density = (kept / total) * efficiency(lexicon, doc, sourceDoc, sourceKeys);
     }
   }
-  // Heaviest first, then in the source's order (the sort is stable).
-  const lost_examples = lost
-    .sort((a, b) => b.weight - a.weight)
-    .slice(0, MAX_LOST_EXAMPLES)
-    .map((f) => f.display);
+  const lost_examples = lost.map((f) => display(facts, f, sourceDoc));
   return answer(decoded, schema_valid, density, counts, lost_examples, recoverable);
 }
 

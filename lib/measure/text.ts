@@ -1,61 +1,75 @@
-// Text (and logs, which are text): its facts, what it states, its sentences.
-import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactSet } from "./facts";
-import { errorLineNeed, isErrorLine, isLogText } from "./logs";
-import { asciiLower, type Token, tokenizeLine, utf8Length } from "./tokens";
+// Text (and logs, which are text): its facts, what it states, its sentences. A text is a range
+// of lines of a token store; everything here walks token ids.
+import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark } from "./facts";
+import { type Counts, growInt32, SeqInterner, TripleCounter } from "./intern";
+import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
+import { ENDS, OPEN, type TokenStore } from "./scan";
 
-/** Longest error line kept whole in a lost example; longer ones are cut and marked. */
-const MAX_EXAMPLE_CHARS = 160;
-
-export interface Segment {
-  /** The sentence's tokens in lower case, joined by single spaces: its identity. */
-  norm: string;
-  bytes: number;
-  tokens: Token[];
-}
+/** How many leading tokens of a line may hold its time and level. */
+const LEAD = 4;
 
 export interface TextDoc {
-  lines: Token[][];
-  rawLines: string[];
-  logs: boolean;
-  segments: Segment[];
+  store: TokenStore;
+  /** Lines `[firstLine, endLine)` of the store. */
+  firstLine: number;
+  endLine: number;
 }
 
-export function analyseText(text: string): TextDoc {
-  const rawLines = text.split("\n");
-  const lines = rawLines.map((line) => tokenizeLine(line));
-  const segments: Segment[] = [];
-  for (const tokens of lines) {
-    let current: Token[] = [];
-    for (const t of tokens) {
-      current.push(t);
-      if (t.ends) {
-        segments.push(segmentOf(current));
-        current = [];
+export function analyseText(store: TokenStore, s: string, from = 0, to = s.length): TextDoc {
+  const firstLine = store.addText(s, from, to);
+  return { store, firstLine, endLine: store.lines };
+}
+
+/** Logs: at least two non-empty lines, at least half of them led by a time or a level. */
+export function isLogText(doc: TextDoc): boolean {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  let nonEmpty = 0;
+  let logLike = 0;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    if (a === b) continue;
+    nonEmpty++;
+    const lead = Math.min(a + LEAD, b);
+    for (let k = a; k < lead; k++) {
+      if ((infos[store.tokens[k] as number] as TokenInfo).logLead) {
+        logLike++;
+        break;
       }
     }
-    if (current.length > 0) segments.push(segmentOf(current));
   }
-  return { lines, rawLines, logs: isLogText(lines), segments };
+  return nonEmpty >= 2 && logLike * 2 >= nonEmpty;
 }
 
-function segmentOf(tokens: Token[]): Segment {
-  let norm = "";
-  let bytes = 0;
-  for (const t of tokens) {
-    const lower = asciiLower(t.text);
-    norm = norm ? `${norm} ${lower}` : lower;
-    bytes += utf8Length(t.text) + 1;
-  }
-  return { norm, bytes, tokens };
+/**
+ * An error line: it opens like an error report ("Traceback", "TypeError: ..."), or, in logs,
+ * one of its first tokens is an error level.
+ */
+function isErrorLine(store: TokenStore, a: number, b: number, logs: boolean): boolean {
+  const infos = store.lexicon.infos;
+  if (a < b && (infos[store.tokens[a] as number] as TokenInfo).opensError) return true;
+  if (!logs) return false;
+  const lead = Math.min(a + LEAD, b);
+  for (let k = a; k < lead; k++) if ((infos[store.tokens[k] as number] as TokenInfo).errorLevel) return true;
+  return false;
 }
 
-const isValueShape = (shape: string) => shape.charCodeAt(0) === 35 || shape.indexOf("=#") >= 0;
-
-function display(t: Token, next: Token | undefined): string {
-  const text = t.key ? `${t.key}=${t.text}` : t.text;
-  // A bare number says little without what it counts: "10,000 jobs", not "10,000".
-  if (t.kind === "number" && !t.key && t.open && next && next.kind === "keyword") return `${text} ${next.text}`;
-  return text;
+/** What an error line needs an index to hold: every key of its tokens but its time stamps. */
+function errorLineNeed(lexicon: Lexicon, store: TokenStore, a: number, b: number): number {
+  const seqs = lexicon.seqs;
+  const seen = new Set<number>();
+  for (let k = a; k < b; k++) {
+    const t = lexicon.infos[store.tokens[k] as number] as TokenInfo;
+    if (t.isTime) continue;
+    for (let n = t.needFrom; n < t.needTo; n++) {
+      const key = seqs.pool[n] as number;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      seqs.push(key);
+    }
+  }
+  return seqs.take();
 }
 
 /**
@@ -63,87 +77,151 @@ function display(t: Token, next: Token | undefined): string {
  * by its kind) are records of one kind: a value that differs from record to record is worth
  * the share of records that state it, so thirty request lines weigh like one line, not thirty.
  */
-export function addTextFacts(doc: TextDoc, into: FactSet, scale = 1): void {
-  const templates = new Map<string, number[]>();
-  doc.lines.forEach((tokens, i) => {
-    if (tokens.length === 0) return;
-    const template = tokens.map((t) => t.shape).join(" ");
-    const rows = templates.get(template);
-    if (rows) rows.push(i);
-    else templates.set(template, [i]);
-  });
-  // How many records of a template state each value at each position, counted once per template.
-  const lineGroup = new Map<number, { size: number; counts: Map<string, number> }>();
-  for (const rows of templates.values()) {
-    const counts = new Map<string, number>();
-    if (rows.length > 1) {
-      for (const row of rows) {
-        (doc.lines[row] ?? []).forEach((t, slot) => {
-          if (!isValueShape(t.shape)) return;
-          const id = `${slot}\u0002${t.need.join("\u0001")}`;
-          counts.set(id, (counts.get(id) ?? 0) + 1);
-        });
-      }
+export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
+  const { store } = doc;
+  const lexicon = store.lexicon;
+  const infos = lexicon.infos;
+  const tokens = store.tokens;
+  const lines = doc.endLine - doc.firstLine;
+  // Templates: a line's sequence of token shapes, to an id local to this text.
+  const templates = new SeqInterner();
+  const templateOf = new Int32Array(lines);
+  let rows = new Int32Array(16);
+  for (let l = 0; l < lines; l++) {
+    const a = store.lineStart[doc.firstLine + l] as number;
+    const b = store.lineStart[doc.firstLine + l + 1] as number;
+    if (a === b) {
+      templateOf[l] = -1;
+      continue;
     }
-    const group = { size: rows.length, counts };
-    for (const row of rows) lineGroup.set(row, group);
+    for (let k = a; k < b; k++) templates.push((infos[tokens[k] as number] as TokenInfo).shape);
+    const t = templates.take();
+    templateOf[l] = t;
+    rows = growInt32(rows, t + 1);
+    rows[t] = (rows[t] as number) + 1;
   }
-
-  doc.lines.forEach((tokens, row) => {
-    const group = lineGroup.get(row);
-    if (!group) return;
-    tokens.forEach((t, slot) => {
-      if (t.need.length === 0) return;
-      let weight = t.kind === "keyword" ? CONTEXT_WEIGHT : 1;
-      if (group.size > 1 && isValueShape(t.shape)) {
-        weight = (group.counts.get(`${slot}\u0002${t.need.join("\u0001")}`) ?? 0) / group.size;
-      }
-      into.add({
-        kind: t.kind,
-        weight: weight * scale,
-        specific: t.kind !== "keyword",
-        display: display(t, tokens[slot + 1]),
-        need: t.need,
-        pathNeed: null,
-      });
-    });
-    if (isErrorLine(tokens, doc.logs)) {
-      const line = (doc.rawLines[row] ?? "").trim();
-      into.add({
-        kind: "error_line",
-        weight: ERROR_LINE_WEIGHT * scale,
-        specific: true,
-        display: line.length > MAX_EXAMPLE_CHARS ? `${line.slice(0, MAX_EXAMPLE_CHARS)}...` : line,
-        need: errorLineNeed(tokens),
-        pathNeed: null,
-      });
+  // How many records of a template state each value at each position.
+  const counts = new TripleCounter();
+  for (let l = 0; l < lines; l++) {
+    const t = templateOf[l] as number;
+    if (t < 0 || (rows[t] as number) < 2) continue;
+    const a = store.lineStart[doc.firstLine + l] as number;
+    const b = store.lineStart[doc.firstLine + l + 1] as number;
+    for (let k = a; k < b; k++) {
+      const info = infos[tokens[k] as number] as TokenInfo;
+      if (info.valueShape) counts.add(t, k - a, info.needSeq);
     }
-  });
+  }
+  let logs: boolean | null = null;
+  for (let l = 0; l < lines; l++) {
+    const t = templateOf[l] as number;
+    if (t < 0) continue;
+    const size = rows[t] as number;
+    const line = doc.firstLine + l;
+    const a = store.lineStart[line] as number;
+    const b = store.lineStart[line + 1] as number;
+    for (let k = a; k < b; k++) {
+      const info = infos[tokens[k] as number] as TokenInfo;
+      if (info.needTo === info.needFrom) continue;
+      let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
+      if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
+      const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
+      into.addText(
+        info.needSeq,
+        weight * scale,
+        info.word !== KEYWORD,
+        info.id,
+        next,
+        ((store.flags[k] as number) & OPEN) !== 0,
+      );
+    }
+    if (logs === null) logs = isLogText(doc);
+    if (isErrorLine(store, a, b, logs)) {
+      into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line);
+    }
+  }
 }
 
-/** Adds everything a text states to an index. */
-export function indexText(doc: TextDoc, index: FactIndex): void {
-  for (const tokens of doc.lines) for (const t of tokens) for (const key of t.index) index.keys.add(key);
+/** Adds every key the tokens `[a, b)` state to an index; `seen` marks token ids already added. */
+export function indexTokens(store: TokenStore, a: number, b: number, index: FactIndex, seen: Counts): void {
+  const infos = store.lexicon.infos;
+  for (let k = a; k < b; k++) {
+    const id = store.tokens[k] as number;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = infos[id] as TokenInfo;
+    const pool = store.lexicon.pool;
+    for (let n = info.indexFrom; n < info.indexTo; n++) mark(index, pool[n] as number);
+  }
 }
 
-const TOKEN_SPECIFICITY: Record<string, number> = { stop: 0, keyword: 0.5 };
+/** The sum of the tokens' specificity (facts 1, keywords one half, stop words 0), and their count. */
+export function specificitySum(store: TokenStore, a: number, b: number): number {
+  const infos = store.lexicon.infos;
+  let sum = 0;
+  for (let k = a; k < b; k++) sum += (infos[store.tokens[k] as number] as TokenInfo).spec;
+  return sum;
+}
 
-/** Without a source: the share of tokens that are specific (facts 1, keywords one half). */
+/** Without a source: the share of tokens that are specific. */
 export function textSpecificity(doc: TextDoc): number {
-  let tokens = 0;
-  let sum = 0;
-  for (const line of doc.lines) {
-    for (const t of line) {
-      tokens++;
-      sum += TOKEN_SPECIFICITY[t.kind] ?? 1;
-    }
-  }
-  return tokens === 0 ? 0 : sum / tokens;
+  const { store } = doc;
+  const a = store.lineStart[doc.firstLine] as number;
+  const b = store.lineStart[doc.endLine] as number;
+  return b === a ? 0 : specificitySum(store, a, b) / (b - a);
 }
 
-export function tokenSpecificity(tokens: readonly Token[]): number {
-  if (tokens.length === 0) return 0;
-  let sum = 0;
-  for (const t of tokens) sum += TOKEN_SPECIFICITY[t.kind] ?? 1;
-  return sum / tokens.length;
+/** A text's sentences: each one's identity (its tokens in lower case) and its bytes, in order. */
+export interface Segments {
+  ids: Int32Array<ArrayBuffer>;
+  bytes: Int32Array<ArrayBuffer>;
+  /** Token range of each sentence in the store. */
+  from: Int32Array<ArrayBuffer>;
+  to: Int32Array<ArrayBuffer>;
+  count: number;
+}
+
+export function segmentsOf(doc: TextDoc, lexicon: Lexicon): Segments {
+  const { store } = doc;
+  const infos = lexicon.infos;
+  const seqs = lexicon.seqs;
+  const out: Segments = {
+    ids: new Int32Array(64),
+    bytes: new Int32Array(64),
+    from: new Int32Array(64),
+    to: new Int32Array(64),
+    count: 0,
+  };
+  const close = (from: number, to: number, bytes: number) => {
+    const n = out.count++;
+    if (n >= out.ids.length) {
+      out.ids = growInt32(out.ids, n + 1);
+      out.bytes = growInt32(out.bytes, n + 1);
+      out.from = growInt32(out.from, n + 1);
+      out.to = growInt32(out.to, n + 1);
+    }
+    out.ids[n] = seqs.take();
+    out.bytes[n] = bytes;
+    out.from[n] = from;
+    out.to[n] = to;
+  };
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    let from = a;
+    let bytes = 0;
+    for (let k = a; k < b; k++) {
+      const info = infos[store.tokens[k] as number] as TokenInfo;
+      const pool = lexicon.pool;
+      for (let n = info.atomsFrom; n < info.atomsTo; n++) seqs.push(pool[n] as number);
+      bytes += info.bytes;
+      if (((store.flags[k] as number) & ENDS) !== 0) {
+        close(from, k + 1, bytes);
+        from = k + 1;
+        bytes = 0;
+      }
+    }
+    if (from < b) close(from, b, bytes);
+  }
+  return out;
 }

@@ -1,12 +1,11 @@
-// Longer than most modules on purpose: the order of the classification tests is part of the
-// method, and it reads as one list only in one place.
-// Tokenisation and classification of text, the ground every format stands on. Written as
-// plain character tests (no regular expressions, no locale, ASCII case folding only) so that
-// a port to another language is line by line and gives the same tokens. docs/measurement.md
-// states the rules in prose; the order of the tests below is part of them.
-import { asciiLower, isAlnum, isBreak, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
-import { dateKey, digitsAt, pad2, readDottedOrSlashedDate, readIsoDate, readNumber, readTime } from "./values";
-import { ATTACHED_ONLY_UNITS, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
+// Classification of one token, the ground every format stands on. Written as plain character
+// tests (no regular expressions, no locale, ASCII case folding only) so that a port to another
+// language is line by line and gives the same tokens. docs/measurement.md states the rules in
+// prose; the order of the tests below is part of them. Splitting text into tokens, and joining
+// what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
+import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
+import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime } from "./values";
+import { ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
 
@@ -358,152 +357,5 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   return compound(text, initial);
 }
 
-// --- lines ---
-
-// Most tokens of a text are words it uses again and again: their classification is kept
-// (classify is pure, so the cache changes no answer, only the cost). Bounded, and emptied
-// whole when full, which is as deterministic as the rest.
-const CACHE_LIMIT = 65536;
-const cache = new Map<string, Token[]>();
-
-function classifyCached(text: string, initial: boolean): Token[] {
-  const key = initial ? `\u0001${text}` : text;
-  let known = cache.get(key);
-  if (!known) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    known = classify(text, initial);
-    cache.set(key, known);
-  }
-  // Each use gets its own token objects: a line's tokens carry where they stand (ends, open).
-  return known.map((t) => ({ ...t }));
-}
-
-const TRAILING = new Set([46, 44, 58, 61, 39]); // . , : = '
-const LEADING = new Set([44, 58, 61, 39]); // , : = '
-
-/**
- * Splits one line into raw tokens and classifies them, then joins what spans tokens: a unit
- * word after a number ("4 GB"), am/pm after a time, and dates written with month names
- * ("May 2, 2026", "2 May 2026"). Commas break tokens except between digits; apostrophes
- * except between letters.
- */
-export function tokenizeLine(line: string): Token[] {
-  const raw: { text: string; ends: boolean; open: boolean }[] = [];
-  let i = 0;
-  const n = line.length;
-  while (i < n) {
-    while (i < n && isBreakAt(line, i)) i++;
-    if (i >= n) break;
-    const start = i;
-    while (i < n && !isBreakAt(line, i)) i++;
-    let a = start;
-    let b = i;
-    let ends = i < n && (line.charCodeAt(i) === 33 || line.charCodeAt(i) === 63);
-    while (b > a && TRAILING.has(line.charCodeAt(b - 1))) {
-      if (line.charCodeAt(b - 1) === 46) ends = true;
-      b--;
-    }
-    while (a < b && LEADING.has(line.charCodeAt(a))) a++;
-    const open = b === i && (i >= n || line.charCodeAt(i) <= 32);
-    if (b > a) raw.push({ text: line.slice(a, b), ends, open });
-    else if (ends && raw.length > 0) {
-      const last = raw[raw.length - 1];
-      if (last) last.ends = true;
-    }
-  }
-  const out: Token[] = [];
-  let initial = true;
-  for (const r of raw) {
-    const classified = classifyCached(r.text, initial);
-    const last = classified[classified.length - 1];
-    if (last) {
-      last.ends = r.ends;
-      last.open = r.open;
-    }
-    out.push(...classified);
-    initial = r.ends;
-  }
-  return joinAcross(out);
-}
-
-function isBreakAt(line: string, i: number): boolean {
-  const c = line.charCodeAt(i);
-  if (isBreak(c)) return true;
-  if (c === 44)
-    return !(i > 0 && i + 1 < line.length && isDigit(line.charCodeAt(i - 1)) && isDigit(line.charCodeAt(i + 1)));
-  if (c === 39)
-    return !(i > 0 && i + 1 < line.length && isLetter(line.charCodeAt(i - 1)) && isLetter(line.charCodeAt(i + 1)));
-  return false;
-}
-
-const numberValue = (t: Token | undefined) =>
-  t && t.kind === "number" && t.need.length === 1 && t.need[0]?.indexOf("|") === -1 ? (t.need[0] ?? "").slice(2) : null;
-
 const smallInt = (v: string | null, max: number) =>
   v !== null && v.length <= 4 && digitsAt(v, 0, v.length) >= 0 && Number(v) >= 1 && Number(v) <= max ? Number(v) : -1;
-
-function dateToken(parts: Token[], y: number, m: number, d: number): Token {
-  const key = y > 0 ? dateKey(y, m, d) : `d:--${pad2(m)}-${pad2(d)}`;
-  const t = token(parts.map((p) => p.text).join(" "), "date", [key], [key], "#date");
-  t.ends = parts[parts.length - 1]?.ends ?? false;
-  t.open = parts[parts.length - 1]?.open ?? false;
-  return t;
-}
-
-function joinAcross(tokens: Token[]): Token[] {
-  const out: Token[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    const next = tokens[i + 1];
-    const month = t.kind !== "number" ? MONTHS.get(asciiLower(t.text)) : undefined;
-    if (month !== undefined && !t.ends) {
-      const day = smallInt(numberValue(next), 31);
-      if (day > 0) {
-        const year = next && !next.ends ? smallInt(numberValue(tokens[i + 2]), 2999) : -1;
-        const parts = year >= 1000 ? [t, next as Token, tokens[i + 2] as Token] : [t, next as Token];
-        out.push(dateToken(parts, year >= 1000 ? year : 0, month, day));
-        i += parts.length - 1;
-        continue;
-      }
-    }
-    const day = smallInt(numberValue(t), 31);
-    if (day > 0 && next && !t.ends) {
-      const m = MONTHS.get(asciiLower(next.text));
-      const year = smallInt(numberValue(tokens[i + 2]), 2999);
-      if (m !== undefined && year >= 1000 && !next.ends) {
-        out.push(dateToken([t, next, tokens[i + 2] as Token], year, m, day));
-        i += 2;
-        continue;
-      }
-    }
-    if (next && t.open && (t.kind === "number" || t.kind === "time")) {
-      const word = asciiLower(next.text);
-      const unit = UNITS.get(word);
-      const value = numberValue(t);
-      if (t.kind === "number" && value !== null && unit && !ATTACHED_ONLY_UNITS.has(word)) {
-        const joined = numberToken(`${t.text} ${next.text}`, value, unit);
-        joined.ends = next.ends;
-        joined.open = next.open;
-        joined.key = t.key;
-        joined.shape = t.shape;
-        out.push(joined);
-        i++;
-        continue;
-      }
-      if (word === "am" || word === "pm" || word === "a.m" || word === "p.m") {
-        const hour = t.kind === "number" ? smallInt(value, 12) : -1;
-        const time = t.kind === "time" ? readTime(`${t.text}${word}`) : hour > 0 ? readTime(`${hour}:00${word}`) : null;
-        if (time) {
-          const joined = token(`${t.text} ${next.text}`, "time", [time[0]], [time[0]], "#time");
-          joined.ends = next.ends;
-          joined.open = next.open;
-          out.push(joined);
-          i++;
-          continue;
-        }
-      }
-    }
-    out.push(t);
-  }
-  return out;
-}

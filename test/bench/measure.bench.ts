@@ -2,8 +2,11 @@
 // process (content against a source of the same size), beside SHA-256's MB/s on the same
 // bytes. Targets: at least a tenth of SHA-256's rate, and a per-byte cost at 4 MiB no more
 // than 1.5 times that at 64 KiB (linear time). Printed, never asserted.
+// "first" is a measurement with nothing seen before (the lexicon emptied): every distinct
+// token is classified. "again" measures the same pair once more, as ingest does with a chain's
+// source on every pass. The targets are judged on "first", the worst case.
 import { sha256Hex } from "@/lib/guard/hash";
-import { measure } from "@/lib/measure/index";
+import { clearMeasureCache, measure } from "@/lib/measure/index";
 import { utf8Length } from "@/lib/measure/tokens";
 import { median, printTable, ratioLine } from "./support/report";
 
@@ -50,11 +53,11 @@ function logs(bytes: number): string {
   return parts.join("").slice(0, bytes);
 }
 
-function json(bytes: number): string {
+function json(bytes: number, first = 0): string {
   const next = generator(3);
   const items: string[] = [];
   let size = 40;
-  for (let i = 0; size < bytes - 200; i++) {
+  for (let i = first; size < bytes - 200; i++) {
     const item = JSON.stringify({
       sku: `SKU-${i}`,
       quantity: next(9),
@@ -79,6 +82,14 @@ function timeMs(run: () => void, rounds: number): number {
 
 const rows: string[][] = [];
 const verdicts: string[] = [];
+// The source differs from the content (another slice of the same kind), as in a chain; a
+// JSON source is a JSON document too.
+const sourceOf = {
+  text: (size: number) => text(size + 512).slice(256),
+  logs: (size: number) => logs(size + 512).slice(256),
+  json: (size: number) => json(size, 8),
+};
+
 for (const [name, make, format] of [
   ["text", text, "text"],
   ["logs", logs, "text"],
@@ -87,28 +98,34 @@ for (const [name, make, format] of [
   const perByte: number[] = [];
   for (const size of SIZES) {
     const content = make(size);
-    // The source differs from the content (another slice of the same kind), as in a chain.
-    const source = make(size + 512).slice(256);
+    const source = sourceOf[name](size);
     const bytes = utf8Length(content) + utf8Length(source);
     const rounds = size > 1024 * KiB ? 3 : 25;
     measure(content, { source, format });
-    const ms = timeMs(() => measure(content, { source, format }), rounds);
+    const first = timeMs(() => {
+      clearMeasureCache();
+      measure(content, { source, format });
+    }, rounds);
+    const again = timeMs(() => measure(content, { source, format }), rounds);
     const shaMs = timeMs(() => {
       sha256Hex(content);
       sha256Hex(source);
     }, rounds);
-    const rate = bytes / 1e6 / (ms / 1000);
+    const rate = bytes / 1e6 / (first / 1000);
+    const againRate = bytes / 1e6 / (again / 1000);
     const shaRate = bytes / 1e6 / (shaMs / 1000);
-    perByte.push(ms / bytes);
+    perByte.push(first / bytes);
     rows.push([
       name,
       `${size / KiB} KiB`,
-      ms.toFixed(1),
+      first.toFixed(1),
       rate.toFixed(2),
+      againRate.toFixed(2),
       shaRate.toFixed(0),
       (rate / shaRate).toFixed(4),
+      (againRate / shaRate).toFixed(4),
     ]);
-    verdicts.push(ratioLine(`${name} ${size / KiB} KiB, measure / SHA-256 rate`, rate / shaRate, RATE_TARGET));
+    verdicts.push(ratioLine(`${name} ${size / KiB} KiB, measure (first) / SHA-256 rate`, rate / shaRate, RATE_TARGET));
   }
   const growth = (perByte[1] ?? 0) / (perByte[0] ?? 1);
   verdicts.push(
@@ -116,6 +133,9 @@ for (const [name, make, format] of [
   );
 }
 
-printTable(["input", "size", "measure ms", "measure MB/s", "SHA-256 MB/s", "ratio"], rows);
+printTable(
+  ["input", "size", "first ms", "first MB/s", "again MB/s", "SHA-256 MB/s", "first ratio", "again ratio"],
+  rows,
+);
 console.log("");
 for (const line of verdicts) console.log(line);

@@ -2,7 +2,8 @@
 // and fails when that rule breaks.
 import { describe, expect, it } from "vitest";
 import { measure, measureDetailed } from "@/lib/measure/index";
-import { classify, tokenizeLine } from "@/lib/measure/tokens";
+import { tokenizeLine } from "@/lib/measure/scan";
+import { classify } from "@/lib/measure/tokens";
 
 const kept = (content: string, source: string, format: "text" | "json" | "any" = "any") =>
   measure(content, { source, format });
