@@ -5,7 +5,8 @@
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
 import { decodeBase64, decodeUtf8, looksLikeBase64 } from "./base64";
 import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
-import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity, readJson } from "./json";
+import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
+import { readJson } from "./json-read";
 import type { Counts } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
