@@ -7,3 +7,8 @@ export function degradeBase64(encoded: string, keep = 0.75): string {
   const bytes = Buffer.from(encoded, "base64");
   return bytes.subarray(0, Math.floor(bytes.length * keep)).toString("base64");
 }
+
+/** The first pass of such a chain: a text attachment put into the context as base64, whole. */
+export function encodeBase64(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64");
+}

@@ -48,3 +48,28 @@ export function crushJson(text: string, options: { protect?: readonly string[]; 
   }
   return JSON.stringify(without(value, drop ?? "", options.keepItems ?? 4));
 }
+
+function isEmpty(value: Json): boolean {
+  if (value === null || value === "" || value === 0 || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value).length === 0;
+}
+
+function withoutEmpty(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutEmpty);
+  if (value !== null && typeof value === "object") {
+    const out: { [key: string]: Json } = {};
+    for (const [key, inner] of Object.entries(value)) if (!isEmpty(inner)) out[key] = withoutEmpty(inner);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A minifier's favourite pass: every field whose value is empty (null, "", 0, false, [] or {})
+ * dropped, on the theory that absent means empty. It does not know which zeros the consumer
+ * needs to see: a required field holding 0 goes too.
+ */
+export function dropEmpty(text: string): string {
+  return JSON.stringify(withoutEmpty(JSON.parse(text) as Json));
+}

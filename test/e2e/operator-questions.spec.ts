@@ -95,7 +95,7 @@ test("a pass's detail lists every check of the floor and marks the gate that dec
   await expect(decided).toContainText("0.38");
   await expect(decided).toContainText("≥ 0.45");
   await expect(checks.locator('tr[data-gate="max_pass_number"]')).toContainText("≤ 8");
-  await expect(checks.locator('tr[data-gate="min_size_bytes"]')).toContainText("1500 bytes");
+  await expect(checks.locator('tr[data-gate="min_size_bytes"]')).toContainText("1048 bytes");
   // The directive stays the guard's own text.
   await expect(page.getByTestId("pass-detail")).toContainText("HALT: Density 0.38 < 0.45.");
 

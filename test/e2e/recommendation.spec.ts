@@ -1,24 +1,38 @@
 import { expect, test } from "@playwright/test";
 
-// One flow on the demo class search-results (db/demo-recommend.ts has the working): the
-// three options, one opened in the what-if, then saved with a note through the confirmation.
+// One flow on the demo class search-results (docs/recommendation.md has the working, the
+// chains are demo/search-agents.ts): the three options, one opened in the what-if, then
+// saved with a note through the confirmation.
 test.describe.configure({ mode: "serial" });
 
 test("a failing chain's page says which recommended floor would have caught it, and where", async ({ page }) => {
-  await page.goto("/chains/sr-fail-06");
+  await page.goto("/chains/sr-careless-27");
   const box = page.getByTestId("recommended-catch");
-  await expect(box).toContainText("This chain failed at pass 5");
-  // Its density fell to 0.46 at pass 4: strict (0.59) and balanced (0.5) stop it there,
-  // lenient (0.44) does not.
-  await expect(box.locator('li[data-option="strict"]')).toContainText("caught it at pass");
-  await expect(box.locator('li[data-option="balanced"]')).toContainText("HALT: Density");
+  await expect(box).toContainText("This chain failed at pass 6");
+  // Its size fell to 870 bytes at pass 3 and 629 at pass 5: strict (880) stops it at 3,
+  // balanced (720) at 5, lenient (520, density 0.34) not at all.
+  await expect(box.locator('li[data-option="strict"]')).toContainText("caught it at pass 3");
+  await expect(box.locator('li[data-option="balanced"]')).toContainText("HALT: Size 629 < 720");
   await expect(box.locator('li[data-option="lenient"]')).toContainText("would not have caught it");
 });
 
-test("a class with too few chains says there is not enough data, and why", async ({ page }) => {
-  await page.goto("/policies?class=summary");
-  // Other specs add summary chains to the shared server; below ten it still says why.
-  await expect(page.getByTestId("floor-options-not-enough")).toContainText(/summary has [1-9] recorded chains?/);
+test("a class with too few chains says there is not enough data, and why", async ({ page, request }) => {
+  // A class of this test's own: other specs add chains to the demo's classes on this server.
+  const contentClass = `e2e-few-${Date.now()}`;
+  const receipts = [1, 2, 3].map((c) => ({
+    chain_id: `${contentClass}-${c}`,
+    pass_id: "p1",
+    pass_number: 1,
+    current_content_hash: `h${c}`,
+    current_size_bytes: 4000,
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.9,
+    content_class: contentClass,
+  }));
+  expect((await request.post("/api/v1/passes", { data: { receipts } })).status()).toBe(201);
+  await page.goto(`/policies?class=${contentClass}`);
+  await expect(page.getByTestId("floor-options-not-enough")).toContainText(`${contentClass} has 3 recorded chains`);
   await expect(page.getByTestId("floor-options-not-enough")).toContainText("at least 10");
 });
 
@@ -27,32 +41,30 @@ test("choose a recommended floor, see it in the what-if, save it with a note", a
   const options = page.getByTestId("floor-options");
   await expect(options.getByTestId("floor-option-current").getByTestId("outcome-caught")).toHaveText("0");
   await expect(options.getByTestId("floor-option-strict").getByTestId("outcome-caught")).toHaveText("12");
-  await expect(options.getByTestId("floor-option-balanced").getByTestId("outcome-caught")).toHaveText("8");
+  await expect(options.getByTestId("floor-option-balanced").getByTestId("outcome-caught")).toHaveText("9");
   await expect(options.getByTestId("floor-option-balanced").getByTestId("outcome-halted")).toHaveText("1");
   await expect(options.getByTestId("floor-option-lenient").getByTestId("outcome-halted")).toHaveText("0");
 
   await options.getByTestId("option-what-if-balanced").click();
-  await expect(page).toHaveURL(/min_semantic_density=0\.5/);
+  await expect(page).toHaveURL(/min_size_bytes=720/);
   const results = page.getByTestId("what-if-results");
   await expect(results.getByTestId("what-if-count-newly_collapsing").locator(".value")).not.toHaveText("0");
-  await expect(page.getByTestId("what-if-overlay").getByTestId("density-candidate-floor")).toContainText(
-    "candidate 0.500",
-  );
+  await expect(page.getByTestId("what-if-overlay").getByTestId("size-candidate-floor")).toContainText("candidate 720");
 
   await page.getByTestId("what-if-save").click();
   const dialog = page.getByTestId("floor-change-dialog");
   await expect(dialog).toBeVisible();
-  const density = dialog.getByTestId("floor-change-diff").locator('tr[data-field="min_semantic_density"]');
-  await expect(density).toContainText("0.3");
-  await expect(density).toContainText("0.5");
+  const size = dialog.getByTestId("floor-change-diff").locator('tr[data-field="min_size_bytes"]');
+  await expect(size).toContainText("512");
+  await expect(size).toContainText("720");
   const effect = dialog.getByTestId("floor-change-effect");
   await expect(effect).toContainText("Failures caught");
-  await expect(effect.locator("tr", { hasText: "Failures caught" })).toContainText("8");
+  await expect(effect.locator("tr", { hasText: "Failures caught" })).toContainText("9");
   // The note is required: confirming without one saves nothing.
   await dialog.getByRole("button", { name: /Confirm: save as version 2/ }).click();
   expect((await (await page.request.get("/api/v1/policies/search-results")).json()).version).toBe(1);
 
-  await dialog.getByTestId("floor-change-note").fill("Balanced floor from the recommendation: catches 8 of 14.");
+  await dialog.getByTestId("floor-change-note").fill("Balanced floor from the recommendation: catches 9 of 14.");
   await dialog.getByRole("button", { name: /Confirm: save as version 2/ }).click();
   await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 2");
   await dialog.getByRole("button", { name: "Close" }).click();
@@ -62,15 +74,15 @@ test("choose a recommended floor, see it in the what-if, save it with a note", a
   await expect(history.locator("tbody tr").first()).toContainText("v2");
   await expect(history.locator("tbody tr").first()).toContainText("Balanced floor from the recommendation");
   const policy = await (await page.request.get("/api/v1/policies/search-results")).json();
-  expect(policy).toMatchObject({ version: 2, min_semantic_density: 0.5, min_size_bytes: 512, max_pass_number: 10 });
-  expect(policy.note).toBe("Balanced floor from the recommendation: catches 8 of 14.");
+  expect(policy).toMatchObject({ version: 2, min_semantic_density: 0.3, min_size_bytes: 720, max_pass_number: 10 });
+  expect(policy.note).toBe("Balanced floor from the recommendation: catches 9 of 14.");
 
   // Revert to version 1, as a new version 3, through the same confirmation.
   await history.locator('tr[data-version="1"]').getByRole("button", { name: "Revert to v1…" }).click();
   const revert = page.getByTestId("floor-change-dialog");
-  await expect(revert.getByTestId("floor-change-diff")).toContainText("0.5");
+  await expect(revert.getByTestId("floor-change-diff")).toContainText("720");
   await revert.getByTestId("floor-change-note").fill("Back to v1 while we watch a week of traffic.");
   await revert.getByRole("button", { name: /Confirm: save as version 3/ }).click();
   await expect(revert.getByTestId("floor-change-status")).toContainText("Saved as version 3");
-  expect((await (await page.request.get("/api/v1/policies/search-results")).json()).min_semantic_density).toBe(0.3);
+  expect((await (await page.request.get("/api/v1/policies/search-results")).json()).min_size_bytes).toBe(512);
 });

@@ -60,11 +60,12 @@ describe("chain page queries", () => {
         from: 1,
         to: 6,
         min_size_bytes: 2048,
-        min_semantic_density: 0.55,
+        min_semantic_density: 0.5,
         max_pass_number: 6,
       },
     ]);
-    expect(series.mismatches.map((m) => m.pass_number)).toEqual([5]);
+    // Pass 6 was recorded by a worker whose client had not read the class's floor yet.
+    expect(series.mismatches.map((m) => m.pass_number)).toEqual([6]);
     expect(series.points[4]?.verdict).toBe("FLOOR_BREACH_DETECTED");
 
     const broken = await getChain("demo-broken-receipts");

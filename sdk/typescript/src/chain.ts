@@ -72,11 +72,24 @@ export interface ChainHost {
   measure: MeasureFn;
   cacheOriginals: boolean;
   sendContent: boolean;
+  /** When a receipt is made (its created_at). */
+  now(): Date;
   send(kind: "pass" | "boundary" | "original", body: Record<string, unknown>): void;
 }
 
 export interface ChainOptions {
   contentClass?: string;
+  /**
+   * The passes the chain already has, for an agent that resumes a chain after a restart: the
+   * next recordPass is pass `resumeAfter + 1`. Its first input is hashed as it is, so a
+   * resumed chain that does not start from its last output shows as a hash mismatch.
+   */
+  resumeAfter?: number;
+  /**
+   * What the chain started from (its first pass's input), to measure density against when
+   * that is not the first input recorded here, as in a resumed chain.
+   */
+  source?: string;
 }
 
 export class Chain {
@@ -93,6 +106,8 @@ export class Chain {
     options: ChainOptions = {},
   ) {
     this.contentClass = options.contentClass ?? "default";
+    this.passNumber = options.resumeAfter ?? 0;
+    this.source = options.source ?? null;
   }
 
   /** The policy the guard uses now: the server's once fetched, else the offline one. */
@@ -143,6 +158,8 @@ export class Chain {
       policy,
       metadata: options.metadata,
       sendContent: this.host.sendContent,
+      source: this.source,
+      createdAt: this.host.now(),
     });
     this.last = { passId, output: handed, hash: receipt.current_content_hash };
     this.host.send("pass", receipt as unknown as Record<string, unknown>);

@@ -33,6 +33,10 @@ export interface FloorlineOptions {
   onError?: (error: FloorlineError, items: Item[]) => void;
   /** Replaces the measurement (the shared one by default). */
   measure?: MeasureFn;
+  /** Where requests go in place of HTTP to `url` (tests, or an agent inside the server's process). */
+  transport?: Transport;
+  /** Dates each receipt's created_at (default: the time it is recorded). */
+  clock?: () => Date;
 }
 
 export const DEFAULTS = {
@@ -71,7 +75,8 @@ export class Floorline {
 
   constructor(private readonly options: FloorlineOptions = {}) {
     const o = { ...DEFAULTS, ...options };
-    this.transport = options.url ? httpTransport(options.url, options.apiKey, o.requestTimeoutMs) : null;
+    this.transport =
+      options.transport ?? (options.url ? httpTransport(options.url, options.apiKey, o.requestTimeoutMs) : null);
     this.delivery = this.transport
       ? new Delivery(this.transport, {
           maxBatchSize: o.maxBatchSize,
@@ -89,6 +94,7 @@ export class Floorline {
       measure: options.measure ?? measureShared,
       cacheOriginals: options.cacheOriginals ?? false,
       sendContent: options.sendContent ?? false,
+      now: options.clock ?? (() => new Date()),
       send: (kind, body) => this.send(kind, body),
     };
     this.unwatch = this.delivery && (options.flushOnExit ?? true) ? watchExit(this, o.exitTimeoutMs) : () => undefined;

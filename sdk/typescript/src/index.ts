@@ -14,7 +14,7 @@ export {
 } from "./chain";
 export { DEFAULTS, Floorline, type FloorlineOptions, type Original } from "./client";
 export type { DeliveryCounters, Item } from "./delivery";
-export { FloorlineError, type Issue } from "./http";
+export { FloorlineError, type Issue, type Transport } from "./http";
 export type { MeasureFn } from "./measure";
 export type { PassReceipt, Policy } from "./receipt";
 export { formatMarker, markerKey } from "../../../lib/originals/marker";

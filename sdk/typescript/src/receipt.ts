@@ -28,6 +28,8 @@ export interface PassReceipt extends CompressionPass {
   manifest_digest: string;
   metadata?: Record<string, unknown>;
   content?: string;
+  /** Pass 1's input (the chain's source), sent with its content so the server can measure. */
+  input_content?: string;
 }
 
 export interface ReceiptInput {
@@ -43,6 +45,9 @@ export interface ReceiptInput {
   policy: Policy;
   metadata?: Record<string, unknown>;
   sendContent?: boolean;
+  /** The chain's source, sent on its first pass when the content is. */
+  source?: string;
+  createdAt: Date;
 }
 
 export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest: CompressionManifest } {
@@ -62,11 +67,15 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
     input_content_hash: r.inputHash,
     content_class: r.contentClass,
     // Fixed now, so that a resend is the same body and the server answers it as a repeat.
-    created_at: new Date().toISOString(),
+    created_at: r.createdAt.toISOString(),
     verdict: manifest.verdict,
     manifest_digest: manifest.manifest_digest,
   };
   if (r.metadata) receipt.metadata = r.metadata;
-  if (r.sendContent) receipt.content = r.output;
+  if (r.sendContent) {
+    receipt.content = r.output;
+    // The server measures a chain's passes against the source its first pass states.
+    if (r.passNumber <= 1 && r.source !== undefined) receipt.input_content = r.source;
+  }
   return { receipt, manifest };
 }

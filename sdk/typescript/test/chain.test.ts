@@ -104,6 +104,63 @@ describe("recordPass", () => {
   });
 });
 
+describe("resumed chains, content and clock", () => {
+  it("numbers a resumed chain on from where it was, measuring against the source it is given", () => {
+    const source = "Build 4182 failed at 14:02 on host db-7: disk /var/lib/pg full (98%). Retry with --force.";
+    const kept = "Build 4182 failed at 14:02 on host db-7.";
+    const chain = new sdk.Floorline().chain("r-1", { resumeAfter: 4, source });
+    const fifth = chain.recordPass(kept, "Build 4182 failed.");
+    expect(fifth.receipt).toMatchObject({ pass_id: "r-1.p5", pass_number: 5, input_content_hash: sha(kept) });
+    expect(fifth.measured).toEqual(sdk.measure("Build 4182 failed.", { source, format: "any", requiredFields: [] }));
+  });
+
+  it("with sendContent, sends each output and the chain's source on its first pass", () => {
+    const items: Array<{ path: string; body: unknown }> = [];
+    const transport = {
+      request: async (method: string, path: string, body?: unknown) => {
+        if (method === "POST") items.push({ path, body });
+        return null;
+      },
+    };
+    const fl = new sdk.Floorline({ transport, sendContent: true, flushOnExit: false, policies: { default: loose } });
+    const chain = fl.chain("s-1");
+    const first = chain.recordPass("the source text, long enough", "the source text");
+    const second = chain.recordPass("the source text", "source");
+    expect(first.receipt).toMatchObject({ content: "the source text", input_content: "the source text, long enough" });
+    expect(second.receipt.content).toBe("source");
+    expect(second.receipt).not.toHaveProperty("input_content");
+  });
+
+  it("dates receipts by the clock it is given and delivers through the transport it is given", async () => {
+    const bodies: unknown[] = [];
+    const transport = {
+      request: async (method: string, _path: string, body?: unknown) => {
+        if (method === "POST") bodies.push(body);
+        return null;
+      },
+    };
+    let t = Date.parse("2026-01-01T00:00:00Z");
+    const clock = () => {
+      t += 60_000;
+      return new Date(t);
+    };
+    const fl = new sdk.Floorline({ transport, clock, flushOnExit: false, policies: { default: loose } });
+    const chain = fl.chain("k-1");
+    chain.recordPass("a b c d e f", "a b c", { density: 0.9 });
+    chain.recordPass("a b c", "a b", { density: 0.9 });
+    await fl.close();
+    expect(bodies).toEqual([
+      {
+        receipts: [
+          expect.objectContaining({ pass_id: "k-1.p1", created_at: "2026-01-01T00:01:00.000Z" }),
+          expect.objectContaining({ pass_id: "k-1.p2", created_at: "2026-01-01T00:02:00.000Z" }),
+        ],
+      },
+    ]);
+    expect(fl.stats.sent).toBe(2);
+  });
+});
+
 describe("compressUntilFloor", () => {
   const halve = (s: string) => ({ output: s.slice(0, Math.ceil(s.length / 2)), density: 0.9 });
 

@@ -1,4 +1,6 @@
-Incident report INC-4471: checkout latency on 2026-11-14, written for the demo agent (dedicated to the public domain by its author).
+// The long real text the demo agent summarises: a module rather than a file beside it, so that
+// the demo seed, which runs inside the bundled server, has it without reading the disk.
+export const INCIDENT_REPORT = `Incident report INC-4471: checkout latency on 2026-11-14, written for the demo agent (dedicated to the public domain by its author).
 At 09:12 UTC the on-call engineer, Priya Raman, was paged because p99 checkout latency passed 2.4 seconds.
 The alert came from the orders-api service in region eu-west-1, which normally answers in 180 milliseconds.
 Traffic at the time was ordinary for a Friday morning, about 3,200 requests per second.
@@ -33,3 +35,4 @@ The team thanked the support staff who answered the 61 tickets within the hour.
 The review also found that the runbook for orders-api did not mention replica lag at all.
 The runbook will gain a section on replica lag with the query that shows it, owned by Mei Lin.
 The service and the team will review the action items again on 2026-12-08.
+`;
