@@ -23,6 +23,7 @@ export const originalsPageParamsSchema = z.object({
   content_type: optionalText,
   tool_name: optionalText,
   chain_id: optionalText,
+  tenant: optionalText,
   q: optionalText,
   sort: z.enum(ORIGINAL_SORTS).catch("created").default("created"),
   order: z.enum(["asc", "desc"]).catch("desc").default("desc"),
@@ -46,7 +47,7 @@ export function parseOriginalsPageParams(raw: RawSearchParams): OriginalsPageQue
   const { cursor, ...filter } = params;
   const after = safeCursor((c) => decodeOriginalCursor(c, filter.sort), cursor).key;
   const filters = new URLSearchParams();
-  for (const key of ["status", "content_type", "tool_name", "chain_id", "q"] as const) {
+  for (const key of ["status", "content_type", "tool_name", "chain_id", "tenant", "q"] as const) {
     const value = filter[key];
     if (value) filters.set(key, value);
   }

@@ -29,6 +29,12 @@ export function OriginalFacts({ original: o }: { original: Original }) {
             <span className="muted"> ({ratio < 0.001 ? "under 0.1" : (ratio * 100).toFixed(1)}% of the original)</span>
           ) : null}
         </dd>
+        {o.tenant ? (
+          <>
+            <dt>Tenant</dt>
+            <dd data-testid="original-tenant">{o.tenant}</dd>
+          </>
+        ) : null}
         <dt>Content type</dt>
         <dd>{o.content_type ?? "—"}</dd>
         <dt>Tool</dt>

@@ -5,6 +5,8 @@
 1. record_pass on 4 KiB contents, beside hashlib's SHA-256 of the same bytes.
 2. Receipts per second delivered to the built app (started here on a free port with a
    throw-away data folder) by one client, against raw batches of the same receipts.
+3. Headroom's CompressionStore (the test stand-in) on the Floorline backend: store() and
+   retrieve() of 4 KiB entries, per call, as the store fills.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def receipts(prefix: str, n: int) -> list[dict]:
     ]
 
 
-def bench_delivery(n: int) -> None:
+def bench_delivery(n: int, headroom: int = 0) -> None:
     from support import Server
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,12 +115,40 @@ def bench_delivery(n: int) -> None:
                 stats = fl.stats
                 fl.close()
             raw, sdk = n / min(raw_times), n / min(sdk_times)
+            if headroom:
+                bench_headroom(server.base, headroom)
         finally:
             server.stop()
     print(f"delivery of {n} receipts to the built app (one client, one batch at a time)")
     print(f"  raw batches of 500          {raw:9.0f} receipts/s")
     print(f"  Floorline client            {sdk:9.0f} receipts/s   ratio {sdk / raw:.2f}   (target >= 0.8)")
     print(f"  client counters             {stats}")
+
+
+def bench_headroom(server_base: str, entries: int) -> None:
+    sys.path.insert(0, str(HERE.parent / "tests" / "standin"))
+    from headroom.cache.compression_store import CompressionStore
+
+    from floorline.headroom import create_ccr_backend
+
+    store = CompressionStore(max_entries=10**6, backend=create_ccr_backend(url=server_base, tenant_prefix="bench"))
+    print(f"Headroom's CompressionStore on the Floorline backend, 4 KiB entries (median per call)")
+    filled = 0
+    for size in (10, 100, entries):
+        keys, stores = [], []
+        while filled < size:
+            start = time.perf_counter()
+            keys.append(store.store(text(4096, 1000 + filled), "compressed"))
+            stores.append(time.perf_counter() - start)
+            filled += 1
+        retrieves = []
+        for key in keys[-50:]:
+            start = time.perf_counter()
+            store.retrieve(key)
+            retrieves.append(time.perf_counter() - start)
+        stores.sort()
+        retrieves.sort()
+        print(f"  {size:5d} entries: store() {stores[len(stores) // 2] * 1e3:6.1f} ms   retrieve() {retrieves[len(retrieves) // 2] * 1e3:6.1f} ms")
 
 
 def _raw(base: str, items: list[dict]) -> float:
@@ -140,8 +170,9 @@ def _chunks(items: list, size: int):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--receipts", type=int, default=20_000)
+    parser.add_argument("--headroom-entries", type=int, default=1000)
     parser.add_argument("--skip-delivery", action="store_true")
     args = parser.parse_args()
     bench_record_pass()
     if not args.skip_delivery:
-        bench_delivery(args.receipts)
+        bench_delivery(args.receipts, args.headroom_entries)

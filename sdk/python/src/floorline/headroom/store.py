@@ -24,6 +24,7 @@ import threading
 import time
 import urllib.parse
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from ..http import Answer, Transport
@@ -41,6 +42,10 @@ METADATA_BUDGET = 15 * 1024
 #: Entries read in this process whose write-back would be a retrieval (Headroom's retrieve()
 #: reads, then writes back in the same call): bounded, oldest forgotten first.
 MAX_REMEMBERED = 4096
+#: Headroom lists every entry (items(), count()) on every store, for an expiry sweep the
+#: server does by itself: the listing is kept this long, with this process's own changes
+#: applied to it, so a store costs its own calls rather than a listing of the whole tenant.
+LISTING_SECONDS = 2.0
 _HEX = frozenset("0123456789abcdef")
 #: The entry's fields the store has no column for, kept in its metadata.
 _META_FIELDS = (
@@ -110,6 +115,8 @@ class FloorlineCCRBackend:
         self._http = Transport(self.url, api_key if api_key is not None else os.environ.get("FLOORLINE_API_KEY") or None, timeout)
         self._lock = threading.Lock()
         self._read: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._listing: dict[str, Any] | None = None
+        self._listed_at = 0.0
         self._down_until = 0.0
         self._last_problem = ""
 
@@ -186,6 +193,30 @@ class FloorlineCCRBackend:
             if not cursor:
                 return items
 
+    def _listed(self) -> dict[str, Any] | None:
+        """This tenant's live entries by key, without texts, from the last listing while it is
+        fresh; None when the server could not be asked."""
+        with self._lock:
+            if self._listing is not None and time.monotonic() - self._listed_at < LISTING_SECONDS:
+                return dict(self._listing)
+        live = self._live()
+        if live is None:
+            return None
+        listing = dict(self._entry(item, "", "") for item in live)
+        with self._lock:
+            self._listing, self._listed_at = listing, time.monotonic()
+        return dict(listing)
+
+    def _note(self, key: str, entry: Any | None) -> None:
+        """This process's own change, applied to the kept listing."""
+        with self._lock:
+            if self._listing is None:
+                return
+            if entry is None:
+                self._listing.pop(key, None)
+            else:
+                self._listing[key] = entry
+
     def _counted(self) -> dict[str, Any] | None:
         answer = self._call("GET", "/api/v1/originals/count", query={"tenant": self.tenant, "status": "live"})
         return answer.body if answer is not None and answer.ok and isinstance(answer.body, dict) else None
@@ -220,6 +251,8 @@ class FloorlineCCRBackend:
             if read is not None and read[0] == entry.created_at and entry.retrieval_count == read[1] + 1:
                 # Headroom's retrieve() writing back the access it just recorded: a retrieval.
                 answer = self._call("POST", self._path(key, "/retrievals"), {"tenant": self.tenant, "metadata": meta})
+                if answer is not None and answer.ok:
+                    self._note(key, replace(entry, original_content="", compressed_content=""))
                 if answer is None or answer.ok:
                     return
                 # Gone since the read: store it again, as Headroom's own backends would.
@@ -247,6 +280,8 @@ class FloorlineCCRBackend:
         if algorithm != "sha256":
             body["hash_algorithm"] = algorithm
         answer = self._call("POST", "/api/v1/originals", body)
+        if answer is not None and answer.ok:
+            self._note(key, replace(entry, original_content="", compressed_content=""))
         if answer is None:
             log.warning("floorline: CCR entry %s not stored: the store is unreachable", key)
         elif not answer.ok:
@@ -260,6 +295,8 @@ class FloorlineCCRBackend:
             with self._lock:
                 self._read.pop(key, None)
             answer = self._call("DELETE", self._path(key), query={"tenant": self.tenant})
+            if answer is not None and answer.status in (200, 404):
+                self._note(key, None)
             return bool(answer is not None and answer.ok and isinstance(answer.body, dict) and answer.body.get("deleted"))
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR delete failed")
@@ -281,18 +318,24 @@ class FloorlineCCRBackend:
             with self._lock:
                 self._read.clear()
             answer = self._call("DELETE", "/api/v1/originals", query={"tenant": self.tenant})
+            with self._lock:
+                self._listing = {} if answer is not None and answer.ok else None
+                self._listed_at = time.monotonic()
             if answer is not None and not answer.ok:
                 log.warning("floorline: CCR clear refused: %s", answer.error_message())
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR clear failed")
 
     def count(self) -> int:
+        with self._lock:
+            if self._listing is not None and time.monotonic() - self._listed_at < LISTING_SECONDS:
+                return len(self._listing)
         counted = self._counted()
         return int(counted.get("count") or 0) if counted else 0
 
     def keys(self) -> list[str]:
         try:
-            return [self._entry(item, "", "")[0] for item in self._live() or []]
+            return list(self._listed() or {})
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR keys failed")
             return []
@@ -300,9 +343,10 @@ class FloorlineCCRBackend:
     def items(self) -> list[tuple[str, Any]]:
         """Every live entry with its fields and counters but not its texts: Headroom reads
         items() on every store (for expiry) and for its totals, never for the texts, which
-        stay on the server (get() has them)."""
+        stay on the server (get() has them). A listing is kept for LISTING_SECONDS, with this
+        process's own stores and deletes applied: another worker's show after that."""
         try:
-            return [self._entry(item, "", "") for item in self._live() or []]
+            return list((self._listed() or {}).items())
         except Exception:  # noqa: BLE001
             log.exception("floorline: CCR items failed")
             return []
