@@ -8,6 +8,7 @@ const TEXT_FILTERS = [
   ["tool_name", "Tool name"],
   ["chain_id", "Chain id"],
   ["content_type", "Content type"],
+  ["tenant", "Tenant"],
 ] as const satisfies readonly (readonly [keyof Filter, string])[];
 
 export function OriginalsFilters({ filter }: { filter: Filter }) {

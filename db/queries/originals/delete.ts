@@ -88,7 +88,7 @@ export async function deleteOriginal(
     if (row.status !== "live") {
       return { hash: resolved.hash, tenant, deleted: false, status: row.status as Exclude<OriginalStatus, "live"> };
     }
-    const removed = await removeLive(tx, [row], now, `DELETE /api/v1/originals/${resolved.hash}`);
+    const removed = await removeLive(tx, [row], now, "DELETE /api/v1/originals/{hash}");
     return {
       hash: resolved.hash,
       tenant,
@@ -107,7 +107,7 @@ export async function clearTenant(tenant: string, options: OriginalsOptions = {}
       tx,
       sql`select ${LIVE_COLUMNS} from originals where tenant = ${tenant} and status = 'live' order by hash for update`,
     );
-    const removed = await removeLive(tx, rows, now, "DELETE /api/v1/originals");
+    const removed = await removeLive(tx, rows, now, "DELETE /api/v1/originals?tenant=");
     return { tenant, deleted: removed.length, deleted_bytes: removed.reduce((sum, r) => sum + r.bytes, 0) };
   });
 }

@@ -268,12 +268,17 @@ class FloorlineCCRBackend:
             "hash": key,
             "tenant": self.tenant,
             "metadata": meta,
+            "ttl_seconds": max(0, int(entry.ttl)),
+        }
+        # Headroom's 0 is "not counted": sent as absent, the store estimates tokens from bytes
+        # and writes no "0 items" marker; either way the entry reads back as 0.
+        counts = {
             "original_tokens": entry.original_tokens,
             "compressed_tokens": entry.compressed_tokens,
             "original_items": entry.original_item_count,
             "compressed_items": entry.compressed_item_count,
-            "ttl_seconds": max(0, int(entry.ttl)),
         }
+        body.update({name: value for name, value in counts.items() if value})
         if entry.tool_name:
             body["tool_name"] = _cut(entry.tool_name, 256)
         algorithm = algorithm_of(key, original)
