@@ -2,12 +2,19 @@ import type { ChainSeries } from "@/lib/chains/series";
 
 /** What the lines and marks mean, and how much of the chain is drawn. */
 export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; hasCandidate: boolean }) {
+  const measured = series.points.some((p) => p.measured_density !== null);
   return (
     <div className="chart-legend">
       <ul aria-label="Legend">
         <li>
           <span className="swatch line curve" /> the pass&apos;s value
+          {measured ? " (density: as the agent claimed it)" : ""}
         </li>
+        {measured ? (
+          <li>
+            <span className="swatch measured" /> density Floorline measured from the pass&apos;s content
+          </li>
+        ) : null}
         <li>
           <span className="glyph under-floor">◯</span> pass under its floor
         </li>
@@ -32,6 +39,12 @@ export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; has
         <li>
           <span className="glyph mismatch">◆</span> client/server mismatch
         </li>
+        {series.mismatches.some((m) => m.kind === "measurement") ? (
+          <li>
+            <span className="glyph measurement">⬡</span> measured and claimed density disagree: the guard&apos;s verdict
+            differs
+          </li>
+        ) : null}
         {series.mismatches.some((m) => m.kind === "checked") ? (
           <li>
             <span className="glyph checked">■</span> content checked by the server contradicts the client

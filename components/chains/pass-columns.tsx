@@ -49,6 +49,15 @@ function RowMarks({ row }: { row: PassTableRow }) {
           ◆ client mismatch
         </span>
       ) : null}
+      {row.measurement_mismatch ? (
+        <span
+          className="mark measurement"
+          title={`Measured from its content, the guard says ${row.checked_verdict ?? "otherwise"}; on the claims, ${row.verdict}`}
+          data-testid="row-measurement-mismatch"
+        >
+          ⬡ measurement mismatch
+        </span>
+      ) : null}
       {row.integrity ? (
         <span className="mark integrity" title={row.integrity.detail} data-testid="row-integrity">
           ▲ {formatKind(row.integrity.kind)}
@@ -88,7 +97,18 @@ export const passColumns = [
     header: "Verdict",
     cell: (c) => (
       <>
-        <VerdictBadge verdict={c.getValue()} /> <RowMarks row={c.row.original} />
+        <VerdictBadge verdict={c.getValue()} />
+        {c.row.original.effective_verdict !== c.getValue() ? (
+          <span
+            className="effective-verdict"
+            title="The class follows measured density: the chain counts this pass by its measured verdict"
+            data-testid="row-effective-verdict"
+          >
+            {" "}
+            → measured <VerdictBadge verdict={c.row.original.effective_verdict} />
+          </span>
+        ) : null}{" "}
+        <RowMarks row={c.row.original} />
       </>
     ),
   }),
@@ -101,7 +121,19 @@ export const passColumns = [
       </span>
     ),
   }),
-  col.accessor("semantic_density_score", { header: "Density", cell: (c) => c.getValue().toFixed(3) }),
+  col.accessor("semantic_density_score", {
+    header: "Density",
+    cell: (c) => {
+      const measured = c.row.original.server_checks?.semantic_density_score;
+      return measured === undefined ? (
+        c.getValue().toFixed(3)
+      ) : (
+        <span className="nowrap" title="Claimed by the agent, then measured by Floorline from the pass's content">
+          {c.getValue().toFixed(3)} <span className="measured-text">/ {measured.toFixed(3)} measured</span>
+        </span>
+      );
+    },
+  }),
   col.accessor("input_content_hash", { header: "Input hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
   col.accessor("current_content_hash", { header: "Output hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
   col.accessor("manifest_digest", { header: "Manifest digest", cell: (c) => <ShortHash value={c.getValue()} /> }),

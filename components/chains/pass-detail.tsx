@@ -6,6 +6,7 @@ import { ShortHash } from "@/components/ui/short-hash";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { OriginalLinks, type OriginalLinkProps } from "./original-links";
 import { FloorChecks } from "./floor-checks";
+import { MeasuredFacts } from "./measured-facts";
 import type { ServerContentChecks } from "@/lib/guard/explain";
 
 /** Every field of one pass, with the floor that judged it and the boundaries that name it. */
@@ -49,6 +50,7 @@ export function PassDetail({ pass, boundaries, closeHref, originals, serverCheck
         <h3 id="floor-checks-heading">Checks of the floor</h3>
         <FloorChecks pass={pass} serverChecks={serverChecks ?? serverChecksOf(pass)} />
       </section>
+      <MeasuredFacts pass={pass} />
       <dl className="fields">
         <dt>Judged by</dt>
         <dd>

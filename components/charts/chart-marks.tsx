@@ -115,3 +115,23 @@ export function Square({ cx = 0, cy = 0, testId, title }: { cx?: number; cy?: nu
     </g>
   );
 }
+
+/**
+ * A measurement mismatch at the measured value: a hollow hexagon in the measured colour (the
+ * chart joins it to the claimed value with a dashed bar, so the gap reads at a glance).
+ */
+export function MeasuredGap({ cx = 0, cy = 0, testId, title }: MarkerProps) {
+  const r = 6;
+  const hexagon = [0, 1, 2, 3, 4, 5]
+    .map((i) => {
+      const a = (Math.PI / 3) * i + Math.PI / 6;
+      return `${cx + r * Math.cos(a)},${cy + r * Math.sin(a)}`;
+    })
+    .join(" ");
+  return (
+    <g data-testid={testId} pointerEvents="none">
+      <title>{title}</title>
+      <polygon points={hexagon} fill="var(--panel)" stroke="var(--measured)" strokeWidth={2.5} />
+    </g>
+  );
+}

@@ -34,7 +34,7 @@ import {
 import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { ChartData } from "./chart-data";
-import { BottomLabel, Diamond, FloorLabel, Square, TopLabel, Triangle } from "./chart-marks";
+import { BottomLabel, Diamond, FloorLabel, MeasuredGap, Square, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
 
@@ -111,7 +111,17 @@ function PassTooltip({
       <div className="directive">{point.directive}</div>
       <div className="muted">
         size {formatBytes(point.size)} · density {point.density.toFixed(3)}
+        {point.measured_density !== null ? ` claimed, ${point.measured_density.toFixed(3)} measured` : ""}
       </div>
+      {point.measurement_mismatch ? (
+        <div className="measured-text">
+          Measured, the guard says {point.checked_verdict ?? "otherwise"}: the claim hid it
+        </div>
+      ) : null}
+      {point.effective_verdict !== point.verdict ? (
+        <div className="muted">The chain follows the measured verdict: {point.effective_verdict}</div>
+      ) : null}
+      {point.unmeasured ? <div className="muted">Not measured: judged on its claims</div> : null}
       {point.client_mismatch ? (
         <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div>
       ) : null}
@@ -216,14 +226,33 @@ export function PassMetricChart(props: PassMetricChartProps) {
   }
 
   const underCount = points.filter(underFloor).length;
+  // The density Floorline measured, beside the claimed one, where it measured any pass.
+  const measuredDrawn = metric === "density" && points.some((p) => p.measured_density !== null);
+  const measuredGaps =
+    metric === "density" ? points.filter((p) => p.measurement_mismatch && p.measured_density !== null) : [];
+  const measuredUnder = measuredDrawn
+    ? points.filter((p) => {
+        const floor = floorOf(p);
+        return p.measured_density !== null && floor !== null && p.measured_density < floor;
+      }).length
+    : 0;
   const caption = `${m.title} over pass number, passes ${firstPoint.pass_number} to ${lastPoint.pass_number} (${points.length} drawn)${
     collapse ? `, collapse at pass ${collapse.pass_number}` : ", no collapse"
-  }${underCount > 0 ? `, ${underCount} under the floor` : ""}.`;
+  }${underCount > 0 ? `, ${underCount} under the floor` : ""}${
+    measuredDrawn
+      ? `; measured density drawn beside the claimed one, ${measuredUnder} measured under the floor, ${measuredGaps.length} where the two disagree`
+      : ""
+  }.`;
 
   return (
     <figure className="chart-figure">
       <figcaption className="visually-hidden">{caption}</figcaption>
-      <div className="chart" data-testid={`${metric}-chart`} data-points={points.length}>
+      <div
+        className="chart"
+        data-testid={`${metric}-chart`}
+        data-points={points.length}
+        data-measured-points={measuredDrawn ? points.filter((p) => p.measured_density !== null).length : undefined}
+      >
         <LineChart
           responsive
           style={{ width: "100%", height: brush ? height + 36 : height }}
@@ -409,6 +438,36 @@ export function PassMetricChart(props: PassMetricChartProps) {
             activeDot={{ r: 5 }}
             isAnimationActive={false}
           />
+          {measuredDrawn ? (
+            <Line
+              type="linear"
+              dataKey={(row: SeriesPoint | GapRow) => (isGap(row) ? null : row.measured_density)}
+              name="Measured density"
+              stroke="var(--measured)"
+              strokeWidth={2}
+              connectNulls
+              dot={(dot: { cx?: number; cy?: number; payload?: SeriesPoint | GapRow; index?: number }) => {
+                const row = dot.payload;
+                const key = `measured-dot-${dot.index}`;
+                if (!row || isGap(row) || row.measured_density === null || dot.cx === undefined || dot.cy === undefined)
+                  return <g key={key} />;
+                return (
+                  <rect
+                    key={key}
+                    data-testid="density-measured-point"
+                    x={dot.cx - 3}
+                    y={dot.cy - 3}
+                    width={6}
+                    height={6}
+                    fill="var(--measured)"
+                    pointerEvents="none"
+                  />
+                );
+              }}
+              activeDot={false}
+              isAnimationActive={false}
+            />
+          ) : null}
           {brush ? (
             <Brush
               key={brushMount.key}
@@ -428,7 +487,36 @@ export function PassMetricChart(props: PassMetricChartProps) {
             />
           ) : null}
 
+          {measuredGaps.map((p) => (
+            <ReferenceLine
+              key={`measured-gap-${p.pass_id}`}
+              segment={[
+                { x: p.pass_number, y: p.density },
+                { x: p.pass_number, y: p.measured_density as number },
+              ]}
+              stroke="var(--measured)"
+              strokeWidth={2}
+              strokeDasharray="3 2"
+              ifOverflow="visible"
+            />
+          ))}
+          {measuredGaps.map((p) => (
+            <ReferenceDot
+              key={`measured-marker-${p.pass_id}`}
+              x={p.pass_number}
+              y={p.measured_density as number}
+              ifOverflow="visible"
+              shape={(props) => (
+                <MeasuredGap
+                  {...props}
+                  testId="density-measurement-marker"
+                  title={`Pass ${p.pass_number}: claimed density ${p.density.toFixed(3)}, measured ${(p.measured_density as number).toFixed(3)}; the guard's verdict differs`}
+                />
+              )}
+            />
+          ))}
           {mismatches.map((mm) => {
+            if (mm.kind === "measurement") return null;
             const y = valueAt.get(mm.pass_number);
             return y === undefined ? null : (
               <ReferenceDot
@@ -495,13 +583,18 @@ export function PassMetricChart(props: PassMetricChartProps) {
       <ChartData
         caption={`${m.title} per pass`}
         testId={`${metric}-data`}
-        columns={["Pass", "Pass id", m.title, "Floor", "Verdict", "Marks"]}
+        columns={
+          measuredDrawn
+            ? ["Pass", "Pass id", "Claimed density", "Measured density", "Floor", "Verdict", "Marks"]
+            : ["Pass", "Pass id", m.title, "Floor", "Verdict", "Marks"]
+        }
         rows={points.map((p) => {
           const floor = floorOf(p);
           const marks = [
             underFloor(p) ? "under floor" : "",
             p.integrity ? formatKind(p.integrity) : "",
             p.client_mismatch ? "client mismatch" : "",
+            p.measurement_mismatch ? "measurement mismatch" : "",
           ].filter(Boolean);
           return {
             key: p.pass_id,
@@ -509,6 +602,9 @@ export function PassMetricChart(props: PassMetricChartProps) {
               p.pass_number,
               <code key="id">{p.pass_id}</code>,
               formatValue(metric, metric === "size" ? p.size : p.density),
+              ...(measuredDrawn
+                ? [p.measured_density === null ? "not measured" : formatValue(metric, p.measured_density)]
+                : []),
               floor === null ? "" : formatValue(metric, floor),
               p.verdict,
               marks.join(", "),

@@ -22,7 +22,13 @@ export function RecentCollapses({ items, now }: { items: RecentCollapse[]; now: 
             <span className="muted">{c.content_class}</span>
           </div>
           <div className="line">
-            <span className="directive">{c.directive}</span>
+            {c.measured ? (
+              <span className="measured-text" data-testid="recent-collapse-measured">
+                measured density {c.measured.density.toFixed(3)}, claimed {c.measured.claimed.toFixed(3)}
+              </span>
+            ) : (
+              <span className="directive">{c.directive}</span>
+            )}
             <time className="muted" dateTime={c.created_at} title={formatUtc(c.created_at)}>
               {formatAge(c.created_at, now)}
             </time>

@@ -117,7 +117,7 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
       sql`
         with scan as (
           select p.id, p.pass_number, p.current_size_bytes as s, p.semantic_density_score as d,
-            p.client_mismatch or p.checked_mismatch as client_mismatch,
+            p.client_mismatch or p.checked_mismatch or p.measurement_mismatch as client_mismatch,
             row_number() over w as rn,
             p.verdict <> lag(p.verdict) over w as verdict_change,
             p.policy_version <> lag(p.policy_version) over w or p.content_class <> lag(p.content_class) over w as policy_change,
@@ -172,6 +172,7 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
         )
         select r.pass_id, r.pass_number::float8 as pass_number, r.current_size_bytes::float8 as size, r.semantic_density_score as density,
           r.verdict, r.directive, r.client_verdict, r.client_mismatch, r.checked_mismatch, r.checked_verdict,
+          r.measured_density, r.measurement_mismatch, r.effective_verdict, r.unmeasured,
           r.content_class, r.policy_version,
           ${floorOfRow.size}::float8 as floor_size, ${floorOfRow.density}::float8 as floor_density, ${floorOfRow.maxPass}::float8 as max_pass,
           kept.flags, r.input_content_hash, r.current_content_hash,

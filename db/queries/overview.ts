@@ -152,11 +152,18 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
   const db = await getReadDb();
   const collapsedIn = since ? sql`c.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
   const rows = await queryRows<
-    Omit<RecentCollapse, "created_at" | "pass_number"> & { created_at: Date | string; pass_number: number | string }
+    Omit<RecentCollapse, "created_at" | "pass_number" | "measured"> & {
+      created_at: Date | string;
+      pass_number: number | string;
+      measured_density: number | null;
+      claimed_density: number;
+    }
   >(
     db,
     sql`
-      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive, p.created_at
+      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive, p.created_at,
+        case when p.effective_verdict <> p.verdict then p.measured_density end as measured_density,
+        p.semantic_density_score as claimed_density
       from (
         -- The newest collapsed chains first, by their index, and only then their passes: a
         -- join in the ordered part let the planner join every collapse of the range.
@@ -168,9 +175,13 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
       join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
       order by c.collapse_at desc, c.chain_id desc`,
   );
-  return rows.map((r) => ({
+  return rows.map(({ measured_density, claimed_density, ...r }) => ({
     ...r,
     pass_number: Number(r.pass_number),
     created_at: new Date(r.created_at).toISOString(),
+    measured:
+      measured_density === null || measured_density === undefined
+        ? null
+        : { density: Number(measured_density), claimed: Number(claimed_density) },
   }));
 }

@@ -151,6 +151,8 @@ function toFlagInput(p: PassRecord, floorOf: (contentClass: string, version: num
     semantic_density_score: p.semanticDensityScore,
     verdict: p.verdict,
     client_mismatch: p.clientMismatch,
+    checked_mismatch: p.checkedMismatch,
+    measurement_mismatch: p.measurementMismatch,
     policy_version: p.policyVersion,
     content_class: p.contentClass,
     floor_size: floor.min_size_bytes,

@@ -43,6 +43,8 @@ export interface FlagInput {
   client_mismatch: boolean;
   /** Kept like a client mismatch: the content contradicts the client's claims. */
   checked_mismatch?: boolean;
+  /** Kept too: the measured density changes the guard's verdict on the claims. */
+  measurement_mismatch?: boolean;
   policy_version: number;
   content_class: string;
   /** The floor of the policy version that judged this pass. */
@@ -67,7 +69,7 @@ export function passFlags(
   }
   if (options.isLast) flags |= PASS_FLAG.last;
   if (options.isBoundary) flags |= PASS_FLAG.boundary;
-  if (cur.client_mismatch || cur.checked_mismatch) flags |= PASS_FLAG.clientMismatch;
+  if (cur.client_mismatch || cur.checked_mismatch || cur.measurement_mismatch) flags |= PASS_FLAG.clientMismatch;
   if (!prev) {
     flags |= PASS_FLAG.first;
     if (cur.pass_number > 1) flags |= PASS_FLAG.integrity;

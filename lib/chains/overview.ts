@@ -137,4 +137,9 @@ export interface RecentCollapse {
   verdict: Verdict;
   directive: string;
   created_at: string;
+  /**
+   * Where the chain collapsed on a measured verdict (density_source measured) that the claims
+   * did not reach: the measured and claimed densities. The directive is the reference's, on the claims.
+   */
+  measured?: { density: number; claimed: number } | null;
 }

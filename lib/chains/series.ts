@@ -19,6 +19,13 @@ export interface SeriesRow {
   /** The pass's content contradicts the client's claims (server-side content checks). */
   checked_mismatch: boolean;
   checked_verdict: Verdict | null;
+  /** The density the server measured from the pass's content, or null where it could not. */
+  measured_density: number | null;
+  /** The guard on the measured values disagrees with the guard on the claims. */
+  measurement_mismatch: boolean;
+  /** The verdict the chain follows (density_source). */
+  effective_verdict: Verdict;
+  unmeasured: boolean;
   content_class: string;
   policy_version: number;
   floor_size: number;
@@ -45,6 +52,11 @@ export interface SeriesPoint
     | "policy_version"
     | "client_verdict"
     | "client_mismatch"
+    | "measured_density"
+    | "checked_verdict"
+    | "measurement_mismatch"
+    | "effective_verdict"
+    | "unmeasured"
   > {
   integrity: IntegrityKind | null;
 }
@@ -69,8 +81,11 @@ export interface Crossing {
 }
 
 export interface Mismatch {
-  /** `client`: the client's verdict or digest differs; `checked`: its content contradicts its claims. */
-  kind: "client" | "checked";
+  /**
+   * `client`: the client's verdict or digest differs; `checked`: its content contradicts its
+   * claims; `measurement`: the guard on the measured density disagrees with the guard on the claims.
+   */
+  kind: "client" | "checked" | "measurement";
   pass_id: string;
   pass_number: number;
   client_verdict: string | null;
@@ -130,8 +145,10 @@ export function buildChainSeries(
   for (const row of rows) {
     const finding = row.flags & PASS_FLAG.integrity ? findingFor(row, context) : undefined;
     if (finding) findings.push(finding);
-    for (const kind of ["client", "checked"] as const) {
-      if (kind === "client" ? row.client_mismatch : row.checked_mismatch) {
+    for (const kind of ["client", "checked", "measurement"] as const) {
+      const flagged =
+        kind === "client" ? row.client_mismatch : kind === "checked" ? row.checked_mismatch : row.measurement_mismatch;
+      if (flagged) {
         mismatches.push({
           kind,
           pass_id: row.pass_id,
@@ -182,6 +199,11 @@ export function buildChainSeries(
       policy_version: row.policy_version,
       client_verdict: row.client_verdict,
       client_mismatch: row.client_mismatch,
+      measured_density: row.measured_density,
+      checked_verdict: row.checked_verdict,
+      measurement_mismatch: row.measurement_mismatch,
+      effective_verdict: row.effective_verdict,
+      unmeasured: row.unmeasured,
       integrity: finding?.kind ?? null,
     });
   }

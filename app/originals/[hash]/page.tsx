@@ -3,6 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { getOriginalForView, getOriginalText } from "@/db/queries/originals/view";
 import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals/links";
 import { type ContentDiff, DIFF_MAX_CHARS, diffContent } from "@/lib/originals/diff";
+import { type DetailedMeasurement, measureDetailed } from "@/lib/measure/index";
 import { provenanceOf } from "@/lib/originals/provenance";
 import { LossSummary } from "@/components/originals/loss-summary";
 import { ContentPane } from "@/components/originals/content-pane";
@@ -22,20 +23,37 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Original ${hash.slice(0, 12)}` };
 }
 
-/** The diff of the two sides, read whole only when both are within the diff's limit. */
+/**
+ * Up to this many characters a side, the page measures which facts of the original the
+ * compressed text lost (docs/measurement.md); above it, the page would wait on the measurement.
+ */
+const MEASURE_MAX_CHARS = 256 * 1024;
+
+/**
+ * The diff of the two sides, read whole only when both are within the diff's limit, and the
+ * facts the compressed text kept, can fetch back (through a marker naming this original) or lost.
+ */
 async function lossOf(
   hash: string,
   originalChars: number,
   compressedChars: number | null,
-): Promise<ContentDiff | null> {
-  if (compressedChars === null) return null;
+): Promise<{ diff: ContentDiff | null; facts: DetailedMeasurement | "too_large" | null }> {
+  if (compressedChars === null) return { diff: null, facts: null };
   if (originalChars > DIFF_MAX_CHARS || compressedChars > DIFF_MAX_CHARS)
-    return { kind: "too_large", limit: DIFF_MAX_CHARS };
+    return { diff: { kind: "too_large", limit: DIFF_MAX_CHARS }, facts: "too_large" };
   const [a, b] = await Promise.all([
     getOriginalText(hash, "original", null),
     getOriginalText(hash, "compressed", null),
   ]);
-  return a && b ? diffContent(a.text, b.text) : null;
+  if (!a || !b) return { diff: null, facts: null };
+  const measurable = originalChars <= MEASURE_MAX_CHARS && compressedChars <= MEASURE_MAX_CHARS;
+  return {
+    diff: diffContent(a.text, b.text),
+    // A marker in the compressed text naming this original makes what it states recoverable.
+    facts: measurable
+      ? measureDetailed(b.text, { source: a.text, originals: (key) => (hash.startsWith(key) ? a.text : undefined) })
+      : "too_large",
+  };
 }
 
 export default async function OriginalPage({ params }: Props) {
@@ -68,7 +86,7 @@ export default async function OriginalPage({ params }: Props) {
   // A prefix opens the entry under its full key, so the address bar is always the shareable link.
   if (original.hash !== hash) redirect(originalHref(original.hash));
   const live = original.status === "live";
-  const [passes, recorded, diff] = await Promise.all([
+  const [passes, recorded, loss] = await Promise.all([
     listPassesForOriginal(original.hash),
     original.chain_id && original.pass_id ? getRecordedPass(original.chain_id, original.pass_id) : null,
     live ? lossOf(original.hash, original.original_chars ?? 0, original.compressed_chars) : null,
@@ -96,7 +114,9 @@ export default async function OriginalPage({ params }: Props) {
         <OriginalFacts original={original} />
         <OriginalProvenance provenance={provenance} />
       </div>
-      {live ? <LossSummary diff={diff} /> : null}
+      {live ? (
+        <LossSummary diff={loss?.diff ?? null} facts={loss?.facts ?? null} measureLimit={MEASURE_MAX_CHARS} />
+      ) : null}
       {live ? (
         <div className="side-by-side" data-testid="side-by-side">
           <ContentPane
