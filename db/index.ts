@@ -8,6 +8,7 @@ import { FollowUp } from "./follow-up";
 import { shutdownSignal } from "./lifecycle";
 import * as schema from "./schema";
 import type { Connection, Db } from "./types";
+import { errorFields, logger } from "@/lib/observability/log";
 import { processSingleton } from "@/lib/process-singleton";
 
 interface Handle extends Connection {
@@ -36,7 +37,8 @@ async function open(config: DatabaseConfig): Promise<Handle> {
     ? await (await import("./client/postgres")).openPostgres({ ...config, url: config.url })
     : await (await import("./client/pglite")).openPglite(config);
   const summaries = new FollowUp(
-    (error) => console.error("[floorline] folding passes into chain summaries failed:", error),
+    // Through the redacting helper: a failed fold's error carries the receipts it wrote.
+    (error) => logger.error({ err: errorFields(error) }, "folding passes into chain summaries failed"),
     SUMMARY_INTERVAL_MS[connection.driver],
   );
   return {

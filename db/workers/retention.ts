@@ -5,6 +5,7 @@
 import { deleteExpiredChains } from "../queries/retention";
 import type { RunningWorker, WorkerDefinition } from "./worker";
 import { env, envInvalid } from "@/lib/env";
+import { errorFields, logger } from "@/lib/observability/log";
 
 const INTERVAL_MS = 5 * 60_000;
 /** Between calls while a backlog remains. */
@@ -33,12 +34,13 @@ export function startRetentionWorker(options: {
       try {
         const run = await deleteExpiredChains({ now: (options.now ?? (() => new Date()))(), days: options.days });
         if (run.chains > 0)
-          console.log(
-            `[floorline] retention: deleted ${run.chains} chains past their kept days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.rejections} trace rejections, ${run.originals} originals)`,
+          logger.info(
+            `retention: deleted ${run.chains} chains past their kept days (${run.passes} passes, ${run.boundaries} boundaries, ${run.traces} traces, ${run.rejections} trace rejections, ${run.originals} originals)`,
           );
         if (!run.complete) next = Math.min(next, BACKLOG_MS);
       } catch (error) {
-        (options.onError ?? ((e) => console.error("[floorline] retention run failed:", e)))(error);
+        // Through the redacting helper: a failed statement's error carries its parameters.
+        (options.onError ?? ((e) => logger.error({ err: errorFields(e) }, "retention run failed")))(error);
       }
       if (!stopped) timer = setTimeout(tick, next);
     })();
@@ -59,10 +61,10 @@ export const retention: WorkerDefinition<RetentionWorker> = {
   start() {
     const days = retentionDaysFromEnv();
     if (envInvalid("FLOORLINE_RETENTION_DAYS"))
-      console.error(
-        `[floorline] FLOORLINE_RETENTION_DAYS=${process.env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
+      logger.error(
+        `FLOORLINE_RETENTION_DAYS=${process.env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
       );
-    if (days !== null) console.log(`[floorline] retention: keeping ${days} days of chains`);
+    if (days !== null) logger.info(`retention: keeping ${days} days of chains`);
     return startRetentionWorker({ days });
   },
 };

@@ -15,16 +15,28 @@ export interface ErrorFields {
   causes?: Omit<ErrorFields, "causes" | "stack">[];
 }
 
+// Secrets a message may quote: the password of a connection string, and this app's own keys
+// and webhook secrets.
+// Masked on the clipped text (with a margin, so a secret across the cut is still seen whole):
+// the patterns would take quadratic time over a message of megabytes.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/@:]{0,200}):[^\s/@]{0,200}@/gi;
+const APP_SECRET = /\b(fl|whsec)_[A-Za-z0-9_-]{8,}/g;
+
 function clip(text: unknown): string | undefined {
   if (typeof text !== "string") return undefined;
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} chars)` : text;
+  const clean = text
+    .slice(0, MAX_TEXT * 2)
+    .replace(URL_PASSWORD, "$1:***@")
+    .replace(APP_SECRET, "$1_***");
+  return text.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT)}… (${text.length} chars)` : clean;
 }
 
 /**
  * An error as loggable fields without the data it carried: Drizzle's "Failed query" messages
  * hold every parameter (a whole cached original), postgres.js errors carry `parameters`, and
  * PostgreSQL's `detail` quotes values. Kept: names, SQLSTATE codes, messages up to the first
- * "params:", the statement's text clipped, routine and constraint names, and stack frames.
+ * "params:", the statement's text clipped, routine and constraint names, and stack frames;
+ * passwords in URLs and the app's keys and webhook secrets are masked in the text kept.
  */
 export function errorFields(error: unknown): ErrorFields {
   const chain: ErrorFields[] = [];

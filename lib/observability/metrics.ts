@@ -9,6 +9,7 @@ import { INTEGRITY_KINDS, type IntegrityKind } from "../chains/integrity";
 import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "../schemas/boundaries";
 import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";
 import { processSingleton } from "../process-singleton";
+import { errorFields, logger } from "./log";
 
 export const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
 /** `budget`: evicted to stay within the byte budget; `ttl`: expired; `deleted`: a client deleted it. */
@@ -60,7 +61,7 @@ function cachedRead<T>(what: string): { state: SourceState<T>; read: () => Promi
       (error) => {
         // A scrape must still answer (with the process and counter series) while the
         // database is down; the last value read, if any, is better than none.
-        console.error(`[floorline] metrics: could not read ${what}:`, error);
+        logger.error({ err: errorFields(error) }, `metrics: could not read ${what}`);
         if (state.cached?.value === value) state.cached = null;
         return state.last;
       },

@@ -24,6 +24,19 @@ describe("errors as log fields", () => {
     expect(fields.causes?.[0]?.code).toBe("22001");
   });
 
+  it("masks connection-string passwords and the app's own secrets in what it keeps", () => {
+    const key = `fl_0123456789abcdef_${"k".repeat(43)}`;
+    const secret = `whsec_${"w".repeat(43)}`;
+    const error = new Error(`could not connect to postgres://floorline:hunter2@db.internal:5432/app with ${key}`, {
+      cause: Object.assign(new Error(`signing with ${secret} failed`), { query: "select 'postgresql://u:p4ss@h/db'" }),
+    });
+    const text = JSON.stringify(errorFields(error));
+    for (const leak of ["hunter2", "p4ss", "kkkkkkkk", "wwwwwwww"]) expect(text).not.toContain(leak);
+    expect(text).toContain("postgres://floorline:***@db.internal:5432/app");
+    expect(text).toContain("fl_***");
+    expect(text).toContain("whsec_***");
+  });
+
   it("logs a failed query answered 500 without its parameters", () => {
     const secret = "s3cr3t-original-content";
     const lines: string[] = [];
