@@ -5,12 +5,19 @@
 // app's time runs until its chain summaries have caught up with the last batch (the
 // summariser folds them right after each ingest answers), so work it defers still counts.
 // BENCH_BATCH_TIMES=1 also prints every batch's time on both sides.
+//
+// Then the content case: the same receipts posted once without content and once with 4 KiB
+// of content each (pass 1 bringing the chain's source, so every pass is checked and measured
+// against it: docs/measurement.md), in 1,000-receipt batches (5,000 receipts of 4 KiB would
+// pass the body limit), and the ratio of their receipts/s. BENCH_INGEST_ONLY=content runs
+// only that case; BENCH_CONTENT_BYTES changes the content size.
 import os from "node:os";
 import postgres from "postgres";
 import { openDatabase } from "@/db/index";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { MAX_PASS_BATCH } from "@/lib/schemas/passes";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
+import { contentBatches, type ContentReceipt } from "./support/content-receipts";
 import {
   chainBatches,
   STORED_PASS_COLUMNS,
@@ -78,6 +85,9 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 const WARMUP: Scenario = { name: "warm-up", prefix: "warm", chains: 1_000, passesPerBatch: 5, batches: 2 };
+/** The content case: 1,000-receipt batches (200 chains, +5 passes each), with and without content. */
+const CONTENT_CASE = { chains: 200, passesPerBatch: 5, batches: 6 };
+const CONTENT_TARGET = 0.5;
 
 /** Seconds per batch, in order. */
 type BatchTimes = number[];
@@ -201,6 +211,63 @@ async function runScenario(
   };
 }
 
+/** Seconds to post `batches` back to back and see them folded, as runScenario times the app. */
+async function postAll(app: RunningApp, batches: readonly ContentReceipt[][]): Promise<number> {
+  const bodies = batches.map((batch) => JSON.stringify({ receipts: batch }));
+  let seconds = 0;
+  for (const [i, batch] of batches.entries()) seconds += await postBatch(app, bodies[i] as string, batch.length);
+  return seconds + (await settle(app));
+}
+
+/**
+ * The same receipts without content, with content but no source (checked, not measured), and
+ * with content and source (measured), in turn, twice, on fresh chains each time, so the
+ * machine's drift falls on every side; receipts/s of each over both runs, and the ratio the
+ * target is on: measured against without content.
+ */
+async function runContentCase(app: RunningApp): Promise<void> {
+  const bytes = Number(process.env.BENCH_CONTENT_BYTES ?? 4096);
+  const times = { bare: 0, checked: 0, content: 0 };
+  let receipts = 0;
+  for (let round = 0; round < 2; round++) {
+    for (const side of ["bare", "checked", "content"] as const) {
+      const batches = contentBatches({
+        ...CONTENT_CASE,
+        prefix: `${side}${round}`,
+        contentBytes: bytes,
+        contentClass: "bench",
+        withContent: side !== "bare",
+        withSource: side === "content",
+        seed: 500 + round,
+      });
+      times[side] += await postAll(app, batches);
+      if (side === "bare") receipts += batches.reduce((n, b) => n + b.length, 0);
+    }
+  }
+  const bareRate = receipts / times.bare;
+  const contentRate = receipts / times.content;
+  printTable(
+    ["content case", "receipts", "POST /api/v1/passes /s"],
+    [
+      ["the receipts without content", receipts.toLocaleString("en-US"), formatRate(bareRate)],
+      [
+        `the same with ${bytes.toLocaleString("en-US")} B of content each, no source: checked, not measured`,
+        receipts.toLocaleString("en-US"),
+        formatRate(receipts / times.checked),
+      ],
+      [
+        `the same with ${bytes.toLocaleString("en-US")} B of content each, measured`,
+        receipts.toLocaleString("en-US"),
+        formatRate(contentRate),
+      ],
+    ],
+  );
+  console.log(
+    `${CONTENT_CASE.chains * CONTENT_CASE.passesPerBatch}-receipt batches, ${CONTENT_CASE.batches} per run, two runs each side (alternating), each until folded`,
+  );
+  console.log(ratioLine("with content / without", contentRate / bareRate, CONTENT_TARGET));
+}
+
 /** The stored receipts of both databases, reduced to one digest: equal digests mean the baseline wrote the same rows. */
 async function storedDigest(url: string): Promise<{ count: number; digest: string }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -272,6 +339,10 @@ async function main(): Promise<void> {
     );
 
     await runScenario(app, raw, WARMUP, policyOf, 1);
+    if (process.env.BENCH_INGEST_ONLY === "content") {
+      await runContentCase(app);
+      return;
+    }
     const rows: string[][] = [];
     const total = { receipts: 0, appSeconds: 0, rawSeconds: 0 };
     const addRow = (name: string, r: typeof total) => {
@@ -306,6 +377,8 @@ async function main(): Promise<void> {
         ? `stored rows: ${a.count} in each database, identical`
         : `stored rows DIFFER: app ${a.count} (${a.digest}), raw ${b.count} (${b.digest})`,
     );
+    console.log("");
+    await runContentCase(app);
   } finally {
     await cleanUp();
   }
