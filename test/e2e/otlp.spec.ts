@@ -14,6 +14,7 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
+import http from "node:http";
 import { expect, test } from "@playwright/test";
 
 const EXPORTERS = { "http/json": HttpJsonExporter, "http/protobuf": HttpProtoExporter } as const;
@@ -165,3 +166,37 @@ for (const kind of Object.keys(EXPORTERS) as (keyof typeof EXPORTERS)[]) {
     });
   });
 }
+
+test("slow uploads hold no export place: another exporter is still answered 200", async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  if (!baseURL) throw new Error("the Playwright config sets baseURL");
+  const body = '{"resourceSpans":[]}';
+  const head = body.slice(0, 10);
+  // More uploads under way than the server stores exports at once (4), each stuck mid-body.
+  const slow = Array.from({ length: 6 }, () => {
+    const request = http.request(`${baseURL}/api/v1/otlp/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(body.length) },
+    });
+    const status = new Promise<number>((resolve, reject) => {
+      request.on("response", (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+    });
+    request.write(head);
+    return { request, status };
+  });
+  await new Promise((r) => setTimeout(r, 1_000));
+  const quick = await fetch(`${baseURL}/api/v1/otlp/v1/traces`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  expect(quick.status, await quick.text()).toBe(200);
+  for (const upload of slow) {
+    upload.request.end(body.slice(head.length));
+    expect(await upload.status).toBe(200);
+  }
+});

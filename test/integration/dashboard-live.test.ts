@@ -1,6 +1,7 @@
 // The chain event stream: a version event on connect, a change event when a pass arrives,
 // 404 in the error contract for an unknown chain (unless the page asks to wait for it), the
-// stream ends when the client goes, and past the per-process cap a new stream is refused.
+// stream ends when the client goes, and past the per-process cap a new stream is refused
+// (test/integration/stream-limits.test.ts: the caps under parallel opens and per caller).
 import { describe, expect, it } from "vitest";
 import { params, setUpTestDatabase } from "../support/database";
 import { GET as chainEvents } from "@/app/api/v1/chains/[chain_id]/events/route";
@@ -143,7 +144,7 @@ describe("chain event stream", () => {
     }
   });
 
-  it("caps open streams per process: past the cap 503 with Retry-After, and a closed stream frees its place", async () => {
+  it("caps open streams per process: past the cap 429 with Retry-After, and a closed stream frees its place", async () => {
     await ingestPasses([receipt(1)]);
     process.env.FLOORLINE_MAX_EVENT_STREAMS = "2";
     const open = async () => {
@@ -164,9 +165,9 @@ describe("chain event stream", () => {
       const second = await open();
       expect([first.response.status, second.response.status]).toEqual([200, 200]);
       const refused = await open();
-      expect(refused.response.status).toBe(503);
+      expect(refused.response.status).toBe(429);
       expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
-      expect((await refused.response.json()).error.code).toBe("server_busy");
+      expect((await refused.response.json()).error.code).toBe("too_many_requests");
 
       first.abort.abort();
       await drain(first.response);

@@ -8,7 +8,6 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { withExportSlot } from "@/lib/otlp/admission";
 import { readOtlpBody } from "@/lib/otlp/body";
 import {
   decodeExportRequest,
@@ -360,19 +359,5 @@ describe("readOtlpBody", () => {
       code: "bad_request",
       message: expect.stringMatching(/cut off/),
     });
-  });
-});
-
-describe("withExportSlot", () => {
-  it("runs at most `limit` exports at once and refuses the next (the route answers 429)", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const first = withExportSlot(() => held.then(() => "first"), 1);
-    expect(await withExportSlot(async () => "second", 1)).toBeNull();
-    release();
-    expect(await first).toBe("first");
-    expect(await withExportSlot(async () => "third", 1)).toBe("third");
   });
 });

@@ -28,12 +28,13 @@ export const CHAINS_OPERATIONS = {
   "/api/v1/chains/{chain_id}/events": {
     GET: {
       summary: "Live changes of a chain (server-sent events)",
-      description: "`version` once, then `change` whenever a pass or boundary arrives.",
+      description:
+        "`version` once, then `change` whenever a pass or boundary arrives. 429 with `Retry-After` past the server's stream limit or the caller's own share of it.",
       tag: "Chains",
       responses: {
         200: { description: "An event stream.", media: { "text/event-stream": { schema: { type: "string" } } } },
       },
-      errors: [404],
+      errors: [404, 429],
     },
   },
   "/api/v1/exports/chains": {

@@ -3,7 +3,7 @@
 import { ingestOtlpReceipts } from "@/db/ingest/otlp";
 import { ApiError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
-import { RETRY_AFTER_SECONDS, withExportSlot } from "@/lib/otlp/admission";
+import { exportLimits, RETRY_AFTER_SECONDS, takeExportSlot } from "@/lib/otlp/admission";
 import { readOtlpBody } from "@/lib/otlp/body";
 import {
   decodeExportRequest,
@@ -14,7 +14,7 @@ import {
 } from "@/lib/otlp/codec";
 import { receiptsFromExport } from "@/lib/otlp/receipts";
 
-export const POST = route("/api/v1/otlp/v1/traces", async (request) => {
+export const POST = route("/api/v1/otlp/v1/traces", async (request, _context, principal) => {
   const encoding = otlpEncodingOf(request.headers.get("content-type"));
   if (!encoding) {
     throw new ApiError(
@@ -22,8 +22,20 @@ export const POST = route("/api/v1/otlp/v1/traces", async (request) => {
       "Send an OTLP ExportTraceServiceRequest as application/x-protobuf or application/json.",
     );
   }
-  const answer = await withExportSlot(async () => {
-    const body = await readOtlpBody(request);
+  // The body first, holding no export place while it uploads (lib/otlp/admission.ts).
+  const body = await readOtlpBody(request);
+  const slot = takeExportSlot(principal);
+  if (typeof slot === "string") {
+    const { global, perCaller } = exportLimits();
+    throw new ApiError(
+      "too_many_requests",
+      slot === "global"
+        ? `The server is storing the ${global} exports it takes at once; retry shortly.`
+        : `This credential already has the ${perCaller} exports one caller may have stored at once; retry shortly.`,
+      { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } },
+    );
+  }
+  try {
     let resourceSpans: ReturnType<typeof decodeExportRequest>;
     try {
       resourceSpans = decodeExportRequest(body, encoding);
@@ -36,13 +48,9 @@ export const POST = route("/api/v1/otlp/v1/traces", async (request) => {
       status: 200,
       headers: { "content-type": OTLP_CONTENT_TYPES[encoding] },
     });
-  });
-  if (answer === null) {
-    throw new ApiError("too_many_requests", "The server is busy with other exports; retry shortly.", {
-      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
-    });
+  } finally {
+    slot.release();
   }
-  return answer;
 });
 
 const notAllowed = methodNotAllowed("/api/v1/otlp/v1/traces");
