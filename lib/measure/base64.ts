@@ -88,8 +88,8 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
 }
 
 /**
- * Whether content of format `any` is base64: one run of at least 16 characters of the
- * alphabet, a multiple of 4 long, not plain hex (a hash is not base64), that decodes.
+ * Whether content of format `any` may be base64: one run of at least 16 characters of the
+ * alphabet, a multiple of 4 long, not hex in either case (a digest is not base64).
  */
 export function looksLikeBase64(s: string): boolean {
   if (s.length < 16 || s.length % 4 !== 0) return false;
@@ -97,7 +97,36 @@ export function looksLikeBase64(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (sextet(c) < 0 && !(c === 61 && i >= s.length - 2)) return false;
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hexOnly = false;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) hexOnly = false;
   }
   return !hexOnly;
+}
+
+/** Layers of base64 read through: base64 of base64 of text is that text. */
+const MAX_LAYERS = 3;
+
+/**
+ * The text strict base64 decodes to, or null when it is not base64 of UTF-8. Text that is
+ * itself base64 of printable text is decoded again, so that encoding a base64 source once more
+ * changes nothing.
+ */
+export function base64Text(s: string): string | null {
+  const bytes = decodeBase64(s);
+  let text = bytes ? decodeUtf8(bytes) : null;
+  for (let layer = 1; text !== null && layer < MAX_LAYERS && looksLikeBase64(text); layer++) {
+    const inner = decodeBase64(text);
+    const decoded = inner ? decodeUtf8(inner) : null;
+    if (decoded === null || !isPrintable(decoded)) break;
+    text = decoded;
+  }
+  return text;
+}
+
+/** Text a reader can use: no control characters but tab, line feed and carriage return. */
+export function isPrintable(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return false;
+  }
+  return true;
 }

@@ -3,7 +3,7 @@
 // source) in, parseability, schema validity, density and the facts a pass kept, can get
 // back from a cached original, or lost, out. Pure code with relative imports only, so the
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
-import { decodeBase64, decodeUtf8, looksLikeBase64 } from "./base64";
+import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
 import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
@@ -15,7 +15,7 @@ import { fieldHolds, opensLikeJson, parseJson } from "./schema";
 import { addTextFacts, analyseText, indexTokens, segmentsOf, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
-export const METHOD = "floorline-facts/1";
+export const METHOD = "floorline-facts/2";
 export const MEASURE_FORMATS = ["text", "json", "base64", "any"] as const;
 export type MeasureFormat = (typeof MEASURE_FORMATS)[number];
 export type MeasuredFormat = "text" | "json" | "base64";
@@ -86,13 +86,20 @@ function readDoc(lexicon: Lexicon, text: string, jsonOnly: boolean): Doc | null 
   return { kind: "text", text: analyseText(store, text) };
 }
 
+/**
+ * In format `any`, a run of the base64 alphabet that does not decode to text is base64 (of
+ * bytes no reader can use) only from this length on; shorter, it is a word, a key or an id.
+ */
+const MIN_OPAQUE_BASE64 = 64;
+
 function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
-  const asBase64 = format === "base64" || (format === "any" && looksLikeBase64(content));
-  if (asBase64) {
-    const bytes = decodeBase64(content);
-    const text = bytes ? decodeUtf8(bytes) : null;
-    if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
-    return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
+  if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
+    const text = base64Text(content);
+    if (format === "base64" || (text !== null && isPrintable(text))) {
+      if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
+      return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
+    }
+    if (content.length >= MIN_OPAQUE_BASE64) return { format: "base64", parseable: false, doc: null, text: "" };
   }
   if (format === "json") {
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
@@ -101,6 +108,15 @@ function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decod
   }
   const doc = readDoc(lexicon, content, false);
   return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: content };
+}
+
+/** The source as its passes are read: base64 that decodes to text is that text, anything else as written. */
+function sourceText(source: string, format: MeasureFormat): string {
+  if (format === "base64" || (format === "any" && looksLikeBase64(source))) {
+    const text = base64Text(source);
+    if (text !== null && isPrintable(text)) return text;
+  }
+  return source;
 }
 
 function indexOf(lexicon: Lexicon, doc: Doc): FactIndex {
@@ -146,11 +162,14 @@ function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: 
     return total === 0 ? 1 : clamp01(1 - padding / total);
   }
   const segments = segmentsOf(doc.text, lexicon);
-  const sourceSegments = source?.kind === "text" ? segmentsOf(source.text, lexicon) : null;
+  const sourceTextDoc = source?.kind === "text" ? source.text : null;
+  const sourceSegments = sourceTextDoc ? segmentsOf(sourceTextDoc, lexicon) : null;
   const inSource = lexicon.counts();
   if (sourceSegments) for (let k = 0; k < sourceSegments.count; k++) inSource.add(sourceSegments.ids[k] as number);
   const seen = lexicon.counts();
   const { store } = doc.text;
+  const first = store.lineStart[doc.text.firstLine] as number;
+  const repeated = repeatedRuns(lexicon, doc.text, sourceTextDoc);
   const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
@@ -164,16 +183,57 @@ function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: 
       wasted += bytes * REPEAT_COST;
       continue;
     }
-    if (!sourceKeys || fromSource > 0) continue;
+    let repeatedBytes = 0;
     let hits = false;
-    for (let t = segments.from[k] as number; !hits && t < (segments.to[k] as number); t++) {
+    for (let t = segments.from[k] as number; t < (segments.to[k] as number); t++) {
       const info = infos[store.tokens[t] as number] as TokenInfo;
+      if (repeated[t - first] === 1) repeatedBytes += info.bytes;
+      if (hits || !sourceKeys) continue;
       if (info.kind === "hash") hits = true;
       for (let n = info.indexFrom; n < info.indexTo; n++) if (sourceKeys.has(lexicon.pool[n] as number)) hits = true;
     }
-    if (!hits) wasted += bytes;
+    let waste = repeatedBytes * REPEAT_COST;
+    if (sourceKeys && fromSource === 0 && !hits) waste = Math.max(waste, bytes);
+    wasted += waste;
   }
   return total === 0 ? 0 : clamp01(1 - wasted / total);
+}
+
+/** Tokens a run is this long to count as repeated within a sentence or line. */
+const RUN = 4;
+
+/**
+ * The content's tokens that stand in a run of RUN tokens (within a line) which the content
+ * states more often than the source does: padding that repeats a sentence without ending it
+ * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content.
+ */
+function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: TextDoc | null): Uint8Array {
+  const inSource = lexicon.counts();
+  if (source) forEachRun(lexicon, source, (id) => inSource.add(id));
+  const { store } = doc;
+  const first = store.lineStart[doc.firstLine] as number;
+  const marks = new Uint8Array((store.lineStart[doc.endLine] as number) - first);
+  const seen = lexicon.counts();
+  forEachRun(lexicon, doc, (id, at) => {
+    if (seen.add(id) <= Math.max(inSource.get(id), 1)) return;
+    marks.fill(1, at - first, at - first + RUN);
+  });
+  return marks;
+}
+
+/** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */
+function forEachRun(lexicon: Lexicon, doc: TextDoc, visit: (id: number, at: number) => void): void {
+  const { store } = doc;
+  const seqs = lexicon.seqs;
+  const infos = lexicon.infos;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    for (let j = a; j + RUN <= b; j++) {
+      for (let k = j; k < j + RUN; k++) seqs.push((infos[store.tokens[k] as number] as TokenInfo).norm);
+      visit(seqs.take(), j);
+    }
+  }
 }
 
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
@@ -253,7 +313,7 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
     return answer(decoded, schema_valid, density, null, [], []);
   }
 
-  const sourceDoc = readDoc(lexicon, options.source as string, false) as Doc;
+  const sourceDoc = readDoc(lexicon, sourceText(options.source as string, format), false) as Doc;
   const facts = new FactTable(lexicon);
   if (sourceDoc.kind === "json") addJsonFacts(sourceDoc.json, facts);
   else addTextFacts(sourceDoc.text, facts);

@@ -5,7 +5,7 @@ import { CONTEXT_WEIGHT, type FactIndex, type FactTable, mark, SHOW_KEY, SHOW_LE
 import { type Counts, growFloat64, growInt32, growUint8 } from "./intern";
 import type { Lexicon, TokenInfo } from "./lexicon";
 import type { TokenStore } from "./scan";
-import { addTextFacts, indexTokens, specificitySum } from "./text";
+import { addTextFacts, indexTokens, readCapitals, specificitySum } from "./text";
 
 const STRING = 0;
 const NUMBER = 1;
@@ -113,6 +113,7 @@ export class JsonDoc {
     this.store.addText(s, from, to);
     const a = this.tok0[n] as number;
     const b = this.store.count;
+    readCapitals(this.store, a, b);
     this.spec[n] = b === a ? 0 : specificitySum(this.store, a, b) / (b - a);
     this.end(n, canonicalString(this.lexicon, s, from, to));
   }

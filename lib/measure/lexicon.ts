@@ -5,9 +5,18 @@
 // call of `measure`, so nothing leaks from one measurement into another.
 import { asciiLower, utf8Length } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
-import { classify, type Token, type TokenKind } from "./tokens";
-import { readTime } from "./values";
-import { ATTACHED_ONLY_UNITS, ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, MONTHS, UNITS } from "./words";
+import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
+import { readTime, shiftDecimal } from "./values";
+import {
+  ATTACHED_ONLY_UNITS,
+  ERROR_LEVELS,
+  ERROR_OPENERS,
+  GERMAN_WORDS,
+  LOG_LEVELS,
+  MAGNITUDES,
+  MONTHS,
+  UNITS,
+} from "./words";
 
 export const KEYWORD = 1;
 export const STOP = 2;
@@ -26,6 +35,8 @@ export class TokenInfo {
   indexTo = 0;
   atomsFrom = 0;
   atomsTo = 0;
+  /** Its text in lower case, as an id (of its atoms' sequence): what runs of tokens are compared by. */
+  norm = -1;
   /** UTF-8 bytes of the text, plus one for the space after it. */
   bytes: number;
   /** 1 for a keyword, 2 for a stop word, 0 for a fact. */
@@ -38,10 +49,22 @@ export class TokenInfo {
   /** A plain number's canonical value (no unit), else null; and it as a small integer, else -1. */
   numberValue: string | null = null;
   small = -1;
+  /** Any number's value and unit (its single need, `n:value` or `n:value|unit`), else null and "". */
+  numberRaw: string | null = null;
+  numberUnit = "";
   /** The unit a word names, when the word follows a number ("GB"), else "". */
   unit = "";
+  /** The power of ten a word scales the number before it by ("million": 6), else 0. */
+  magnitude = 0;
   ampm = false;
   isTime: boolean;
+  /** A word that is a name only by its capital ("Parquet"), and a plain lower-case word. */
+  capWord = false;
+  lowerWord = false;
+  /** A German function word ("und", "für"). */
+  germanWord = false;
+  /** The same word read at a sentence's start (a keyword), once asked for, else -1. */
+  initialReading = -1;
   /** Leads a log line (a time or a level), is an error level, opens an error report. */
   logLead = false;
   errorLevel = false;
@@ -67,6 +90,7 @@ export class TokenInfo {
       const unit = UNITS.get(lower);
       if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
       this.ampm = lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m";
+      this.magnitude = MAGNITUDES.get(lower) ?? 0;
     }
     let level = lower;
     if (key) {
@@ -106,6 +130,7 @@ export class Lexicon {
   private readonly dates3 = new Map<number, Map<number, number>>();
   private readonly numberJoins = new Map<number, number>();
   private readonly timeJoins = new Map<number, number>();
+  private readonly magnitudeJoins = new Map<number, Map<number, number>>();
 
   private readonly free: Counts[] = [];
   private readonly taken: Counts[] = [];
@@ -161,6 +186,15 @@ export class Lexicon {
     return group;
   }
 
+  /** A capital word read as if it opened a sentence: the keyword it is where capitals say nothing. */
+  asInitial(info: TokenInfo): number {
+    if (info.initialReading < 0) {
+      const [t] = classify(info.text, true, false);
+      info.initialReading = t ? this.add(t, null) : info.id;
+    }
+    return info.initialReading;
+  }
+
   /** A token classified without `key=value` pairs, as JSON member names and numbers are. */
   unpairedGroup(text: string): Group {
     const id = this.keys.id(text);
@@ -186,13 +220,29 @@ export class Lexicon {
     info.needFrom = seqs.start[info.needSeq] as number;
     info.needTo = seqs.start[info.needSeq + 1] as number;
     info.indexFrom = this.poolSize;
-    for (const k of t.index) this.poolPush(this.keys.id(k));
+    for (const k of withYearless(t.index)) this.poolPush(this.keys.id(k));
     info.indexTo = this.poolSize;
     info.atomsFrom = this.poolSize;
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
     } else this.poolPush(this.keys.id(lower));
     info.atomsTo = this.poolSize;
+    for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
+    info.norm = seqs.take();
+    if (t.key === "" && t.shape === lower) {
+      if (t.kind === "name") info.capWord = isCapitalWord(t.text);
+      else if (t.kind === "keyword" || t.kind === "stop") {
+        const c0 = t.text.charCodeAt(0);
+        info.lowerWord = c0 >= 97 && c0 <= 122;
+        info.germanWord = GERMAN_WORDS.has(lower);
+      }
+    }
+    if (t.kind === "number" && t.need.length === 1) {
+      const need = t.need[0] as string;
+      const bar = need.indexOf("|");
+      info.numberRaw = bar < 0 ? need.slice(2) : need.slice(2, bar);
+      info.numberUnit = bar < 0 ? "" : need.slice(bar + 1);
+    }
     if (t.kind === "number" && t.need.length === 1 && (t.need[0] as string).indexOf("|") === -1) {
       const v = (t.need[0] as string).slice(2);
       info.numberValue = v;
@@ -262,6 +312,40 @@ export class Lexicon {
     return id;
   }
 
+  /**
+   * A number and the magnitude word after it ("4.2 million", "$3 billion"), and the unit word
+   * after that if any ("4.2 million USD"): one number, written out.
+   */
+  numberWithMagnitude(t: TokenInfo, word: TokenInfo, unit: TokenInfo | null): number {
+    const pair = t.id * PAIR + word.id;
+    let byUnit = this.magnitudeJoins.get(pair);
+    if (!byUnit) {
+      byUnit = new Map();
+      this.magnitudeJoins.set(pair, byUnit);
+    }
+    const u = unit ? unit.id : -1;
+    let id = byUnit.get(u);
+    if (id === undefined) {
+      const plain = `n:${shiftDecimal(t.numberRaw ?? "0", word.magnitude)}`;
+      const unitName = unit ? unit.unit : t.numberUnit;
+      const need = unitName ? `${plain}|${unitName}` : plain;
+      const parts = unit ? [t, word, unit] : [t, word];
+      const token: Token = {
+        text: parts.map((p) => p.text).join(" "),
+        kind: "number",
+        need: [need],
+        index: unitName ? [plain, need] : [plain],
+        shape: t.shapeText,
+        key: t.key,
+        ends: false,
+        open: false,
+      };
+      id = this.add(token, parts);
+      byUnit.set(u, id);
+    }
+    return id;
+  }
+
   /** A number or time and the am/pm after it ("2 pm", "9:30 am"), or -1 when they make no time. */
   timeWithMeridiem(t: TokenInfo, next: TokenInfo): number {
     const pair = t.id * PAIR + next.id;
@@ -278,5 +362,6 @@ export class Lexicon {
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+/** A date's key: `d:YYYY-MM-DD`, `d:--MM-DD` without a year, `d:YYYY-MM` without a day. */
 const dateKeyOf = (y: number, m: number, d: number) =>
-  y > 0 ? `d:${y}-${pad2(m)}-${pad2(d)}` : `d:--${pad2(m)}-${pad2(d)}`;
+  d === 0 ? `d:${y}-${pad2(m)}` : y > 0 ? `d:${y}-${pad2(m)}-${pad2(d)}` : `d:--${pad2(m)}-${pad2(d)}`;

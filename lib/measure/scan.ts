@@ -35,13 +35,51 @@ const isLetterAt = (s: string, i: number) => {
   return c < 128 ? ((ASCII[c] as number) & LETTER) !== 0 : !isWideSeparator(c);
 };
 
+/** Chinese and Japanese script: kana, CJK ideographs, half-width katakana. */
+export function isCjk(c: number): boolean {
+  return (
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xff66 && c <= 0xff9f)
+  );
+}
+
+/** CJK and full-width punctuation: 、。「」（），：！？ and the like. */
+export function isCjkPunctuation(c: number): boolean {
+  return (
+    (c >= 0x3001 && c <= 0x3003) ||
+    (c >= 0x3008 && c <= 0x3011) ||
+    (c >= 0x3014 && c <= 0x301f) ||
+    (c >= 0xff01 && c <= 0xff0f) ||
+    (c >= 0xff1a && c <= 0xff20) ||
+    (c >= 0xff3b && c <= 0xff40) ||
+    (c >= 0xff5b && c <= 0xff65)
+  );
+}
+
+/** Full stops, exclamation and question marks of CJK text: they end a sentence as . ! ? do. */
+const isCjkSentenceEnd = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff0e;
+
 /** Whether the character at `i` ends a token, in the line `[from, to)`. */
 function breaksAt(s: string, i: number, from: number, to: number): boolean {
   const c = s.charCodeAt(i);
-  if (c >= 128) return isWideSeparator(c);
+  if (c >= 128) return isWideSeparator(c) || isCjkPunctuation(c);
   if (((ASCII[c] as number) & BREAK) !== 0) return true;
-  // A comma between digits and an apostrophe between letters stay inside the token.
-  if (c === 44) return !(i > from && i + 1 < to && isDigitAt(s, i - 1) && isDigitAt(s, i + 1));
+  // A thousands separator (a digit before, three after, then no digit: "10,000") and an
+  // apostrophe between letters stay inside the token; other commas separate ("1204,88412.50").
+  if (c === 44) {
+    return !(
+      i > from &&
+      i + 3 < to &&
+      isDigitAt(s, i - 1) &&
+      isDigitAt(s, i + 1) &&
+      isDigitAt(s, i + 2) &&
+      isDigitAt(s, i + 3) &&
+      !(i + 4 < to && isDigitAt(s, i + 4))
+    );
+  }
   if (c === 39) return !(i > from && i + 1 < to && isLetterAt(s, i - 1) && isLetterAt(s, i + 1));
   return false;
 }
@@ -146,11 +184,14 @@ export class TokenStore {
       while (i < to && breaksAt(s, i, from, to)) i++;
       if (i >= to) break;
       const start = i;
-      while (i < to && !breaksAt(s, i, from, to)) i++;
+      // A token is of one script: CJK text has no spaces, so its runs end where Latin letters,
+      // digits or punctuation begin ("最大8 GB" is 最大, 8 and GB).
+      const cjk = isCjk(s.charCodeAt(start));
+      while (i < to && !breaksAt(s, i, from, to) && isCjk(s.charCodeAt(i)) === cjk) i++;
       let a = start;
       let b = i;
       const after = i < to ? s.charCodeAt(i) : -1;
-      let ends = after === 33 || after === 63;
+      let ends = after === 33 || after === 63 || isCjkSentenceEnd(after);
       for (;;) {
         if (b <= a) break;
         const c = s.charCodeAt(b - 1);
@@ -209,6 +250,10 @@ export class TokenStore {
               joined = this.lexicon.date([t, next], 0, t.month, day);
               span = 2;
             }
+          } else if (smallUpTo(next, 2999) >= 1000) {
+            // A month of a year: "April 2026".
+            joined = this.lexicon.date([t, next], next.small, t.month, 0);
+            span = 2;
           }
         }
         if (joined < 0) {
@@ -225,6 +270,14 @@ export class TokenStore {
           if (t.kind === "number" && t.numberValue !== null && next.unit !== "") {
             joined = this.lexicon.numberWithUnit(t, next);
             span = 2;
+          } else if (t.kind === "number" && next.magnitude > 0 && t.numberRaw !== null && scalableUnit(t.numberUnit)) {
+            const third = i + 2 < end ? (infos[tokens[i + 2] as number] as TokenInfo) : null;
+            const unit =
+              third && t.numberUnit === "" && ((flags[i + 1] as number) & OPEN) !== 0 && third.unit !== ""
+                ? third
+                : null;
+            joined = this.lexicon.numberWithMagnitude(t, next, unit);
+            span = unit ? 3 : 2;
           } else if (next.ampm) {
             joined = this.lexicon.timeWithMeridiem(t, next);
             if (joined >= 0) span = 2;
@@ -243,6 +296,9 @@ export class TokenStore {
     this.count = w;
   }
 }
+
+/** A number scales by a magnitude word when it has no unit, or a currency ("$3 billion"). */
+const scalableUnit = (unit: string) => unit === "" || unit === "usd" || unit === "eur" || unit === "gbp";
 
 function smallUpTo(t: TokenInfo, max: number): number {
   return t.small >= 1 && t.small <= max ? t.small : -1;

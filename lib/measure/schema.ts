@@ -197,9 +197,9 @@ export function opensLikeJson(s: string): boolean {
 }
 
 /**
- * Whether a required field holds: dot paths, `[]` after a segment optional. Through an array
- * the rest of the path must hold for every item (an empty array holds); a segment of digits
- * on an array indexes it.
+ * Whether a required field holds: dot paths, `[]` after a segment optional (a leading `[]`
+ * is a document that is an array). Through an array the rest of the path must hold for every
+ * item (an empty array holds); a segment of digits on an array indexes it.
  */
 export function fieldHolds(root: JValue, field: string): boolean {
   const segments = field.split(".").map((s) => (s.endsWith("[]") ? s.slice(0, -2) : s));
@@ -208,6 +208,11 @@ export function fieldHolds(root: JValue, field: string): boolean {
     const [value, at] = stack.pop() as [JValue, number];
     const segment = segments[at];
     if (segment === undefined) continue;
+    // An empty segment ("[].id" on a document that is an array) is the value itself.
+    if (segment === "") {
+      stack.push([value, at + 1]);
+      continue;
+    }
     if (Array.isArray(value)) {
       if (segment.length > 0 && isAllDigits(segment)) {
         const index = Number(segment);

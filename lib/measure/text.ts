@@ -17,7 +17,42 @@ export interface TextDoc {
 
 export function analyseText(store: TokenStore, s: string, from = 0, to = s.length): TextDoc {
   const firstLine = store.addText(s, from, to);
-  return { store, firstLine, endLine: store.lines };
+  const doc = { store, firstLine, endLine: store.lines };
+  readCapitals(store, store.lineStart[firstLine] as number, store.count);
+  return doc;
+}
+
+/** Words a text must have before its capitals are judged. */
+const MIN_WORDS = 12;
+/** Share of capitalised words (not opening a sentence) from which capitals may say nothing. */
+const CAPITAL_SHARE = 0.25;
+/** Share of German function words among the lower-case words that makes a text German. */
+const GERMAN_SHARE = 0.15;
+
+/**
+ * German capitalises its nouns, so there a capital is no sign of a name: in a German text (a
+ * sixth or more of its lower-case words German function words) that capitalises a quarter or
+ * more of its words mid-sentence, such words read as keywords, as at a sentence's start.
+ * English capitalises names, even in a list of them, and keeps them as facts.
+ */
+export function readCapitals(store: TokenStore, a: number, b: number): void {
+  const lexicon = store.lexicon;
+  const infos = lexicon.infos;
+  let capitals = 0;
+  let lower = 0;
+  let german = 0;
+  for (let k = a; k < b; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    if (info.capWord) capitals++;
+    if (info.lowerWord) lower++;
+    if (info.germanWord) german++;
+  }
+  const words = capitals + lower;
+  if (words < MIN_WORDS || capitals < words * CAPITAL_SHARE || german < lower * GERMAN_SHARE) return;
+  for (let k = a; k < b; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    if (info.capWord) store.tokens[k] = lexicon.asInitial(info);
+  }
 }
 
 /** Logs: at least two non-empty lines, at least half of them led by a time or a level. */

@@ -4,7 +4,7 @@
 // prose; the order of the tests below is part of them. Splitting text into tokens, and joining
 // what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
-import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime } from "./values";
+import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime, shiftDecimal } from "./values";
 import { ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
@@ -189,6 +189,33 @@ function token(text: string, kind: TokenKind, need: string[], index: string[], s
   return { text, kind, need, index, shape, key: "", ends: false, open: false };
 }
 
+/**
+ * A full date also states its day of the year and its month: "2026-02-24" says what
+ * "February 24" and "February 2026" say.
+ * Applied to every token's index keys as the token is taken in.
+ */
+export function withYearless(index: string[]): string[] {
+  let out = index;
+  for (const key of index) {
+    if (key.length === 12 && key.startsWith("d:") && isDigit(key.charCodeAt(2))) {
+      if (out === index) out = [...index];
+      out.push(`d:--${key.slice(7)}`, key.slice(0, 9));
+    }
+  }
+  return out;
+}
+
+/**
+ * A word that is a name only by its capital: capitalised, not all capitals, no capital inside
+ * ("Parquet", "Unterstützung"; not "CSV", "PostgreSQL"). Where a text capitalises most such
+ * words, as German does its nouns, the capital says nothing and the word reads as a keyword.
+ */
+export function isCapitalWord(text: string): boolean {
+  if (!isUpper(text.charCodeAt(0))) return false;
+  const shape = shapeOf(text);
+  return !shape.allUpper && !shape.upperInside;
+}
+
 /** The keys any word-like token adds to an index, so a name, a keyword and a flag can meet. */
 function wordIndex(lower: string): string[] {
   let bare = lower;
@@ -208,14 +235,47 @@ function wordToken(text: string, initial: boolean): Token {
   const shape = shapeOf(text);
   const c0 = text.charCodeAt(0);
   const capital = isUpper(c0);
+  // A hyphenated word states its parts too, and needs only them: "Parquet-Export" is stated by
+  // "export to Parquet", "CSV time zones" by "CSV-Zeitzonen"'s CSV.
+  const parts = lower.indexOf("-") > 0 ? hyphenParts(lower) : null;
   const index = wordIndex(lower);
+  if (parts) for (const part of parts) index.push(...wordIndex(part));
   // A capital word is a name unless it merely opens a sentence; acronyms and inner capitals
   // (CSV, PostgreSQL) are names wherever they stand.
   if (capital && (!initial || (shape.allUpper && text.length >= 2) || shape.upperInside)) {
-    return token(text, "name", [`c:${lower}`], index, lower);
+    return token(text, "name", partsNeed(parts, "c") ?? [`c:${lower}`], index, lower);
   }
   if (lower.length < 3) return token(text, "stop", [], [], lower);
-  return token(text, "keyword", [`w:${stem(lower)}`], index, lower);
+  return token(text, "keyword", partsNeed(parts, "w") ?? [`w:${stem(lower)}`], index, lower);
+}
+
+function hyphenParts(lower: string): string[] | null {
+  const parts = lower.split("-").filter((p) => p.length > 0);
+  return parts.length > 1 ? parts : null;
+}
+
+/** What a hyphenated word needs: its parts that are not stop words, as names (c) or keywords (w). */
+function partsNeed(parts: string[] | null, as: "c" | "w"): string[] | null {
+  if (!parts) return null;
+  const need: string[] = [];
+  for (const part of parts) {
+    if (STOP_WORDS.has(part) || part.length < (as === "c" ? 2 : 3)) continue;
+    const key = as === "c" ? `c:${part}` : `w:${stem(part)}`;
+    if (!need.includes(key)) need.push(key);
+  }
+  return need.length > 0 ? need : null;
+}
+
+/**
+ * The power of ten a suffix written against a number stands for: k or K a thousand, M a million
+ * (a lower-case m is a unit), bn a billion, and B a billion after a currency ("$1.2B"; "4B"
+ * alone is bytes). The suffix must be the whole rest of the token: "10kb" is kilobytes.
+ */
+function magnitude(suffix: string, currency: boolean): number {
+  if (suffix === "k" || suffix === "K") return 3;
+  if (suffix === "M") return 6;
+  if (asciiLower(suffix) === "bn" || (suffix === "B" && currency)) return 9;
+  return 0;
 }
 
 /** Splits a token no rule recognises into its alphanumeric runs, each read as a word or number. */
@@ -240,6 +300,8 @@ function compound(text: string, initial: boolean): Token[] {
  * flag, path, identifier, word; anything else is split into its alphanumeric runs.
  */
 export function classify(text: string, initial: boolean, allowPairs = true): Token[] {
+  // A percent sign written apart from its number ("38 %") is read as the number's unit.
+  if (text === "%") return [token(text, "stop", [], [], "%")];
   const lower = asciiLower(text);
   const eq = allowPairs ? text.indexOf("=") : -1;
   if (eq > 0 && eq < text.length - 1 && isLetter(text.charCodeAt(0))) {
@@ -290,6 +352,12 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     }
     const dated = readDottedOrSlashedDate(text);
     if (dated) return [token(text, "date", [dated], [dated], "#date")];
+    // A month of a year: 2026-04.
+    const month = text.length === 7 && text.charCodeAt(4) === 45 ? digitsAt(text, 5, 2) : -1;
+    if (month >= 1 && month <= 12 && digitsAt(text, 0, 4) >= 1000) {
+      const key = `d:${text.slice(0, 7)}`;
+      return [token(text, "date", [key], [key], "#date")];
+    }
     const dash = text.indexOf("-");
     if (dash > 0) {
       const a = readTime(text.slice(0, dash));
@@ -319,6 +387,8 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   ) {
     const read = readNumber(text, numberAt);
     if (read) {
+      const power = magnitude(text.slice(read.end), currency !== "");
+      if (power > 0) return [numberToken(text, shiftDecimal(read.value, power), currency)];
       const suffix = asciiLower(text.slice(read.end));
       if (suffix === "") return [numberToken(text, read.value, currency)];
       if (ORDINAL_SUFFIXES.has(suffix)) return [numberToken(text, read.value, "")];

@@ -43,6 +43,7 @@ export function readNumber(s: string, i: number): NumberRead | null {
     frac = s.slice(fracStart, j);
   }
   let exp = "";
+  let power = 0;
   if ((s.charCodeAt(j) === 101 || s.charCodeAt(j) === 69) && j + 1 < s.length) {
     let k = j + 1;
     let sign = "";
@@ -55,16 +56,52 @@ export function readNumber(s: string, i: number): NumberRead | null {
     if (k > expStart) {
       let digits = s.slice(expStart, k);
       while (digits.length > 1 && digits.startsWith("0")) digits = digits.slice(1);
-      exp = `e${sign}${digits}`;
+      // Scientific notation is the same number written out ("1.2e6" is 1200000), within reason.
+      if (digits.length <= 2 && Number(digits) <= MAX_SHIFT) power = sign ? -Number(digits) : Number(digits);
+      else exp = `e${sign}${digits}`;
       j = k;
     }
   }
   while (int.length > 1 && int.startsWith("0")) int = int.slice(1);
   while (frac.endsWith("0")) frac = frac.slice(0, -1);
   let value = frac ? `${int}.${frac}` : int;
+  if (power !== 0) value = shiftDecimal(value, power);
   value += exp;
   if (negative && value !== "0") value = `-${value}`;
   return { value, end: j };
+}
+
+/** The largest power of ten a number is written out for; beyond it, scientific notation stays. */
+const MAX_SHIFT = 21;
+
+/**
+ * A canonical number (digits, an optional fraction, an optional leading minus) times 10^power,
+ * canonical again: decimal digits moved, never floating point, so every platform agrees.
+ */
+export function shiftDecimal(value: string, power: number): string {
+  const negative = value.startsWith("-");
+  const v = negative ? value.slice(1) : value;
+  const dot = v.indexOf(".");
+  const int = dot < 0 ? v : v.slice(0, dot);
+  const frac = dot < 0 ? "" : v.slice(dot + 1);
+  const digits = int + frac;
+  const point = int.length + power;
+  let whole: string;
+  let part: string;
+  if (point <= 0) {
+    whole = "0";
+    part = "0".repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    whole = digits + "0".repeat(point - digits.length);
+    part = "";
+  } else {
+    whole = digits.slice(0, point);
+    part = digits.slice(point);
+  }
+  while (whole.length > 1 && whole.startsWith("0")) whole = whole.slice(1);
+  while (part.endsWith("0")) part = part.slice(0, -1);
+  const out = part ? `${whole}.${part}` : whole;
+  return negative && out !== "0" ? `-${out}` : out;
 }
 
 export const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);

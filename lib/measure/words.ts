@@ -2,6 +2,18 @@
 // change to any of them changes measured numbers, so it needs a new method version.
 
 /**
+ * German function words: stop words, and the sign of a language that capitalises its nouns, so
+ * that a capital there is no sign of a name (see readCapitals in text.ts).
+ */
+export const GERMAN_WORDS: ReadonlySet<string> = new Set(
+  (
+    "der die das den dem des und ist sind nicht mit f\u00fcr auf ein eine einen einem einer eines zu im vom zum " +
+    "zur von sich wird werden wurde wurden auch nach bei oder aus durch wie nur noch bis jetzt kein keine " +
+    "dass wenn aber beim ins sowie"
+  ).split(" "),
+);
+
+/**
  * Words that name nothing specific: function words, and the generic words a summary uses
  * when it has stopped saying anything ("the document discusses various topics").
  */
@@ -25,7 +37,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "text period series range several certain particular specific different way ways lot lots " +
     "kind kinds type types matter matters point points area areas item items well good better best " +
     "make makes made get gets got give gives given take takes taken use uses used using"
-  ).split(" "),
+  )
+    .split(" ")
+    .concat([...GERMAN_WORDS]),
 );
 
 /** Units a number may carry, each spelling mapped to one name, so "4 GB" and "4gb" agree. */
@@ -47,6 +61,14 @@ export const UNITS: ReadonlyMap<string, string> = new Map(
 
 /** Units that only count when written against the number ("5s", "3x"), never as a word after it. */
 export const ATTACHED_ONLY_UNITS: ReadonlySet<string> = new Set(["s", "h", "x", "k", "m", "b", "us"]);
+
+/** Words that scale the number before them ("4.2 million"), by their power of ten. */
+export const MAGNITUDES: ReadonlyMap<string, number> = new Map([
+  ["thousand", 3],
+  ["million", 6],
+  ["billion", 9],
+  ["trillion", 12],
+]);
 
 export const ORDINAL_SUFFIXES: ReadonlySet<string> = new Set(["st", "nd", "rd", "th"]);
 

@@ -24,15 +24,25 @@ VALUES = (
     "3f2a9c1d8e7b 123e4567-e89b-12d3-a456-426614174000 sha256:abcdef0123456789 md5:0a1b2c3d4e5f "
     "10.0.3.17 10.0.3.17:8080 256.1.1.1 https://x.io/a/ www.example.com/path ops@example.com a@b "
     "--dry-run -v /v1/export ./a ~/x ../up src/app.ts C:\\x\\y r1000 A-1189 get_orders Node.js UTC+5:45 "
-    "status=200 ms=53 path=/orders id=r1001 level=error size=4gb user's don't 'quoted' x=y=z"
+    "status=200 ms=53 path=/orders id=r1001 level=error size=4gb user's don't 'quoted' x=y=z "
+    "4.2M $1.2B 12.4k 10K 3bn 5m 4B €3.9M 1e25 -0.0e3 1.2e-30 2026-04 2026-05 2026-13 1,204,88412.50 12:00:05,118 10,000,000 "
+    "Parquet-Export CSV-Zeitzonen payments-db state-of-the-art x-Ray -dash- A-B-C % 100 %"
 ).split(" ")
 WORDS = (
     "Parquet CSV PostgreSQL Postgres deploy failed scheduler memory leak jobs queued export migrate "
     "various topics document discusses overview information the a of and to in is it summary "
     "request timeout payment gateway answered disk full node shard query order customer items "
-    "gas ops abs bus's data's queries classes status analysis GPUs"
+    "gas ops abs bus's data's queries classes status analysis GPUs million billion thousand April "
+    "der die und für mit Speicherleck Unterstützung Zeitzonen Endpunkt Jobs Version"
 ).split(" ")
-UNICODE = ["café", "日本語", "🚀", "naïve", "\u00a0", "—", "…", "«x»", "\ufeff", "x\u2009y", "Ünïcödé", "𝔘nicode"]
+UNICODE = ["café", "日本語", "🚀", "naïve", "\u00a0", "—", "…", "«x»", "\ufeff", "x\u2009y", "Ünïcödé", "𝔘nicode",
+           "最大8 GB", "（#5120）", "5.1を", "リリースしました。", "20,000件以上", "、", "！", "ｶﾀｶﾅ", "/v1/exportは"]
+GERMAN = [
+    "Version 5.1 erscheint am 12.03.2026 mit Export nach Parquet und Unterstützung für PostgreSQL 16.",
+    "Behoben wurde ein Speicherleck im Scheduler bei mehr als 20000 Jobs und die falsche Zeitzone im CSV-Export.",
+    "Der Endpunkt /v1/export ist entfernt, bitte den Endpunkt /v2/export verwenden, die Mindestversion ist Node.js 22.",
+    "Das Dokument behandelt verschiedene Themen und die Version enthält Verbesserungen für alle Nutzer.",
+]
 PUNCT = [". ", ", ", "; ", ": ", "! ", "? ", " (", ") ", " [", "] ", " \"", "\" ", " '", " | ", " * ", "\n", "\n\n", "  "]
 LEVELS = ["INFO", "ERROR", "WARN", "DEBUG", "FATAL", "[error]", "level=error", "Traceback", "TypeError:", "failed", "panic"]
 UNITS = ["GB", "gigabytes", "ms", "seconds", "percent", "s", "h", "x", "k", "am", "pm", "jobs", "files"]
@@ -69,6 +79,8 @@ def log_text(rng: random.Random) -> str:
 def text(rng: random.Random) -> str:
     if rng.random() < 0.3:
         return log_text(rng)
+    if rng.random() < 0.1:
+        return " ".join(rng.sample(GERMAN, k=rng.randint(1, 4)))
     return " ".join(sentence(rng) for _ in range(rng.randint(1, 6)))
 
 
@@ -94,6 +106,9 @@ def mutate(rng: random.Random, source: str) -> str:
         return text(rng)
     if roll < 0.8:
         return source.replace("\n", " ")
+    if roll < 0.86:
+        first = source.split("\n")[0]
+        return (" " if rng.random() < 0.5 else "\n").join([first] * rng.randint(2, 4))
     return source
 
 
@@ -101,7 +116,7 @@ def marker(rng: random.Random, key: str) -> str:
     return rng.choice([f"[5 items compressed to 1. Retrieve more: hash={key}]", f"<<ccr:{key}>>", f"hash={key.upper()}", f"hash={key}0"])
 
 
-def generated(count: int = 400) -> list[dict]:
+def generated(count: int = 1600) -> list[dict]:
     rng = random.Random(20261201)
     cases: list[dict] = []
     for n in range(count):
@@ -125,17 +140,24 @@ def generated(count: int = 400) -> list[dict]:
             content = json.dumps(content_doc, separators=(",", ":")) if rng.random() < 0.8 else source[: len(source) // 2]
             case = {"content": content, "source": source if rng.random() < 0.8 else None, "format": rng.choice(["json", "any", "text"])}
             if rng.random() < 0.5:
-                case["required_fields"] = rng.sample(["id", "items[].sku", "items.0", "customer.id", "status", "a", "items"], k=rng.randint(1, 3))
+                case["required_fields"] = rng.sample(["id", "items[].sku", "items.0", "customer.id", "status", "a", "items", "[].id", "[]"], k=rng.randint(1, 3))
         elif kind == 6:
-            raw = rng.choice([text(rng), json.dumps(json_value(rng))]).encode("utf-8")
+            plain = rng.choice([text(rng), json.dumps(json_value(rng))])
+            raw = plain.encode("utf-8")
             if rng.random() < 0.3:
                 raw = raw[: rng.randint(0, len(raw))] + bytes([rng.choice([0x80, 0xC0, 0xED, 0xF5, 0xFF])])
+            if rng.random() < 0.1:
+                raw = bytes(rng.getrandbits(8) for _ in range(rng.choice([9, 12, 30, 47, 48, 60])))
             encoded = base64.b64encode(raw).decode()
             if rng.random() < 0.15:
+                encoded = base64.b64encode(encoded.encode()).decode()
+            if rng.random() < 0.15:
                 encoded = encoded.rstrip("=")
-            case = {"content": encoded, "source": rng.choice([None, text(rng)]), "format": rng.choice(["base64", "any"])}
+            source = rng.choice([None, text(rng), plain, base64.b64encode(plain.encode("utf-8")).decode()])
+            case = {"content": encoded, "source": source, "format": rng.choice(["base64", "any"])}
         else:
-            odd = rng.choice(["", " ", "\n", "{", "[1, 2,]", '{"a": NaN}', "\ud800 lone", "x" * 200, "0123456789abcdef" * 2, "QUJDREVGR0hJSktMTU5PUA==", "   {\"a\":1}", "9" * 30])
+            odd = rng.choice(["", " ", "\n", "{", "[1, 2,]", '{"a": NaN}', "\ud800 lone", "x" * 200, "0123456789abcdef" * 2, "QUJDREVGR0hJSktMTU5PUA==", "   {\"a\":1}", "9" * 30,
+                              "0123456789ABCDEF" * 4, "Internationalization", "RequestId4Xyz7Abc9Q0", "AAAAAAAAAAAAAAAA", "YWJj" * 20, '[{"id":1},{"id":2}]', '[{"id":1},{"x":2}]'])
             case = {"content": odd, "source": rng.choice([None, odd, "", text(rng)]), "format": rng.choice(["any", "text", "json", "base64"])}
         cases.append(case)
     return cases

@@ -2,7 +2,8 @@
 // decimals, counts that add up, and no exception.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_LOST_EXAMPLES, measure } from "@/lib/measure/index";
+import { clearMeasureCache, MAX_LOST_EXAMPLES, measure, measureDetailed } from "@/lib/measure/index";
+import { generatedCases, type MeasureCase } from "../../support/measure-cases";
 
 const pieces = fc.constantFrom(
   "Release 3.9.0",
@@ -65,4 +66,23 @@ describe("measure, on any input", () => {
       { numRuns: 400 },
     );
   });
+});
+
+describe("measure, with whatever the lexicon already holds", () => {
+  it("answers as it does from an empty lexicon", () => {
+    const cases = generatedCases(1500, 11);
+    const run = (c: MeasureCase) =>
+      measureDetailed(c.content, {
+        source: c.source ?? null,
+        format: c.format ?? "any",
+        requiredFields: c.required_fields ?? [],
+        originals: c.originals ? new Map(Object.entries(c.originals)) : undefined,
+      });
+    // Warm: every case after all the ones before it. Cold: each from an empty lexicon.
+    const warm = cases.map(run);
+    cases.forEach((c, i) => {
+      clearMeasureCache();
+      expect(run(c), JSON.stringify(c).slice(0, 500)).toEqual(warm[i]);
+    });
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-"""Measured density, `floorline-facts/1`: the Python port of lib/measure (docs/measurement.md),
+"""Measured density, `floorline-facts/2`: the Python port of lib/measure (docs/measurement.md),
 line by line, held to the TypeScript by a cross-language test on every field."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import functools
 import math
 from typing import Any, Callable, Mapping, Sequence, Union
 
-from .chars import from16, to16
+from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
 from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
 
-METHOD = "floorline-facts/1"
+METHOD = "floorline-facts/2"
 MEASURE_FORMATS = ("text", "json", "base64", "any")
 MAX_LOST_EXAMPLES = 20
 MAX_ORIGINALS = 32
@@ -79,9 +79,36 @@ def _looks_like_base64(s: str) -> bool:
         c = ord(s[i])
         if _sextet(c) < 0 and not (c == 61 and i >= n - 2):
             return False
-        if not (48 <= c <= 57 or 97 <= c <= 102):
+        if not (48 <= c <= 57 or 97 <= c <= 102 or 65 <= c <= 70):
             hex_only = False
     return not hex_only
+
+
+_MAX_LAYERS = 3
+_MIN_OPAQUE_BASE64 = 64
+
+
+def _is_printable(text: str) -> bool:
+    for ch in text:
+        c = ord(ch)
+        if (c < 32 and c not in (9, 10, 13)) or c == 127:
+            return False
+    return True
+
+
+def _base64_text(s: str) -> str | None:
+    """The text strict base64 decodes to, read through up to three layers (base64.ts base64Text)."""
+    data = _decode_base64(s)
+    text = _decode_utf8(data) if data is not None else None
+    layer = 1
+    while text is not None and layer < _MAX_LAYERS and _looks_like_base64(text):
+        inner = _decode_base64(text)
+        decoded = _decode_utf8(inner) if inner is not None else None
+        if decoded is None or not _is_printable(decoded):
+            break
+        text = decoded
+        layer += 1
+    return text
 
 
 # --- reading (index.ts) ---
@@ -107,16 +134,26 @@ def _read_doc(text: str, json_only: bool) -> tuple[_Doc, bool]:
 def _decode(content: str, format: str) -> tuple[str, bool, _Doc | None, str]:
     """(format, parseable, doc, the decoded text markers are looked for in)."""
     if format == "base64" or (format == "any" and _looks_like_base64(content)):
-        data = _decode_base64(content)
-        text = _decode_utf8(data) if data is not None else None
-        if text is None:
+        text = _base64_text(content)
+        if format == "base64" or (text is not None and _is_printable(text)):
+            if text is None:
+                return "base64", False, None, ""
+            return "base64", True, _read_doc(text, False)[0], text
+        if len(content) >= _MIN_OPAQUE_BASE64:
             return "base64", False, None, ""
-        return "base64", True, _read_doc(text, False)[0], text
     if format == "json":
         doc, parsed = _read_doc(content, True)
         return "json", parsed, doc if parsed else None, content
     doc, _ = _read_doc(content, False)
     return ("json" if doc.kind == "json" and format == "any" else "text"), True, doc, content
+
+
+def _source_text(source: str, format: str) -> str:
+    if format == "base64" or (format == "any" and _looks_like_base64(source)):
+        text = _base64_text(source)
+        if text is not None and _is_printable(text):
+            return text
+    return source
 
 
 def _index_of(doc: _Doc) -> FactIndex:
@@ -161,35 +198,74 @@ def _efficiency(doc: _Doc, source: _Doc | None, source_keys: set[str] | None) ->
             if count > max(allowed.get(ident, 1), 1):
                 padding += size * REPEAT_COST
         return 1 if total == 0 else _clamp01(1 - padding / total)
+    source_text = source.text if source is not None and source.kind == "text" else None
     in_source: dict[str, int] = {}
-    if source is not None and source.kind == "text":
-        for seg in source.text.segments:
+    if source_text is not None:
+        for seg in source_text.segments:
             in_source[seg.norm] = in_source.get(seg.norm, 0) + 1
+    marks = _repeated_runs(doc.text, source_text)
     seen = {}
     total = 0
     wasted: float = 0
+    flat = 0
     for seg in doc.text.segments:
         total += seg.bytes
         count = seen.get(seg.norm, 0) + 1
         seen[seg.norm] = count
         from_source = in_source.get(seg.norm, 0)
+        first = flat
+        flat += len(seg.tokens)
         if count > max(from_source, 1):
             wasted += seg.bytes * REPEAT_COST
             continue
-        if source_keys is None or from_source > 0:
-            continue
-        hits = False
-        for t in seg.tokens:
-            if t.kind == "hash":
-                hits = True
-            for key in t.index:
-                if key in source_keys:
+        repeated = 0
+        for k, t in enumerate(seg.tokens):
+            if marks[first + k]:
+                repeated += utf8_length(t.text) + 1
+        waste: float = repeated * REPEAT_COST
+        if source_keys is not None and from_source == 0:
+            hits = False
+            for t in seg.tokens:
+                if t.kind == "hash":
                     hits = True
-            if hits:
-                break
-        if not hits:
-            wasted += seg.bytes
+                for key in t.index:
+                    if key in source_keys:
+                        hits = True
+                if hits:
+                    break
+            if not hits:
+                waste = max(waste, seg.bytes)
+        wasted += waste
     return 0 if total == 0 else _clamp01(1 - wasted / total)
+
+
+_RUN = 4
+
+
+def _run_keys(line: list) -> list[tuple[str, ...]]:
+    norms = [ascii_lower(t.text) for t in line]
+    return [tuple(norms[j : j + _RUN]) for j in range(len(line) - _RUN + 1)]
+
+
+def _repeated_runs(doc: TextDoc, source: TextDoc | None) -> list[bool]:
+    """Per token of the content (in order): in a run of _RUN tokens it states more often than the source (index.ts repeatedRuns)."""
+    in_source: dict[tuple[str, ...], int] = {}
+    if source is not None:
+        for line in source.lines:
+            for key in _run_keys(line):
+                in_source[key] = in_source.get(key, 0) + 1
+    seen: dict[tuple[str, ...], int] = {}
+    marks: list[bool] = []
+    for line in doc.lines:
+        line_marks = [False] * len(line)
+        for j, key in enumerate(_run_keys(line)):
+            count = seen.get(key, 0) + 1
+            seen[key] = count
+            if count > max(in_source.get(key, 0), 1):
+                for k in range(j, j + _RUN):
+                    line_marks[k] = True
+        marks.extend(line_marks)
+    return marks
 
 
 def round_score(x: float) -> float:
@@ -201,10 +277,10 @@ def round_score(x: float) -> float:
 
 
 @functools.lru_cache(maxsize=16)
-def _source_facts(source: str) -> tuple[_Doc, tuple[Fact, ...]]:
+def _source_facts(source: str, format: str) -> tuple[_Doc, tuple[Fact, ...]]:
     """The source read and its facts. A chain measures every pass against the same source,
     and reading it is most of the cost; nothing downstream mutates either."""
-    source_doc = _read_doc(to16(source), False)[0]
+    source_doc = _read_doc(_source_text(to16(source), format), False)[0]
     fact_set = FactSet()
     if source_doc.kind == "json":
         add_json_facts(source_doc.json, fact_set)
@@ -228,7 +304,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, None)
         return _answer(fmt, parseable, schema_valid, density, None, [], [])
 
-    source_doc, facts = _source_facts(source)
+    source_doc, facts = _source_facts(source, format)
 
     index = _index_of(doc) if doc is not None else None
     consulted: list[tuple[str, FactIndex]] = []

@@ -160,6 +160,7 @@ def read_number(s: str, i: int) -> tuple[str, int] | None:
             j += 1
         frac = s[frac_start:j]
     exp = ""
+    power = 0
     if (cc(s, j) == 101 or cc(s, j) == 69) and j + 1 < n:
         k = j + 1
         sign = ""
@@ -173,17 +174,48 @@ def read_number(s: str, i: int) -> tuple[str, int] | None:
             digits = s[exp_start:k]
             while len(digits) > 1 and digits.startswith("0"):
                 digits = digits[1:]
-            exp = f"e{sign}{digits}"
+            if len(digits) <= 2 and int(digits) <= _MAX_SHIFT:
+                power = -int(digits) if sign else int(digits)
+            else:
+                exp = f"e{sign}{digits}"
             j = k
     while len(whole) > 1 and whole.startswith("0"):
         whole = whole[1:]
     while frac.endswith("0"):
         frac = frac[:-1]
     value = f"{whole}.{frac}" if frac else whole
+    if power != 0:
+        value = shift_decimal(value, power)
     value += exp
     if negative and value != "0":
         value = f"-{value}"
     return value, j
+
+
+_MAX_SHIFT = 21
+
+
+def shift_decimal(value: str, power: int) -> str:
+    """A canonical number times 10**power, canonical again: digits moved, no floating point."""
+    negative = value.startswith("-")
+    v = value[1:] if negative else value
+    dot = v.find(".")
+    whole = v if dot < 0 else v[:dot]
+    frac = "" if dot < 0 else v[dot + 1 :]
+    digits = whole + frac
+    point = len(whole) + power
+    if point <= 0:
+        head, tail = "0", "0" * (-point) + digits
+    elif point >= len(digits):
+        head, tail = digits + "0" * (point - len(digits)), ""
+    else:
+        head, tail = digits[:point], digits[point:]
+    while len(head) > 1 and head.startswith("0"):
+        head = head[1:]
+    while tail.endswith("0"):
+        tail = tail[:-1]
+    out = f"{head}.{tail}" if tail else head
+    return f"-{out}" if negative and out != "0" else out
 
 
 def pad2(n: int) -> str:
@@ -291,6 +323,14 @@ def read_time(s: str, start: int = 0) -> tuple[str, int] | None:
 
 # --- word lists (words.ts): part of the method's definition ---
 
+GERMAN_WORDS = frozenset(
+    (
+        "der die das den dem des und ist sind nicht mit f\u00fcr auf ein eine einen einem einer eines zu im vom zum "
+        "zur von sich wird werden wurde wurden auch nach bei oder aus durch wie nur noch bis jetzt kein keine "
+        "dass wenn aber beim ins sowie"
+    ).split(" ")
+)
+
 STOP_WORDS = frozenset(
     (
         "a an the and or nor but if then else so than that this these those there here it its itself "
@@ -312,6 +352,7 @@ STOP_WORDS = frozenset(
         "kind kinds type types matter matters point points area areas item items well good better best "
         "make makes made get gets got give gives given take takes taken use uses used using"
     ).split(" ")
+    + list(GERMAN_WORDS)
 )
 
 
@@ -332,6 +373,7 @@ UNITS = _pairs(
     "x:x usd:usd eur:eur gbp:gbp $:usd \u20ac:eur \u00a3:gbp k:k m:m"
 )
 ATTACHED_ONLY_UNITS = frozenset(["s", "h", "x", "k", "m", "b", "us"])
+MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
 MONTHS = {k: int(v) for k, v in _pairs(
     "january:1 jan:1 february:2 feb:2 march:3 mar:3 april:4 apr:4 may:5 june:6 jun:6 july:7 jul:7 august:8 aug:8 "

@@ -353,6 +353,9 @@ def field_holds(root: Any, field: str) -> bool:
         if at >= len(segments):
             continue
         segment = segments[at]
+        if segment == "":
+            stack.append((value, at + 1))
+            continue
         if isinstance(value, list):
             if len(segment) > 0 and all(48 <= ord(ch) <= 57 for ch in segment):
                 index = int(segment)

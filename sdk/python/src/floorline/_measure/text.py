@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from typing import Iterable
 
-from .chars import ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, ascii_lower, js_trim, utf8_length
-from .tokens import Token, tokenize_line
+from .chars import ERROR_LEVELS, ERROR_OPENERS, GERMAN_WORDS, LOG_LEVELS, ascii_lower, js_trim, utf8_length
+from .tokens import Token, classify, is_capital_word, tokenize_line
 
 CONTEXT_WEIGHT = 0.2
 ERROR_LINE_WEIGHT = 2
@@ -194,9 +194,45 @@ def _segment_of(tokens: list[Token]) -> Segment:
     return Segment(norm, size, tokens)
 
 
+_MIN_WORDS = 12
+_CAPITAL_SHARE = 0.25
+_GERMAN_SHARE = 0.15
+
+
+def _read_capitals(lines: list[list[Token]]) -> None:
+    """German capitalises its nouns: there a capital is no sign of a name (text.ts readCapitals)."""
+    capitals = lower = german = 0
+    for tokens in lines:
+        for t in tokens:
+            text_lower = ascii_lower(t.text)
+            if t.key or t.shape != text_lower:
+                continue
+            if t.kind == "name":
+                if is_capital_word(t.text):
+                    capitals += 1
+            elif t.kind in ("keyword", "stop"):
+                if 97 <= ord(t.text[0]) <= 122:
+                    lower += 1
+                if text_lower in GERMAN_WORDS:
+                    german += 1
+    words = capitals + lower
+    if words < _MIN_WORDS or capitals < words * _CAPITAL_SHARE or german < lower * _GERMAN_SHARE:
+        return
+    for tokens in lines:
+        for k, t in enumerate(tokens):
+            if t.kind == "name" and not t.key and t.shape == ascii_lower(t.text) and is_capital_word(t.text):
+                read = classify(t.text, True, False)
+                if read:
+                    again = read[0]
+                    again.ends = t.ends
+                    again.open = t.open
+                    tokens[k] = again
+
+
 def analyse_text(text: str) -> TextDoc:
     raw_lines = text.split("\n")
     lines = [tokenize_line(line) for line in raw_lines]
+    _read_capitals(lines)
     segments: list[Segment] = []
     for tokens in lines:
         current: list[Token] = []

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .chars import (
-    ATTACHED_ONLY_UNITS, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
+    ATTACHED_ONLY_UNITS, MAGNITUDES, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
-    read_iso_date, read_number, read_time, stem,
+    read_iso_date, read_number, read_time, shift_decimal, stem,
 )
 
 
@@ -22,6 +22,20 @@ class Token:
     key: str = ""
     ends: bool = False
     open: bool = False
+
+    def __post_init__(self) -> None:
+        self.index = with_yearless(self.index)
+
+
+def with_yearless(index: list[str]) -> list[str]:
+    """A full date also states its day of the year and its month (tokens.ts withYearless)."""
+    out = index
+    for key in index:
+        if len(key) == 12 and key.startswith("d:") and is_digit(ord(key[2])):
+            if out is index:
+                out = list(index)
+            out.extend([f"d:--{key[7:]}", key[:9]])
+    return out
 
 
 def _all_hex(s: str) -> bool:
@@ -174,18 +188,57 @@ def _number_token(text: str, value: str, unit: str) -> Token:
     return Token(text, "number", [need], [plain, need] if unit else [plain], "#num")
 
 
+def is_capital_word(text: str) -> bool:
+    if not is_upper(cc(text, 0)):
+        return False
+    shape = _shape_of(text)
+    return not shape.all_upper and not shape.upper_inside
+
+
+def _hyphen_parts(lower: str) -> list[str] | None:
+    parts = [p for p in lower.split("-") if len(p) > 0]
+    return parts if len(parts) > 1 else None
+
+
+def _parts_need(parts: list[str] | None, kind: str) -> list[str] | None:
+    if parts is None:
+        return None
+    need: list[str] = []
+    for part in parts:
+        if part in STOP_WORDS or len(part) < (2 if kind == "c" else 3):
+            continue
+        key = f"c:{part}" if kind == "c" else f"w:{stem(part)}"
+        if key not in need:
+            need.append(key)
+    return need or None
+
+
 def _word_token(text: str, initial: bool) -> Token:
     lower = ascii_lower(text)
     if lower in STOP_WORDS or len(lower) < 2:
         return Token(text, "stop", [], [], lower)
     shape = _shape_of(text)
     capital = is_upper(cc(text, 0))
+    parts = _hyphen_parts(lower) if lower.find("-") > 0 else None
     index = _word_index(lower)
+    if parts:
+        for part in parts:
+            index.extend(_word_index(part))
     if capital and (not initial or (shape.all_upper and len(text) >= 2) or shape.upper_inside):
-        return Token(text, "name", [f"c:{lower}"], index, lower)
+        return Token(text, "name", _parts_need(parts, "c") or [f"c:{lower}"], index, lower)
     if len(lower) < 3:
         return Token(text, "stop", [], [], lower)
-    return Token(text, "keyword", [f"w:{stem(lower)}"], index, lower)
+    return Token(text, "keyword", _parts_need(parts, "w") or [f"w:{stem(lower)}"], index, lower)
+
+
+def _magnitude(suffix: str, currency: bool) -> int:
+    if suffix in ("k", "K"):
+        return 3
+    if suffix == "M":
+        return 6
+    if ascii_lower(suffix) == "bn" or (suffix == "B" and currency):
+        return 9
+    return 0
 
 
 def _compound(text: str, initial: bool) -> list[Token]:
@@ -211,6 +264,8 @@ def _small_int(v: str | None, top: int) -> int:
 
 
 def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
+    if text == "%":
+        return [Token(text, "stop", [], [], "%")]
     lower = ascii_lower(text)
     eq = text.find("=") if allow_pairs else -1
     if 0 < eq < len(text) - 1 and is_letter(cc(text, 0)):
@@ -254,6 +309,10 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         dated = read_dotted_or_slashed_date(text)
         if dated:
             return [Token(text, "date", [dated], [dated], "#date")]
+        month = digits_at(text, 5, 2) if len(text) == 7 and cc(text, 4) == 45 else -1
+        if 1 <= month <= 12 and digits_at(text, 0, 4) >= 1000:
+            key = f"d:{text[:7]}"
+            return [Token(text, "date", [key], [key], "#date")]
         dash = text.find("-")
         if dash > 0:
             a = read_time(text[:dash])
@@ -281,6 +340,9 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         read = read_number(text, number_at)
         if read:
             value, end = read
+            power = _magnitude(text[end:], currency != "")
+            if power > 0:
+                return [_number_token(text, shift_decimal(value, power), currency)]
             suffix = ascii_lower(text[end:])
             if suffix == "":
                 return [_number_token(text, value, currency)]
@@ -325,8 +387,21 @@ _TRAILING = frozenset((46, 44, 58, 61, 39))
 _LEADING = frozenset((44, 58, 61, 39))
 
 
-# is_break as a set of characters: the scan below asks it of every character of the content.
-_BREAK_CHARS = frozenset(chr(c) for c in [*range(0x3001), 0xFEFF] if is_break(c))
+def is_cjk(c: float) -> bool:
+    return 0x3040 <= c <= 0x30FF or 0x3400 <= c <= 0x4DBF or 0x4E00 <= c <= 0x9FFF or 0xF900 <= c <= 0xFAFF or 0xFF66 <= c <= 0xFF9F
+
+
+def _is_cjk_punctuation(c: int) -> bool:
+    return (
+        0x3001 <= c <= 0x3003 or 0x3008 <= c <= 0x3011 or 0x3014 <= c <= 0x301F or 0xFF01 <= c <= 0xFF0F
+        or 0xFF1A <= c <= 0xFF20 or 0xFF3B <= c <= 0xFF40 or 0xFF5B <= c <= 0xFF65
+    )
+
+
+_CJK_SENTENCE_ENDS = frozenset((0x3002, 0xFF01, 0xFF1F, 0xFF0E))
+
+# The break test as a set of characters: the scan below asks it of every character of the content.
+_BREAK_CHARS = frozenset(chr(c) for c in range(0x10000) if (is_break(c) if c <= 0x3000 or c == 0xFEFF else _is_cjk_punctuation(c)))
 
 
 def _is_break_at(line: str, i: int) -> bool:
@@ -334,7 +409,11 @@ def _is_break_at(line: str, i: int) -> bool:
     if ch in _BREAK_CHARS:
         return True
     if ch == ",":
-        return not (i > 0 and i + 1 < len(line) and is_digit(ord(line[i - 1])) and is_digit(ord(line[i + 1])))
+        n = len(line)
+        return not (
+            i > 0 and i + 3 < n and is_digit(ord(line[i - 1])) and is_digit(ord(line[i + 1])) and is_digit(ord(line[i + 2]))
+            and is_digit(ord(line[i + 3])) and not (i + 4 < n and is_digit(ord(line[i + 4])))
+        )
     if ch == "'":
         return not (i > 0 and i + 1 < len(line) and is_letter(ord(line[i - 1])) and is_letter(ord(line[i + 1])))
     return False
@@ -350,10 +429,11 @@ def tokenize_line(line: str) -> list[Token]:
         if i >= n:
             break
         start = i
-        while i < n and not _is_break_at(line, i):
+        cjk = is_cjk(ord(line[start]))
+        while i < n and not _is_break_at(line, i) and is_cjk(ord(line[i])) == cjk:
             i += 1
         a, b = start, i
-        ends = i < n and (ord(line[i]) == 33 or ord(line[i]) == 63)
+        ends = i < n and (ord(line[i]) == 33 or ord(line[i]) == 63 or ord(line[i]) in _CJK_SENTENCE_ENDS)
         while b > a and ord(line[b - 1]) in _TRAILING:
             if ord(line[b - 1]) == 46:
                 ends = True
@@ -383,8 +463,17 @@ def _number_value(t: Token | None) -> str | None:
     return None
 
 
+def _number_parts(t: Token) -> tuple[str | None, str]:
+    """Any number's value and unit, from its single need."""
+    if t.kind != "number" or len(t.need) != 1:
+        return None, ""
+    need = t.need[0]
+    bar = need.find("|")
+    return (need[2:], "") if bar < 0 else (need[2:bar], need[bar + 1 :])
+
+
 def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
-    key = date_key(y, m, d) if y > 0 else f"d:--{pad2(m)}-{pad2(d)}"
+    key = f"d:{y}-{pad2(m)}" if d == 0 else date_key(y, m, d) if y > 0 else f"d:--{pad2(m)}-{pad2(d)}"
     t = Token(" ".join(p.text for p in parts), "date", [key], [key], "#date")
     t.ends = parts[-1].ends
     t.open = parts[-1].open
@@ -408,6 +497,11 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 out.append(_date_token(parts, year if year >= 1000 else 0, month, day))
                 i += len(parts)
                 continue
+            year = _small_int(_number_value(nxt), 2999)
+            if year >= 1000:
+                out.append(_date_token([t, nxt], year, month, 0))
+                i += 2
+                continue
         day = _small_int(_number_value(t), 31)
         if day > 0 and nxt is not None and not t.ends:
             m = MONTHS.get(ascii_lower(nxt.text))
@@ -428,6 +522,22 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.shape = t.shape
                 out.append(joined)
                 i += 2
+                continue
+            power = MAGNITUDES.get(word, 0)
+            raw, raw_unit = _number_parts(t)
+            if t.kind == "number" and power > 0 and raw is not None and raw_unit in ("", "usd", "eur", "gbp"):
+                third = at(i + 2)
+                third_word = ascii_lower(third.text) if third is not None else ""
+                third_unit = UNITS.get(third_word) if third is not None and third_word not in ATTACHED_ONLY_UNITS else None
+                with_unit = third is not None and raw_unit == "" and nxt.open and bool(third_unit)
+                parts = [t, nxt, third] if with_unit else [t, nxt]
+                joined = _number_token(" ".join(p.text for p in parts), shift_decimal(raw, power), third_unit if with_unit else raw_unit)
+                joined.ends = parts[-1].ends
+                joined.open = parts[-1].open
+                joined.key = t.key
+                joined.shape = t.shape
+                out.append(joined)
+                i += len(parts)
                 continue
             if word in ("am", "pm", "a.m", "p.m"):
                 hour = _small_int(value, 12) if t.kind == "number" else -1
