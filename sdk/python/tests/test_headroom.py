@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict
+from datetime import datetime
 
 import pytest
 from conftest import REPO, SDK
@@ -80,6 +81,21 @@ def test_every_field_survives_the_store_exactly(server):
     ours = backend(server, "t-exact")
     ours.set(key, entry)
     assert asdict(backend(server, "t-exact").get(key)) == asdict(entry)
+
+
+def test_an_entry_another_client_stored_in_headrooms_tenant_reads_as_live(server):
+    text = "stored through the API " * 30
+    status, stored = server.post("/api/v1/originals", {"original": text, "tenant": "headroom:t-foreign", "tool_name": "t"})
+    assert status == 201
+    time.sleep(0.2)
+    store = CompressionStore(backend=backend(server, "t-foreign"))
+    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    entry = store.retrieve(key)
+    assert entry is not None and entry.original_content == text and entry.tool_name == "t"
+    # The store's own time, and no expiry: the store keeps it without a TTL.
+    assert entry.created_at == datetime.fromisoformat(stored["created_at"].replace("Z", "+00:00")).timestamp()
+    assert entry.ttl >= 100 * 365 * 24 * 3600 and not entry.is_expired()
+    assert store._backend.keys() == [key]
 
 
 def test_another_worker_reads_what_the_store_keeps(server):

@@ -25,6 +25,7 @@ import time
 import urllib.parse
 from collections import OrderedDict
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from ..http import Answer, Transport
@@ -32,8 +33,8 @@ from ..http import Answer, Transport
 log = logging.getLogger("floorline.headroom")
 
 TENANT = "headroom"
-#: Headroom's CompressionEntry default TTL, for an entry whose metadata lacks one.
-HEADROOM_DEFAULT_TTL = 1800
+#: The TTL Headroom sees on an entry the store keeps without one: about 100 years.
+NO_TTL = 100 * 365 * 24 * 3600
 #: After a failed call the server is not asked again for this long: Headroom's request must
 #: not wait on an outage once per entry.
 OUTAGE_PAUSE_SECONDS = 5.0
@@ -70,6 +71,15 @@ def algorithm_of(key: str, original: str) -> str:
     if hashlib.md5(data, usedforsecurity=False).hexdigest().startswith(key):
         return "md5"
     return "blake3"
+
+
+def _epoch(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def _cut(text: str | None, max_bytes: int) -> str | None:
@@ -155,9 +165,13 @@ class FloorlineCCRBackend:
     def _entry(self, item: dict[str, Any], original: str, compressed: str) -> tuple[str, Any]:
         meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
         key = meta.get("key") if isinstance(meta.get("key"), str) else str(item["hash"])[:24]
+        # An entry stored by another client has no metadata: the store's own times then.
         created = meta.get("created_at")
         if not isinstance(created, (int, float)):
-            created = time.time()
+            created = _epoch(item.get("created_at")) or time.time()
+        ttl = meta.get("ttl")
+        if not isinstance(ttl, int):
+            ttl = item.get("ttl_seconds") or NO_TTL
         return key, _entry_class()(
             hash=key,
             original_content=original,
@@ -170,7 +184,7 @@ class FloorlineCCRBackend:
             tool_call_id=meta.get("tool_call_id"),
             query_context=meta.get("query_context"),
             created_at=created,
-            ttl=meta.get("ttl") if isinstance(meta.get("ttl"), int) else (item.get("ttl_seconds") or HEADROOM_DEFAULT_TTL),
+            ttl=ttl,
             tool_signature_hash=meta.get("tool_signature_hash"),
             compression_strategy=meta.get("compression_strategy"),
             retrieval_count=int(meta.get("retrieval_count") or 0),
