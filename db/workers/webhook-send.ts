@@ -13,6 +13,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { ApiError } from "@/lib/errors";
+import { processSingleton } from "@/lib/process-singleton";
 import {
   allowPrivateTargets,
   pinnedLookup,
@@ -31,6 +32,50 @@ export type SendResult = { ok: true; status: number } | { ok: false; status: num
 async function resolveAll(hostname: string): Promise<ResolvedAddress[]> {
   const addresses = await lookup(hostname, { all: true, verbatim: true });
   return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+}
+
+/**
+ * Name lookups under way at once in the process. getaddrinfo runs on libuv's thread pool (4
+ * threads), which password hashing and file I/O share, and a lookup cannot be cancelled: name
+ * servers that never answer must not take the whole pool. An attempt waits its turn within its
+ * own deadline, and a lookup keeps its place until it really ends, abandoned or not.
+ */
+export const MAX_LOOKUPS = 2;
+const lookups = processSingleton("webhookLookups", () => ({ running: 0, waiting: [] as (() => void)[] }));
+
+async function lookupTurn(signal: AbortSignal): Promise<void> {
+  if (lookups.running < MAX_LOOKUPS) {
+    lookups.running++;
+    return;
+  }
+  // Woken by a lookup that ended, which hands its place over.
+  await new Promise<void>((resolve, reject) => {
+    const wake = () => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      const i = lookups.waiting.indexOf(wake);
+      if (i >= 0) lookups.waiting.splice(i, 1);
+      reject(signal.reason);
+    };
+    lookups.waiting.push(wake);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function lookupEnded(): void {
+  const next = lookups.waiting.shift();
+  if (next) next();
+  else lookups.running--;
+}
+
+/** `resolve(hostname)` in its turn, given up (not cancelled) when `signal` aborts. */
+async function gatedResolve(resolve: Resolver, hostname: string, signal: AbortSignal): Promise<ResolvedAddress[]> {
+  await lookupTurn(signal);
+  const lookup = resolve(hostname);
+  lookup.then(lookupEnded, lookupEnded);
+  return untilAborted(lookup, signal);
 }
 
 /** `work`, or a rejection as soon as `signal` aborts (the lookup itself cannot be cancelled). */
@@ -68,7 +113,7 @@ export async function sendWebhook(
     let target: Awaited<ReturnType<typeof resolveWebhookTarget>>;
     try {
       target = await resolveWebhookTarget(url, {
-        resolve: (hostname) => untilAborted(resolve(hostname), signal),
+        resolve: (hostname) => gatedResolve(resolve, hostname, signal),
         allowPrivate: options.allowPrivate ?? allowPrivateTargets(),
       });
     } catch {
@@ -146,7 +191,7 @@ function post(
 export async function assertDeliverable(url: string): Promise<void> {
   const signal = AbortSignal.timeout(SEND_TIMEOUT_MS);
   const target = await resolveWebhookTarget(url, {
-    resolve: (hostname) => untilAborted(resolveAll(hostname), signal),
+    resolve: (hostname) => gatedResolve(resolveAll, hostname, signal),
     allowPrivate: allowPrivateTargets(),
   });
   if (!target.ok) {

@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ANSWER_BYTES, sendWebhook } from "@/db/workers/webhook-send";
+import { MAX_ANSWER_BYTES, MAX_LOOKUPS, sendWebhook } from "@/db/workers/webhook-send";
 import { startStuckReceiver } from "../support/receiver";
 
 let port = 0;
@@ -148,5 +148,34 @@ describe("sendWebhook", () => {
     } finally {
       await stuck.close();
     }
+  });
+
+  it("runs only a few name lookups at once, and a lookup that answers late costs only its attempt", async () => {
+    let running = 0;
+    let most = 0;
+    // Name servers that answer only long after every attempt's deadline.
+    const slow = async (): Promise<never> => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 1_000));
+      running--;
+      throw new Error("SERVFAIL");
+    };
+    // Each attempt ends at its deadline, and no more lookups than MAX_LOOKUPS ever start (the
+    // rest wait their turn inside their own deadline).
+    const stuck = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        sendWebhook("http://hangs.test/", "{}", {}, { allowPrivate: true, timeoutMs: 300, resolve: slow }),
+      ),
+    );
+    for (const result of stuck)
+      expect(result).toMatchObject({ ok: false, status: null, error: "no answer within 0.3 s" });
+    expect(most).toBe(MAX_LOOKUPS);
+    // Once those lookups end, their places are free again.
+    await expect.poll(() => running, { timeout: 3_000 }).toBe(0);
+    expect(await sendWebhook(`http://127.0.0.1:${port}/ok`, "{}", {}, { allowPrivate: true })).toEqual({
+      ok: true,
+      status: 204,
+    });
   });
 });
