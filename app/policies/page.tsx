@@ -106,8 +106,8 @@ async function ClassSection({
         {contentClass}{" "}
         <span className="muted">
           {current.version === 0 ? "built-in default" : `v${current.version} in force`}: size ≥{" "}
-          {formatBytes(current.min_size_bytes)}, density ≥ {current.min_semantic_density}, pass ≤{" "}
-          {current.max_pass_number}
+          {formatBytes(current.min_size_bytes)}, density ≥ {current.min_semantic_density}
+          {current.density_source === "measured" ? " (measured)" : ""}, pass ≤ {current.max_pass_number}
         </span>
       </h2>
       <div className="grid-2">

@@ -6,7 +6,7 @@
 import { ScrollBox } from "@/components/ui/scroll-box";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import type { ContentFormat, DecodedFormat } from "@/lib/content-checks/formats";
+import type { ContentFormat, DecodedFormat, DensitySource } from "@/lib/content-checks/formats";
 import type { FloorPreview, PreviewFloor } from "@/lib/recommend/wire";
 import { policyApiHref } from "@/lib/routes";
 import { MOVEMENT_LABEL, MOVEMENTS } from "@/lib/chains/what-if";
@@ -22,6 +22,8 @@ export interface FloorFields {
   decoded_format: DecodedFormat | null;
   /** Days the class's chains are kept; null: the server-wide setting. Absent: unchanged (the API keeps them). */
   retention_days?: number | null;
+  /** Whose density the chains follow (docs/measurement.md). Absent: unchanged (the API keeps it). */
+  density_source?: DensitySource;
 }
 
 export interface FloorInForce extends FloorFields {
@@ -47,6 +49,7 @@ const FIELDS: { key: keyof FloorFields; label: string }[] = [
   { key: "format", label: "Content format" },
   { key: "decoded_format", label: "Decoded as" },
   { key: "retention_days", label: "Kept (days)" },
+  { key: "density_source", label: "Density followed" },
 ];
 
 const shown = (value: FloorFields[keyof FloorFields], key?: keyof FloorFields) =>

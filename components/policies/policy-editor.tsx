@@ -2,7 +2,13 @@
 // The editor proposes; saving goes through the one confirmation (floor-change.tsx), which
 // shows the change and its effect, asks for a note and then PUTs through the API.
 import { useState } from "react";
-import { CONTENT_FORMATS, type ContentFormat, DECODED_FORMATS, type DecodedFormat } from "@/lib/content-checks/formats";
+import {
+  CONTENT_FORMATS,
+  type ContentFormat,
+  DECODED_FORMATS,
+  type DecodedFormat,
+  type DensitySource,
+} from "@/lib/content-checks/formats";
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { PreviewFloor } from "@/lib/recommend/wire";
 import { FloorChangeDialog, type FloorFields as ProposedFloor } from "./floor-change";
@@ -47,6 +53,7 @@ export function PolicyEditor({
           : null,
       // Empty: the server-wide FLOORLINE_RETENTION_DAYS.
       retention_days: text("retention_days") === "" ? null : Number(text("retention_days")),
+      density_source: (text("density_source") || current.density_source) as DensitySource,
     });
   }
 
@@ -91,6 +98,14 @@ export function PolicyEditor({
                 {f}
               </option>
             ))}
+          </select>
+        </label>
+        <label>
+          Density the chains follow{" "}
+          <span className="muted">(the measured one wherever the server measured a pass&apos;s content)</span>
+          <select name="density_source" defaultValue={current.density_source} data-testid="policy-density-source">
+            <option value="client">client: the density the agent claims</option>
+            <option value="measured">measured: the density Floorline measures</option>
           </select>
         </label>
         <label>

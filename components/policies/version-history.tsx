@@ -56,7 +56,14 @@ export function VersionHistory({
               <td className="nowrap" title={`${v.min_size_bytes} bytes`}>
                 {formatBytes(v.min_size_bytes)}
               </td>
-              <td>{v.min_semantic_density}</td>
+              <td>
+                {v.min_semantic_density}
+                {v.density_source === "measured" ? (
+                  <div className="muted small-text" data-testid="version-density-source">
+                    measured
+                  </div>
+                ) : null}
+              </td>
               <td>{v.max_pass_number}</td>
               <td className="nowrap">
                 <KeptFor days={v.retention_days} />
@@ -80,6 +87,7 @@ export function VersionHistory({
                       format: v.format,
                       decoded_format: v.decoded_format,
                       retention_days: v.retention_days,
+                      density_source: v.density_source,
                     }}
                     source={`a revert to v${v.version}`}
                     label={`Revert to v${v.version}…`}

@@ -7,6 +7,7 @@ import { keysetPage } from "../keyset";
 import { policies } from "../schema";
 import { defaultPolicyFor, type PolicyInForce } from "@/lib/guard/policy";
 import type { PolicyBody } from "@/lib/schemas/policies";
+import { DEFAULT_DENSITY_SOURCE, type DensitySource } from "@/lib/content-checks/formats";
 
 type PolicyRow = typeof policies.$inferSelect;
 
@@ -103,6 +104,11 @@ export async function listPolicyVersions(contentClass: string): Promise<PolicyIn
   return rows.map(toPolicy);
 }
 
+/** The density source a write leaves in force: absent keeps the current one (client for a new class). */
+function densitySourceOf(current: PolicyInForce | null, body: PolicyWrite): DensitySource {
+  return body.density_source ?? current?.density_source ?? DEFAULT_DENSITY_SOURCE;
+}
+
 /** The retention a write leaves in force: absent keeps the current one. */
 function retentionOf(current: PolicyInForce | null, body: PolicyWrite): number | null {
   return body.retention_days === undefined ? (current?.retention_days ?? null) : body.retention_days;
@@ -117,7 +123,7 @@ function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
     JSON.stringify(current.required_fields) === JSON.stringify(body.required_fields) &&
     current.format === (body.format ?? "any") &&
     current.decoded_format === (body.decoded_format ?? null) &&
-    current.density_source === (body.density_source ?? "client") &&
+    current.density_source === densitySourceOf(current, body) &&
     (current.description ?? null) === (body.description ?? null)
   );
 }
@@ -151,7 +157,7 @@ export async function updatePolicy(
         requiredFields: body.required_fields,
         format: body.format ?? "any",
         decodedFormat: body.decoded_format ?? null,
-        densitySource: body.density_source ?? "client",
+        densitySource: densitySourceOf(inForce, body),
         description: body.description ?? null,
         retentionDays: retentionOf(inForce, body),
         note: body.note ?? null,

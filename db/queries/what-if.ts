@@ -29,17 +29,21 @@ interface ReplayRow {
  * every gate of lib/guard.ts that does not say SAFE says collapse, so this is the guard's
  * decision without its wording (which evaluatePass adds afterwards for the pass found).
  */
-function firstCollapse(contentClass: string, floor: CompressionPolicy, prefix: string): SQL {
+function firstCollapse(contentClass: string, floor: CompressionPolicy, prefix: string, measured: boolean): SQL {
+  // A class that follows measured density is replayed on it where the pass was measured.
+  const density = measured
+    ? sql`coalesce(p.measured_density, p.semantic_density_score)`
+    : sql`p.semantic_density_score`;
   return sql`
     left join lateral (
       select p.pass_id as ${sql.raw(`${prefix}_pass_id`)}, p.pass_number as ${sql.raw(`${prefix}_pass_number`)},
-        p.current_size_bytes as ${sql.raw(`${prefix}_size`)}, p.semantic_density_score as ${sql.raw(`${prefix}_density`)},
+        p.current_size_bytes as ${sql.raw(`${prefix}_size`)}, ${density} as ${sql.raw(`${prefix}_density`)},
         p.is_parseable as ${sql.raw(`${prefix}_parseable`)}, p.schema_valid as ${sql.raw(`${prefix}_schema_valid`)},
         p.current_content_hash as ${sql.raw(`${prefix}_hash`)}
       from passes p
       where p.chain_id = c.chain_id and p.content_class = ${contentClass} and p.pass_number > 1
         and (p.pass_number > ${floor.max_pass_number} or not p.is_parseable or not p.schema_valid
-          or p.current_size_bytes < ${floor.min_size_bytes} or p.semantic_density_score < ${floor.min_semantic_density})
+          or p.current_size_bytes < ${floor.min_size_bytes} or ${density} < ${floor.min_semantic_density})
       order by p.pass_number, p.id
       limit 1
     ) as ${sql.raw(prefix)} on true`;
@@ -48,22 +52,24 @@ function firstCollapse(contentClass: string, floor: CompressionPolicy, prefix: s
 /**
  * Replays every recorded chain of a content class through the guard under the floor in
  * force and under a candidate floor, and returns where each chain would collapse under
- * each. Reads only; nothing is written. Each chain costs two index scans of its passes that
+ * each (on measured density wherever a pass has one, for a class with density_source
+ * measured). Reads only; nothing is written. Each chain costs two index scans of its passes that
  * stop at the first collapsing pass. Passes of other classes in a chain are not replayed.
  */
 export async function replayClass(
   contentClass: string,
-  current: CompressionPolicy,
+  current: CompressionPolicy & { density_source?: string },
   candidate: CompressionPolicy,
 ): Promise<ReplayedChain[]> {
   const db = await getReadDb();
+  const measured = current.density_source === "measured";
   const rows = await queryRows<ReplayRow>(
     db,
     sql`
       select c.chain_id, c.pass_count, cur.*, cand.*
       from chains c
-      ${firstCollapse(contentClass, current, "cur")}
-      ${firstCollapse(contentClass, candidate, "cand")}
+      ${firstCollapse(contentClass, current, "cur", measured)}
+      ${firstCollapse(contentClass, candidate, "cand", measured)}
       where c.content_class = ${contentClass}`,
   );
   const judge = (row: ReplayRow, prefix: "cur" | "cand", floor: CompressionPolicy) => {

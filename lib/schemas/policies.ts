@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
-import {
-  CONTENT_FORMATS,
-  DECODED_FORMATS,
-  DEFAULT_CONTENT_FORMAT,
-  DEFAULT_DENSITY_SOURCE,
-  DENSITY_SOURCES,
-} from "../content-checks/formats";
+import { CONTENT_FORMATS, DECODED_FORMATS, DEFAULT_CONTENT_FORMAT, DENSITY_SOURCES } from "../content-checks/formats";
 import { listOf, nonNegativeInt, text, unitInterval, utcTimestamp } from "./common";
 
 export const policyBodySchema = z.object({
@@ -26,8 +20,10 @@ export const policyBodySchema = z.object({
   /**
    * Whose density the chain follows: `client` (the claim) or `measured` (the server's own,
    * wherever it measured the pass). The reference verdict stays on the claims either way.
+   * Absent keeps what the version in force says (`client` for a new class), so a floor saved
+   * by a client that does not know the field never turns measurement off.
    */
-  density_source: z.enum(DENSITY_SOURCES).default(DEFAULT_DENSITY_SOURCE),
+  density_source: z.enum(DENSITY_SOURCES).optional(),
   /**
    * Days this class's chains are kept after their last activity, instead of the server-wide
    * FLOORLINE_RETENTION_DAYS. Null follows the server-wide setting; absent keeps what the

@@ -92,3 +92,9 @@ test("the chains list filters on measurement mismatch", async ({ page }) => {
     .toEqual([CHAIN]);
   await expect(page.getByTestId("chains-table").locator('[data-status="measurement_mismatch"]')).toBeVisible();
 });
+
+test("the class's policy says it follows measured density", async ({ page }) => {
+  await page.goto(`/policies?class=${CLASS}`);
+  await expect(page.getByTestId("policy-density-source")).toHaveValue("measured");
+  await expect(page.getByTestId("version-density-source")).toHaveText("measured");
+});

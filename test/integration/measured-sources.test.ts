@@ -13,6 +13,8 @@ import { GET as getPolicyRoute, PUT as putPolicy } from "@/app/api/v1/policies/[
 import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
 import { getDb } from "@/db/index";
 import { deleteExpiredChains } from "@/db/queries/retention";
+import { getPolicy } from "@/db/queries/policies";
+import { replayClass } from "@/db/queries/what-if";
 import { queryRows } from "@/db/sql";
 import { evaluatePass } from "@/lib/guard/guard";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -191,9 +193,11 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(client.status, client.text).toBe(201);
     expect(client.body.results[1].effective_verdict).toBeUndefined();
     expect((await chain("ms-5")).body.collapse_point).toBeNull();
-    // Changing density_source is a new version; the old one stays readable.
+    // A floor saved without the field keeps it; changing it is a new version.
+    const kept = await putFloor("ms-measured", { min_semantic_density: 0.31 });
+    expect(kept.body).toMatchObject({ version: 2, density_source: "measured" });
     const again = await putFloor("ms-measured", { density_source: "client" });
-    expect(again.body.version).toBe(2);
+    expect(again.body).toMatchObject({ version: 3, density_source: "client" });
   });
 
   it("judges a pass it cannot measure on its claims and marks it unmeasured", async () => {
@@ -308,6 +312,15 @@ describe("measured on ingest, across batches and from cached originals", () => {
     for (const option of client.body.options)
       expect(option.failures_caught === 0 || option.healthy_halted_early === 10, option.name).toBe(true);
     expect(measured.body.current.failures_caught).toBe(4);
+    // The what-if replays the same way.
+    for (const [cls, collapsed] of [
+      ["ms-rec-measured", 4],
+      ["ms-rec-client", 0],
+    ] as const) {
+      const policy = await getPolicy(cls);
+      const replayed = await replayClass(cls, policy, policy);
+      expect(replayed.filter((c) => c.current?.pass_number === 2).length, cls).toBe(collapsed);
+    }
   });
 
   it("retention deletes a chain's source with the chain", async () => {
