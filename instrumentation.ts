@@ -3,6 +3,8 @@
 // them, then closes the database.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { registerPageGate } = await import("./app/_access/page-gate");
+  registerPageGate();
   const { startDatabase } = await import("./db/startup");
   await startDatabase();
   const { setStoreStatsSource, setSummaryQueueSource } = await import("./lib/observability/metrics");

@@ -11,14 +11,31 @@ const nextConfig = {
   // `forbidden()`: a viewer on an admin page, or a page asked for under a host we do not serve.
   experimental: { authInterrupts: true },
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders() }];
+    return [
+      { source: "/:path*", headers: securityHeaders() },
+      // Pages served by scripts/start.ts carry a policy with a nonce of their own (it sets the
+      // request's Content-Security-Policy header for Next.js to read the nonce from, and the
+      // answer's): this one is only for everything else, and for `next dev` / a bare `next start`.
+      {
+        source: "/:path*",
+        missing: [{ type: "header", key: "content-security-policy" }],
+        headers: [{ key: "Content-Security-Policy", value: fallbackPolicy() }],
+      },
+    ];
   },
 };
 
-// Next's own bootstrap scripts are inline: without per-request nonces (which would need the
-// proxy on every page) 'unsafe-inline' scripts are allowed, but only from this origin's
-// document; nothing may load from elsewhere, frame us, or post a form away.
 function securityHeaders() {
+  return [
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    { key: "Referrer-Policy", value: "same-origin" },
+  ];
+}
+
+// Without a nonce, Next's inline bootstrap scripts need 'unsafe-inline'; still only from this
+// origin's document, and nothing may load from elsewhere, frame us, or post a form away.
+function fallbackPolicy() {
   const dev = process.env.NODE_ENV !== "production";
   const csp = [
     "default-src 'self'",
@@ -32,12 +49,7 @@ function securityHeaders() {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
-  return [
-    { key: "Content-Security-Policy", value: csp },
-    { key: "X-Frame-Options", value: "DENY" },
-    { key: "X-Content-Type-Options", value: "nosniff" },
-    { key: "Referrer-Policy", value: "same-origin" },
-  ];
+  return csp;
 }
 
 export default nextConfig;

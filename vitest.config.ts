@@ -30,6 +30,7 @@ export default defineConfig({
           environment: "node",
           // sdk-app.test.ts drives the SDK's build against the app.
           globalSetup: ["sdk/typescript/test/build.ts"],
+          setupFiles: ["test/support/in-process-requests.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

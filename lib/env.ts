@@ -8,6 +8,7 @@
 // the environment as a plain record, so that they stay pure and testable with one, and read
 // it through env() with that record as the source.
 import { z } from "zod";
+import { trustedProxyList } from "./auth/client-address";
 
 type Source = Partial<Record<string, string | undefined>>;
 
@@ -29,6 +30,19 @@ const wholeNumber = z
   .regex(/^\d+$/)
   .transform(Number)
   .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+/** Comma-separated, trimmed, lower-cased, empty entries dropped; nothing left counts as unset. */
+const list = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string()).min(1));
+
+/** Shorter shared secrets are refused at start-up: the token opens every scope. */
+export const MIN_API_TOKEN_LENGTH = 32;
 
 /** Name → how it parses. What each means, and its default, is docs/configuration.md. */
 export const ENV_SCHEMA = {
@@ -54,10 +68,25 @@ export const ENV_SCHEMA = {
   FLOORLINE_RETENTION_DAYS: positiveNumber,
   FLOORLINE_PUBLIC_URL: text,
   FLOORLINE_WEBHOOK_ALLOW_PRIVATE: flag,
-  // Parsed by lib/auth/access.ts, from envRecord().
-  FLOORLINE_AUTH: text,
-  FLOORLINE_ALLOWED_HOSTS: text,
-  FLOORLINE_SESSION_IDLE_MINUTES: text,
+  FLOORLINE_AUTH: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["on", "off", "1", "0", "true", "false"]))
+    .transform((v) => (v === "on" || v === "1" || v === "true" ? ("on" as const) : ("off" as const))),
+  FLOORLINE_AUTH_OFF_I_UNDERSTAND: flag,
+  FLOORLINE_ALLOWED_HOSTS: list,
+  // Every entry must be an address or a CIDR block: a typo must not trust the world.
+  FLOORLINE_TRUSTED_PROXIES: list.transform((entries, ctx) => {
+    const parsed = trustedProxyList(entries);
+    if (parsed) return parsed;
+    ctx.addIssue({ code: "custom", message: "not a list of addresses and CIDR blocks" });
+    return z.NEVER;
+  }),
+  FLOORLINE_SESSION_IDLE_MINUTES: positiveNumber,
+  FLOORLINE_SESSION_MAX_HOURS: positiveNumber,
+  // Any length is honoured once running (refusing it there would open the server); the start
+  // script refuses to start with one shorter than MIN_API_TOKEN_LENGTH.
   FLOORLINE_API_TOKEN: text,
   // What 0 means, and the upper bound of the TTL, is lib/originals/rules.ts's.
   CCR_MAX_BYTES: wholeNumber,

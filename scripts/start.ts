@@ -2,7 +2,8 @@
 // no current build, refuses to start on an embedded data folder another process owns, answers
 // what Next.js would answer with a plain-text 500 (unknown methods, undecodable paths), gives
 // every request an id and one log line, and on SIGTERM/SIGINT stops accepting, drains, ends
-// the event streams, closes the database and exits.
+// the event streams, closes the database and exits. Long because it is the one place that
+// owns the sockets and the process; its access-control part lives in start-access.ts.
 import { spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -10,8 +11,9 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
-import type { Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { ENV_SCHEMA, env } from "../lib/env";
+import { accessFront, accessSettingsRefusal } from "./start-access";
 import { ApiError, type ErrorCode } from "../lib/errors";
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -26,13 +28,19 @@ Options (each wins over its environment variable):
   --data-dir <path>   embedded database folder              FLOORLINE_DATA_DIR  (.floorline/data)
   -h, --help          show this help
 
-Other settings (environment): DATABASE_URL, FLOORLINE_DEMO, FLOORLINE_API_TOKEN, LOG_LEVEL,
-FLOORLINE_STATEMENT_TIMEOUT_MS, FLOORLINE_DB_ACQUIRE_TIMEOUT_MS, FLOORLINE_SHUTDOWN_TIMEOUT_MS.
-Every variable: docs/configuration.md.`;
+Other settings (environment): DATABASE_URL, FLOORLINE_DEMO, FLOORLINE_API_TOKEN, FLOORLINE_AUTH,
+FLOORLINE_TRUSTED_PROXIES, LOG_LEVEL, FLOORLINE_STATEMENT_TIMEOUT_MS, FLOORLINE_DB_ACQUIRE_TIMEOUT_MS,
+FLOORLINE_SHUTDOWN_TIMEOUT_MS. Every variable: docs/configuration.md.`;
 
 function fail(message: string): never {
   process.stderr.write(`floorline: ${message}\n\n${HELP}\n`);
   process.exit(2);
+}
+
+/** A setting that must not be served with: said plainly, exit 1. */
+function refuse(message: string): never {
+  process.stderr.write(`floorline: refusing to start: ${message}\n`);
+  process.exit(1);
 }
 
 let flags: { port?: string; host?: string; "data-dir"?: string; help?: boolean } = {};
@@ -64,6 +72,10 @@ const port = portParsed.data;
 // folder is taken from where the command was run, before moving to the project folder.
 process.env.HOST = host;
 process.env.PORT = String(port);
+{
+  const refusal = accessSettingsRefusal(host);
+  if (refusal) refuse(refusal);
+}
 const dataDirFlag = flags["data-dir"] ?? env("FLOORLINE_DATA_DIR");
 if (dataDirFlag) process.env.FLOORLINE_DATA_DIR = path.resolve(dataDirFlag);
 process.chdir(root);
@@ -152,8 +164,9 @@ if (!built) {
 /**
  * `patternOf`: `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract.
  * `isRouteHandler`: whether a path is served by a `route.ts` (not a page).
+ * `pagePatternOf`: the pattern of the page a path names (not a route handler), if any.
  */
-const { patternOf, isRouteHandler } = (() => {
+const { patternOf, isRouteHandler, pagePatternOf } = (() => {
   const routes: { regex: RegExp; route: string; page: string }[] = [];
   const handlers = new Set<string>();
   try {
@@ -178,18 +191,26 @@ const { patternOf, isRouteHandler } = (() => {
   }
   // Static routes first, so /api/v1/originals/stats is not read as /api/v1/originals/{hash}.
   const find = (pathname: string) => routes.find((r) => r.regex.test(pathname));
+  // Dot segments, encoded or not, are resolved first, as Next.js resolves them.
+  const resolve = (pathname: string) => {
+    try {
+      return new URL(pathname.replace(/%2e/gi, "."), "http://x").pathname;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     patternOf: (pathname: string) => (pathname.startsWith("/_next/") ? "/_next/*" : find(pathname)?.page),
-    // Dot segments, encoded or not, are resolved first, as Next.js resolves them.
     isRouteHandler: (pathname: string) => {
-      let resolved: string;
-      try {
-        resolved = new URL(pathname.replace(/%2e/gi, "."), "http://x").pathname;
-      } catch {
-        return false;
-      }
-      const route = find(resolved)?.route;
+      const resolved = resolve(pathname);
+      const route = resolved === undefined ? undefined : find(resolved)?.route;
       return route !== undefined && handlers.has(route);
+    },
+    pagePatternOf: (pathname: string) => {
+      const resolved = resolve(pathname);
+      if (resolved === undefined || resolved.startsWith("/_next/")) return undefined;
+      const found = find(resolved);
+      return found && !handlers.has(found.route) ? found.page : undefined;
     },
   };
 })();
@@ -289,6 +310,8 @@ function answeredHere(req: IncomingMessage, res: ServerResponse, pathname: strin
 
 const inFlight = new Set<ServerResponse>();
 
+const front = accessFront({ isRouteHandler, pagePatternOf });
+
 const server = http.createServer((req, res) => {
   const started = process.hrtime.bigint();
   const given = req.headers["x-request-id"];
@@ -320,8 +343,11 @@ const server = http.createServer((req, res) => {
   // While draining, responses still in progress close their connection when done.
   if (stopping.aborted) res.shouldKeepAlive = false;
   if (answeredHere(req, res, pathname)) return;
+  front.prepare(req, res, pathname);
   requestContext
-    .run({ reqId: id }, () => handle(req, res))
+    .run({ reqId: id }, async () => {
+      if (!(await front.answeredByPageGate(req, res, pathname))) await handle(req, res);
+    })
     .catch((error) => {
       logger.error({ req_id: id, err: errorFields(error) }, "request handler failed");
       if (!res.headersSent) page(res, 500, "Something went wrong", "The server failed to handle this request.");
@@ -357,6 +383,7 @@ server.on("connect", (_req: IncomingMessage, socket: Socket) => {
 });
 
 server.listen(port, host, () => {
+  front.listening((server.address() as AddressInfo).address);
   logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
 });
 server.on("error", (error) => {

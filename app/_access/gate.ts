@@ -1,38 +1,53 @@
-// The one access check behind every API route (through `api-route.ts`) and every page
-// (through `page-access.ts`): the Host allow-list, the same-origin rule for cookie writes,
-// whether auth is on, and who the credential belongs to. Decisions are the pure functions
-// of lib/auth; this module only feeds them the request and the database.
+// The one access check behind every API route (through `api-route.ts`), every page (through
+// `page-access.ts`, and before it streams through `page-gate.ts`) and every server action:
+// the Host allow-list, the same-origin rule for cookie writes, whether this request needs a
+// credential, and who the credential belongs to. Decisions are the pure functions of
+// lib/auth; this module only feeds them the request and the database.
 import "server-only";
-import { authenticateApiKey, authenticateSession, credentialsExist } from "@/db/queries/access";
+import { forbidden } from "next/navigation";
 import {
+  authenticateApiKey,
+  authenticateSession,
+  bearerWaitSeconds,
+  credentialsExist,
+  recordBearerFailure,
+} from "@/db/queries/access";
+import {
+  accessRequired,
   admits,
   allowedHostsOf,
   authMode,
   bearerTokenOf,
+  FIRST_CREDENTIALS,
   hostAllowed,
-  isLoopbackHost,
   isSafeMethod,
   isSameOrigin,
-  listenHostOf,
   type Principal,
+  type RequestFacts,
   sessionIdleMs,
+  sessionMaxMs,
   sessionTokenOf,
 } from "@/lib/auth/access";
 import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials";
-import { forbidden } from "next/navigation";
+import { env, envRecord } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";
-import { envRecord } from "@/lib/env";
+import { requestFacts } from "./request-facts";
 
 export const ANONYMOUS: Principal = { kind: "anonymous" };
 
-/** Auth is on per the contract: forced either way by FLOORLINE_AUTH, else any credential or a non-loopback listener. */
-export async function authIsOn(env: Partial<Record<string, string>> = envRecord()): Promise<boolean> {
-  const mode = authMode(env);
-  if (mode !== "auto") return mode === "on";
-  if (env.FLOORLINE_API_TOKEN) return true;
-  if (!isLoopbackHost(listenHostOf(env))) return true;
-  return credentialsExist();
+/** Whether this request must carry a credential (lib/auth/access.ts `accessRequired`). */
+export async function authIsOn(facts: RequestFacts): Promise<boolean> {
+  const mode = authMode(envRecord());
+  const legacyToken = env("FLOORLINE_API_TOKEN") !== undefined;
+  return accessRequired({
+    mode,
+    // Asked only when it can matter: the answer is cached, but the first one reads the database.
+    credentialsExist: mode === "auto" && !legacyToken ? await credentialsExist() : false,
+    legacyToken,
+    trustedProxiesSet: env("FLOORLINE_TRUSTED_PROXIES") !== undefined,
+    facts,
+  });
 }
 
 /** The Host header (or the URL's host, for requests built without one) if it is allowed. */
@@ -41,7 +56,7 @@ export function checkHost(headers: Headers, url: string): void {
   if (!hostAllowed(host, allowedHostsOf(envRecord()))) {
     throw new ApiError(
       "host_not_allowed",
-      `This server does not answer to the host ${JSON.stringify(host)}; add it to FLOORLINE_ALLOWED_HOSTS if it is yours.`,
+      `This server does not answer to the host ${JSON.stringify(host.slice(0, 200))}; add it to FLOORLINE_ALLOWED_HOSTS if it is yours.`,
     );
   }
 }
@@ -56,41 +71,72 @@ export function checkPageHost(headers: Headers): void {
   }
 }
 
-const unauthenticated = () =>
-  new ApiError("unauthenticated", "Send a valid API key as 'Authorization: Bearer <key>', or sign in.", {
-    headers: { "WWW-Authenticate": 'Bearer realm="floorline"' },
-  });
+/** The 401, saying how to make the first credential while none exists. */
+async function unauthenticated(): Promise<ApiError> {
+  const none = env("FLOORLINE_API_TOKEN") === undefined && !(await credentialsExist().catch(() => true));
+  const message = none
+    ? `This server has no API key or operator yet, and this request did not come straight from this machine. Create the first ones on the server:\n${FIRST_CREDENTIALS}`
+    : "Send a valid API key as 'Authorization: Bearer <key>', or sign in.";
+  return new ApiError("unauthenticated", message, { headers: { "WWW-Authenticate": 'Bearer realm="floorline"' } });
+}
+
+/** The operator behind the request's session cookie, if it is live. */
+export async function sessionOperator(headers: Headers, facts: RequestFacts): Promise<Principal | null> {
+  const token = sessionTokenOf(headers.get("cookie"), facts.https);
+  if (!token) return null;
+  const source = envRecord();
+  return authenticateSession(token, { idleMs: sessionIdleMs(source), maxMs: sessionMaxMs(source) });
+}
+
+/**
+ * The principal behind a bearer key (or the legacy token). An address that has sent too
+ * many bad ones lately is refused before any is looked at; each bad one is counted.
+ */
+async function bearerPrincipal(bearer: string, facts: RequestFacts): Promise<Principal | null> {
+  const wait = await bearerWaitSeconds(facts.client);
+  if (wait > 0) {
+    throw new ApiError("too_many_requests", "Too many requests with a wrong API key from this address; wait.", {
+      headers: { "Retry-After": String(wait) },
+    });
+  }
+  const legacy = env("FLOORLINE_API_TOKEN");
+  if (legacy && constantTimeEqual(bearer, legacy)) {
+    return { kind: "token", name: "FLOORLINE_API_TOKEN", scopes: KEY_SCOPES };
+  }
+  const principal = await authenticateApiKey(bearer);
+  if (!principal) await recordBearerFailure(facts.client);
+  return principal;
+}
 
 /** The principal behind the request's credential: a bearer key (or the legacy token), else a session cookie. */
-async function identify(headers: Headers): Promise<Principal | null> {
+async function identify(headers: Headers, facts: RequestFacts): Promise<Principal | null> {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const bearer = bearerTokenOf(authorization);
-    if (!bearer) return null;
-    const legacy = envRecord().FLOORLINE_API_TOKEN;
-    if (legacy && constantTimeEqual(bearer, legacy)) {
-      return { kind: "token", name: "FLOORLINE_API_TOKEN", scopes: KEY_SCOPES };
+    if (!bearer) {
+      await recordBearerFailure(facts.client);
+      return null;
     }
-    return authenticateApiKey(bearer);
+    return bearerPrincipal(bearer, facts);
   }
-  const session = sessionTokenOf(headers.get("cookie"));
-  return session ? authenticateSession(session, sessionIdleMs(envRecord())) : null;
+  return sessionOperator(headers, facts);
 }
 
-/** The access check of an API route; throws the contract's 401/403, returns who is calling. */
+/** The access check of an API route; throws the contract's 401/403/429, returns who is calling. */
 export async function authorizeRequest(request: Request, scope: Scope): Promise<Principal> {
   const { headers } = request;
   checkHost(headers, request.url);
-  if (!isSafeMethod(request.method) && sessionTokenOf(headers.get("cookie"))) {
+  const facts = requestFacts(headers, request.url);
+  if (!isSafeMethod(request.method) && sessionTokenOf(headers.get("cookie"), facts.https)) {
     const host = headers.get("host") ?? new URL(request.url).host;
-    if (!isSameOrigin(headers, host, headers.get("x-forwarded-proto"))) {
+    const proto = facts.viaTrustedProxy ? headers.get("x-forwarded-proto") : null;
+    if (!isSameOrigin(headers, host, proto)) {
       throw new ApiError("cross_site_request", "A signed-in write must come from this site's own pages.");
     }
   }
-  if (scope === "public") return (await identifyQuietly(headers)) ?? ANONYMOUS;
-  if (!(await authIsOn())) return (await identifyQuietly(headers)) ?? ANONYMOUS;
-  const principal = await identify(headers);
-  if (!principal) throw unauthenticated();
+  if (scope === "public" || !(await authIsOn(facts))) return (await identifyQuietly(headers, facts)) ?? ANONYMOUS;
+  const principal = await identify(headers, facts);
+  if (!principal) throw await unauthenticated();
   if (!admits(principal, scope)) {
     throw new ApiError(
       "insufficient_scope",
@@ -101,7 +147,12 @@ export async function authorizeRequest(request: Request, scope: Scope): Promise<
 }
 
 /** Who is calling where no credential is required: a bad credential is then simply nobody. */
-async function identifyQuietly(headers: Headers): Promise<Principal | null> {
-  if (!headers.get("authorization") && !sessionTokenOf(headers.get("cookie"))) return null;
-  return identify(headers);
+async function identifyQuietly(headers: Headers, facts: RequestFacts): Promise<Principal | null> {
+  if (!headers.get("authorization") && !sessionTokenOf(headers.get("cookie"), facts.https)) return null;
+  try {
+    return await identify(headers, facts);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "too_many_requests") return null;
+    throw error;
+  }
 }

@@ -1,33 +1,35 @@
 // Every page calls `requirePage(<its pattern>)` first (the route-registry test makes sure):
-// the Host allow-list, then, with auth on, a live session (else a redirect to /sign-in)
-// and the role the page needs (else 403). A path segment naming nothing that can be stored
-// (a NUL, an unpaired surrogate) is a 404 before any query sees it, as on the API.
+// the Host allow-list, then, when the request needs a credential, a live session (else a
+// redirect to /sign-in) and the role the page needs (else 403). A path segment naming
+// nothing that can be stored (a NUL, an unpaired surrogate) is a 404 before any query sees
+// it, as on the API. Served by scripts/start.ts, the same answers are given before the page
+// starts to stream (`page-gate.ts`), so they go out with their real status codes; this is
+// the check of record all the same.
 import "server-only";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { forbidden, notFound, redirect } from "next/navigation";
-import { authenticateSession } from "@/db/queries/access";
-import { fillPattern, hasScope, type Principal, SESSION_COOKIE, sessionIdleMs } from "@/lib/auth/access";
+import { fillPattern, hasScope, type Principal } from "@/lib/auth/access";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
 import { isStorableText } from "@/lib/schemas/common";
 import { decodeSegment } from "@/lib/url-state";
-import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
-import { envRecord } from "@/lib/env";
+import { ANONYMOUS, authIsOn, checkPageHost, sessionOperator } from "./gate";
+import { requestFacts } from "./request-facts";
 
 export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
   if (params && !Object.values(params).every((segment) => isStorableText(decodeSegment(segment)))) notFound();
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const operator = token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null;
+  const facts = requestFacts(incoming, "http://localhost/");
+  const operator = await sessionOperator(incoming, facts);
   const scope = PAGES[pattern];
-  if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
+  if (scope === "public" || !(await authIsOn(facts))) return operator ?? ANONYMOUS;
   if (!operator) redirect(`/sign-in?next=${encodeURIComponent(fillPattern(pattern, params))}`);
   if (scope === "admin" && !hasScope(operator, "admin")) forbidden();
   return operator;
 }
 
-/** The signed-in operator for a page that shows something about them, without requiring one. */
-export async function currentOperator(): Promise<Principal> {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return (token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null) ?? ANONYMOUS;
+/** Whether this page request needs a credential (the sign-in page says when it does not). */
+export async function pageNeedsCredential(): Promise<boolean> {
+  const incoming = await headers();
+  return authIsOn(requestFacts(incoming, "http://localhost/"));
 }

@@ -6,18 +6,17 @@
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, unauthorized } from "next/navigation";
-import { authenticateSession } from "@/db/queries/access";
-import { admits, type Principal, sessionIdleMs, sessionTokenOf } from "@/lib/auth/access";
+import { admits, type Principal } from "@/lib/auth/access";
 import type { Scope } from "@/lib/http/registry";
-import { ANONYMOUS, authIsOn, checkPageHost } from "./gate";
-import { envRecord } from "@/lib/env";
+import { ANONYMOUS, authIsOn, checkPageHost, sessionOperator } from "./gate";
+import { requestFacts } from "./request-facts";
 
 async function authorizeAction(scope: Scope): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
-  const token = sessionTokenOf(incoming.get("cookie"));
-  const operator = token ? await authenticateSession(token, sessionIdleMs(envRecord())) : null;
-  if (scope === "public" || !(await authIsOn())) return operator ?? ANONYMOUS;
+  const facts = requestFacts(incoming, "http://localhost/");
+  const operator = await sessionOperator(incoming, facts);
+  if (scope === "public" || !(await authIsOn(facts))) return operator ?? ANONYMOUS;
   if (!operator) unauthorized();
   if (!admits(operator, scope)) forbidden();
   return operator;

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { requirePage } from "@/app/_access/page-access";
-import { authIsOn } from "@/app/_access/gate";
+import { pageNeedsCredential, requirePage } from "@/app/_access/page-access";
 import { safeNextPath } from "@/lib/auth/access";
 import { firstValues, type RawSearchParams } from "@/lib/url-state";
 import { SignInForm } from "@/components/access/sign-in-form";
@@ -11,7 +10,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function SignInPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const principal = await requirePage("/sign-in");
   const next = safeNextPath(firstValues(await searchParams).next);
-  const on = await authIsOn();
+  const on = await pageNeedsCredential();
   return (
     <>
       <h1>Sign in</h1>

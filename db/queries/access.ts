@@ -1,22 +1,34 @@
 import "server-only";
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Principal } from "@/lib/auth/access";
-import { scopesOfRole, SIGN_IN_WINDOW_MS, signInDelaySeconds } from "@/lib/auth/access";
+import { scopesOfRole } from "@/lib/auth/access";
 import {
   generateApiKey,
   generateSessionToken,
   hashPassword,
   hashSecret,
   type KeyScope,
+  needsRehash,
   parseApiKey,
   type Role,
   secretMatches,
+  UNMATCHABLE_HASH,
   verifyPassword,
 } from "@/lib/auth/credentials";
+import { HashGateBusy } from "@/lib/auth/hash-gate";
+import {
+  BEARER_FAILURE_LIMIT,
+  BEARER_WINDOW_MS,
+  buckets,
+  SIGN_IN_ADDRESS_SUSPECT,
+  SIGN_IN_PAIR_LIMIT,
+  SIGN_IN_WINDOW_MS,
+  secondsLeft,
+} from "@/lib/auth/throttle";
 import type { ApiKeyWire, CreatedApiKeyWire } from "@/lib/schemas/access";
 import { getDb } from "../index";
 import { queryRows } from "../sql";
-import { apiKeys, operators, sessions, signInFailures } from "../schema";
+import { apiKeys, authAttempts, operators, sessions } from "../schema";
 import { processSingleton } from "@/lib/process-singleton";
 
 /** The time the access queries judge expiry by; tests move it. */
@@ -198,56 +210,127 @@ export async function disableOperator(id: number): Promise<OperatorWire | null> 
 
 export type SignInResult =
   | { ok: true; token: string; operator: OperatorWire }
-  | { ok: false; retryAfterSeconds: number };
+  | { ok: false; reason: "wrong" }
+  | { ok: false; reason: "throttled" | "busy"; retryAfterSeconds: number };
 
 /**
- * Checks a name and password. Failures are recorded per name and per address, and past a
- * few of them every attempt waits (refused with the seconds to wait) whatever the password.
+ * Counts one attempt in a bucket and returns the count with the window's start, in one
+ * statement: the row lock of the upsert orders parallel attempts (on every instance), so
+ * each sees a distinct count and no burst can all pass a limit. A window older than
+ * `windowMs` starts again at this attempt.
+ */
+async function countAttempt(bucket: string, windowMs: number): Promise<{ attempts: number; windowStart: Date }> {
+  const db = await getDb();
+  const now = accessClock.now();
+  const since = new Date(now.getTime() - windowMs).toISOString();
+  const [row] = await queryRows<{ attempts: number; window_start: string | Date }>(
+    db,
+    sql`insert into ${authAttempts} (bucket, attempts, window_start)
+        values (${bucket}, 1, ${now.toISOString()}::timestamptz)
+        on conflict (bucket) do update set
+          attempts = case when ${authAttempts.windowStart} <= ${since}::timestamptz then 1
+                          else ${authAttempts.attempts} + 1 end,
+          window_start = case when ${authAttempts.windowStart} <= ${since}::timestamptz then excluded.window_start
+                              else ${authAttempts.windowStart} end
+        returning attempts, window_start`,
+  );
+  if (!row) throw new Error("counting an attempt returned no row");
+  await forgetOldAttempts(now);
+  return { attempts: Number(row.attempts), windowStart: new Date(row.window_start) };
+}
+
+/** The attempts in a bucket's current window (0 when none or the window is over). */
+async function attemptsIn(bucket: string, windowMs: number): Promise<{ attempts: number; windowStart: Date } | null> {
+  const db = await getDb();
+  const since = new Date(accessClock.now().getTime() - windowMs);
+  const [row] = await db
+    .select()
+    .from(authAttempts)
+    .where(and(eq(authAttempts.bucket, bucket), gt(authAttempts.windowStart, since)));
+  return row ? { attempts: row.attempts, windowStart: row.windowStart } : null;
+}
+
+// Buckets whose window is long over are deleted now and then (a spray of names leaves one
+// row per name), at most once a minute per process.
+const FORGET_EVERY_MS = 60_000;
+const forgetting = processSingleton("auth-attempts-forget", () => ({ last: 0 }));
+
+async function forgetOldAttempts(now: Date): Promise<void> {
+  if (now.getTime() - forgetting.last < FORGET_EVERY_MS) return;
+  forgetting.last = now.getTime();
+  const db = await getDb();
+  const oldest = new Date(now.getTime() - Math.max(SIGN_IN_WINDOW_MS, BEARER_WINDOW_MS));
+  await db.delete(authAttempts).where(lt(authAttempts.windowStart, oldest));
+}
+
+/**
+ * Checks a name and password from a client address (lib/auth/throttle.ts has the rules).
+ * The attempt is counted before the password is hashed, so a burst of guesses at one name
+ * from one address gets at most the limit's hashes; past it, the answer says how long to
+ * wait, whatever the password.
  */
 export async function signIn(name: string, password: string, address: string): Promise<SignInResult> {
   const db = await getDb();
-  const now = accessClock.now();
-  const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   const key = name.trim().toLowerCase();
-  const [[byName], [byAddress]] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(signInFailures)
-      .where(and(eq(signInFailures.name, key), gt(signInFailures.failedAt, since))),
-    db
-      .select({ n: count() })
-      .from(signInFailures)
-      .where(and(eq(signInFailures.address, address), gt(signInFailures.failedAt, since))),
-  ]);
-  const wait = signInDelaySeconds(byName?.n ?? 0, byAddress?.n ?? 0);
-  if (wait > 0) {
-    const [last] = await db
-      .select({ at: signInFailures.failedAt })
-      .from(signInFailures)
-      .where(or(eq(signInFailures.name, key), eq(signInFailures.address, address)))
-      .orderBy(desc(signInFailures.failedAt))
-      .limit(1);
-    const remaining = Math.ceil(((last?.at.getTime() ?? 0) + wait * 1000 - now.getTime()) / 1000);
-    if (remaining > 0) return { ok: false, retryAfterSeconds: remaining };
+  const pair = await countAttempt(buckets.signInPair(key, address), SIGN_IN_WINDOW_MS);
+  if (pair.attempts > SIGN_IN_PAIR_LIMIT) {
+    return {
+      ok: false,
+      reason: "throttled",
+      retryAfterSeconds: secondsLeft(pair.windowStart, SIGN_IN_WINDOW_MS, accessClock.now()),
+    };
   }
+  const failedHere = (await attemptsIn(buckets.signInAddress(address), SIGN_IN_WINDOW_MS))?.attempts ?? 0;
   const [row] = await db.select().from(operators).where(sql`lower(${operators.name}) = ${key}`);
-  // An unknown name costs the same hash as a known one, so timing does not tell them apart.
-  const valid = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+  let valid: boolean;
+  try {
+    // An unknown name costs the same hash as a known one, so timing does not tell them apart.
+    valid = await verifyPassword(
+      password,
+      row?.passwordHash ?? UNMATCHABLE_HASH,
+      failedHere >= SIGN_IN_ADDRESS_SUSPECT ? "slow" : "normal",
+    );
+  } catch (error) {
+    if (error instanceof HashGateBusy) return { ok: false, reason: "busy", retryAfterSeconds: 1 };
+    throw error;
+  }
   if (!row || !valid || row.disabledAt) {
-    await db.insert(signInFailures).values({ name: key, address, failedAt: now });
-    return { ok: false, retryAfterSeconds: 0 };
+    await countAttempt(buckets.signInAddress(address), SIGN_IN_WINDOW_MS);
+    return { ok: false, reason: "wrong" };
+  }
+  if (needsRehash(row.passwordHash)) {
+    await db
+      .update(operators)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(operators.id, row.id));
   }
   const { token, tokenHash } = generateSessionToken();
+  const now = accessClock.now();
   await db.insert(sessions).values({ id: tokenHash, operatorId: row.id, createdAt: now, lastSeenAt: now });
-  await db.delete(signInFailures).where(eq(signInFailures.name, key));
+  await db.delete(authAttempts).where(eq(authAttempts.bucket, buckets.signInPair(key, address)));
   return { ok: true, token, operator: toOperatorWire(row) };
 }
 
-// A valid scrypt hash of a random password, computed once: verified against for unknown names.
-const DUMMY_HASH = "scrypt$32768$8$1$c2FsdHNhbHRzYWx0c2FsdA$0Jdm9Hx2m1d3kOqYy7ZbqkQ6Z6c3H2y1J8Qb7l5cQ1M";
+/** Seconds an address must wait before its next API key is even looked at, or 0. */
+export async function bearerWaitSeconds(address: string): Promise<number> {
+  const bucket = await attemptsIn(buckets.bearerAddress(address), BEARER_WINDOW_MS);
+  if (!bucket || bucket.attempts < BEARER_FAILURE_LIMIT) return 0;
+  return secondsLeft(bucket.windowStart, BEARER_WINDOW_MS, accessClock.now());
+}
 
-/** The operator behind a session token, if the session is live (not ended, not idle too long). */
-export async function authenticateSession(token: string, idleMs: number): Promise<Principal | null> {
+/** Counts a failed API key (or token) from an address. */
+export async function recordBearerFailure(address: string): Promise<void> {
+  await countAttempt(buckets.bearerAddress(address), BEARER_WINDOW_MS);
+}
+
+/**
+ * The operator behind a session token, if the session is live: not ended, not idle longer
+ * than `limits.idleMs`, and not older than `limits.maxMs` however busy.
+ */
+export async function authenticateSession(
+  token: string,
+  limits: { idleMs: number; maxMs: number },
+): Promise<Principal | null> {
   const db = await getDb();
   const id = hashSecret(token);
   const now = accessClock.now();
@@ -257,8 +340,9 @@ export async function authenticateSession(token: string, idleMs: number): Promis
     .innerJoin(operators, eq(operators.id, sessions.operatorId))
     .where(eq(sessions.id, id));
   if (!row || row.session.endedAt || row.operator.disabledAt) return null;
-  if (now.getTime() - row.session.lastSeenAt.getTime() > idleMs) return null;
-  if (now.getTime() - row.session.lastSeenAt.getTime() >= Math.min(TOUCH_EVERY_MS, idleMs / 10)) {
+  if (now.getTime() - row.session.lastSeenAt.getTime() > limits.idleMs) return null;
+  if (now.getTime() - row.session.createdAt.getTime() > limits.maxMs) return null;
+  if (now.getTime() - row.session.lastSeenAt.getTime() >= Math.min(TOUCH_EVERY_MS, limits.idleMs / 10)) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
   }
   return {

@@ -44,17 +44,18 @@ export const sessions = pgTable(
   (t) => [index("sessions_operator_idx").on(t.operatorId)],
 );
 
-/** Failed sign-ins, to slow guessing down per name and per address across every instance. */
-export const signInFailures = pgTable(
-  "sign_in_failures",
+/**
+ * Throttling counters shared by every instance: one row per bucket (a name and address pair
+ * signing in, an address's failed sign-ins, an address's failed API keys), counting the
+ * attempts in a fixed window that starts at the bucket's first attempt. One upsert both
+ * counts an attempt and returns the count, so parallel attempts cannot all pass a check.
+ */
+export const authAttempts = pgTable(
+  "auth_attempts",
   {
-    id: serial("id").primaryKey(),
-    name: text("name").notNull(),
-    address: text("address").notNull(),
-    failedAt: timestampMs("failed_at").notNull().defaultNow(),
+    bucket: text("bucket").primaryKey(),
+    attempts: integer("attempts").notNull(),
+    windowStart: timestampMs("window_start").notNull(),
   },
-  (t) => [
-    index("sign_in_failures_name_idx").on(t.name, t.failedAt),
-    index("sign_in_failures_address_idx").on(t.address, t.failedAt),
-  ],
+  (t) => [index("auth_attempts_window_idx").on(t.windowStart)],
 );

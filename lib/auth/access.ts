@@ -1,12 +1,28 @@
 // Pure access decisions: when auth is on, what a principal may do,
 // which Host headers are ours, and whether a write came from our own origin. No I/O here:
 // the route wrapper and the page helper feed these the request and what the database says.
+import { env } from "../env";
+import { isLoopbackAddress, type SocketFacts } from "./client-address";
 import type { KeyScope, Role } from "./credentials";
 
 export type { KeyScope, Role };
 
 /** Environment variables as read here (process.env in the app, a plain object in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What is known of where a request came from (app/_access/request-facts.ts reads it). */
+export interface RequestFacts {
+  /** The socket as the HTTP server saw it; null when the request did not come through it. */
+  socket: SocketFacts | null;
+  /** The client's address: the socket peer, or what a trusted proxy says; "unknown" without a socket. */
+  client: string;
+  /** Whether the socket peer is a proxy named in FLOORLINE_TRUSTED_PROXIES. */
+  viaTrustedProxy: boolean;
+  /** Whether X-Forwarded-For, Forwarded or X-Real-IP is present. */
+  forwarded: boolean;
+  /** Whether the client reached us over https (said by a trusted proxy). */
+  https: boolean;
+}
 
 /** Who is asking: nobody (auth off or public route), a key, the legacy token, or an operator. */
 export type Principal =
@@ -47,31 +63,55 @@ export function actorName(principal: Principal): string | null {
 
 export type AuthMode = "on" | "off" | "auto";
 
-export function authMode(env: Env): AuthMode {
-  const value = env.FLOORLINE_AUTH?.trim().toLowerCase();
-  if (value === "on" || value === "1" || value === "true") return "on";
-  if (value === "off" || value === "0" || value === "false") return "off";
-  return "auto";
+export function authMode(source: Env): AuthMode {
+  return env("FLOORLINE_AUTH", source) ?? "auto";
 }
 
-/** Why auth is on (for the start-up message), or null when it is off. */
+/** Why auth is on for every request (for the start-up message), or null when it depends on the request. */
 export function authReason(input: {
   mode: AuthMode;
   listenHost: string;
   credentialsExist: boolean;
   legacyToken: boolean;
+  trustedProxies?: boolean;
 }): string | null {
   if (input.mode === "off") return null;
   if (input.mode === "on") return "FLOORLINE_AUTH=on";
   if (input.credentialsExist) return "API keys or operators exist";
   if (input.legacyToken) return "FLOORLINE_API_TOKEN is set";
   if (!isLoopbackHost(input.listenHost)) return `the server listens on ${input.listenHost}, which is not loopback`;
+  if (input.trustedProxies) return "FLOORLINE_TRUSTED_PROXIES is set: requests come through a proxy";
   return null;
 }
 
-/** The address the server listens on: `HOST` as scripts/start.ts passes it to `next start`. */
-export function listenHostOf(env: Env): string {
-  return env.HOST?.trim() || "127.0.0.1";
+/**
+ * Whether a request gets the open mode of a fresh install (no credential of any kind, not
+ * forced either way): only one that provably comes from this machine, i.e. its socket peer
+ * is loopback, the server listens on loopback only, and no proxy was involved. A proxy on
+ * the same machine connects from loopback too, which is why any forwarding header, or a
+ * trusted proxy configured at all, rules it out.
+ */
+export function isLocalRequest(facts: RequestFacts, trustedProxiesSet: boolean): boolean {
+  if (!facts.socket || trustedProxiesSet || facts.forwarded || facts.viaTrustedProxy) return false;
+  return isLoopbackAddress(facts.socket.listen) && isLoopbackAddress(facts.socket.peer);
+}
+
+/** Whether a request must carry a credential. */
+export function accessRequired(input: {
+  mode: AuthMode;
+  credentialsExist: boolean;
+  legacyToken: boolean;
+  trustedProxiesSet: boolean;
+  facts: RequestFacts;
+}): boolean {
+  if (input.mode !== "auto") return input.mode === "on";
+  if (input.credentialsExist || input.legacyToken) return true;
+  return !isLocalRequest(input.facts, input.trustedProxiesSet);
+}
+
+/** The address the server listens on: `HOST` as scripts/start.ts sets it from its flags. */
+export function listenHostOf(source: Env): string {
+  return env("HOST", source) ?? "127.0.0.1";
 }
 
 /** Strips the port and IPv6 brackets, lower-cases: `[::1]:3000` → `::1`. */
@@ -102,13 +142,10 @@ const UNSPECIFIED = new Set(["0.0.0.0", "::", "0:0:0:0:0:0:0:0"]);
  * the loopback names and the listen address. A server on 0.0.0.0 answers to any address of
  * the machine, so it must be told which names it is reached by: until then only loopback.
  */
-export function allowedHostsOf(env: Env): string[] {
-  const configured = (env.FLOORLINE_ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  if (configured.length > 0) return configured;
-  const listen = hostName(listenHostOf(env));
+export function allowedHostsOf(source: Env): string[] {
+  const configured = env("FLOORLINE_ALLOWED_HOSTS", source);
+  if (configured) return configured;
+  const listen = hostName(listenHostOf(source));
   return ["localhost", "127.0.0.1", "::1", ...(UNSPECIFIED.has(listen) || isLoopbackHost(listen) ? [] : [listen])];
 }
 
@@ -200,37 +237,37 @@ export function fillPattern(pattern: string, params: Record<string, string> = {}
   });
 }
 
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const SIGN_IN_FREE_FAILURES = 5;
-
-/**
- * Seconds to wait before another sign-in attempt, given the failures in the window for the
- * name and for the address: the first few are free, then the wait doubles per failure.
- */
-export function signInDelaySeconds(failuresForName: number, failuresForAddress: number): number {
-  const failures = Math.max(failuresForName, failuresForAddress);
-  if (failures < SIGN_IN_FREE_FAILURES) return 0;
-  return Math.min(2 ** (failures - SIGN_IN_FREE_FAILURES + 1), SIGN_IN_WINDOW_MS / 1000);
-}
-
 /** Idle expiry of a session (`FLOORLINE_SESSION_IDLE_MINUTES`, default 12 hours). */
-export function sessionIdleMs(env: Env): number {
-  const minutes = Number(env.FLOORLINE_SESSION_IDLE_MINUTES);
-  return (Number.isFinite(minutes) && minutes > 0 ? minutes : 12 * 60) * 60_000;
+export function sessionIdleMs(source: Env): number {
+  return (env("FLOORLINE_SESSION_IDLE_MINUTES", source) ?? 12 * 60) * 60_000;
 }
 
-/** Whether the request reached us over https, directly or through a proxy that says so. */
-export function isHttps(url: string, headers: Headers): boolean {
-  const forwarded = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+/** Absolute lifetime of a session however busy (`FLOORLINE_SESSION_MAX_HOURS`, default 7 days). */
+export function sessionMaxMs(source: Env): number {
+  return (env("FLOORLINE_SESSION_MAX_HOURS", source) ?? 7 * 24) * 3_600_000;
+}
+
+/** Whether the request reached us over https: directly, or through a trusted proxy that says so. */
+export function isHttps(url: string, headers: Headers, viaTrustedProxy: boolean): boolean {
+  const forwarded = viaTrustedProxy ? headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
   if (forwarded) return forwarded === "https";
   return url.startsWith("https:");
 }
 
 export const SESSION_COOKIE = "floorline_session";
+/**
+ * Over https the cookie is `__Host-` prefixed: the browser then keeps it only if it is
+ * Secure, for `/`, and set by this host itself, so a sibling subdomain cannot plant one.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 export function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
   return [
-    `${SESSION_COOKIE}=${token}`,
+    `${sessionCookieName(secure)}=${token}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Lax",
@@ -243,12 +280,16 @@ export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie("", secure, 0);
 }
 
-/** The session token from a Cookie header, if any. */
-export function sessionTokenOf(cookieHeader: string | null): string | null {
+/**
+ * The session token from a Cookie header, if any: over https only the `__Host-` cookie
+ * counts (one without the prefix may have been planted); over http only the plain one.
+ */
+export function sessionTokenOf(cookieHeader: string | null, secure = false): string | null {
   if (!cookieHeader) return null;
+  const name = sessionCookieName(secure);
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
 }
@@ -260,22 +301,29 @@ export function bearerTokenOf(header: string | null): string | null {
   return match?.[1] ?? null;
 }
 
+/** How to make the first credentials: said at start-up and in every 401 until one exists. */
+export const FIRST_CREDENTIALS = [
+  "  npm run floorline -- operators create --name admin --role admin",
+  "  npm run floorline -- keys create --name agent --scopes ingest,read",
+  "(stop the server first when it uses the embedded database: one process per data folder)",
+].join("\n");
+
 /** What the server says about access at start-up: a warning when forced off or on with nothing to sign in with. */
-export function accessStartupMessage(env: Env, credentialsExist: boolean): { warn: boolean; text: string } {
-  const hosts = hostsMessage(env);
-  const message = accessMessage(env, credentialsExist);
+export function accessStartupMessage(source: Env, credentialsExist: boolean): { warn: boolean; text: string } {
+  const hosts = hostsMessage(source);
+  const message = accessMessage(source, credentialsExist);
   return hosts ? { warn: true, text: `${message.text}\n${hosts}` } : message;
 }
 
 /** A server on every address answers only loopback names until told the names clients use. */
-function hostsMessage(env: Env): string | null {
-  if (env.FLOORLINE_ALLOWED_HOSTS?.trim() || !UNSPECIFIED.has(hostName(listenHostOf(env)))) return null;
-  return `requests are answered only for the Host names ${allowedHostsOf(env).join(", ")}: set FLOORLINE_ALLOWED_HOSTS to the names clients use (e.g. floorline.example.com,10.0.0.5)`;
+function hostsMessage(source: Env): string | null {
+  if (env("FLOORLINE_ALLOWED_HOSTS", source) || !UNSPECIFIED.has(hostName(listenHostOf(source)))) return null;
+  return `requests are answered only for the Host names ${allowedHostsOf(source).join(", ")}: set FLOORLINE_ALLOWED_HOSTS to the names clients use (e.g. floorline.example.com,10.0.0.5)`;
 }
 
-function accessMessage(env: Env, credentialsExist: boolean): { warn: boolean; text: string } {
-  const mode = authMode(env);
-  const listenHost = listenHostOf(env);
+function accessMessage(source: Env, credentialsExist: boolean): { warn: boolean; text: string } {
+  const mode = authMode(source);
+  const listenHost = listenHostOf(source);
   if (mode === "off") {
     return {
       warn: true,
@@ -286,16 +334,33 @@ function accessMessage(env: Env, credentialsExist: boolean): { warn: boolean; te
       ].join("\n"),
     };
   }
-  const reason = authReason({ mode, listenHost, credentialsExist, legacyToken: Boolean(env.FLOORLINE_API_TOKEN) });
-  if (!reason) return { warn: false, text: "access control off: loopback server with no API keys or operators" };
-  if (credentialsExist || env.FLOORLINE_API_TOKEN) return { warn: false, text: `access control on (${reason})` };
+  const legacyToken = env("FLOORLINE_API_TOKEN", source) !== undefined;
+  const reason = authReason({
+    mode,
+    listenHost,
+    credentialsExist,
+    legacyToken,
+    trustedProxies: env("FLOORLINE_TRUSTED_PROXIES", source) !== undefined,
+  });
+  if (!reason) {
+    return {
+      warn: false,
+      text: "no API key or operator yet: requests from this machine that came through no proxy need none; every other request is refused until one exists",
+    };
+  }
+  if (credentialsExist || legacyToken) return { warn: false, text: `access control on (${reason})` };
   return {
     warn: true,
-    text: [
-      `access control is on (${reason}) but no API key or operator exists yet, so nothing can get in. Create the first ones:`,
-      "  npm run floorline -- operators create --name admin --role admin",
-      "  npm run floorline -- keys create --name agent --scopes ingest,read",
-      "(stop the server first when it uses the embedded database: one process per data folder)",
-    ].join("\n"),
+    text: `access control is on (${reason}) but no API key or operator exists yet, so nothing can get in. Create the first ones:\n${FIRST_CREDENTIALS}`,
   };
+}
+
+/**
+ * Why FLOORLINE_AUTH=off must not start on this listen address, or null when it may: only
+ * on loopback, unless FLOORLINE_AUTH_OFF_I_UNDERSTAND=1 says the operator means it.
+ */
+export function authOffRefusal(source: Env, boundAddress: string): string | null {
+  if (authMode(source) !== "off" || env("FLOORLINE_AUTH_OFF_I_UNDERSTAND", source) === "1") return null;
+  if (isLoopbackHost(boundAddress)) return null;
+  return `FLOORLINE_AUTH=off on ${boundAddress}, which is not loopback, would let anyone who can reach it read every chain and change every floor. Listen on 127.0.0.1, or unset FLOORLINE_AUTH and create an API key, or set FLOORLINE_AUTH_OFF_I_UNDERSTAND=1 if you really mean it.`;
 }

@@ -1,6 +1,7 @@
 // Credential crypto shared by the app and the CLI (`scripts/floorline.ts`): API keys, session
 // tokens and operator passwords. Pure functions of node:crypto; nothing here stores anything.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { hashGate, type Lane } from "./hash-gate";
 
 export const KEY_PREFIX = "fl";
 export const KEY_SCOPES = ["ingest", "read", "admin"] as const;
@@ -52,10 +53,12 @@ export function generateSessionToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashSecret(token) };
 }
 
-// scrypt with N=2^15, r=8 (about 32 MiB and tens of milliseconds per hash here): slow for
-// a guesser, still quick enough for a sign-in.
-const SCRYPT = { N: 32768, r: 8, p: 1, keylen: 32 };
-const SCRYPT_MAXMEM = 96 * 1024 * 1024;
+// scrypt with N=2^17, r=8, p=1 (OWASP's figure: 128 MiB and a few hundred ms per hash):
+// slow for a guesser, fine for a sign-in. Hashes made with other parameters still verify
+// (the parameters travel with the hash) and are replaced at the next sign-in.
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keylen: 32 };
+// Room for the largest parameters accepted below; scrypt needs 128 * N * r bytes.
+const SCRYPT_MAXMEM = 160 * 1024 * 1024;
 
 interface ScryptParams {
   N: number;
@@ -64,34 +67,64 @@ interface ScryptParams {
   keylen: number;
 }
 
-function scryptAsync(password: string, salt: Buffer, { N, r, p, keylen }: ScryptParams): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFC"), salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+function scryptAsync(password: string, salt: Buffer, { N, r, p, keylen }: ScryptParams, lane: Lane): Promise<Buffer> {
+  return hashGate().run(
+    lane,
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize("NFC"), salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash, so they can change later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT);
+  const key = await scryptAsync(password, salt, SCRYPT, "normal");
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+function parseStored(stored: string): (ScryptParams & { salt: Buffer; hash: Buffer }) | null {
   const parts = String(stored).split("$");
-  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  if (parts.length !== 6 || parts[0] !== "scrypt") return null;
   const [, N, r, p, salt = "", hash = ""] = parts;
+  const params = { N: Number(N), r: Number(r), p: Number(p) };
+  // Only what this module could have written: a stored hash must not make us allocate more.
+  if (![2 ** 15, 2 ** 16, 2 ** 17].includes(params.N) || params.r !== 8 || params.p !== 1) return null;
   const expected = Buffer.from(hash, "base64url");
-  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), {
-    N: Number(N),
-    r: Number(r),
-    p: Number(p),
-    keylen: expected.length,
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  if (expected.length < 16) return null;
+  return { ...params, keylen: expected.length, salt: Buffer.from(salt, "base64url"), hash: expected };
 }
+
+/**
+ * Whether a password matches a stored hash. `lane` is the hash gate's line to wait in
+ * (lib/auth/hash-gate.ts); a full line throws HashGateBusy.
+ */
+export async function verifyPassword(password: string, stored: string, lane: Lane = "normal"): Promise<boolean> {
+  const parsed = parseStored(stored);
+  // A row with an unreadable hash costs the same as any other, so timing does not tell.
+  const params = parsed ?? { ...SCRYPT, salt: randomBytes(16), hash: Buffer.alloc(SCRYPT.keylen) };
+  const actual = await scryptAsync(password, params.salt, params, lane);
+  return parsed !== null && actual.length === params.hash.length && timingSafeEqual(actual, params.hash);
+}
+
+/** Whether a stored hash was made with weaker parameters than today's (rehash it at sign-in). */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseStored(stored);
+  return parsed !== null && parsed.N < SCRYPT.N;
+}
+
+/** A hash that matches no password, at today's parameters: what an unknown name is checked against. */
+export const UNMATCHABLE_HASH = [
+  "scrypt",
+  SCRYPT.N,
+  SCRYPT.r,
+  SCRYPT.p,
+  Buffer.alloc(16, 7).toString("base64url"),
+  Buffer.alloc(SCRYPT.keylen, 0).toString("base64url"),
+].join("$");
 
 /** Passwords shorter than this are refused when an operator is created. */
 export const MIN_PASSWORD_LENGTH = 10;

@@ -162,9 +162,8 @@ test("a viewer sees the policies but cannot save a floor, nor open admin pages",
     return { status: r.status, code: (await r.json()).error?.code };
   });
   expect(put).toEqual({ status: 403, code: "insufficient_scope" });
-  // The page streams behind its loading skeleton, so the refusal arrives as Next's forbidden
-  // page inside a 200 rather than as the status; what matters is that nothing of it renders.
-  await page.goto(`${base}/admin/keys`);
+  // Refused before the page streams: a real 403, and nothing of the page renders.
+  expect((await page.goto(`${base}/admin/keys`))!.status()).toBe(403);
   await expect(page.getByTestId("forbidden")).toBeVisible();
   await expect(page.getByTestId("keys-table")).toHaveCount(0);
   await page.goto(`${base}/webhooks`);

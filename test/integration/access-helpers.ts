@@ -3,6 +3,7 @@
 import { afterEach, beforeAll } from "vitest";
 import { accessClock, forgetCredentialsCache } from "@/db/queries/access";
 import { type Method, ROUTES, type RoutePattern } from "@/lib/http/registry";
+import { formatSocketStamp, SOCKET_HEADER, socketSecret } from "@/lib/auth/client-address";
 
 type RouteModule = Partial<Record<Method, (request: Request, context: unknown) => Promise<Response>>>;
 
@@ -52,6 +53,11 @@ export async function callRoute(
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The header scripts/start.ts would set for a request on this socket. */
+export const fromSocket = (peer: string, listen = "127.0.0.1", forwarded = false) => ({
+  [SOCKET_HEADER]: formatSocketStamp(socketSecret(), { peer, listen, forwarded }),
+});
 export const cookie = (token: string) => ({ cookie: `floorline_session=${token}` });
 
 /** Each access suite starts from "no credential known" and restores the environment and clock it changes. */
@@ -65,6 +71,8 @@ export function setUpCleanAccessState(): void {
       "HOST",
       "FLOORLINE_ALLOWED_HOSTS",
       "FLOORLINE_SESSION_IDLE_MINUTES",
+      "FLOORLINE_SESSION_MAX_HOURS",
+      "FLOORLINE_TRUSTED_PROXIES",
     ]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];

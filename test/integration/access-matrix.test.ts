@@ -10,7 +10,7 @@ import { createApiKey, createOperator, revokeApiKey, signIn } from "@/db/queries
 import type { KeyScope } from "@/lib/auth/credentials";
 import { setUpTestDatabase } from "../support/database";
 import { type Answer, expectError } from "./api-helpers";
-import { bearer, callRoute, cookie, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";
+import { bearer, callRoute, cookie, fromSocket, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";
 import { secretOf } from "../support/keys";
 
 setUpTestDatabase();
@@ -30,6 +30,15 @@ async function answer(response: Response): Promise<Answer> {
 const guarded = ROUTE_METHODS.filter((r) => r.scope !== "public");
 const open = ROUTE_METHODS.filter((r) => r.scope === "public");
 
+// The matrix sends hundreds of bad credentials: each from an address of its own, so the
+// per-address throttle of failed keys (tested in access-throttle.test.ts) stays out of it.
+let nextPeer = 0;
+const elsewhere = () => {
+  nextPeer++;
+  return fromSocket(`10.77.${Math.floor(nextPeer / 250)}.${(nextPeer % 250) + 1}`);
+};
+const LEGACY_TOKEN = "legacy-token-value-that-is-long-enough-0123456789";
+
 describe("with no credential anywhere (loopback, zero setup)", () => {
   it.each(guarded.map((r) => [`${r.method} ${r.pattern}`, r]))("%s needs no key", async (_, r) => {
     const a = await answer(await callRoute(r.pattern, r.method));
@@ -41,10 +50,33 @@ describe("with no credential anywhere (loopback, zero setup)", () => {
     process.env.FLOORLINE_AUTH = "on";
     expectError(await answer(await callRoute("/api/v1/chains", "GET")), 401, "unauthenticated");
     delete process.env.FLOORLINE_AUTH;
-    process.env.HOST = "0.0.0.0";
-    expectError(await answer(await callRoute("/api/v1/chains", "GET")), 401, "unauthenticated");
-    delete process.env.HOST;
+    const onEveryAddress = fromSocket("127.0.0.1", "0.0.0.0");
+    const refused = await answer(await callRoute("/api/v1/chains", "GET", { headers: onEveryAddress }));
+    expectError(refused, 401, "unauthenticated");
+    expect(refused.text).toContain("npm run floorline -- keys create");
     expect((await callRoute("/api/v1/chains", "GET")).status).toBe(200);
+  });
+
+  it("is open only to a loopback peer that came through no proxy", async () => {
+    expect((await callRoute("/api/v1/chains", "GET", { headers: fromSocket("::1", "::1") })).status).toBe(200);
+    const refused: Array<[string, Record<string, string>]> = [
+      ["a peer on the network", fromSocket("192.168.1.20")],
+      // The server marks these as forwarded in the stamp (Next.js adds X-Forwarded-For to every request after it).
+      ["a proxy on this machine", { ...fromSocket("127.0.0.1", "127.0.0.1", true), "x-forwarded-for": "203.0.113.5" }],
+      ["a Forwarded header, in-process", { forwarded: "for=203.0.113.5" }],
+      ["an X-Real-IP header, in-process", { "x-real-ip": "203.0.113.5" }],
+      ["an X-Forwarded-For header, in-process", { "x-forwarded-for": "203.0.113.5" }],
+      ["a forged stamp", { "x-floorline-socket": "guess 127.0.0.1 127.0.0.1" }],
+    ];
+    for (const [label, headers] of refused) {
+      const a = await answer(
+        await callRoute("/api/v1/keys", "POST", { headers, body: { name: "x", scopes: ["admin"] } }),
+      );
+      expect(a.status, label).toBe(401);
+      expect(a.text, label).toContain("npm run floorline -- keys create");
+    }
+    process.env.FLOORLINE_TRUSTED_PROXIES = "127.0.0.1";
+    expect((await callRoute("/api/v1/chains", "GET")).status, "a trusted proxy is configured").toBe(401);
   });
 });
 
@@ -78,14 +110,14 @@ describe("with keys", () => {
 
   describe.each(guarded.map((r) => [`${r.method} ${r.pattern} (${r.scope})`, r]))("%s", (_, r) => {
     it.each(refusals)("is 401 unauthenticated with %s", async (_label, headers) => {
-      const a = await answer(await callRoute(r.pattern, r.method, { headers }));
+      const a = await answer(await callRoute(r.pattern, r.method, { headers: { ...headers, ...elsewhere() } }));
       expectError(a, 401, "unauthenticated");
       expect(a.headers.get("www-authenticate")).toMatch(/^Bearer/);
     });
 
     it("is 401 with a revoked key", async () => {
       expectError(
-        await answer(await callRoute(r.pattern, r.method, { headers: bearer(keys.revoked) })),
+        await answer(await callRoute(r.pattern, r.method, { headers: { ...bearer(keys.revoked), ...elsewhere() } })),
         401,
         "unauthenticated",
       );
@@ -107,11 +139,12 @@ describe("with keys", () => {
     );
 
     it("with the legacy FLOORLINE_API_TOKEN: every scope", async () => {
-      process.env.FLOORLINE_API_TOKEN = "legacy-token-value";
-      const a = await answer(await callRoute(r.pattern, r.method, { headers: bearer("legacy-token-value") }));
+      process.env.FLOORLINE_API_TOKEN = LEGACY_TOKEN;
+      const a = await answer(await callRoute(r.pattern, r.method, { headers: bearer(LEGACY_TOKEN) }));
       expect([401, 403], a.text).not.toContain(a.status);
+      const wrong = `${LEGACY_TOKEN.slice(0, -1)}X`;
       expectError(
-        await answer(await callRoute(r.pattern, r.method, { headers: bearer("legacy-token-valuE") })),
+        await answer(await callRoute(r.pattern, r.method, { headers: { ...bearer(wrong), ...elsewhere() } })),
         401,
         "unauthenticated",
       );

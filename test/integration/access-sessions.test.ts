@@ -1,12 +1,13 @@
 // Operator sessions through the real handlers: sign-in sets an HttpOnly SameSite=Lax cookie
-// (Secure behind https), the session expires after the idle time (clock moved), sign-out and
-// disabling the operator end it, failed sign-ins are slowed down, roles decide policy edits
-// and every policy version records who saved it. Cookie writes must be same-origin.
+// (Secure and __Host- prefixed behind https, said by a trusted proxy only), the session
+// expires after the idle time and after its absolute lifetime (clock moved), sign-out and
+// disabling the operator end it, roles decide policy edits and every policy version records
+// who saved it. Cookie writes must be same-origin. Throttling: access-throttle.test.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
 import { setUpTestDatabase } from "../support/database";
 import { expectError } from "./api-helpers";
-import { bearer, callRoute, cookie, setUpCleanAccessState } from "./access-helpers";
+import { bearer, callRoute, cookie, fromSocket, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 import * as policyRoute from "@/app/api/v1/policies/[content_class]/route";
 import * as operatorRoute from "@/app/api/v1/operators/[id]/route";
@@ -26,7 +27,7 @@ async function signIn(name: string, password = PASSWORD, headers: Record<string,
     await sessionRoute.POST(
       new Request("http://localhost/api/v1/session", {
         method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": "10.0.0.1", ...headers },
+        headers: { "content-type": "application/json", ...fromSocket("10.0.0.1"), ...headers },
         body: JSON.stringify({ name, password }),
       }),
       { params: Promise.resolve({}) },
@@ -35,7 +36,7 @@ async function signIn(name: string, password = PASSWORD, headers: Record<string,
 }
 
 function tokenOf(setCookie: string | null): string {
-  const match = /floorline_session=([^;]+)/.exec(setCookie ?? "");
+  const match = /^floorline_session=([^;]+)/.exec(setCookie ?? "");
   if (!match) throw new Error(`no session cookie in ${setCookie}`);
   return match[1]!;
 }
@@ -61,7 +62,7 @@ describe("operator sessions", () => {
     expect(await createOperator({ name: "Alice", role: "viewer", password: PASSWORD })).toBeNull();
   });
 
-  it("sign-in sets an HttpOnly, SameSite=Lax cookie; Secure only over https (also behind a proxy)", async () => {
+  it("sign-in sets an HttpOnly, SameSite=Lax cookie; Secure and __Host- only over https", async () => {
     const plain = await signIn("alice");
     expect(plain.status, plain.text).toBe(201);
     expect(plain.body.operator).toMatchObject({ name: "alice", role: "admin" });
@@ -69,10 +70,33 @@ describe("operator sessions", () => {
     expect(set).toMatch(/HttpOnly/);
     expect(set).toMatch(/SameSite=Lax/);
     expect(set).not.toMatch(/Secure/);
-    const proxied = await signIn("alice", PASSWORD, { "x-forwarded-proto": "https" });
-    expect(proxied.headers.get("set-cookie")).toMatch(/; Secure/);
     const me = await read(await callRoute("/api/v1/session", "GET", { headers: cookie(tokenOf(set)) }));
     expect(me.body).toEqual({ auth: true, operator: { id: adminId, name: "alice", role: "admin" } });
+
+    // X-Forwarded-Proto from a peer that is not a trusted proxy is a claim: no Secure cookie.
+    const claimed = await signIn("alice", PASSWORD, { ...fromSocket("127.0.0.1"), "x-forwarded-proto": "https" });
+    expect(claimed.headers.get("set-cookie")).toMatch(/^floorline_session=/);
+    expect(claimed.headers.get("set-cookie")).not.toMatch(/Secure/);
+
+    process.env.FLOORLINE_TRUSTED_PROXIES = "127.0.0.1";
+    const viaProxy = { ...fromSocket("127.0.0.1"), "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.7" };
+    const proxied = await signIn("alice", PASSWORD, viaProxy);
+    const secure = proxied.headers.get("set-cookie")!;
+    expect(secure).toMatch(/^__Host-floorline_session=[^;]+; Path=\/;/);
+    expect(secure).toMatch(/; Secure/);
+    expect(secure).not.toMatch(/Domain=/);
+    const token = /^__Host-floorline_session=([^;]+)/.exec(secure)![1]!;
+    const overHttps = await read(
+      await callRoute("/api/v1/session", "GET", {
+        headers: { ...viaProxy, cookie: `__Host-floorline_session=${token}` },
+      }),
+    );
+    expect(overHttps.body.operator).toMatchObject({ name: "alice" });
+    // Over https a cookie without the prefix is not a session (a sibling subdomain could plant one).
+    const planted = await read(
+      await callRoute("/api/v1/session", "GET", { headers: { ...viaProxy, ...cookie(token) } }),
+    );
+    expect(planted.body.operator).toBeNull();
   });
 
   it("a wrong password or unknown name is 401, and no cookie", async () => {
@@ -82,18 +106,39 @@ describe("operator sessions", () => {
     expectError((await signIn("nobody", PASSWORD, { "x-forwarded-for": "10.9.9.8" })) as never, 401, "unauthenticated");
   });
 
-  it("repeated failures are slowed down per name, then per address", async () => {
-    await createOperator({ name: "bob", role: "viewer", password: PASSWORD });
-    let last = await signIn("bob", "wrong password", { "x-forwarded-for": "10.1.0.1" });
-    for (let i = 0; i < 5; i++) last = await signIn("bob", "wrong password", { "x-forwarded-for": `10.1.0.${i + 2}` });
-    expectError(last as never, 429, "too_many_requests");
-    expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
-    // Even the right password waits while throttled.
-    expect((await signIn("bob", PASSWORD, { "x-forwarded-for": "10.1.0.99" })).status).toBe(429);
-    // Later, the right password works.
-    const later = new Date(Date.now() + 20 * 60_000);
-    accessClock.now = () => later;
-    expect((await signIn("bob", PASSWORD, { "x-forwarded-for": "10.1.0.99" })).status).toBe(201);
+  it("a malformed sign-in or operator body is 400 without quoting the password back", async () => {
+    for (const body of [
+      '{"name":"alice","password":hunter2-secret}',
+      "hunter2-secret",
+      '{"password":"hunter2-secret"',
+    ]) {
+      const signInAnswer = await read(
+        await sessionRoute.POST(
+          new Request("http://localhost/api/v1/session", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          }),
+          { params: Promise.resolve({}) },
+        ),
+      );
+      expectError(signInAnswer as never, 400, "invalid_json");
+      expect(signInAnswer.text).not.toContain("hunter2");
+      const admin = tokenOf((await signIn("alice")).headers.get("set-cookie"));
+      const created = await callRoute("/api/v1/operators", "POST", { headers: cookie(admin) });
+      expect(created.status).toBe(422);
+      const raw = await (await import("@/app/api/v1/operators/route")).POST(
+        new Request("http://localhost/api/v1/operators", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...cookie(admin) },
+          body: body.replace("alice", "newbie"),
+        }),
+        { params: Promise.resolve({}) },
+      );
+      const text = await raw.text();
+      expect(raw.status).toBe(400);
+      expect(text).not.toContain("hunter2");
+    }
   });
 
   it("a session expires after the idle time, and is kept alive by use", async () => {
@@ -110,6 +155,19 @@ describe("operator sessions", () => {
       401,
       "unauthenticated",
     );
+  });
+
+  it("a session ends at its absolute lifetime however busy", async () => {
+    process.env.FLOORLINE_SESSION_MAX_HOURS = "2";
+    process.env.FLOORLINE_SESSION_IDLE_MINUTES = "60";
+    const token = tokenOf((await signIn("victor")).headers.get("set-cookie"));
+    const start = Date.now();
+    for (const minutes of [40, 80, 110]) {
+      accessClock.now = () => new Date(start + minutes * 60_000);
+      expect((await callRoute("/api/v1/chains", "GET", { headers: cookie(token) })).status, `${minutes} min`).toBe(200);
+    }
+    accessClock.now = () => new Date(start + 125 * 60_000);
+    expect((await callRoute("/api/v1/chains", "GET", { headers: cookie(token) })).status).toBe(401);
   });
 
   it("sign-out ends the session", async () => {

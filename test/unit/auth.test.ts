@@ -15,12 +15,12 @@ import {
   safeNextPath,
   sessionCookie,
   sessionTokenOf,
-  signInDelaySeconds,
 } from "@/lib/auth/access";
 import {
   constantTimeEqual,
   generateApiKey,
   hashPassword,
+  needsRehash,
   parseApiKey,
   secretMatches,
   verifyPassword,
@@ -73,12 +73,26 @@ describe("passwords", () => {
   it("are scrypt hashes with their own salt, verified in constant time", async () => {
     const one = await hashPassword("correct horse battery");
     const two = await hashPassword("correct horse battery");
-    expect(one).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(one).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(needsRehash(one)).toBe(false);
     expect(one).not.toBe(two);
     expect(one).not.toContain("correct");
     expect(await verifyPassword("correct horse battery", one)).toBe(true);
     expect(await verifyPassword("correct horse batterY", one)).toBe(false);
     expect(await verifyPassword("x", "not a hash")).toBe(false);
+  });
+
+  it("still verify hashes made at N=2^15, which then need a rehash; refuse parameters we never wrote", async () => {
+    // Made by the previous parameters (N=2^15) for the password "correct horse battery".
+    const { scryptSync } = await import("node:crypto");
+    const salt = Buffer.alloc(16, 3);
+    const key = scryptSync("correct horse battery", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", 32768, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    expect(await verifyPassword("correct horse battery", old)).toBe(true);
+    expect(needsRehash(old)).toBe(true);
+    // A stored N of 2^24 would ask for 16 GiB: refused without hashing.
+    const huge = ["scrypt", 2 ** 24, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    expect(await verifyPassword("correct horse battery", huge)).toBe(false);
   });
 });
 
@@ -165,14 +179,18 @@ describe("small pieces", () => {
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
     expect(cookie).toContain("Secure");
+    expect(cookie).toMatch(/^__Host-floorline_session=tok; Path=\//);
+    expect(cookie).not.toContain("Domain");
     expect(sessionCookie("tok", false, 60)).not.toContain("Secure");
+    expect(sessionCookie("tok", false, 60)).toMatch(/^floorline_session=tok;/);
     expect(sessionTokenOf("a=1; floorline_session=tok; b=2")).toBe("tok");
-    expect(isHttps("http://x/", new Headers({ "x-forwarded-proto": "https" }))).toBe(true);
-    expect(isHttps("http://x/", new Headers())).toBe(false);
-    expect(signInDelaySeconds(0, 0)).toBe(0);
-    expect(signInDelaySeconds(4, 0)).toBe(0);
-    expect(signInDelaySeconds(5, 0)).toBeGreaterThan(0);
-    expect(signInDelaySeconds(0, 8)).toBeGreaterThan(signInDelaySeconds(0, 5));
+    // Over https only the prefixed cookie counts: a plain one may have been planted.
+    expect(sessionTokenOf("floorline_session=planted", true)).toBeNull();
+    expect(sessionTokenOf("floorline_session=planted; __Host-floorline_session=tok", true)).toBe("tok");
+    const proto = new Headers({ "x-forwarded-proto": "https" });
+    expect(isHttps("http://x/", proto, true)).toBe(true);
+    expect(isHttps("http://x/", proto, false)).toBe(false);
+    expect(isHttps("http://x/", new Headers(), true)).toBe(false);
   });
 });
 

@@ -1,0 +1,131 @@
+// Guessing, through the real sign-in handler and API-key check on a real database (PGlite,
+// and PostgreSQL with TEST_DATABASE_URL, where the parallel guesses run on separate
+// connections as separate instances would): a burst at one name cannot exceed the limit,
+// a forged X-Forwarded-For neither resets nor dodges it, a spray under other names never
+// locks the admin out, a window's end lets the right password in, old password hashes are
+// upgraded at sign-in, and bad API keys are throttled per address.
+import { sql } from "drizzle-orm";
+import { scryptSync } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/index";
+import { queryRows } from "@/db/sql";
+import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
+import { BEARER_FAILURE_LIMIT, SIGN_IN_PAIR_LIMIT } from "@/lib/auth/throttle";
+import { setUpTestDatabase } from "../support/database";
+import { bearer, callRoute, fromSocket, setUpCleanAccessState } from "./access-helpers";
+import * as sessionRoute from "@/app/api/v1/session/route";
+
+setUpTestDatabase();
+setUpCleanAccessState();
+
+const PASSWORD = "correct horse battery";
+
+async function signIn(name: string, password: string, headers: Record<string, string>) {
+  const response = await sessionRoute.POST(
+    new Request("http://localhost/api/v1/session", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ name, password }),
+    }),
+    { params: Promise.resolve({}) },
+  );
+  const text = await response.text();
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), text };
+}
+
+describe("sign-in throttling", () => {
+  beforeAll(async () => {
+    await createOperator({ name: "admin", role: "admin", password: PASSWORD });
+    await createOperator({ name: "target", role: "viewer", password: PASSWORD });
+  });
+
+  it(`200 parallel wrong guesses at one name from one address: at most ${SIGN_IN_PAIR_LIMIT} are checked`, async () => {
+    const attacker = fromSocket("203.0.113.10");
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => signIn("target", `wrong guess ${i}`, attacker)),
+    );
+    const statuses = answers.map((a) => a.status);
+    const checked = statuses.filter((s) => s === 401).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(SIGN_IN_PAIR_LIMIT);
+    expect(statuses.filter((s) => s === 429).length).toBe(200 - checked);
+    for (const a of answers.filter((x) => x.status === 429)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
+    // Even the right password waits from there now.
+    expect((await signIn("target", PASSWORD, attacker)).status).toBe(429);
+  });
+
+  it("a forged X-Forwarded-For from an untrusted peer neither resets nor dodges the limit", async () => {
+    for (const forged of ["198.51.100.1", "127.0.0.1", "10.0.0.1, 10.0.0.2"]) {
+      const a = await signIn("target", PASSWORD, { ...fromSocket("203.0.113.10"), "x-forwarded-for": forged });
+      expect(a.status, forged).toBe(429);
+      const b = await signIn("target", PASSWORD, { ...fromSocket("203.0.113.10"), "x-real-ip": forged });
+      expect(b.status, forged).toBe(429);
+    }
+  });
+
+  it("the same name from another address is not locked out, and the window's end lets the pair in", async () => {
+    expect((await signIn("target", PASSWORD, fromSocket("198.51.100.20"))).status).toBe(201);
+    const later = new Date(Date.now() + 16 * 60_000);
+    accessClock.now = () => later;
+    expect((await signIn("target", PASSWORD, fromSocket("203.0.113.10"))).status).toBe(201);
+  });
+
+  it("failures under other names from the admin's own address never lock the admin out", async () => {
+    const shared = fromSocket("192.0.2.50");
+    for (let i = 0; i < 12; i++) {
+      expect((await signIn(`someone-${i}`, "wrong password", shared)).status).toBe(401);
+    }
+    expect((await signIn("admin", PASSWORD, shared)).status).toBe(201);
+  });
+
+  it("behind a trusted proxy, each client behind it has its own limit", async () => {
+    process.env.FLOORLINE_TRUSTED_PROXIES = "127.0.0.1";
+    const viaProxy = (client: string) => ({ ...fromSocket("127.0.0.1"), "x-forwarded-for": client });
+    for (let i = 0; i < SIGN_IN_PAIR_LIMIT; i++) {
+      expect((await signIn("admin", "wrong password", viaProxy("203.0.113.77"))).status).toBe(401);
+    }
+    expect((await signIn("admin", "wrong password", viaProxy("203.0.113.77"))).status).toBe(429);
+    // The client cannot pick its address: the proxy appends the one it saw, and that is read.
+    expect((await signIn("admin", PASSWORD, viaProxy("198.51.100.99, 203.0.113.77"))).status).toBe(429);
+    expect((await signIn("admin", PASSWORD, viaProxy("198.51.100.99"))).status).toBe(201);
+  });
+
+  it("a hash made with the old parameters signs in, and is upgraded", async () => {
+    const salt = Buffer.alloc(16, 9);
+    const key = scryptSync(PASSWORD, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", 32768, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    const db = await getDb();
+    await db.execute(sql`insert into operators (name, role, password_hash) values ('legacy', 'viewer', ${old})`);
+    expect((await signIn("legacy", PASSWORD, fromSocket("192.0.2.60"))).status).toBe(201);
+    const [row] = await queryRows<{ hash: string }>(
+      db,
+      sql`select password_hash as hash from operators where name = 'legacy'`,
+    );
+    expect(row!.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect((await signIn("legacy", PASSWORD, fromSocket("192.0.2.60"))).status).toBe(201);
+  });
+});
+
+describe("API key throttling", () => {
+  it(`past ${BEARER_FAILURE_LIMIT} bad keys an address is refused, other addresses are not`, async () => {
+    const good = await createApiKey({ name: "reader", scopes: ["read"], createdBy: null });
+    const from = fromSocket("203.0.113.30");
+    const unknown = `fl_0123456789abcdef_${"B".repeat(43)}`;
+    const answers = [];
+    for (let i = 0; i < BEARER_FAILURE_LIMIT; i++) {
+      answers.push((await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(unknown), ...from } })).status);
+    }
+    expect(answers.every((s) => s === 401)).toBe(true);
+    const refused = await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(unknown), ...from } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const spoofed = { ...bearer(good.key), ...from, "x-forwarded-for": "198.51.100.3" };
+    expect((await callRoute("/api/v1/chains", "GET", { headers: spoofed })).status).toBe(429);
+    const elsewhere = { ...bearer(good.key), ...fromSocket("198.51.100.3") };
+    expect((await callRoute("/api/v1/chains", "GET", { headers: elsewhere })).status).toBe(200);
+    // A minute later the address may try again.
+    const later = new Date(Date.now() + 61_000);
+    accessClock.now = () => later;
+    expect((await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(good.key), ...from } })).status).toBe(200);
+  });
+});
