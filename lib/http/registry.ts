@@ -31,10 +31,11 @@ export const ROUTES = {
   "/api/v1/policies": { GET: "read" },
   "/api/v1/policies/{content_class}": { GET: "read", PUT: "admin" },
   "/api/v1/policies/{content_class}/recommendation": { GET: "read" },
-  // Deleting originals, and a client's report of a retrieval it served (it replaces the
-  // entry's metadata), change the agent's own data as storing it does: `ingest`.
-  "/api/v1/originals": { GET: "read", POST: "ingest", DELETE: "ingest" },
-  "/api/v1/originals/{hash}": { GET: "read", DELETE: "ingest" },
+  // Deletions are `admin`, as every deletion is (a key that only stores cannot erase what an
+  // operator may need to see); a client's report of a retrieval it served replaces the
+  // entry's metadata, as storing it does: `ingest`.
+  "/api/v1/originals": { GET: "read", POST: "ingest", DELETE: "admin" },
+  "/api/v1/originals/{hash}": { GET: "read", DELETE: "admin" },
   "/api/v1/originals/{hash}/retrievals": { POST: "ingest" },
   "/api/v1/originals/count": { GET: "read" },
   "/api/v1/originals/stats": { GET: "read" },

@@ -69,6 +69,18 @@ function pageCheckProblems(source: string, pattern: string): string[] {
 
 const pageFiles = filesNamed(appDir, ["page.tsx", "page.ts", "page.jsx", "page.js"]);
 
+describe("scopes as the contract assigns them", () => {
+  it("makes every deletion admin (signing out of one's own session aside)", () => {
+    const deletions = Object.entries(ROUTES).flatMap(([pattern, methods]) =>
+      "DELETE" in methods ? [[pattern, (methods as Record<string, string>).DELETE]] : [],
+    );
+    expect(deletions.length).toBeGreaterThan(3);
+    for (const [pattern, scope] of deletions) {
+      expect([pattern, scope]).toEqual([pattern, pattern === "/api/v1/session" ? "public" : "admin"]);
+    }
+  });
+});
+
 describe("page registry", () => {
   it("finds the pages", () => {
     expect(pageFiles.length).toBeGreaterThan(8);

@@ -35,6 +35,7 @@ class FakeServer:
                 self.wfile.write(data)
 
             do_GET = do_POST
+            do_DELETE = do_POST
 
             def log_message(self, *args: Any) -> None:
                 pass

@@ -269,3 +269,20 @@ def test_a_broken_floorline_never_reaches_headrooms_request():
     manager.emit(PipelineStage.INPUT_COMPRESSED, operation="compress", messages=[object()], metadata={"original_messages": object()})
     extension._pending.join()
     assert manager.failures == []
+
+
+def test_deletes_refused_for_want_of_admin_are_said_once_and_never_raised(caplog):
+    from fake_server import FakeServer
+
+    refused = {"error": {"code": "insufficient_scope", "message": "This needs a key with the admin scope."}}
+    server = FakeServer(lambda i, path, body: (403, {}, refused))
+    try:
+        b = FloorlineCCRBackend(url=server.base, tenant_prefix="scoped")
+        with caplog.at_level(logging.INFO, logger="floorline.headroom"):
+            assert [b.delete("ab" * 12) for _ in range(3)] == [False, False, False]
+            b.clear()
+        said = [r for r in caplog.records if "deletes refused" in r.getMessage()]
+        assert len(said) == 1 and "admin" in said[0].getMessage()
+        assert "set FLOORLINE_API_KEY" not in caplog.text
+    finally:
+        server.close()

@@ -128,6 +128,7 @@ class FloorlineCCRBackend:
         self._listing: dict[str, Any] | None = None
         self._listed_at = 0.0
         self._down_until = 0.0
+        self._delete_refusal_noted = False
         self._last_problem = ""
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -142,7 +143,13 @@ class FloorlineCCRBackend:
             self._last_problem = answer.error_message()
             log.warning("floorline: CCR store unreachable (%s)", self._last_problem)
             return None
-        if answer.status in (401, 403):
+        if answer.status == 403 and method == "DELETE":
+            # Deletions are admin on Floorline; an ingest/read key's refusals are expected and
+            # Floorline's own budget and TTL bound the store, so say it once, not per delete.
+            if not self._delete_refusal_noted:
+                self._delete_refusal_noted = True
+                log.info("floorline: CCR deletes refused (%s); they need a key with admin", answer.error_message())
+        elif answer.status in (401, 403):
             log.warning("floorline: CCR store refused the key (%s); set FLOORLINE_API_KEY", answer.error_message())
         return answer
 
