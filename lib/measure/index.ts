@@ -7,7 +7,7 @@ import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
 import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
-import type { Counts } from "./intern";
+import { type Counts, SeqInterner } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
 import { TokenStore } from "./scan";
@@ -161,15 +161,17 @@ function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: 
     }
     return total === 0 ? 1 : clamp01(1 - padding / total);
   }
-  const segments = segmentsOf(doc.text, lexicon);
+  // Sentences and runs are this measurement's own: their ids stay out of the kept lexicon.
+  const local = new SeqInterner();
+  const segments = segmentsOf(doc.text, lexicon, local);
   const sourceTextDoc = source?.kind === "text" ? source.text : null;
-  const sourceSegments = sourceTextDoc ? segmentsOf(sourceTextDoc, lexicon) : null;
+  const sourceSegments = sourceTextDoc ? segmentsOf(sourceTextDoc, lexicon, local) : null;
   const inSource = lexicon.counts();
   if (sourceSegments) for (let k = 0; k < sourceSegments.count; k++) inSource.add(sourceSegments.ids[k] as number);
   const seen = lexicon.counts();
   const { store } = doc.text;
   const first = store.lineStart[doc.text.firstLine] as number;
-  const repeated = repeatedRuns(lexicon, doc.text, sourceTextDoc);
+  const repeated = repeatedRuns(lexicon, local, doc.text, sourceTextDoc);
   const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
@@ -207,14 +209,14 @@ const RUN = 4;
  * states more often than the source does: padding that repeats a sentence without ending it
  * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content.
  */
-function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: TextDoc | null): Uint8Array {
+function repeatedRuns(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, source: TextDoc | null): Uint8Array {
   const inSource = lexicon.counts();
-  if (source) forEachRun(lexicon, source, (id) => inSource.add(id));
+  if (source) forEachRun(lexicon, seqs, source, (id) => inSource.add(id));
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
   const marks = new Uint8Array((store.lineStart[doc.endLine] as number) - first);
   const seen = lexicon.counts();
-  forEachRun(lexicon, doc, (id, at) => {
+  forEachRun(lexicon, seqs, doc, (id, at) => {
     if (seen.add(id) <= Math.max(inSource.get(id), 1)) return;
     marks.fill(1, at - first, at - first + RUN);
   });
@@ -222,9 +224,8 @@ function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: TextDoc | null): U
 }
 
 /** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */
-function forEachRun(lexicon: Lexicon, doc: TextDoc, visit: (id: number, at: number) => void): void {
+function forEachRun(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, visit: (id: number, at: number) => void): void {
   const { store } = doc;
-  const seqs = lexicon.seqs;
   const infos = lexicon.infos;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const a = store.lineStart[l] as number;
@@ -271,10 +272,12 @@ function display(facts: FactTable, f: number, source: Doc): string {
 /**
  * The lexicon is kept from one measurement to the next: a chain's source is measured again with
  * every pass, and texts share their words. Ids only ever stand for equal strings, so what the
- * lexicon already holds changes no answer, only the cost. It starts afresh past a size, and a
- * measurement started from inside another (an `originals` function that measures) gets its own.
+ * lexicon already holds changes no answer, only the cost. It is dropped once it holds more than
+ * LEXICON_LIMIT entries (about a hundred bytes each), so a process keeps a few tens of MB at
+ * most between measurements; a measurement started from inside another (an `originals`
+ * function that measures) gets its own.
  */
-const LEXICON_LIMIT = 1 << 20;
+const LEXICON_LIMIT = 1 << 18;
 let shared: Lexicon | null = null;
 let busy = false;
 
@@ -285,12 +288,14 @@ export function clearMeasureCache(): void {
 
 export function measureDetailed(content: string, options: MeasureOptions = {}): DetailedMeasurement {
   if (busy) return measureWith(new Lexicon(), content, options);
-  if (!shared || shared.size > LEXICON_LIMIT) shared = new Lexicon();
+  const lexicon = shared ?? new Lexicon();
+  shared = lexicon;
   busy = true;
   try {
-    return measureWith(shared, content, options);
+    return measureWith(lexicon, content, options);
   } finally {
-    shared.release();
+    lexicon.release();
+    if (lexicon.size > LEXICON_LIMIT) shared = null;
     busy = false;
   }
 }

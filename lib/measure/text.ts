@@ -216,10 +216,10 @@ export interface Segments {
   count: number;
 }
 
-export function segmentsOf(doc: TextDoc, lexicon: Lexicon): Segments {
+/** Sentences are told apart by ids from `seqs`, an interner of this measurement's own. */
+export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner): Segments {
   const { store } = doc;
   const infos = lexicon.infos;
-  const seqs = lexicon.seqs;
   const out: Segments = {
     ids: new Int32Array(64),
     bytes: new Int32Array(64),
