@@ -166,14 +166,19 @@ export class Floorline {
     return this.policies.get(contentClass)?.policy ?? this.offlinePolicy(contentClass);
   }
 
+  /** Per class, made once: recordPass asks for its policy on every pass. */
+  private readonly defaults = new Map<string, Policy>();
+
   private offlinePolicy(contentClass: string): Policy {
-    return (
-      this.options.policies?.[contentClass] ?? {
-        ...CONSERVATIVE_DEFAULT_POLICY,
-        content_class: contentClass,
-        version: 0,
-      }
-    );
+    const given = this.options.policies?.[contentClass];
+    if (given) return given;
+    let policy = this.defaults.get(contentClass);
+    if (!policy) {
+      policy = { ...CONSERVATIVE_DEFAULT_POLICY, content_class: contentClass, version: 0 };
+      this.defaults.set(contentClass, policy);
+      if (this.defaults.size > MAX_CHAINS) this.defaults.delete(this.defaults.keys().next().value as string);
+    }
+    return policy;
   }
 
   private policyReady(contentClass: string): Promise<Policy> {

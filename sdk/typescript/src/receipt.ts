@@ -51,7 +51,10 @@ export interface ReceiptInput {
 }
 
 export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest: CompressionManifest } {
-  const pass = {
+  // One object in its final shape (the guard reads its pass fields), filled in once judged:
+  // recordPass's own cost beside the hashing is mostly allocation.
+  const receipt: PassReceipt = {
+    chain_id: r.chainId,
     pass_id: r.passId,
     pass_number: r.passNumber,
     current_content_hash: sha256Hex(r.output),
@@ -59,18 +62,16 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
     is_parseable: r.parseable,
     schema_valid: r.schemaValid,
     semantic_density_score: r.density,
-  };
-  const manifest = evaluatePass(pass, r.policy);
-  const receipt: PassReceipt = {
-    chain_id: r.chainId,
-    ...pass,
     input_content_hash: r.inputHash,
     content_class: r.contentClass,
     // Fixed now, so that a resend is the same body and the server answers it as a repeat.
     created_at: r.createdAt.toISOString(),
-    verdict: manifest.verdict,
-    manifest_digest: manifest.manifest_digest,
+    verdict: "SAFE_TO_COMPRESS",
+    manifest_digest: "",
   };
+  const manifest = evaluatePass(receipt, r.policy);
+  receipt.verdict = manifest.verdict;
+  receipt.manifest_digest = manifest.manifest_digest;
   if (r.metadata) receipt.metadata = r.metadata;
   if (r.sendContent) {
     receipt.content = r.output;
