@@ -1,7 +1,12 @@
 // Live pages: a chain page opened before the chain exists shows it when it arrives; the
-// chains list and the overview refresh themselves, with a pause that holds; and a live
-// refresh of a chain page does not prefetch every pass link.
+// chains list and the overview refresh themselves, with a pause that holds; a live refresh of
+// a chain page does not prefetch every pass link; and the event streams' limits hold over HTTP.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { postJson, startApp } from "../support/app-server";
+import { freePort } from "../support/server-process";
 
 const receipt = (chainId: string, n: number) => ({
   chain_id: chainId,
@@ -93,4 +98,50 @@ test("a live update of a chain page does not prefetch the pass links", async ({ 
   await page.waitForTimeout(500);
   const passLinks = prefetches.filter((u) => u.includes("pass="));
   expect(passLinks, passLinks.join("\n")).toEqual([]);
+});
+
+test("event streams: the cap holds when streams open together, and one key cannot take them all", async () => {
+  test.setTimeout(240_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-stream-limits-"));
+  const token = `e2e-stream-limits-${"t".repeat(40)}`;
+  const app = await startApp({
+    port: await freePort(),
+    dataDir,
+    env: { FLOORLINE_API_TOKEN: token, FLOORLINE_MAX_EVENT_STREAMS: "4", FLOORLINE_MAX_EVENT_STREAMS_PER_CALLER: "2" },
+  });
+  const streams: AbortController[] = [];
+  const open = async (key: string) => {
+    const abort = new AbortController();
+    streams.push(abort);
+    const response = await fetch(`${app.base}/api/v1/chains/e2e-limits/events`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: abort.signal,
+    });
+    return response;
+  };
+  try {
+    const asToken = { authorization: `Bearer ${token}` };
+    expect((await postJson(`${app.base}/api/v1/passes`, receipt("e2e-limits", 1), asToken)).status).toBe(201);
+    const keyFor = async (name: string) => {
+      const created = await postJson(`${app.base}/api/v1/keys`, { name, scopes: ["read"] }, asToken);
+      expect(created.status).toBe(201);
+      return (await created.json()).key as string;
+    };
+    const [a, b] = [await keyFor("reader-a"), await keyFor("reader-b")];
+
+    // One key, many at once: its share and no more.
+    const mine = await Promise.all(Array.from({ length: 8 }, () => open(a)));
+    expect(mine.filter((r) => r.status === 200).length).toBe(2);
+    const refused = mine.find((r) => r.status === 429);
+    expect(refused?.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await refused?.json()).toMatchObject({ error: { code: "too_many_requests" } });
+    // Another key still gets streams, up to the server's cap, and then nobody does.
+    const theirs = await Promise.all(Array.from({ length: 4 }, () => open(b)));
+    expect(theirs.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+    expect((await open(token)).status).toBe(429);
+  } finally {
+    for (const abort of streams) abort.abort();
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
