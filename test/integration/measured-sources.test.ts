@@ -17,6 +17,7 @@ import { getPolicy } from "@/db/queries/policies";
 import { replayClass } from "@/db/queries/what-if";
 import { queryRows } from "@/db/sql";
 import { evaluatePass } from "@/lib/guard/guard";
+import { renderMetrics } from "@/lib/observability/metrics";
 import { sha256Hex } from "@/lib/guard/hash";
 import { measure, measureDetailed } from "@/lib/measure/index";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
@@ -167,6 +168,7 @@ describe("measured on ingest, across batches and from cached originals", () => {
         receipt("ms-4", 2, VOID, { content_class: "ms-measured" }),
       ],
     };
+    const metricsBefore = (await renderMetrics()).body;
     const answer = await post(postPasses, "/api/v1/passes", body);
     expect(answer.status, answer.text).toBe(201);
     const second = answer.body.results[1];
@@ -181,6 +183,30 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(listed.body.items[0].statuses).toEqual(
       expect.arrayContaining(["collapse_imminent", "measurement_mismatch"]),
     );
+    // Alerts and webhooks follow it too: a chain.collapsed event, and the metrics by the measured verdict.
+    const db = await getDb();
+    const collapsedEvents = async (chainId: string) =>
+      queryRows<{ data: Record<string, unknown> }>(
+        db,
+        sql`select data from webhook_events where type = 'chain.collapsed' and data->>'chain_id' = ${chainId}`,
+      );
+    expect((await collapsedEvents("ms-4")).map((e) => e.data)).toEqual([
+      expect.objectContaining({ pass_id: "ms-4.p2", pass_number: 2, verdict: "COLLAPSE_IMMINENT" }),
+    ]);
+    const metricsAfter = (await renderMetrics()).body;
+    const count = (text: string, series: string) =>
+      Number(
+        text
+          .split("\n")
+          .find((line) => line.startsWith(`${series} `))
+          ?.split(" ")[1] ?? 0,
+      );
+    for (const series of [
+      'floorline_collapses_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}',
+      'floorline_passes_ingested_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}',
+      'floorline_measurement_mismatches_total{content_class="ms-measured"}',
+    ])
+      expect(count(metricsAfter, series) - count(metricsBefore, series), series).toBe(1);
     // The same receipts under density_source client do not collapse.
     const client = await post(postPasses, "/api/v1/passes", {
       receipts: body.receipts.map((r) => ({
@@ -193,6 +219,7 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(client.status, client.text).toBe(201);
     expect(client.body.results[1].effective_verdict).toBeUndefined();
     expect((await chain("ms-5")).body.collapse_point).toBeNull();
+    expect(await collapsedEvents("ms-5")).toEqual([]);
     // A floor saved without the field keeps it; changing it is a new version.
     const kept = await putFloor("ms-measured", { min_semantic_density: 0.31 });
     expect(kept.body).toMatchObject({ version: 2, density_source: "measured" });

@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/index";
+import { getDb, summariesSettled } from "@/db/index";
+import { ingestPasses } from "@/db/ingest/passes";
+import { updatePolicy } from "@/db/queries/policies";
 import { queryRows } from "@/db/sql";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
@@ -95,5 +97,75 @@ describe("migration 0008 backfill", () => {
       await refreshChainSummaries(tx, ids);
     });
     expect(JSON.stringify(await queryRows(db, FIGURES))).toBe(recomputed);
+  });
+});
+
+// Migration 0013 brings passes measured before it (their measurement only in server_checks)
+// up to the measurement columns, and their chains and the overview's roll-ups up to the
+// measurement-mismatch counts: its backfill must give what ingest gives today.
+describe("migration 0013 backfill", () => {
+  it("gives the measurement columns, counts and roll-ups that ingest gives", async () => {
+    const source = "Release 3.9.0 (2026-05-02) adds Parquet export up to 4 GB and fixes #4412 and #4398.";
+    const receipt = (chain: string, n: number, content: string) => ({
+      chain_id: chain,
+      pass_id: `${chain}.p${n}`,
+      pass_number: n,
+      current_content_hash: `${chain}:${n}`,
+      current_size_bytes: Buffer.byteLength(content),
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9,
+      content_class: "backfill-0013",
+      content,
+      ...(n === 1 ? { input_content: source } : {}),
+    });
+    await updatePolicy("backfill-0013", {
+      min_size_bytes: 0,
+      min_semantic_density: 0.3,
+      max_pass_number: 10,
+      required_fields: [],
+    });
+    await ingestPasses([
+      receipt("bf-void", 1, source),
+      receipt("bf-void", 2, "The document discusses various topics."),
+      receipt("bf-kept", 1, source),
+      receipt("bf-kept", 2, source),
+    ]);
+    await summariesSettled();
+    const db = await getDb();
+    // This class's rows only: other tests' data may hold classes that follow measured density,
+    // which nothing before the migration could.
+    const PASSES = sql`select pass_id, effective_verdict, measured_density, measurement_mismatch from passes
+      where content_class = 'backfill-0013' order by pass_id`;
+    const CHAINS = sql`select chain_id, measurement_mismatch_count from chains
+      where content_class = 'backfill-0013' order by chain_id`;
+    const ROLLUPS = sql.raw(`select
+      (select json_agg(r order by hour) from (select hour, active_measurement_mismatch from chain_rollups
+        where content_class = 'backfill-0013') r) as h,
+      (select json_agg(r order by day) from (select day, active_measurement_mismatch from chain_rollups_daily
+        where content_class = 'backfill-0013') r) as d`);
+    const snapshot = async () =>
+      JSON.stringify([await queryRows(db, PASSES), await queryRows(db, CHAINS), await queryRows(db, ROLLUPS)]);
+    const ingested = await snapshot();
+    expect(ingested).toContain('"measurement_mismatch_count":1');
+    expect(ingested).toMatch(/"active_measurement_mismatch":[1-9]/);
+
+    // As stored before the migration: the measurement only in server_checks, counts at their defaults.
+    const ours = sql`content_class = 'backfill-0013'`;
+    await db.execute(sql`update passes set measured_density = null, measurement_mismatch = false,
+      effective_verdict = 'SAFE_TO_COMPRESS' where ${ours}`);
+    await db.execute(sql`update chains set measurement_mismatch_count = 0 where ${ours}`);
+    await db.execute(sql`update chain_rollups set active_measurement_mismatch = 0 where ${ours}`);
+    await db.execute(sql`update chain_rollups_daily set active_measurement_mismatch = 0 where ${ours}`);
+    expect(await snapshot()).not.toBe(ingested);
+
+    const file = readFileSync(path.join(process.cwd(), "drizzle", "0013_measured_density_source.sql"), "utf8");
+    const updates = file
+      .split("--> statement-breakpoint")
+      .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+      .filter((s) => s.startsWith("UPDATE"));
+    expect(updates).toHaveLength(4);
+    for (const statement of updates) await db.execute(sql.raw(statement));
+    expect(await snapshot()).toBe(ingested);
   });
 });
