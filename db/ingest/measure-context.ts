@@ -180,7 +180,9 @@ async function finish(
     }
     contents = await originalsByHash(tx, hashes);
   }
-  const fresh = [...sources].filter(([, s]) => !s.stored);
+  // In chain order: two batches storing sources of the same chains take their keys in one order,
+  // so they queue rather than deadlock.
+  const fresh = [...sources].filter(([, s]) => !s.stored).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (fresh.length > 0) {
     const rows = fresh.map(([chain_id, s]) => ({
       chain_id,

@@ -285,10 +285,23 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(answer.body.results[1].server_checks).toMatchObject({ parseable: false, semantic_density_score: 0 });
     expect(answer.body.results[1].checked_verdict).toBe("FLOOR_BREACH_DETECTED");
 
+    // Under a base64 policy: text that is not base64, and base64 of bytes that are not UTF-8.
+    await putFloor("ms-b64", { format: "base64" });
     const base64 = await post(postPasses, "/api/v1/passes", {
-      receipts: [receipt("ms-9", 1, "%%%not base64%%%", { input_content: SOURCE, content_class: "ms-client" })],
+      receipts: [
+        receipt("ms-9", 1, Buffer.from(SOURCE).toString("base64"), { input_content: SOURCE, content_class: "ms-b64" }),
+        receipt("ms-9", 2, "%%%not base64%%%", { content_class: "ms-b64" }),
+        receipt("ms-9", 3, "//4AQYCQoLDA0ODw", { content_class: "ms-b64" }),
+      ],
     });
     expect(base64.status, base64.text).toBe(201);
+    const [encoded, notBase64, notText] = base64.body.results;
+    expect(encoded.server_checks).toMatchObject({ parseable: true, measurement_mismatch: false });
+    expect(notBase64.server_checks).toMatchObject({ parseable: false, semantic_density_score: 0 });
+    expect(notBase64.checked_verdict).toBe("FLOOR_BREACH_DETECTED");
+    // The policy's decoded format (any) takes any bytes; what they say measures nothing.
+    expect(notText.server_checks).toMatchObject({ parseable: true, semantic_density_score: 0 });
+    expect(notText.checked_verdict).toBe("COLLAPSE_IMMINENT");
 
     const before = await countRows();
     const huge = "x".repeat(4 * 1024 * 1024 + 1);
