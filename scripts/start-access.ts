@@ -50,7 +50,7 @@ function smallPage(
   link: { href: string; label: string },
   headers = {},
 ) {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Floorline</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p data-testid="${testId}">${text} <a href="${escapeHtml(link.href)}">${link.label}</a></p></body></html>`;
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title} · Floorline</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p data-testid="${testId}">${text} <a href="${escapeHtml(link.href)}">${link.label}</a></p></body></html>`;
   res.writeHead(status, {
     ...headers,
     "cache-control": "no-store",

@@ -6,6 +6,7 @@
 // upgraded at sign-in, and bad API keys are throttled per address.
 import { sql } from "drizzle-orm";
 import { scryptSync } from "node:crypto";
+import { lookup } from "node:dns/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
 import { queryRows } from "@/db/sql";
@@ -103,6 +104,30 @@ describe("sign-in throttling", () => {
     );
     expect(row!.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect((await signIn("legacy", PASSWORD, fromSocket("192.0.2.60"))).status).toBe(201);
+  });
+});
+
+describe("the cost of a spray", () => {
+  it("hashes one at a time, so libuv's pool stays free for DNS lookups meanwhile", async () => {
+    // 10 names, 10 addresses: no limit applies, each attempt costs a hash. Unbounded, they
+    // would fill libuv's 4 threads and a lookup would wait behind several hashes.
+    let done = false;
+    const spray = Promise.all(
+      Array.from({ length: 10 }, (_, i) => signIn(`sprayed-${i}`, "wrong password", fromSocket(`192.0.2.${100 + i}`))),
+    ).finally(() => {
+      done = true;
+    });
+    // A DNS lookup every 50 ms while the spray runs: the slowest one says whether the pool was full.
+    let slowest = 0;
+    while (!done) {
+      const started = performance.now();
+      await lookup("localhost");
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const answers = await spray;
+    expect(answers.every((a) => a.status === 401)).toBe(true);
+    expect(slowest).toBeLessThan(300);
   });
 });
 
