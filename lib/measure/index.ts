@@ -15,7 +15,7 @@ import { fieldHolds, opensLikeJson, parseJson } from "./schema";
 import { addTextFacts, analyseText, indexTokens, segmentsOf, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
-export const METHOD = "floorline-facts/2";
+export const METHOD = "floorline-facts/3";
 export const MEASURE_FORMATS = ["text", "json", "base64", "any"] as const;
 export type MeasureFormat = (typeof MEASURE_FORMATS)[number];
 export type MeasuredFormat = "text" | "json" | "base64";
@@ -88,9 +88,24 @@ function readDoc(lexicon: Lexicon, text: string, jsonOnly: boolean): Doc | null 
 
 /**
  * In format `any`, a run of the base64 alphabet that does not decode to text is base64 (of
- * bytes no reader can use) only from this length on; shorter, it is a word, a key or an id.
+ * bytes no reader can use) when it looks like encoded bytes: 64 characters or more, padding,
+ * a `+` or `/`, or capitals, small letters and digits all mixed in. Anything else, a word or
+ * a key, is text.
  */
-const MIN_OPAQUE_BASE64 = 64;
+function looksEncoded(s: string): boolean {
+  if (s.length >= 64 || s.endsWith("=")) return true;
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 43 || c === 47) return true;
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+    else if (c >= 48 && c <= 57) digit = true;
+  }
+  return upper && lower && digit;
+}
 
 function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
   if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
@@ -99,7 +114,7 @@ function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decod
       if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
       return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
     }
-    if (content.length >= MIN_OPAQUE_BASE64) return { format: "base64", parseable: false, doc: null, text: "" };
+    if (looksEncoded(content)) return { format: "base64", parseable: false, doc: null, text: "" };
   }
   if (format === "json") {
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.

@@ -56,6 +56,8 @@ export class TokenInfo {
   unit = "";
   /** The power of ten a word scales the number before it by ("million": 6), else 0. */
   magnitude = 0;
+  /** The currency a word or sign names when it stands before a number ("USD 5", "€ 5"), else "". */
+  currency = "";
   ampm = false;
   isTime: boolean;
   /** A word that is a name only by its capital ("Parquet"), and a plain lower-case word. */
@@ -91,6 +93,7 @@ export class TokenInfo {
       if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
       this.ampm = lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m";
       this.magnitude = MAGNITUDES.get(lower) ?? 0;
+      if (kind !== "number" && (unit === "usd" || unit === "eur" || unit === "gbp")) this.currency = unit;
     }
     let level = lower;
     if (key) {
@@ -131,6 +134,7 @@ export class Lexicon {
   private readonly numberJoins = new Map<number, number>();
   private readonly timeJoins = new Map<number, number>();
   private readonly magnitudeJoins = new Map<number, Map<number, number>>();
+  private readonly currencyJoins = new Map<number, Map<number, number>>();
 
   private readonly free: Counts[] = [];
   private readonly taken: Counts[] = [];
@@ -342,6 +346,39 @@ export class Lexicon {
       };
       id = this.add(token, parts);
       byUnit.set(u, id);
+    }
+    return id;
+  }
+
+  /**
+   * A currency and the plain number after it ("USD 4.2M", "€ 5"), and the magnitude word after
+   * that if any ("USD 1.5 million"): the number, written out, in that currency.
+   */
+  currencyFirst(currency: TokenInfo, t: TokenInfo, word: TokenInfo | null): number {
+    const pair = currency.id * PAIR + t.id;
+    let byWord = this.currencyJoins.get(pair);
+    if (!byWord) {
+      byWord = new Map();
+      this.currencyJoins.set(pair, byWord);
+    }
+    const w = word ? word.id : -1;
+    let id = byWord.get(w);
+    if (id === undefined) {
+      const plain = `n:${word ? shiftDecimal(t.numberValue ?? "0", word.magnitude) : t.numberValue}`;
+      const need = `${plain}|${currency.currency}`;
+      const parts = word ? [currency, t, word] : [currency, t];
+      const token: Token = {
+        text: parts.map((p) => p.text).join(" "),
+        kind: "number",
+        need: [need],
+        index: [plain, need],
+        shape: t.shapeText,
+        key: t.key,
+        ends: false,
+        open: false,
+      };
+      id = this.add(token, parts);
+      byWord.set(w, id);
     }
     return id;
   }

@@ -283,6 +283,19 @@ export class TokenStore {
             if (joined >= 0) span = 2;
           }
         }
+        if (
+          joined < 0 &&
+          t.currency !== "" &&
+          (f & OPEN) !== 0 &&
+          next.kind === "number" &&
+          next.numberValue !== null
+        ) {
+          // A currency written before its number: "USD 4.2M", "€ 5", "USD 1.5 million".
+          const third = i + 2 < end ? (infos[tokens[i + 2] as number] as TokenInfo) : null;
+          const word = third && third.magnitude > 0 && ((flags[i + 1] as number) & OPEN) !== 0 ? third : null;
+          joined = this.lexicon.currencyFirst(t, next, word);
+          span = word ? 3 : 2;
+        }
       }
       if (joined >= 0) {
         tokens[w] = joined;

@@ -26,7 +26,7 @@ VALUES = (
     "--dry-run -v /v1/export ./a ~/x ../up src/app.ts C:\\x\\y r1000 A-1189 get_orders Node.js UTC+5:45 "
     "status=200 ms=53 path=/orders id=r1001 level=error size=4gb user's don't 'quoted' x=y=z "
     "4.2M $1.2B 12.4k 10K 3bn 5m 4B €3.9M 1e25 -0.0e3 1.2e-30 2026-04 2026-05 2026-13 1,204,88412.50 12:00:05,118 10,000,000 "
-    "Parquet-Export CSV-Zeitzonen payments-db state-of-the-art x-Ray -dash- A-B-C % 100 %"
+    "Parquet-Export CSV-Zeitzonen payments-db state-of-the-art x-Ray -dash- A-B-C % 100 % USD EUR € £ GBP usd"
 ).split(" ")
 WORDS = (
     "Parquet CSV PostgreSQL Postgres deploy failed scheduler memory leak jobs queued export migrate "
@@ -36,7 +36,8 @@ WORDS = (
     "der die und für mit Speicherleck Unterstützung Zeitzonen Endpunkt Jobs Version"
 ).split(" ")
 UNICODE = ["café", "日本語", "🚀", "naïve", "\u00a0", "—", "…", "«x»", "\ufeff", "x\u2009y", "Ünïcödé", "𝔘nicode",
-           "最大8 GB", "（#5120）", "5.1を", "リリースしました。", "20,000件以上", "、", "！", "ｶﾀｶﾅ", "/v1/exportは"]
+           "最大8 GB", "（#5120）", "5.1を", "リリースしました。", "20,000件以上", "、", "！", "ｶﾀｶﾅ", "/v1/exportは",
+           "USD 1.5 million", "EUR 3 billion EUR", "€ 4.2 thousand", "4.2 million USD", "$3 million"]
 GERMAN = [
     "Version 5.1 erscheint am 12.03.2026 mit Export nach Parquet und Unterstützung für PostgreSQL 16.",
     "Behoben wurde ein Speicherleck im Scheduler bei mehr als 20000 Jobs und die falsche Zeitzone im CSV-Export.",
@@ -157,7 +158,7 @@ def generated(count: int = 1600) -> list[dict]:
             case = {"content": encoded, "source": source, "format": rng.choice(["base64", "any"])}
         else:
             odd = rng.choice(["", " ", "\n", "{", "[1, 2,]", '{"a": NaN}', "\ud800 lone", "x" * 200, "0123456789abcdef" * 2, "QUJDREVGR0hJSktMTU5PUA==", "   {\"a\":1}", "9" * 30,
-                              "0123456789ABCDEF" * 4, "Internationalization", "RequestId4Xyz7Abc9Q0", "AAAAAAAAAAAAAAAA", "YWJj" * 20, '[{"id":1},{"id":2}]', '[{"id":1},{"x":2}]'])
+                              "0123456789ABCDEF" * 4, "Internationalization", "RequestId4Xyz7Abc9Q0", "AAAAAAAAAAAAAAAA", "YWJj" * 20, "abcdefgh12345678", "ABCDEFGHabcdefgh", "abcd+efgh/ijklmn", "ABCDabcdABCDab==", '[{"id":1},{"id":2}]', '[{"id":1},{"x":2}]'])
             case = {"content": odd, "source": rng.choice([None, odd, "", text(rng)]), "format": rng.choice(["any", "text", "json", "base64"])}
         cases.append(case)
     return cases

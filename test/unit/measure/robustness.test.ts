@@ -30,6 +30,11 @@ describe("numbers in any notation", () => {
     ]);
   });
 
+  it("reads a currency written before its number as its unit", () => {
+    const source = "Revenue 4,200,000 USD, costs 1,500,000 EUR, fee 5 GBP.";
+    expect(kept("Revenue USD 4.2M, costs EUR 1.5 million, fee £ 5.", source).facts?.lost).toBe(0);
+  });
+
   it("reads a percent sign written apart as the unit", () => {
     expect(kept("Churn 1.7 %.", "Churn fell to 1.7%.").facts?.lost).toBe(0);
   });
@@ -114,17 +119,23 @@ describe("base64", () => {
     expect(kept(b64(b64(json)), b64(json), "base64").semantic_density_score).toBe(1);
   });
 
-  it("reads what merely looks like base64 as text in format any: a digest, a word, an id", () => {
-    for (const word of ["0123456789ABCDEF0123456789ABCDEF", "Internationalization", "RequestId4Xyz7Abc9Q0"]) {
+  it("reads what merely looks like base64 as text in format any: a digest, a word, a key", () => {
+    for (const word of ["0123456789ABCDEF0123456789ABCDEF", "Internationalization", "AKIAIOSFODNN7EXAMPLE"]) {
       expect(measure(word, { format: "any" }), word).toMatchObject({ format: "text", parseable: true });
     }
   });
 
-  it("still refuses base64 of bytes that are not text, once it is long enough to be a blob", () => {
-    const bytes = Buffer.from(Array.from({ length: 48 }, (_, i) => 0x80 + ((i * 37) % 128))).toString("base64");
-    expect(bytes.length).toBe(64);
-    expect(measure(bytes, { format: "any" })).toMatchObject({ format: "base64", parseable: false });
-    expect(measure(bytes.slice(0, 60), { format: "any" }).format).toBe("text");
+  it("still refuses base64 of bytes that are not text, long or short", () => {
+    const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => 0x80 + ((i * 37) % 128)));
+    // 64 characters or more, padding, + or /, or capitals, small letters and digits mixed.
+    for (const encoded of [
+      bytes(48).toString("base64"),
+      bytes(32).toString("base64"),
+      "gKWqz/T5Hl6DpNo=",
+      "gKWqzT5Hl6DpNoQx",
+    ]) {
+      expect(measure(encoded, { format: "any" }), encoded).toMatchObject({ format: "base64", parseable: false });
+    }
   });
 });
 

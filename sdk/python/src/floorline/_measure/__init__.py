@@ -1,4 +1,4 @@
-"""Measured density, `floorline-facts/2`: the Python port of lib/measure (docs/measurement.md),
+"""Measured density, `floorline-facts/3`: the Python port of lib/measure (docs/measurement.md),
 line by line, held to the TypeScript by a cross-language test on every field."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
 from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
 
-METHOD = "floorline-facts/2"
+METHOD = "floorline-facts/3"
 MEASURE_FORMATS = ("text", "json", "base64", "any")
 MAX_LOST_EXAMPLES = 20
 MAX_ORIGINALS = 32
@@ -85,7 +85,24 @@ def _looks_like_base64(s: str) -> bool:
 
 
 _MAX_LAYERS = 3
-_MIN_OPAQUE_BASE64 = 64
+
+
+def _looks_encoded(s: str) -> bool:
+    """Base64 of bytes rather than a word or a key (index.ts looksEncoded)."""
+    if len(s) >= 64 or s.endswith("="):
+        return True
+    upper = lower = digit = False
+    for ch in s:
+        c = ord(ch)
+        if c == 43 or c == 47:
+            return True
+        if 65 <= c <= 90:
+            upper = True
+        elif 97 <= c <= 122:
+            lower = True
+        elif 48 <= c <= 57:
+            digit = True
+    return upper and lower and digit
 
 
 def _is_printable(text: str) -> bool:
@@ -139,7 +156,7 @@ def _decode(content: str, format: str) -> tuple[str, bool, _Doc | None, str]:
             if text is None:
                 return "base64", False, None, ""
             return "base64", True, _read_doc(text, False)[0], text
-        if len(content) >= _MIN_OPAQUE_BASE64:
+        if _looks_encoded(content):
             return "base64", False, None, ""
     if format == "json":
         doc, parsed = _read_doc(content, True)

@@ -549,6 +549,21 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     out.append(joined)
                     i += 2
                     continue
+        if nxt is not None and t.open and t.kind != "number":
+            currency = UNITS.get(ascii_lower(t.text)) if len(t.text) <= 16 else None
+            value = _number_value(nxt)
+            if currency in ("usd", "eur", "gbp") and value is not None:
+                third = at(i + 2)
+                power = MAGNITUDES.get(ascii_lower(third.text), 0) if third is not None and nxt.open else 0
+                parts = [t, nxt, third] if power > 0 else [t, nxt]
+                joined = _number_token(" ".join(p.text for p in parts), shift_decimal(value, power) if power > 0 else value, currency)
+                joined.ends = parts[-1].ends
+                joined.open = parts[-1].open
+                joined.key = nxt.key
+                joined.shape = nxt.shape
+                out.append(joined)
+                i += len(parts)
+                continue
         out.append(t)
         i += 1
     return out
