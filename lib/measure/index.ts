@@ -7,12 +7,13 @@ import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
 import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
-import { type Counts, SeqInterner } from "./intern";
+import { jsonEfficiency, textEfficiency } from "./efficiency";
+import type { Counts } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
 import { TokenStore } from "./scan";
 import { fieldHolds, opensLikeJson, parseJson } from "./schema";
-import { addTextFacts, analyseText, indexTokens, segmentsOf, type TextDoc, textSpecificity } from "./text";
+import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
 export const METHOD = "floorline-facts/3";
@@ -26,12 +27,7 @@ export const MAX_LOST_EXAMPLES = 20;
 export const MAX_ORIGINALS = 32;
 /** A recoverable fact counts half: it is one retrieval away, and only while the cache keeps it. */
 export const RECOVERABLE_CREDIT = 0.5;
-/**
- * A repeated sentence (or JSON leaf) costs more than the room it takes: repetition is how a
- * compressor that has run out of things to say fills its budget, so content made of repeats
- * must not reach the score of content that says each thing once.
- */
-export const REPEAT_COST = 1.5;
+export { REPEAT_COST } from "./efficiency";
 
 export interface FactCounts {
   in_source: number;
@@ -160,99 +156,10 @@ function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: 
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
-    const json = doc.json;
-    const allowed = lexicon.counts();
-    if (source.kind === "json") for (let n = 0; n < source.json.count; n++) allowed.add(source.json.key[n] as number);
-    const seen = lexicon.counts();
-    let total = 0;
-    let padding = 0;
-    for (let n = 0; n < json.count; n++) {
-      const bytes = json.bytes(n);
-      const id = json.key[n] as number;
-      total += bytes;
-      const count = seen.add(id);
-      const limit = allowed.get(id);
-      if (count > Math.max(limit, 1)) padding += bytes * REPEAT_COST;
-    }
-    return total === 0 ? 1 : clamp01(1 - padding / total);
+    return jsonEfficiency(lexicon, doc.json, source.kind === "json" ? source.json : null);
   }
-  // Sentences and runs are this measurement's own: their ids stay out of the kept lexicon.
-  const local = new SeqInterner();
-  const segments = segmentsOf(doc.text, lexicon, local);
-  const sourceTextDoc = source?.kind === "text" ? source.text : null;
-  const sourceSegments = sourceTextDoc ? segmentsOf(sourceTextDoc, lexicon, local) : null;
-  const inSource = lexicon.counts();
-  if (sourceSegments) for (let k = 0; k < sourceSegments.count; k++) inSource.add(sourceSegments.ids[k] as number);
-  const seen = lexicon.counts();
-  const { store } = doc.text;
-  const first = store.lineStart[doc.text.firstLine] as number;
-  const repeated = repeatedRuns(lexicon, local, doc.text, sourceTextDoc);
-  const infos = lexicon.infos;
-  let total = 0;
-  let wasted = 0;
-  for (let k = 0; k < segments.count; k++) {
-    const id = segments.ids[k] as number;
-    const bytes = segments.bytes[k] as number;
-    total += bytes;
-    const count = seen.add(id);
-    const fromSource = inSource.get(id);
-    if (count > Math.max(fromSource, 1)) {
-      wasted += bytes * REPEAT_COST;
-      continue;
-    }
-    let repeatedBytes = 0;
-    let hits = false;
-    for (let t = segments.from[k] as number; t < (segments.to[k] as number); t++) {
-      const info = infos[store.tokens[t] as number] as TokenInfo;
-      if (repeated[t - first] === 1) repeatedBytes += info.bytes;
-      if (hits || !sourceKeys) continue;
-      if (info.kind === "hash") hits = true;
-      for (let n = info.indexFrom; n < info.indexTo; n++) if (sourceKeys.has(lexicon.pool[n] as number)) hits = true;
-    }
-    let waste = repeatedBytes * REPEAT_COST;
-    if (sourceKeys && fromSource === 0 && !hits) waste = Math.max(waste, bytes);
-    wasted += waste;
-  }
-  return total === 0 ? 0 : clamp01(1 - wasted / total);
+  return textEfficiency(lexicon, doc.text, source?.kind === "text" ? source.text : null, sourceKeys);
 }
-
-/** Tokens a run is this long to count as repeated within a sentence or line. */
-const RUN = 4;
-
-/**
- * The content's tokens that stand in a run of RUN tokens (within a line) which the content
- * states more often than the source does: padding that repeats a sentence without ending it
- * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content.
- */
-function repeatedRuns(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, source: TextDoc | null): Uint8Array {
-  const inSource = lexicon.counts();
-  if (source) forEachRun(lexicon, seqs, source, (id) => inSource.add(id));
-  const { store } = doc;
-  const first = store.lineStart[doc.firstLine] as number;
-  const marks = new Uint8Array((store.lineStart[doc.endLine] as number) - first);
-  const seen = lexicon.counts();
-  forEachRun(lexicon, seqs, doc, (id, at) => {
-    if (seen.add(id) <= Math.max(inSource.get(id), 1)) return;
-    marks.fill(1, at - first, at - first + RUN);
-  });
-  return marks;
-}
-
-/** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */
-function forEachRun(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, visit: (id: number, at: number) => void): void {
-  const { store } = doc;
-  const infos = lexicon.infos;
-  for (let l = doc.firstLine; l < doc.endLine; l++) {
-    const a = store.lineStart[l] as number;
-    const b = store.lineStart[l + 1] as number;
-    for (let j = a; j + RUN <= b; j++) {
-      for (let k = j; k < j + RUN; k++) seqs.push((infos[store.tokens[k] as number] as TokenInfo).norm);
-      visit(seqs.take(), j);
-    }
-  }
-}
-
-const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
 /** Rounds to 4 decimals, half up, with + - * / and floor only, so every platform agrees. */
 export function roundScore(x: number): number {

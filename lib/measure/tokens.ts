@@ -1,3 +1,5 @@
+// Longer than most modules on purpose: the order of the classification tests is part of the
+// method, and it reads as one list only in one place.
 // Classification of one token, the ground every format stands on. Written as plain character
 // tests (no regular expressions, no locale, ASCII case folding only) so that a port to another
 // language is line by line and gives the same tokens. docs/measurement.md states the rules in

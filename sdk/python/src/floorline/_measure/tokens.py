@@ -1,5 +1,6 @@
-"""Tokenisation and classification of text (lib/measure/tokens.ts), ported line by line:
-the order of the tests is part of the method."""
+"""Tokenisation and classification of text (lib/measure/tokens.ts and scan.ts), ported line by
+line: the order of the tests is part of the method. Longer than most modules on purpose: the
+classification, the scan and the joins across tokens read as one list only in one place."""
 
 from __future__ import annotations
 
