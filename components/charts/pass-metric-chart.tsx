@@ -1,8 +1,10 @@
 "use client";
 // One curve of a chain over pass number (size or semantic density) with everything an
 // operator needs to read it in place: the floor of the policy version that judged each
-// stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings
-// and client/server mismatches. Props arrive shaped and downsampled by the server.
+// stretch, the max-pass limit, the collapse point, boundary receipts, integrity findings,
+// client/server mismatches and, for density, the measured density beside the claimed one.
+// Props arrive shaped and downsampled by the server. Longer than most files: recharts draws
+// only marks that are direct children of the one LineChart, so they cannot move to components.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import {
@@ -34,6 +36,7 @@ import {
 import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { ChartData } from "./chart-data";
+import { PassTooltip } from "./pass-tooltip";
 import { BottomLabel, Diamond, FloorLabel, MeasuredGap, Square, TopLabel, Triangle } from "./chart-marks";
 
 export type Metric = "size" | "density";
@@ -90,48 +93,6 @@ const BOUNDARY_COLOR: Record<BoundaryWire["strategy"], string> = {
 
 function formatValue(metric: Metric, value: number): string {
   return metric === "size" ? formatBytes(value) : value.toFixed(3);
-}
-
-function PassTooltip({
-  active,
-  payload,
-  metric,
-}: Pick<TooltipContentProps, "active" | "payload"> & { metric: Metric }) {
-  const row = active ? (payload?.[0]?.payload as SeriesPoint | GapRow | undefined) : undefined;
-  if (!row || isGap(row)) return null;
-  const point = row;
-  return (
-    <div className="chart-tooltip" data-testid="chart-tooltip">
-      <div>
-        <strong>Pass {point.pass_number}</strong> <code>{point.pass_id}</code>
-      </div>
-      <div>
-        <VerdictBadge verdict={point.verdict} /> <span className="muted">policy v{point.policy_version}</span>
-      </div>
-      <div className="directive">{point.directive}</div>
-      <div className="muted">
-        size {formatBytes(point.size)} · density {point.density.toFixed(3)}
-        {point.measured_density !== null ? ` claimed, ${point.measured_density.toFixed(3)} measured` : ""}
-      </div>
-      {point.measurement_mismatch ? (
-        <div className="measured-text">
-          Measured, the guard says {point.checked_verdict ?? "otherwise"}: the claim hid it
-        </div>
-      ) : null}
-      {point.effective_verdict !== point.verdict ? (
-        <div className="muted">The chain follows the measured verdict: {point.effective_verdict}</div>
-      ) : null}
-      {point.unmeasured ? <div className="muted">Not measured: judged on its claims</div> : null}
-      {point.client_mismatch ? (
-        <div className="warn-text">Client said {point.client_verdict ?? "a different digest"}</div>
-      ) : null}
-      {point.integrity ? <div className="integrity-text">Integrity: {formatKind(point.integrity)}</div> : null}
-      <div className="muted hint">Click to open this pass</div>
-      {metric === "size" && point.size < LOG_AXIS_MIN ? (
-        <div className="muted">(0 bytes drawn at 1 B on the log axis)</div>
-      ) : null}
-    </div>
-  );
 }
 
 interface BrushRange {
