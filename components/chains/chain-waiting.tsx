@@ -3,8 +3,9 @@
 // chain as soon as it arrives, instead of a dead end that needs a reload.
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { chainEventsHref, chainsHref } from "@/lib/routes";
+import { useEventStream } from "./use-event-stream";
 
 type State = "connecting" | "waiting" | "arrived" | "unavailable";
 
@@ -13,23 +14,23 @@ export function ChainWaiting() {
   const chainId = raw ? decodeURIComponent(raw) : "";
   const [state, setState] = useState<State>("connecting");
 
-  useEffect(() => {
-    if (!chainId) return;
-    const source = new EventSource(chainEventsHref(chainId, { wait: 1 }));
-    // A full load, not router.refresh(): the not-found boundary this page renders in only
-    // resets when the path changes, and here it does not.
-    const arrive = () => {
-      setState("arrived");
-      source.close();
-      window.location.reload();
-    };
-    source.addEventListener("waiting", () => setState("waiting"));
-    // The chain was created between the page render and the subscription.
-    source.addEventListener("version", arrive);
-    source.addEventListener("change", arrive);
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "unavailable" : "connecting");
-    return () => source.close();
-  }, [chainId]);
+  useEventStream(
+    chainId ? chainEventsHref(chainId, { wait: 1 }) : null,
+    (source) => {
+      // A full load, not router.refresh(): the not-found boundary this page renders in only
+      // resets when the path changes, and here it does not.
+      const arrive = () => {
+        setState("arrived");
+        source.close();
+        window.location.reload();
+      };
+      source.addEventListener("waiting", () => setState("waiting"));
+      // The chain was created between the page render and the subscription.
+      source.addEventListener("version", arrive);
+      source.addEventListener("change", arrive);
+    },
+    (problem) => setState(problem === "retrying" ? "unavailable" : "connecting"),
+  );
 
   return (
     <div className="panel empty" data-testid="chain-waiting">
@@ -47,7 +48,7 @@ export function ChainWaiting() {
             ? "Receipts arrived: loading…"
             : state === "connecting"
               ? "○ connecting…"
-              : "live updates unavailable: reload to check"}
+              : "live updates paused: retrying"}
       </p>
     </div>
   );

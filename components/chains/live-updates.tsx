@@ -5,6 +5,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { chainEventsHref } from "@/lib/routes";
+import { useEventStream } from "./use-event-stream";
 
 const MIN_REFRESH_MS = 2_000;
 
@@ -23,31 +24,35 @@ export function LiveUpdates({ chainId, passCount }: { chainId: string; passCount
     setArrived(0);
   }, [passCount]);
 
-  useEffect(() => {
-    const source = new EventSource(chainEventsHref(chainId));
-    const refresh = () => {
-      pending.current = null;
-      lastRefresh.current = Date.now();
-      router.refresh();
-    };
-    source.addEventListener("version", () => setState("live"));
-    source.addEventListener("change", (event) => {
-      const { pass_count } = JSON.parse((event as MessageEvent<string>).data) as { pass_count: number };
-      setArrived(Math.max(0, pass_count - shown.current));
-      if (pending.current) return;
-      const wait = Math.max(0, lastRefresh.current + MIN_REFRESH_MS - Date.now());
-      pending.current = setTimeout(refresh, wait);
-    });
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "unavailable" : "connecting");
-    return () => {
-      source.close();
+  useEffect(
+    () => () => {
       if (pending.current) clearTimeout(pending.current);
-    };
-  }, [chainId, router]);
+    },
+    [],
+  );
+
+  useEventStream(
+    chainEventsHref(chainId),
+    (source) => {
+      source.addEventListener("version", () => setState("live"));
+      source.addEventListener("change", (event) => {
+        const { pass_count } = JSON.parse((event as MessageEvent<string>).data) as { pass_count: number };
+        setArrived(Math.max(0, pass_count - shown.current));
+        if (pending.current) return;
+        const wait = Math.max(0, lastRefresh.current + MIN_REFRESH_MS - Date.now());
+        pending.current = setTimeout(() => {
+          pending.current = null;
+          lastRefresh.current = Date.now();
+          router.refresh();
+        }, wait);
+      });
+    },
+    (problem) => setState(problem === "retrying" ? "unavailable" : "connecting"),
+  );
 
   return (
     <span className={`live live-${state}`} data-testid="live-status" data-state={state} role="status">
-      {state === "live" ? "● live" : state === "connecting" ? "○ connecting…" : "live updates unavailable"}
+      {state === "live" ? "● live" : state === "connecting" ? "○ connecting…" : "live updates paused: retrying"}
       {arrived > 0 ? ` · ${arrived} new` : ""}
     </span>
   );

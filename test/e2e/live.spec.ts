@@ -145,3 +145,27 @@ test("event streams: the cap holds when streams open together, and one key canno
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("a chain page whose stream the server refused comes back live when there is room again", async ({ page }) => {
+  test.setTimeout(240_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-stream-retry-"));
+  const app = await startApp({ port: await freePort(), dataDir, env: { FLOORLINE_MAX_EVENT_STREAMS: "1" } });
+  const held = new AbortController();
+  try {
+    expect((await postJson(`${app.base}/api/v1/passes`, receipt("e2e-retry", 1))).status).toBe(201);
+    // Another client holds the server's only stream, so the page's own is refused (429).
+    const holder = await fetch(`${app.base}/api/v1/chains/e2e-retry/events`, { signal: held.signal });
+    expect(holder.status).toBe(200);
+    await page.goto(`${app.base}/chains/e2e-retry`);
+    const status = page.getByTestId("live-status");
+    await expect(status).toHaveAttribute("data-state", "unavailable");
+    await expect(status).toContainText("retrying");
+    // Room again: the page opens its stream by itself, without a reload.
+    held.abort();
+    await expect(status).toHaveAttribute("data-state", "live", { timeout: 30_000 });
+  } finally {
+    held.abort();
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
