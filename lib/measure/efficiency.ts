@@ -1,6 +1,6 @@
 // Efficiency: the share of a content's bytes that is not padding (what the content repeats
 // more often than the source does) or filler (sentences that state nothing of the source).
-import { type Counts, SeqInterner } from "./intern";
+import { type Counts, QuadIds, SeqInterner } from "./intern";
 import type { JsonDoc } from "./json";
 import type { Lexicon, TokenInfo } from "./lexicon";
 import { segmentsOf, type TextDoc } from "./text";
@@ -12,7 +12,7 @@ import { segmentsOf, type TextDoc } from "./text";
  */
 export const REPEAT_COST = 1.5;
 
-/** Tokens a run is this long to count as repeated within a sentence or line. */
+/** Tokens a run is this long to count as repeated within a sentence or line (QuadIds holds four). */
 const RUN = 4;
 
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
@@ -54,7 +54,7 @@ export function textEfficiency(
   const seen = lexicon.counts();
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
-  const repeated = repeatedRuns(lexicon, local, doc, source);
+  const repeated = repeatedRuns(lexicon, new QuadIds(), doc, source);
   const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
@@ -90,7 +90,7 @@ export function textEfficiency(
  * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content,
  * or null when no run of the content occurs twice (then the source need not be read for runs).
  */
-function repeatedRuns(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, source: TextDoc | null): Uint8Array | null {
+function repeatedRuns(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, source: TextDoc | null): Uint8Array | null {
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
   const tokens = (store.lineStart[doc.endLine] as number) - first;
@@ -99,7 +99,7 @@ function repeatedRuns(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, source:
   let runs = 0;
   const totals = lexicon.counts();
   let twice = false;
-  forEachRun(lexicon, seqs, doc, (id, at) => {
+  forEachRun(lexicon, runIds, doc, (id, at) => {
     if (runs >= ids.length) {
       ids = growTo(ids, runs + 1);
       starts = growTo(starts, runs + 1);
@@ -110,7 +110,7 @@ function repeatedRuns(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, source:
   });
   if (!twice) return null;
   const inSource = lexicon.counts();
-  if (source) forEachRun(lexicon, seqs, source, (id) => inSource.add(id));
+  if (source) forEachRun(lexicon, runIds, source, (id) => inSource.add(id));
   const marks = new Uint8Array(tokens);
   const seen = lexicon.counts();
   for (let r = 0; r < runs; r++) {
@@ -129,15 +129,23 @@ function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> 
 }
 
 /** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */
-function forEachRun(lexicon: Lexicon, seqs: SeqInterner, doc: TextDoc, visit: (id: number, at: number) => void): void {
+function forEachRun(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, visit: (id: number, at: number) => void): void {
   const { store } = doc;
   const infos = lexicon.infos;
+  const tokens = store.tokens;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const a = store.lineStart[l] as number;
     const b = store.lineStart[l + 1] as number;
+    if (b - a < RUN) continue;
+    let n0 = (infos[tokens[a] as number] as TokenInfo).norm;
+    let n1 = (infos[tokens[a + 1] as number] as TokenInfo).norm;
+    let n2 = (infos[tokens[a + 2] as number] as TokenInfo).norm;
     for (let j = a; j + RUN <= b; j++) {
-      for (let k = j; k < j + RUN; k++) seqs.push((infos[store.tokens[k] as number] as TokenInfo).norm);
-      visit(seqs.take(), j);
+      const n3 = (infos[tokens[j + 3] as number] as TokenInfo).norm;
+      visit(runIds.id(n0, n1, n2, n3), j);
+      n0 = n1;
+      n1 = n2;
+      n2 = n3;
     }
   }
 }

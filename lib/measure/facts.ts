@@ -82,9 +82,10 @@ export class FactTable {
 
   /** A JSON fact: identity is its two path keys. */
   addPath(a: number, b: number, weight: number, specific: boolean, need: number, show: number, shown: number): void {
-    const keys = this.lexicon.keys.strings;
     // Keys holding U+0001 are told apart by their text, as the two keys joined by it.
-    const odd = (keys[a] as string).indexOf("\u0001") >= 0 || (keys[b] as string).indexOf("\u0001") >= 0;
+    const oddKeys = this.lexicon.oddKeys;
+    const odd = oddKeys.size > 0 && (oddKeys.has(a) || oddKeys.has(b));
+    const keys = this.lexicon.keys.strings;
     const id = odd ? `${keys[a]}\u0001${keys[b]}` : a * PAIR + b;
     const known = typeof id === "string" ? this.byPathText.get(id) : this.byPath.get(id);
     if (known !== undefined) {

@@ -74,7 +74,7 @@ export class Interner {
       const id = entry - 1;
       if (this.hashes[id] === h) {
         const known = this.strings[id] as string;
-        if (known.length === length && sameChars(known, s, from, lower)) return id;
+        if (known.length === length && (lower ? sameChars(known, s, from, true) : s.startsWith(known, from))) return id;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -151,6 +151,12 @@ export class StringIds {
       this.ids.set(s, id);
     }
     return id;
+  }
+
+  /** A new id that no string will ever be given: for keys known by their parts (see jsonKey). */
+  fresh(): number {
+    this.strings.push("");
+    return this.strings.length - 1;
   }
 
   /** The id of `s[from, to)`, ASCII lower-cased when `lower`. */
@@ -277,6 +283,114 @@ export class Counts {
     const v = (this.values[id] as number) + by;
     this.values[id] = v;
     return v;
+  }
+}
+
+/** A map from two non-negative integers to a non-negative integer. */
+export class PairMap {
+  private keys = new Int32Array(2 * 1024);
+  private values = new Int32Array(1024);
+  private mask = 1023;
+  private size = 0;
+
+  /** The value stored for (a, b), or -1. */
+  get(a: number, b: number): number {
+    const slot = this.find(a, b);
+    return (this.values[slot] as number) - 1;
+  }
+
+  set(a: number, b: number, value: number): void {
+    const slot = this.find(a, b);
+    if (this.values[slot] === 0) {
+      this.keys[slot * 2] = a;
+      this.keys[slot * 2 + 1] = b;
+      this.size++;
+    }
+    this.values[slot] = value + 1;
+    if (this.size * 2 > this.mask) this.rehash();
+  }
+
+  private find(a: number, b: number): number {
+    let slot = mix(Math.imul(Math.imul(a ^ 0x9e3779b9, FNV_PRIME) ^ b, FNV_PRIME)) & this.mask;
+    while (this.values[slot] !== 0) {
+      if (this.keys[slot * 2] === a && this.keys[slot * 2 + 1] === b) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const values = this.values;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 2);
+    this.values = new Int32Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < values.length; s++) {
+      if (values[s] === 0) continue;
+      const slot = this.find(keys[s * 2] as number, keys[s * 2 + 1] as number);
+      this.keys[slot * 2] = keys[s * 2] as number;
+      this.keys[slot * 2 + 1] = keys[s * 2 + 1] as number;
+      this.values[slot] = values[s] as number;
+    }
+  }
+}
+
+/** Runs of four integers to dense ids, without copying them anywhere but the table. */
+export class QuadIds {
+  private keys = new Int32Array(4 * 1024);
+  private ids = new Int32Array(1024);
+  private mask = 1023;
+  count = 0;
+
+  id(a: number, b: number, c: number, d: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = Math.imul(h ^ c, FNV_PRIME);
+    h = mix(Math.imul(h ^ d, FNV_PRIME));
+    let slot = h & this.mask;
+    for (;;) {
+      const known = this.ids[slot] as number;
+      if (known === 0) break;
+      const k = slot * 4;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
+        return known - 1;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    const k = slot * 4;
+    this.keys[k] = a;
+    this.keys[k + 1] = b;
+    this.keys[k + 2] = c;
+    this.keys[k + 3] = d;
+    this.ids[slot] = id + 1;
+    if (this.count * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const ids = this.ids;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 4);
+    this.ids = new Int32Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < ids.length; s++) {
+      const id = ids[s] as number;
+      if (id === 0) continue;
+      const a = keys[s * 4] as number;
+      const b = keys[s * 4 + 1] as number;
+      const c = keys[s * 4 + 2] as number;
+      const d = keys[s * 4 + 3] as number;
+      let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+      h = Math.imul(h ^ b, FNV_PRIME);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      h = mix(Math.imul(h ^ d, FNV_PRIME));
+      let slot = h & this.mask;
+      while (this.ids[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.keys.set(keys.subarray(s * 4, s * 4 + 4), slot * 4);
+      this.ids[slot] = id;
+    }
   }
 }
 

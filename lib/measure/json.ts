@@ -123,20 +123,23 @@ export class JsonDoc {
     const group = this.lexicon.group(s, from, to, false);
     this.store.addTokens(group, s, from, to);
     this.spec[n] = 1;
-    const first = group.length > 0 ? (this.lexicon.infos[group[0] as number] as TokenInfo) : null;
-    const value =
-      first && first.kind === "number"
-        ? this.lexicon.keys.id(
-            this.lexicon.keys.strings[this.lexicon.seqs.pool[first.needFrom] as number]?.slice(2) ?? "",
-          )
-        : this.lexicon.keys.range(s, from, to, true);
+    const lexicon = this.lexicon;
+    const first = group.length > 0 ? (lexicon.infos[group[0] as number] as TokenInfo) : null;
+    let value: number;
+    if (first && first.kind === "number") {
+      if (first.jsonValue < 0) {
+        const need = lexicon.keys.strings[lexicon.seqs.pool[first.needFrom] as number] ?? "";
+        first.jsonValue = lexicon.values.id(need.slice(2));
+      }
+      value = first.jsonValue;
+    } else value = lexicon.values.range(s, from, to, true);
     this.end(n, value);
   }
 
   literalLeaf(path: number, last: number, literal: "true" | "false" | "null"): void {
     const n = this.begin(path, last, literal === "null" ? NULL : BOOLEAN, literal, 0, literal.length);
     this.spec[n] = literal === "null" ? 0 : 0.5;
-    this.end(n, this.lexicon.keys.id(literal));
+    this.end(n, this.lexicon.values.id(literal));
   }
 
   /** The leaf as a lost example: `path=value`, strings quoted, cut at 120 characters. */
@@ -178,32 +181,39 @@ function utf8Range(s: string, from: number, to: number): number {
 
 /** Canonical string value: trimmed (as JavaScript trims) and ASCII lower-cased. */
 function canonicalString(lexicon: Lexicon, s: string, from: number, to: number): number {
-  if (to === from) return lexicon.keys.id("");
+  const values = lexicon.values;
+  if (to === from) return values.id("");
   const a = s.charCodeAt(from);
   const b = s.charCodeAt(to - 1);
-  if (a > 32 && a < 128 && b > 32 && b < 128) return lexicon.keys.range(s, from, to, true);
+  if (a > 32 && a < 128 && b > 32 && b < 128) return values.range(s, from, to, true);
   const trimmed = s.slice(from, to).trim();
-  return lexicon.keys.range(trimmed, 0, trimmed.length, true);
+  return values.range(trimmed, 0, trimmed.length, true);
 }
 
-const keyCache = new WeakMap<Lexicon, Map<number, number>>();
-
-/** The id of `${prefix}${a}=${b}` (or `${prefix}${a}` when b < 0), a and b being ids. */
+/**
+ * The key id of `j:${path}=${value}` (a a key id, b a value id), or of `k:${path}` (b < 0).
+ * Two pairs spell the same key only when a part holds `=`: without one, the pair is the key,
+ * and it gets an id of its own without the string being built; with one (or U+0001, which
+ * facts join keys with), the string is built and interned, so equal strings get one id.
+ */
 function jsonKey(lexicon: Lexicon, prefix: "j:" | "k:", a: number, b: number): number {
-  let cache = keyCache.get(lexicon);
-  if (!cache) {
-    cache = new Map();
-    keyCache.set(lexicon, cache);
+  const known = lexicon.jsonKeys.get(a, b + 1);
+  if (known >= 0) return known;
+  const keys = lexicon.keys;
+  const left = keys.strings[a] as string;
+  const right = b < 0 ? "" : (lexicon.values.strings[b] as string);
+  let id: number;
+  if (plainPart(left) && plainPart(right)) id = keys.fresh();
+  else {
+    const text = b < 0 ? `${prefix}${left}` : `${prefix}${left}=${right}`;
+    id = keys.id(text);
+    if (text.indexOf("\u0001") >= 0) lexicon.oddKeys.add(id);
   }
-  const id = b < 0 ? -(a + 1) : a * PAIR + b;
-  let known = cache.get(id);
-  if (known === undefined) {
-    const keys = lexicon.keys;
-    known = keys.id(b < 0 ? `${prefix}${keys.strings[a]}` : `${prefix}${keys.strings[a]}=${keys.strings[b]}`);
-    cache.set(id, known);
-  }
-  return known;
+  lexicon.jsonKeys.set(a, b + 1, id);
+  return id;
 }
+
+const plainPart = (s: string) => s.indexOf("=") < 0 && s.indexOf("\u0001") < 0;
 
 /** What a leaf's (or a member name's) tokens need, as one key sequence: every key, once, in order. */
 function needOf(lexicon: Lexicon, ids: ArrayLike<number>, from: number, to: number): number {

@@ -4,7 +4,7 @@
 // per classified token, everything the later steps ask of it as plain fields. Lives for one
 // call of `measure`, so nothing leaks from one measurement into another.
 import { asciiLower, utf8Length } from "./chars";
-import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
+import { Counts, growInt32, growUint8, Interner, PairMap, SeqInterner, StringIds } from "./intern";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
 import {
@@ -67,6 +67,8 @@ export class TokenInfo {
   germanWord = false;
   /** The same word read at a sentence's start (a keyword), once asked for, else -1. */
   initialReading = -1;
+  /** As a JSON number's canonical value (an id in `Lexicon.values`), once asked for, else -1. */
+  jsonValue = -1;
   /** Leads a log line (a time or a level), is an error level, opens an error report. */
   logLead = false;
   errorLevel = false;
@@ -118,6 +120,11 @@ export class Lexicon {
   /** Sequences of key ids (what a fact needs), of atoms (sentences) and of shapes (templates). */
   readonly seqs = new SeqInterner();
   readonly infos: TokenInfo[] = [];
+  /** Canonical JSON leaf values (strings trimmed and lower-cased, numbers written out). */
+  readonly values = new Interner();
+  /** `j:path=value` and `k:path` keys by their parts' ids, and the few keys holding U+0001. */
+  readonly jsonKeys = new PairMap();
+  readonly oddKeys = new Set<number>();
   /** Index keys and atoms of tokens, back to back (see TokenInfo). */
   pool = new Int32Array(4096);
   private poolSize = 0;

@@ -187,7 +187,14 @@ export class TokenStore {
       // A token is of one script: CJK text has no spaces, so its runs end where Latin letters,
       // digits or punctuation begin ("最大8 GB" is 最大, 8 and GB).
       const cjk = isCjk(s.charCodeAt(start));
-      while (i < to && !breaksAt(s, i, from, to) && isCjk(s.charCodeAt(i)) === cjk) i++;
+      while (i < to) {
+        const c = s.charCodeAt(i);
+        if (c < 128) {
+          if (cjk || ((ASCII[c] as number) & BREAK) !== 0) break;
+          if ((c === 44 || c === 39) && breaksAt(s, i, from, to)) break;
+        } else if (isWideSeparator(c) || isCjkPunctuation(c) || isCjk(c) !== cjk) break;
+        i++;
+      }
       let a = start;
       let b = i;
       const after = i < to ? s.charCodeAt(i) : -1;

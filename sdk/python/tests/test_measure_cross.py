@@ -158,7 +158,7 @@ def generated(count: int = 1600) -> list[dict]:
             case = {"content": encoded, "source": source, "format": rng.choice(["base64", "any"])}
         else:
             odd = rng.choice(["", " ", "\n", "{", "[1, 2,]", '{"a": NaN}', "\ud800 lone", "x" * 200, "0123456789abcdef" * 2, "QUJDREVGR0hJSktMTU5PUA==", "   {\"a\":1}", "9" * 30,
-                              "0123456789ABCDEF" * 4, "Internationalization", "RequestId4Xyz7Abc9Q0", "AAAAAAAAAAAAAAAA", "YWJj" * 20, "abcdefgh12345678", "ABCDEFGHabcdefgh", "abcd+efgh/ijklmn", "ABCDabcdABCDab==", '[{"id":1},{"id":2}]', '[{"id":1},{"x":2}]'])
+                              "0123456789ABCDEF" * 4, "Internationalization", "RequestId4Xyz7Abc9Q0", "AAAAAAAAAAAAAAAA", "YWJj" * 20, "abcdefgh12345678", "ABCDEFGHabcdefgh", "abcd+efgh/ijklmn", "ABCDabcdABCDab==", '{"k\\u0001":"v\\u0001w","x":{"k\\u0001":1},"a=b":"c","a":"b=c"}', '[{"id":1},{"id":2}]', '[{"id":1},{"x":2}]'])
             case = {"content": odd, "source": rng.choice([None, odd, "", text(rng)]), "format": rng.choice(["any", "text", "json", "base64"])}
         cases.append(case)
     return cases
