@@ -41,8 +41,8 @@ export class TokenInfo {
   bytes: number;
   /** 1 for a keyword, 2 for a stop word, 0 for a fact. */
   word: number;
-  /** Specificity without a source: a fact 1, a keyword 1/2, a stop word 0. */
-  spec: number;
+  /** Specificity without a source, in halves (an integer, so it is no boxed double): a fact 2, a keyword 1, a stop word 0. */
+  specHalves: number;
   valueShape: boolean;
   /** Month of a month name (any kind), else 0. */
   month = 0;
@@ -77,7 +77,7 @@ export class TokenInfo {
   constructor(
     readonly id: number,
     readonly text: string,
-    readonly lower: string,
+    lower: string,
     readonly kind: TokenKind,
     readonly shape: number,
     readonly key: string,
@@ -85,7 +85,7 @@ export class TokenInfo {
   ) {
     this.bytes = utf8Length(text) + 1;
     this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
-    this.spec = kind === "stop" ? 0 : kind === "keyword" ? 0.5 : 1;
+    this.specHalves = kind === "stop" ? 0 : kind === "keyword" ? 1 : 2;
     this.valueShape = shapeText.charCodeAt(0) === 35 || shapeText.indexOf("=#") >= 0;
     this.isTime = kind === "datetime" || kind === "date" || kind === "time";
     // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but "a.m".

@@ -193,9 +193,9 @@ export function indexTokens(store: TokenStore, a: number, b: number, index: Fact
 /** The sum of the tokens' specificity (facts 1, keywords one half, stop words 0), and their count. */
 export function specificitySum(store: TokenStore, a: number, b: number): number {
   const infos = store.lexicon.infos;
-  let sum = 0;
-  for (let k = a; k < b; k++) sum += (infos[store.tokens[k] as number] as TokenInfo).spec;
-  return sum;
+  let halves = 0;
+  for (let k = a; k < b; k++) halves += (infos[store.tokens[k] as number] as TokenInfo).specHalves;
+  return halves / 2;
 }
 
 /** Without a source: the share of tokens that are specific. */
