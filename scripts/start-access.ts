@@ -75,7 +75,9 @@ function returnTarget(url: string): string {
 export function accessFront(routes: {
   isRouteHandler: (pathname: string) => boolean;
   pagePatternOf: (pathname: string) => string | undefined;
+  onError: (error: unknown) => void;
 }) {
+  const { onError } = routes;
   const secret = socketSecret();
   let boundAddress = "-";
 
@@ -127,10 +129,22 @@ export function accessFront(routes: {
       if (!pattern || !gate) return false;
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+        if (value === undefined) continue;
+        try {
+          headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+        } catch {
+          // A value Node's parser let through but fetch's Headers refuses: not one the gate reads.
+        }
       }
       const target = returnTarget(req.url ?? "/");
-      const answer = await gate({ pattern, target, headers });
+      let answer: Awaited<ReturnType<NonNullable<typeof gate>>>;
+      try {
+        answer = await gate({ pattern, target, headers });
+      } catch (error) {
+        // The page's own check (requirePage) still runs: only the early status is lost.
+        onError(error);
+        return false;
+      }
       if (!answer) return false;
       if (answer.status === 307) {
         res.writeHead(307, { "cache-control": "no-store", location: answer.location, "content-length": 0 });

@@ -310,7 +310,11 @@ function answeredHere(req: IncomingMessage, res: ServerResponse, pathname: strin
 
 const inFlight = new Set<ServerResponse>();
 
-const front = accessFront({ isRouteHandler, pagePatternOf });
+const front = accessFront({
+  isRouteHandler,
+  pagePatternOf,
+  onError: (error) => logger.error({ err: errorFields(error) }, "page gate failed; the page checks access itself"),
+});
 
 const server = http.createServer((req, res) => {
   const started = process.hrtime.bigint();

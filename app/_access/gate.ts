@@ -75,7 +75,7 @@ export function checkPageHost(headers: Headers): void {
 async function unauthenticated(): Promise<ApiError> {
   const none = env("FLOORLINE_API_TOKEN") === undefined && !(await credentialsExist().catch(() => true));
   const message = none
-    ? `This server has no API key or operator yet, and this request did not come straight from this machine. Create the first ones on the server:\n${FIRST_CREDENTIALS}`
+    ? `No API key or operator exists yet, and only requests straight from this machine (no proxy) may go without. Create the first ones on the server:\n${FIRST_CREDENTIALS}`
     : "Send a valid API key as 'Authorization: Bearer <key>', or sign in.";
   return new ApiError("unauthenticated", message, { headers: { "WWW-Authenticate": 'Bearer realm="floorline"' } });
 }

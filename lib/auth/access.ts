@@ -345,7 +345,7 @@ function accessMessage(source: Env, credentialsExist: boolean): { warn: boolean;
   if (!reason) {
     return {
       warn: false,
-      text: "no API key or operator yet: requests from this machine that came through no proxy need none; every other request is refused until one exists",
+      text: `no API key or operator yet: requests from this machine that came through no proxy need none; every other request is refused until one exists. Create the first ones with:\n${FIRST_CREDENTIALS}`,
     };
   }
   if (credentialsExist || legacyToken) return { warn: false, text: `access control on (${reason})` };
