@@ -3,7 +3,7 @@
 // entry that still answer 410, and a few misses so every counter has something to show.
 import { sql } from "drizzle-orm";
 import { getDb } from "./index";
-import { onlyRow, queryRows } from "./sql";
+import { col, onlyRow, queryRows } from "./sql";
 import { enforceStoreLimits } from "@/db/queries/originals/eviction";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { getOriginalsConfig } from "@/db/queries/originals/shared";
@@ -53,8 +53,8 @@ function buildLog(lines: number): string {
 /** Seeds demo originals once; returns how many were stored (0 when the store is not empty). */
 export async function seedDemoOriginals(): Promise<number> {
   const db = await getDb();
-  const { n } = onlyRow(await queryRows<{ n: number | string }>(db, sql`select count(*) as n from originals`));
-  if (Number(n) > 0) return 0;
+  const { n } = onlyRow(await queryRows(db, sql`select count(*) as n from originals`, { n: col.int }));
+  if (n > 0) return 0;
   const config = getOriginalsConfig();
 
   // Stored long ago and never retrieved: the store evicts it below.

@@ -11,7 +11,7 @@
 // accepts every form a driver gives and answers one JavaScript value. A column missing,
 // unexpected or of another kind is a bug in the query, not bad input: it throws RowShapeError,
 // which the error contract answers as a generic 500 and logs.
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { Executor } from "./types";
@@ -131,6 +131,11 @@ export const col = {
 export type RowSpec = Readonly<Record<string, Column<unknown>>>;
 /** The row a spec decodes to. */
 export type RowOf<S extends RowSpec> = { -readonly [K in keyof S]: S[K] extends Column<infer T> ? T : never };
+
+/** A spec's columns as a select list, where they are plain column names of one table. */
+export function columnList(spec: RowSpec): SQL {
+  return sql.raw(Object.keys(spec).join(", "));
+}
 
 /**
  * Decodes driver rows by a spec. Every spec column must be present in every row; the first

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { originals } from "@/db/schema";
+import { col, queryRows } from "@/db/sql";
 import { enforceStoreLimits } from "@/db/queries/originals/eviction";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { retrieveOriginal } from "@/db/queries/originals/retrieve";
@@ -18,21 +19,18 @@ import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
 
-interface StoredRow {
-  hash: string;
-  status: string;
-  original: string | null;
-  size_bytes: string | number;
-  gone_at: Date | null;
-  gone_reason: string | null;
-  expires_at: Date | null;
-}
-
-async function allRows(): Promise<Map<string, StoredRow>> {
-  const rows = await queryRows<StoredRow>(
-    await getDb(),
-    sql`select hash, status, original, size_bytes, gone_at, gone_reason, expires_at from originals`,
-  );
+async function allRows() {
+  const rows = await (await getDb())
+    .select({
+      hash: originals.hash,
+      status: originals.status,
+      original: originals.original,
+      size_bytes: originals.sizeBytes,
+      gone_at: originals.goneAt,
+      gone_reason: originals.goneReason,
+      expires_at: originals.expiresAt,
+    })
+    .from(originals);
   return new Map(rows.map((r) => [r.hash, r]));
 }
 
@@ -81,8 +79,8 @@ describe("byte budget", () => {
 
     const b = (await allRows()).get(sha256Hex(KB("B")))!;
     expect(b.original).toBeNull();
-    expect(Number(b.size_bytes)).toBe(1000);
-    expect(new Date(b.gone_at!).toISOString()).toBe(at(4).toISOString());
+    expect(b.size_bytes).toBe(1000);
+    expect(b.gone_at?.toISOString()).toBe(at(4).toISOString());
     expect(b.gone_reason).toMatch(
       /least recently retrieved.*never retrieved since it was stored 2026-01-01T12:01:00.000Z/,
     );
@@ -183,7 +181,7 @@ describe("TTL", () => {
     await storeOriginal({ original: "unrelated write" }, { now: at(5), config });
     const swept = (await allRows()).get(sha256Hex("sweep me"))!;
     expect(swept).toMatchObject({ status: "expired", original: null });
-    expect(new Date(swept.gone_at!).toISOString()).toBe(new Date(at(0).getTime() + 60_000).toISOString());
+    expect(swept.gone_at?.toISOString()).toBe(new Date(at(0).getTime() + 60_000).toISOString());
     expect(swept.gone_reason).toMatch(/TTL of 60 s ran out at 2026-01-01T12:01:00.000Z/);
     expect(await statusOf("still fresh")).toBe("live");
     const stats = await getOriginalStats(24, { now: at(5), config });
@@ -226,7 +224,7 @@ describe("concurrent writers", () => {
     expect(rows.size).toBe(41);
     const live = [...rows.values()].filter((r) => r.status === "live");
     const evicted = [...rows.values()].filter((r) => r.status === "evicted");
-    expect(live.reduce((sum, r) => sum + Number(r.size_bytes), 0)).toBeLessThanOrEqual(config.maxBytes);
+    expect(live.reduce((sum, r) => sum + r.size_bytes, 0)).toBeLessThanOrEqual(config.maxBytes);
     expect(live.length + evicted.length).toBe(41);
     for (const row of live) expect(row.original).not.toBeNull();
     for (const row of evicted) expect(row.original).toBeNull();
@@ -240,7 +238,7 @@ describe("concurrent writers", () => {
       evicted_bytes: evictions * 1000,
     });
     // The all-time rows the store reads its usage from agree with the hourly rows, metric by metric.
-    const mismatches = await queryRows<{ metric: string }>(
+    const mismatches = await queryRows(
       await getDb(),
       sql`
         select coalesce(a.metric, h.metric) as metric from
@@ -248,6 +246,7 @@ describe("concurrent writers", () => {
           full join (select metric, sum(value) as value from ccr_counters where hour > 'epoch'::timestamptz group by metric) h
           on a.metric = h.metric
         where a.value is distinct from h.value`,
+      { metric: col.text },
     );
     expect(mismatches).toEqual([]);
   });
@@ -271,6 +270,6 @@ describe("concurrent writers", () => {
       if (outcome.status === "fulfilled") expect(first).toContain((outcome.value as { original: string }).original);
     }
     const live = [...(await allRows()).values()].filter((r) => r.status === "live");
-    expect(live.reduce((sum, r) => sum + Number(r.size_bytes), 0)).toBeLessThanOrEqual(config.maxBytes);
+    expect(live.reduce((sum, r) => sum + r.size_bytes, 0)).toBeLessThanOrEqual(config.maxBytes);
   });
 });

@@ -1,13 +1,12 @@
 // Retrievals of large originals served from memory (lib/originals/content-cache.ts) through the real
 // route handlers: the same bytes as a first retrieval, each one still counted, and a gone
 // original still refused by the database.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as single from "@/app/api/v1/originals/[hash]/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
 import { originals } from "@/db/schema";
 import { CACHED_MIN_BYTES, forgetCachedOriginals } from "@/lib/originals/content-cache";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -22,10 +21,7 @@ const retrieveKey = (hash: unknown) => post(retrieve.POST, "/api/v1/retrieve", {
 const store = (body: Record<string, unknown>) => post(collection.POST, "/api/v1/originals", body);
 
 async function rowsFor(hash: string) {
-  return queryRows<{ original: string | null }>(
-    await getDb(),
-    sql`select original from originals where hash = ${hash}`,
-  );
+  return (await getDb()).select({ original: originals.original }).from(originals).where(eq(originals.hash, hash));
 }
 
 function expectGone(answer: Awaited<ReturnType<typeof call>>, status: number, code: string) {

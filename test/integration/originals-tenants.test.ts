@@ -1,7 +1,7 @@
 // Tenants, metadata, peeks, client-reported retrievals, deletion and counts: what a cache
 // client (Headroom's CCR store) needs of the originals store, through the real handlers.
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as single from "@/app/api/v1/originals/[hash]/route";
@@ -9,7 +9,7 @@ import * as retrievals from "@/app/api/v1/originals/[hash]/retrievals/route";
 import * as counting from "@/app/api/v1/originals/count/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { originals } from "@/db/schema";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -33,10 +33,16 @@ const report = (key: string, body: unknown) =>
 
 async function rowsOf(hash: string) {
   const db = await getDb();
-  return queryRows<{ tenant: string; status: string; retrieval_count: unknown; metadata: unknown }>(
-    db,
-    sql`select tenant, status, retrieval_count, metadata from originals where hash = ${hash} order by tenant`,
-  );
+  return db
+    .select({
+      tenant: originals.tenant,
+      status: originals.status,
+      retrieval_count: originals.retrievalCount,
+      metadata: originals.metadata,
+    })
+    .from(originals)
+    .where(eq(originals.hash, hash))
+    .orderBy(originals.tenant);
 }
 
 const totals = async () => {
@@ -70,7 +76,7 @@ describe("tenants", () => {
     expect(hit.body).toMatchObject({ hash, tenant: "acme", original: text, retrieval_count: 1 });
     const viaRetrieve = await post(retrieve.POST, "/api/v1/retrieve", { hash, tenant: "acme" });
     expect(viaRetrieve.body.retrieval_count).toBe(2);
-    expect((await rowsOf(hash)).map((r) => Number(r.retrieval_count))).toEqual([2]);
+    expect((await rowsOf(hash)).map((r) => r.retrieval_count)).toEqual([2]);
   });
 
   it("refuses a tenant that is not text of at most 128 characters", async () => {

@@ -1,13 +1,13 @@
 // Every outcome of the CCR store through the real route handlers: store, dedup, full and
 // prefix retrieval, 404, 409, 410 evicted, 410 expired, 413 and the input errors.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as single from "@/app/api/v1/originals/[hash]/route";
 import * as stats from "@/app/api/v1/originals/stats/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
-import { onlyRow, queryRows } from "@/db/sql";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { originals } from "@/db/schema";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { storeOriginal } from "@/db/queries/originals/store";
@@ -25,12 +25,15 @@ const store = (body: Record<string, unknown>) => post(collection.POST, "/api/v1/
 
 async function rowsFor(hash: string) {
   const db = await getDb();
-  return queryRows<{
-    status: string;
-    store_count: string | number;
-    original: string | null;
-    size_bytes: string | number;
-  }>(db, sql`select status, store_count, original, size_bytes from originals where hash = ${hash}`);
+  return db
+    .select({
+      status: originals.status,
+      store_count: originals.storeCount,
+      original: originals.original,
+      size_bytes: originals.sizeBytes,
+    })
+    .from(originals)
+    .where(eq(originals.hash, hash));
 }
 
 const issues = JSON.stringify(
@@ -85,7 +88,7 @@ describe("storing", () => {
     expect(again.body).toMatchObject({ hash: issuesHash, deduplicated: true, status: "live" });
     const rows = await rowsFor(issuesHash);
     expect(rows).toHaveLength(1);
-    expect(Number(rows[0]?.store_count)).toBe(2);
+    expect(rows[0]?.store_count).toBe(2);
     const db = await getDb();
     const [kept] = await db.select({ toolName: originals.toolName }).from(originals).where(sql`hash = ${issuesHash}`);
     expect(kept?.toolName).toBe("github.search_issues");
@@ -196,24 +199,21 @@ describe("retrieving", () => {
 
   it("counts every retrieval, refreshes recency and adds the tokens it re-spends", async () => {
     const before = await getOriginalStats();
-    const { recency_at: recencyBefore } = onlyRow(
-      await queryRows<{ recency_at: Date }>(
-        await getDb(),
-        sql`select recency_at from originals where hash = ${issuesHash}`,
-      ),
-    );
+    const recencyOf = async () =>
+      onlyRow(
+        await (await getDb())
+          .select({ recency_at: originals.recencyAt })
+          .from(originals)
+          .where(eq(originals.hash, issuesHash)),
+      ).recency_at;
+    const recencyBefore = await recencyOf();
     await retrieveKey(issuesHash);
     await get(issuesHash);
     const after = await getOriginalStats();
     expect(after.totals.retrieved - before.totals.retrieved).toBe(2);
     expect(after.totals.tokens.respent - before.totals.tokens.respent).toBe(2 * 40_000);
-    const { recency_at: recencyAfter } = onlyRow(
-      await queryRows<{ recency_at: Date }>(
-        await getDb(),
-        sql`select recency_at from originals where hash = ${issuesHash}`,
-      ),
-    );
-    expect(new Date(recencyAfter).getTime()).toBeGreaterThanOrEqual(new Date(recencyBefore).getTime());
+    const recencyAfter = await recencyOf();
+    expect(recencyAfter.getTime()).toBeGreaterThanOrEqual(recencyBefore.getTime());
   });
 
   it("keeps the relaxed commit of a retrieval to that statement: it never leaks into the connection", async () => {
@@ -222,7 +222,8 @@ describe("retrieving", () => {
     const settings = await Promise.all(
       Array.from(
         { length: 24 },
-        async () => (await queryRows<{ s: string }>(db, sql`select current_setting('synchronous_commit') as s`))[0]?.s,
+        async () =>
+          onlyRow(await queryRows(db, sql`select current_setting('synchronous_commit') as s`, { s: col.text })).s,
       ),
     );
     expect(new Set(settings)).toEqual(new Set(["on"]));
@@ -313,7 +314,7 @@ describe("retrieving", () => {
     expect(after.totals.misses.evicted - before.totals.misses.evicted).toBe(2);
     const [row] = await rowsFor(victimStored.result.hash);
     expect(row).toMatchObject({ status: "evicted", original: null });
-    expect(Number(row?.size_bytes)).toBe(Buffer.byteLength(victim));
+    expect(row?.size_bytes).toBe(Buffer.byteLength(victim));
     // The keeper is untouched.
     expect((await retrieveKey(sha256Hex(keeper))).status).toBe(200);
   });

@@ -2,7 +2,7 @@
 // as a retrieval.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../../sql";
+import { col, onlyRow, queryRows, type RowOf } from "../../sql";
 import { getDb, getReadDb } from "../../index";
 import { keysetDirection, keysetPage } from "../../keyset";
 import type {
@@ -17,8 +17,7 @@ import { FULL_HASH_LENGTH } from "@/lib/originals/rules";
 import {
   type OriginalsOptions,
   SUMMARY_COLUMNS,
-  type RawRow,
-  iso,
+  SUMMARY_ROW,
   toSummaryWire,
   startsWith,
   altStartsWith,
@@ -66,12 +65,15 @@ export async function countOriginals(
   // The primary: a client counts what it has just stored.
   const db = await getDb();
   const where = filterConditions(query, now);
-  const [row] = await queryRows<{ n: unknown; bytes: unknown }>(
-    db,
-    sql`select count(*) as n, coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as bytes from originals
-      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`,
+  const row = onlyRow(
+    await queryRows(
+      db,
+      sql`select count(*) as n, coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as bytes from originals
+        ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`,
+      { n: col.int, bytes: col.int },
+    ),
   );
-  return { count: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
+  return { count: row.n, bytes: row.bytes };
 }
 
 export async function listOriginals(
@@ -83,15 +85,11 @@ export async function listOriginals(
   const db = await getReadDb();
   const where = filterConditions(query, now);
   const { expr, cast } = SORT_EXPR[query.sort];
-  type Row = RawRow & { sort_key: unknown };
-  const page = await keysetPage<Row, OriginalKey>({
+  const row = { ...SUMMARY_ROW, sort_key: cast === "timestamptz" ? col.date : col.int };
+  const page = await keysetPage<RowOf<typeof row>, OriginalKey>({
     limit: query.limit,
     after,
-    keyOf: (r) => [
-      cast === "timestamptz" ? String(iso(r.sort_key)) : Number(r.sort_key),
-      String(r.hash),
-      String(r.tenant),
-    ],
+    keyOf: (r) => [r.sort_key instanceof Date ? r.sort_key.toISOString() : r.sort_key, r.hash, r.tenant],
     neighbours: "none",
     read: (from, forward, limit) => {
       const { op, asc } = keysetDirection(query.order === "desc", forward);
@@ -100,13 +98,14 @@ export async function listOriginals(
         ? [sql`(${expr}, hash, tenant) ${op} (${String(from[0])}::${sql.raw(cast)}, ${from[1]}, ${from[2] ?? ""})`]
         : [];
       const conditions = [...where, ...position];
-      return queryRows<Row>(
+      return queryRows(
         db,
         sql`
           select ${SUMMARY_COLUMNS}, ${expr} as sort_key from originals
           ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
           order by ${expr} ${dir}, hash ${dir}, tenant ${dir}
           limit ${limit}`,
+        row,
       );
     },
   });

@@ -3,12 +3,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
-import { queryRows } from "../../sql";
+import { col, columnList, queryRows, type RowOf } from "../../sql";
 import type { Executor } from "../../types";
 import { ApiError } from "@/lib/errors";
 import { deletionReason, expiryReason, parseHashKey, unknownMessage } from "@/lib/originals/rules";
-import type { ClearResultWire, DeleteResultWire, OriginalStatus } from "@/lib/schemas/originals";
-import { DEFAULT_TENANT, type OriginalsOptions, type RawRow, date, must, num } from "./shared";
+import { type ClearResultWire, type DeleteResultWire, ORIGINAL_STATUSES } from "@/lib/schemas/originals";
+import { DEFAULT_TENANT, type OriginalsOptions } from "./shared";
 import { tombstone } from "./eviction";
 import { resolveKey } from "./retrieve";
 
@@ -16,39 +16,37 @@ import { resolveKey } from "./retrieve";
  * Tombstones live rows: those past their TTL as expired (what they already were), the others
  * as evicted by the client. Returns the rows the client's deletion removed.
  */
-async function removeLive(tx: Executor, rows: RawRow[], now: Date, route: string) {
-  const expired = rows.filter((r) => {
-    const at = date(r.expires_at);
-    return at !== null && at <= now;
-  });
-  const live = rows.filter((r) => !expired.includes(r));
-  await tombstone(
-    tx,
-    "expired",
-    expired.map((r) => {
-      const at = must(date(r.expires_at));
-      return {
-        tenant: r.tenant as string,
-        hash: r.hash as string,
-        goneAt: at,
-        reason: expiryReason(num(r.ttl_seconds), at),
-      };
-    }),
-  );
+async function removeLive(tx: Executor, rows: LiveRow[], now: Date, route: string) {
+  const expired: { tenant: string; hash: string; goneAt: Date; reason: string }[] = [];
+  const live: LiveRow[] = [];
+  for (const r of rows) {
+    if (r.expires_at !== null && r.expires_at <= now) {
+      expired.push({
+        tenant: r.tenant,
+        hash: r.hash,
+        goneAt: r.expires_at,
+        reason: expiryReason(r.ttl_seconds, r.expires_at),
+      });
+    } else live.push(r);
+  }
+  await tombstone(tx, "expired", expired);
   return tombstone(
     tx,
     "evicted",
-    live.map((r) => ({
-      tenant: r.tenant as string,
-      hash: r.hash as string,
-      goneAt: now,
-      reason: deletionReason(route, now),
-    })),
+    live.map((r) => ({ tenant: r.tenant, hash: r.hash, goneAt: now, reason: deletionReason(route, now) })),
     "deleted",
   );
 }
 
-const LIVE_COLUMNS = sql`tenant, hash, status, expires_at, ttl_seconds`;
+const LIVE_ROW = {
+  tenant: col.text,
+  hash: col.text,
+  status: col.oneOf(ORIGINAL_STATUSES),
+  expires_at: col.date.nullable(),
+  ttl_seconds: col.int.nullable(),
+};
+type LiveRow = RowOf<typeof LIVE_ROW>;
+const LIVE_COLUMNS = columnList(LIVE_ROW);
 
 /**
  * Deletes one tenant's entry by its key (full hash, unique prefix or alternate key). Deleting
@@ -80,13 +78,14 @@ export async function deleteOriginal(
         { extra: { hash: parsed.key, candidates: resolved.ambiguous } },
       );
     }
-    const [row] = await queryRows<RawRow>(
+    const [row] = await queryRows(
       tx,
       sql`select ${LIVE_COLUMNS} from originals where tenant = ${tenant} and hash = ${resolved.hash} for update`,
+      LIVE_ROW,
     );
     if (!row) throw new ApiError("unknown_hash", unknownMessage(parsed.key), { extra: { hash: parsed.key, tenant } });
     if (row.status !== "live") {
-      return { hash: resolved.hash, tenant, deleted: false, status: row.status as Exclude<OriginalStatus, "live"> };
+      return { hash: resolved.hash, tenant, deleted: false, status: row.status };
     }
     const removed = await removeLive(tx, [row], now, "DELETE /api/v1/originals/{hash}");
     return {
@@ -103,9 +102,10 @@ export async function clearTenant(tenant: string, options: OriginalsOptions = {}
   const now = options.now ?? new Date();
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const rows = await queryRows<RawRow>(
+    const rows = await queryRows(
       tx,
       sql`select ${LIVE_COLUMNS} from originals where tenant = ${tenant} and status = 'live' order by hash for update`,
+      LIVE_ROW,
     );
     const removed = await removeLive(tx, rows, now, "DELETE /api/v1/originals?tenant=");
     return { tenant, deleted: removed.length, deleted_bytes: removed.reduce((sum, r) => sum + r.bytes, 0) };

@@ -4,11 +4,11 @@ import "server-only";
 import { type EvictionReason, recordEvictions } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
-import { onlyRow, queryRows } from "../../sql";
+import { col, onlyRow, queryRows } from "../../sql";
 import type { Executor } from "../../types";
 import { evictionReason, expiryReason, hourOf } from "@/lib/originals/rules";
 import { bytesOverBudget, planEviction, type EvictionCandidate } from "@/lib/originals/eviction";
-import { type OriginalsOptions, getOriginalsConfig, type RawRow, num, date, ts, bump, ALL_TIME, must } from "./shared";
+import { type OriginalsOptions, getOriginalsConfig, ts, bump, ALL_TIME, must } from "./shared";
 
 // Any fixed number: one evictor at a time, so two writers never both evict for the same overshoot.
 const EVICTION_LOCK_KEY = 0x63637231;
@@ -31,59 +31,72 @@ export async function enforceStoreLimits(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${EVICTION_LOCK_KEY})`);
 
-    const due = await queryRows<RawRow>(
+    // Raw SQL with the literal 'live': the partial indexes match it under a generic plan.
+    const due = await queryRows(
       tx,
       sql`
-        select tenant, hash, size_bytes, compressed_size_bytes, ttl_seconds, expires_at from originals
+        select tenant, hash, ttl_seconds, expires_at from originals
         where status = 'live' and expires_at is not null and expires_at <= ${ts(now)}
         order by expires_at, hash, tenant limit ${SWEEP_BATCH}
         for update skip locked`,
+      { tenant: col.text, hash: col.text, ttl_seconds: col.int.nullable(), expires_at: col.date },
     );
     await tombstone(
       tx,
       "expired",
       due.map((r) => ({
-        tenant: r.tenant as string,
-        hash: r.hash as string,
-        goneAt: must(date(r.expires_at)),
-        reason: expiryReason(num(r.ttl_seconds), must(date(r.expires_at))),
+        tenant: r.tenant,
+        hash: r.hash,
+        goneAt: r.expires_at,
+        reason: expiryReason(r.ttl_seconds, r.expires_at),
       })),
     );
 
     // The all-time counters give the live bytes in three row reads; the exact sum over live
     // rows runs only when they say the budget is exceeded, that is when eviction runs anyway.
-    const estimate = await queryRows<{ live_bytes: unknown }>(
+    const estimate = await queryRows(
       tx,
       sql`
         select coalesce(sum(case metric when 'stored_bytes' then value else -value end), 0) as live_bytes
         from ccr_counters where hour = ${ts(ALL_TIME)} and metric in ('stored_bytes', 'evicted_bytes', 'expired_bytes')`,
+      { live_bytes: col.int },
     );
-    let over = bytesOverBudget(Number(onlyRow(estimate).live_bytes), config.maxBytes);
+    let over = bytesOverBudget(onlyRow(estimate).live_bytes, config.maxBytes);
     if (over > 0) {
-      const usage = await queryRows<{ live_bytes: unknown }>(
+      const usage = await queryRows(
         tx,
         sql`select coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as live_bytes from originals where status = 'live'`,
+        { live_bytes: col.int },
       );
-      over = bytesOverBudget(Number(onlyRow(usage).live_bytes), config.maxBytes);
+      over = bytesOverBudget(onlyRow(usage).live_bytes, config.maxBytes);
     }
     let evicted = 0;
     while (over > 0 && evicted < MAX_EVICTIONS_PER_CALL) {
-      const rows = await queryRows<RawRow>(
+      const rows = await queryRows(
         tx,
         sql`
           select tenant, hash, size_bytes, compressed_size_bytes, recency_at, last_retrieved_at, created_at from originals
           where status = 'live'
           order by recency_at, hash, tenant limit ${EVICTION_BATCH}
           for update skip locked`,
+        {
+          tenant: col.text,
+          hash: col.text,
+          size_bytes: col.int,
+          compressed_size_bytes: col.int.nullable(),
+          recency_at: col.date,
+          last_retrieved_at: col.date.nullable(),
+          created_at: col.date,
+        },
       );
       if (rows.length === 0) break;
       // One id per entry: the hash (fixed-width hex) then the tenant, so ties still break on the hash.
-      const idOf = (r: RawRow) => `${r.hash as string}\t${r.tenant as string}`;
+      const idOf = (r: { hash: string; tenant: string }) => `${r.hash}\t${r.tenant}`;
       const byId = new Map(rows.map((r) => [idOf(r), r]));
       const candidates: EvictionCandidate[] = rows.map((r) => ({
         hash: idOf(r),
-        bytes: must(num(r.size_bytes)) + (num(r.compressed_size_bytes) ?? 0),
-        recencyAt: must(date(r.recency_at)),
+        bytes: r.size_bytes + (r.compressed_size_bytes ?? 0),
+        recencyAt: r.recency_at,
       }));
       const { victims, freedBytes } = planEviction(candidates, over);
       await tombstone(
@@ -92,10 +105,10 @@ export async function enforceStoreLimits(
         victims.map((v) => {
           const r = must(byId.get(v.hash));
           return {
-            tenant: r.tenant as string,
-            hash: r.hash as string,
+            tenant: r.tenant,
+            hash: r.hash,
             goneAt: now,
-            reason: evictionReason(config.maxBytes, date(r.last_retrieved_at), must(date(r.created_at))),
+            reason: evictionReason(config.maxBytes, r.last_retrieved_at, r.created_at),
           };
         }),
       );
@@ -124,7 +137,7 @@ export async function tombstone(
     gone_at: r.goneAt.toISOString(),
     reason: r.reason,
   }));
-  const gone = await queryRows<{ tenant: string; hash: string; bytes: unknown }>(
+  const gone = await queryRows(
     tx,
     sql`
       update originals o set status = ${status}, original = null, compressed = null, gone_at = t.gone_at, gone_reason = t.reason
@@ -132,6 +145,7 @@ export async function tombstone(
         as t(tenant text, hash text, gone_at timestamptz, reason text)
       where o.tenant = t.tenant and o.hash = t.hash and o.status = 'live'
       returning o.tenant, o.hash, o.size_bytes + coalesce(o.compressed_size_bytes, 0) as bytes`,
+    { tenant: col.text, hash: col.text, bytes: col.int },
   );
   // Counted in the transaction that tombstones: one that then rolls back (rare: eviction
   // runs in its own) would leave the process counter one step ahead of the store.
@@ -143,7 +157,7 @@ export async function tombstone(
     const hour = hourOf(must(goneAt.get(idOf(r)))).getTime();
     const bucket = byHour.get(hour) ?? { count: 0, bytes: 0 };
     bucket.count += 1;
-    bucket.bytes += Number(r.bytes);
+    bucket.bytes += r.bytes;
     byHour.set(hour, bucket);
   }
   for (const [hour, { count, bytes }] of [...byHour].sort(([a], [b]) => a - b)) {
@@ -153,5 +167,5 @@ export async function tombstone(
       status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes },
     );
   }
-  return gone.map((r) => ({ tenant: r.tenant, hash: r.hash, bytes: Number(r.bytes) }));
+  return gone;
 }

@@ -3,10 +3,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
-import { onlyRow, queryRows } from "../../sql";
+import { col, onlyRow, queryRows } from "../../sql";
 import { MARKER_KEY_LENGTH } from "@/lib/originals/rules";
 import { RECENT_RETRIEVALS, type RecentRetrieval, type StoreStats } from "@/lib/originals/headroom/shapes";
-import { ALL_TIME, type OriginalsOptions, date, getOriginalsConfig, num, ts } from "./shared";
+import { ALL_TIME, type OriginalsOptions, getOriginalsConfig, ts } from "./shared";
 
 export async function getHeadroomStoreStats(
   options: OriginalsOptions = {},
@@ -16,7 +16,7 @@ export async function getHeadroomStoreStats(
   const db = await getDb();
   const live = sql`status = 'live' and (expires_at is null or expires_at > ${ts(now)})`;
   const [store, recent] = await Promise.all([
-    queryRows<Record<string, unknown>>(
+    queryRows(
       db,
       sql`
         select count(*) as entry_count,
@@ -25,34 +25,48 @@ export async function getHeadroomStoreStats(
           coalesce(sum(size_bytes + coalesce(compressed_size_bytes, 0)), 0) as bytes_used,
           (select coalesce(sum(value), 0) from ccr_counters where hour = ${ts(ALL_TIME)} and metric = 'retrieved') as retrievals
         from originals where ${live}`,
+      {
+        entry_count: col.int,
+        original_tokens: col.int,
+        compressed_tokens: col.int,
+        bytes_used: col.int,
+        retrievals: col.int,
+      },
     ),
     // The live-recency index serves this: a retrieval moves recency_at to the retrieval time.
-    queryRows<Record<string, unknown>>(
+    queryRows(
       db,
       sql`
         select hash, alt_hash, tool_name, original_items, last_retrieved_at from originals
         where status = 'live' and last_retrieved_at is not null
         order by recency_at desc, hash desc limit ${RECENT_RETRIEVALS}`,
+      {
+        hash: col.text,
+        alt_hash: col.text.nullable(),
+        tool_name: col.text.nullable(),
+        original_items: col.int.nullable(),
+        last_retrieved_at: col.date,
+      },
     ),
   ]);
   const row = onlyRow(store);
   return {
     stats: {
-      entryCount: num(row.entry_count) ?? 0,
+      entryCount: row.entry_count,
       maxEntries: null,
       defaultTtlSeconds: config.defaultTtlSeconds,
-      totalOriginalTokens: num(row.original_tokens) ?? 0,
-      totalCompressedTokens: num(row.compressed_tokens) ?? 0,
-      totalRetrievals: num(row.retrievals) ?? 0,
+      totalOriginalTokens: row.original_tokens,
+      totalCompressedTokens: row.compressed_tokens,
+      totalRetrievals: row.retrievals,
       maxBytes: config.maxBytes,
-      bytesUsed: num(row.bytes_used) ?? 0,
+      bytesUsed: row.bytes_used,
     },
     recent: recent.map((r) => ({
       // The key a marker would carry: the alternate one when the original was stored under it.
-      hash: String(r.alt_hash ?? r.hash).slice(0, MARKER_KEY_LENGTH),
-      toolName: (r.tool_name as string | null) ?? null,
-      originalItems: num(r.original_items),
-      retrievedAt: date(r.last_retrieved_at) ?? now,
+      hash: (r.alt_hash ?? r.hash).slice(0, MARKER_KEY_LENGTH),
+      toolName: r.tool_name,
+      originalItems: r.original_items,
+      retrievedAt: r.last_retrieved_at,
     })),
   };
 }

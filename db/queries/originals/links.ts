@@ -1,21 +1,28 @@
 // Originals linked to chains: which pass inputs, outputs and restore boundaries have a
 // stored original, and which passes name an original.
 import "server-only";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../sql";
+import { and, eq, sql } from "drizzle-orm";
+import { col, queryRows, type RowOf } from "../../sql";
+import { passes } from "../../schema";
 import { getReadDb } from "../../index";
-import type { OriginalStatus } from "@/lib/schemas/originals";
+import { ORIGINAL_STATUSES } from "@/lib/schemas/originals";
 import { FULL_HASH_LENGTH, displayStatus, parseHashKey } from "@/lib/originals/rules";
 import type { MatchingPass, OriginalLink, RestoreLinks, RestoreMatch, SourcePass } from "@/lib/originals/types";
-import { type OriginalsOptions, type RawRow, num, date, must } from "./shared";
+import type { OriginalsOptions } from "./shared";
 
-function toLink(r: RawRow, now: Date): OriginalLink {
-  const hash = r.hash as string;
+const LINK_ROW = {
+  hash: col.text,
+  status: col.oneOf(ORIGINAL_STATUSES),
+  expires_at: col.date.nullable(),
+  size_bytes: col.int,
+};
+
+function toLink(r: RowOf<typeof LINK_ROW>, now: Date): OriginalLink {
   return {
-    hash,
-    status: displayStatus(r.status as OriginalStatus, date(r.expires_at), now),
-    size_bytes: must(num(r.size_bytes)),
-    href: `/originals/${hash}`,
+    hash: r.hash,
+    status: displayStatus(r.status, r.expires_at, now),
+    size_bytes: r.size_bytes,
+    href: `/originals/${r.hash}`,
   };
 }
 
@@ -41,7 +48,7 @@ export async function listOriginalLinksByHash(
   const full = [...new Set([...keys.values()].filter((k) => k.length === FULL_HASH_LENGTH))];
   const prefixes = [...new Set([...keys.values()].filter((k) => k.length < FULL_HASH_LENGTH))];
   const db = await getReadDb();
-  const rows = await queryRows<RawRow & { key: string }>(
+  const rows = await queryRows(
     db,
     sql`
       select o.hash, o.status, o.expires_at, o.size_bytes, k.key
@@ -51,8 +58,9 @@ export async function listOriginalLinksByHash(
       select o.hash, o.status, o.expires_at, o.size_bytes, k.key
       from json_array_elements_text(${JSON.stringify(prefixes)}::json) as k(key)
       join originals o on o.tenant = '' and o.hash ~>=~ k.key and o.hash ~<~ (k.key || 'g')`,
+    { ...LINK_ROW, key: col.text },
   );
-  const byKey = new Map<string, RawRow[]>();
+  const byKey = new Map<string, (typeof rows)[number][]>();
   for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   for (const [given, key] of keys) {
     const [match, ...others] = byKey.get(key) ?? [];
@@ -76,16 +84,18 @@ export async function listRestoreLinks(
   const db = await getReadDb();
   const ids = JSON.stringify([...new Set(passIds)]);
   const [passRows, recordedRows] = await Promise.all([
-    queryRows<{ pass_id: string; input_content_hash: string | null; current_content_hash: string }>(
+    queryRows(
       db,
       sql`select pass_id, input_content_hash, current_content_hash from passes
           where chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))`,
+      { pass_id: col.text, input_content_hash: col.text.nullable(), current_content_hash: col.text },
     ),
-    queryRows<RawRow>(
+    queryRows(
       db,
       sql`select hash, status, expires_at, size_bytes, pass_id from originals
           where tenant = '' and chain_id = ${chainId} and pass_id in (select json_array_elements_text(${ids}::json))
           order by created_at desc, hash`,
+      { ...LINK_ROW, pass_id: col.text },
     ),
   ]);
   const byHash = await listOriginalLinksByHash(
@@ -94,8 +104,7 @@ export async function listRestoreLinks(
   );
   const hashesOf = new Map(passRows.map((p) => [p.pass_id, p]));
   const recorded = new Map<string, OriginalLink>();
-  for (const r of recordedRows)
-    if (r.pass_id && !recorded.has(r.pass_id as string)) recorded.set(r.pass_id as string, toLink(r, now));
+  for (const r of recordedRows) if (!recorded.has(r.pass_id)) recorded.set(r.pass_id, toLink(r, now));
   const restores: RestoreLinks = {};
   for (const passId of new Set(passIds)) {
     const pass = hashesOf.get(passId);
@@ -116,7 +125,7 @@ export async function listRestoreLinks(
 /** Passes whose recorded input or output hash is this original's (read-only on passes). */
 export async function listPassesForOriginal(hash: string, limit = 100): Promise<MatchingPass[]> {
   const db = await getReadDb();
-  const rows = await queryRows<RawRow>(
+  return queryRows(
     db,
     sql`
       select chain_id, pass_id, pass_number, verdict, 'input' as relation from passes where input_content_hash = ${hash}
@@ -124,32 +133,29 @@ export async function listPassesForOriginal(hash: string, limit = 100): Promise<
       select chain_id, pass_id, pass_number, verdict, 'output' as relation from passes where current_content_hash = ${hash}
       order by chain_id, pass_number, relation
       limit ${limit}`,
+    {
+      chain_id: col.text,
+      pass_id: col.text,
+      pass_number: col.int,
+      verdict: col.text,
+      relation: col.oneOf(["input", "output"]),
+    },
   );
-  return rows.map((r) => ({
-    chain_id: r.chain_id as string,
-    pass_id: r.pass_id as string,
-    pass_number: must(num(r.pass_number)),
-    relation: r.relation as "input" | "output",
-    verdict: r.verdict as string,
-  }));
 }
 
 /** The receipt of the pass an original says it came from (its `chain_id` and `pass_id`), if it has arrived. */
 export async function getRecordedPass(chainId: string, passId: string): Promise<SourcePass | null> {
   const db = await getReadDb();
-  const [row] = await queryRows<RawRow>(
-    db,
-    sql`select chain_id, pass_id, pass_number, verdict, input_content_hash, current_content_hash
-      from passes where chain_id = ${chainId} and pass_id = ${passId}`,
-  );
-  return row
-    ? {
-        chain_id: row.chain_id as string,
-        pass_id: row.pass_id as string,
-        pass_number: must(num(row.pass_number)),
-        verdict: row.verdict as string,
-        input_content_hash: (row.input_content_hash as string | null) ?? null,
-        current_content_hash: row.current_content_hash as string,
-      }
-    : null;
+  const [row] = await db
+    .select({
+      chain_id: passes.chainId,
+      pass_id: passes.passId,
+      pass_number: passes.passNumber,
+      verdict: passes.verdict,
+      input_content_hash: passes.inputContentHash,
+      current_content_hash: passes.currentContentHash,
+    })
+    .from(passes)
+    .where(and(eq(passes.chainId, chainId), eq(passes.passId, passId)));
+  return row ?? null;
 }

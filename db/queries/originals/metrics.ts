@@ -1,11 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "../../index";
-import { queryRows } from "../../sql";
+import { ccrCounters } from "../../schema";
+import { col, queryRows } from "../../sql";
 import type { StoreStats } from "@/lib/observability/metrics";
-
-// The all-time counter rows live at the Unix epoch (see originals.ts).
-const ALL_TIME = "1970-01-01T00:00:00.000Z";
+import { ALL_TIME } from "./shared";
 
 /**
  * The CCR store gauges for a scrape. Live entries and bytes come from the all-time counters
@@ -17,18 +16,30 @@ const ALL_TIME = "1970-01-01T00:00:00.000Z";
 export async function getStoreStats(): Promise<StoreStats> {
   const db = await getDb();
   const [counters, tombstones] = await Promise.all([
-    queryRows<{ metric: string; value: unknown }>(
-      db,
-      sql`select metric, value from ccr_counters where hour = ${ALL_TIME}::timestamptz
-          and metric in ('stored', 'stored_bytes', 'evictions', 'evicted_bytes', 'expiries', 'expired_bytes')`,
-    ),
-    queryRows<{ status: string; n: unknown }>(
+    db
+      .select({ metric: ccrCounters.metric, value: ccrCounters.value })
+      .from(ccrCounters)
+      .where(
+        and(
+          eq(ccrCounters.hour, ALL_TIME),
+          inArray(ccrCounters.metric, [
+            "stored",
+            "stored_bytes",
+            "evictions",
+            "evicted_bytes",
+            "expiries",
+            "expired_bytes",
+          ]),
+        ),
+      ),
+    queryRows(
       db,
       sql`select status, count(*) as n from originals where status in ('evicted', 'expired') group by status`,
+      { status: col.oneOf(["evicted", "expired"]), n: col.int },
     ),
   ]);
-  const c = Object.fromEntries(counters.map((r) => [r.metric, Number(r.value)]));
-  const t = Object.fromEntries(tombstones.map((r) => [r.status, Number(r.n)]));
+  const c = Object.fromEntries(counters.map((r) => [r.metric, r.value]));
+  const t = Object.fromEntries(tombstones.map((r) => [r.status, r.n]));
   const v = (k: string) => c[k] ?? 0;
   return {
     bytes: Math.max(0, v("stored_bytes") - v("evicted_bytes") - v("expired_bytes")),

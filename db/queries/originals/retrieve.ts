@@ -4,9 +4,9 @@ import "server-only";
 import { recordRetrieval, type RetrievalOutcome } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
-import { onlyRow, queryRows } from "../../sql";
+import { col, onlyRow, queryRows, type RowOf } from "../../sql";
 import type { Executor } from "../../types";
-import type { OriginalStatus } from "@/lib/schemas/originals";
+import { ORIGINAL_STATUSES } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import {
   FULL_HASH_LENGTH,
@@ -24,9 +24,7 @@ import type { OriginalSummaryWire, PeekedOriginalWire, RetrievedOriginalWire } f
 import {
   type OriginalsOptions,
   SUMMARY_COLUMNS,
-  type RawRow,
-  num,
-  date,
+  SUMMARY_ROW,
   toSummaryWire,
   ts,
   keyMatches,
@@ -80,7 +78,8 @@ export interface RetrieveOptions extends OriginalsOptions {
   tenant?: string;
 }
 
-export type Candidate = { hash: string; tenant: string; status: OriginalStatus };
+const CANDIDATE_ROW = { hash: col.text, tenant: col.text, status: col.oneOf(ORIGINAL_STATUSES) };
+export type Candidate = RowOf<typeof CANDIDATE_ROW>;
 
 /**
  * Resolves a full hash or a unique prefix of at least 12 hex characters (or an alternate
@@ -97,7 +96,7 @@ export async function resolveKey(
   const full = key.length === FULL_HASH_LENGTH;
   const rows =
     tenant === null
-      ? await queryRows<Candidate>(
+      ? await queryRows(
           executor,
           sql`select o.hash, o.tenant, o.status from originals o
             where o.hash in (
@@ -105,13 +104,15 @@ export async function resolveKey(
               union
               (select hash from originals where ${altStartsWith(key)} limit ${MAX_CANDIDATES * 4}))
             order by o.hash, (o.tenant = ${DEFAULT_TENANT}) desc, o.created_at desc, o.tenant limit ${MAX_CANDIDATES * 4}`,
+          CANDIDATE_ROW,
         )
-      : await queryRows<Candidate>(
+      : await queryRows(
           executor,
           // Sorted after the limit: ordering inside would pull the scan off the pattern index.
           sql`select o.hash, o.tenant, o.status from originals o
             where o.tenant = ${tenant} and o.hash in (${keyMatches(tenant, key, full, MAX_CANDIDATES)})
             order by o.hash limit ${MAX_CANDIDATES}`,
+          CANDIDATE_ROW,
         );
   // One candidate per hash: the first in the order above.
   const byHash = new Map<string, Candidate>();
@@ -178,9 +179,10 @@ export async function peekOriginal(rawKey: string, options: RetrieveOptions = {}
   const resolved = await resolveKey(db, parsed.key, tenant);
   if (resolved === null) throw missError("unknown", parsed.key);
   if ("ambiguous" in resolved) throw missError("ambiguous", parsed.key, { candidates: resolved.ambiguous });
-  const [row] = await queryRows<RawRow>(
+  const [row] = await queryRows(
     db,
     sql`select ${SUMMARY_COLUMNS}, original, compressed from originals where tenant = ${tenant} and hash = ${resolved.hash}`,
+    { ...SUMMARY_ROW, original: col.text.nullable(), compressed: col.text.nullable() },
   );
   if (!row) throw missError("unknown", parsed.key);
   const summary = toSummaryWire(row, now);
@@ -192,7 +194,8 @@ export async function peekOriginal(rawKey: string, options: RetrieveOptions = {}
       size_bytes: summary.size_bytes,
     });
   }
-  return { ...summary, original: row.original as string, compressed: (row.compressed as string | null) ?? null };
+  // A live entry keeps its original (tombstoning is what drops it).
+  return { ...summary, original: must(row.original), compressed: row.compressed };
 }
 
 // A malformed key (422) is not a retrieval attempt and is not counted.
@@ -227,7 +230,7 @@ async function retrieve(
   // lose the last moment's recency and counts, never an original, and the flush would cost
   // each retrieval as much as reading the row. The setting is referenced in the update so
   // that it is evaluated. A key naming none or several entries updates nothing.
-  const [hit] = await queryRows<RawRow>(
+  const [hit] = await queryRows(
     db,
     sql`
       with async_commit as (
@@ -262,12 +265,12 @@ async function retrieve(
         on conflict (hour, metric) do update set value = ccr_counters.value + excluded.value
       )
       select * from hit`,
+    { ...SUMMARY_ROW, original: col.text.nullable() },
   );
   if (hit) {
     if (!what.text) return toSummaryWire(hit, now);
-    const original =
-      hit.original === null && cached && cached.hash === hit.hash ? cached.original : (hit.original as string);
-    rememberOriginal(hit.hash as string, original);
+    const original = hit.original === null && cached && cached.hash === hit.hash ? cached.original : must(hit.original);
+    rememberOriginal(hit.hash, original);
     return { ...toSummaryWire(hit, now), original };
   }
 
@@ -285,25 +288,26 @@ async function retrieve(
   // A miss is answered only after its transaction commits: the miss counter and a lazily
   // marked expiry must survive the error response.
   const outcome = await db.transaction(async (tx): Promise<RetrievedOriginalWire | OriginalSummaryWire | ApiError> => {
-    const [row] = await queryRows<RawRow>(
+    const [row] = await queryRows(
       tx,
       sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${hash} for update`,
+      SUMMARY_ROW,
     );
     if (!row) {
       await countMiss(tx, now, "unknown");
       return missError("unknown", parsed.key);
     }
-    let status = row.status as OriginalStatus;
-    let goneAt = date(row.gone_at);
-    let reason = (row.gone_reason as string | null) ?? null;
+    let status = row.status;
+    let goneAt = row.gone_at;
+    let reason = row.gone_reason;
     if (status === "live") {
-      const expiresAt = date(row.expires_at);
+      const expiresAt = row.expires_at;
       if (expiresAt === null || expiresAt > now) {
         // Stored again between our two reads: answer it rather than call it a miss.
         return retrieveAfterRace(tx, tenant, hash, now, what.text, newMetadata);
       }
       // Expired by time but not yet swept: mark it now, so it reads the same everywhere.
-      reason = expiryReason(num(row.ttl_seconds), expiresAt);
+      reason = expiryReason(row.ttl_seconds, expiresAt);
       goneAt = expiresAt;
       await tombstone(tx, "expired", [{ tenant, hash, goneAt: expiresAt, reason }]);
       status = "expired";
@@ -314,7 +318,7 @@ async function retrieve(
       hash,
       gone_at: must(goneAt).toISOString(),
       reason,
-      size_bytes: num(row.size_bytes),
+      size_bytes: row.size_bytes,
     });
   });
   if (outcome instanceof ApiError) throw outcome;
@@ -330,19 +334,16 @@ async function retrieveAfterRace(
   metadata: string | null,
 ): Promise<RetrievedOriginalWire | OriginalSummaryWire> {
   const row = onlyRow(
-    await queryRows<RawRow>(
+    await queryRows(
       tx,
       sql`
       update originals set retrieval_count = retrieval_count + 1, last_retrieved_at = ${ts(now)},
         recency_at = greatest(recency_at, ${ts(now)}), metadata = coalesce(${metadata}::jsonb, metadata)
       where tenant = ${tenant} and hash = ${hash} returning ${SUMMARY_COLUMNS}, original`,
+      { ...SUMMARY_ROW, original: col.text.nullable() },
     ),
   );
-  await bump(tx, now, {
-    retrieved: 1,
-    retrieved_bytes: must(num(row.size_bytes)),
-    tokens_respent: must(num(row.retrieval_tokens)),
-  });
+  await bump(tx, now, { retrieved: 1, retrieved_bytes: row.size_bytes, tokens_respent: row.retrieval_tokens });
   if (!text) return toSummaryWire(row, now);
-  return { ...toSummaryWire(row, now), original: row.original as string };
+  return { ...toSummaryWire(row, now), original: must(row.original) };
 }

@@ -3,7 +3,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../types";
-import type { OriginalStatus } from "@/lib/schemas/originals";
+import { ORIGINAL_STATUSES } from "@/lib/schemas/originals";
+import { z } from "zod";
+import { col, columnList, type RowOf } from "../../sql";
 import {
   CCR_METRICS,
   originalsConfigFromEnv,
@@ -38,89 +40,72 @@ export function getOriginalsConfig(): OriginalsConfig {
 // Wire shapes
 
 // Everything but the texts: listing, eviction and tombstones never read the large columns.
-export const SUMMARY_COLUMNS = sql.raw(
-  [
-    "hash",
-    "tenant",
-    "status",
-    "size_bytes",
-    "compressed_size_bytes",
-    "content_type",
-    "tool_name",
-    "chain_id",
-    "pass_id",
-    "original_items",
-    "compressed_items",
-    "original_tokens",
-    "compressed_tokens",
-    "tokens_saved",
-    "retrieval_tokens",
-    "tokens_estimated",
-    "ttl_seconds",
-    "created_at",
-    "expires_at",
-    "last_retrieved_at",
-    "retrieval_count",
-    "store_count",
-    "gone_at",
-    "gone_reason",
-    "metadata",
-  ].join(", "),
-);
+export const SUMMARY_ROW = {
+  hash: col.text,
+  tenant: col.text,
+  status: col.oneOf(ORIGINAL_STATUSES),
+  size_bytes: col.int,
+  compressed_size_bytes: col.int.nullable(),
+  content_type: col.text.nullable(),
+  tool_name: col.text.nullable(),
+  chain_id: col.text.nullable(),
+  pass_id: col.text.nullable(),
+  original_items: col.int.nullable(),
+  compressed_items: col.int.nullable(),
+  original_tokens: col.int.nullable(),
+  compressed_tokens: col.int.nullable(),
+  tokens_saved: col.int.nullable(),
+  retrieval_tokens: col.int,
+  tokens_estimated: col.bool,
+  ttl_seconds: col.int.nullable(),
+  created_at: col.date,
+  expires_at: col.date.nullable(),
+  last_retrieved_at: col.date.nullable(),
+  retrieval_count: col.int,
+  store_count: col.int,
+  gone_at: col.date.nullable(),
+  gone_reason: col.text.nullable(),
+  metadata: col.jsonOf(z.record(z.string(), z.unknown())).nullable(),
+};
+export type SummaryRow = RowOf<typeof SUMMARY_ROW>;
 
-export type RawRow = Record<string, unknown>;
-
-// postgres.js answers bigint as strings and PGlite as numbers; both answer timestamptz as Date.
-export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-export const date = (v: unknown): Date | null =>
-  v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
-export const iso = (v: unknown): string | null => date(v)?.toISOString() ?? null;
-/** A NOT NULL column's value: null here would be a schema bug, not data. */
+/** A value the code just put there (a map's own key): missing would be a bug, not data. */
 export function must<T>(value: T | null | undefined): T {
-  if (value === null || value === undefined) throw new Error("a NOT NULL column read as null");
+  if (value === null || value === undefined) throw new Error("a value known to exist is missing");
   return value;
 }
+export const SUMMARY_COLUMNS = columnList(SUMMARY_ROW);
 
-/** A jsonb column: postgres.js answers it parsed, PGlite too; a string would be a driver quirk. */
-function jsonValue(v: unknown): Record<string, unknown> | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "string") return JSON.parse(v) as Record<string, unknown>;
-  return v as Record<string, unknown>;
-}
-
-export function toSummaryWire(r: RawRow, now: Date): OriginalSummaryWire {
-  const expiresAt = date(r.expires_at);
-  const status = displayStatus(r.status as OriginalStatus, expiresAt, now);
+export function toSummaryWire(r: SummaryRow, now: Date): OriginalSummaryWire {
+  const status = displayStatus(r.status, r.expires_at, now);
+  // A live row past its expiry reads as expired, gone when its TTL ran out.
+  const expiredNow = status === "expired" && r.status === "live" ? r.expires_at : null;
   return {
-    hash: r.hash as string,
-    tenant: (r.tenant as string | undefined) ?? "",
+    hash: r.hash,
+    tenant: r.tenant,
     status,
-    size_bytes: must(num(r.size_bytes)),
-    compressed_size_bytes: num(r.compressed_size_bytes),
-    content_type: (r.content_type as string | null) ?? null,
-    tool_name: (r.tool_name as string | null) ?? null,
-    chain_id: (r.chain_id as string | null) ?? null,
-    pass_id: (r.pass_id as string | null) ?? null,
-    original_items: num(r.original_items),
-    compressed_items: num(r.compressed_items),
-    original_tokens: num(r.original_tokens),
-    compressed_tokens: num(r.compressed_tokens),
-    tokens_saved: num(r.tokens_saved),
-    retrieval_tokens: must(num(r.retrieval_tokens)),
-    tokens_estimated: Boolean(r.tokens_estimated),
-    ttl_seconds: num(r.ttl_seconds),
-    created_at: must(iso(r.created_at)),
-    expires_at: expiresAt?.toISOString() ?? null,
-    last_retrieved_at: iso(r.last_retrieved_at),
-    retrieval_count: must(num(r.retrieval_count)),
-    store_count: must(num(r.store_count)),
-    // A live row past its expiry reads as expired, gone when its TTL ran out.
-    gone_at: status === "expired" && r.status === "live" ? (expiresAt?.toISOString() ?? null) : iso(r.gone_at),
-    gone_reason:
-      status === "expired" && r.status === "live" && expiresAt
-        ? expiryReason(num(r.ttl_seconds), expiresAt)
-        : ((r.gone_reason as string | null) ?? null),
-    metadata: jsonValue(r.metadata),
+    size_bytes: r.size_bytes,
+    compressed_size_bytes: r.compressed_size_bytes,
+    content_type: r.content_type,
+    tool_name: r.tool_name,
+    chain_id: r.chain_id,
+    pass_id: r.pass_id,
+    original_items: r.original_items,
+    compressed_items: r.compressed_items,
+    original_tokens: r.original_tokens,
+    compressed_tokens: r.compressed_tokens,
+    tokens_saved: r.tokens_saved,
+    retrieval_tokens: r.retrieval_tokens,
+    tokens_estimated: r.tokens_estimated,
+    ttl_seconds: r.ttl_seconds,
+    created_at: r.created_at.toISOString(),
+    expires_at: r.expires_at?.toISOString() ?? null,
+    last_retrieved_at: r.last_retrieved_at?.toISOString() ?? null,
+    retrieval_count: r.retrieval_count,
+    store_count: r.store_count,
+    gone_at: expiredNow ? expiredNow.toISOString() : (r.gone_at?.toISOString() ?? null),
+    gone_reason: expiredNow ? expiryReason(r.ttl_seconds, expiredNow) : r.gone_reason,
+    metadata: r.metadata,
   };
 }
 

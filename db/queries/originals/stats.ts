@@ -1,7 +1,8 @@
 // The CCR counters and store figures, all-time and per hour.
 import "server-only";
-import { sql } from "drizzle-orm";
-import { onlyRow, queryRows } from "../../sql";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { col, onlyRow, queryRows } from "../../sql";
+import { ccrCounters } from "../../schema";
 import { getReadDb } from "../../index";
 import {
   CCR_METRICS,
@@ -14,7 +15,7 @@ import {
 } from "@/lib/originals/rules";
 import { summariseSavings, type SavingsSummary } from "@/lib/originals/savings";
 import type { OriginalStatsWire, OriginalTotalsWire } from "@/lib/schemas/originals";
-import { type OriginalsOptions, getOriginalsConfig, type RawRow, date, ts, ALL_TIME, statusExpr, must } from "./shared";
+import { type OriginalsOptions, getOriginalsConfig, ALL_TIME, statusExpr } from "./shared";
 
 function toTotals(c: OriginalsCounts): OriginalTotalsWire {
   const misses = {
@@ -58,7 +59,7 @@ export async function getOriginalStats(hours = 24, options: OriginalsOptions = {
   const currentHour = hourOf(now).getTime();
   const from = new Date(currentHour - (hours - 1) * 3_600_000);
   const [store, totals, hourly] = await Promise.all([
-    queryRows<RawRow>(
+    queryRows(
       db,
       sql`
         select
@@ -67,26 +68,27 @@ export async function getOriginalStats(hours = 24, options: OriginalsOptions = {
           count(*) filter (where s = 'evicted') as evicted_count,
           count(*) filter (where s = 'expired') as expired_count
         from (select ${statusExpr(now)} as s, size_bytes, compressed_size_bytes from originals) o`,
+      { live_count: col.int, live_bytes: col.int, evicted_count: col.int, expired_count: col.int },
     ),
-    queryRows<{ metric: string; value: unknown }>(
-      db,
-      sql`select metric, value from ccr_counters where hour = ${ts(ALL_TIME)}`,
-    ),
-    queryRows<{ hour: unknown; metric: string; value: unknown }>(
-      db,
-      sql`select hour, metric, value from ccr_counters where hour >= ${ts(from)} and hour <= ${ts(new Date(currentHour))}`,
-    ),
+    db
+      .select({ metric: ccrCounters.metric, value: ccrCounters.value })
+      .from(ccrCounters)
+      .where(eq(ccrCounters.hour, ALL_TIME)),
+    db
+      .select({ hour: ccrCounters.hour, metric: ccrCounters.metric, value: ccrCounters.value })
+      .from(ccrCounters)
+      .where(and(gte(ccrCounters.hour, from), lte(ccrCounters.hour, new Date(currentHour)))),
   ]);
   const all = emptyCounts();
-  for (const r of totals) if (isMetric(r.metric)) all[r.metric] = Number(r.value);
+  for (const r of totals) if (isMetric(r.metric)) all[r.metric] = r.value;
   const byHour = new Map<number, OriginalsCounts>();
   for (let h = from.getTime(); h <= currentHour; h += 3_600_000) byHour.set(h, emptyCounts());
   for (const r of hourly) {
-    const bucket = byHour.get(must(date(r.hour)).getTime());
-    if (bucket && isMetric(r.metric)) bucket[r.metric] = Number(r.value);
+    const bucket = byHour.get(r.hour.getTime());
+    if (bucket && isMetric(r.metric)) bucket[r.metric] = r.value;
   }
   const s = onlyRow(store);
-  const liveBytes = Number(s.live_bytes);
+  const liveBytes = s.live_bytes;
   return {
     config: {
       max_bytes: config.maxBytes,
@@ -95,10 +97,10 @@ export async function getOriginalStats(hours = 24, options: OriginalsOptions = {
       min_prefix_length: MIN_PREFIX_LENGTH,
     },
     store: {
-      live_count: Number(s.live_count),
+      live_count: s.live_count,
       live_bytes: liveBytes,
-      evicted_count: Number(s.evicted_count),
-      expired_count: Number(s.expired_count),
+      evicted_count: s.evicted_count,
+      expired_count: s.expired_count,
       budget_used: liveBytes / config.maxBytes,
     },
     totals: toTotals(all),

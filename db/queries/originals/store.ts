@@ -5,7 +5,6 @@ import { getDb } from "../../index";
 import { onlyRow, queryRows } from "../../sql";
 import type { Executor } from "../../types";
 import { originals } from "../../schema";
-import type { OriginalStatus } from "@/lib/schemas/originals";
 import { ApiError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/guard/hash";
 import { checkAlternateHash, digestOf } from "@/lib/originals/headroom/keys";
@@ -27,12 +26,10 @@ import {
   type OriginalsOptions,
   getOriginalsConfig,
   SUMMARY_COLUMNS,
-  type RawRow,
-  num,
-  date,
+  SUMMARY_ROW,
+  type SummaryRow,
   ts,
   bump,
-  must,
   DEFAULT_TENANT,
 } from "./shared";
 import { enforceStoreLimits } from "./eviction";
@@ -100,11 +97,12 @@ export async function storeOriginal(
   const db = await getDb();
 
   const outcome = await db.transaction(async (tx) => {
-    const [existing] = await queryRows<RawRow>(
+    const [existing] = await queryRows(
       tx,
       sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${digest} for update`,
+      SUMMARY_ROW,
     );
-    if (existing && displayStatus(existing.status as OriginalStatus, date(existing.expires_at), now) === "live") {
+    if (existing && displayStatus(existing.status, existing.expires_at, now) === "live") {
       return deduplicate(tx, existing, expiresAt, metadata, now);
     }
     const counts: Partial<OriginalsCounts> = {
@@ -115,7 +113,7 @@ export async function storeOriginal(
     // A live row whose TTL ran out before anyone swept it: record the expiry it never got.
     if (existing && existing.status === "live") {
       counts.expiries = 1;
-      counts.expired_bytes = must(num(existing.size_bytes)) + (num(existing.compressed_size_bytes) ?? 0);
+      counts.expired_bytes = existing.size_bytes + (existing.compressed_size_bytes ?? 0);
     }
     // Everything a fresh entry (or one brought back from a tombstone) starts with.
     const fresh = {
@@ -160,9 +158,10 @@ export async function storeOriginal(
       })
       .returning({ hash: originals.hash });
     if (written.length === 0) {
-      const current = await queryRows<RawRow>(
+      const current = await queryRows(
         tx,
         sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${digest} for update`,
+        SUMMARY_ROW,
       );
       return deduplicate(tx, onlyRow(current), expiresAt, metadata, now);
     }
@@ -201,23 +200,23 @@ export async function storeOriginal(
  */
 async function deduplicate(
   tx: Executor,
-  existing: RawRow,
+  existing: SummaryRow,
   expiresAt: Date | null,
   metadata: Record<string, unknown> | null,
   now: Date,
 ) {
-  const current = date(existing.expires_at);
+  const current = existing.expires_at;
   const later =
     current === null || expiresAt === null ? null : new Date(Math.max(current.getTime(), expiresAt.getTime()));
   await tx.execute(sql`
     update originals set store_count = store_count + 1, expires_at = ${later === null ? sql`null` : ts(later)},
       metadata = coalesce(${metadata === null ? null : JSON.stringify(metadata)}::jsonb, metadata)
-    where tenant = ${existing.tenant as string} and hash = ${existing.hash as string}`);
+    where tenant = ${existing.tenant} and hash = ${existing.hash}`);
   await bump(tx, now, { deduplicated: 1 });
   return {
     created: false,
-    contentType: (existing.content_type as string | null) ?? null,
+    contentType: existing.content_type,
     expiresAt: later,
-    createdAt: must(date(existing.created_at)),
+    createdAt: existing.created_at,
   };
 }

@@ -2,12 +2,12 @@
 // operator looking at an entry never keeps it alive or skews the agents' numbers.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../sql";
+import { col, queryRows } from "../../sql";
 import { getReadDb } from "../../index";
 import type { OriginalStatus } from "@/lib/schemas/originals";
 import { formatMarker, markerKey, parseHashKey } from "@/lib/originals/rules";
 import type { OriginalSummaryWire } from "@/lib/schemas/originals";
-import { type OriginalsOptions, SUMMARY_COLUMNS, type RawRow, num, toSummaryWire, ts } from "./shared";
+import { type OriginalsOptions, SUMMARY_COLUMNS, SUMMARY_ROW, toSummaryWire, ts } from "./shared";
 import { resolveKey } from "./retrieve";
 
 export type OriginalLookup =
@@ -34,9 +34,10 @@ export async function getOriginalForView(
   const resolved = await resolveKey(db, parsed.key, options.tenant ?? null);
   if (resolved === null) return { kind: "unknown" };
   if ("ambiguous" in resolved) return { kind: "ambiguous", candidates: resolved.ambiguous };
-  const [row] = await queryRows<RawRow>(
+  const [row] = await queryRows(
     db,
     sql`select ${SUMMARY_COLUMNS}, length(original) as original_chars, length(compressed) as compressed_chars from originals where tenant = ${resolved.tenant} and hash = ${resolved.hash}`,
+    { ...SUMMARY_ROW, original_chars: col.int.nullable(), compressed_chars: col.int.nullable() },
   );
   if (!row) return { kind: "unknown" };
   const summary = toSummaryWire(row, now);
@@ -45,8 +46,8 @@ export async function getOriginalForView(
     original: {
       ...summary,
       marker: formatMarker(markerKey(summary.hash), summary.original_items, summary.compressed_items),
-      original_chars: summary.status === "live" ? num(row.original_chars) : null,
-      compressed_chars: summary.status === "live" ? num(row.compressed_chars) : null,
+      original_chars: summary.status === "live" ? row.original_chars : null,
+      compressed_chars: summary.status === "live" ? row.compressed_chars : null,
     },
   };
 }
@@ -68,18 +69,19 @@ export async function getOriginalText(
   const db = await getReadDb();
   const column = sql.raw(part === "original" ? "original" : "compressed");
   const text = slice ? sql`substring(${column} from ${slice.offset + 1}::int for ${slice.length}::int)` : column;
-  const [row] = await queryRows<{ text: string | null; total_chars: unknown; content_type: string | null }>(
+  const [row] = await queryRows(
     db,
     sql`
       select ${text} as text, length(${column}) as total_chars, content_type from originals
       where hash = ${hash} and status = 'live' and (expires_at is null or expires_at > ${ts(now)})
         ${options.tenant === undefined ? sql`` : sql`and tenant = ${options.tenant}`}
       order by (tenant = '') desc, created_at desc limit 1`,
+    { text: col.text.nullable(), total_chars: col.int.nullable(), content_type: col.text.nullable() },
   );
-  if (!row || row.text === null) return null;
+  if (!row || row.text === null || row.total_chars === null) return null;
   return {
     text: row.text,
-    total_chars: Number(row.total_chars),
+    total_chars: row.total_chars,
     offset: slice?.offset ?? 0,
     content_type: row.content_type,
   };
