@@ -75,7 +75,7 @@ test("the overview refreshes itself", async ({ page, request }) => {
   await post(request, `e2e-overview-live-${Date.now()}`, [1]);
   // Other specs add chains to this server meanwhile: the figure counts this one at least.
   await expect
-    .poll(async () => Number(((await chains.textContent()) ?? "").replace(/\D/g, "")), { timeout: 15_000 })
+    .poll(async () => Number(((await chains.textContent()) ?? "").replace(/\D/g, "")), { timeout: 30_000 })
     .toBeGreaterThanOrEqual(before + 1);
   expect(await stillSameWindow(page)).toBe(true);
 });
