@@ -84,6 +84,11 @@ export async function seedDemoIfEmpty(): Promise<number> {
         transport: inProcessTransport,
         clock: timeline.clock,
         flushOnExit: false,
+        // Everything queued until the clients close, then sent in as few batches as the
+        // order of passes and boundaries allows: each ingest costs a transaction, and
+        // start-up waits for the seed.
+        maxBatchSize: 5_000,
+        scheduledDelayMs: 600_000,
         onError,
         ...options,
       });
