@@ -224,19 +224,28 @@ export class Lexicon {
 
   private add(t: Token, parts: readonly TokenInfo[] | null): number {
     const lower = asciiLower(t.text);
-    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, this.keys.id(t.shape), t.key, t.shape);
+    const keys = this.keys;
+    // A word's shape is its lower-case text, the same string as its atom: one lookup for both.
+    const lowerId = t.shape === lower || !parts ? keys.id(lower) : -1;
+    const shapeId = t.shape === lower ? lowerId : keys.id(t.shape);
+    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape);
     const seqs = this.seqs;
-    for (const k of t.need) seqs.push(this.keys.id(k));
+    const index = withYearless(t.index);
+    info.indexFrom = this.poolSize;
+    for (const k of index) this.poolPush(keys.id(k));
+    info.indexTo = this.poolSize;
+    // What a token needs is mostly among what it states, often the very same strings.
+    for (const k of t.need) {
+      const at = index.indexOf(k);
+      seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
+    }
     info.needSeq = seqs.take();
     info.needFrom = seqs.start[info.needSeq] as number;
     info.needTo = seqs.start[info.needSeq + 1] as number;
-    info.indexFrom = this.poolSize;
-    for (const k of withYearless(t.index)) this.poolPush(this.keys.id(k));
-    info.indexTo = this.poolSize;
     info.atomsFrom = this.poolSize;
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
-    } else this.poolPush(this.keys.id(lower));
+    } else this.poolPush(lowerId);
     info.atomsTo = this.poolSize;
     for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
     info.norm = seqs.take();
