@@ -26,9 +26,10 @@ test.describe("chains list", () => {
       .toEqual(["demo-encoding-degradation", "demo-schema-truncation"]);
 
     await page.getByTestId("filter-status").selectOption("");
-    await page.getByTestId("filter-q").fill("void");
+    // demo:agent's chains are named like the demo's: search for the demo's own.
+    await page.getByTestId("filter-q").fill("demo-semantic");
     await page.getByTestId("filter-apply").click();
-    await expect(page).toHaveURL(/q=void/);
+    await expect(page).toHaveURL(/q=demo-semantic/);
     await expect.poll(() => chainIds(page)).toEqual(["demo-semantic-void"]);
 
     await page.goto("/chains?q=no-chain-has-this-id");
