@@ -110,6 +110,12 @@ export const col = {
   bool: column("a boolean", toBool),
   /** json/jsonb, as both drivers parse it, unchecked: the caller narrows it. */
   json: column("json", (v): unknown => v),
+  /** json/jsonb holding an object (a payload, metadata): checked to be one, its fields not. */
+  jsonObject: column("a json object", (v) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : wrong("a json object", v),
+  ),
   textArray: column("an array of text", arrayOf("text", toText)),
   intArray: column("an array of integers", arrayOf("integers", toInt)),
   /** A text column holding one of a closed set of values (a status, a verdict). */

@@ -14,7 +14,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../types";
 import { getDb, getHandle, summariesSettled } from "../index";
-import { queryRows } from "../sql";
+import { col, onlyRow, queryRows } from "../sql";
 import { retryTransient } from "../retry";
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
@@ -70,12 +70,8 @@ async function foldOnce(db: Db): Promise<number> {
   const outcome = await db.transaction(async (tx) => {
     await lockSummaries(tx);
     // Oldest first, so a chain's passes are folded in the order they were stored; at least one row.
-    // As JSON: both drivers give arrays of any text back from it (PGlite as text, parsed below).
-    const taken = await queryRows<{
-      chain_ids: string[] | string;
-      pass_ids: number[] | string;
-      service_names: Record<string, string> | string | null;
-    }>(
+    // As JSON: both drivers give arrays of any text back from it.
+    const taken = await queryRows(
       tx,
       sql`delete from summary_queue where id in (
             select id from (
@@ -83,13 +79,14 @@ async function foldOnce(db: Db): Promise<number> {
               from summary_queue
             ) as q where before < ${PASSES_PER_RUN})
           returning to_json(chain_ids) as chain_ids, to_json(pass_ids) as pass_ids, service_names`,
+      { chain_ids: col.textArray, pass_ids: col.intArray, service_names: col.jsonObject.nullable() },
     );
     if (taken.length === 0) return null;
-    const chainIds = [...new Set(taken.flatMap((t) => fromJson(t.chain_ids)))];
-    const passIds = taken.flatMap((t) => fromJson(t.pass_ids).map(Number)).sort((a, b) => a - b);
+    const chainIds = [...new Set(taken.flatMap((t) => t.chain_ids))];
+    const passIds = taken.flatMap((t) => t.pass_ids).sort((a, b) => a - b);
     const folded = await foldPasses(tx, passIds);
     const named = taken.flatMap((t) =>
-      Object.entries(fromJson(t.service_names) ?? {}).map(([chain_id, name]) => ({ chain_id, name })),
+      Object.entries(t.service_names ?? {}).map(([chain_id, name]) => ({ chain_id, name })),
     );
     if (named.length > 0) {
       await tx.execute(sql`
@@ -115,16 +112,16 @@ async function foldOnce(db: Db): Promise<number> {
   return outcome.passes;
 }
 
-// postgres.js parses json columns; PGlite answers them as text.
-const fromJson = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
-
 /** The summary queue gauges on /metrics: passes waiting, and how long the oldest batch has waited. */
 export async function getSummaryQueueStats(): Promise<SummaryQueueStats> {
-  const [row] = await queryRows<{ passes: unknown; oldest_seconds: unknown }>(
-    await getDb(),
-    sql`select coalesce(sum(cardinality(pass_ids)), 0) as passes,
-          coalesce(extract(epoch from now() - min(queued_at)), 0)::float8 as oldest_seconds
-        from summary_queue`,
+  const row = onlyRow(
+    await queryRows(
+      await getDb(),
+      sql`select coalesce(sum(cardinality(pass_ids)), 0) as passes,
+            coalesce(extract(epoch from now() - min(queued_at)), 0)::float8 as oldest_seconds
+          from summary_queue`,
+      { passes: col.int, oldest_seconds: col.number },
+    ),
   );
-  return { passes: Number(row?.passes ?? 0), oldest_seconds: Math.max(0, Number(row?.oldest_seconds ?? 0)) };
+  return { passes: row.passes, oldest_seconds: Math.max(0, row.oldest_seconds) };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import type { ChainSnapshot } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
@@ -148,15 +148,6 @@ export async function recordPassEvents(
   return { started, collapses, integrityKinds: findingKinds(recorded) };
 }
 
-type StoredLink = {
-  chain_id: string;
-  pass_id: string;
-  pass_number: unknown;
-  input_content_hash: string | null;
-  current_content_hash: string;
-  prev_number: unknown;
-};
-
 /**
  * The integrity findings of the stretches an ingest touched, as outbox events, for the
  * `grown` chains. `touched` are pass numbers of some of them (their passes, or the pass a
@@ -181,7 +172,7 @@ async function integrityFindingEvents(
   const links =
     touched.length === 0 && lasts.length === 0
       ? []
-      : await queryRows<StoredLink>(
+      : await queryRows(
           tx,
           sql`
       with w as (
@@ -205,6 +196,15 @@ async function integrityFindingEvents(
       from json_to_recordset(${JSON.stringify(lasts)}::json) as k(chain_id text, pass_id text)
       join passes p on p.chain_id = k.chain_id and p.pass_id = k.pass_id
       order by chain_id, pass_number, id`,
+          {
+            chain_id: col.text,
+            pass_id: col.text,
+            pass_number: col.int,
+            input_content_hash: col.text.nullable(),
+            current_content_hash: col.text,
+            prev_number: col.int.nullable(),
+            id: col.int,
+          },
         );
   // What the directive kinds judge against: the halt point (on the summary) and the chain's
   // halt and restore boundaries with the passes they restore (lib/chains/integrity.ts).
@@ -212,14 +212,7 @@ async function integrityFindingEvents(
   const marks =
     bounded.length === 0
       ? []
-      : await queryRows<{
-          chain_id: string;
-          pass_number: unknown;
-          strategy: "halt" | "restore";
-          restore_pass_id: string | null;
-          restored_number: unknown;
-          restored_hash: string | null;
-        }>(
+      : await queryRows(
           tx,
           sql`
       select b.chain_id, b.pass_number, b.strategy, b.restore_pass_id, k.pass_number as restored_number,
@@ -228,26 +221,24 @@ async function integrityFindingEvents(
       left join passes k on k.chain_id = b.chain_id and k.pass_id = b.restore_pass_id
       where b.strategy in ('halt', 'restore')
         and b.chain_id in (select json_array_elements_text(${JSON.stringify(bounded)}::json))`,
+          {
+            chain_id: col.text,
+            pass_number: col.int,
+            strategy: col.oneOf(["halt", "restore"]),
+            restore_pass_id: col.text.nullable(),
+            restored_number: col.int.nullable(),
+            restored_hash: col.text.nullable(),
+          },
         );
   const contextOf = (chainId: string) => {
     const own = marks.filter((m) => m.chain_id === chainId);
     const haltAt = after.get(chainId)?.halt_pass_number ?? null;
     return integrityContext(
       haltAt === null ? [] : [{ pass_number: haltAt, directive: "HALT" }],
-      own.map((m) => ({
-        pass_number: Number(m.pass_number),
-        strategy: m.strategy,
-        restore_pass_id: m.restore_pass_id,
-      })),
+      own.map((m) => ({ pass_number: m.pass_number, strategy: m.strategy, restore_pass_id: m.restore_pass_id })),
       own.flatMap((m) =>
-        m.restore_pass_id !== null && m.restored_hash !== null
-          ? [
-              {
-                pass_id: m.restore_pass_id,
-                pass_number: Number(m.restored_number),
-                current_content_hash: m.restored_hash,
-              },
-            ]
+        m.restore_pass_id !== null && m.restored_hash !== null && m.restored_number !== null
+          ? [{ pass_id: m.restore_pass_id, pass_number: m.restored_number, current_content_hash: m.restored_hash }]
           : [],
       ),
     );
@@ -258,16 +249,13 @@ async function integrityFindingEvents(
   for (const l of links) {
     const link = {
       pass_id: l.pass_id,
-      pass_number: Number(l.pass_number),
+      pass_number: l.pass_number,
       input_content_hash: l.input_content_hash,
       current_content_hash: l.current_content_hash,
     };
     const s = stretches.get(l.chain_id);
     if (s) s.links.push(link);
-    else {
-      const prev = l.prev_number === null || l.prev_number === undefined ? null : Number(l.prev_number);
-      stretches.set(l.chain_id, { prevNumber: prev, links: [link] });
-    }
+    else stretches.set(l.chain_id, { prevNumber: l.prev_number, links: [link] });
   }
   for (const [chainId, a] of appended) {
     // Stable: passes of one number stay in insert order, which is their id order.

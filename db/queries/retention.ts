@@ -4,9 +4,10 @@
 // retention holds). A chain with passes not yet folded into its summary stays, and is looked
 // at again next round. A class's policy may keep its chains for days of its own. The overview's roll-ups are left alone: the history keeps its counts.
 import "server-only";
-import { sql } from "drizzle-orm";
+import { desc, min, sql } from "drizzle-orm";
 import { getDb, getReadDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
+import { chains, policies } from "../schema";
+import { col, onlyRow, queryRows } from "../sql";
 import type { Db } from "../types";
 import { lockSummaries } from "./chain-summary";
 
@@ -46,22 +47,24 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
   const due = scopeCondition(scope);
   return db.transaction(async (tx) => {
     const { mine } = onlyRow(
-      await queryRows<{ mine: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`),
+      await queryRows(tx, sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) as mine`, { mine: col.bool }),
     );
     if (!mine) return null;
     // The summaries' writers (the summariser, the boundary ingest) wait for this batch, and it for them.
     await lockSummaries(tx);
-    const candidates = await queryRows<{ chain_id: string }>(
-      tx,
-      sql`select chain_id from chains where ${due} order by last_activity_at, chain_id limit ${batchSize}`,
-    );
+    const candidates = await tx
+      .select({ chain_id: chains.chainId })
+      .from(chains)
+      .where(due)
+      .orderBy(chains.lastActivityAt, chains.chainId)
+      .limit(batchSize);
     if (candidates.length === 0)
       return { due: 0, deleted: { chains: 0, passes: 0, boundaries: 0, traces: 0, rejections: 0, originals: 0 } };
     // One statement, so that it sees the receipts of one moment: a chain whose stored passes
     // wait for the summariser has had activity its summary does not show yet, and stays; a
     // pass stored while it runs is not seen, so not deleted, and starts the chain anew.
     const inChains = sql`(select chain_id from doomed)`;
-    const counted = await queryRows<Record<keyof Deleted, number | string>>(
+    const counted = await queryRows(
       tx,
       sql`
         with doomed as (
@@ -81,31 +84,30 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
         select (select count(*) from doomed) as chains, (select count(*) from p) as passes,
           (select count(*) from b) as boundaries, (select count(*) from t) as traces,
           (select count(*) from r) as rejections, (select count(*) from o) as originals`,
+      {
+        chains: col.int,
+        passes: col.int,
+        boundaries: col.int,
+        traces: col.int,
+        rejections: col.int,
+        originals: col.int,
+      } satisfies Record<keyof Deleted, unknown>,
     );
-    const counts = onlyRow(counted);
-    return {
-      due: candidates.length,
-      deleted: {
-        chains: Number(counts.chains),
-        passes: Number(counts.passes),
-        boundaries: Number(counts.boundaries),
-        traces: Number(counts.traces),
-        rejections: Number(counts.rejections),
-        originals: Number(counts.originals),
-      },
-    };
+    return { due: candidates.length, deleted: onlyRow(counted) };
   });
 }
 
 /** The classes whose policy in force keeps their chains for days of their own (the primary, or the replica for pages). */
 export async function getClassRetention(options: { db?: Db; read?: boolean } = {}): Promise<Map<string, number>> {
   const db = options.db ?? (options.read ? await getReadDb() : await getDb());
-  const rows = await queryRows<{ content_class: string; retention_days: number | null }>(
-    db,
-    sql`select distinct on (content_class) content_class, retention_days from policies
-      order by content_class, version desc`,
-  );
-  return new Map(rows.flatMap((r) => (r.retention_days === null ? [] : [[r.content_class, Number(r.retention_days)]])));
+  const rows = await db
+    .selectDistinctOn([policies.contentClass], {
+      content_class: policies.contentClass,
+      retention_days: policies.retentionDays,
+    })
+    .from(policies)
+    .orderBy(policies.contentClass, desc(policies.version));
+  return new Map(rows.flatMap((r) => (r.retention_days === null ? [] : [[r.content_class, r.retention_days]])));
 }
 
 /**
@@ -157,23 +159,21 @@ export async function deleteExpiredChains(options: {
  * the batches above would take: they go by their own age, at the server-wide days.
  */
 async function deleteOrphanRejections(db: Db, cutoff: Date): Promise<number> {
-  const rows = await queryRows<{ n: number | string }>(
+  const rows = await queryRows(
     db,
     sql`with gone as (
       delete from trace_rejections r where r.created_at < ${cutoff.toISOString()}::timestamptz
         and (r.chain_id is null or not exists (select 1 from chains c where c.chain_id = r.chain_id))
       returning 1)
     select count(*) as n from gone`,
+    { n: col.int },
   );
-  return Number(onlyRow(rows).n);
+  return onlyRow(rows).n;
 }
 
 /** What the overview says about retention: the oldest chain still kept. */
 export async function getOldestActivity(): Promise<Date | null> {
   const db = await getReadDb();
-  const [row] = await queryRows<{ oldest: Date | string | null }>(
-    db,
-    sql`select min(last_activity_at) as oldest from chains`,
-  );
-  return row?.oldest ? new Date(row.oldest) : null;
+  const [row] = await db.select({ oldest: min(chains.lastActivityAt) }).from(chains);
+  return row?.oldest ?? null;
 }

@@ -308,7 +308,7 @@ export async function listTraceRejections(
   ]);
   return {
     ...page,
-    total: Number(onlyRow(totals).total),
+    total: onlyRow(totals).total,
     items: page.items.map((r) => ({
       id: r.id,
       trace_id: r.traceId,
@@ -335,12 +335,10 @@ export async function getChainTraceConstraints(chainId: string): Promise<ChainTr
     .select({
       traceId: traces.traceId,
       createdAt: traces.createdAt,
+      // Both drivers answer jsonb parsed; the shape is the stored trace's, checked on ingest.
       conclusions: sql<
         Array<{ axiom: string; proof_receipt: string }>
-      >`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`.mapWith(
-        (value: unknown) =>
-          (typeof value === "string" ? JSON.parse(value) : value) as Array<{ axiom: string; proof_receipt: string }>,
-      ),
+      >`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`,
       invalidatedPaths: traces.invalidatedPaths,
       omittedFalsifiedCount: traces.omittedFalsifiedCount,
       digestMismatch: traces.digestMismatch,

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../index";
-import { queryRows } from "../sql";
+import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { webhookDeliveries, webhookEvents, webhooks } from "../schema";
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryWire, WebhookWire } from "@/lib/schemas/webhooks";
@@ -104,56 +104,46 @@ export async function deleteWebhook(id: string): Promise<boolean> {
   return deleted.length > 0;
 }
 
-const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
-
-interface DeliveryRaw {
-  id: unknown;
-  event_id: string;
-  event_type: string;
-  status: WebhookDeliveryWire["status"];
-  attempts: unknown;
-  last_status: unknown;
-  last_error: string | null;
-  last_attempt_at: unknown;
-  next_attempt_at: unknown;
-  delivered_at: unknown;
-  created_at: unknown;
-}
-
-function toDeliveryWire(r: DeliveryRaw): WebhookDeliveryWire {
-  return {
-    id: Number(r.id),
-    event_id: r.event_id,
-    event_type: r.event_type,
-    status: r.status,
-    attempts: Number(r.attempts),
-    last_status: r.last_status === null ? null : Number(r.last_status),
-    last_error: r.last_error,
-    last_attempt_at: iso(r.last_attempt_at),
-    // A delivery being attempted right now has its lease here; only pending ones have a next attempt.
-    next_attempt_at: r.status === "pending" ? iso(r.next_attempt_at) : null,
-    delivered_at: iso(r.delivered_at),
-    created_at: iso(r.created_at) ?? "",
-  };
-}
-
 /** A webhook's deliveries, newest first; the cursor is the last delivery's id. */
 export async function listDeliveries(
   webhookId: string,
   query: { limit: number; after?: number },
 ): Promise<{ items: WebhookDeliveryWire[]; next: number | null }> {
   const db = await getDb();
-  const rows = await queryRows<DeliveryRaw>(
-    db,
-    sql`
-      select d.id, d.event_id, e.type as event_type, d.status, d.attempts, d.last_status, d.last_error,
-        d.last_attempt_at, d.next_attempt_at, d.delivered_at, d.created_at
-      from webhook_deliveries d join webhook_events e on e.id = d.event_id
-      where d.webhook_id = ${webhookId} ${query.after !== undefined ? sql`and d.id < ${query.after}` : sql``}
-      order by d.id desc
-      limit ${query.limit + 1}`,
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      event_id: webhookDeliveries.eventId,
+      event_type: webhookEvents.type,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+      last_status: webhookDeliveries.lastStatus,
+      last_error: webhookDeliveries.lastError,
+      last_attempt_at: webhookDeliveries.lastAttemptAt,
+      next_attempt_at: webhookDeliveries.nextAttemptAt,
+      delivered_at: webhookDeliveries.deliveredAt,
+      created_at: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        query.after !== undefined ? lt(webhookDeliveries.id, query.after) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit).map(
+    (r): WebhookDeliveryWire => ({
+      ...r,
+      last_attempt_at: r.last_attempt_at?.toISOString() ?? null,
+      // A delivery being attempted right now has its lease here; only pending ones have a next attempt.
+      next_attempt_at: r.status === "pending" ? (r.next_attempt_at?.toISOString() ?? null) : null,
+      delivered_at: r.delivered_at?.toISOString() ?? null,
+      created_at: r.created_at.toISOString(),
+    }),
   );
-  const page = rows.slice(0, query.limit).map(toDeliveryWire);
   const last = page.at(-1);
   return { items: page, next: rows.length > query.limit && last ? last.id : null };
 }
@@ -182,7 +172,7 @@ export async function recordEvents(
     data: e.data,
     dedupe_key: e.dedupeKey ?? null,
   }));
-  const recorded = await queryRows<{ type: string; dedupe_key: string | null; queued: unknown }>(
+  const recorded = await queryRows(
     tx,
     sql`
       with ev as (
@@ -202,10 +192,11 @@ export async function recordEvents(
         returning 1
       )
       select ev.type, ev.dedupe_key, (select count(*) from queued) as queued from ev`,
+    { type: col.text, dedupe_key: col.text.nullable(), queued: col.int },
   );
   return {
     recorded: recorded.map((r) => ({ type: r.type, dedupe_key: r.dedupe_key })),
-    queued: Number(recorded[0]?.queued ?? 0),
+    queued: recorded[0]?.queued ?? 0,
   };
 }
 
@@ -266,18 +257,7 @@ export async function claimDueDeliveries(
   const db = await getDb();
   const perWebhook = options.perWebhook ?? limit;
   const skip = JSON.stringify(options.skip ?? []);
-  const rows = await queryRows<{
-    id: unknown;
-    webhook_id: string;
-    attempts: unknown;
-    url: string;
-    secret: string;
-    format: "json" | "slack";
-    event_id: string;
-    type: string;
-    data: Record<string, unknown> | string;
-    event_created_at: unknown;
-  }>(
+  const rows = await queryRows(
     db,
     sql`
       with candidates as (
@@ -311,20 +291,27 @@ export async function claimDueDeliveries(
       where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
       returning d.id, d.webhook_id, d.attempts, w.url, w.secret, w.format, e.id as event_id, e.type, e.data,
         e.created_at as event_created_at`,
+    {
+      id: col.int,
+      webhook_id: col.text,
+      attempts: col.int,
+      url: col.text,
+      secret: col.text,
+      format: col.oneOf(["json", "slack"]),
+      event_id: col.text,
+      type: col.text,
+      data: col.jsonObject,
+      event_created_at: col.date,
+    },
   );
   return rows.map((r) => ({
-    id: Number(r.id),
+    id: r.id,
     webhookId: r.webhook_id,
-    attempts: Number(r.attempts),
+    attempts: r.attempts,
     url: r.url,
     secret: r.secret,
     format: r.format,
-    event: {
-      id: r.event_id,
-      type: r.type,
-      data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
-      created_at: new Date(r.event_created_at as string | Date),
-    },
+    event: { id: r.event_id, type: r.type, data: r.data, created_at: r.event_created_at },
   }));
 }
 
@@ -370,7 +357,7 @@ export async function recordAttempt(
  */
 export async function deleteSettledEvents(before: Date, limit = 1000): Promise<number> {
   const db = await getDb();
-  const deleted = await queryRows<{ id: string }>(
+  const deleted = await queryRows(
     db,
     sql`
       delete from webhook_events where id in (
@@ -381,6 +368,7 @@ export async function deleteSettledEvents(before: Date, limit = 1000): Promise<n
         limit ${limit}
       )
       returning id`,
+    { id: col.text },
   );
   return deleted.length;
 }

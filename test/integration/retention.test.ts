@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
-import { onlyRow, queryRows } from "@/db/sql";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { storeOriginal } from "@/db/queries/originals/store";
 import { getOverviewFigures } from "@/db/queries/overview";
@@ -56,7 +56,7 @@ async function seedChain(chainId: string, passes: number, createdAt: Date, conte
 
 async function countsOf(chainId: string) {
   const db = await getDb();
-  const rows = await queryRows<Record<"chains" | "passes" | "boundaries" | "traces" | "originals", number | string>>(
+  const rows = await queryRows(
     db,
     sql`select
       (select count(*) from chains where chain_id = ${chainId}) as chains,
@@ -64,33 +64,31 @@ async function countsOf(chainId: string) {
       (select count(*) from boundaries where chain_id = ${chainId}) as boundaries,
       (select count(*) from traces where chain_id = ${chainId}) as traces,
       (select count(*) from originals where chain_id = ${chainId}) as originals`,
+    { chains: col.int, passes: col.int, boundaries: col.int, traces: col.int, originals: col.int },
   );
-  const row = onlyRow(rows);
-  return {
-    chains: Number(row.chains),
-    passes: Number(row.passes),
-    boundaries: Number(row.boundaries),
-    traces: Number(row.traces),
-    originals: Number(row.originals),
-  };
+  return onlyRow(rows);
 }
 
 /** Every table of the schema with a chain_id column, as the database itself lists them. */
 async function tablesWithChainId(): Promise<string[]> {
-  const rows = await queryRows<{ table_name: string }>(
+  const rows = await queryRows(
     await getDb(),
     sql`select table_name from information_schema.columns
       where table_schema = current_schema() and column_name = 'chain_id' order by table_name`,
+    { table_name: col.text },
   );
   return rows.map((r) => r.table_name);
 }
 
 async function rowsOfChain(table: string, chainId: string): Promise<number> {
-  const [row] = await queryRows<{ n: number | string }>(
-    await getDb(),
-    sql`select count(*) as n from ${sql.identifier(table)} where chain_id = ${chainId}`,
+  const row = onlyRow(
+    await queryRows(
+      await getDb(),
+      sql`select count(*) as n from ${sql.identifier(table)} where chain_id = ${chainId}`,
+      { n: col.int },
+    ),
   );
-  return Number(row?.n ?? 0);
+  return row.n;
 }
 
 describe("retention", () => {

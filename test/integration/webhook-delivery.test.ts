@@ -1,9 +1,9 @@
 // The delivery worker against real receivers: one that never finishes its answer holds back
 // only its own deliveries, and stopping the worker takes a bounded time whatever it does.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { webhookDeliveries } from "@/db/schema";
 import { createWebhook, enqueueTestEvent } from "@/db/queries/webhooks";
 import { startWebhookWorker, type Worker } from "@/db/workers/webhook-delivery";
 import { type Receiver, type StuckReceiver, startReceiver, startStuckReceiver } from "../support/receiver";
@@ -36,10 +36,14 @@ const hook = (url: string) => createWebhook({ url, events: ["chain.collapsed"], 
 
 async function deliveries(webhookId: string) {
   const db = await getDb();
-  return queryRows<{ status: string; last_error: string | null; next_attempt_at: unknown }>(
-    db,
-    sql`select status, last_error, next_attempt_at from webhook_deliveries where webhook_id = ${webhookId}`,
-  );
+  return db
+    .select({
+      status: webhookDeliveries.status,
+      last_error: webhookDeliveries.lastError,
+      next_attempt_at: webhookDeliveries.nextAttemptAt,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, webhookId));
 }
 
 describe("the delivery worker", () => {
@@ -78,7 +82,7 @@ describe("the delivery worker", () => {
     expect(cut.length).toBe(2);
     for (const d of cut) {
       expect(d.status).toBe("pending");
-      expect(new Date(d.next_attempt_at as string).getTime()).toBeLessThanOrEqual(Date.now());
+      expect(d.next_attempt_at?.getTime()).toBeLessThanOrEqual(Date.now());
     }
   });
 });

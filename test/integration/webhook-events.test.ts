@@ -7,7 +7,7 @@ import * as passesRoute from "@/app/api/v1/passes/route";
 import * as tracesRoute from "@/app/api/v1/traces/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { col, queryRows } from "@/db/sql";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { setUpTestDatabase } from "../support/database";
 import { post } from "./api-helpers";
@@ -30,10 +30,11 @@ const receipt = (chain: string, n: number, density: number, extra: Record<string
 
 async function events(type?: string) {
   const db = await getDb();
-  return queryRows<{ type: string; data: Record<string, unknown>; deliveries: unknown }>(
+  return queryRows(
     db,
     sql`select e.type, e.data, (select count(*) from webhook_deliveries d where d.event_id = e.id) as deliveries
         from webhook_events e ${type ? sql`where e.type = ${type}` : sql``} order by e.created_at, e.id`,
+    { type: col.text, data: col.jsonObject, deliveries: col.int },
   );
 }
 
@@ -76,7 +77,7 @@ describe("events recorded by ingest", () => {
       verdict: "COLLAPSE_IMMINENT",
     });
     expect(String(collapsed[0]?.data.directive).length).toBeGreaterThan(0);
-    expect(Number(collapsed[0]?.deliveries)).toBe(1);
+    expect(collapsed[0]?.deliveries).toBe(1);
 
     const after = (await renderMetrics()).body;
     const ingested = 'floorline_passes_ingested_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';

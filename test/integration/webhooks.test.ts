@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
+import { like, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/webhooks/route";
 import * as deliveriesRoute from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as item from "@/app/api/v1/webhooks/[id]/route";
 import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { webhookEvents } from "@/db/schema";
 import { claimDueDeliveries, deleteSettledEvents, recordEvents } from "@/db/queries/webhooks";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { deliverOne } from "@/db/workers/webhook-delivery";
@@ -138,7 +138,7 @@ describe("the outbox and the delivery worker", () => {
     await db.transaction(async (tx) => {
       expect(await recordEvents(tx, [collapsed("once")])).toEqual({ recorded: [], queued: 0 });
     });
-    const events = await queryRows<{ dedupe_key: string }>(db, sql`select dedupe_key from webhook_events`);
+    const events = await db.select({ dedupe_key: webhookEvents.dedupeKey }).from(webhookEvents);
     expect(events.map((e) => e.dedupe_key)).toEqual(["chain.collapsed:once"]);
 
     const claimed = await due();
@@ -276,10 +276,10 @@ describe("the outbox and the delivery worker", () => {
       sql`update webhook_deliveries set status = 'delivered' where event_id in (select id from webhook_events where dedupe_key like '%old-done%')`,
     );
     expect(await deleteSettledEvents(new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(1);
-    const left = await queryRows<{ dedupe_key: string }>(
-      db,
-      sql`select dedupe_key from webhook_events where dedupe_key like '%old-%'`,
-    );
+    const left = await db
+      .select({ dedupe_key: webhookEvents.dedupeKey })
+      .from(webhookEvents)
+      .where(like(webhookEvents.dedupeKey, "%old-%"));
     expect(left.map((e) => e.dedupe_key)).toEqual(["chain.collapsed:old-pending"]);
     await call(item.DELETE, jsonRequest(`/api/v1/webhooks/${hook.id}`, { method: "DELETE" }), params({ id: hook.id }));
   });

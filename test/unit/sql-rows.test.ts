@@ -60,6 +60,7 @@ describe("text, booleans, arrays, json and closed sets", () => {
       ids: col.textArray,
       ns: col.intArray,
       j: col.json,
+      o: col.jsonObject,
       s: col.oneOf(["live", "evicted"]),
       k: col.jsonOf(z.array(z.tuple([z.string(), z.string()]))),
     };
@@ -69,10 +70,20 @@ describe("text, booleans, arrays, json and closed sets", () => {
       ids: ["a"],
       ns: ["1", 2, 3n],
       j: { a: 1 },
+      o: { b: [2] },
       s: "evicted",
       k: [["c", "p"]],
     });
-    expect(row).toEqual({ t: "x", b: false, ids: ["a"], ns: [1, 2, 3], j: { a: 1 }, s: "evicted", k: [["c", "p"]] });
+    expect(row).toEqual({
+      t: "x",
+      b: false,
+      ids: ["a"],
+      ns: [1, 2, 3],
+      j: { a: 1 },
+      o: { b: [2] },
+      s: "evicted",
+      k: [["c", "p"]],
+    });
   });
 
   it("refuses each kind's wrong values", () => {
@@ -81,6 +92,8 @@ describe("text, booleans, arrays, json and closed sets", () => {
       [col.bool, "t"],
       [col.textArray, "{a}"],
       [col.intArray, ["x"]],
+      [col.jsonObject, [1]],
+      [col.jsonObject, "{}"],
       [col.oneOf(["live"]), "gone"],
       [col.jsonOf(z.object({ a: z.number() })), { a: "1" }],
     ];

@@ -4,7 +4,6 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../types";
 import { ORIGINAL_STATUSES } from "@/lib/schemas/originals";
-import { z } from "zod";
 import { col, columnList, type RowOf } from "../../sql";
 import {
   CCR_METRICS,
@@ -65,7 +64,7 @@ export const SUMMARY_ROW = {
   store_count: col.int,
   gone_at: col.date.nullable(),
   gone_reason: col.text.nullable(),
-  metadata: col.jsonOf(z.record(z.string(), z.unknown())).nullable(),
+  metadata: col.jsonObject.nullable(),
 };
 export type SummaryRow = RowOf<typeof SUMMARY_ROW>;
 
