@@ -120,11 +120,12 @@ export class JsonDoc {
 
   numberLeaf(path: number, last: number, s: string, from: number, to: number): void {
     const n = this.begin(path, last, NUMBER, s, from, to);
-    const group = this.lexicon.group(s, from, to, false);
-    this.store.addTokens(group, s, from, to);
-    this.spec[n] = 1;
     const lexicon = this.lexicon;
-    const first = group.length > 0 ? (lexicon.infos[group[0] as number] as TokenInfo) : null;
+    const g = lexicon.group(s, from, to, false);
+    this.store.addTokens(g, s, from, to);
+    this.spec[n] = 1;
+    const first =
+      (lexicon.members[g] as number) > 0 ? (lexicon.infos[lexicon.members[g + 1] as number] as TokenInfo) : null;
     let value: number;
     if (first && first.kind === "number") {
       if (first.jsonValue < 0) {

@@ -134,7 +134,12 @@ export class Lexicon {
   private groupOther = new Int32Array(1024);
   /** Per raw token id: 1 when it holds an ASCII capital, so that a sentence's start can read it differently. */
   private upper = new Uint8Array(1024);
-  private readonly groups: Group[] = [];
+  /**
+   * The groups of classified tokens, back to back: a group at offset g holds `members[g]` ids,
+   * `members[g + 1]` on. One flat array, so a distinct raw token costs no array of its own.
+   */
+  members = new Int32Array(4096);
+  private membersSize = 0;
   private readonly unpaired = new Map<number, Group>();
   private readonly dates2 = new Map<number, number>();
   private readonly dates3 = new Map<number, Map<number, number>>();
@@ -164,8 +169,11 @@ export class Lexicon {
     return this.infos.length + this.keys.size + (this.seqs.start[this.seqs.count] as number);
   }
 
-  /** The classified tokens of raw token `s[from, to)`, read at the start of a sentence or not. */
-  group(s: string, from: number, to: number, initial: boolean): Group {
+  /**
+   * The classified tokens of raw token `s[from, to)`, read at the start of a sentence or not:
+   * the offset of their group in `members` (read `members` after the call: it may grow).
+   */
+  group(s: string, from: number, to: number, initial: boolean): number {
     const before = this.raws.size;
     const raw = this.raws.range(s, from, to, false);
     if (raw === before) {
@@ -189,12 +197,16 @@ export class Lexicon {
     // Only a capital letter makes a sentence's first word read differently.
     const atStart = initial && this.upper[raw] === 1;
     const known = atStart ? (this.groupInitial[raw] as number) : (this.groupOther[raw] as number);
-    if (known >= 0) return this.groups[known] as Group;
-    const group = classify(this.raws.strings[raw] as string, atStart).map((t) => this.add(t, null));
-    if (atStart) this.groupInitial[raw] = this.groups.length;
-    else this.groupOther[raw] = this.groups.length;
-    this.groups.push(group);
-    return group;
+    if (known >= 0) return known;
+    const ids = classify(this.raws.strings[raw] as string, atStart).map((t) => this.add(t, null));
+    const g = this.membersSize;
+    if (g + ids.length + 1 > this.members.length) this.members = growInt32(this.members, g + ids.length + 1);
+    this.members[g] = ids.length;
+    for (let k = 0; k < ids.length; k++) this.members[g + 1 + k] = ids[k] as number;
+    this.membersSize = g + ids.length + 1;
+    if (atStart) this.groupInitial[raw] = g;
+    else this.groupOther[raw] = g;
+    return g;
   }
 
   /** A capital word read as if it opened a sentence: the keyword it is where capitals say nothing. */

@@ -164,11 +164,13 @@ export class TokenStore {
     return first;
   }
 
-  /** Adds one line of tokens given by id (a JSON number, already classified). */
-  addTokens(group: readonly number[], s: string, from: number, to: number): void {
+  /** Adds one line of the tokens of group `g` of the lexicon (a JSON number, already classified). */
+  addTokens(g: number, s: string, from: number, to: number): void {
     const text = this.textIndex(s);
     this.beginLine(text, from, to);
-    for (const id of group) this.push(id, 0);
+    const members = this.lexicon.members;
+    const size = members[g] as number;
+    for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
     this.endLine();
   }
 
@@ -214,9 +216,11 @@ export class TokenStore {
       }
       const open = b === i && (i >= to || after <= 32);
       if (b > a) {
-        const group = lexicon.group(s, a, b, initial);
-        for (const id of group) this.push(id, 0);
-        previousLast = group.length > 0 ? this.count - 1 : -1;
+        const g = lexicon.group(s, a, b, initial);
+        const members = lexicon.members;
+        const size = members[g] as number;
+        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
+        previousLast = size > 0 ? this.count - 1 : -1;
         if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0);
         anyRaw = true;
         initial = ends;
