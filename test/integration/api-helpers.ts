@@ -5,7 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb, summariesSettled } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { jsonRequest } from "../support/database";
 
 export interface Answer<T = any> {
@@ -77,11 +77,8 @@ export async function countRows(): Promise<TableCounts> {
   const db = await getDb();
   const counts = {} as TableCounts;
   for (const table of TABLES) {
-    const [row] = await queryRows<{ n: number | string }>(
-      db,
-      sql`select count(*)::int as n from ${sql.identifier(table)}`,
-    );
-    counts[table] = Number(row?.n);
+    const { n } = onlyRow(await queryRows(db, sql`select count(*) as n from ${sql.identifier(table)}`, { n: col.int }));
+    counts[table] = n;
   }
   return counts;
 }
@@ -92,11 +89,14 @@ export async function tableFingerprint(): Promise<string> {
   const db = await getDb();
   const parts: string[] = [];
   for (const table of TABLES) {
-    const rows = await queryRows<{ t: string | null }>(
-      db,
-      sql`select coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '') as t from ${sql.identifier(table)} as x`,
+    const { t } = onlyRow(
+      await queryRows(
+        db,
+        sql`select coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '') as t from ${sql.identifier(table)} as x`,
+        { t: col.text },
+      ),
     );
-    parts.push(`${table}:${rows[0]?.t ?? ""}`);
+    parts.push(`${table}:${t}`);
   }
   return parts.join("|");
 }

@@ -3,15 +3,15 @@
 // the whole chain through the guard (`catchesOf`, test/support/recommend-replay.ts) on random chains:
 // ties in pass numbers, client-refused passes, restore and accept_loss boundaries, and floors
 // set exactly at recorded sizes, densities and pass numbers.
-import { sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { boundaries, passes } from "@/db/schema";
 import { getChainCatches, getChainFailure } from "@/db/queries/recommendation";
 import type { CompressionPolicy } from "@/lib/guard/guard";
-import type { RecordedChain, RecordedStrategy } from "@/lib/recommend";
+import type { RecordedChain } from "@/lib/recommend";
 import { setUpTestDatabase } from "../support/database";
 import { catchesOf } from "../support/recommend-replay";
 import { seededRandom } from "../support/random";
@@ -25,33 +25,24 @@ const SEED = Number(process.env.CATCHES_SEED ?? Date.now() % 1_000_000);
 /** The whole chain as recorded, read plainly: the reference replay's input. */
 async function readWholeChain(chainId: string): Promise<RecordedChain> {
   const db = await getDb();
-  const passes = await queryRows<{
-    pass_id: string;
-    pass_number: number | string;
-    current_content_hash: string;
-    current_size_bytes: number | string;
-    semantic_density_score: number;
-    is_parseable: boolean;
-    schema_valid: boolean;
-  }>(
-    db,
-    sql`select pass_id, pass_number, current_content_hash, current_size_bytes, semantic_density_score,
-          is_parseable, schema_valid
-        from passes where chain_id = ${chainId} and content_class = ${CLASS} order by pass_number, id`,
-  );
-  const boundaries = await queryRows<{ pass_number: number | string; strategy: RecordedStrategy }>(
-    db,
-    sql`select pass_number, strategy from boundaries where chain_id = ${chainId}`,
-  );
-  return {
-    chain_id: chainId,
-    passes: passes.map((p) => ({
-      ...p,
-      pass_number: Number(p.pass_number),
-      current_size_bytes: Number(p.current_size_bytes),
-    })),
-    boundaries: boundaries.map((b) => ({ pass_number: Number(b.pass_number), strategy: b.strategy })),
-  };
+  const passRows = await db
+    .select({
+      pass_id: passes.passId,
+      pass_number: passes.passNumber,
+      current_content_hash: passes.currentContentHash,
+      current_size_bytes: passes.currentSizeBytes,
+      semantic_density_score: passes.semanticDensityScore,
+      is_parseable: passes.isParseable,
+      schema_valid: passes.schemaValid,
+    })
+    .from(passes)
+    .where(and(eq(passes.chainId, chainId), eq(passes.contentClass, CLASS)))
+    .orderBy(passes.passNumber, passes.id);
+  const boundaryRows = await db
+    .select({ pass_number: boundaries.passNumber, strategy: boundaries.strategy })
+    .from(boundaries)
+    .where(eq(boundaries.chainId, chainId));
+  return { chain_id: chainId, passes: passRows, boundaries: boundaryRows };
 }
 
 describe(`a chain's catches, found in the database (seed ${SEED})`, () => {

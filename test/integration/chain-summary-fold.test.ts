@@ -2,10 +2,10 @@
 // history. After every write of a random sequence (in order, late, repeated and gapped
 // passes, retries, conflicts, boundaries, two policies) the folded rows must equal a full
 // recompute from the passes themselves.
-import { sql } from "drizzle-orm";
+import { eq, gt, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, summariesSettled } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { chains } from "@/db/schema";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
 import { getChain } from "@/db/queries/chains";
@@ -26,10 +26,11 @@ async function summaries(): Promise<string> {
   // As a page of this process reads them: once the summariser has folded what was stored.
   await summariesSettled();
   const db = await getDb();
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select * from chains where pass_count > 0 or boundary_count > 0 order by chain_id`,
-  );
+  const rows = await db
+    .select()
+    .from(chains)
+    .where(or(gt(chains.passCount, 0), gt(chains.boundaryCount, 0)))
+    .orderBy(chains.chainId);
   return JSON.stringify(rows);
 }
 
@@ -122,10 +123,14 @@ describe("chain summaries kept incrementally", () => {
       // And the counts are the pure rules' (lib/chains/integrity.ts), kind by kind (every few
       // rounds: reading every chain whole each round would make the test slow).
       for (const chainId of round % 8 === 7 ? CHAINS : []) {
-        const [row] = await queryRows<Record<string, number>>(
-          await getDb(),
-          sql`select integrity_count, continued_after_halt_count, restore_not_honoured_count from chains where chain_id = ${chainId}`,
-        );
+        const [row] = await (await getDb())
+          .select({
+            integrity_count: chains.integrityCount,
+            continued_after_halt_count: chains.continuedAfterHaltCount,
+            restore_not_honoured_count: chains.restoreNotHonouredCount,
+          })
+          .from(chains)
+          .where(eq(chains.chainId, chainId));
         const detail = await getChain(chainId);
         if (!row || !detail) continue;
         const count = (kind?: string) => detail.integrity.filter((f) => kind === undefined || f.kind === kind).length;

@@ -3,7 +3,7 @@
 // names, CCR markers that make facts recoverable, `density_source: measured` moving the
 // chain's collapse point and status (never `verdict`), unmeasured passes, the
 // measurement_mismatch filter, bad content, and retention deleting the source.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
@@ -15,7 +15,7 @@ import { getDb } from "@/db/index";
 import { deleteExpiredChains } from "@/db/queries/retention";
 import { getPolicy } from "@/db/queries/policies";
 import { replayClass } from "@/db/queries/what-if";
-import { queryRows } from "@/db/sql";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { evaluatePass } from "@/lib/guard/guard";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -89,12 +89,14 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(later.body.checked_verdict).toBe("COLLAPSE_IMMINENT");
     // Stored once per chain, with where it came from.
     const db = await getDb();
-    const stored = await queryRows<{ origin: string; sha256: string; size_bytes: number | string }>(
+    const stored = await queryRows(
       db,
       sql`select origin, sha256, size_bytes from chain_sources where chain_id = 'ms-1'`,
+      { origin: col.text, sha256: col.text, size_bytes: col.int },
     );
-    expect(stored).toEqual([{ origin: "input_content", sha256: sha256Hex(SOURCE), size_bytes: expect.anything() }]);
-    expect(Number(stored[0]?.size_bytes)).toBe(Buffer.byteLength(SOURCE));
+    expect(stored).toEqual([
+      { origin: "input_content", sha256: sha256Hex(SOURCE), size_bytes: Buffer.byteLength(SOURCE) },
+    ]);
     // Under density_source client the chain follows the claims: no collapse, but the mismatch is a status.
     const detail = await chain("ms-1");
     expect(detail.body.collapse_point).toBeNull();
@@ -122,10 +124,10 @@ describe("measured on ingest, across batches and from cached originals", () => {
       measurement_mismatch: true,
     });
     const db = await getDb();
-    const [copied] = await queryRows<{ origin: string; source: string }>(
-      db,
-      sql`select origin, source from chain_sources where chain_id = 'ms-2'`,
-    );
+    const [copied] = await queryRows(db, sql`select origin, source from chain_sources where chain_id = 'ms-2'`, {
+      origin: col.text,
+      source: col.text,
+    });
     expect(copied).toEqual({ origin: "original", source: SOURCE });
     // A later pass measures against the copy, whatever becomes of the cached original.
     await db.execute(sql`update originals set status = 'evicted', original = null where hash = ${sourceHash}`);
@@ -186,9 +188,10 @@ describe("measured on ingest, across batches and from cached originals", () => {
     // Alerts and webhooks follow it too: a chain.collapsed event, and the metrics by the measured verdict.
     const db = await getDb();
     const collapsedEvents = async (chainId: string) =>
-      queryRows<{ data: Record<string, unknown> }>(
+      queryRows(
         db,
         sql`select data from webhook_events where type = 'chain.collapsed' and data->>'chain_id' = ${chainId}`,
+        { data: col.jsonObject },
       );
     expect((await collapsedEvents("ms-4")).map((e) => e.data)).toEqual([
       expect.objectContaining({ pass_id: "ms-4.p2", pass_number: 2, verdict: "COLLAPSE_IMMINENT" }),
@@ -365,14 +368,11 @@ describe("measured on ingest, across batches and from cached originals", () => {
 
   it("retention deletes a chain's source with the chain", async () => {
     const db = await getDb();
-    const [before] = await queryRows<{ n: number | string }>(
-      db,
-      sql`select count(*) as n from chain_sources where chain_id = 'ms-1'`,
-    );
-    expect(Number(before?.n)).toBe(1);
+    const count = async (where: SQL) =>
+      onlyRow(await queryRows(db, sql`select count(*) as n from chain_sources where ${where}`, { n: col.int })).n;
+    expect(await count(sql`chain_id = 'ms-1'`)).toBe(1);
     const run = await deleteExpiredChains({ now: new Date(Date.now() + 400 * 86_400_000), days: 1 });
     expect(run.chains).toBeGreaterThan(0);
-    const [after] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from chain_sources`);
-    expect(Number(after?.n)).toBe(0);
+    expect(await count(sql`true`)).toBe(0);
   });
 });

@@ -8,23 +8,35 @@ import { describe, expect, it } from "vitest";
 import { getDb, summariesSettled } from "@/db/index";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
-import { queryRows } from "@/db/sql";
+import { chains } from "@/db/schema";
+import { col, queryRows } from "@/db/sql";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
 import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_CHAIN_ROLLUPS_DAILY } from "@/db/ingest/rollups";
 import { setUpTestDatabase } from "../support/database";
+import { rawRows } from "../support/raw-rows";
 
 setUpTestDatabase();
 
 const FIGURES = sql`select chain_id, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number
   from chains order by chain_id`;
+const figures = async () =>
+  JSON.stringify(
+    await queryRows(await getDb(), FIGURES, {
+      chain_id: col.text,
+      integrity_count: col.int,
+      continued_after_halt_count: col.int,
+      restore_not_honoured_count: col.int,
+      halt_pass_number: col.int.nullable(),
+    }),
+  );
 
 const OLD_COLUMNS = "active_chains, integrity_findings, started_chains, started_collapsed, collapsed_chains";
 
 /** A roll-up's rows as sorted JSON, all-zero rows left out. */
 async function rollup(query: SQL): Promise<string> {
   const db = await getDb();
-  const found = await queryRows<Record<string, unknown>>(db, query);
+  const found = await rawRows(db, query);
   return JSON.stringify(
     found
       .map((r) =>
@@ -51,7 +63,7 @@ describe("migration 0008 backfill", () => {
   it("equals a full recompute of the chain summaries and of the roll-ups", async () => {
     await seedDemoIfEmpty();
     const db = await getDb();
-    const recomputed = JSON.stringify(await queryRows(db, FIGURES));
+    const recomputed = await figures();
     expect(recomputed).toContain('"continued_after_halt_count":1');
     expect(recomputed).toContain('"restore_not_honoured_count":1');
     const hourly = await rollup(HOURLY);
@@ -88,15 +100,15 @@ describe("migration 0008 backfill", () => {
     const backfill = file.slice(file.indexOf("-- Backfill.")).split("--> statement-breakpoint");
     expect(backfill).toHaveLength(6);
     for (const statement of backfill) await db.execute(sql.raw(statement));
-    expect(JSON.stringify(await queryRows(db, FIGURES))).toBe(recomputed);
+    expect(await figures()).toBe(recomputed);
     expect(await rollup(HOURLY)).toBe(hourly);
     expect(await rollup(DAILY)).toBe(daily);
 
     await db.transaction(async (tx) => {
-      const ids = (await queryRows<{ chain_id: string }>(tx, sql`select chain_id from chains`)).map((r) => r.chain_id);
+      const ids = (await tx.select({ chain_id: chains.chainId }).from(chains)).map((r) => r.chain_id);
       await refreshChainSummaries(tx, ids);
     });
-    expect(JSON.stringify(await queryRows(db, FIGURES))).toBe(recomputed);
+    expect(await figures()).toBe(recomputed);
   });
 });
 
@@ -145,7 +157,16 @@ describe("migration 0013 backfill", () => {
       (select json_agg(r order by day) from (select day, active_measurement_mismatch from chain_rollups_daily
         where content_class = 'backfill-0013') r) as d`);
     const snapshot = async () =>
-      JSON.stringify([await queryRows(db, PASSES), await queryRows(db, CHAINS), await queryRows(db, ROLLUPS)]);
+      JSON.stringify([
+        await queryRows(db, PASSES, {
+          pass_id: col.text,
+          effective_verdict: col.text,
+          measured_density: col.number.nullable(),
+          measurement_mismatch: col.bool,
+        }),
+        await queryRows(db, CHAINS, { chain_id: col.text, measurement_mismatch_count: col.int }),
+        await queryRows(db, ROLLUPS, { h: col.json, d: col.json }),
+      ]);
     const ingested = await snapshot();
     expect(ingested).toContain('"measurement_mismatch_count":1');
     expect(ingested).toMatch(/"active_measurement_mismatch":[1-9]/);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as health } from "@/app/api/v1/health/route";
 import { closeDb, getDb, openDatabase, setHandle } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { col, queryRows } from "@/db/sql";
 import { toErrorResponse } from "@/lib/errors";
 import { call, post } from "./api-helpers";
 import { jsonRequest } from "../support/database";
@@ -169,9 +169,10 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
     expect((await call(health, jsonRequest("/api/v1/health"))).status).toBe(200);
 
     const db = await getDb();
-    const rows = await queryRows<{ pass_id: string; n: number }>(
+    const rows = await queryRows(
       db,
-      sql`select pass_id, count(*)::int as n from passes where chain_id like 'restart-%' group by chain_id, pass_id`,
+      sql`select pass_id, count(*) as n from passes where chain_id like 'restart-%' group by chain_id, pass_id`,
+      { pass_id: col.text, n: col.int },
     );
     const stored = new Map(rows.map((r) => [r.pass_id, r.n]));
     expect([...stored.values()].every((n) => n === 1)).toBe(true);
@@ -198,10 +199,11 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
       const stored = await post(postPasses, "/api/v1/passes", body);
       expect(stored.status, stored.text.slice(0, 500)).toBe(201);
       const db = await getDb();
-      const [row] = await queryRows<{ passes: number; chains: number }>(
+      const [row] = await queryRows(
         db,
-        sql`select (select count(*)::int from passes where chain_id like 'locks-one-%') as passes,
-          (select count(*)::int from chains where chain_id like 'locks-one-%') as chains`,
+        sql`select (select count(*) from passes where chain_id like 'locks-one-%') as passes,
+          (select count(*) from chains where chain_id like 'locks-one-%') as chains`,
+        { passes: col.int, chains: col.int },
       );
       expect(row).toEqual({ passes: 5_000, chains: 5_000 });
     } finally {
@@ -224,9 +226,10 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL faults (throw-away cluster
       }
     }
     const db = await getDb();
-    const [row] = await queryRows<{ n: number }>(
+    const [row] = await queryRows(
       db,
-      sql`select count(*)::int as n from passes where chain_id like 'locks-a-%' or chain_id like 'locks-b-%'`,
+      sql`select count(*) as n from passes where chain_id like 'locks-a-%' or chain_id like 'locks-b-%'`,
+      { n: col.int },
     );
     expect(row?.n).toBe(10_000);
   }, 180_000);

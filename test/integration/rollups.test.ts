@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, summariesSettled } from "@/db/index";
-import { onlyRow, queryRows } from "@/db/sql";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import {
   RECOMPUTE_CHAIN_ROLLUPS,
@@ -22,6 +22,7 @@ import { OVERVIEW_FIGURE_STATUS } from "@/lib/chains/overview";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
 import { passReceiptSchema, type PassReceipt } from "@/lib/schemas/passes";
+import { rawRows } from "../support/raw-rows";
 import { seededRandom } from "../support/random";
 import { setUpTestDatabase } from "../support/database";
 
@@ -38,7 +39,7 @@ async function rows(query: ReturnType<typeof sql>): Promise<string> {
   // As a page of this process reads them: once the summariser has folded what was stored.
   await summariesSettled();
   const db = await getDb();
-  const found = await queryRows<Record<string, unknown>>(db, query);
+  const found = await rawRows(db, query);
   const normalised = found.map((r) =>
     Object.fromEntries(
       Object.entries(r).map(([k, v]) => [
@@ -65,11 +66,14 @@ async function countedFigures(since: Date | null): Promise<Record<string, number
       ? sql`(select count(*) from chains where ${active}) as ${sql.identifier(key)}`
       : sql`(select count(*) from chains where ${active} and ${chainStatusCondition(status)}) as ${sql.identifier(key)}`,
   );
-  const rows = await queryRows<Record<string, number | string>>(
-    db,
-    sql`select ${sql.join(figures, sql`, `)}, (select count(*) from passes p where ${inRange}) as passes`,
+  const spec = Object.fromEntries([...Object.keys(OVERVIEW_FIGURE_STATUS), "passes"].map((key) => [key, col.int]));
+  return onlyRow(
+    await queryRows(
+      db,
+      sql`select ${sql.join(figures, sql`, `)}, (select count(*) from passes p where ${inRange}) as passes`,
+      spec,
+    ),
   );
-  return Object.fromEntries(Object.entries(onlyRow(rows)).map(([k, v]) => [k, Number(v)]));
 }
 
 const SOURCE = "Release 3.9.0 (2026-05-02) adds Parquet export up to 4 GB and fixes #4412 in the scheduler.";
@@ -182,43 +186,29 @@ describe("overview roll-ups kept at ingest", () => {
     }
 
     const db = await getDb();
-    const perClass = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+    const perClass = await queryRows(
       db,
       sql`select content_class, count(*) as chains, count(collapse_pass_id) as collapsed from chains
         group by content_class order by content_class`,
+      { content_class: col.text, chains: col.int, collapsed: col.int },
     );
-    expect(await listClassStats()).toEqual(
-      perClass.map((r) => ({
-        content_class: r.content_class,
-        chains: Number(r.chains),
-        collapsed: Number(r.collapsed),
-      })),
-    );
+    expect(await listClassStats()).toEqual(perClass);
 
     // Six-hour buckets read the hourly roll-up, two-day buckets the daily one.
     for (const stride of [6 * 3600, 2 * 86_400]) {
       const origin = new Date(Math.floor((base - 24 * HOUR) / (stride * 1000)) * stride * 1000);
-      const counted = await queryRows<{
-        bucket: Date | string;
-        content_class: string;
-        started: string;
-        collapsed: string;
-      }>(
+      const counted = await queryRows(
         db,
         sql`select date_bin(make_interval(secs => ${stride}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
             content_class, count(*) as started, count(collapse_pass_id) as collapsed
           from chains where first_seen_at >= ${origin.toISOString()}::timestamptz group by 1, 2 order by 1, 2`,
+        { bucket: col.date, content_class: col.text, started: col.int, collapsed: col.int },
       );
       expect(await listCollapseRates(origin, stride), `stride ${stride}`).toEqual(
-        counted.map((r) => ({
-          bucket: new Date(r.bucket).toISOString(),
-          content_class: r.content_class,
-          started: Number(r.started),
-          collapsed: Number(r.collapsed),
-        })),
+        counted.map((r) => ({ ...r, bucket: r.bucket.toISOString() })),
       );
     }
-    const first = onlyRow(await queryRows<{ t: Date | string }>(db, sql`select min(first_seen_at) as t from chains`));
-    expect(await getFirstActivity()).toEqual(new Date(first.t));
+    const first = onlyRow(await queryRows(db, sql`select min(first_seen_at) as t from chains`, { t: col.date }));
+    expect(await getFirstActivity()).toEqual(first.t);
   });
 });

@@ -2,11 +2,12 @@
 // summaries, roll-ups and outbox follow in a transaction of the summariser's own. A summary
 // recomputed meanwhile leaves the queued passes out (the fold adds them, once), retention
 // keeps a chain whose passes wait, and reads of this process wait for the fold.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb, getReadDb, summariesSettled } from "@/db/index";
-import { onlyRow, queryRows } from "@/db/sql";
+import { chains } from "@/db/schema";
+import { col, onlyRow, queryRows } from "@/db/sql";
 import { foldQueued, getSummaryQueueStats } from "@/db/ingest/summaries";
 import { getSharedChainVersion } from "@/db/queries/chain-events";
 import { ingestPasses } from "@/db/ingest/passes";
@@ -34,21 +35,18 @@ const receipts = (chainId: string, from: number, to: number) =>
     }),
   );
 
-async function summaryOf(chainId: string): Promise<Record<string, unknown> | undefined> {
+async function summaryOf(chainId: string) {
   const db = await getDb();
-  const [row] = await queryRows<Record<string, unknown>>(db, sql`select * from chains where chain_id = ${chainId}`);
+  const [row] = await db.select().from(chains).where(eq(chains.chainId, chainId));
   return row;
 }
 
 async function queued(chainId: string): Promise<number> {
   const db = await getDb();
   const { n } = onlyRow(
-    await queryRows<{ n: number | string }>(
-      db,
-      sql`select count(*) as n from summary_queue where ${chainId} = any(chain_ids)`,
-    ),
+    await queryRows(db, sql`select count(*) as n from summary_queue where ${chainId} = any(chain_ids)`, { n: col.int }),
   );
-  return Number(n);
+  return n;
 }
 
 describe("the summariser", () => {
@@ -59,9 +57,10 @@ describe("the summariser", () => {
     const db = await getDb();
     // Pass 4 stored and queued the way the ingest does it, its fold not yet run.
     await db.transaction(async (tx) => {
-      const [copy] = await queryRows<{ id: number | string }>(
-        tx,
-        sql`insert into passes (chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
+      const { id } = onlyRow(
+        await queryRows(
+          tx,
+          sql`insert into passes (chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
               current_size_bytes, is_parseable, schema_valid, semantic_density_score, content_class, metadata,
               verdict, effective_verdict, directive, manifest_digest, policy_version, client_mismatch, body_digest, created_at)
             select chain_id, 'sq-a.p4', 4, current_content_hash, 'sq-a:4', 3000, is_parseable, schema_valid, 0.6,
@@ -69,14 +68,16 @@ describe("the summariser", () => {
               created_at
             from passes where pass_id = 'sq-a.p3'
             returning id`,
+          { id: col.int },
+        ),
       );
       await tx.execute(
-        sql`insert into summary_queue (chain_ids, pass_ids) values (array['sq-a'], array[${Number(copy?.id)}]::bigint[])`,
+        sql`insert into summary_queue (chain_ids, pass_ids) values (array['sq-a'], array[${id}]::bigint[])`,
       );
     });
 
     await db.transaction((tx) => refreshChainSummaries(tx, ["sq-a"]));
-    expect(await summaryOf("sq-a")).toMatchObject({ pass_count: 3, last_pass_id: "sq-a.p3" });
+    expect(await summaryOf("sq-a")).toMatchObject({ passCount: 3, lastPassId: "sq-a.p3" });
     const waiting = await getSummaryQueueStats();
     expect(waiting.passes).toBe(1);
     expect(waiting.oldest_seconds).toBeGreaterThanOrEqual(0);
@@ -88,7 +89,7 @@ describe("the summariser", () => {
 
     await foldQueued(db);
     const folded = await summaryOf("sq-a");
-    expect(folded).toMatchObject({ pass_count: 4, last_pass_id: "sq-a.p4" });
+    expect(folded).toMatchObject({ passCount: 4, lastPassId: "sq-a.p4" });
     expect(await queued("sq-a")).toBe(0);
     expect(await getSummaryQueueStats()).toEqual({ passes: 0, oldest_seconds: 0 });
     // Folded once: a full recompute from the passes finds the same row.
@@ -106,7 +107,7 @@ describe("the summariser", () => {
       // Another session holds the lock every writer of summaries takes: a long fold on
       // another instance, a boundary batch, a retention batch.
       const { name } = onlyRow(
-        await queryRows<{ name: string }>(await getDb(), sql`select current_database() as name`),
+        await queryRows(await getDb(), sql`select current_database() as name`, { name: col.text }),
       );
       const url = new URL(process.env.TEST_DATABASE_URL as string);
       url.pathname = `/${name}`;
@@ -138,7 +139,7 @@ describe("the summariser", () => {
         expect(check).toBeNull();
         release();
         expect(await read).toBe("read");
-        expect(await summaryOf("sq-b")).toMatchObject({ pass_count: 2, last_pass_id: "sq-b.p2" });
+        expect(await summaryOf("sq-b")).toMatchObject({ passCount: 2, lastPassId: "sq-b.p2" });
         expect(await queued("sq-b")).toBe(0);
       } finally {
         release?.();
