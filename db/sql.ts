@@ -11,6 +11,9 @@
 // accepts every form a driver gives and answers one JavaScript value. A column missing,
 // unexpected or of another kind is a bug in the query, not bad input: it throws RowShapeError,
 // which the error contract answers as a generic 500 and logs.
+//
+// Decoders are plain functions, one call per column, cheap enough for the chain series and the
+// roll-ups; `col.jsonOf` parses with zod per row, so it is for json that needs checking.
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { z } from "zod";
