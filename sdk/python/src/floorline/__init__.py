@@ -2,7 +2,8 @@
 locally exactly as the reference, and delivery in the background that never raises into the agent."""
 
 from ._version import __version__
-from .client import Breach, Chain, Floorline, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
+from .client import Chain, Floorline
+from .results import Breach, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
 from .delivery import DeliveryError
 from .guard import CONSERVATIVE_DEFAULT_POLICY, CompressionPolicy, Manifest, evaluate_pass
 from ._measure import measure
