@@ -49,7 +49,8 @@ export async function requestSummaries(): Promise<void> {
 export async function foldQueuedChain(chainId: string): Promise<void> {
   const waiting = await queryRows(
     await getDb(),
-    sql`select 1 from summary_queue where ${chainId} = any(chain_ids) limit 1`,
+    sql`select id from summary_queue where ${chainId} = any(chain_ids) limit 1`,
+    { id: col.int },
   );
   if (waiting.length === 0) return;
   await requestSummaries();
