@@ -1,9 +1,10 @@
 // Demo originals that teach the CCR store: a tool output compressed hard and retrieved
 // back, the cached orders a restore boundary rolls back to, an expired and an evicted
 // entry that still answer 410, and a few misses so every counter has something to show.
-import { sql } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import { getDb } from "./index";
-import { col, onlyRow, queryRows } from "./sql";
+import { originals } from "./schema";
+import { onlyRow } from "./sql";
 import { enforceStoreLimits } from "@/db/queries/originals/eviction";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { getOriginalsConfig } from "@/db/queries/originals/shared";
@@ -53,7 +54,7 @@ function buildLog(lines: number): string {
 /** Seeds demo originals once; returns how many were stored (0 when the store is not empty). */
 export async function seedDemoOriginals(): Promise<number> {
   const db = await getDb();
-  const { n } = onlyRow(await queryRows(db, sql`select count(*) as n from originals`, { n: col.int }));
+  const { n } = onlyRow(await db.select({ n: count() }).from(originals));
   if (n > 0) return 0;
   const config = getOriginalsConfig();
 

@@ -10,6 +10,7 @@ import * as counting from "@/app/api/v1/originals/count/route";
 import * as retrieve from "@/app/api/v1/retrieve/route";
 import { getDb } from "@/db/index";
 import { originals } from "@/db/schema";
+import { getStoreStats } from "@/db/queries/originals/metrics";
 import { getOriginalStats } from "@/db/queries/originals/stats";
 import { storeOriginal } from "@/db/queries/originals/store";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -208,6 +209,7 @@ describe("deleting", () => {
 
   it("clears one tenant in one go; other tenants and the default one keep theirs", async () => {
     const texts = [tool(11), tool(12), tool(13)];
+    const gaugesBefore = await getStoreStats();
     for (const t of texts) await store({ original: t, tenant: "wipe", compressed: "c" });
     await store({ original: texts[0], tenant: "keep" });
     await store({ original: texts[0] });
@@ -226,6 +228,11 @@ describe("deleting", () => {
       ["wipe", "evicted"],
     ]);
     expect((await clear("?tenant=wipe")).body.deleted).toBe(0);
+    // The /metrics gauges: two entries stay live, three became tombstones.
+    const gauges = await getStoreStats();
+    expect(gauges.entries.live - gaugesBefore.entries.live).toBe(2);
+    expect(gauges.entries.evicted - gaugesBefore.entries.evicted).toBe(3);
+    expect(gauges.bytes - gaugesBefore.bytes).toBe(2 * Buffer.byteLength(texts[0] as string));
   });
 
   it("refuses to clear without naming the tenant, and clears nothing", async () => {

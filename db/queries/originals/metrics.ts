@@ -1,8 +1,7 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { getDb } from "../../index";
-import { ccrCounters } from "../../schema";
-import { col, queryRows } from "../../sql";
+import { ccrCounters, originals } from "../../schema";
 import type { StoreStats } from "@/lib/observability/metrics";
 import { ALL_TIME } from "./shared";
 
@@ -32,11 +31,11 @@ export async function getStoreStats(): Promise<StoreStats> {
           ]),
         ),
       ),
-    queryRows(
-      db,
-      sql`select status, count(*) as n from originals where status in ('evicted', 'expired') group by status`,
-      { status: col.oneOf(["evicted", "expired"]), n: col.int },
-    ),
+    db
+      .select({ status: originals.status, n: count() })
+      .from(originals)
+      .where(inArray(originals.status, ["evicted", "expired"]))
+      .groupBy(originals.status),
   ]);
   const c = Object.fromEntries(counters.map((r) => [r.metric, r.value]));
   const t = Object.fromEntries(tombstones.map((r) => [r.status, r.n]));
