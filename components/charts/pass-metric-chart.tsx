@@ -7,18 +7,7 @@
 // only marks that are direct children of the one LineChart, so they cannot move to components.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import {
-  Brush,
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceDot,
-  ReferenceLine,
-  Tooltip,
-  XAxis,
-  YAxis,
-  type TooltipContentProps,
-} from "recharts";
+import { Brush, CartesianGrid, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import type { IntegrityFinding } from "@/lib/schemas/chains";
 import type { FloorSpan, Mismatch, SeriesPoint } from "@/lib/chains/series";
@@ -34,7 +23,6 @@ import {
   withGaps,
 } from "@/lib/chart-domain";
 import { formatBytes, formatKind } from "@/lib/format";
-import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { ChartData } from "./chart-data";
 import { PassTooltip } from "./pass-tooltip";
 import { BottomLabel, Diamond, FloorLabel, MeasuredGap, Square, TopLabel, Triangle } from "./chart-marks";

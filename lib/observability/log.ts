@@ -7,7 +7,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
-import { errorFields } from "./error-fields";
 import { LOGGER, processSingleton } from "../process-singleton";
 import { env } from "../env";
 

@@ -1,8 +1,9 @@
 // CCR (Compress, Cache, Retrieve) rules that need no database: store keys, markers,
 // configuration, TTLs and the wording of a miss. The query layer applies them.
 import { env, envInvalid } from "../env";
+import { ApiError } from "../errors";
 import { MiB } from "../http/body";
-import { FULL_HASH_LENGTH, MIN_PREFIX_LENGTH } from "./marker";
+import { FULL_HASH_LENGTH, MIN_PREFIX_LENGTH, parseHashKey } from "./marker";
 
 export {
   checkClientHash,
@@ -14,6 +15,17 @@ export {
   markerKey,
   parseHashKey,
 } from "./marker";
+
+/** A key a request names, or the 422 that says what is wrong with it. */
+export function requireHashKey(rawKey: string): { key: string; full: boolean } {
+  const parsed = parseHashKey(rawKey);
+  if (!parsed.ok) {
+    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
+      issues: [{ path: "hash", message: parsed.message }],
+    });
+  }
+  return parsed;
+}
 
 export const MAX_ORIGINAL_BYTES = 32 * MiB;
 export const DEFAULT_MAX_BYTES = 1024 * MiB;

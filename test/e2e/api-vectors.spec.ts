@@ -6,7 +6,6 @@ import http from "node:http";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test, type APIResponse } from "@playwright/test";
-import { at } from "../support/at";
 
 interface GuardVector {
   pass: Record<string, unknown>;

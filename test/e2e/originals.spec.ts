@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { at } from "../support/at";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 // The server outlives a single test: every test writes content of its own.

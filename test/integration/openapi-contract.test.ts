@@ -8,7 +8,7 @@ import { ROUTES, type RoutePattern } from "@/lib/http/registry";
 import { setStoreStatsSource } from "@/lib/observability/metrics";
 import { getStoreStats } from "@/db/queries/originals/metrics";
 import { setUpTestDatabase } from "../support/database";
-import { doc, type Json, validatorFor } from "../support/openapi";
+import { doc, validatorFor } from "../support/openapi";
 
 setUpTestDatabase();
 

@@ -1,7 +1,7 @@
 // Tenants, metadata, peeks, client-reported retrievals, deletion and counts: what a cache
 // client (Headroom's CCR store) needs of the originals store, through the real handlers.
 import { createHash } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as collection from "@/app/api/v1/originals/route";
 import * as single from "@/app/api/v1/originals/[hash]/route";

@@ -1,7 +1,6 @@
 // A server of the built app of its own (own port, own embedded data folder), for e2e tests
 // that need their own environment or restart the server. Started like `npm start`.
 import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { startScript } from "./scripts";
 
 export interface AppServer {

@@ -12,7 +12,6 @@ import {
   MAX_EVALUATE_BATCH,
 } from "@/lib/schemas/guard";
 import { seededRandom } from "./random";
-import { SMALL_EVALUATE_ITEM } from "./evaluate-item";
 
 /** The general path's answer for a body, or null where it answers an error. */
 export function generalAnswer(text: string): string | null {

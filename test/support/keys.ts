@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { parseApiKey } from "../../lib/auth/credentials";
 import { cliScript } from "./scripts";
 

@@ -2,7 +2,6 @@
 // (the shared Playwright web server must stay up for the other specs).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import path from "node:path";
 import { startScript } from "./scripts";
 
 /** A port nothing listens on right now (other engineers' servers share this machine). */

@@ -6,7 +6,7 @@ import { getDb } from "../../index";
 import { col, columnList, queryRows, type RowOf } from "../../sql";
 import type { Executor } from "../../types";
 import { ApiError } from "@/lib/errors";
-import { deletionReason, expiryReason, parseHashKey, unknownMessage } from "@/lib/originals/rules";
+import { deletionReason, expiryReason, requireHashKey, unknownMessage } from "@/lib/originals/rules";
 import { type ClearResultWire, type DeleteResultWire, ORIGINAL_STATUSES } from "@/lib/schemas/originals";
 import { DEFAULT_TENANT, type OriginalsOptions } from "./shared";
 import { tombstone } from "./eviction";
@@ -59,12 +59,7 @@ export async function deleteOriginal(
 ): Promise<DeleteResultWire> {
   const now = options.now ?? new Date();
   const tenant = options.tenant ?? DEFAULT_TENANT;
-  const parsed = parseHashKey(rawKey);
-  if (!parsed.ok) {
-    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
-      issues: [{ path: "hash", message: parsed.message }],
-    });
-  }
+  const parsed = requireHashKey(rawKey);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const resolved = await resolveKey(tx, parsed.key, tenant);

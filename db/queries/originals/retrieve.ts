@@ -14,7 +14,7 @@ import {
   expiryReason,
   goneMessage,
   hourOf,
-  parseHashKey,
+  requireHashKey,
   unknownMessage,
   type OriginalsCounts,
   type CcrMetric,
@@ -168,12 +168,7 @@ async function counted<T>(run: () => Promise<T>): Promise<T> {
 export async function peekOriginal(rawKey: string, options: RetrieveOptions = {}): Promise<PeekedOriginalWire> {
   const now = options.now ?? new Date();
   const tenant = options.tenant ?? DEFAULT_TENANT;
-  const parsed = parseHashKey(rawKey);
-  if (!parsed.ok) {
-    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
-      issues: [{ path: "hash", message: parsed.message }],
-    });
-  }
+  const parsed = requireHashKey(rawKey);
   // The primary: a client peeks at what it has just stored.
   const db = await getDb();
   const resolved = await resolveKey(db, parsed.key, tenant);
@@ -214,12 +209,7 @@ async function retrieve(
   const now = options.now ?? new Date();
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const newMetadata = what.metadata === null ? null : JSON.stringify(what.metadata);
-  const parsed = parseHashKey(rawKey);
-  if (!parsed.ok) {
-    throw new ApiError("validation_failed", `The hash ${parsed.message}.`, {
-      issues: [{ path: "hash", message: parsed.message }],
-    });
-  }
+  const parsed = requireHashKey(rawKey);
   const db = await getDb();
   // An original in memory is not read again: the statement returns its text only for another hash.
   const cached = what.text ? cachedOriginalFor(parsed.key) : null;

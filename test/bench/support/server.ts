@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
-import path from "node:path";
 import { repoRoot } from "./paths";
 import { startScript } from "../../support/scripts";
 
