@@ -10,6 +10,7 @@ import type { ContentFormat, DecodedFormat, DensitySource } from "@/lib/content-
 import type { FloorPreview, PreviewFloor } from "@/lib/recommend/wire";
 import { policyApiHref } from "@/lib/routes";
 import { MOVEMENT_LABEL, MOVEMENTS } from "@/lib/chains/what-if";
+import { ViewerNote } from "./floor-fields";
 
 export interface FloorFields {
   min_size_bytes: number;
@@ -240,11 +241,7 @@ export function FloorChangeDialog({
           Change note <span className="muted">(why; kept in the version history)</span>
           <textarea name="note" rows={2} required maxLength={2048} data-testid="floor-change-note" />
         </label>
-        {canEdit ? null : (
-          <p className="note" data-testid="floor-change-read-only">
-            Only an admin can change a floor; you are signed in as a viewer.
-          </p>
-        )}
+        {canEdit ? null : <ViewerNote testId="floor-change-read-only" />}
         <div className="form-actions">
           <button type="submit" className="primary" disabled={saving || !canEdit || outcome?.kind === "saved"}>
             {saving ? "Saving…" : `Confirm: save as version ${inForce.version + 1}`}

@@ -45,3 +45,40 @@ export function FloorFields({
     </div>
   );
 }
+
+/** A labelled select of plain values, each shown as itself: the content format and its decoded format. */
+export function ValueSelect({
+  label,
+  name,
+  values,
+  defaultValue,
+  testId,
+}: {
+  label: React.ReactNode;
+  name: string;
+  values: readonly string[];
+  defaultValue: string;
+  testId?: string;
+}) {
+  return (
+    <label>
+      {label}
+      <select name={name} defaultValue={defaultValue} data-testid={testId}>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Said where a viewer sees a form only an admin may submit. */
+export function ViewerNote({ testId }: { testId: string }) {
+  return (
+    <p className="note" data-testid={testId}>
+      Only an admin can change a floor; you are signed in as a viewer.
+    </p>
+  );
+}

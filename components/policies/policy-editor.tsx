@@ -12,7 +12,7 @@ import {
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { PreviewFloor } from "@/lib/recommend/wire";
 import { FloorChangeDialog, type FloorFields as ProposedFloor } from "./floor-change";
-import { type Floor, FloorFields } from "./floor-fields";
+import { type Floor, FloorFields, ValueSelect, ViewerNote } from "./floor-fields";
 
 export type PolicyDraft = Floor;
 
@@ -80,26 +80,27 @@ export function PolicyEditor({
           Required fields <span className="muted">(one per line, dotted paths)</span>
           <textarea name="required_fields" rows={3} defaultValue={current.required_fields.join("\n")} />
         </label>
-        <label>
-          Content format <span className="muted">(how the server reads receipt content)</span>
-          <select name="format" defaultValue={current.format} data-testid="policy-format">
-            {CONTENT_FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Decoded as <span className="muted">(base64 only)</span>
-          <select name="decoded_format" defaultValue={current.decoded_format ?? "any"}>
-            {DECODED_FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ValueSelect
+          label={
+            <>
+              Content format <span className="muted">(how the server reads receipt content)</span>
+            </>
+          }
+          name="format"
+          values={CONTENT_FORMATS}
+          defaultValue={current.format}
+          testId="policy-format"
+        />
+        <ValueSelect
+          label={
+            <>
+              Decoded as <span className="muted">(base64 only)</span>
+            </>
+          }
+          name="decoded_format"
+          values={DECODED_FORMATS}
+          defaultValue={current.decoded_format ?? "any"}
+        />
         <label>
           Density the chains follow{" "}
           <span className="muted">(the measured one wherever the server measured a pass&apos;s content)</span>
@@ -124,11 +125,7 @@ export function PolicyEditor({
           Description
           <input name="description" type="text" defaultValue={current.version > 0 ? (current.description ?? "") : ""} />
         </label>
-        {canEdit ? null : (
-          <p className="note" data-testid="policy-read-only">
-            Only an admin can change a floor; you are signed in as a viewer.
-          </p>
-        )}
+        {canEdit ? null : <ViewerNote testId="policy-read-only" />}
         <div className="form-actions">
           <button type="submit" className="primary" disabled={!canEdit}>
             Save as version {current.version + 1}…
