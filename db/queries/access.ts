@@ -25,7 +25,7 @@ import {
   SIGN_IN_WINDOW_MS,
   secondsLeft,
 } from "@/lib/auth/throttle";
-import type { ApiKeyWire, CreatedApiKeyWire } from "@/lib/schemas/access";
+import type { ApiKeyWire, CreatedApiKeyWire, OperatorWire } from "@/lib/schemas/access";
 import { getDb } from "../index";
 import { queryRows } from "../sql";
 import { apiKeys, authAttempts, operators, sessions } from "../schema";
@@ -147,14 +147,6 @@ export async function authenticateApiKey(token: string): Promise<Principal | nul
       .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now))));
   }
   return { kind: "key", id: row.id, name: row.name, scopes: row.scopes };
-}
-
-export interface OperatorWire {
-  id: number;
-  name: string;
-  role: Role;
-  created_at: string;
-  disabled_at: string | null;
 }
 
 function toOperatorWire(row: typeof operators.$inferSelect): OperatorWire {

@@ -63,6 +63,7 @@ export const operatorSchema = z
     disabled_at: timestamp.nullable(),
   })
   .meta({ id: "Operator" });
+export type OperatorWire = z.infer<typeof operatorSchema>;
 
 const signedInOperator = z.object({ id: z.int().min(1), name: z.string(), role: z.enum(ROLES) });
 
