@@ -10,6 +10,7 @@ import {
   utcTimestamp,
 } from "./common";
 import { compressionPassShape, verdictSchema } from "./guard";
+import type { ServerChecks } from "../content-checks/check-content";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { bodyDigest, canonicalJson } from "../guard/canonical";
 import { VERDICTS } from "../guard/guard";
@@ -110,6 +111,15 @@ export const serverChecksSchema = z.object({
     .describe("facts the content does not state but a CCR marker in it makes recoverable, with the original's key"),
   measurement_mismatch: z.boolean().optional(),
 });
+// ServerChecks (lib/content-checks, which the SDK ships without zod) is what the server
+// computes; this schema is how it answers. Neither may gain a field the other lacks, and what
+// is computed must fit the answer: the compiler holds the two together.
+type ServerChecksAnswer = z.infer<typeof serverChecksSchema>;
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+const serverChecksAgree: SameKeys<ServerChecks, ServerChecksAnswer> = true;
+const serverChecksFit = (computed: ServerChecks): ServerChecksAnswer => computed;
+void serverChecksAgree;
+void serverChecksFit;
 
 /**
  * What a stored receipt answers: the server's verdict on it, and, for a receipt that carried
