@@ -11,7 +11,8 @@
 // are 3-D dominance counts, read from suffix sums over a histogram of the chains' ranks.
 // Compression kept is computed exactly (outcomeOf), but only for the finalists of each
 // option, because among floors that catch and halt the same chains the loosest keep the
-// most compression.
+// most compression. One file, longer than most: the grid's axes, its scoring and the
+// presentation of the options share one encoding of a floor that nothing else needs.
 import type { CompressionPolicy } from "@/lib/guard/guard";
 import type { ChainColumns } from "./chains";
 import { type ClassProfile, type Outcome, outcomeOf, profileChains } from "./profile";

@@ -1,5 +1,6 @@
 // Bad input of every kind: each is a 4xx in the contract's error shape, none is a 5xx,
-// and none changes a single row.
+// and none changes a single row. Long because every refusal is checked against the one
+// database the file seeds once, so that "changes nothing" is checked against the same rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";

@@ -1,3 +1,6 @@
+// Chains through the real route handlers: receipts and boundaries in, the chain, the list
+// (filters, sorts, keyset pages), the export and the integrity findings out. Long because its
+// sections share the chains stored once at the top.
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";

@@ -1,7 +1,8 @@
 // The OpenAPI document against the live handlers: every route of the registry gets real
 // requests (successes and errors) against a real database, and every answer must have a
 // documented status, a documented media type, and (for JSON) a body that the document's
-// schema accepts. A route added without a case here fails the coverage test.
+// schema accepts. A route added without a case here fails the coverage test. Long because
+// it is the one table of cases per route, which the coverage test reads as a whole.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/db/demo";
 import { ROUTES, type RoutePattern } from "@/lib/http/registry";

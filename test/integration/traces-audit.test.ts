@@ -1,6 +1,7 @@
 // Distilled traces through the real route handlers on a real database (PGlite, or
 // PostgreSQL when TEST_DATABASE_URL is set): every public vector in and back out, the
-// fail-closed rejections, idempotency, and the list's filters and keyset pages.
+// fail-closed rejections, idempotency, and the list's filters and keyset pages. Long because
+// the list's sections read the traces the earlier sections stored in the file's database.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
