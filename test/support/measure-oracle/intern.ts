@@ -1,0 +1,454 @@
+// Interning: strings (or ranges of a string) and sequences of small integers to dense integer
+// ids, through open-addressing tables of 32-bit FNV-1a hashes. A hash only finds a candidate;
+// every hit is confirmed by comparing the characters (or the integers), so ids are exact and
+// answers never depend on a collision. This is what lets the measurement work on ids and typed
+// arrays instead of building a string or an object per token.
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+/** A final mix so the table's low bits depend on every character. */
+function mix(h: number): number {
+  let x = h ^ (h >>> 16);
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  return x;
+}
+
+function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let size = a.length * 2;
+  while (size < need) size *= 2;
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
+export function growInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  return grownInt32(a, need);
+}
+
+export function growFloat64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let size = a.length * 2;
+  while (size < need) size *= 2;
+  const b = new Float64Array(size);
+  b.set(a);
+  return b;
+}
+
+export function growUint8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let size = a.length * 2;
+  while (size < need) size *= 2;
+  const b = new Uint8Array(size);
+  b.set(a);
+  return b;
+}
+
+/** Strings to ids, in the order first seen. */
+export class Interner {
+  readonly strings: string[] = [];
+  private hashes = new Int32Array(256);
+  private table = new Int32Array(512);
+  private mask = 511;
+
+  get size(): number {
+    return this.strings.length;
+  }
+
+  /** The id of `s[from, to)`, ASCII lower-cased when `lower`, added when new. */
+  range(s: string, from: number, to: number, lower: boolean): number {
+    let h = FNV_OFFSET;
+    for (let i = from; i < to; i++) {
+      let c = s.charCodeAt(i);
+      if (lower && c >= 65 && c <= 90) c += 32;
+      h = Math.imul(h ^ c, FNV_PRIME);
+    }
+    h = mix(h);
+    const length = to - from;
+    let slot = h & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (this.hashes[id] === h) {
+        const known = this.strings[id] as string;
+        if (known.length === length && (lower ? sameChars(known, s, from, true) : s.startsWith(known, from))) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    let text = from === 0 && to === s.length ? s : s.slice(from, to);
+    if (lower) text = lowerAscii(text);
+    return this.insert(text, h, slot);
+  }
+
+  id(s: string): number {
+    return this.range(s, 0, s.length, false);
+  }
+
+  private insert(text: string, h: number, slot: number): number {
+    const id = this.strings.length;
+    this.strings.push(text);
+    this.hashes = grownInt32(this.hashes, id + 1);
+    this.hashes[id] = h;
+    this.table[slot] = id + 1;
+    if ((id + 1) * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    for (let id = 0; id < this.strings.length; id++) {
+      let slot = (this.hashes[id] as number) & this.mask;
+      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.table[slot] = id + 1;
+    }
+  }
+}
+
+function sameChars(known: string, s: string, from: number, lower: boolean): boolean {
+  for (let k = 0; k < known.length; k++) {
+    let c = s.charCodeAt(from + k);
+    if (lower && c >= 65 && c <= 90) c += 32;
+    if (known.charCodeAt(k) !== c) return false;
+  }
+  return true;
+}
+
+function lowerAscii(s: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      out += s.slice(from, i) + String.fromCharCode(c + 32);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+/**
+ * Strings to ids through the engine's own string hashing: for strings that exist anyway (keys
+ * built while classifying a token), which a Map hashes faster than a loop over their characters.
+ */
+export class StringIds {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  get size(): number {
+    return this.strings.length;
+  }
+
+  id(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+
+  /** A new id that no string will ever be given: for keys known by their parts (see jsonKey). */
+  fresh(): number {
+    this.strings.push("");
+    return this.strings.length - 1;
+  }
+
+  /** The id of `s[from, to)`, ASCII lower-cased when `lower`. */
+  range(s: string, from: number, to: number, lower: boolean): number {
+    const text = from === 0 && to === s.length ? s : s.slice(from, to);
+    return this.id(lower ? lowerAscii(text) : text);
+  }
+}
+
+/** Sequences of non-negative integers to ids. The caller writes a sequence into `scratch`, then asks for its id. */
+export class SeqInterner {
+  /** All sequences, back to back; sequence `id` is `pool[start[id], start[id + 1])`. */
+  pool = new Int32Array(1024);
+  start = new Int32Array(256);
+  private hashes = new Int32Array(256);
+  private table = new Int32Array(512);
+  private mask = 511;
+  count = 0;
+  scratch = new Int32Array(64);
+  length = 0;
+
+  constructor() {
+    this.start[0] = 0;
+  }
+
+  push(value: number): void {
+    if (this.length >= this.scratch.length) this.scratch = grownInt32(this.scratch, this.length + 1);
+    this.scratch[this.length++] = value;
+  }
+
+  /** The id of the sequence in `scratch[0, length)`; the scratch is emptied. */
+  take(): number {
+    const n = this.length;
+    const scratch = this.scratch;
+    let h = FNV_OFFSET ^ n;
+    for (let i = 0; i < n; i++) {
+      const v = scratch[i] as number;
+      h = Math.imul(h ^ (v & 0xffff), FNV_PRIME);
+      h = Math.imul(h ^ (v >>> 16), FNV_PRIME);
+    }
+    h = mix(h);
+    this.length = 0;
+    let slot = h & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (this.hashes[id] === h) {
+        const a = this.start[id] as number;
+        if ((this.start[id + 1] as number) - a === n) {
+          let same = true;
+          for (let i = 0; i < n; i++) {
+            if (this.pool[a + i] !== scratch[i]) {
+              same = false;
+              break;
+            }
+          }
+          if (same) return id;
+        }
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    const at = this.start[id] as number;
+    this.pool = grownInt32(this.pool, at + n);
+    for (let i = 0; i < n; i++) this.pool[at + i] = scratch[i] as number;
+    this.start = grownInt32(this.start, id + 2);
+    this.start[id + 1] = at + n;
+    this.hashes = grownInt32(this.hashes, id + 1);
+    this.hashes[id] = h;
+    this.table[slot] = id + 1;
+    if ((id + 1) * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = (this.hashes[id] as number) & this.mask;
+      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.table[slot] = id + 1;
+    }
+  }
+}
+
+/**
+ * Counts by id that start at zero without being cleared: a count belongs to the current
+ * generation or reads as zero. Reused from one measurement to the next (the lexicon keeps a
+ * pool), so a small measurement never pays for zeroing arrays as large as the lexicon.
+ */
+export class Counts {
+  private values = new Int32Array(1024);
+  private stamps = new Int32Array(1024);
+  private generation = 1;
+
+  reset(): void {
+    if (++this.generation >= 0x7fffffff) {
+      this.stamps.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  get(id: number): number {
+    return id < this.stamps.length && this.stamps[id] === this.generation ? (this.values[id] as number) : 0;
+  }
+
+  has(id: number): boolean {
+    return id < this.stamps.length && this.stamps[id] === this.generation;
+  }
+
+  /** Adds `by` to the count of `id` and returns the new count. */
+  add(id: number, by = 1): number {
+    if (id >= this.stamps.length) {
+      this.stamps = grownInt32(this.stamps, id + 1);
+      this.values = grownInt32(this.values, id + 1);
+    }
+    if (this.stamps[id] !== this.generation) {
+      this.stamps[id] = this.generation;
+      this.values[id] = by;
+      return by;
+    }
+    const v = (this.values[id] as number) + by;
+    this.values[id] = v;
+    return v;
+  }
+}
+
+/** A map from two non-negative integers to a non-negative integer. */
+export class PairMap {
+  private keys = new Int32Array(2 * 1024);
+  private values = new Int32Array(1024);
+  private mask = 1023;
+  private size = 0;
+
+  /** The value stored for (a, b), or -1. */
+  get(a: number, b: number): number {
+    const slot = this.find(a, b);
+    return (this.values[slot] as number) - 1;
+  }
+
+  set(a: number, b: number, value: number): void {
+    const slot = this.find(a, b);
+    if (this.values[slot] === 0) {
+      this.keys[slot * 2] = a;
+      this.keys[slot * 2 + 1] = b;
+      this.size++;
+    }
+    this.values[slot] = value + 1;
+    if (this.size * 2 > this.mask) this.rehash();
+  }
+
+  private find(a: number, b: number): number {
+    let slot = mix(Math.imul(Math.imul(a ^ 0x9e3779b9, FNV_PRIME) ^ b, FNV_PRIME)) & this.mask;
+    while (this.values[slot] !== 0) {
+      if (this.keys[slot * 2] === a && this.keys[slot * 2 + 1] === b) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const values = this.values;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 2);
+    this.values = new Int32Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < values.length; s++) {
+      if (values[s] === 0) continue;
+      const slot = this.find(keys[s * 2] as number, keys[s * 2 + 1] as number);
+      this.keys[slot * 2] = keys[s * 2] as number;
+      this.keys[slot * 2 + 1] = keys[s * 2 + 1] as number;
+      this.values[slot] = values[s] as number;
+    }
+  }
+}
+
+/** Runs of four integers to dense ids, without copying them anywhere but the table. */
+export class QuadIds {
+  private keys = new Int32Array(4 * 1024);
+  private ids = new Int32Array(1024);
+  private mask = 1023;
+  count = 0;
+
+  id(a: number, b: number, c: number, d: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = Math.imul(h ^ c, FNV_PRIME);
+    h = mix(Math.imul(h ^ d, FNV_PRIME));
+    let slot = h & this.mask;
+    for (;;) {
+      const known = this.ids[slot] as number;
+      if (known === 0) break;
+      const k = slot * 4;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
+        return known - 1;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    const k = slot * 4;
+    this.keys[k] = a;
+    this.keys[k + 1] = b;
+    this.keys[k + 2] = c;
+    this.keys[k + 3] = d;
+    this.ids[slot] = id + 1;
+    if (this.count * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const ids = this.ids;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 4);
+    this.ids = new Int32Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < ids.length; s++) {
+      const id = ids[s] as number;
+      if (id === 0) continue;
+      const a = keys[s * 4] as number;
+      const b = keys[s * 4 + 1] as number;
+      const c = keys[s * 4 + 2] as number;
+      const d = keys[s * 4 + 3] as number;
+      let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+      h = Math.imul(h ^ b, FNV_PRIME);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      h = mix(Math.imul(h ^ d, FNV_PRIME));
+      let slot = h & this.mask;
+      while (this.ids[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.keys.set(keys.subarray(s * 4, s * 4 + 4), slot * 4);
+      this.ids[slot] = id;
+    }
+  }
+}
+
+/** Counts keyed by three non-negative integers. */
+export class TripleCounter {
+  private keys = new Int32Array(3 * 256);
+  private counts = new Int32Array(256);
+  private used = new Uint8Array(256);
+  private mask = 255;
+  private size = 0;
+
+  add(a: number, b: number, c: number): void {
+    const slot = this.find(a, b, c);
+    if (this.used[slot] === 0) {
+      this.used[slot] = 1;
+      this.keys[slot * 3] = a;
+      this.keys[slot * 3 + 1] = b;
+      this.keys[slot * 3 + 2] = c;
+      this.counts[slot] = 1;
+      if (++this.size * 2 > this.mask) this.rehash();
+    } else this.counts[slot] = (this.counts[slot] as number) + 1;
+  }
+
+  get(a: number, b: number, c: number): number {
+    const slot = this.find(a, b, c);
+    return this.used[slot] === 0 ? 0 : (this.counts[slot] as number);
+  }
+
+  private find(a: number, b: number, c: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = mix(Math.imul(h ^ c, FNV_PRIME));
+    let slot = h & this.mask;
+    while (this.used[slot] !== 0) {
+      const k = slot * 3;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const counts = this.counts;
+    const used = this.used;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 3);
+    this.counts = new Int32Array(size);
+    this.used = new Uint8Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < used.length; s++) {
+      if (used[s] === 0) continue;
+      const slot = this.find(keys[s * 3] as number, keys[s * 3 + 1] as number, keys[s * 3 + 2] as number);
+      this.used[slot] = 1;
+      this.keys[slot * 3] = keys[s * 3] as number;
+      this.keys[slot * 3 + 1] = keys[s * 3 + 1] as number;
+      this.keys[slot * 3 + 2] = keys[s * 3 + 2] as number;
+      this.counts[slot] = counts[s] as number;
+    }
+  }
+}

@@ -1,0 +1,355 @@
+// The tokeniser as a scanner over character codes: lines and tokens are ranges, each raw token
+// is looked up in the lexicon by its characters (no string is cut for a token already seen),
+// and a text's tokens are one array of token ids with a byte of flags each. The rules are those
+// of docs/measurement.md, "Tokens"; `classify` (tokens.ts) still decides what a token is.
+import { isWideSeparator } from "./chars";
+import { growInt32, growUint8 } from "./intern";
+import { Lexicon, type TokenInfo } from "./lexicon";
+import type { TokenKind } from "./tokens";
+
+export const ENDS = 1;
+export const OPEN = 2;
+
+// Character classes of ASCII, one table lookup per character.
+const BREAK = 1;
+const TRAIL = 2; // . , : = ' trimmed from a token's end
+const LEAD = 4; // , : = ' trimmed from its start
+const DIGIT = 8;
+const LETTER = 16;
+const ASCII = new Uint8Array(128);
+for (let c = 0; c <= 32; c++) ASCII[c] = BREAK;
+for (const c of '()[]{}<>"`|;!?*') ASCII[c.charCodeAt(0)] = BREAK;
+ASCII[127] = BREAK;
+for (const c of ".,:='") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | TRAIL;
+for (const c of ",:='") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | LEAD;
+for (let c = 48; c <= 57; c++) ASCII[c] = DIGIT;
+for (let c = 65; c <= 90; c++) ASCII[c] = LETTER;
+for (let c = 97; c <= 122; c++) ASCII[c] = LETTER;
+
+const isDigitAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+};
+const isLetterAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  return c < 128 ? ((ASCII[c] as number) & LETTER) !== 0 : !isWideSeparator(c);
+};
+
+/** Chinese and Japanese script: kana, CJK ideographs, half-width katakana. */
+export function isCjk(c: number): boolean {
+  return (
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xff66 && c <= 0xff9f)
+  );
+}
+
+/** CJK and full-width punctuation: 、。「」（），：！？ and the like. */
+export function isCjkPunctuation(c: number): boolean {
+  return (
+    (c >= 0x3001 && c <= 0x3003) ||
+    (c >= 0x3008 && c <= 0x3011) ||
+    (c >= 0x3014 && c <= 0x301f) ||
+    (c >= 0xff01 && c <= 0xff0f) ||
+    (c >= 0xff1a && c <= 0xff20) ||
+    (c >= 0xff3b && c <= 0xff40) ||
+    (c >= 0xff5b && c <= 0xff65)
+  );
+}
+
+/** Full stops, exclamation and question marks of CJK text: they end a sentence as . ! ? do. */
+const isCjkSentenceEnd = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff0e;
+
+/** Whether the character at `i` ends a token, in the line `[from, to)`. */
+function breaksAt(s: string, i: number, from: number, to: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c >= 128) return isWideSeparator(c) || isCjkPunctuation(c);
+  if (((ASCII[c] as number) & BREAK) !== 0) return true;
+  // A thousands separator (a digit before, three after, then no digit: "10,000") and an
+  // apostrophe between letters stay inside the token; other commas separate ("1204,88412.50").
+  if (c === 44) {
+    return !(
+      i > from &&
+      i + 3 < to &&
+      isDigitAt(s, i - 1) &&
+      isDigitAt(s, i + 1) &&
+      isDigitAt(s, i + 2) &&
+      isDigitAt(s, i + 3) &&
+      !(i + 4 < to && isDigitAt(s, i + 4))
+    );
+  }
+  if (c === 39) return !(i > from && i + 1 < to && isLetterAt(s, i - 1) && isLetterAt(s, i + 1));
+  return false;
+}
+
+/** The tokens of texts, line by line: token ids and flags, and each line's token range and text. */
+export class TokenStore {
+  tokens = new Int32Array(256);
+  flags = new Uint8Array(256);
+  count = 0;
+  /** Line `l` holds tokens `[lineStart[l], lineStart[l + 1])`. */
+  lineStart = new Int32Array(64);
+  lines = 0;
+  /** Where each line's text is: `texts[lineText[l]]`, characters `[lineFrom[l], lineTo[l])`. */
+  lineText = new Int32Array(64);
+  lineFrom = new Int32Array(64);
+  lineTo = new Int32Array(64);
+  readonly texts: string[] = [];
+
+  constructor(readonly lexicon: Lexicon) {}
+
+  /** The text of line `l`, as written. */
+  lineString(l: number): string {
+    return (this.texts[this.lineText[l] as number] as string).slice(this.lineFrom[l], this.lineTo[l]);
+  }
+
+  private textIndex(s: string): number {
+    const last = this.texts.length - 1;
+    if (last >= 0 && this.texts[last] === s) return last;
+    this.texts.push(s);
+    return last + 1;
+  }
+
+  private push(id: number, flags: number): void {
+    if (this.count >= this.tokens.length) {
+      this.tokens = growInt32(this.tokens, this.count + 1);
+      this.flags = growUint8(this.flags, this.count + 1);
+    }
+    this.tokens[this.count] = id;
+    this.flags[this.count++] = flags;
+  }
+
+  private beginLine(text: number, from: number, to: number): void {
+    const l = this.lines;
+    if (l + 2 > this.lineText.length) {
+      this.lineStart = growInt32(this.lineStart, l + 2);
+      this.lineText = growInt32(this.lineText, l + 2);
+      this.lineFrom = growInt32(this.lineFrom, l + 2);
+      this.lineTo = growInt32(this.lineTo, l + 2);
+    }
+    this.lineStart[l] = this.count;
+    this.lineText[l] = text;
+    this.lineFrom[l] = from;
+    this.lineTo[l] = to;
+  }
+
+  private endLine(): void {
+    this.lines++;
+    this.lineStart[this.lines] = this.count;
+  }
+
+  /** Adds `s[from, to)` as text, one line per `\n`; returns the first line's number. */
+  addText(s: string, from: number, to: number): number {
+    const first = this.lines;
+    const text = this.textIndex(s);
+    let at = from;
+    for (;;) {
+      let nl: number;
+      if (to === s.length) {
+        nl = s.indexOf("\n", at);
+        if (nl < 0) nl = to;
+      } else {
+        // A range of a larger text (a JSON string): indexOf would search past its end.
+        nl = at;
+        while (nl < to && s.charCodeAt(nl) !== 10) nl++;
+      }
+      this.beginLine(text, at, nl);
+      this.scanLine(s, at, nl);
+      this.endLine();
+      if (nl >= to) break;
+      at = nl + 1;
+    }
+    return first;
+  }
+
+  /** Adds one line of the tokens of group `g` of the lexicon (a JSON number, already classified). */
+  addTokens(g: number, s: string, from: number, to: number): void {
+    const text = this.textIndex(s);
+    this.beginLine(text, from, to);
+    const members = this.lexicon.members;
+    const size = members[g] as number;
+    for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
+    this.endLine();
+  }
+
+  private scanLine(s: string, from: number, to: number): void {
+    const lexicon = this.lexicon;
+    const lineStart = this.count;
+    let i = from;
+    let initial = true;
+    let anyRaw = false;
+    // The last token of the previous raw token, whose sentence an empty raw token may end.
+    let previousLast = -1;
+    while (i < to) {
+      while (i < to && breaksAt(s, i, from, to)) i++;
+      if (i >= to) break;
+      const start = i;
+      // A token is of one script: CJK text has no spaces, so its runs end where Latin letters,
+      // digits or punctuation begin ("最大8 GB" is 最大, 8 and GB).
+      const cjk = isCjk(s.charCodeAt(start));
+      while (i < to) {
+        const c = s.charCodeAt(i);
+        if (c < 128) {
+          if (cjk || ((ASCII[c] as number) & BREAK) !== 0) break;
+          if ((c === 44 || c === 39) && breaksAt(s, i, from, to)) break;
+        } else if (isWideSeparator(c) || isCjkPunctuation(c) || isCjk(c) !== cjk) break;
+        i++;
+      }
+      let a = start;
+      let b = i;
+      const after = i < to ? s.charCodeAt(i) : -1;
+      let ends = after === 33 || after === 63 || isCjkSentenceEnd(after);
+      for (;;) {
+        if (b <= a) break;
+        const c = s.charCodeAt(b - 1);
+        if (c >= 128 || ((ASCII[c] as number) & TRAIL) === 0) break;
+        if (c === 46) ends = true;
+        b--;
+      }
+      for (;;) {
+        if (a >= b) break;
+        const c = s.charCodeAt(a);
+        if (c >= 128 || ((ASCII[c] as number) & LEAD) === 0) break;
+        a++;
+      }
+      const open = b === i && (i >= to || after <= 32);
+      if (b > a) {
+        const g = lexicon.group(s, a, b, initial);
+        const members = lexicon.members;
+        const size = members[g] as number;
+        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
+        previousLast = size > 0 ? this.count - 1 : -1;
+        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0);
+        anyRaw = true;
+        initial = ends;
+      } else if (ends && anyRaw) {
+        if (previousLast >= 0) this.flags[previousLast] = (this.flags[previousLast] as number) | ENDS;
+        initial = true;
+      }
+    }
+    this.joinAcross(lineStart);
+  }
+
+  /**
+   * Joins what spans tokens, in place over the line's tokens from `start`: "May 2, 2026" and
+   * "2 May 2026" into one date, a number and its unit word ("4 GB"), a time and am/pm.
+   */
+  private joinAcross(start: number): void {
+    const end = this.count;
+    const infos = this.lexicon.infos;
+    const tokens = this.tokens;
+    const flags = this.flags;
+    let w = start;
+    for (let i = start; i < end; i++) {
+      const t = infos[tokens[i] as number] as TokenInfo;
+      const f = flags[i] as number;
+      const next = i + 1 < end ? (infos[tokens[i + 1] as number] as TokenInfo) : null;
+      let joined = -1;
+      let span = 1;
+      if (next) {
+        const third = i + 2 < end ? (infos[tokens[i + 2] as number] as TokenInfo) : null;
+        if (t.kind !== "number" && t.month > 0 && (f & ENDS) === 0) {
+          const day = smallUpTo(next, 31);
+          if (day > 0) {
+            const year = third && ((flags[i + 1] as number) & ENDS) === 0 ? smallUpTo(third, 2999) : -1;
+            if (third && year >= 1000) {
+              joined = this.lexicon.date([t, next, third], year, t.month, day);
+              span = 3;
+            } else {
+              joined = this.lexicon.date([t, next], 0, t.month, day);
+              span = 2;
+            }
+          } else if (smallUpTo(next, 2999) >= 1000) {
+            // A month of a year: "April 2026".
+            joined = this.lexicon.date([t, next], next.small, t.month, 0);
+            span = 2;
+          }
+        }
+        if (joined < 0) {
+          const day = smallUpTo(t, 31);
+          if (day > 0 && (f & ENDS) === 0 && third) {
+            const year = smallUpTo(third, 2999);
+            if (next.month > 0 && year >= 1000 && ((flags[i + 1] as number) & ENDS) === 0) {
+              joined = this.lexicon.date([t, next, third], year, next.month, day);
+              span = 3;
+            }
+          }
+        }
+        if (joined < 0 && (f & OPEN) !== 0 && (t.kind === "number" || t.kind === "time")) {
+          if (t.kind === "number" && t.numberValue !== null && next.unit !== "") {
+            joined = this.lexicon.numberWithUnit(t, next);
+            span = 2;
+          } else if (t.kind === "number" && next.magnitude > 0 && t.numberRaw !== null && scalableUnit(t.numberUnit)) {
+            const third = i + 2 < end ? (infos[tokens[i + 2] as number] as TokenInfo) : null;
+            const unit =
+              third && t.numberUnit === "" && ((flags[i + 1] as number) & OPEN) !== 0 && third.unit !== ""
+                ? third
+                : null;
+            joined = this.lexicon.numberWithMagnitude(t, next, unit);
+            span = unit ? 3 : 2;
+          } else if (next.ampm) {
+            joined = this.lexicon.timeWithMeridiem(t, next);
+            if (joined >= 0) span = 2;
+          }
+        }
+        if (
+          joined < 0 &&
+          t.currency !== "" &&
+          (f & OPEN) !== 0 &&
+          next.kind === "number" &&
+          next.numberValue !== null
+        ) {
+          // A currency written before its number: "USD 4.2M", "€ 5", "USD 1.5 million".
+          const third = i + 2 < end ? (infos[tokens[i + 2] as number] as TokenInfo) : null;
+          const word = third && third.magnitude > 0 && ((flags[i + 1] as number) & OPEN) !== 0 ? third : null;
+          joined = this.lexicon.currencyFirst(t, next, word);
+          span = word ? 3 : 2;
+        }
+      }
+      if (joined >= 0) {
+        tokens[w] = joined;
+        flags[w++] = flags[i + span - 1] as number;
+        i += span - 1;
+      } else {
+        tokens[w] = tokens[i] as number;
+        flags[w++] = f;
+      }
+    }
+    this.count = w;
+  }
+}
+
+/** A number scales by a magnitude word when it has no unit, or a currency ("$3 billion"). */
+const scalableUnit = (unit: string) => unit === "" || unit === "usd" || unit === "eur" || unit === "gbp";
+
+function smallUpTo(t: TokenInfo, max: number): number {
+  return t.small >= 1 && t.small <= max ? t.small : -1;
+}
+
+/** The tokens of one line as the method reads them, spelled out (for tests and examples). */
+export function tokenizeLine(
+  line: string,
+): { text: string; kind: TokenKind; need: string[]; shape: string; ends: boolean; open: boolean }[] {
+  const lexicon = new Lexicon();
+  const store = new TokenStore(lexicon);
+  store.addText(line, 0, line.length);
+  const out = [];
+  for (let k = 0; k < store.count; k++) {
+    const t = lexicon.infos[store.tokens[k] as number] as TokenInfo;
+    const need: string[] = [];
+    for (let n = t.needFrom; n < t.needTo; n++)
+      need.push(lexicon.keys.strings[lexicon.seqs.pool[n] as number] as string);
+    const flags = store.flags[k] as number;
+    out.push({
+      text: t.text,
+      kind: t.kind,
+      need,
+      shape: t.shapeText,
+      ends: (flags & ENDS) !== 0,
+      open: (flags & OPEN) !== 0,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,262 @@
+// Text (and logs, which are text): its facts, what it states, its sentences. A text is a range
+// of lines of a token store; everything here walks token ids.
+import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark } from "./facts";
+import { type Counts, growInt32, SeqInterner, TripleCounter } from "./intern";
+import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
+import { ENDS, OPEN, type TokenStore } from "./scan";
+
+/** How many leading tokens of a line may hold its time and level. */
+const LEAD = 4;
+
+export interface TextDoc {
+  store: TokenStore;
+  /** Lines `[firstLine, endLine)` of the store. */
+  firstLine: number;
+  endLine: number;
+}
+
+export function analyseText(store: TokenStore, s: string, from = 0, to = s.length): TextDoc {
+  const firstLine = store.addText(s, from, to);
+  const doc = { store, firstLine, endLine: store.lines };
+  readCapitals(store, store.lineStart[firstLine] as number, store.count);
+  return doc;
+}
+
+/** Words a text must have before its capitals are judged. */
+const MIN_WORDS = 12;
+/** Share of capitalised words (not opening a sentence) from which capitals may say nothing. */
+const CAPITAL_SHARE = 0.25;
+/** Share of German function words among the lower-case words that makes a text German. */
+const GERMAN_SHARE = 0.15;
+
+/**
+ * German capitalises its nouns, so there a capital is no sign of a name: in a German text (a
+ * sixth or more of its lower-case words German function words) that capitalises a quarter or
+ * more of its words mid-sentence, such words read as keywords, as at a sentence's start.
+ * English capitalises names, even in a list of them, and keeps them as facts.
+ */
+export function readCapitals(store: TokenStore, a: number, b: number): void {
+  const lexicon = store.lexicon;
+  const infos = lexicon.infos;
+  let capitals = 0;
+  let lower = 0;
+  let german = 0;
+  for (let k = a; k < b; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    if (info.capWord) capitals++;
+    if (info.lowerWord) lower++;
+    if (info.germanWord) german++;
+  }
+  const words = capitals + lower;
+  if (words < MIN_WORDS || capitals < words * CAPITAL_SHARE || german < lower * GERMAN_SHARE) return;
+  for (let k = a; k < b; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    if (info.capWord) store.tokens[k] = lexicon.asInitial(info);
+  }
+}
+
+/** Logs: at least two non-empty lines, at least half of them led by a time or a level. */
+export function isLogText(doc: TextDoc): boolean {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  let nonEmpty = 0;
+  let logLike = 0;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    if (a === b) continue;
+    nonEmpty++;
+    const lead = Math.min(a + LEAD, b);
+    for (let k = a; k < lead; k++) {
+      if ((infos[store.tokens[k] as number] as TokenInfo).logLead) {
+        logLike++;
+        break;
+      }
+    }
+  }
+  return nonEmpty >= 2 && logLike * 2 >= nonEmpty;
+}
+
+/**
+ * An error line: it opens like an error report ("Traceback", "TypeError: ..."), or, in logs,
+ * one of its first tokens is an error level.
+ */
+function isErrorLine(store: TokenStore, a: number, b: number, logs: boolean): boolean {
+  const infos = store.lexicon.infos;
+  if (a < b && (infos[store.tokens[a] as number] as TokenInfo).opensError) return true;
+  if (!logs) return false;
+  const lead = Math.min(a + LEAD, b);
+  for (let k = a; k < lead; k++) if ((infos[store.tokens[k] as number] as TokenInfo).errorLevel) return true;
+  return false;
+}
+
+/** What an error line needs an index to hold: every key of its tokens but its time stamps. */
+function errorLineNeed(lexicon: Lexicon, store: TokenStore, a: number, b: number): number {
+  const seqs = lexicon.seqs;
+  const seen = new Set<number>();
+  for (let k = a; k < b; k++) {
+    const t = lexicon.infos[store.tokens[k] as number] as TokenInfo;
+    if (t.isTime) continue;
+    for (let n = t.needFrom; n < t.needTo; n++) {
+      const key = seqs.pool[n] as number;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      seqs.push(key);
+    }
+  }
+  return seqs.take();
+}
+
+/**
+ * The facts of a text. Lines with the same template (their words, with each value replaced
+ * by its kind) are records of one kind: a value that differs from record to record is worth
+ * the share of records that state it, so thirty request lines weigh like one line, not thirty.
+ */
+export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
+  const { store } = doc;
+  const lexicon = store.lexicon;
+  const infos = lexicon.infos;
+  const tokens = store.tokens;
+  const lines = doc.endLine - doc.firstLine;
+  // Templates: a line's sequence of token shapes, to an id local to this text.
+  const templates = new SeqInterner();
+  const templateOf = new Int32Array(lines);
+  let rows = new Int32Array(16);
+  for (let l = 0; l < lines; l++) {
+    const a = store.lineStart[doc.firstLine + l] as number;
+    const b = store.lineStart[doc.firstLine + l + 1] as number;
+    if (a === b) {
+      templateOf[l] = -1;
+      continue;
+    }
+    for (let k = a; k < b; k++) templates.push((infos[tokens[k] as number] as TokenInfo).shape);
+    const t = templates.take();
+    templateOf[l] = t;
+    rows = growInt32(rows, t + 1);
+    rows[t] = (rows[t] as number) + 1;
+  }
+  // How many records of a template state each value at each position.
+  const counts = new TripleCounter();
+  for (let l = 0; l < lines; l++) {
+    const t = templateOf[l] as number;
+    if (t < 0 || (rows[t] as number) < 2) continue;
+    const a = store.lineStart[doc.firstLine + l] as number;
+    const b = store.lineStart[doc.firstLine + l + 1] as number;
+    for (let k = a; k < b; k++) {
+      const info = infos[tokens[k] as number] as TokenInfo;
+      if (info.valueShape) counts.add(t, k - a, info.needSeq);
+    }
+  }
+  let logs: boolean | null = null;
+  for (let l = 0; l < lines; l++) {
+    const t = templateOf[l] as number;
+    if (t < 0) continue;
+    const size = rows[t] as number;
+    const line = doc.firstLine + l;
+    const a = store.lineStart[line] as number;
+    const b = store.lineStart[line + 1] as number;
+    for (let k = a; k < b; k++) {
+      const info = infos[tokens[k] as number] as TokenInfo;
+      if (info.needTo === info.needFrom) continue;
+      let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
+      if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
+      const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
+      into.addText(
+        info.needSeq,
+        weight * scale,
+        info.word !== KEYWORD,
+        info.id,
+        next,
+        ((store.flags[k] as number) & OPEN) !== 0,
+      );
+    }
+    if (logs === null) logs = isLogText(doc);
+    if (isErrorLine(store, a, b, logs)) {
+      into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line);
+    }
+  }
+}
+
+/** Adds every key the tokens `[a, b)` state to an index; `seen` marks token ids already added. */
+export function indexTokens(store: TokenStore, a: number, b: number, index: FactIndex, seen: Counts): void {
+  const infos = store.lexicon.infos;
+  for (let k = a; k < b; k++) {
+    const id = store.tokens[k] as number;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = infos[id] as TokenInfo;
+    const pool = store.lexicon.pool;
+    for (let n = info.indexFrom; n < info.indexTo; n++) mark(index, pool[n] as number);
+  }
+}
+
+/** The sum of the tokens' specificity (facts 1, keywords one half, stop words 0), and their count. */
+export function specificitySum(store: TokenStore, a: number, b: number): number {
+  const infos = store.lexicon.infos;
+  let halves = 0;
+  for (let k = a; k < b; k++) halves += (infos[store.tokens[k] as number] as TokenInfo).specHalves;
+  return halves / 2;
+}
+
+/** Without a source: the share of tokens that are specific. */
+export function textSpecificity(doc: TextDoc): number {
+  const { store } = doc;
+  const a = store.lineStart[doc.firstLine] as number;
+  const b = store.lineStart[doc.endLine] as number;
+  return b === a ? 0 : specificitySum(store, a, b) / (b - a);
+}
+
+/** A text's sentences: each one's identity (its tokens in lower case) and its bytes, in order. */
+export interface Segments {
+  ids: Int32Array<ArrayBuffer>;
+  bytes: Int32Array<ArrayBuffer>;
+  /** Token range of each sentence in the store. */
+  from: Int32Array<ArrayBuffer>;
+  to: Int32Array<ArrayBuffer>;
+  count: number;
+}
+
+/** Sentences are told apart by ids from `seqs`, an interner of this measurement's own. */
+export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner): Segments {
+  const { store } = doc;
+  const infos = lexicon.infos;
+  const out: Segments = {
+    ids: new Int32Array(64),
+    bytes: new Int32Array(64),
+    from: new Int32Array(64),
+    to: new Int32Array(64),
+    count: 0,
+  };
+  const close = (from: number, to: number, bytes: number) => {
+    const n = out.count++;
+    if (n >= out.ids.length) {
+      out.ids = growInt32(out.ids, n + 1);
+      out.bytes = growInt32(out.bytes, n + 1);
+      out.from = growInt32(out.from, n + 1);
+      out.to = growInt32(out.to, n + 1);
+    }
+    out.ids[n] = seqs.take();
+    out.bytes[n] = bytes;
+    out.from[n] = from;
+    out.to[n] = to;
+  };
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    let from = a;
+    let bytes = 0;
+    for (let k = a; k < b; k++) {
+      const info = infos[store.tokens[k] as number] as TokenInfo;
+      const pool = lexicon.pool;
+      for (let n = info.atomsFrom; n < info.atomsTo; n++) seqs.push(pool[n] as number);
+      bytes += info.bytes;
+      if (((store.flags[k] as number) & ENDS) !== 0) {
+        close(from, k + 1, bytes);
+        from = k + 1;
+        bytes = 0;
+      }
+    }
+    if (from < b) close(from, b, bytes);
+  }
+  return out;
+}

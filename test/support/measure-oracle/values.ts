@@ -1,0 +1,197 @@
+// Readers of the values that have several spellings: numbers, dates and times, each to one
+// canonical key, so that "10,000" and "10000", "May 2, 2026" and "2026-05-02" agree.
+import { asciiLower, isDigit } from "./chars";
+
+// --- numbers, dates, times ---
+
+export interface NumberRead {
+  value: string;
+  end: number;
+}
+
+/** Reads digits (with , or _ thousands groups), a fraction and an exponent at `i`; canonical value. */
+export function readNumber(s: string, i: number): NumberRead | null {
+  let j = i;
+  let negative = false;
+  if (s.charCodeAt(j) === 45 || s.charCodeAt(j) === 43) {
+    negative = s.charCodeAt(j) === 45;
+    j++;
+  }
+  const intStart = j;
+  while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+  if (j === intStart) return null;
+  let int = s.slice(intStart, j);
+  // Thousands groups only after a lead of 1-3 digits, and only in groups of exactly three.
+  if (int.length <= 3) {
+    while (
+      j + 3 < s.length + 0 &&
+      (s.charCodeAt(j) === 44 || s.charCodeAt(j) === 95) &&
+      isDigit(s.charCodeAt(j + 1)) &&
+      isDigit(s.charCodeAt(j + 2)) &&
+      isDigit(s.charCodeAt(j + 3)) &&
+      !(j + 4 < s.length && isDigit(s.charCodeAt(j + 4)))
+    ) {
+      int += s.slice(j + 1, j + 4);
+      j += 4;
+    }
+  }
+  let frac = "";
+  if (s.charCodeAt(j) === 46 && j + 1 < s.length && isDigit(s.charCodeAt(j + 1))) {
+    const fracStart = j + 1;
+    j = fracStart;
+    while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+    frac = s.slice(fracStart, j);
+  }
+  let exp = "";
+  let power = 0;
+  if ((s.charCodeAt(j) === 101 || s.charCodeAt(j) === 69) && j + 1 < s.length) {
+    let k = j + 1;
+    let sign = "";
+    if (s.charCodeAt(k) === 45 || s.charCodeAt(k) === 43) {
+      sign = s.charCodeAt(k) === 45 ? "-" : "";
+      k++;
+    }
+    const expStart = k;
+    while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+    if (k > expStart) {
+      let digits = s.slice(expStart, k);
+      while (digits.length > 1 && digits.startsWith("0")) digits = digits.slice(1);
+      // Scientific notation is the same number written out ("1.2e6" is 1200000), within reason.
+      if (digits.length <= 2 && Number(digits) <= MAX_SHIFT) power = sign ? -Number(digits) : Number(digits);
+      else exp = `e${sign}${digits}`;
+      j = k;
+    }
+  }
+  while (int.length > 1 && int.startsWith("0")) int = int.slice(1);
+  while (frac.endsWith("0")) frac = frac.slice(0, -1);
+  let value = frac ? `${int}.${frac}` : int;
+  if (power !== 0) value = shiftDecimal(value, power);
+  value += exp;
+  if (negative && value !== "0") value = `-${value}`;
+  return { value, end: j };
+}
+
+/** The largest power of ten a number is written out for; beyond it, scientific notation stays. */
+const MAX_SHIFT = 21;
+
+/**
+ * A canonical number (digits, an optional fraction, an optional leading minus) times 10^power,
+ * canonical again: decimal digits moved, never floating point, so every platform agrees.
+ */
+export function shiftDecimal(value: string, power: number): string {
+  const negative = value.startsWith("-");
+  const v = negative ? value.slice(1) : value;
+  const dot = v.indexOf(".");
+  const int = dot < 0 ? v : v.slice(0, dot);
+  const frac = dot < 0 ? "" : v.slice(dot + 1);
+  const digits = int + frac;
+  const point = int.length + power;
+  let whole: string;
+  let part: string;
+  if (point <= 0) {
+    whole = "0";
+    part = "0".repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    whole = digits + "0".repeat(point - digits.length);
+    part = "";
+  } else {
+    whole = digits.slice(0, point);
+    part = digits.slice(point);
+  }
+  while (whole.length > 1 && whole.startsWith("0")) whole = whole.slice(1);
+  while (part.endsWith("0")) part = part.slice(0, -1);
+  const out = part ? `${whole}.${part}` : whole;
+  return negative && out !== "0" ? `-${out}` : out;
+}
+
+export const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+export function digitsAt(s: string, i: number, n: number): number {
+  if (i + n > s.length) return -1;
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = s.charCodeAt(k);
+    if (!isDigit(c)) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+export function validDate(y: number, m: number, d: number): boolean {
+  return y >= 1000 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+export const dateKey = (y: number, m: number, d: number) => `d:${y}-${pad2(m)}-${pad2(d)}`;
+
+/** YYYY-MM-DD or YYYY/MM/DD at the start of `s`: [key, length] or null. */
+export function readIsoDate(s: string): [string, number] | null {
+  const y = digitsAt(s, 0, 4);
+  const sep = s.charCodeAt(4);
+  if (y < 0 || (sep !== 45 && sep !== 47) || s.charCodeAt(7) !== sep) return null;
+  const m = digitsAt(s, 5, 2);
+  const d = digitsAt(s, 8, 2);
+  if (!validDate(y, m, d) || (s.length > 10 && isDigit(s.charCodeAt(10)))) return null;
+  return [dateKey(y, m, d), 10];
+}
+
+/** DD.MM.YYYY, or MM/DD/YYYY (DD/MM/YYYY when the first part cannot be a month): the whole token. */
+export function readDottedOrSlashedDate(s: string): string | null {
+  const sep = s.indexOf(".") > 0 ? 46 : 47;
+  const parts = s.split(String.fromCharCode(sep));
+  if (parts.length !== 3) return null;
+  const [a, b, c] = parts.map((p) =>
+    p.length >= 1 && p.length <= 4 && digitsAt(p, 0, p.length) >= 0 ? Number(p) : -1,
+  );
+  if (a === undefined || b === undefined || c === undefined || (parts[2] ?? "").length !== 4) return null;
+  let day = sep === 46 ? a : b;
+  let month = sep === 46 ? b : a;
+  if (sep === 47 && a > 12) {
+    day = a;
+    month = b;
+  }
+  return validDate(c, month, day) ? dateKey(c, month, day) : null;
+}
+
+/**
+ * H:MM, HH:MM:SS, HH:MM:SS.fff with an optional Z, UTC offset or am/pm, from the start of
+ * `s`: [key, length]. Seconds of 00 are dropped, so "10:00" and "10:00:00" agree.
+ */
+export function readTime(s: string, from = 0): [string, number] | null {
+  let i = from;
+  let h = 0;
+  const start = i;
+  while (i < s.length && isDigit(s.charCodeAt(i)) && i - start < 2) h = h * 10 + s.charCodeAt(i++) - 48;
+  if (i === start || s.charCodeAt(i) !== 58) return null;
+  const min = digitsAt(s, i + 1, 2);
+  if (min < 0 || min > 59 || h > 24) return null;
+  i += 3;
+  let sec = "";
+  if (s.charCodeAt(i) === 58) {
+    const sv = digitsAt(s, i + 1, 2);
+    if (sv < 0 || sv > 60) return null;
+    sec = pad2(sv);
+    i += 3;
+    if (s.charCodeAt(i) === 46 || s.charCodeAt(i) === 44) {
+      let j = i + 1;
+      while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+      let frac = s.slice(i + 1, j);
+      while (frac.endsWith("0")) frac = frac.slice(0, -1);
+      if (frac) sec += `.${frac}`;
+      i = j;
+    }
+  }
+  const rest = asciiLower(s.slice(i));
+  if (rest === "am" || rest === "a.m" || rest === "pm" || rest === "p.m") {
+    if (h > 12) return null;
+    if (rest.startsWith("p") && h < 12) h += 12;
+    if (rest.startsWith("a") && h === 12) h = 0;
+    i = s.length;
+  } else if (s.charCodeAt(i) === 90 || s.charCodeAt(i) === 122) i++;
+  else if ((s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45) && digitsAt(s, i + 1, 2) >= 0) {
+    i += 3;
+    if (s.charCodeAt(i) === 58) i++;
+    if (digitsAt(s, i, 2) >= 0) i += 2;
+  }
+  const key = `t:${pad2(h)}:${pad2(min)}${sec && sec !== "00" ? `:${sec}` : ""}`;
+  return [key, i - from];
+}

@@ -1,0 +1,119 @@
+// The fixed word lists of the measurement. They are part of the method's definition: a
+// change to any of them changes measured numbers, so it needs a new method version.
+
+/**
+ * German function words: stop words, and the sign of a language that capitalises its nouns, so
+ * that a capital there is no sign of a name (see readCapitals in text.ts).
+ */
+export const GERMAN_WORDS: ReadonlySet<string> = new Set(
+  (
+    "der die das den dem des und ist sind nicht mit f\u00fcr auf ein eine einen einem einer eines zu im vom zum " +
+    "zur von sich wird werden wurde wurden auch nach bei oder aus durch wie nur noch bis jetzt kein keine " +
+    "dass wenn aber beim ins sowie"
+  ).split(" "),
+);
+
+/**
+ * Words that name nothing specific: function words, and the generic words a summary uses
+ * when it has stopped saying anything ("the document discusses various topics").
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a an the and or nor but if then else so than that this these those there here it its itself " +
+    "is are was were be been being am do does did done doing have has had having will would shall " +
+    "should can could may might must not no yes of in on at to from by for with without within into " +
+    "onto over under above below between among about after before during since until upon via per " +
+    "as like also too very just only even still yet ever never always often sometimes again further " +
+    "more most less least much many some any all each every both either neither few several such " +
+    "own same other another what which who whom whose when where why how whether while because " +
+    "although though however therefore thus hence i me my mine we us our ours you your yours he him " +
+    "his she her hers they them their theirs one ones up down out off now new old etc e.g i.e " +
+    "various variety topic topics thing things stuff document documents doc discuss discusses " +
+    "discussed discussing discussion cover covers covered covering overview summary summarize " +
+    "summarizes summarized summarise summarises summarised information info details detail detailed " +
+    "aspect aspects content contents general generally overall relevant important key main mainly " +
+    "related regarding include includes included including improvement improvements change changes " +
+    "changed update updates updated miscellaneous misc number numbers part parts section sections " +
+    "text period series range several certain particular specific different way ways lot lots " +
+    "kind kinds type types matter matters point points area areas item items well good better best " +
+    "make makes made get gets got give gives given take takes taken use uses used using"
+  )
+    .split(" ")
+    .concat([...GERMAN_WORDS]),
+);
+
+/** Units a number may carry, each spelling mapped to one name, so "4 GB" and "4gb" agree. */
+export const UNITS: ReadonlyMap<string, string> = new Map(
+  (
+    "b:b byte:b bytes:b kb:kb kib:kb kilobyte:kb kilobytes:kb mb:mb mib:mb megabyte:mb megabytes:mb " +
+    "gb:gb gib:gb gigabyte:gb gigabytes:gb tb:tb tib:tb terabyte:tb terabytes:tb " +
+    "ns:ns nanosecond:ns nanoseconds:ns us:us microsecond:us microseconds:us ms:ms msec:ms " +
+    "millisecond:ms milliseconds:ms s:s sec:s secs:s second:s seconds:s min:min mins:min minute:min " +
+    "minutes:min h:h hr:h hrs:h hour:h hours:h day:d days:d week:wk weeks:wk %:% percent:% pct:% " +
+    "x:x usd:usd eur:eur gbp:gbp $:usd \u20ac:eur \u00a3:gbp k:k m:m"
+  )
+    .split(" ")
+    .map((pair) => {
+      const colon = pair.lastIndexOf(":");
+      return [pair.slice(0, colon), pair.slice(colon + 1)] as const;
+    }),
+);
+
+/** Units that only count when written against the number ("5s", "3x"), never as a word after it. */
+export const ATTACHED_ONLY_UNITS: ReadonlySet<string> = new Set(["s", "h", "x", "k", "m", "b", "us"]);
+
+/** Words that scale the number before them ("4.2 million"), by their power of ten. */
+export const MAGNITUDES: ReadonlyMap<string, number> = new Map([
+  ["thousand", 3],
+  ["million", 6],
+  ["billion", 9],
+  ["trillion", 12],
+]);
+
+export const ORDINAL_SUFFIXES: ReadonlySet<string> = new Set(["st", "nd", "rd", "th"]);
+
+/** English month names and their abbreviations, to read "May 2, 2026" as 2026-05-02. */
+export const MONTHS: ReadonlyMap<string, number> = new Map(
+  "january:1 jan:1 february:2 feb:2 march:3 mar:3 april:4 apr:4 may:5 june:6 jun:6 july:7 jul:7 august:8 aug:8 september:9 sep:9 sept:9 october:10 oct:10 november:11 nov:11 december:12 dec:12"
+    .split(" ")
+    .map((pair) => {
+      const [name, n] = pair.split(":");
+      return [name ?? "", Number(n)] as const;
+    }),
+);
+
+/** Log levels that make a line an error line. */
+export const ERROR_LEVELS: ReadonlySet<string> = new Set([
+  "error",
+  "err",
+  "fatal",
+  "critical",
+  "crit",
+  "panic",
+  "severe",
+  "emerg",
+  "emergency",
+  "alert",
+]);
+
+/** Every log level a line may start with (a line led by one of these reads as a log line). */
+export const LOG_LEVELS: ReadonlySet<string> = new Set([
+  ...ERROR_LEVELS,
+  "trace",
+  "debug",
+  "info",
+  "notice",
+  "warn",
+  "warning",
+]);
+
+/** First words that make a line an error line outside logs ("Traceback ...", "Error: ..."). */
+export const ERROR_OPENERS: ReadonlySet<string> = new Set([
+  "error",
+  "fatal",
+  "panic",
+  "traceback",
+  "exception",
+  "failed",
+  "failure",
+]);
