@@ -1,6 +1,7 @@
 // Efficiency: the share of a content's bytes that is not padding (what the content repeats
 // more often than the source does) or filler (sentences that state nothing of the source).
-import { type Counts, QuadIds, SeqInterner } from "./intern";
+import { growInt32, SeqInterner } from "./intern";
+import { QuadIds } from "./tables";
 import type { JsonDoc } from "./json";
 import type { Lexicon, TokenInfo } from "./lexicon";
 import { segmentsOf, type TextDoc } from "./text";
@@ -35,6 +36,60 @@ export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc 
   return total === 0 ? 1 : clamp01(1 - padding / total);
 }
 
+/** What filler is judged by: the keys some fact of the source needs. */
+export interface KeySet {
+  has(id: number): boolean;
+}
+
+/**
+ * A text source's sentences and runs of tokens, each counted once for all the contents measured
+ * against it (a chain measures every pass against one source). Counted when first asked for.
+ */
+export class SourceText {
+  private sentences: SeqInterner | null = null;
+  private sentenceCounts = new Int32Array(0);
+  private runs: QuadIds | null = null;
+  private runCounts = new Int32Array(0);
+
+  constructor(
+    private readonly lexicon: Lexicon,
+    readonly doc: TextDoc,
+  ) {}
+
+  /** How often the source states the sentence `atoms[from, to)`. */
+  sentenceCount(atoms: Int32Array, from: number, to: number): number {
+    if (!this.sentences) {
+      const sentences = new SeqInterner();
+      const segments = segmentsOf(this.doc, this.lexicon, sentences);
+      const counts = new Int32Array(sentences.count);
+      for (let k = 0; k < segments.count; k++) {
+        const id = segments.ids[k] as number;
+        counts[id] = (counts[id] as number) + 1;
+      }
+      this.sentences = sentences;
+      this.sentenceCounts = counts;
+    }
+    const id = this.sentences.lookup(atoms, from, to);
+    return id < 0 ? 0 : (this.sentenceCounts[id] as number);
+  }
+
+  /** How often the source states the run of four tokens whose norms are a, b, c, d. */
+  runCount(a: number, b: number, c: number, d: number): number {
+    if (!this.runs) {
+      const runs = new QuadIds();
+      let counts = new Int32Array(64);
+      forEachRun(this.lexicon, runs, this.doc, (id) => {
+        counts = growInt32(counts, id + 1);
+        counts[id] = (counts[id] as number) + 1;
+      });
+      this.runs = runs;
+      this.runCounts = counts;
+    }
+    const id = this.runs.find(a, b, c, d);
+    return id < 0 ? 0 : (this.runCounts[id] as number);
+  }
+}
+
 /**
  * Text: repeated sentences and runs, and (with the source's keys) filler. `source` is the
  * source when it is text; `sourceKeys` the keys of its facts, null without a source.
@@ -42,19 +97,16 @@ export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc 
 export function textEfficiency(
   lexicon: Lexicon,
   doc: TextDoc,
-  source: TextDoc | null,
-  sourceKeys: Counts | null,
+  source: SourceText | null,
+  sourceKeys: KeySet | null,
 ): number {
   // Sentences and runs are this measurement's own: their ids stay out of the kept lexicon.
   const local = new SeqInterner();
   const segments = segmentsOf(doc, lexicon, local);
-  const sourceSegments = source ? segmentsOf(source, lexicon, local) : null;
-  const inSource = lexicon.counts();
-  if (sourceSegments) for (let k = 0; k < sourceSegments.count; k++) inSource.add(sourceSegments.ids[k] as number);
   const seen = lexicon.counts();
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
-  const repeated = repeatedRuns(lexicon, new QuadIds(), doc, source);
+  const repeated = repeatedRuns(lexicon, doc, source);
   const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
@@ -63,7 +115,9 @@ export function textEfficiency(
     const bytes = segments.bytes[k] as number;
     total += bytes;
     const count = seen.add(id);
-    const fromSource = inSource.get(id);
+    const fromSource = source
+      ? source.sentenceCount(local.pool, local.start[id] as number, local.start[id + 1] as number)
+      : 0;
     if (count > Math.max(fromSource, 1)) {
       wasted += bytes * REPEAT_COST;
       continue;
@@ -90,7 +144,7 @@ export function textEfficiency(
  * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content,
  * or null when no run of the content occurs twice (then the source need not be read for runs).
  */
-function repeatedRuns(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, source: TextDoc | null): Uint8Array | null {
+function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: SourceText | null): Uint8Array | null {
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
   const tokens = (store.lineStart[doc.endLine] as number) - first;
@@ -99,7 +153,7 @@ function repeatedRuns(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, source: T
   let runs = 0;
   const totals = lexicon.counts();
   let twice = false;
-  forEachRun(lexicon, runIds, doc, (id, at) => {
+  forEachRun(lexicon, new QuadIds(), doc, (id, at) => {
     if (runs >= ids.length) {
       ids = growTo(ids, runs + 1);
       starts = growTo(starts, runs + 1);
@@ -109,14 +163,25 @@ function repeatedRuns(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, source: T
     if (totals.add(id) > 1) twice = true;
   });
   if (!twice) return null;
-  const inSource = lexicon.counts();
-  if (source) forEachRun(lexicon, runIds, source, (id) => inSource.add(id));
   const marks = new Uint8Array(tokens);
   const seen = lexicon.counts();
+  const infos = lexicon.infos;
+  const tokenIds = store.tokens;
   for (let r = 0; r < runs; r++) {
     const id = ids[r] as number;
-    if (seen.add(id) <= Math.max(inSource.get(id), 1)) continue;
-    const at = (starts[r] as number) - first;
+    const count = seen.add(id);
+    if (count <= 1) continue;
+    const start = starts[r] as number;
+    const inSource = source
+      ? source.runCount(
+          (infos[tokenIds[start] as number] as TokenInfo).norm,
+          (infos[tokenIds[start + 1] as number] as TokenInfo).norm,
+          (infos[tokenIds[start + 2] as number] as TokenInfo).norm,
+          (infos[tokenIds[start + 3] as number] as TokenInfo).norm,
+        )
+      : 0;
+    if (count <= Math.max(inSource, 1)) continue;
+    const at = start - first;
     marks.fill(1, at, at + RUN);
   }
   return marks;

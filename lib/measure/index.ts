@@ -7,12 +7,12 @@ import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
 import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
-import { jsonEfficiency, textEfficiency } from "./efficiency";
-import type { Counts } from "./intern";
+import { jsonEfficiency, type KeySet, SourceText, textEfficiency } from "./efficiency";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
 import { TokenStore } from "./scan";
 import { fieldHolds, opensLikeJson, parseJson } from "./schema";
+import { IdSet } from "./tables";
 import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
@@ -152,13 +152,13 @@ function specificity(doc: Doc): number {
 }
 
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: Counts | null): number {
+function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
-    return jsonEfficiency(lexicon, doc.json, source.kind === "json" ? source.json : null);
+    return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null);
   }
-  return textEfficiency(lexicon, doc.text, source?.kind === "text" ? source.text : null, sourceKeys);
+  return textEfficiency(lexicon, doc.text, source?.text ?? null, source?.keys ?? null);
 }
 
 /** Rounds to 4 decimals, half up, with + - * / and floor only, so every platform agrees. */
@@ -192,37 +192,134 @@ function display(facts: FactTable, f: number, source: Doc): string {
 }
 
 /**
- * The lexicon is kept from one measurement to the next: a chain's source is measured again with
- * every pass, and texts share their words. Ids only ever stand for equal strings, so what the
- * lexicon already holds changes no answer, only the cost. It is dropped once it holds more than
- * LEXICON_LIMIT entries (about a hundred bytes each), so a process keeps a few tens of MB at
- * most between measurements; a measurement started from inside another (an `originals`
- * function that measures) gets its own.
+ * What measuring against a source needs of it, whatever the content: its document, its facts,
+ * the keys they need, and (for text) its sentences and runs. The same for every pass of a
+ * chain, so it is worked out once per source and kept (see SourceCache).
+ */
+interface SourceAnalysis {
+  doc: Doc;
+  facts: FactTable;
+  /** The keys some fact needs. */
+  keys: KeySet;
+  text: SourceText | null;
+}
+
+function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
+  const doc = readDoc(lexicon, text, false) as Doc;
+  const facts = new FactTable(lexicon);
+  if (doc.kind === "json") addJsonFacts(doc.json, facts);
+  else addTextFacts(doc.text, facts);
+  const keys = new IdSet();
+  const seqs = lexicon.seqs;
+  for (let f = 0; f < facts.count; f++) {
+    const need = facts.need[f] as number;
+    for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
+      keys.add(seqs.pool[k] as number);
+  }
+  return { doc, facts, keys, text: doc.kind === "text" ? new SourceText(lexicon, doc.text) : null };
+}
+
+/**
+ * The lexicon is kept from one measurement to the next, with the analyses of the sources
+ * measured in it: a chain's source is measured against with every pass. Ids only ever stand
+ * for equal strings, so what the lexicon already holds changes no answer, only the cost. What
+ * a measurement adds for its content (and the originals its markers name) is taken out again
+ * when it ends (Lexicon.rollback): contents bring tokens no other pass states, and would fill
+ * the lexicon. Sources stay, up to LEXICON_LIMIT entries (about a hundred bytes each), then the
+ * lexicon and its analyses are dropped and started afresh. A measurement started from inside
+ * another (an `originals` function that measures) gets a lexicon of its own.
  */
 const LEXICON_LIMIT = 1 << 18;
-let shared: Lexicon | null = null;
-let busy = false;
+/** Characters of sources whose analyses are kept, at most (the oldest used go first). */
+const SOURCE_CACHE_CHARS = 8 * 1024 * 1024;
 
-/** Forgets every token seen so far (for benches that time a first measurement). */
+class SourceCache {
+  private readonly byText = new Map<string, SourceAnalysis>();
+  private chars = 0;
+
+  constructor(readonly lexicon: Lexicon) {}
+
+  get(text: string): SourceAnalysis {
+    const known = this.byText.get(text);
+    if (known) {
+      stats.sourcesReused++;
+      // Map order is use order: the first entry is the one used longest ago.
+      this.byText.delete(text);
+      this.byText.set(text, known);
+      return known;
+    }
+    stats.sourcesAnalysed++;
+    const analysis = analyseSource(this.lexicon, text);
+    if (text.length <= SOURCE_CACHE_CHARS) {
+      for (const [old] of this.byText) {
+        if (this.chars + text.length <= SOURCE_CACHE_CHARS) break;
+        this.byText.delete(old);
+        this.chars -= old.length;
+      }
+      this.byText.set(text, analysis);
+      this.chars += text.length;
+    }
+    return analysis;
+  }
+}
+
+let shared: SourceCache | null = null;
+let busy = false;
+const stats = { sourcesAnalysed: 0, sourcesReused: 0 };
+
+/**
+ * How many sources were analysed, how many measurements reused an analysis, and the size of the
+ * kept lexicon (for tests and benches).
+ */
+export function measureStats(): { sourcesAnalysed: number; sourcesReused: number; lexiconSize: number } {
+  return { ...stats, lexiconSize: shared?.lexicon.size ?? 0 };
+}
+
+/** Forgets every token and source seen so far (for benches that time a first measurement). */
 export function clearMeasureCache(): void {
   if (!busy) shared = null;
 }
 
 export function measureDetailed(content: string, options: MeasureOptions = {}): DetailedMeasurement {
-  if (busy) return measureWith(new Lexicon(), content, options);
-  const lexicon = shared ?? new Lexicon();
-  shared = lexicon;
+  if (busy) return measureIn(new Lexicon(), null, content, options);
+  const cache = shared ?? new SourceCache(new Lexicon());
+  shared = cache;
   busy = true;
   try {
-    return measureWith(lexicon, content, options);
+    return measureIn(cache.lexicon, cache, content, options);
   } finally {
-    lexicon.release();
-    if (lexicon.size > LEXICON_LIMIT) shared = null;
+    if (cache.lexicon.size > LEXICON_LIMIT) shared = null;
     busy = false;
   }
 }
 
-function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions): DetailedMeasurement {
+function measureIn(
+  lexicon: Lexicon,
+  cache: SourceCache | null,
+  content: string,
+  options: MeasureOptions,
+): DetailedMeasurement {
+  const format = options.format ?? "any";
+  try {
+    let source: SourceAnalysis | null = null;
+    if (options.source !== undefined && options.source !== null) {
+      const text = sourceText(options.source, format);
+      source = cache ? cache.get(text) : analyseSource(lexicon, text);
+    }
+    lexicon.mark();
+    return measureWith(lexicon, content, options, source);
+  } finally {
+    lexicon.rollback();
+    lexicon.release();
+  }
+}
+
+function measureWith(
+  lexicon: Lexicon,
+  content: string,
+  options: MeasureOptions,
+  source: SourceAnalysis | null,
+): DetailedMeasurement {
   const format = options.format ?? "any";
   const required = options.requiredFields ?? [];
   const decoded = decode(lexicon, content, format);
@@ -234,17 +331,12 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
     schema_valid = parsed?.ok === true && required.every((field) => fieldHolds(parsed.value, field));
   }
 
-  const hasSource = options.source !== undefined && options.source !== null;
-  if (!hasSource) {
-    const density = doc ? specificity(doc) * efficiency(lexicon, doc, null, null) : 0;
+  if (!source) {
+    const density = doc ? specificity(doc) * efficiency(lexicon, doc, null) : 0;
     return answer(decoded, schema_valid, density, null, [], []);
   }
 
-  const sourceDoc = readDoc(lexicon, sourceText(options.source as string, format), false) as Doc;
-  const facts = new FactTable(lexicon);
-  if (sourceDoc.kind === "json") addJsonFacts(sourceDoc.json, facts);
-  else addTextFacts(sourceDoc.text, facts);
-
+  const { facts, doc: sourceDoc } = source;
   const index = doc ? indexOf(lexicon, doc) : null;
   const originals: { hash: string; index: FactIndex }[] = [];
   if (doc && options.originals) {
@@ -295,16 +387,9 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
   if (doc) {
     if (total === 0) {
       // A source that states nothing specific leaves nothing to lose: the content is judged on its own.
-      density = specificity(doc) * efficiency(lexicon, doc, null, null);
+      density = specificity(doc) * efficiency(lexicon, doc, null);
     } else {
-      const sourceKeys = lexicon.counts();
-      const seqs = lexicon.seqs;
-      for (let f = 0; f < facts.count; f++) {
-        const need = facts.need[f] as number;
-        for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
-          sourceKeys.add(seqs.pool[k] as number);
-      }
-      density = (kept / total) * efficiency(lexicon, doc, sourceDoc, sourceKeys);
+      density = (kept / total) * efficiency(lexicon, doc, source);
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));

@@ -4,11 +4,11 @@
 // answers never depend on a collision. This is what lets the measurement work on ids and typed
 // arrays instead of building a string or an object per token.
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 16777619;
 
 /** A final mix so the table's low bits depend on every character. */
-function mix(h: number): number {
+export function mix(h: number): number {
   let x = h ^ (h >>> 16);
   x = Math.imul(x, 0x85ebca6b);
   x ^= x >>> 13;
@@ -87,6 +87,17 @@ export class Interner {
     return this.range(s, 0, s.length, false);
   }
 
+  /**
+   * Forgets every string added since the size was `size`. The table is always laid out as if
+   * its strings were inserted in id order (rehash walks ids), so taking the newest out first
+   * restores it exactly.
+   */
+  rollback(size: number): void {
+    for (let id = this.strings.length - 1; id >= size; id--)
+      clearSlot(this.table, this.mask, this.hashes[id] as number, id);
+    this.strings.length = size;
+  }
+
   private insert(text: string, h: number, slot: number): number {
     const id = this.strings.length;
     this.strings.push(text);
@@ -107,6 +118,13 @@ export class Interner {
       this.table[slot] = id + 1;
     }
   }
+}
+
+/** Empties the slot that holds `id` (the newest entry of its probe chain). */
+function clearSlot(table: Int32Array, mask: number, h: number, id: number): void {
+  let slot = h & mask;
+  while (table[slot] !== id + 1) slot = (slot + 1) & mask;
+  table[slot] = 0;
 }
 
 function sameChars(known: string, s: string, from: number, lower: boolean): boolean {
@@ -153,6 +171,21 @@ export class StringIds {
     return id;
   }
 
+  /** The id of `s` when it has one, else -1 (nothing is added). */
+  get(s: string): number {
+    return this.ids.get(s) ?? -1;
+  }
+
+  /** Forgets every id given since the size was `size`. */
+  rollback(size: number): void {
+    for (let id = this.strings.length - 1; id >= size; id--) {
+      const s = this.strings[id] as string;
+      // Fresh ids hold "" without being its id.
+      if (this.ids.get(s) === id) this.ids.delete(s);
+    }
+    this.strings.length = size;
+  }
+
   /** A new id that no string will ever be given: for keys known by their parts (see jsonKey). */
   fresh(): number {
     this.strings.push("");
@@ -164,6 +197,16 @@ export class StringIds {
     const text = from === 0 && to === s.length ? s : s.slice(from, to);
     return this.id(lower ? lowerAscii(text) : text);
   }
+}
+
+function seqHash(values: Int32Array, from: number, to: number): number {
+  let h = FNV_OFFSET ^ (to - from);
+  for (let i = from; i < to; i++) {
+    const v = values[i] as number;
+    h = Math.imul(h ^ (v & 0xffff), FNV_PRIME);
+    h = Math.imul(h ^ (v >>> 16), FNV_PRIME);
+  }
+  return mix(h);
 }
 
 /** Sequences of non-negative integers to ids. The caller writes a sequence into `scratch`, then asks for its id. */
@@ -191,34 +234,49 @@ export class SeqInterner {
   take(): number {
     const n = this.length;
     const scratch = this.scratch;
-    let h = FNV_OFFSET ^ n;
-    for (let i = 0; i < n; i++) {
-      const v = scratch[i] as number;
-      h = Math.imul(h ^ (v & 0xffff), FNV_PRIME);
-      h = Math.imul(h ^ (v >>> 16), FNV_PRIME);
-    }
-    h = mix(h);
+    const h = seqHash(scratch, 0, n);
     this.length = 0;
     let slot = h & this.mask;
     for (;;) {
       const entry = this.table[slot] as number;
       if (entry === 0) break;
       const id = entry - 1;
-      if (this.hashes[id] === h) {
-        const a = this.start[id] as number;
-        if ((this.start[id + 1] as number) - a === n) {
-          let same = true;
-          for (let i = 0; i < n; i++) {
-            if (this.pool[a + i] !== scratch[i]) {
-              same = false;
-              break;
-            }
-          }
-          if (same) return id;
-        }
-      }
+      if (this.hashes[id] === h && this.holds(id, scratch, 0, n)) return id;
       slot = (slot + 1) & this.mask;
     }
+    return this.insert(h, slot, n);
+  }
+
+  /** The id of the sequence `values[from, to)` if it was ever taken, else -1 (nothing is added). */
+  lookup(values: Int32Array, from: number, to: number): number {
+    const h = seqHash(values, from, to);
+    let slot = h & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0) return -1;
+      const id = entry - 1;
+      if (this.hashes[id] === h && this.holds(id, values, from, to - from)) return id;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** Forgets every sequence taken since the count was `count` (see Interner.rollback). */
+  rollback(count: number): void {
+    for (let id = this.count - 1; id >= count; id--) clearSlot(this.table, this.mask, this.hashes[id] as number, id);
+    this.count = count;
+    this.length = 0;
+  }
+
+  private holds(id: number, values: Int32Array, from: number, n: number): boolean {
+    const a = this.start[id] as number;
+    if ((this.start[id + 1] as number) - a !== n) return false;
+    const pool = this.pool;
+    for (let i = 0; i < n; i++) if (pool[a + i] !== values[from + i]) return false;
+    return true;
+  }
+
+  private insert(h: number, slot: number, n: number): number {
+    const scratch = this.scratch;
     const id = this.count++;
     const at = this.start[id] as number;
     this.pool = grownInt32(this.pool, at + n);
@@ -283,172 +341,5 @@ export class Counts {
     const v = (this.values[id] as number) + by;
     this.values[id] = v;
     return v;
-  }
-}
-
-/** A map from two non-negative integers to a non-negative integer. */
-export class PairMap {
-  private keys = new Int32Array(2 * 1024);
-  private values = new Int32Array(1024);
-  private mask = 1023;
-  private size = 0;
-
-  /** The value stored for (a, b), or -1. */
-  get(a: number, b: number): number {
-    const slot = this.find(a, b);
-    return (this.values[slot] as number) - 1;
-  }
-
-  set(a: number, b: number, value: number): void {
-    const slot = this.find(a, b);
-    if (this.values[slot] === 0) {
-      this.keys[slot * 2] = a;
-      this.keys[slot * 2 + 1] = b;
-      this.size++;
-    }
-    this.values[slot] = value + 1;
-    if (this.size * 2 > this.mask) this.rehash();
-  }
-
-  private find(a: number, b: number): number {
-    let slot = mix(Math.imul(Math.imul(a ^ 0x9e3779b9, FNV_PRIME) ^ b, FNV_PRIME)) & this.mask;
-    while (this.values[slot] !== 0) {
-      if (this.keys[slot * 2] === a && this.keys[slot * 2 + 1] === b) return slot;
-      slot = (slot + 1) & this.mask;
-    }
-    return slot;
-  }
-
-  private rehash(): void {
-    const keys = this.keys;
-    const values = this.values;
-    const size = (this.mask + 1) * 2;
-    this.keys = new Int32Array(size * 2);
-    this.values = new Int32Array(size);
-    this.mask = size - 1;
-    for (let s = 0; s < values.length; s++) {
-      if (values[s] === 0) continue;
-      const slot = this.find(keys[s * 2] as number, keys[s * 2 + 1] as number);
-      this.keys[slot * 2] = keys[s * 2] as number;
-      this.keys[slot * 2 + 1] = keys[s * 2 + 1] as number;
-      this.values[slot] = values[s] as number;
-    }
-  }
-}
-
-/** Runs of four integers to dense ids, without copying them anywhere but the table. */
-export class QuadIds {
-  private keys = new Int32Array(4 * 1024);
-  private ids = new Int32Array(1024);
-  private mask = 1023;
-  count = 0;
-
-  id(a: number, b: number, c: number, d: number): number {
-    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-    h = Math.imul(h ^ b, FNV_PRIME);
-    h = Math.imul(h ^ c, FNV_PRIME);
-    h = mix(Math.imul(h ^ d, FNV_PRIME));
-    let slot = h & this.mask;
-    for (;;) {
-      const known = this.ids[slot] as number;
-      if (known === 0) break;
-      const k = slot * 4;
-      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
-        return known - 1;
-      slot = (slot + 1) & this.mask;
-    }
-    const id = this.count++;
-    const k = slot * 4;
-    this.keys[k] = a;
-    this.keys[k + 1] = b;
-    this.keys[k + 2] = c;
-    this.keys[k + 3] = d;
-    this.ids[slot] = id + 1;
-    if (this.count * 2 > this.mask) this.rehash();
-    return id;
-  }
-
-  private rehash(): void {
-    const keys = this.keys;
-    const ids = this.ids;
-    const size = (this.mask + 1) * 2;
-    this.keys = new Int32Array(size * 4);
-    this.ids = new Int32Array(size);
-    this.mask = size - 1;
-    for (let s = 0; s < ids.length; s++) {
-      const id = ids[s] as number;
-      if (id === 0) continue;
-      const a = keys[s * 4] as number;
-      const b = keys[s * 4 + 1] as number;
-      const c = keys[s * 4 + 2] as number;
-      const d = keys[s * 4 + 3] as number;
-      let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-      h = Math.imul(h ^ b, FNV_PRIME);
-      h = Math.imul(h ^ c, FNV_PRIME);
-      h = mix(Math.imul(h ^ d, FNV_PRIME));
-      let slot = h & this.mask;
-      while (this.ids[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.keys.set(keys.subarray(s * 4, s * 4 + 4), slot * 4);
-      this.ids[slot] = id;
-    }
-  }
-}
-
-/** Counts keyed by three non-negative integers. */
-export class TripleCounter {
-  private keys = new Int32Array(3 * 256);
-  private counts = new Int32Array(256);
-  private used = new Uint8Array(256);
-  private mask = 255;
-  private size = 0;
-
-  add(a: number, b: number, c: number): void {
-    const slot = this.find(a, b, c);
-    if (this.used[slot] === 0) {
-      this.used[slot] = 1;
-      this.keys[slot * 3] = a;
-      this.keys[slot * 3 + 1] = b;
-      this.keys[slot * 3 + 2] = c;
-      this.counts[slot] = 1;
-      if (++this.size * 2 > this.mask) this.rehash();
-    } else this.counts[slot] = (this.counts[slot] as number) + 1;
-  }
-
-  get(a: number, b: number, c: number): number {
-    const slot = this.find(a, b, c);
-    return this.used[slot] === 0 ? 0 : (this.counts[slot] as number);
-  }
-
-  private find(a: number, b: number, c: number): number {
-    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-    h = Math.imul(h ^ b, FNV_PRIME);
-    h = mix(Math.imul(h ^ c, FNV_PRIME));
-    let slot = h & this.mask;
-    while (this.used[slot] !== 0) {
-      const k = slot * 3;
-      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c) return slot;
-      slot = (slot + 1) & this.mask;
-    }
-    return slot;
-  }
-
-  private rehash(): void {
-    const keys = this.keys;
-    const counts = this.counts;
-    const used = this.used;
-    const size = (this.mask + 1) * 2;
-    this.keys = new Int32Array(size * 3);
-    this.counts = new Int32Array(size);
-    this.used = new Uint8Array(size);
-    this.mask = size - 1;
-    for (let s = 0; s < used.length; s++) {
-      if (used[s] === 0) continue;
-      const slot = this.find(keys[s * 3] as number, keys[s * 3 + 1] as number, keys[s * 3 + 2] as number);
-      this.used[slot] = 1;
-      this.keys[slot * 3] = keys[s * 3] as number;
-      this.keys[slot * 3 + 1] = keys[s * 3 + 1] as number;
-      this.keys[slot * 3 + 2] = keys[s * 3 + 2] as number;
-      this.counts[slot] = counts[s] as number;
-    }
   }
 }

@@ -130,7 +130,7 @@ export class JsonDoc {
     if (first && first.kind === "number") {
       if (first.jsonValue < 0) {
         const need = lexicon.keys.strings[lexicon.seqs.pool[first.needFrom] as number] ?? "";
-        first.jsonValue = lexicon.values.id(need.slice(2));
+        lexicon.setJsonValue(first, lexicon.values.id(need.slice(2)));
       }
       value = first.jsonValue;
     } else value = lexicon.values.range(s, from, to, true);
@@ -208,9 +208,9 @@ function jsonKey(lexicon: Lexicon, prefix: "j:" | "k:", a: number, b: number): n
   else {
     const text = b < 0 ? `${prefix}${left}` : `${prefix}${left}=${right}`;
     id = keys.id(text);
-    if (text.indexOf("\u0001") >= 0) lexicon.oddKeys.add(id);
+    if (text.indexOf("\u0001") >= 0) lexicon.addOddKey(id);
   }
-  lexicon.jsonKeys.set(a, b + 1, id);
+  lexicon.jsonKeys.add(a, b + 1, id);
   return id;
 }
 

@@ -4,7 +4,8 @@
 // per classified token, everything the later steps ask of it as plain fields. Lives for one
 // call of `measure`, so nothing leaks from one measurement into another.
 import { asciiLower, utf8Length } from "./chars";
-import { Counts, growInt32, growUint8, Interner, PairMap, SeqInterner, StringIds } from "./intern";
+import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
+import { PairMap } from "./tables";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
 import {
@@ -151,6 +152,95 @@ export class Lexicon {
   private readonly free: Counts[] = [];
   private readonly taken: Counts[] = [];
 
+  /**
+   * Sizes at `mark()`, or null outside one. Everything added after a mark is taken out again by
+   * `rollback()`: a pass's content brings tokens no later pass will state (request ids, paths),
+   * and keeping them would fill the lexicon until it is dropped, with every source analysed in
+   * it (see index.ts). Ids are given in order, so what came after the mark is an id range; the
+   * maps keyed by ids log what they were given, to take it out.
+   */
+  private marked: {
+    keys: number;
+    seqs: number;
+    infos: number;
+    values: number;
+    jsonKeys: number;
+    raws: number;
+    pool: number;
+    members: number;
+  } | null = null;
+  private readonly undoFrom: { delete(key: number): boolean }[] = [];
+  private readonly undoKeys: number[] = [];
+  /** Raw tokens of before the mark given a group after it: raw id * 2, plus 1 for a sentence's start. */
+  private readonly undoGroups: number[] = [];
+  /** Tokens of before the mark whose lazily filled field got an id of after it: info id * 2, plus 1 for jsonValue. */
+  private readonly undoInfos: number[] = [];
+
+  /** Everything added from here on is taken out by `rollback`. */
+  mark(): void {
+    this.marked = {
+      keys: this.keys.size,
+      seqs: this.seqs.count,
+      infos: this.infos.length,
+      values: this.values.size,
+      jsonKeys: this.jsonKeys.size,
+      raws: this.raws.size,
+      pool: this.poolSize,
+      members: this.membersSize,
+    };
+  }
+
+  /** Takes out everything added since `mark`, leaving the lexicon as it was then. */
+  rollback(): void {
+    const m = this.marked;
+    if (!m) return;
+    this.marked = null;
+    for (let k = this.undoKeys.length - 1; k >= 0; k--)
+      (this.undoFrom[k] as { delete(key: number): boolean }).delete(this.undoKeys[k] as number);
+    this.undoFrom.length = 0;
+    this.undoKeys.length = 0;
+    for (const g of this.undoGroups) {
+      if ((g & 1) === 1) this.groupInitial[g >> 1] = -1;
+      else this.groupOther[g >> 1] = -1;
+    }
+    this.undoGroups.length = 0;
+    for (const u of this.undoInfos) {
+      const info = this.infos[u >> 1] as TokenInfo;
+      if ((u & 1) === 1) info.jsonValue = -1;
+      else info.initialReading = -1;
+    }
+    this.undoInfos.length = 0;
+    this.keys.rollback(m.keys);
+    this.seqs.rollback(m.seqs);
+    this.infos.length = m.infos;
+    this.values.rollback(m.values);
+    this.jsonKeys.rollback(m.jsonKeys);
+    this.raws.rollback(m.raws);
+    this.poolSize = m.pool;
+    this.membersSize = m.members;
+  }
+
+  /** Records that `key` was added to `map` (or a set), to take it out on rollback. */
+  private added(map: { delete(key: number): boolean }, key: number): void {
+    if (this.marked === null) return;
+    this.undoFrom.push(map);
+    this.undoKeys.push(key);
+  }
+
+  /** A key that holds U+0001 (see FactTable.addPath). */
+  addOddKey(id: number): void {
+    if (this.oddKeys.has(id)) return;
+    this.oddKeys.add(id);
+    this.added(this.oddKeys, id);
+  }
+
+  /** A JSON number's canonical value, kept on its token. */
+  setJsonValue(info: TokenInfo, value: number): void {
+    info.jsonValue = value;
+    if (this.marked !== null && info.id < this.marked.infos && value >= this.marked.values)
+      this.undoInfos.push(info.id * 2 + 1);
+  }
+
   /** Zeroed counts by id, for this measurement; `release` hands them all back. */
   counts(): Counts {
     const c = this.free.pop() ?? new Counts();
@@ -206,6 +296,7 @@ export class Lexicon {
     this.membersSize = g + ids.length + 1;
     if (atStart) this.groupInitial[raw] = g;
     else this.groupOther[raw] = g;
+    if (this.marked !== null && raw < this.marked.raws) this.undoGroups.push(raw * 2 + (atStart ? 1 : 0));
     return g;
   }
 
@@ -214,6 +305,8 @@ export class Lexicon {
     if (info.initialReading < 0) {
       const [t] = classify(info.text, true, false);
       info.initialReading = t ? this.add(t, null) : info.id;
+      if (this.marked !== null && info.id < this.marked.infos && info.initialReading >= this.marked.infos)
+        this.undoInfos.push(info.id * 2);
     }
     return info.initialReading;
   }
@@ -225,6 +318,7 @@ export class Lexicon {
     if (group === undefined) {
       group = classify(text, false, false).map((t) => this.add(t, null));
       this.unpaired.set(id, group);
+      this.added(this.unpaired, id);
     }
     return group;
   }
@@ -304,6 +398,7 @@ export class Lexicon {
       if (id === undefined) {
         id = this.joined(parts.map((p) => p.text).join(" "), "date", dateKeyOf(y, m, d), "#date", "", parts);
         this.dates2.set(pair, id);
+        this.added(this.dates2, pair);
       }
       return id;
     }
@@ -311,12 +406,14 @@ export class Lexicon {
     if (!byThird) {
       byThird = new Map();
       this.dates3.set(pair, byThird);
+      this.added(this.dates3, pair);
     }
     const c = (parts[2] as TokenInfo).id;
     let id = byThird.get(c);
     if (id === undefined) {
       id = this.joined(parts.map((p) => p.text).join(" "), "date", dateKeyOf(y, m, d), "#date", "", parts);
       byThird.set(c, id);
+      this.added(byThird, c);
     }
     return id;
   }
@@ -340,6 +437,7 @@ export class Lexicon {
       };
       id = this.add(token, [t, next]);
       this.numberJoins.set(pair, id);
+      this.added(this.numberJoins, pair);
     }
     return id;
   }
@@ -354,6 +452,7 @@ export class Lexicon {
     if (!byUnit) {
       byUnit = new Map();
       this.magnitudeJoins.set(pair, byUnit);
+      this.added(this.magnitudeJoins, pair);
     }
     const u = unit ? unit.id : -1;
     let id = byUnit.get(u);
@@ -374,6 +473,7 @@ export class Lexicon {
       };
       id = this.add(token, parts);
       byUnit.set(u, id);
+      this.added(byUnit, u);
     }
     return id;
   }
@@ -388,6 +488,7 @@ export class Lexicon {
     if (!byWord) {
       byWord = new Map();
       this.currencyJoins.set(pair, byWord);
+      this.added(this.currencyJoins, pair);
     }
     const w = word ? word.id : -1;
     let id = byWord.get(w);
@@ -407,6 +508,7 @@ export class Lexicon {
       };
       id = this.add(token, parts);
       byWord.set(w, id);
+      this.added(byWord, w);
     }
     return id;
   }
@@ -421,6 +523,7 @@ export class Lexicon {
       const time = t.kind === "time" ? readTime(`${t.text}${word}`) : hour > 0 ? readTime(`${hour}:00${word}`) : null;
       id = time ? this.joined(`${t.text} ${next.text}`, "time", time[0], "#time", "", [t, next]) : -1;
       this.timeJoins.set(pair, id);
+      this.added(this.timeJoins, pair);
     }
     return id;
   }

@@ -1,7 +1,8 @@
 // Text (and logs, which are text): its facts, what it states, its sentences. A text is a range
 // of lines of a token store; everything here walks token ids.
 import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark } from "./facts";
-import { type Counts, growInt32, SeqInterner, TripleCounter } from "./intern";
+import { type Counts, growInt32, SeqInterner } from "./intern";
+import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
 import { ENDS, OPEN, type TokenStore } from "./scan";
 

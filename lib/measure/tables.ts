@@ -1,0 +1,230 @@
+// Hash tables keyed by small tuples of integers (ids): pairs, runs of four, triples. Open
+// addressing over typed arrays, so a table of a million entries is a few arrays, not a million
+// objects for the collector to walk.
+import { FNV_PRIME, growInt32, mix } from "./intern";
+
+/**
+ * A map from two non-negative integers to a non-negative integer. Entries are kept in the order
+ * added (the table is rebuilt in that order), so `rollback` can take the newest out.
+ */
+export class PairMap {
+  private a = new Int32Array(1024);
+  private b = new Int32Array(1024);
+  private values = new Int32Array(1024);
+  private table = new Int32Array(2048);
+  private mask = 2047;
+  size = 0;
+
+  /** The value stored for (a, b), or -1. */
+  get(a: number, b: number): number {
+    const entry = this.table[this.find(a, b)] as number;
+    return entry === 0 ? -1 : (this.values[entry - 1] as number);
+  }
+
+  /** Stores a value for a pair that has none. */
+  add(a: number, b: number, value: number): void {
+    const slot = this.find(a, b);
+    const e = this.size++;
+    if (e >= this.values.length) {
+      this.a = growInt32(this.a, e + 1);
+      this.b = growInt32(this.b, e + 1);
+      this.values = growInt32(this.values, e + 1);
+    }
+    this.a[e] = a;
+    this.b[e] = b;
+    this.values[e] = value;
+    this.table[slot] = e + 1;
+    if (this.size * 2 > this.mask) this.rehash();
+  }
+
+  /** Forgets every pair added since the size was `size`. */
+  rollback(size: number): void {
+    for (let e = this.size - 1; e >= size; e--) this.table[this.find(this.a[e] as number, this.b[e] as number)] = 0;
+    this.size = size;
+  }
+
+  private find(a: number, b: number): number {
+    let slot = mix(Math.imul(Math.imul(a ^ 0x9e3779b9, FNV_PRIME) ^ b, FNV_PRIME)) & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0 || (this.a[entry - 1] === a && this.b[entry - 1] === b)) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    for (let e = 0; e < this.size; e++) this.table[this.find(this.a[e] as number, this.b[e] as number)] = e + 1;
+  }
+}
+
+/** Runs of four integers to dense ids, without copying them anywhere but the table. */
+export class QuadIds {
+  private keys = new Int32Array(4 * 1024);
+  private ids = new Int32Array(1024);
+  private mask = 1023;
+  count = 0;
+
+  /** The id of the run (a, b, c, d) if it has one, else -1 (nothing is added). */
+  find(a: number, b: number, c: number, d: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = Math.imul(h ^ c, FNV_PRIME);
+    h = mix(Math.imul(h ^ d, FNV_PRIME));
+    let slot = h & this.mask;
+    for (;;) {
+      const known = this.ids[slot] as number;
+      if (known === 0) return -1;
+      const k = slot * 4;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
+        return known - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  id(a: number, b: number, c: number, d: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = Math.imul(h ^ c, FNV_PRIME);
+    h = mix(Math.imul(h ^ d, FNV_PRIME));
+    let slot = h & this.mask;
+    for (;;) {
+      const known = this.ids[slot] as number;
+      if (known === 0) break;
+      const k = slot * 4;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
+        return known - 1;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    const k = slot * 4;
+    this.keys[k] = a;
+    this.keys[k + 1] = b;
+    this.keys[k + 2] = c;
+    this.keys[k + 3] = d;
+    this.ids[slot] = id + 1;
+    if (this.count * 2 > this.mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const ids = this.ids;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 4);
+    this.ids = new Int32Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < ids.length; s++) {
+      const id = ids[s] as number;
+      if (id === 0) continue;
+      const a = keys[s * 4] as number;
+      const b = keys[s * 4 + 1] as number;
+      const c = keys[s * 4 + 2] as number;
+      const d = keys[s * 4 + 3] as number;
+      let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+      h = Math.imul(h ^ b, FNV_PRIME);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      h = mix(Math.imul(h ^ d, FNV_PRIME));
+      let slot = h & this.mask;
+      while (this.ids[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.keys.set(keys.subarray(s * 4, s * 4 + 4), slot * 4);
+      this.ids[slot] = id;
+    }
+  }
+}
+
+/** Counts keyed by three non-negative integers. */
+export class TripleCounter {
+  private keys = new Int32Array(3 * 256);
+  private counts = new Int32Array(256);
+  private used = new Uint8Array(256);
+  private mask = 255;
+  private size = 0;
+
+  add(a: number, b: number, c: number): void {
+    const slot = this.find(a, b, c);
+    if (this.used[slot] === 0) {
+      this.used[slot] = 1;
+      this.keys[slot * 3] = a;
+      this.keys[slot * 3 + 1] = b;
+      this.keys[slot * 3 + 2] = c;
+      this.counts[slot] = 1;
+      if (++this.size * 2 > this.mask) this.rehash();
+    } else this.counts[slot] = (this.counts[slot] as number) + 1;
+  }
+
+  get(a: number, b: number, c: number): number {
+    const slot = this.find(a, b, c);
+    return this.used[slot] === 0 ? 0 : (this.counts[slot] as number);
+  }
+
+  private find(a: number, b: number, c: number): number {
+    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+    h = Math.imul(h ^ b, FNV_PRIME);
+    h = mix(Math.imul(h ^ c, FNV_PRIME));
+    let slot = h & this.mask;
+    while (this.used[slot] !== 0) {
+      const k = slot * 3;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const counts = this.counts;
+    const used = this.used;
+    const size = (this.mask + 1) * 2;
+    this.keys = new Int32Array(size * 3);
+    this.counts = new Int32Array(size);
+    this.used = new Uint8Array(size);
+    this.mask = size - 1;
+    for (let s = 0; s < used.length; s++) {
+      if (used[s] === 0) continue;
+      const slot = this.find(keys[s * 3] as number, keys[s * 3 + 1] as number, keys[s * 3 + 2] as number);
+      this.used[slot] = 1;
+      this.keys[slot * 3] = keys[s * 3] as number;
+      this.keys[slot * 3 + 1] = keys[s * 3 + 1] as number;
+      this.keys[slot * 3 + 2] = keys[s * 3 + 2] as number;
+      this.counts[slot] = counts[s] as number;
+    }
+  }
+}
+
+/** A set of non-negative integers. */
+export class IdSet {
+  private table = new Int32Array(64);
+  private mask = 63;
+  private size = 0;
+
+  has(id: number): boolean {
+    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0) return false;
+      if (entry === id + 1) return true;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  add(id: number): void {
+    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === id + 1) return;
+      if (entry === 0) break;
+      slot = (slot + 1) & this.mask;
+    }
+    this.table[slot] = id + 1;
+    if (++this.size * 2 > this.mask) {
+      const old = this.table;
+      this.table = new Int32Array(old.length * 2);
+      this.mask = this.table.length - 1;
+      this.size = 0;
+      for (const entry of old) if (entry !== 0) this.add(entry - 1);
+    }
+  }
+}
