@@ -87,6 +87,11 @@ export class Interner {
     return this.range(s, 0, s.length, false);
   }
 
+  /** The hash of string `id` (as the table spreads it). */
+  hashOf(id: number): number {
+    return this.hashes[id] as number;
+  }
+
   /**
    * Forgets every string added since the size was `size`. The table is always laid out as if
    * its strings were inserted in id order (rehash walks ids), so taking the newest out first

@@ -128,10 +128,7 @@ export class JsonDoc {
       (lexicon.members[g] as number) > 0 ? (lexicon.infos[lexicon.members[g + 1] as number] as TokenInfo) : null;
     let value: number;
     if (first && first.kind === "number") {
-      if (first.jsonValue < 0) {
-        const need = lexicon.keys.strings[lexicon.seqs.pool[first.needFrom] as number] ?? "";
-        lexicon.setJsonValue(first, lexicon.values.id(need.slice(2)));
-      }
+      if (first.jsonValue < 0) lexicon.setJsonValue(first, lexicon.values.id(first.numberNeed.slice(2)));
       value = first.jsonValue;
     } else value = lexicon.values.range(s, from, to, true);
     this.end(n, value);

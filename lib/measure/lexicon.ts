@@ -53,6 +53,8 @@ export class TokenInfo {
   /** Any number's value and unit (its single need, `n:value` or `n:value|unit`), else null and "". */
   numberRaw: string | null = null;
   numberUnit = "";
+  /** A number's need as a string (`n:value` or `n:value|unit`), else "". */
+  numberNeed = "";
   /** The unit a word names, when the word follows a number ("GB"), else "". */
   unit = "";
   /** The power of ten a word scales the number before it by ("million": 6), else 0. */
@@ -83,6 +85,8 @@ export class TokenInfo {
     readonly shape: number,
     readonly key: string,
     readonly shapeText: string,
+    /** False for a content's token (see Lexicon.add): what only a source's facts ask is left out. */
+    full: boolean,
   ) {
     this.bytes = utf8Length(text) + 1;
     this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
@@ -98,6 +102,7 @@ export class TokenInfo {
       this.magnitude = MAGNITUDES.get(lower) ?? 0;
       if (kind !== "number" && (unit === "usd" || unit === "eur" || unit === "gbp")) this.currency = unit;
     }
+    if (!full) return;
     let level = lower;
     if (key) {
       const k = asciiLower(key);
@@ -111,6 +116,8 @@ export class TokenInfo {
 }
 
 const PAIR = 67108864; // 2^26: two ids below it make one safe integer
+/** Raw tokens of contents remembered (see Lexicon.recent), at most. */
+const RECENT_SLOTS = 1 << 16;
 
 /** Ids of a group of classified tokens, as `classify` returns them for one raw token. */
 type Group = readonly number[];
@@ -175,6 +182,15 @@ export class Lexicon {
   private readonly undoGroups: number[] = [];
   /** Tokens of before the mark whose lazily filled field got an id of after it: info id * 2, plus 1 for jsonValue. */
   private readonly undoInfos: number[] = [];
+  /**
+   * Raw tokens a content brought that the lexicon did not hold, by text: how many measurements
+   * brought them. One brought by a second measurement is one contents share (a time stamp, a
+   * latency, a status) and is taken in for good once the measurement ends (`promoted`), so that
+   * later ones find it classified; one no other measurement brings (a request id) never is.
+   */
+  private readonly recent = new Int32Array(RECENT_SLOTS);
+  private readonly promoted: string[] = [];
+  private readonly promotedAtStart: boolean[] = [];
 
   /** Everything added from here on is taken out by `rollback`. */
   mark(): void {
@@ -218,6 +234,29 @@ export class Lexicon {
     this.raws.rollback(m.raws);
     this.poolSize = m.pool;
     this.membersSize = m.members;
+    for (let k = 0; k < this.promoted.length; k++) {
+      const text = this.promoted[k] as string;
+      this.group(text, 0, text.length, this.promotedAtStart[k] as boolean);
+    }
+    this.promoted.length = 0;
+    this.promotedAtStart.length = 0;
+  }
+
+  /**
+   * Notes a raw token new to the lexicon after a mark (see `recent`), by its hash in a table of
+   * one hash per slot: a collision forgets a token or takes one in early, which costs time,
+   * never an answer.
+   */
+  private broughtByContent(raw: number, atStart: boolean): void {
+    const h = this.raws.hashOf(raw) | 1;
+    const slot = (h >>> 7) & (RECENT_SLOTS - 1);
+    if (this.recent[slot] !== h) {
+      this.recent[slot] = h;
+      return;
+    }
+    this.recent[slot] = 0;
+    this.promoted.push(this.raws.strings[raw] as string);
+    this.promotedAtStart.push(atStart);
   }
 
   /** Records that `key` was added to `map` (or a set), to take it out on rollback. */
@@ -286,6 +325,7 @@ export class Lexicon {
     }
     // Only a capital letter makes a sentence's first word read differently.
     const atStart = initial && this.upper[raw] === 1;
+    if (raw === before && this.marked !== null) this.broughtByContent(raw, atStart);
     const known = atStart ? (this.groupInitial[raw] as number) : (this.groupOther[raw] as number);
     if (known >= 0) return known;
     const ids = classify(this.raws.strings[raw] as string, atStart).map((t) => this.add(t, null));
@@ -328,26 +368,41 @@ export class Lexicon {
     this.pool[this.poolSize++] = v;
   }
 
+  /**
+   * Takes in a classified token. After a mark (a content's tokens, which the measurement drops
+   * when it ends) only what a content is asked is kept: its atoms, and those of its index keys
+   * that some token before the mark has, since only such a key can be a source's fact's or be
+   * looked for by one. Its needs, its shape and its log flags serve a source's facts alone.
+   */
   private add(t: Token, parts: readonly TokenInfo[] | null): number {
     const lower = asciiLower(t.text);
     const keys = this.keys;
+    const full = this.marked === null;
     // A word's shape is its lower-case text, the same string as its atom: one lookup for both.
     const lowerId = t.shape === lower || !parts ? keys.id(lower) : -1;
-    const shapeId = t.shape === lower ? lowerId : keys.id(t.shape);
-    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape);
+    const shapeId = !full ? -1 : t.shape === lower ? lowerId : keys.id(t.shape);
+    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape, full);
     const seqs = this.seqs;
     const index = withYearless(t.index);
     info.indexFrom = this.poolSize;
-    for (const k of index) this.poolPush(keys.id(k));
-    info.indexTo = this.poolSize;
-    // What a token needs is mostly among what it states, often the very same strings.
-    for (const k of t.need) {
-      const at = index.indexOf(k);
-      seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
+    if (full) {
+      for (const k of index) this.poolPush(keys.id(k));
+      info.indexTo = this.poolSize;
+      // What a token needs is mostly among what it states, often the very same strings.
+      for (const k of t.need) {
+        const at = index.indexOf(k);
+        seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
+      }
+      info.needSeq = seqs.take();
+      info.needFrom = seqs.start[info.needSeq] as number;
+      info.needTo = seqs.start[info.needSeq + 1] as number;
+    } else {
+      for (const k of index) {
+        const id = keys.get(k);
+        if (id >= 0) this.poolPush(id);
+      }
+      info.indexTo = this.poolSize;
     }
-    info.needSeq = seqs.take();
-    info.needFrom = seqs.start[info.needSeq] as number;
-    info.needTo = seqs.start[info.needSeq + 1] as number;
     info.atomsFrom = this.poolSize;
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
@@ -365,6 +420,7 @@ export class Lexicon {
     }
     if (t.kind === "number" && t.need.length === 1) {
       const need = t.need[0] as string;
+      info.numberNeed = need;
       const bar = need.indexOf("|");
       info.numberRaw = bar < 0 ? need.slice(2) : need.slice(2, bar);
       info.numberUnit = bar < 0 ? "" : need.slice(bar + 1);

@@ -3,9 +3,10 @@
 // bytes. Targets: at least a tenth of SHA-256's rate, and a per-byte cost at 4 MiB no more
 // than 1.5 times that at 64 KiB (linear time). Printed, never asserted.
 // Times are CPU time (see timeMs), medians over the rounds.
-// "first" is a measurement with nothing seen before (the lexicon emptied): every distinct
-// token is classified. "again" measures the same pair once more, as ingest does with a chain's
-// source on every pass. The targets are judged on "first", the worst case.
+// "first" is a measurement with nothing seen before (the lexicon and the analyses of sources
+// emptied): every distinct token is classified. "again" measures the same pair once more, as
+// ingest measures every pass of a chain against its source: the source's analysis is reused,
+// the content is read again. The targets are judged on "first", the worst case.
 import { sha256Hex } from "@/lib/guard/hash";
 import { clearMeasureCache, measure } from "@/lib/measure/index";
 import { utf8Length } from "@/lib/measure/tokens";

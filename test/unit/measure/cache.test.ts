@@ -34,4 +34,15 @@ describe("the source's analysis", () => {
     for (let pass = 2; pass < 60; pass++) measure(log(pass), { source, format: "text" });
     expect(measureStats().lexiconSize).toBe(size);
   });
+
+  it("takes in a token that a second content brings too", () => {
+    clearMeasureCache();
+    const source = log(0);
+    measure(log(1), { source, format: "text" });
+    const size = measureStats().lexiconSize;
+    measure(`${log(2)}\nshared-token-77x`, { source, format: "text" });
+    expect(measureStats().lexiconSize).toBe(size);
+    measure(`${log(3)}\nshared-token-77x`, { source, format: "text" });
+    expect(measureStats().lexiconSize).toBeGreaterThan(size);
+  });
 });
