@@ -4,6 +4,7 @@ classification, the scan and the joins across tokens read as one list only in on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .chars import (
@@ -405,43 +406,68 @@ _CJK_SENTENCE_ENDS = frozenset((0x3002, 0xFF01, 0xFF1F, 0xFF0E))
 _BREAK_CHARS = frozenset(chr(c) for c in range(0x10000) if (is_break(c) if c <= 0x3000 or c == 0xFEFF else _is_cjk_punctuation(c)))
 
 
-def _is_break_at(line: str, i: int) -> bool:
-    ch = line[i]
-    if ch in _BREAK_CHARS:
-        return True
-    if ch == ",":
-        n = len(line)
-        return not (
-            i > 0 and i + 3 < n and is_digit(ord(line[i - 1])) and is_digit(ord(line[i + 1])) and is_digit(ord(line[i + 2]))
-            and is_digit(ord(line[i + 3])) and not (i + 4 < n and is_digit(ord(line[i + 4])))
-        )
-    if ch == "'":
-        return not (i > 0 and i + 1 < len(line) and is_letter(ord(line[i - 1])) and is_letter(ord(line[i + 1])))
-    return False
+def _class_of(codes: list[int]) -> str:
+    """A regular expression character class (without brackets) of the given code units."""
+    out = []
+    codes = sorted(codes)
+    k = 0
+    while k < len(codes):
+        j = k
+        while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
+            j += 1
+        out.append(re.escape(chr(codes[k])) if j == k else f"{re.escape(chr(codes[k]))}-{re.escape(chr(codes[j]))}")
+        k = j + 1
+    return "".join(out)
+
+
+_CJK_CLASS = _class_of([c for c in range(0x10000) if is_cjk(c)])
+_LETTER_CLASS = _class_of([c for c in range(0x10000) if is_letter(c)])
+# A raw token, as the scan in scan.ts cuts it: a run of CJK script, or a run of anything else
+# that is no break, where a comma stays only between thousands ("10,000") and an apostrophe
+# only between letters. One compiled pattern, so the scan runs in C, not a call per character.
+_RAW_TOKEN = re.compile(
+    f"[{_CJK_CLASS}]+|(?:[^{_class_of([ord(c) for c in _BREAK_CHARS])}{_CJK_CLASS},']"
+    f"|(?<=[0-9]),(?=[0-9]{{3}}(?![0-9]))|(?<=[{_LETTER_CLASS}])'(?=[{_LETTER_CLASS}]))+"
+)
+
+# Raw tokens already classified (texts repeat: a log states the same levels, paths and values
+# line after line): the tokens, copied on the way out, since the scan sets their flags.
+_CLASSIFIED: dict[tuple[str, bool], tuple[Token, ...]] = {}
+_CLASSIFIED_LIMIT = 1 << 16
+
+
+def _copy(t: Token) -> Token:
+    c = object.__new__(Token)
+    c.text, c.kind, c.need, c.index, c.shape, c.key, c.ends, c.open = t.text, t.kind, t.need, t.index, t.shape, t.key, False, False
+    return c
+
+
+def _classified(text: str, initial: bool) -> list[Token]:
+    key = (text, initial)
+    known = _CLASSIFIED.get(key)
+    if known is None:
+        if len(_CLASSIFIED) >= _CLASSIFIED_LIMIT:
+            _CLASSIFIED.clear()
+        known = tuple(classify(text, initial))
+        _CLASSIFIED[key] = known
+    return [_copy(t) for t in known]
 
 
 def tokenize_line(line: str) -> list[Token]:
     raw: list[list] = []
-    i = 0
     n = len(line)
-    while i < n:
-        while i < n and _is_break_at(line, i):
-            i += 1
-        if i >= n:
-            break
-        start = i
-        cjk = is_cjk(ord(line[start]))
-        while i < n and not _is_break_at(line, i) and is_cjk(ord(line[i])) == cjk:
-            i += 1
-        a, b = start, i
-        ends = i < n and (ord(line[i]) == 33 or ord(line[i]) == 63 or ord(line[i]) in _CJK_SENTENCE_ENDS)
+    for match in _RAW_TOKEN.finditer(line):
+        a, i = match.span()
+        b = i
+        after = ord(line[i]) if i < n else -1
+        ends = after == 33 or after == 63 or after in _CJK_SENTENCE_ENDS
         while b > a and ord(line[b - 1]) in _TRAILING:
             if ord(line[b - 1]) == 46:
                 ends = True
             b -= 1
         while a < b and ord(line[a]) in _LEADING:
             a += 1
-        is_open = b == i and (i >= n or ord(line[i]) <= 32)
+        is_open = b == i and (i >= n or after <= 32)
         if b > a:
             raw.append([line[a:b], ends, is_open])
         elif ends and raw:
@@ -449,7 +475,7 @@ def tokenize_line(line: str) -> list[Token]:
     out: list[Token] = []
     initial = True
     for text, ends, is_open in raw:
-        classified = classify(text, initial)
+        classified = _classified(text, initial)
         if classified:
             classified[-1].ends = ends
             classified[-1].open = is_open
