@@ -197,14 +197,41 @@ def _specificity(doc: _Doc) -> float:
     return json_specificity(doc.json) if doc.kind == "json" else text_specificity(doc.text)
 
 
-def _efficiency(doc: _Doc, source: _Doc | None, source_keys: set[str] | None) -> float:
+class _Source:
+    """What measuring against a source needs of it, whatever the content (index.ts
+    SourceAnalysis): its document, its facts, the keys they need, and how often it states each
+    JSON unit, sentence and run of tokens. The same for every pass of a chain: made once per
+    source (see _source)."""
+
+    __slots__ = ("doc", "facts", "keys", "units", "sentences", "runs")
+
+    def __init__(self, doc: _Doc, facts: tuple[Fact, ...]) -> None:
+        self.doc = doc
+        self.facts = facts
+        keys: set[str] = set()
+        for fact in facts:
+            keys.update(fact.need)
+        self.keys = frozenset(keys)
+        self.units: dict[str, int] = {}
+        self.sentences: dict[str, int] = {}
+        self.runs: dict[tuple[str, ...], int] = {}
+        if doc.kind == "json":
+            for ident, _ in json_units(doc.json):
+                self.units[ident] = self.units.get(ident, 0) + 1
+        else:
+            for seg in doc.text.segments:
+                self.sentences[seg.norm] = self.sentences.get(seg.norm, 0) + 1
+            for line in doc.text.lines:
+                for key in _run_keys(line):
+                    self.runs[key] = self.runs.get(key, 0) + 1
+
+
+def _efficiency(doc: _Doc, source: _Source | None, filler: bool) -> float:
+    """`filler`: judge sentences that state no key of the source's facts (with a source that has some)."""
     if doc.kind == "json":
         if source is None:
             return 1
-        allowed: dict[str, int] = {}
-        if source.kind == "json":
-            for ident, _ in json_units(source.json):
-                allowed[ident] = allowed.get(ident, 0) + 1
+        allowed = source.units
         seen: dict[str, int] = {}
         total = 0
         padding: float = 0
@@ -215,12 +242,10 @@ def _efficiency(doc: _Doc, source: _Doc | None, source_keys: set[str] | None) ->
             if count > max(allowed.get(ident, 1), 1):
                 padding += size * REPEAT_COST
         return 1 if total == 0 else _clamp01(1 - padding / total)
-    source_text = source.text if source is not None and source.kind == "text" else None
-    in_source: dict[str, int] = {}
-    if source_text is not None:
-        for seg in source_text.segments:
-            in_source[seg.norm] = in_source.get(seg.norm, 0) + 1
-    marks = _repeated_runs(doc.text, source_text)
+    text_source = source is not None and source.doc.kind == "text"
+    in_source = source.sentences if source is not None and text_source else {}
+    source_keys = source.keys if source is not None and filler else None
+    marks = _repeated_runs(doc.text, source.runs if source is not None and text_source else {})
     seen = {}
     total = 0
     wasted: float = 0
@@ -264,13 +289,8 @@ def _run_keys(line: list) -> list[tuple[str, ...]]:
     return [tuple(norms[j : j + _RUN]) for j in range(len(line) - _RUN + 1)]
 
 
-def _repeated_runs(doc: TextDoc, source: TextDoc | None) -> list[bool]:
+def _repeated_runs(doc: TextDoc, in_source: dict[tuple[str, ...], int]) -> list[bool]:
     """Per token of the content (in order): in a run of _RUN tokens it states more often than the source (index.ts repeatedRuns)."""
-    in_source: dict[tuple[str, ...], int] = {}
-    if source is not None:
-        for line in source.lines:
-            for key in _run_keys(line):
-                in_source[key] = in_source.get(key, 0) + 1
     seen: dict[tuple[str, ...], int] = {}
     marks: list[bool] = []
     for line in doc.lines:
@@ -293,17 +313,17 @@ def round_score(x: float) -> float:
     return math.floor(x * 10000 + 0.5) / 10000
 
 
-@functools.lru_cache(maxsize=16)
-def _source_facts(source: str, format: str) -> tuple[_Doc, tuple[Fact, ...]]:
-    """The source read and its facts. A chain measures every pass against the same source,
-    and reading it is most of the cost; nothing downstream mutates either."""
+@functools.lru_cache(maxsize=64)
+def _source(source: str, format: str) -> _Source:
+    """The source's analysis. A chain measures every pass against the same source, and reading
+    it is most of the cost; nothing downstream mutates it. Kept for the 64 sources used last."""
     source_doc = _read_doc(_source_text(to16(source), format), False)[0]
     fact_set = FactSet()
     if source_doc.kind == "json":
         add_json_facts(source_doc.json, fact_set)
     else:
         add_text_facts(source_doc.text, fact_set)
-    return source_doc, tuple(fact_set.facts)
+    return _Source(source_doc, tuple(fact_set.facts))
 
 
 def measure_detailed(content: str, source: str | None = None, format: str = "any", required_fields: Sequence[str] = (), originals: Originals | None = None) -> dict[str, Any]:
@@ -318,10 +338,11 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         schema_valid = doc is not None and doc.kind == "json" and all(field_holds(doc.json.root, to16(f)) for f in required_fields)
 
     if source is None:
-        density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, None)
+        density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, False)
         return _answer(fmt, parseable, schema_valid, density, None, [], [])
 
-    source_doc, facts = _source_facts(source, format)
+    analysis = _source(source, format)
+    facts = analysis.facts
 
     index = _index_of(doc) if doc is not None else None
     consulted: list[tuple[str, FactIndex]] = []
@@ -360,12 +381,9 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
     density: float = 0
     if doc is not None:
         if total == 0:
-            density = _specificity(doc) * _efficiency(doc, None, None)
+            density = _specificity(doc) * _efficiency(doc, None, False)
         else:
-            source_keys: set[str] = set()
-            for fact in facts:
-                source_keys.update(fact.need)
-            density = (kept / total) * _efficiency(doc, source_doc, source_keys)
+            density = (kept / total) * _efficiency(doc, analysis, True)
     # Heaviest first, then in the source's order (sorted() is stable, as Array.sort is).
     examples = [from16(f.display) for f in sorted(lost, key=lambda f: -f.weight)[:MAX_LOST_EXAMPLES]]
     return _answer(fmt, parseable, schema_valid, density, counts, examples, recoverable)
