@@ -215,6 +215,23 @@ function plural(noun: string, n: number): string {
 }
 
 /** Line diff: common head and tail trimmed, then Myers' O(ND) edit script within the budget. */
+/** A text diff's answer; `script` is null when the edit script would cost too much to find. */
+function textDiff(
+  a: readonly string[],
+  b: readonly string[],
+  counts: { removed: number; added: number },
+  script: DiffLine[] | null,
+): TextDiff {
+  return {
+    kind: "text",
+    lines_before: a.length,
+    lines_after: b.length,
+    ...counts,
+    script: script?.slice(0, MAX_DIFF_LINES) ?? null,
+    script_truncated: script !== null && script.length > MAX_DIFF_LINES,
+  };
+}
+
 export function diffLines(original: string, compressed: string): TextDiff {
   const a = original.split("\n");
   const b = compressed.split("\n");
@@ -227,15 +244,7 @@ export function diffLines(original: string, compressed: string): TextDiff {
   const ops = myers(midA, midB);
   if (!ops) {
     const { removed, added } = multisetDifference(midA, midB);
-    return {
-      kind: "text",
-      lines_before: a.length,
-      lines_after: b.length,
-      removed,
-      added,
-      script: null,
-      script_truncated: false,
-    };
+    return textDiff(a, b, { removed, added }, null);
   }
   const full: DiffLine[] = [];
   let i = 0;
@@ -256,16 +265,12 @@ export function diffLines(original: string, compressed: string): TextDiff {
     if (l.op === "same") return;
     for (let c = Math.max(0, k - 3); c <= Math.min(full.length - 1, k + 3); c++) keep[c] = 1;
   });
-  const script = full.filter((_, k) => keep[k] === 1);
-  return {
-    kind: "text",
-    lines_before: a.length,
-    lines_after: b.length,
-    removed,
-    added,
-    script: script.slice(0, MAX_DIFF_LINES),
-    script_truncated: script.length > MAX_DIFF_LINES,
-  };
+  return textDiff(
+    a,
+    b,
+    { removed, added },
+    full.filter((_, k) => keep[k] === 1),
+  );
 }
 
 /** Myers' greedy edit script, or null when it would take more than LINE_DIFF_BUDGET steps. */

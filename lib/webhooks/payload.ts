@@ -17,29 +17,22 @@ export type DeliverableEventType = WebhookEventType | typeof TEST_EVENT_TYPE;
 export const WEBHOOK_FORMATS = ["json", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export interface ChainCollapsedData {
+/** What every event about one pass of a chain carries. */
+interface PassEventData {
   chain_id: string;
   content_class: string;
   pass_id: string;
   pass_number: number;
+}
+export interface ChainCollapsedData extends PassEventData {
   verdict: string;
   directive: string;
 }
-export interface IntegrityFindingData {
-  chain_id: string;
-  content_class: string;
+export interface IntegrityFindingData extends PassEventData {
   kind: string;
-  pass_id: string;
-  pass_number: number;
   detail: string;
 }
-export interface ClientMismatchData {
-  chain_id: string;
-  content_class: string;
-  pass_id: string;
-  pass_number: number;
-  verdict: string;
-  directive: string;
+export interface ClientMismatchData extends ChainCollapsedData {
   manifest_digest: string;
   client_verdict: string | null;
   client_manifest_digest: string | null;
