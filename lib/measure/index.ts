@@ -225,8 +225,9 @@ function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
  * for equal strings, so what the lexicon already holds changes no answer, only the cost. What
  * a measurement adds for its content (and the originals its markers name) is taken out again
  * when it ends (Lexicon.rollback): contents bring tokens no other pass states, and would fill
- * the lexicon. Sources stay, up to LEXICON_LIMIT entries (about a hundred bytes each), then the
- * lexicon and its analyses are dropped and started afresh. A measurement started from inside
+ * the lexicon. Sources stay, up to LEXICON_LIMIT entries (about a hundred bytes each, and
+ * beyond while the same source is measured against), then the lexicon and its analyses are
+ * dropped and started afresh. A measurement started from inside
  * another (an `originals` function that measures) gets a lexicon of its own.
  */
 const LEXICON_LIMIT = 1 << 18;
@@ -238,6 +239,10 @@ class SourceCache {
   private chars = 0;
 
   constructor(readonly lexicon: Lexicon) {}
+
+  has(text: string): boolean {
+    return this.byText.has(text);
+  }
 
   get(text: string): SourceAnalysis {
     const known = this.byText.get(text);
@@ -281,32 +286,35 @@ export function clearMeasureCache(): void {
 }
 
 export function measureDetailed(content: string, options: MeasureOptions = {}): DetailedMeasurement {
-  if (busy) return measureIn(new Lexicon(), null, content, options);
-  const cache = shared ?? new SourceCache(new Lexicon());
+  const format = options.format ?? "any";
+  const source = options.source === undefined || options.source === null ? null : sourceText(options.source, format);
+  if (busy) {
+    const lexicon = new Lexicon();
+    return measureIn(lexicon, source === null ? null : analyseSource(lexicon, source), content, options);
+  }
+  // A lexicon grown past its limit is started afresh, unless it holds this very source: a large
+  // source (a 4 MiB log) is worth keeping for the passes measured against it next.
+  let cache = shared;
+  if (cache && cache.lexicon.size > LEXICON_LIMIT && !(source !== null && cache.has(source))) cache = null;
+  cache ??= new SourceCache(new Lexicon());
   shared = cache;
   busy = true;
   try {
-    return measureIn(cache.lexicon, cache, content, options);
+    return measureIn(cache.lexicon, source === null ? null : cache.get(source), content, options);
   } finally {
-    if (cache.lexicon.size > LEXICON_LIMIT) shared = null;
     busy = false;
   }
 }
 
+/** Measures `content` against the analysed source, taking out on the way out what the content added. */
 function measureIn(
   lexicon: Lexicon,
-  cache: SourceCache | null,
+  source: SourceAnalysis | null,
   content: string,
   options: MeasureOptions,
 ): DetailedMeasurement {
-  const format = options.format ?? "any";
+  lexicon.mark();
   try {
-    let source: SourceAnalysis | null = null;
-    if (options.source !== undefined && options.source !== null) {
-      const text = sourceText(options.source, format);
-      source = cache ? cache.get(text) : analyseSource(lexicon, text);
-    }
-    lexicon.mark();
     return measureWith(lexicon, content, options, source);
   } finally {
     lexicon.rollback();

@@ -161,6 +161,8 @@ function lowerAscii(s: string): string {
 export class StringIds {
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** Ids given after `mark`, in a map of their own, so that `rollback` drops it whole. */
+  private added: Map<string, number> | null = null;
 
   get size(): number {
     return this.strings.length;
@@ -168,26 +170,31 @@ export class StringIds {
 
   id(s: string): number {
     let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(s);
-      this.ids.set(s, id);
+    if (id !== undefined) return id;
+    const added = this.added;
+    if (added !== null) {
+      id = added.get(s);
+      if (id !== undefined) return id;
     }
+    id = this.strings.length;
+    this.strings.push(s);
+    (added ?? this.ids).set(s, id);
     return id;
   }
 
   /** The id of `s` when it has one, else -1 (nothing is added). */
   get(s: string): number {
-    return this.ids.get(s) ?? -1;
+    return this.ids.get(s) ?? this.added?.get(s) ?? -1;
   }
 
-  /** Forgets every id given since the size was `size`. */
+  /** Ids given from here on are forgotten by `rollback`. */
+  mark(): void {
+    this.added = new Map();
+  }
+
+  /** Forgets every id given since `mark`, when the size was `size`. */
   rollback(size: number): void {
-    for (let id = this.strings.length - 1; id >= size; id--) {
-      const s = this.strings[id] as string;
-      // Fresh ids hold "" without being its id.
-      if (this.ids.get(s) === id) this.ids.delete(s);
-    }
+    this.added = null;
     this.strings.length = size;
   }
 

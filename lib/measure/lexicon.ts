@@ -194,6 +194,7 @@ export class Lexicon {
 
   /** Everything added from here on is taken out by `rollback`. */
   mark(): void {
+    this.keys.mark();
     this.marked = {
       keys: this.keys.size,
       seqs: this.seqs.count,
