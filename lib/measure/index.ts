@@ -3,23 +3,27 @@
 // source) in, parseability, schema validity, density and the facts a pass kept, can get
 // back from a cached original, or lost, out. Pure code with relative imports only, so the
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
-import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
-import { type FactIndex, FactTable, newIndex, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
-import { addJsonFacts, indexJson, type JsonDoc, jsonSpecificity } from "./json";
-import { readJson } from "./json-read";
-import { jsonEfficiency, type KeySet, SourceText, textEfficiency } from "./efficiency";
+import { jsonEfficiency, textEfficiency } from "./efficiency";
+import { type FactIndex, type FactTable, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
-import { TokenStore } from "./scan";
-import { fieldHolds, opensLikeJson, parseJson } from "./schema";
-import { IdSet } from "./tables";
-import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
+import {
+  type Decoded,
+  type Doc,
+  decode,
+  indexOf,
+  type MeasuredFormat,
+  type MeasureFormat,
+  readDoc,
+  sourceText,
+  specificity,
+} from "./read";
+import { fieldHolds, parseJson } from "./schema";
+import { analyseSource, type SourceAnalysis, SourceCache, sourceStats } from "./source";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
 export const METHOD = "floorline-facts/3";
-export const MEASURE_FORMATS = ["text", "json", "base64", "any"] as const;
-export type MeasureFormat = (typeof MEASURE_FORMATS)[number];
-export type MeasuredFormat = "text" | "json" | "base64";
+export { MEASURE_FORMATS, type MeasuredFormat, type MeasureFormat } from "./read";
 
 /** Lost facts listed in an answer, at most. */
 export const MAX_LOST_EXAMPLES = 20;
@@ -61,96 +65,6 @@ export interface DetailedMeasurement extends Measurement {
   recoverable_examples: { fact: string; hash: string }[];
 }
 
-type Doc = { kind: "text"; text: TextDoc } | { kind: "json"; json: JsonDoc };
-
-interface Decoded {
-  format: MeasuredFormat;
-  parseable: boolean;
-  doc: Doc | null;
-  /** The decoded text, where markers are looked for. */
-  text: string;
-}
-
-/** Reads text as JSON when it opens like JSON and parses (always, when `jsonOnly`), else as text; null when JSON was required and it is not. */
-function readDoc(lexicon: Lexicon, text: string, jsonOnly: boolean): Doc | null {
-  const store = new TokenStore(lexicon);
-  if (jsonOnly || opensLikeJson(text)) {
-    const json = readJson(lexicon, store, text);
-    if (json) return { kind: "json", json };
-    if (jsonOnly) return null;
-  }
-  return { kind: "text", text: analyseText(store, text) };
-}
-
-/**
- * In format `any`, a run of the base64 alphabet that does not decode to text is base64 (of
- * bytes no reader can use) when it looks like encoded bytes: 64 characters or more, padding,
- * a `+` or `/`, or capitals, small letters and digits all mixed in. Anything else, a word or
- * a key, is text.
- */
-function looksEncoded(s: string): boolean {
-  if (s.length >= 64 || s.endsWith("=")) return true;
-  let upper = false;
-  let lower = false;
-  let digit = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 43 || c === 47) return true;
-    if (c >= 65 && c <= 90) upper = true;
-    else if (c >= 97 && c <= 122) lower = true;
-    else if (c >= 48 && c <= 57) digit = true;
-  }
-  return upper && lower && digit;
-}
-
-function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
-  if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
-    const text = base64Text(content);
-    if (format === "base64" || (text !== null && isPrintable(text))) {
-      if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
-      return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
-    }
-    if (looksEncoded(content)) return { format: "base64", parseable: false, doc: null, text: "" };
-  }
-  if (format === "json") {
-    // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
-    const doc = readDoc(lexicon, content, true);
-    return { format: "json", parseable: doc !== null, doc, text: content };
-  }
-  const doc = readDoc(lexicon, content, false);
-  return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: content };
-}
-
-/** The source as its passes are read: base64 that decodes to text is that text, anything else as written. */
-function sourceText(source: string, format: MeasureFormat): string {
-  if (format === "base64" || (format === "any" && looksLikeBase64(source))) {
-    const text = base64Text(source);
-    if (text !== null && isPrintable(text)) return text;
-  }
-  return source;
-}
-
-function indexOf(lexicon: Lexicon, doc: Doc): FactIndex {
-  const index = newIndex(lexicon, doc.kind === "json");
-  const seen = lexicon.counts();
-  if (doc.kind === "json") indexJson(doc.json, index, seen);
-  else {
-    const { store, firstLine, endLine } = doc.text;
-    indexTokens(store, store.lineStart[firstLine] as number, store.lineStart[endLine] as number, index, seen);
-  }
-  return index;
-}
-
-function lookup(originals: Originals | undefined, hash: string): string | undefined {
-  if (!originals) return undefined;
-  const found = typeof originals === "function" ? originals(hash) : originals.get(hash);
-  return found ?? undefined;
-}
-
-function specificity(doc: Doc): number {
-  return doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text);
-}
-
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
 function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null): number {
   if (doc.kind === "json") {
@@ -159,6 +73,12 @@ function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null): 
     return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null);
   }
   return textEfficiency(lexicon, doc.text, source?.text ?? null, source?.keys ?? null);
+}
+
+function lookup(originals: Originals | undefined, hash: string): string | undefined {
+  if (!originals) return undefined;
+  const found = typeof originals === "function" ? originals(hash) : originals.get(hash);
+  return found ?? undefined;
 }
 
 /** Rounds to 4 decimals, half up, with + - * / and floor only, so every platform agrees. */
@@ -192,34 +112,6 @@ function display(facts: FactTable, f: number, source: Doc): string {
 }
 
 /**
- * What measuring against a source needs of it, whatever the content: its document, its facts,
- * the keys they need, and (for text) its sentences and runs. The same for every pass of a
- * chain, so it is worked out once per source and kept (see SourceCache).
- */
-interface SourceAnalysis {
-  doc: Doc;
-  facts: FactTable;
-  /** The keys some fact needs. */
-  keys: KeySet;
-  text: SourceText | null;
-}
-
-function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
-  const doc = readDoc(lexicon, text, false) as Doc;
-  const facts = new FactTable(lexicon);
-  if (doc.kind === "json") addJsonFacts(doc.json, facts);
-  else addTextFacts(doc.text, facts);
-  const keys = new IdSet();
-  const seqs = lexicon.seqs;
-  for (let f = 0; f < facts.count; f++) {
-    const need = facts.need[f] as number;
-    for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
-      keys.add(seqs.pool[k] as number);
-  }
-  return { doc, facts, keys, text: doc.kind === "text" ? new SourceText(lexicon, doc.text) : null };
-}
-
-/**
  * The lexicon is kept from one measurement to the next, with the analyses of the sources
  * measured in it: a chain's source is measured against with every pass. Ids only ever stand
  * for equal strings, so what the lexicon already holds changes no answer, only the cost. What
@@ -231,53 +123,15 @@ function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
  * another (an `originals` function that measures) gets a lexicon of its own.
  */
 const LEXICON_LIMIT = 1 << 18;
-/** Characters of sources whose analyses are kept, at most (the oldest used go first). */
-const SOURCE_CACHE_CHARS = 8 * 1024 * 1024;
-
-class SourceCache {
-  private readonly byText = new Map<string, SourceAnalysis>();
-  private chars = 0;
-
-  constructor(readonly lexicon: Lexicon) {}
-
-  has(text: string): boolean {
-    return this.byText.has(text);
-  }
-
-  get(text: string): SourceAnalysis {
-    const known = this.byText.get(text);
-    if (known) {
-      stats.sourcesReused++;
-      // Map order is use order: the first entry is the one used longest ago.
-      this.byText.delete(text);
-      this.byText.set(text, known);
-      return known;
-    }
-    stats.sourcesAnalysed++;
-    const analysis = analyseSource(this.lexicon, text);
-    if (text.length <= SOURCE_CACHE_CHARS) {
-      for (const [old] of this.byText) {
-        if (this.chars + text.length <= SOURCE_CACHE_CHARS) break;
-        this.byText.delete(old);
-        this.chars -= old.length;
-      }
-      this.byText.set(text, analysis);
-      this.chars += text.length;
-    }
-    return analysis;
-  }
-}
-
 let shared: SourceCache | null = null;
 let busy = false;
-const stats = { sourcesAnalysed: 0, sourcesReused: 0 };
 
 /**
  * How many sources were analysed, how many measurements reused an analysis, and the size of the
  * kept lexicon (for tests and benches).
  */
 export function measureStats(): { sourcesAnalysed: number; sourcesReused: number; lexiconSize: number } {
-  return { ...stats, lexiconSize: shared?.lexicon.size ?? 0 };
+  return { ...sourceStats, lexiconSize: shared?.lexicon.size ?? 0 };
 }
 
 /** Forgets every token and source seen so far (for benches that time a first measurement). */

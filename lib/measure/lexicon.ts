@@ -1,119 +1,21 @@
-// The tokens of one measurement, each classified once. A text repeats its words, values and
+// Longer than most modules on purpose: the ids of classified tokens, the overlay that takes a
+// content's tokens out again, and the tokens joined across raw tokens ("4 GB", "May 2, 2026")
+// share the lexicon's private tables.
+// The tokens measurements read, each classified once. A text repeats its words, values and
 // record templates over and over; the lexicon turns every distinct raw token into the ids of
 // its classified tokens (`classify` runs once per distinct token, not per occurrence) and keeps,
-// per classified token, everything the later steps ask of it as plain fields. Lives for one
-// call of `measure`, so nothing leaks from one measurement into another.
-import { asciiLower, utf8Length } from "./chars";
+// per classified token, everything the later steps ask of it (TokenInfo). It is kept from one
+// measurement to the next for the sources measured in it; what a content adds is taken out when
+// its measurement ends (mark, rollback), so ids only ever stand for equal strings.
+import { asciiLower } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
 import { PairMap } from "./tables";
+import { TokenInfo } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
-import {
-  ATTACHED_ONLY_UNITS,
-  ERROR_LEVELS,
-  ERROR_OPENERS,
-  GERMAN_WORDS,
-  LOG_LEVELS,
-  MAGNITUDES,
-  MONTHS,
-  UNITS,
-} from "./words";
+import { GERMAN_WORDS } from "./words";
 
-export const KEYWORD = 1;
-export const STOP = 2;
-
-/**
- * A classified token with what every step needs of it. Tokens are ids into `Lexicon.infos`;
- * key lists live in the lexicon's pools: what a fact needs (`needFrom`..`needTo` of
- * `seqs.pool`), what the token states (`indexFrom`..`indexTo` of `pool`) and the ids of its
- * text in lower case, one per word-like piece (`atomsFrom`..`atomsTo` of `pool`).
- */
-export class TokenInfo {
-  needSeq = -1;
-  needFrom = 0;
-  needTo = 0;
-  indexFrom = 0;
-  indexTo = 0;
-  atomsFrom = 0;
-  atomsTo = 0;
-  /** Its text in lower case, as an id (of its atoms' sequence): what runs of tokens are compared by. */
-  norm = -1;
-  /** UTF-8 bytes of the text, plus one for the space after it. */
-  bytes: number;
-  /** 1 for a keyword, 2 for a stop word, 0 for a fact. */
-  word: number;
-  /** Specificity without a source, in halves (an integer, so it is no boxed double): a fact 2, a keyword 1, a stop word 0. */
-  specHalves: number;
-  valueShape: boolean;
-  /** Month of a month name (any kind), else 0. */
-  month = 0;
-  /** A plain number's canonical value (no unit), else null; and it as a small integer, else -1. */
-  numberValue: string | null = null;
-  small = -1;
-  /** Any number's value and unit (its single need, `n:value` or `n:value|unit`), else null and "". */
-  numberRaw: string | null = null;
-  numberUnit = "";
-  /** A number's need as a string (`n:value` or `n:value|unit`), else "". */
-  numberNeed = "";
-  /** The unit a word names, when the word follows a number ("GB"), else "". */
-  unit = "";
-  /** The power of ten a word scales the number before it by ("million": 6), else 0. */
-  magnitude = 0;
-  /** The currency a word or sign names when it stands before a number ("USD 5", "€ 5"), else "". */
-  currency = "";
-  ampm = false;
-  isTime: boolean;
-  /** A word that is a name only by its capital ("Parquet"), and a plain lower-case word. */
-  capWord = false;
-  lowerWord = false;
-  /** A German function word ("und", "für"). */
-  germanWord = false;
-  /** The same word read at a sentence's start (a keyword), once asked for, else -1. */
-  initialReading = -1;
-  /** As a JSON number's canonical value (an id in `Lexicon.values`), once asked for, else -1. */
-  jsonValue = -1;
-  /** Leads a log line (a time or a level), is an error level, opens an error report. */
-  logLead = false;
-  errorLevel = false;
-  opensError = false;
-
-  constructor(
-    readonly id: number,
-    readonly text: string,
-    lower: string,
-    readonly kind: TokenKind,
-    readonly shape: number,
-    readonly key: string,
-    readonly shapeText: string,
-    /** False for a content's token (see Lexicon.add): what only a source's facts ask is left out. */
-    full: boolean,
-  ) {
-    this.bytes = utf8Length(text) + 1;
-    this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
-    this.specHalves = kind === "stop" ? 0 : kind === "keyword" ? 1 : 2;
-    this.valueShape = shapeText.charCodeAt(0) === 35 || shapeText.indexOf("=#") >= 0;
-    this.isTime = kind === "datetime" || kind === "date" || kind === "time";
-    // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but "a.m".
-    if (lower.length <= 16) {
-      this.month = MONTHS.get(lower) ?? 0;
-      const unit = UNITS.get(lower);
-      if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
-      this.ampm = lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m";
-      this.magnitude = MAGNITUDES.get(lower) ?? 0;
-      if (kind !== "number" && (unit === "usd" || unit === "eur" || unit === "gbp")) this.currency = unit;
-    }
-    if (!full) return;
-    let level = lower;
-    if (key) {
-      const k = asciiLower(key);
-      level = k === "level" || k === "lvl" || k === "severity" ? lower : "";
-    }
-    this.logLead = this.isTime || LOG_LEVELS.has(level);
-    this.errorLevel = ERROR_LEVELS.has(level);
-    this.opensError =
-      ERROR_OPENERS.has(lower) || (lower.length > 5 && (lower.endsWith("error") || lower.endsWith("exception")));
-  }
-}
+export { KEYWORD, STOP, TokenInfo } from "./token-info";
 
 const PAIR = 67108864; // 2^26: two ids below it make one safe integer
 /** Raw tokens of contents remembered (see Lexicon.recent), at most. */
