@@ -167,6 +167,7 @@ function measureIn(
   content: string,
   options: MeasureOptions,
 ): DetailedMeasurement {
+  lexicon.wanted = source?.wanted ?? null;
   lexicon.mark();
   try {
     return measureWith(lexicon, content, options, source);

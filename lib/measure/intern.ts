@@ -74,7 +74,7 @@ export class Interner {
       const id = entry - 1;
       if (this.hashes[id] === h) {
         const known = this.strings[id] as string;
-        if (known.length === length && (lower ? sameChars(known, s, from, true) : s.startsWith(known, from))) return id;
+        if (known.length === length && sameChars(known, s, from, lower)) return id;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -180,11 +180,6 @@ export class StringIds {
     this.strings.push(s);
     (added ?? this.ids).set(s, id);
     return id;
-  }
-
-  /** The id of `s` when it has one, else -1 (nothing is added). */
-  get(s: string): number {
-    return this.ids.get(s) ?? this.added?.get(s) ?? -1;
   }
 
   /** Ids given from here on are forgotten by `rollback`. */

@@ -25,8 +25,15 @@ const RECENT_SLOTS = 1 << 16;
 type Group = readonly number[];
 
 export class Lexicon {
-  /** Keys, shapes, lower-case texts, JSON paths and values: every string the method compares. */
+  /** Keys, shapes, JSON paths and values: every string the method compares but texts. */
   readonly keys = new StringIds();
+  /** Texts of tokens in lower case (what sentences and runs are compared by), interned by their characters. */
+  readonly atoms = new Interner();
+  /**
+   * After a mark, the keys a content's token may state to any effect, with their ids: those the
+   * source's facts need (see SourceAnalysis); null without a source, where no key counts.
+   */
+  wanted: ReadonlyMap<string, number> | null = null;
   /** Sequences of key ids (what a fact needs), of atoms (sentences) and of shapes (templates). */
   readonly seqs = new SeqInterner();
   readonly infos: TokenInfo[] = [];
@@ -70,6 +77,7 @@ export class Lexicon {
    */
   private marked: {
     keys: number;
+    atoms: number;
     seqs: number;
     infos: number;
     values: number;
@@ -99,6 +107,7 @@ export class Lexicon {
     this.keys.mark();
     this.marked = {
       keys: this.keys.size,
+      atoms: this.atoms.size,
       seqs: this.seqs.count,
       infos: this.infos.length,
       values: this.values.size,
@@ -130,6 +139,7 @@ export class Lexicon {
     }
     this.undoInfos.length = 0;
     this.keys.rollback(m.keys);
+    this.atoms.rollback(m.atoms);
     this.seqs.rollback(m.seqs);
     this.infos.length = m.infos;
     this.values.rollback(m.values);
@@ -198,7 +208,7 @@ export class Lexicon {
 
   /** How much the lexicon holds, to tell when to start afresh. */
   get size(): number {
-    return this.infos.length + this.keys.size + (this.seqs.start[this.seqs.count] as number);
+    return this.infos.length + this.keys.size + this.atoms.size + (this.seqs.start[this.seqs.count] as number);
   }
 
   /**
@@ -274,16 +284,16 @@ export class Lexicon {
   /**
    * Takes in a classified token. After a mark (a content's tokens, which the measurement drops
    * when it ends) only what a content is asked is kept: its atoms, and those of its index keys
-   * that some token before the mark has, since only such a key can be a source's fact's or be
-   * looked for by one. Its needs, its shape and its log flags serve a source's facts alone.
+   * that the source's facts need (`wanted`), since no other key changes an answer. Its needs,
+   * its shape and its log flags serve a source's facts alone.
    */
   private add(t: Token, parts: readonly TokenInfo[] | null): number {
     const lower = asciiLower(t.text);
     const keys = this.keys;
     const full = this.marked === null;
     // A word's shape is its lower-case text, the same string as its atom: one lookup for both.
-    const lowerId = t.shape === lower || !parts ? keys.id(lower) : -1;
-    const shapeId = !full ? -1 : t.shape === lower ? lowerId : keys.id(t.shape);
+    const atom = parts ? -1 : this.atoms.range(t.text, 0, t.text.length, true);
+    const shapeId = full ? keys.id(t.shape) : -1;
     const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape, full);
     const seqs = this.seqs;
     const index = withYearless(t.index);
@@ -300,16 +310,19 @@ export class Lexicon {
       info.needFrom = seqs.start[info.needSeq] as number;
       info.needTo = seqs.start[info.needSeq + 1] as number;
     } else {
-      for (const k of index) {
-        const id = keys.get(k);
-        if (id >= 0) this.poolPush(id);
+      const wanted = this.wanted;
+      if (wanted !== null) {
+        for (const k of index) {
+          const id = wanted.get(k);
+          if (id !== undefined) this.poolPush(id);
+        }
       }
       info.indexTo = this.poolSize;
     }
     info.atomsFrom = this.poolSize;
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
-    } else this.poolPush(lowerId);
+    } else this.poolPush(atom);
     info.atomsTo = this.poolSize;
     for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
     info.norm = seqs.take();

@@ -16,8 +16,9 @@ import { addTextFacts } from "./text";
 export interface SourceAnalysis {
   doc: Doc;
   facts: FactTable;
-  /** The keys some fact needs. */
+  /** The keys some fact needs, as ids and by their text. */
   keys: KeySet;
+  wanted: ReadonlyMap<string, number>;
   text: SourceText | null;
 }
 
@@ -27,13 +28,17 @@ export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
   if (doc.kind === "json") addJsonFacts(doc.json, facts);
   else addTextFacts(doc.text, facts);
   const keys = new IdSet();
+  const wanted = new Map<string, number>();
   const seqs = lexicon.seqs;
   for (let f = 0; f < facts.count; f++) {
     const need = facts.need[f] as number;
-    for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
-      keys.add(seqs.pool[k] as number);
+    for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++) {
+      const key = seqs.pool[k] as number;
+      keys.add(key);
+      wanted.set(lexicon.keys.strings[key] as string, key);
+    }
   }
-  return { doc, facts, keys, text: doc.kind === "text" ? new SourceText(lexicon, doc.text) : null };
+  return { doc, facts, keys, wanted, text: doc.kind === "text" ? new SourceText(lexicon, doc.text) : null };
 }
 
 /** How many sources were analysed, and how many times an analysis was reused. */
