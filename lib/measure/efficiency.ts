@@ -4,7 +4,7 @@ import { growInt32, SeqInterner } from "./intern";
 import { QuadIds } from "./tables";
 import type { JsonDoc } from "./json";
 import type { Lexicon, TokenInfo } from "./lexicon";
-import { segmentsOf, type TextDoc } from "./text";
+import { type Segments, segmentsOf, type TextDoc } from "./text";
 
 /**
  * A repeated sentence (or JSON leaf, or run of tokens) costs more than the room it takes:
@@ -101,12 +101,14 @@ export function textEfficiency(
   sourceKeys: KeySet | null,
 ): number {
   // Sentences and runs are this measurement's own: their ids stay out of the kept lexicon.
-  const local = new SeqInterner();
-  const segments = segmentsOf(doc, lexicon, local);
+  const scratch = scratchOf(lexicon);
+  const local = scratch.sentences;
+  local.rollback(0);
+  const segments = segmentsOf(doc, lexicon, local, scratch.segments);
   const seen = lexicon.counts();
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
-  const repeated = repeatedRuns(lexicon, doc, source);
+  const repeated = repeatedRuns(lexicon, scratch, doc, source);
   const infos = lexicon.infos;
   let total = 0;
   let wasted = 0;
@@ -144,26 +146,30 @@ export function textEfficiency(
  * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content,
  * or null when no run of the content occurs twice (then the source need not be read for runs).
  */
-function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: SourceText | null): Uint8Array | null {
+function repeatedRuns(lexicon: Lexicon, scratch: Scratch, doc: TextDoc, source: SourceText | null): Uint8Array | null {
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
   const tokens = (store.lineStart[doc.endLine] as number) - first;
-  let ids = new Int32Array(Math.max(tokens, 1));
-  let starts = new Int32Array(Math.max(tokens, 1));
+  // A run starts at each token but the last three of a line: at most one per token.
+  if (scratch.ids.length < tokens) {
+    scratch.ids = new Int32Array(tokens);
+    scratch.starts = new Int32Array(tokens);
+  }
+  const ids = scratch.ids;
+  const starts = scratch.starts;
   let runs = 0;
   const totals = lexicon.counts();
   let twice = false;
-  forEachRun(lexicon, new QuadIds(), doc, (id, at) => {
-    if (runs >= ids.length) {
-      ids = growTo(ids, runs + 1);
-      starts = growTo(starts, runs + 1);
-    }
+  scratch.runs.clear();
+  forEachRun(lexicon, scratch.runs, doc, (id, at) => {
     ids[runs] = id;
     starts[runs++] = at;
     if (totals.add(id) > 1) twice = true;
   });
   if (!twice) return null;
-  const marks = new Uint8Array(tokens);
+  if (scratch.marks.length < tokens) scratch.marks = new Uint8Array(tokens);
+  const marks = scratch.marks;
+  marks.fill(0, 0, tokens);
   const seen = lexicon.counts();
   const infos = lexicon.infos;
   const tokenIds = store.tokens;
@@ -187,10 +193,41 @@ function repeatedRuns(lexicon: Lexicon, doc: TextDoc, source: SourceText | null)
   return marks;
 }
 
-function growTo(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
+/**
+ * What a measurement's efficiency works in, kept per lexicon from one measurement to the next so
+ * that its arrays are allocated once, not for every content.
+ */
+interface Scratch {
+  sentences: SeqInterner;
+  segments: Segments;
+  runs: QuadIds;
+  ids: Int32Array<ArrayBuffer>;
+  starts: Int32Array<ArrayBuffer>;
+  marks: Uint8Array<ArrayBuffer>;
+}
+
+const scratches = new WeakMap<Lexicon, Scratch>();
+
+function scratchOf(lexicon: Lexicon): Scratch {
+  let scratch = scratches.get(lexicon);
+  if (!scratch) {
+    scratch = {
+      sentences: new SeqInterner(),
+      segments: {
+        ids: new Int32Array(64),
+        bytes: new Int32Array(64),
+        from: new Int32Array(64),
+        to: new Int32Array(64),
+        count: 0,
+      },
+      runs: new QuadIds(),
+      ids: new Int32Array(256),
+      starts: new Int32Array(256),
+      marks: new Uint8Array(256),
+    };
+    scratches.set(lexicon, scratch);
+  }
+  return scratch;
 }
 
 /** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */

@@ -8,6 +8,7 @@ import { type FactIndex, type FactTable, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
 import {
+  contentStore,
   type Decoded,
   type Doc,
   decode,
@@ -185,7 +186,8 @@ function measureWith(
 ): DetailedMeasurement {
   const format = options.format ?? "any";
   const required = options.requiredFields ?? [];
-  const decoded = decode(lexicon, content, format);
+  const store = contentStore(lexicon);
+  const decoded = decode(lexicon, content, format, store);
   const doc = decoded.doc;
 
   let schema_valid: boolean | null = null;
@@ -205,7 +207,7 @@ function measureWith(
   if (doc && options.originals) {
     for (const hash of findMarkers(decoded.text, MAX_ORIGINALS)) {
       const text = lookup(options.originals, hash);
-      const found = text === undefined ? null : readDoc(lexicon, text, false);
+      const found = text === undefined ? null : readDoc(lexicon, text, false, store);
       if (found) originals.push({ hash, index: indexOf(lexicon, found) });
     }
   }

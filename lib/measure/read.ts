@@ -23,9 +23,16 @@ export interface Decoded {
   text: string;
 }
 
-/** Reads text as JSON when it opens like JSON and parses (always, when `jsonOnly`), else as text; null when JSON was required and it is not. */
-export function readDoc(lexicon: Lexicon, text: string, jsonOnly: boolean): Doc | null {
-  const store = new TokenStore(lexicon);
+/**
+ * Reads text as JSON when it opens like JSON and parses (always, when `jsonOnly`), else as text;
+ * null when JSON was required and it is not. Its tokens go to `store` (after what it holds).
+ */
+export function readDoc(
+  lexicon: Lexicon,
+  text: string,
+  jsonOnly: boolean,
+  store = new TokenStore(lexicon),
+): Doc | null {
   if (jsonOnly || opensLikeJson(text)) {
     const json = readJson(lexicon, store, text);
     if (json) return { kind: "json", json };
@@ -55,21 +62,21 @@ function looksEncoded(s: string): boolean {
   return upper && lower && digit;
 }
 
-export function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
+export function decode(lexicon: Lexicon, content: string, format: MeasureFormat, store: TokenStore): Decoded {
   if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
     const text = base64Text(content);
     if (format === "base64" || (text !== null && isPrintable(text))) {
       if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
-      return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false), text };
+      return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false, store), text };
     }
     if (looksEncoded(content)) return { format: "base64", parseable: false, doc: null, text: "" };
   }
   if (format === "json") {
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
-    const doc = readDoc(lexicon, content, true);
+    const doc = readDoc(lexicon, content, true, store);
     return { format: "json", parseable: doc !== null, doc, text: content };
   }
-  const doc = readDoc(lexicon, content, false);
+  const doc = readDoc(lexicon, content, false, store);
   return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: content };
 }
 
@@ -95,4 +102,23 @@ export function indexOf(lexicon: Lexicon, doc: Doc): FactIndex {
 
 export function specificity(doc: Doc): number {
   return doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text);
+}
+
+const contentStores = new WeakMap<Lexicon, TokenStore>();
+/** Token stores this large are not kept for the next measurement. */
+const KEPT_STORE_TOKENS = 1 << 18;
+
+/**
+ * The token store of a measurement's content and of the originals its markers name, emptied:
+ * one per lexicon, kept from one measurement to the next, so that its arrays are allocated
+ * once rather than grown anew for every content (unless a content made them very large).
+ */
+export function contentStore(lexicon: Lexicon): TokenStore {
+  let store = contentStores.get(lexicon);
+  if (!store || store.tokens.length > KEPT_STORE_TOKENS) {
+    store = new TokenStore(lexicon);
+    contentStores.set(lexicon, store);
+  }
+  store.clear();
+  return store;
 }

@@ -100,6 +100,14 @@ export class TokenStore {
 
   constructor(readonly lexicon: Lexicon) {}
 
+  /** Empties the store, keeping its arrays. */
+  clear(): void {
+    this.count = 0;
+    this.lines = 0;
+    this.lineStart[0] = 0;
+    this.texts.length = 0;
+  }
+
   /** The text of line `l`, as written. */
   lineString(l: number): string {
     return (this.texts[this.lineText[l] as number] as string).slice(this.lineFrom[l], this.lineTo[l]);

@@ -67,6 +67,17 @@ export class QuadIds {
   private mask = 1023;
   count = 0;
 
+  /** Forgets every run, keeping the table unless it grew large. */
+  clear(): void {
+    if (this.count === 0) return;
+    if (this.ids.length > 1 << 16) {
+      this.keys = new Int32Array(4 * 1024);
+      this.ids = new Int32Array(1024);
+      this.mask = 1023;
+    } else this.ids.fill(0);
+    this.count = 0;
+  }
+
   /** The id of the run (a, b, c, d) if it has one, else -1 (nothing is added). */
   find(a: number, b: number, c: number, d: number): number {
     let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);

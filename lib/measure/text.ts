@@ -218,16 +218,17 @@ export interface Segments {
 }
 
 /** Sentences are told apart by ids from `seqs`, an interner of this measurement's own. */
-export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner): Segments {
+export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner, into?: Segments): Segments {
   const { store } = doc;
   const infos = lexicon.infos;
-  const out: Segments = {
+  const out: Segments = into ?? {
     ids: new Int32Array(64),
     bytes: new Int32Array(64),
     from: new Int32Array(64),
     to: new Int32Array(64),
     count: 0,
   };
+  out.count = 0;
   const close = (from: number, to: number, bytes: number) => {
     const n = out.count++;
     if (n >= out.ids.length) {
