@@ -19,7 +19,7 @@ export { KEYWORD, STOP, TokenInfo } from "./token-info";
 
 const PAIR = 67108864; // 2^26: two ids below it make one safe integer
 /** Raw tokens of contents remembered (see Lexicon.recent), at most. */
-const RECENT_SLOTS = 1 << 16;
+const RECENT_SLOTS = 1 << 14;
 
 /** Ids of a group of classified tokens, as `classify` returns them for one raw token. */
 type Group = readonly number[];
@@ -324,8 +324,13 @@ export class Lexicon {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
     } else this.poolPush(atom);
     info.atomsTo = this.poolSize;
-    for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
-    info.norm = seqs.take();
+    // A run compares its tokens' texts: one atom is its own norm (even), several an id of their
+    // sequence (odd), so the many one-word tokens take no sequence.
+    if (info.atomsTo - info.atomsFrom === 1) info.norm = (this.pool[info.atomsFrom] as number) * 2;
+    else {
+      for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
+      info.norm = seqs.take() * 2 + 1;
+    }
     if (t.key === "" && t.shape === lower) {
       if (t.kind === "name") info.capWord = isCapitalWord(t.text);
       else if (t.kind === "keyword" || t.kind === "stop") {

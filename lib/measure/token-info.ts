@@ -20,7 +20,7 @@ export class TokenInfo {
   indexTo = 0;
   atomsFrom = 0;
   atomsTo = 0;
-  /** Its text in lower case, as an id (of its atoms' sequence): what runs of tokens are compared by. */
+  /** Its text in lower case (an atom times 2, or a sequence of atoms times 2 plus 1): what runs of tokens are compared by. */
   norm = -1;
   /** UTF-8 bytes of the text, plus one for the space after it. */
   bytes: number;
@@ -77,8 +77,10 @@ export class TokenInfo {
     this.specHalves = kind === "stop" ? 0 : kind === "keyword" ? 1 : 2;
     this.valueShape = shapeText.charCodeAt(0) === 35 || shapeText.indexOf("=#") >= 0;
     this.isTime = kind === "datetime" || kind === "date" || kind === "time";
-    // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but "a.m".
-    if (lower.length <= 16) {
+    // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but
+    // "a.m", and open with a letter or a unit's sign.
+    const c0 = lower.charCodeAt(0);
+    if (lower.length <= 16 && ((c0 >= 97 && c0 <= 122) || c0 === 37 || c0 === 36 || c0 === 0x20ac || c0 === 0xa3)) {
       this.month = MONTHS.get(lower) ?? 0;
       const unit = UNITS.get(lower);
       if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
