@@ -146,7 +146,12 @@ export function textEfficiency(
  * ("S S" on one line) is caught like a repeated sentence. One mark per token of the content,
  * or null when no run of the content occurs twice (then the source need not be read for runs).
  */
-function repeatedRuns(lexicon: Lexicon, scratch: Scratch, doc: TextDoc, source: SourceText | null): Uint8Array | null {
+function repeatedRuns(
+  lexicon: Lexicon,
+  scratch: EfficiencyScratch,
+  doc: TextDoc,
+  source: SourceText | null,
+): Uint8Array | null {
   const { store } = doc;
   const first = store.lineStart[doc.firstLine] as number;
   const tokens = (store.lineStart[doc.endLine] as number) - first;
@@ -197,7 +202,7 @@ function repeatedRuns(lexicon: Lexicon, scratch: Scratch, doc: TextDoc, source: 
  * What a measurement's efficiency works in, kept per lexicon from one measurement to the next so
  * that its arrays are allocated once, not for every content.
  */
-interface Scratch {
+export interface EfficiencyScratch {
   sentences: SeqInterner;
   segments: Segments;
   runs: QuadIds;
@@ -206,10 +211,8 @@ interface Scratch {
   marks: Uint8Array<ArrayBuffer>;
 }
 
-const scratches = new WeakMap<Lexicon, Scratch>();
-
-function scratchOf(lexicon: Lexicon): Scratch {
-  let scratch = scratches.get(lexicon);
+function scratchOf(lexicon: Lexicon): EfficiencyScratch {
+  let scratch = lexicon.efficiencyScratch;
   if (!scratch) {
     scratch = {
       sentences: new SeqInterner(),
@@ -225,7 +228,7 @@ function scratchOf(lexicon: Lexicon): Scratch {
       starts: new Int32Array(256),
       marks: new Uint8Array(256),
     };
-    scratches.set(lexicon, scratch);
+    lexicon.efficiencyScratch = scratch;
   }
   return scratch;
 }

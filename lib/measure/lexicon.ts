@@ -9,6 +9,8 @@
 // its measurement ends (mark, rollback), so ids only ever stand for equal strings.
 import { asciiLower } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
+import type { EfficiencyScratch } from "./efficiency";
+import type { TokenStore } from "./scan";
 import { PairMap } from "./tables";
 import { TokenInfo } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
@@ -34,6 +36,14 @@ export class Lexicon {
    * source's facts need (see SourceAnalysis); null without a source, where no key counts.
    */
   wanted: ReadonlyMap<string, number> | null = null;
+  /**
+   * What a measurement's content is read into and its efficiency worked in, kept from one
+   * measurement to the next so that their arrays are allocated once (read.ts contentStore,
+   * efficiency.ts scratchOf). On the lexicon itself, not in a WeakMap beside it: an entry
+   * there would hold a dropped lexicon until the next full collection.
+   */
+  contentStore: TokenStore | null = null;
+  efficiencyScratch: EfficiencyScratch | null = null;
   /** Sequences of key ids (what a fact needs), of atoms (sentences) and of shapes (templates). */
   readonly seqs = new SeqInterner();
   readonly infos: TokenInfo[] = [];

@@ -104,7 +104,6 @@ export function specificity(doc: Doc): number {
   return doc.kind === "json" ? jsonSpecificity(doc.json) : textSpecificity(doc.text);
 }
 
-const contentStores = new WeakMap<Lexicon, TokenStore>();
 /** Token stores this large are not kept for the next measurement. */
 const KEPT_STORE_TOKENS = 1 << 18;
 
@@ -114,10 +113,10 @@ const KEPT_STORE_TOKENS = 1 << 18;
  * once rather than grown anew for every content (unless a content made them very large).
  */
 export function contentStore(lexicon: Lexicon): TokenStore {
-  let store = contentStores.get(lexicon);
+  let store = lexicon.contentStore;
   if (!store || store.tokens.length > KEPT_STORE_TOKENS) {
     store = new TokenStore(lexicon);
-    contentStores.set(lexicon, store);
+    lexicon.contentStore = store;
   }
   store.clear();
   return store;
