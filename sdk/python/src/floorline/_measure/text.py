@@ -185,13 +185,9 @@ class TextDoc:
 
 
 def _segment_of(tokens: list[Token]) -> Segment:
-    norm = ""
-    size = 0
-    for t in tokens:
-        lower = ascii_lower(t.text)
-        norm = f"{norm} {lower}" if norm else lower
-        size += utf8_length(t.text) + 1
-    return Segment(norm, size, tokens)
+    """A sentence: its tokens in lower case joined by spaces, and their bytes plus one each."""
+    joined = " ".join(t.text for t in tokens)
+    return Segment(ascii_lower(joined), utf8_length(joined) + 1, tokens)
 
 
 _MIN_WORDS = 12

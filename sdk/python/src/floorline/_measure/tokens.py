@@ -515,7 +515,8 @@ def _join_across(tokens: list[Token]) -> list[Token]:
     while i < n:
         t = tokens[i]
         nxt = at(i + 1)
-        month = MONTHS.get(ascii_lower(t.text)) if t.kind != "number" else None
+        # Month names are at most nine letters: a longer token needs no lower-casing to say it is none.
+        month = MONTHS.get(ascii_lower(t.text)) if t.kind != "number" and len(t.text) <= 9 else None
         if month is not None and not t.ends:
             day = _small_int(_number_value(nxt), 31)
             if day > 0:
