@@ -89,6 +89,8 @@ function isIpv4(s: string): boolean {
 }
 
 const URL_PREFIXES = ["http://", "https://", "ftp://", "ws://", "wss://", "file://", "www."];
+const HASH_PREFIXES = ["sha256:", "sha1:", "md5:", "sha512:", "ccr:"];
+const NONE: readonly string[] = [];
 
 function isEmail(s: string): boolean {
   const at = s.indexOf("@");
@@ -138,40 +140,30 @@ function isPath(s: string): boolean {
   return slashes >= 2 || marked;
 }
 
-interface WordShape {
-  letters: boolean;
-  digit: boolean;
-  upperInside: boolean;
-  allUpper: boolean;
-  underscore: boolean;
-  innerDot: boolean;
-  /** Only letters, digits and - _ . ' : a single word-like run. */
-  plain: boolean;
-}
+// A word's shape, as bits of one number (no object per call: every token asks it).
+const LETTERS = 1;
+const DIGIT = 2;
+const UPPER_INSIDE = 4;
+const ALL_UPPER = 8;
+const UNDERSCORE = 16;
+const INNER_DOT = 32;
+/** Only letters, digits and - _ . ' : a single word-like run. */
+const PLAIN = 64;
 
-function shapeOf(s: string): WordShape {
-  const shape: WordShape = {
-    letters: false,
-    digit: false,
-    upperInside: false,
-    allUpper: true,
-    underscore: false,
-    innerDot: false,
-    plain: true,
-  };
+function shapeOf(s: string): number {
+  let shape = ALL_UPPER | PLAIN;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (isLetter(c)) {
-      shape.letters = true;
-      if (isLower(c)) shape.allUpper = false;
-      if (i > 0 && isUpper(c) && isLower(s.charCodeAt(i - 1))) shape.upperInside = true;
-    } else if (isDigit(c)) shape.digit = true;
-    else if (c === 95) shape.underscore = true;
+      shape |= LETTERS;
+      if (isLower(c)) shape &= ~ALL_UPPER;
+      if (i > 0 && isUpper(c) && isLower(s.charCodeAt(i - 1))) shape |= UPPER_INSIDE;
+    } else if (isDigit(c)) shape |= DIGIT;
+    else if (c === 95) shape |= UNDERSCORE;
     else if (c === 46) {
-      if (i > 0 && i < s.length - 1 && isAlnum(s.charCodeAt(i - 1)) && isAlnum(s.charCodeAt(i + 1)))
-        shape.innerDot = true;
-      else shape.plain = false;
-    } else if (c !== 45 && c !== 39) shape.plain = false;
+      if (i > 0 && i < s.length - 1 && isAlnum(s.charCodeAt(i - 1)) && isAlnum(s.charCodeAt(i + 1))) shape |= INNER_DOT;
+      else shape &= ~PLAIN;
+    } else if (c !== 45 && c !== 39) shape &= ~PLAIN;
   }
   return shape;
 }
@@ -214,8 +206,7 @@ export function withYearless(index: string[]): string[] {
  */
 export function isCapitalWord(text: string): boolean {
   if (!isUpper(text.charCodeAt(0))) return false;
-  const shape = shapeOf(text);
-  return !shape.allUpper && !shape.upperInside;
+  return (shapeOf(text) & (ALL_UPPER | UPPER_INSIDE)) === 0;
 }
 
 /** The keys any word-like token adds to an index, so a name, a keyword and a flag can meet. */
@@ -244,7 +235,7 @@ function wordToken(text: string, initial: boolean): Token {
   if (parts) for (const part of parts) index.push(...wordIndex(part));
   // A capital word is a name unless it merely opens a sentence; acronyms and inner capitals
   // (CSV, PostgreSQL) are names wherever they stand.
-  if (capital && (!initial || (shape.allUpper && text.length >= 2) || shape.upperInside)) {
+  if (capital && (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2) || (shape & UPPER_INSIDE) !== 0)) {
     return token(text, "name", partsNeed(parts, "c") ?? [`c:${lower}`], index, lower);
   }
   if (lower.length < 3) return token(text, "stop", [], [], lower);
@@ -308,8 +299,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   const eq = allowPairs ? text.indexOf("=") : -1;
   if (eq > 0 && eq < text.length - 1 && isLetter(text.charCodeAt(0))) {
     const key = text.slice(0, eq);
-    const keyShape = shapeOf(key);
-    if (keyShape.plain && !key.includes("'")) {
+    if ((shapeOf(key) & PLAIN) !== 0 && !key.includes("'")) {
       const keyLower = asciiLower(key);
       const value = text.slice(eq + 1);
       const read = readNumber(value, 0);
@@ -321,12 +311,15 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
       for (const t of inner) {
         t.shape = `${keyLower}=${t.kind === "stop" || t.kind === "keyword" ? t.shape : `#${t.kind}`}`;
         t.key = key;
-        t.index = [...t.index, ...wordIndex(keyLower)];
+        // Each token's index is an array of its own: extended in place.
+        for (const k of wordIndex(keyLower)) t.index.push(k);
       }
       return inner;
     }
   }
-  for (const prefix of URL_PREFIXES) {
+  // Every URL prefix opens with h, f or w; every hash prefix with s, m or c.
+  const l0 = lower.charCodeAt(0);
+  for (const prefix of l0 === 104 || l0 === 102 || l0 === 119 ? URL_PREFIXES : NONE) {
     if (lower.startsWith(prefix) && text.length > prefix.length + 1) {
       let u = lower;
       while (u.endsWith("/")) u = u.slice(0, -1);
@@ -335,7 +328,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   }
   if (text.indexOf("@") > 0 && isEmail(text)) return [token(text, "email", [`e:${lower}`], [`e:${lower}`], "#email")];
   if (isUuid(text) || isHash(text)) return [token(text, "hash", [`h:${lower}`], [`h:${lower}`], "#hash")];
-  for (const algo of ["sha256:", "sha1:", "md5:", "sha512:", "ccr:"]) {
+  for (const algo of l0 === 115 || l0 === 109 || l0 === 99 ? HASH_PREFIXES : NONE) {
     if (lower.startsWith(algo) && isHash(text.slice(algo.length))) {
       const h = `h:${lower.slice(algo.length)}`;
       return [token(text, "hash", [h], [h], "#hash")];
@@ -404,7 +397,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   if (c0 === 45 && text.length > 1) {
     let bare = lower;
     while (bare.startsWith("-")) bare = bare.slice(1);
-    if (bare.length > 0 && isLetter(bare.charCodeAt(0)) && shapeOf(bare).plain) {
+    if (bare.length > 0 && isLetter(bare.charCodeAt(0)) && (shapeOf(bare) & PLAIN) !== 0) {
       return [token(text, "name", [`c:${bare}`], wordIndex(lower), "#flag")];
     }
   }
@@ -414,10 +407,13 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     return [token(text, "path", [`p:${p}`], [`p:${p}`], "#path")];
   }
   const shape = shapeOf(text);
-  if (shape.letters && (shape.digit || shape.underscore || shape.innerDot) && (shape.plain || isOffsetLike(text))) {
+  const plain = (shape & PLAIN) !== 0;
+  const letters = (shape & LETTERS) !== 0;
+  const digit = (shape & DIGIT) !== 0;
+  if (letters && (shape & (DIGIT | UNDERSCORE | INNER_DOT)) !== 0 && (plain || isOffsetLike(text))) {
     return [token(text, "name", [`c:${lower}`], wordIndex(lower), "#id")];
   }
-  if (shape.plain && shape.letters && !shape.digit) {
+  if (plain && letters && !digit) {
     // Hyphenated and apostrophised words stay whole; a lone hyphen or quote at an edge goes.
     let w = text;
     while (w.length > 0 && (w.endsWith("-") || w.endsWith("'"))) w = w.slice(0, -1);
@@ -425,7 +421,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     if (w.length === text.length) return [wordToken(text, initial)];
     return w.length > 0 ? classify(w, initial, false) : [];
   }
-  if (shape.plain && !shape.letters && !shape.digit) return [];
+  if (plain && !letters && !digit) return [];
   return compound(text, initial);
 }
 
