@@ -77,6 +77,8 @@ export class SourceText {
   runCount(a: number, b: number, c: number, d: number): number {
     if (!this.runs) {
       const runs = new QuadIds();
+      const { store } = this.doc;
+      runs.reserve((store.lineStart[this.doc.endLine] as number) - (store.lineStart[this.doc.firstLine] as number));
       let counts = new Int32Array(64);
       forEachRun(this.lexicon, runs, this.doc, (id) => {
         counts = growInt32(counts, id + 1);
@@ -166,6 +168,7 @@ function repeatedRuns(
   const totals = lexicon.counts();
   let twice = false;
   scratch.runs.clear();
+  scratch.runs.reserve(tokens);
   forEachRun(lexicon, scratch.runs, doc, (id, at) => {
     ids[runs] = id;
     starts[runs++] = at;

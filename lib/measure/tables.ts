@@ -67,6 +67,16 @@ export class QuadIds {
   private mask = 1023;
   count = 0;
 
+  /** Makes room for `n` runs at once, rather than doubling the table step by step as they come. */
+  reserve(n: number): void {
+    if (this.count > 0 || n * 2 <= this.mask) return;
+    let size = this.mask + 1;
+    while (n * 2 > size - 1) size *= 2;
+    this.keys = new Int32Array(size * 4);
+    this.ids = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
   /** Forgets every run, keeping the table unless it grew large. */
   clear(): void {
     if (this.count === 0) return;
