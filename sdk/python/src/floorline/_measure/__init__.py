@@ -3,8 +3,9 @@ line by line, held to the TypeScript by a cross-language test on every field."""
 
 from __future__ import annotations
 
-import functools
 import math
+import threading
+from collections import OrderedDict
 from typing import Any, Callable, Mapping, Sequence, Union
 
 from .chars import ascii_lower, from16, to16, utf8_length
@@ -313,17 +314,41 @@ def round_score(x: float) -> float:
     return math.floor(x * 10000 + 0.5) / 10000
 
 
-@functools.lru_cache(maxsize=64)
+# Analyses of the sources measured last, by (source, format), oldest used first; at most this
+# many characters of sources (as index.ts keeps them), so a few large sources cannot hold
+# hundreds of megabytes. A lock, since an agent may record passes from several threads.
+_SOURCE_CACHE_CHARS = 8 * 1024 * 1024
+_sources: OrderedDict[tuple[str, str], _Source] = OrderedDict()
+_sources_chars = 0
+_sources_lock = threading.Lock()
+
+
 def _source(source: str, format: str) -> _Source:
     """The source's analysis. A chain measures every pass against the same source, and reading
-    it is most of the cost; nothing downstream mutates it. Kept for the 64 sources used last."""
+    it is most of the cost; nothing downstream mutates it."""
+    global _sources_chars
+    key = (source, format)
+    with _sources_lock:
+        known = _sources.get(key)
+        if known is not None:
+            _sources.move_to_end(key)
+            return known
     source_doc = _read_doc(_source_text(to16(source), format), False)[0]
     fact_set = FactSet()
     if source_doc.kind == "json":
         add_json_facts(source_doc.json, fact_set)
     else:
         add_text_facts(source_doc.text, fact_set)
-    return _Source(source_doc, tuple(fact_set.facts))
+    analysis = _Source(source_doc, tuple(fact_set.facts))
+    if len(source) <= _SOURCE_CACHE_CHARS:
+        with _sources_lock:
+            if key not in _sources:
+                while _sources and _sources_chars + len(source) > _SOURCE_CACHE_CHARS:
+                    (old, _), _ = _sources.popitem(last=False)
+                    _sources_chars -= len(old)
+                _sources[key] = analysis
+                _sources_chars += len(source)
+    return analysis
 
 
 def measure_detailed(content: str, source: str | None = None, format: str = "any", required_fields: Sequence[str] = (), originals: Originals | None = None) -> dict[str, Any]:

@@ -433,7 +433,7 @@ _RAW_TOKEN = re.compile(
 # Raw tokens already classified (texts repeat: a log states the same levels, paths and values
 # line after line): the tokens, copied on the way out, since the scan sets their flags.
 _CLASSIFIED: dict[tuple[str, bool], tuple[Token, ...]] = {}
-_CLASSIFIED_LIMIT = 1 << 16
+_CLASSIFIED_LIMIT = 1 << 14
 
 
 def _copy(t: Token) -> Token:
