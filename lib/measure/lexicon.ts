@@ -12,7 +12,7 @@ import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "
 import type { EfficiencyScratch } from "./efficiency";
 import type { TokenStore } from "./scan";
 import { PairMap } from "./tables";
-import { TokenInfo } from "./token-info";
+import { CAP_WORD, GERMAN_WORD, LOWER_WORD, TokenInfo } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
 import { GERMAN_WORDS } from "./words";
@@ -329,7 +329,7 @@ export class Lexicon {
       }
       info.indexTo = this.poolSize;
     }
-    info.atomsFrom = this.poolSize;
+    // Its atoms follow what it states in the pool (TokenInfo.atomsFrom).
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
     } else this.poolPush(atom);
@@ -342,11 +342,13 @@ export class Lexicon {
       info.norm = seqs.take() * 2 + 1;
     }
     if (t.key === "" && t.shape === lower) {
-      if (t.kind === "name") info.capWord = isCapitalWord(t.text);
+      if (t.kind === "name") {
+        if (isCapitalWord(t.text)) info.flags |= CAP_WORD;
+      }
       else if (t.kind === "keyword" || t.kind === "stop") {
         const c0 = t.text.charCodeAt(0);
-        info.lowerWord = c0 >= 97 && c0 <= 122;
-        info.germanWord = GERMAN_WORDS.has(lower);
+        if (c0 >= 97 && c0 <= 122) info.flags |= LOWER_WORD;
+        if (GERMAN_WORDS.has(lower)) info.flags |= GERMAN_WORD;
       }
     }
     if (t.kind === "number" && t.need.length === 1) {

@@ -6,11 +6,24 @@ import { ATTACHED_ONLY_UNITS, ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, MAGNITUDE
 export const KEYWORD = 1;
 export const STOP = 2;
 
+// Yes-or-no facts of a token, as bits of one field: a token record is made for every distinct
+// token of every text, and each field is eight bytes of it.
+const VALUE_SHAPE = 1;
+const AMPM = 2;
+const IS_TIME = 4;
+export const CAP_WORD = 8;
+export const LOWER_WORD = 16;
+export const GERMAN_WORD = 32;
+const LOG_LEAD = 64;
+const ERROR_LEVEL = 128;
+const OPENS_ERROR = 256;
+
 /**
  * A classified token with what every step needs of it. Tokens are ids into `Lexicon.infos`;
  * key lists live in the lexicon's pools: what a fact needs (`needFrom`..`needTo` of
  * `seqs.pool`), what the token states (`indexFrom`..`indexTo` of `pool`) and the ids of its
- * text in lower case, one per word-like piece (`atomsFrom`..`atomsTo` of `pool`).
+ * text in lower case, one per word-like piece (`atomsFrom`..`atomsTo` of `pool`, right after
+ * what it states).
  */
 export class TokenInfo {
   needSeq = -1;
@@ -18,7 +31,6 @@ export class TokenInfo {
   needTo = 0;
   indexFrom = 0;
   indexTo = 0;
-  atomsFrom = 0;
   atomsTo = 0;
   /** Its text in lower case (an atom times 2, or a sequence of atoms times 2 plus 1): what runs of tokens are compared by. */
   norm = -1;
@@ -28,7 +40,8 @@ export class TokenInfo {
   word: number;
   /** Specificity without a source, in halves (an integer, so it is no boxed double): a fact 2, a keyword 1, a stop word 0. */
   specHalves: number;
-  valueShape: boolean;
+  /** The bits above. */
+  flags = 0;
   /** Month of a month name (any kind), else 0. */
   month = 0;
   /** A plain number's canonical value (no unit), else null; and it as a small integer, else -1. */
@@ -45,21 +58,10 @@ export class TokenInfo {
   magnitude = 0;
   /** The currency a word or sign names when it stands before a number ("USD 5", "€ 5"), else "". */
   currency = "";
-  ampm = false;
-  isTime: boolean;
-  /** A word that is a name only by its capital ("Parquet"), and a plain lower-case word. */
-  capWord = false;
-  lowerWord = false;
-  /** A German function word ("und", "für"). */
-  germanWord = false;
   /** The same word read at a sentence's start (a keyword), once asked for, else -1. */
   initialReading = -1;
   /** As a JSON number's canonical value (an id in `Lexicon.values`), once asked for, else -1. */
   jsonValue = -1;
-  /** Leads a log line (a time or a level), is an error level, opens an error report. */
-  logLead = false;
-  errorLevel = false;
-  opensError = false;
 
   constructor(
     readonly id: number,
@@ -75,8 +77,10 @@ export class TokenInfo {
     this.bytes = utf8Length(text) + 1;
     this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
     this.specHalves = kind === "stop" ? 0 : kind === "keyword" ? 1 : 2;
-    this.valueShape = shapeText.charCodeAt(0) === 35 || shapeText.indexOf("=#") >= 0;
-    this.isTime = kind === "datetime" || kind === "date" || kind === "time";
+    let flags = 0;
+    if (shapeText.charCodeAt(0) === 35 || shapeText.indexOf("=#") >= 0) flags |= VALUE_SHAPE;
+    const isTime = kind === "datetime" || kind === "date" || kind === "time";
+    if (isTime) flags |= IS_TIME;
     // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but
     // "a.m", and open with a letter or a unit's sign.
     const c0 = lower.charCodeAt(0);
@@ -84,19 +88,57 @@ export class TokenInfo {
       this.month = MONTHS.get(lower) ?? 0;
       const unit = UNITS.get(lower);
       if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
-      this.ampm = lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m";
+      if (lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m") flags |= AMPM;
       this.magnitude = MAGNITUDES.get(lower) ?? 0;
       if (kind !== "number" && (unit === "usd" || unit === "eur" || unit === "gbp")) this.currency = unit;
     }
-    if (!full) return;
-    let level = lower;
-    if (key) {
-      const k = asciiLower(key);
-      level = k === "level" || k === "lvl" || k === "severity" ? lower : "";
+    if (full) {
+      let level = lower;
+      if (key) {
+        const k = asciiLower(key);
+        level = k === "level" || k === "lvl" || k === "severity" ? lower : "";
+      }
+      if (isTime || LOG_LEVELS.has(level)) flags |= LOG_LEAD;
+      if (ERROR_LEVELS.has(level)) flags |= ERROR_LEVEL;
+      if (ERROR_OPENERS.has(lower) || (lower.length > 5 && (lower.endsWith("error") || lower.endsWith("exception"))))
+        flags |= OPENS_ERROR;
     }
-    this.logLead = this.isTime || LOG_LEVELS.has(level);
-    this.errorLevel = ERROR_LEVELS.has(level);
-    this.opensError =
-      ERROR_OPENERS.has(lower) || (lower.length > 5 && (lower.endsWith("error") || lower.endsWith("exception")));
+    this.flags = flags;
+  }
+
+  /** Where its atoms start in the pool: right after what it states. */
+  get atomsFrom(): number {
+    return this.indexTo;
+  }
+  get valueShape(): boolean {
+    return (this.flags & VALUE_SHAPE) !== 0;
+  }
+  get ampm(): boolean {
+    return (this.flags & AMPM) !== 0;
+  }
+  get isTime(): boolean {
+    return (this.flags & IS_TIME) !== 0;
+  }
+  /** A word that is a name only by its capital ("Parquet"). */
+  get capWord(): boolean {
+    return (this.flags & CAP_WORD) !== 0;
+  }
+  /** A plain lower-case word. */
+  get lowerWord(): boolean {
+    return (this.flags & LOWER_WORD) !== 0;
+  }
+  /** A German function word ("und", "für"). */
+  get germanWord(): boolean {
+    return (this.flags & GERMAN_WORD) !== 0;
+  }
+  /** Leads a log line (a time or a level), is an error level, opens an error report. */
+  get logLead(): boolean {
+    return (this.flags & LOG_LEAD) !== 0;
+  }
+  get errorLevel(): boolean {
+    return (this.flags & ERROR_LEVEL) !== 0;
+  }
+  get opensError(): boolean {
+    return (this.flags & OPENS_ERROR) !== 0;
   }
 }
