@@ -12,7 +12,7 @@ import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "
 import type { EfficiencyScratch } from "./efficiency";
 import type { TokenStore } from "./scan";
 import { PairMap } from "./tables";
-import { CAP_WORD, GERMAN_WORD, LOWER_WORD, TokenInfo } from "./token-info";
+import { CAP_WORD, GERMAN_WORD, LOWER_WORD, NumberFacts, TokenInfo } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
 import { GERMAN_WORDS } from "./words";
@@ -344,8 +344,7 @@ export class Lexicon {
     if (t.key === "" && t.shape === lower) {
       if (t.kind === "name") {
         if (isCapitalWord(t.text)) info.flags |= CAP_WORD;
-      }
-      else if (t.kind === "keyword" || t.kind === "stop") {
+      } else if (t.kind === "keyword" || t.kind === "stop") {
         const c0 = t.text.charCodeAt(0);
         if (c0 >= 97 && c0 <= 122) info.flags |= LOWER_WORD;
         if (GERMAN_WORDS.has(lower)) info.flags |= GERMAN_WORD;
@@ -353,20 +352,18 @@ export class Lexicon {
     }
     if (t.kind === "number" && t.need.length === 1) {
       const need = t.need[0] as string;
-      info.numberNeed = need;
       const bar = need.indexOf("|");
-      info.numberRaw = bar < 0 ? need.slice(2) : need.slice(2, bar);
-      info.numberUnit = bar < 0 ? "" : need.slice(bar + 1);
-    }
-    if (t.kind === "number" && t.need.length === 1 && (t.need[0] as string).indexOf("|") === -1) {
-      const v = (t.need[0] as string).slice(2);
-      info.numberValue = v;
-      let digits = v.length <= 4;
-      for (let i = 0; digits && i < v.length; i++) {
-        const c = v.charCodeAt(i);
-        if (c < 48 || c > 57) digits = false;
+      const raw = bar < 0 ? need.slice(2) : need.slice(2, bar);
+      let small = -1;
+      if (bar < 0) {
+        let digits = raw.length <= 4;
+        for (let i = 0; digits && i < raw.length; i++) {
+          const c = raw.charCodeAt(i);
+          if (c < 48 || c > 57) digits = false;
+        }
+        small = digits ? Number(raw) : -1;
       }
-      info.small = digits ? Number(v) : -1;
+      info.num = new NumberFacts(need, raw, bar < 0 ? "" : need.slice(bar + 1), bar < 0 ? raw : null, small);
     }
     this.infos.push(info);
     return info.id;

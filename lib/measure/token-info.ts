@@ -42,22 +42,10 @@ export class TokenInfo {
   specHalves: number;
   /** The bits above. */
   flags = 0;
-  /** Month of a month name (any kind), else 0. */
-  month = 0;
-  /** A plain number's canonical value (no unit), else null; and it as a small integer, else -1. */
-  numberValue: string | null = null;
-  small = -1;
-  /** Any number's value and unit (its single need, `n:value` or `n:value|unit`), else null and "". */
-  numberRaw: string | null = null;
-  numberUnit = "";
-  /** A number's need as a string (`n:value` or `n:value|unit`), else "". */
-  numberNeed = "";
-  /** The unit a word names, when the word follows a number ("GB"), else "". */
-  unit = "";
-  /** The power of ten a word scales the number before it by ("million": 6), else 0. */
-  magnitude = 0;
-  /** The currency a word or sign names when it stands before a number ("USD 5", "€ 5"), else "". */
-  currency = "";
+  /** What a number carries (see NumberFacts), else null. */
+  num: NumberFacts | null = null;
+  /** What a word naming a month, unit, magnitude or currency carries (see WordFacts), else null. */
+  words: WordFacts | null = null;
   /** The same word read at a sentence's start (a keyword), once asked for, else -1. */
   initialReading = -1;
   /** As a JSON number's canonical value (an id in `Lexicon.values`), once asked for, else -1. */
@@ -85,12 +73,14 @@ export class TokenInfo {
     // "a.m", and open with a letter or a unit's sign.
     const c0 = lower.charCodeAt(0);
     if (lower.length <= 16 && ((c0 >= 97 && c0 <= 122) || c0 === 37 || c0 === 36 || c0 === 0x20ac || c0 === 0xa3)) {
-      this.month = MONTHS.get(lower) ?? 0;
-      const unit = UNITS.get(lower);
-      if (unit && !ATTACHED_ONLY_UNITS.has(lower)) this.unit = unit;
+      const month = MONTHS.get(lower) ?? 0;
+      const named = UNITS.get(lower);
+      const unit = named && !ATTACHED_ONLY_UNITS.has(lower) ? named : "";
       if (lower === "am" || lower === "pm" || lower === "a.m" || lower === "p.m") flags |= AMPM;
-      this.magnitude = MAGNITUDES.get(lower) ?? 0;
-      if (kind !== "number" && (unit === "usd" || unit === "eur" || unit === "gbp")) this.currency = unit;
+      const magnitude = MAGNITUDES.get(lower) ?? 0;
+      const currency = kind !== "number" && (named === "usd" || named === "eur" || named === "gbp") ? named : "";
+      if (month > 0 || unit !== "" || magnitude > 0 || currency !== "")
+        this.words = new WordFacts(month, unit, magnitude, currency);
     }
     if (full) {
       let level = lower;
@@ -106,6 +96,40 @@ export class TokenInfo {
     this.flags = flags;
   }
 
+  /** Month of a month name (any kind), else 0. */
+  get month(): number {
+    return this.words?.month ?? 0;
+  }
+  /** The unit a word names, when the word follows a number ("GB"), else "". */
+  get unit(): string {
+    return this.words?.unit ?? "";
+  }
+  /** The power of ten a word scales the number before it by ("million": 6), else 0. */
+  get magnitude(): number {
+    return this.words?.magnitude ?? 0;
+  }
+  /** The currency a word or sign names when it stands before a number ("USD 5", "€ 5"), else "". */
+  get currency(): string {
+    return this.words?.currency ?? "";
+  }
+  /** A number's need as a string (`n:value` or `n:value|unit`), else "". */
+  get numberNeed(): string {
+    return this.num?.need ?? "";
+  }
+  /** Any number's value and unit (from its need), else null and "". */
+  get numberRaw(): string | null {
+    return this.num?.raw ?? null;
+  }
+  get numberUnit(): string {
+    return this.num?.unit ?? "";
+  }
+  /** A plain number's canonical value (no unit), else null; and it as a small integer, else -1. */
+  get numberValue(): string | null {
+    return this.num?.value ?? null;
+  }
+  get small(): number {
+    return this.num?.small ?? -1;
+  }
   /** Where its atoms start in the pool: right after what it states. */
   get atomsFrom(): number {
     return this.indexTo;
@@ -141,4 +165,27 @@ export class TokenInfo {
   get opensError(): boolean {
     return (this.flags & OPENS_ERROR) !== 0;
   }
+}
+
+/** What a number token carries beyond any token: its need, value and unit, read once. */
+export class NumberFacts {
+  constructor(
+    readonly need: string,
+    readonly raw: string,
+    readonly unit: string,
+    /** Without a unit, the value; else null. */
+    readonly value: string | null,
+    /** The value as an integer of at most four digits, else -1. */
+    readonly small: number,
+  ) {}
+}
+
+/** What a word naming a month, a unit, a magnitude or a currency carries (most words name none). */
+export class WordFacts {
+  constructor(
+    readonly month: number,
+    readonly unit: string,
+    readonly magnitude: number,
+    readonly currency: string,
+  ) {}
 }
