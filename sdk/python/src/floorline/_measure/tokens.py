@@ -530,7 +530,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 out.append(_date_token([t, nxt], year, month, 0))
                 i += 2
                 continue
-        day = _small_int(_number_value(t), 31)
+        day = _small_int(_number_value(t), 31) if t.kind == "number" else -1
         if day > 0 and nxt is not None and not t.ends:
             m = MONTHS.get(ascii_lower(nxt.text))
             year = _small_int(_number_value(at(i + 2)), 2999)
@@ -577,9 +577,9 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     out.append(joined)
                     i += 2
                     continue
-        if nxt is not None and t.open and t.kind != "number":
-            currency = UNITS.get(ascii_lower(t.text)) if len(t.text) <= 16 else None
+        if nxt is not None and t.open and t.kind != "number" and nxt.kind == "number":
             value = _number_value(nxt)
+            currency = UNITS.get(ascii_lower(t.text)) if value is not None and len(t.text) <= 16 else None
             if currency in ("usd", "eur", "gbp") and value is not None:
                 third = at(i + 2)
                 power = MAGNITUDES.get(ascii_lower(third.text), 0) if third is not None and nxt.open else 0
