@@ -2,7 +2,8 @@
 // reused, while what each content brings (request ids, paths) is not kept from one measurement
 // to the next. The answers themselves are held to the oracle (oracle.test.ts).
 import { describe, expect, it } from "vitest";
-import { clearMeasureCache, measure, measureStats } from "@/lib/measure/index";
+import { clearMeasureCache, measure, measureDetailed, measureStats } from "@/lib/measure/index";
+import * as oracle from "../../support/measure-oracle/index";
 
 const logLine = (pass: number, i: number) =>
   `2026-11-30T10:${String(pass % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z INFO api request id=r${pass}-${i} path=/orders/${pass * 97 + i} status=200 ms=${(i * 7) % 300}`;
@@ -44,5 +45,46 @@ describe("the source's analysis", () => {
     expect(measureStats().lexiconSize).toBe(size);
     measure(`${log(3)}\nshared-token-77x`, { source, format: "text" });
     expect(measureStats().lexiconSize).toBeGreaterThan(size);
+  });
+
+  it("leaves the lexicon as it was when a measurement throws half way", () => {
+    clearMeasureCache();
+    const source = log(0);
+    measure(log(1), { source, format: "text" });
+    const size = measureStats().lexiconSize;
+    const marker = "[5 items compressed to 1. Retrieve more: hash=a1b2c3d4e5f6a7b8]";
+    const failing = () => {
+      throw new Error("the store is gone");
+    };
+    expect(() => measure(`${log(2)} ${marker}`, { source, format: "text", originals: failing })).toThrow(
+      "the store is gone",
+    );
+    expect(measureStats().lexiconSize).toBe(size);
+    const content = `${log(3)} ${marker}`;
+    const originals = new Map([["a1b2c3d4e5f6a7b8", log(4)]]);
+    expect(measureDetailed(content, { source, format: "text", originals })).toStrictEqual(
+      oracle.measureDetailed(content, { source, format: "text", originals }),
+    );
+  });
+
+  it("measures from inside a measurement (an originals function that measures) as from outside", () => {
+    clearMeasureCache();
+    const source = log(0);
+    const inner: unknown[] = [];
+    const originals = (hash: string) => {
+      inner.push(measureDetailed(log(7), { source: log(8), format: "text" }));
+      return hash === "a1b2c3d4e5f6a7b8" ? log(5) : undefined;
+    };
+    const content = `${log(6)} hash=a1b2c3d4e5f6a7b8`;
+    const outer = measureDetailed(content, { source, format: "text", originals });
+    expect(outer).toStrictEqual(
+      oracle.measureDetailed(content, { source, format: "text", originals: new Map([["a1b2c3d4e5f6a7b8", log(5)]]) }),
+    );
+    expect(inner).toHaveLength(1);
+    expect(inner[0]).toStrictEqual(oracle.measureDetailed(log(7), { source: log(8), format: "text" }));
+    // And the kept lexicon still answers as the oracle does.
+    expect(measureDetailed(log(9), { source, format: "text" })).toStrictEqual(
+      oracle.measureDetailed(log(9), { source, format: "text" }),
+    );
   });
 });
