@@ -216,6 +216,22 @@ function wordIndex(lower: string): string[] {
   return [`w:${stem(bare)}`, `c:${bare}`];
 }
 
+/**
+ * The keys a `key=value` token's key adds (its name: "id", "path", "status"): the same few names
+ * on every line of a log, so each is built once and its strings are the same ones each time.
+ */
+const keyIndexes = new Map<string, readonly string[]>();
+
+function keyIndex(keyLower: string): readonly string[] {
+  let index = keyIndexes.get(keyLower);
+  if (index === undefined) {
+    if (keyIndexes.size >= 4096) keyIndexes.clear();
+    index = wordIndex(keyLower);
+    keyIndexes.set(keyLower, index);
+  }
+  return index;
+}
+
 function numberToken(text: string, value: string, unit: string): Token {
   const plain = `n:${value}`;
   const need = unit ? `${plain}|${unit}` : plain;
@@ -312,7 +328,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
         t.shape = `${keyLower}=${t.kind === "stop" || t.kind === "keyword" ? t.shape : `#${t.kind}`}`;
         t.key = key;
         // Each token's index is an array of its own: extended in place.
-        for (const k of wordIndex(keyLower)) t.index.push(k);
+        for (const k of keyIndex(keyLower)) t.index.push(k);
       }
       return inner;
     }
