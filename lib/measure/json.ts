@@ -15,7 +15,6 @@ const NULL = 3;
 /** Strings of more tokens than this are prose: their facts count one by one, not as one value. */
 const SHORT_STRING_TOKENS = 8;
 const MAX_DISPLAY = 120;
-const PAIR = 67108864;
 
 export class JsonDoc {
   count = 0;
