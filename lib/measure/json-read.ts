@@ -1,6 +1,7 @@
 // JSON, read in one pass without building a tree: the parser (strict RFC 8259, as schema.ts)
 // hands each leaf, with its key path, straight to the document (json.ts) and its token store.
 import { JsonDoc } from "./json";
+import { jsonEscape } from "./json-escape";
 import type { Lexicon } from "./lexicon";
 import type { TokenStore } from "./scan";
 import { type JValue, parseJson } from "./schema";
@@ -181,39 +182,11 @@ function stream(doc: JsonDoc, s: string): void {
       }
       out += s.slice(at, i);
       const e = s.charCodeAt(i + 1);
+      const decoded = jsonEscape(s, i + 1);
       i += 2;
-      if (e === 117) {
-        let code = 0;
-        for (let k = 0; k < 4; k++) {
-          const h = s.charCodeAt(i + k);
-          const d = isDigit(h) ? h - 48 : h >= 97 && h <= 102 ? h - 87 : h >= 65 && h <= 70 ? h - 55 : -1;
-          if (d < 0) fail();
-          code = code * 16 + d;
-        }
-        out += String.fromCharCode(code);
-        i += 4;
-      } else {
-        const simple =
-          e === 34
-            ? '"'
-            : e === 92
-              ? "\\"
-              : e === 47
-                ? "/"
-                : e === 98
-                  ? "\b"
-                  : e === 102
-                    ? "\f"
-                    : e === 110
-                      ? "\n"
-                      : e === 114
-                        ? "\r"
-                        : e === 116
-                          ? "\t"
-                          : null;
-        if (simple === null) fail();
-        out += simple;
-      }
+      if (decoded === null) fail();
+      if (e === 117) i += 4;
+      out += decoded;
       at = i;
     }
   };

@@ -3,6 +3,7 @@
 // tree. The measurement itself reads JSON without a tree (json.ts); the tree is built only when
 // there are required fields to check, or when an object repeats a key (the last value wins, in
 // the place of the first, as a Map does).
+import { jsonEscape } from "./json-escape";
 
 export interface JNumber {
   num: string;
@@ -46,39 +47,11 @@ export function parseJson(s: string): Parsed {
       }
       out += s.slice(from, i);
       const e = s.charCodeAt(i + 1);
+      const decoded = jsonEscape(s, i + 1);
       i += 2;
-      if (e === 117) {
-        let code = 0;
-        for (let k = 0; k < 4; k++) {
-          const h = s.charCodeAt(i + k);
-          const d = isDigit(h) ? h - 48 : h >= 97 && h <= 102 ? h - 87 : h >= 65 && h <= 70 ? h - 55 : -1;
-          if (d < 0) fail("bad \\u escape");
-          code = code * 16 + d;
-        }
-        out += String.fromCharCode(code);
-        i += 4;
-      } else {
-        const simple =
-          e === 34
-            ? '"'
-            : e === 92
-              ? "\\"
-              : e === 47
-                ? "/"
-                : e === 98
-                  ? "\b"
-                  : e === 102
-                    ? "\f"
-                    : e === 110
-                      ? "\n"
-                      : e === 114
-                        ? "\r"
-                        : e === 116
-                          ? "\t"
-                          : null;
-        if (simple === null) fail("bad escape");
-        out += simple;
-      }
+      if (decoded === null) fail(e === 117 ? "bad \\u escape" : "bad escape");
+      if (e === 117) i += 4;
+      out += decoded;
       from = i;
     }
   };
