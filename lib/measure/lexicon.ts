@@ -374,58 +374,58 @@ export class Lexicon {
     return this.add(t, parts);
   }
 
+  /** The table under `pair` of a two-level join table, made (and marked for undo) when new. */
+  private byPair(table: Map<number, Map<number, number>>, pair: number): Map<number, number> {
+    let inner = table.get(pair);
+    if (!inner) {
+      inner = new Map();
+      table.set(pair, inner);
+      this.added(table, pair);
+    }
+    return inner;
+  }
+
+  /** Keeps a join's id under `key`, marked for undo, and gives it back. */
+  private keep(table: Map<number, number>, key: number, id: number): number {
+    table.set(key, id);
+    this.added(table, key);
+    return id;
+  }
+
+  /** A number written out: `need` is what states it, `index` what finds it. */
+  private numberJoin(t: TokenInfo, parts: TokenInfo[], need: string, index: string[]): number {
+    const token: Token = {
+      text: parts.map((p) => p.text).join(" "),
+      kind: "number",
+      need: [need],
+      index,
+      shape: t.shapeText,
+      key: t.key,
+      ends: false,
+      open: false,
+    };
+    return this.add(token, parts);
+  }
+
   /** "May 2" or "May 2 2026" (month first), "2 May 2026" (day first): one date token. */
   date(parts: TokenInfo[], y: number, m: number, d: number): number {
-    const a = (parts[0] as TokenInfo).id;
-    const b = (parts[1] as TokenInfo).id;
-    const pair = a * PAIR + b;
-    if (parts.length === 2) {
-      let id = this.dates2.get(pair);
-      if (id === undefined) {
-        id = this.joined(parts.map((p) => p.text).join(" "), "date", dateKeyOf(y, m, d), "#date", "", parts);
-        this.dates2.set(pair, id);
-        this.added(this.dates2, pair);
-      }
-      return id;
-    }
-    let byThird = this.dates3.get(pair);
-    if (!byThird) {
-      byThird = new Map();
-      this.dates3.set(pair, byThird);
-      this.added(this.dates3, pair);
-    }
-    const c = (parts[2] as TokenInfo).id;
-    let id = byThird.get(c);
-    if (id === undefined) {
-      id = this.joined(parts.map((p) => p.text).join(" "), "date", dateKeyOf(y, m, d), "#date", "", parts);
-      byThird.set(c, id);
-      this.added(byThird, c);
-    }
-    return id;
+    const pair = (parts[0] as TokenInfo).id * PAIR + (parts[1] as TokenInfo).id;
+    const table = parts.length === 2 ? this.dates2 : this.byPair(this.dates3, pair);
+    const key = parts.length === 2 ? pair : (parts[2] as TokenInfo).id;
+    const id = table.get(key);
+    if (id !== undefined) return id;
+    const made = this.joined(parts.map((p) => p.text).join(" "), "date", dateKeyOf(y, m, d), "#date", "", parts);
+    return this.keep(table, key, made);
   }
 
   /** A number and the unit word after it ("4 GB"), keeping the number's key and shape. */
   numberWithUnit(t: TokenInfo, next: TokenInfo): number {
     const pair = t.id * PAIR + next.id;
-    let id = this.numberJoins.get(pair);
-    if (id === undefined) {
-      const plain = `n:${t.numberValue}`;
-      const need = `${plain}|${next.unit}`;
-      const token: Token = {
-        text: `${t.text} ${next.text}`,
-        kind: "number",
-        need: [need],
-        index: [plain, need],
-        shape: t.shapeText,
-        key: t.key,
-        ends: false,
-        open: false,
-      };
-      id = this.add(token, [t, next]);
-      this.numberJoins.set(pair, id);
-      this.added(this.numberJoins, pair);
-    }
-    return id;
+    const id = this.numberJoins.get(pair);
+    if (id !== undefined) return id;
+    const plain = `n:${t.numberValue}`;
+    const need = `${plain}|${next.unit}`;
+    return this.keep(this.numberJoins, pair, this.numberJoin(t, [t, next], need, [plain, need]));
   }
 
   /**
@@ -433,35 +433,15 @@ export class Lexicon {
    * after that if any ("4.2 million USD"): one number, written out.
    */
   numberWithMagnitude(t: TokenInfo, word: TokenInfo, unit: TokenInfo | null): number {
-    const pair = t.id * PAIR + word.id;
-    let byUnit = this.magnitudeJoins.get(pair);
-    if (!byUnit) {
-      byUnit = new Map();
-      this.magnitudeJoins.set(pair, byUnit);
-      this.added(this.magnitudeJoins, pair);
-    }
+    const byUnit = this.byPair(this.magnitudeJoins, t.id * PAIR + word.id);
     const u = unit ? unit.id : -1;
-    let id = byUnit.get(u);
-    if (id === undefined) {
-      const plain = `n:${shiftDecimal(t.numberRaw ?? "0", word.magnitude)}`;
-      const unitName = unit ? unit.unit : t.numberUnit;
-      const need = unitName ? `${plain}|${unitName}` : plain;
-      const parts = unit ? [t, word, unit] : [t, word];
-      const token: Token = {
-        text: parts.map((p) => p.text).join(" "),
-        kind: "number",
-        need: [need],
-        index: unitName ? [plain, need] : [plain],
-        shape: t.shapeText,
-        key: t.key,
-        ends: false,
-        open: false,
-      };
-      id = this.add(token, parts);
-      byUnit.set(u, id);
-      this.added(byUnit, u);
-    }
-    return id;
+    const id = byUnit.get(u);
+    if (id !== undefined) return id;
+    const plain = `n:${shiftDecimal(t.numberRaw ?? "0", word.magnitude)}`;
+    const unitName = unit ? unit.unit : t.numberUnit;
+    const need = unitName ? `${plain}|${unitName}` : plain;
+    const parts = unit ? [t, word, unit] : [t, word];
+    return this.keep(byUnit, u, this.numberJoin(t, parts, need, unitName ? [plain, need] : [plain]));
   }
 
   /**
@@ -469,49 +449,29 @@ export class Lexicon {
    * that if any ("USD 1.5 million"): the number, written out, in that currency.
    */
   currencyFirst(currency: TokenInfo, t: TokenInfo, word: TokenInfo | null): number {
-    const pair = currency.id * PAIR + t.id;
-    let byWord = this.currencyJoins.get(pair);
-    if (!byWord) {
-      byWord = new Map();
-      this.currencyJoins.set(pair, byWord);
-      this.added(this.currencyJoins, pair);
-    }
+    const byWord = this.byPair(this.currencyJoins, currency.id * PAIR + t.id);
     const w = word ? word.id : -1;
-    let id = byWord.get(w);
-    if (id === undefined) {
-      const plain = `n:${word ? shiftDecimal(t.numberValue ?? "0", word.magnitude) : t.numberValue}`;
-      const need = `${plain}|${currency.currency}`;
-      const parts = word ? [currency, t, word] : [currency, t];
-      const token: Token = {
-        text: parts.map((p) => p.text).join(" "),
-        kind: "number",
-        need: [need],
-        index: [plain, need],
-        shape: t.shapeText,
-        key: t.key,
-        ends: false,
-        open: false,
-      };
-      id = this.add(token, parts);
-      byWord.set(w, id);
-      this.added(byWord, w);
-    }
-    return id;
+    const id = byWord.get(w);
+    if (id !== undefined) return id;
+    const plain = `n:${word ? shiftDecimal(t.numberValue ?? "0", word.magnitude) : t.numberValue}`;
+    const need = `${plain}|${currency.currency}`;
+    const parts = word ? [currency, t, word] : [currency, t];
+    return this.keep(byWord, w, this.numberJoin(t, parts, need, [plain, need]));
   }
 
   /** A number or time and the am/pm after it ("2 pm", "9:30 am"), or -1 when they make no time. */
   timeWithMeridiem(t: TokenInfo, next: TokenInfo): number {
     const pair = t.id * PAIR + next.id;
-    let id = this.timeJoins.get(pair);
-    if (id === undefined) {
-      const word = asciiLower(next.text);
-      const hour = t.kind === "number" && t.small >= 1 && t.small <= 12 ? t.small : -1;
-      const time = t.kind === "time" ? readTime(`${t.text}${word}`) : hour > 0 ? readTime(`${hour}:00${word}`) : null;
-      id = time ? this.joined(`${t.text} ${next.text}`, "time", time[0], "#time", "", [t, next]) : -1;
-      this.timeJoins.set(pair, id);
-      this.added(this.timeJoins, pair);
-    }
-    return id;
+    const id = this.timeJoins.get(pair);
+    if (id !== undefined) return id;
+    const word = asciiLower(next.text);
+    const hour = t.kind === "number" && t.small >= 1 && t.small <= 12 ? t.small : -1;
+    const time = t.kind === "time" ? readTime(`${t.text}${word}`) : hour > 0 ? readTime(`${hour}:00${word}`) : null;
+    return this.keep(
+      this.timeJoins,
+      pair,
+      time ? this.joined(`${t.text} ${next.text}`, "time", time[0], "#time", "", [t, next]) : -1,
+    );
   }
 }
 
