@@ -15,13 +15,22 @@ export function mix(h: number): number {
   return x;
 }
 
-function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+type GrowableArray = Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
+
+/** `a`, or a copy of it at least `need` long (doubling), of the same kind. */
+function grown<T extends GrowableArray>(a: T, need: number, make: new (size: number) => T): T {
   if (need <= a.length) return a;
   let size = a.length * 2;
   while (size < need) size *= 2;
-  const b = new Int32Array(size);
-  b.set(a);
+  const b = new make(size);
+  b.set(a as ArrayLike<number>);
   return b;
+}
+
+// The interners' own, called on every insert: kept to one kind of array so that it stays fast.
+function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  return grown(a, need, Int32Array);
 }
 
 export function growInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
@@ -29,21 +38,24 @@ export function growInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<
 }
 
 export function growFloat64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  let size = a.length * 2;
-  while (size < need) size *= 2;
-  const b = new Float64Array(size);
-  b.set(a);
-  return b;
+  return grown(a, need, Float64Array);
 }
 
 export function growUint8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  let size = a.length * 2;
-  while (size < need) size *= 2;
-  const b = new Uint8Array(size);
-  b.set(a);
-  return b;
+  return grown(a, need, Uint8Array);
+}
+
+/** A table of twice `mask + 1` slots holding ids 0..count-1 by their hashes (linear probing). */
+function rehashed(hashes: Int32Array, count: number, mask: number): Int32Array<ArrayBuffer> {
+  const size = (mask + 1) * 2;
+  const table = new Int32Array(size);
+  const grownMask = size - 1;
+  for (let id = 0; id < count; id++) {
+    let slot = (hashes[id] as number) & grownMask;
+    while (table[slot] !== 0) slot = (slot + 1) & grownMask;
+    table[slot] = id + 1;
+  }
+  return table;
 }
 
 /** Strings to ids, in the order first seen. */
@@ -114,14 +126,8 @@ export class Interner {
   }
 
   private rehash(): void {
-    const size = (this.mask + 1) * 2;
-    this.table = new Int32Array(size);
-    this.mask = size - 1;
-    for (let id = 0; id < this.strings.length; id++) {
-      let slot = (this.hashes[id] as number) & this.mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.table[slot] = id + 1;
-    }
+    this.table = rehashed(this.hashes, this.strings.length, this.mask);
+    this.mask = this.table.length - 1;
   }
 }
 
@@ -298,14 +304,8 @@ export class SeqInterner {
   }
 
   private rehash(): void {
-    const size = (this.mask + 1) * 2;
-    this.table = new Int32Array(size);
-    this.mask = size - 1;
-    for (let id = 0; id < this.count; id++) {
-      let slot = (this.hashes[id] as number) & this.mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.table[slot] = id + 1;
-    }
+    this.table = rehashed(this.hashes, this.count, this.mask);
+    this.mask = this.table.length - 1;
   }
 }
 
