@@ -43,12 +43,17 @@ export function asciiLower(s: string): string {
 
 /** Bytes of a string as UTF-8 (an unpaired surrogate counts as the 3 bytes of its code point). */
 export function utf8Length(s: string): number {
+  return utf8RangeLength(s, 0, s.length);
+}
+
+/** Bytes of `s[from, to)` as UTF-8, as utf8Length counts them. */
+export function utf8RangeLength(s: string, from: number, to: number): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
       const d = s.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
         n += 4;

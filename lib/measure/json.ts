@@ -1,6 +1,7 @@
 // A JSON document as the measurement sees it: its leaves with their key paths (array indices
 // fold into `[]`: `items[].sku` is one path, and every item is one record of it), its members,
 // its facts and what it states. json-read.ts reads the text into it.
+import { utf8RangeLength } from "./chars";
 import { CONTEXT_WEIGHT, type FactIndex, type FactTable, mark, SHOW_KEY, SHOW_LEAF } from "./facts";
 import { type Counts, growFloat64, growInt32, growUint8 } from "./intern";
 import type { Lexicon, TokenInfo } from "./lexicon";
@@ -159,21 +160,7 @@ export class JsonDoc {
 }
 
 function utf8Range(s: string, from: number, to: number): number {
-  const end = to < 0 ? s.length : to;
-  let n = 0;
-  for (let i = from; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
+  return utf8RangeLength(s, from, to < 0 ? s.length : to);
 }
 
 /** Canonical string value: trimmed (as JavaScript trims) and ASCII lower-cased. */

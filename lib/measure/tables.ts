@@ -88,37 +88,30 @@ export class QuadIds {
     this.count = 0;
   }
 
-  /** The id of the run (a, b, c, d) if it has one, else -1 (nothing is added). */
-  find(a: number, b: number, c: number, d: number): number {
+  /** The slot that holds the run (a, b, c, d), or the empty slot where it would go. */
+  private slotOf(a: number, b: number, c: number, d: number): number {
     let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
     h = Math.imul(h ^ b, FNV_PRIME);
     h = Math.imul(h ^ c, FNV_PRIME);
     h = mix(Math.imul(h ^ d, FNV_PRIME));
     let slot = h & this.mask;
     for (;;) {
-      const known = this.ids[slot] as number;
-      if (known === 0) return -1;
+      if (this.ids[slot] === 0) return slot;
       const k = slot * 4;
-      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
-        return known - 1;
+      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d) return slot;
       slot = (slot + 1) & this.mask;
     }
   }
 
+  /** The id of the run (a, b, c, d) if it has one, else -1 (nothing is added). */
+  find(a: number, b: number, c: number, d: number): number {
+    return (this.ids[this.slotOf(a, b, c, d)] as number) - 1;
+  }
+
   id(a: number, b: number, c: number, d: number): number {
-    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-    h = Math.imul(h ^ b, FNV_PRIME);
-    h = Math.imul(h ^ c, FNV_PRIME);
-    h = mix(Math.imul(h ^ d, FNV_PRIME));
-    let slot = h & this.mask;
-    for (;;) {
-      const known = this.ids[slot] as number;
-      if (known === 0) break;
-      const k = slot * 4;
-      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d)
-        return known - 1;
-      slot = (slot + 1) & this.mask;
-    }
+    const slot = this.slotOf(a, b, c, d);
+    const known = this.ids[slot] as number;
+    if (known !== 0) return known - 1;
     const id = this.count++;
     const k = slot * 4;
     this.keys[k] = a;
