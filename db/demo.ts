@@ -7,7 +7,7 @@
 // originals.
 import { sql } from "drizzle-orm";
 import { getDb } from "./index";
-import { onlyRow, queryRows } from "./sql";
+import { col, onlyRow, queryRows } from "./sql";
 import { inProcessTransport } from "./demo-transport";
 import { updatePolicy } from "./queries/policies";
 import { storeTrace } from "./queries/traces";
@@ -47,12 +47,11 @@ class Timeline {
 async function databaseIsEmpty(): Promise<boolean> {
   const db = await getDb();
   const { n } = onlyRow(
-    await queryRows<{ n: number | string }>(
-      db,
-      sql`select (select count(*) from passes) + (select count(*) from policies) as n`,
-    ),
+    await queryRows(db, sql`select (select count(*) from passes) + (select count(*) from policies) as n`, {
+      n: col.int,
+    }),
   );
-  return Number(n) === 0;
+  return n === 0;
 }
 
 /** Seeds an empty database; returns how many chains it made (0 when there was data already). */

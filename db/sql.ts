@@ -101,6 +101,24 @@ function arrayOf<T>(kind: string, item: (v: unknown) => T) {
   };
 }
 
+/**
+ * A json array as either driver answers it (parsed, or text where the column's type is text,
+ * as a `json_agg` cast or concatenated is); SQL null, which an aggregate over no rows gives,
+ * is the empty array.
+ */
+function jsonArray(kind: string, v: unknown): unknown[] {
+  if (v === null) return [];
+  let parsed = v;
+  if (typeof v === "string") {
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      return wrong(kind, v);
+    }
+  }
+  return Array.isArray(parsed) ? parsed : wrong(kind, v);
+}
+
 /** The decoders, one per kind of column. */
 export const col = {
   /** int2/int4/int8, `count(*)`, sums of integers: a number, refused past 2^53. */
@@ -119,6 +137,8 @@ export const col = {
       ? (v as Record<string, unknown>)
       : wrong("a json object", v),
   ),
+  /** bytea: a Uint8Array (postgres.js gives a Buffer, which is one). */
+  bytes: column("bytes", (v) => (v instanceof Uint8Array ? v : wrong("bytes", v))),
   textArray: column("an array of text", arrayOf("text", toText)),
   intArray: column("an array of integers", arrayOf("integers", toInt)),
   /** A text column holding one of a closed set of values (a status, a verdict). */
@@ -126,6 +146,28 @@ export const col = {
     const allowed = new Set<string>(values);
     const kind = `one of ${values.join(", ")}`;
     return column(kind, (v) => (typeof v === "string" && allowed.has(v) ? (v as V) : wrong(kind, v)));
+  },
+  /** A json array (`json_agg` of values) whose items each decode as `item`; SQL null is []. */
+  jsonArrayOf<T>(item: Column<T>): Column<T[]> {
+    const kind = `a json array of ${item.kind}`;
+    const items = arrayOf(item.kind, item.decode);
+    return column(kind, (v) => items(jsonArray(kind, v)));
+  },
+  /**
+   * A json array of rows (`json_agg` of a row or of `json_build_object`), each decoded by its
+   * own spec as a query's rows are; SQL null is []. Inside json, timestamps are text and
+   * integers numbers, which the decoders read as they read the drivers' answers.
+   */
+  rowsOf<S extends RowSpec>(spec: S): Column<RowOf<S>[]> {
+    return column("json rows", (v) => {
+      const rows = jsonArray("a json array of rows", v);
+      try {
+        return decodeRows(rows, spec);
+      } catch (error) {
+        if (error instanceof RowShapeError) throw new KindError(`a json row: ${error.message}`);
+        throw error;
+      }
+    });
   },
   /** json/jsonb checked by a zod schema (per row: keep it to columns that need checking). */
   jsonOf<S extends z.ZodType>(schema: S): Column<z.output<S>> {
@@ -195,12 +237,8 @@ function querySuffix(query: SQL | undefined): string {
 }
 
 /** Raw SQL rows as the spec `row` decodes them, the same on both drivers. */
-export async function queryRows<S extends RowSpec>(executor: Executor, query: SQL, row: S): Promise<RowOf<S>[]>;
-/** @deprecated A hand-typed row nothing checks: give the row's spec instead. */
-export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]>;
-export async function queryRows(executor: Executor, query: SQL, row?: RowSpec): Promise<unknown[]> {
-  const rows = driverRows(await executor.execute(query));
-  return row ? decodeRows(rows, row, query) : rows;
+export async function queryRows<S extends RowSpec>(executor: Executor, query: SQL, row: S): Promise<RowOf<S>[]> {
+  return decodeRows(driverRows(await executor.execute(query)), row, query);
 }
 
 /** PGlite answers `{ rows }`, postgres.js an array. */

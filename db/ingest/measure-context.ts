@@ -6,7 +6,7 @@
 // tenant's originals count: those are the agents' own (another tenant is a cache client's).
 import "server-only";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { PassReceipt } from "@/lib/schemas/passes";
@@ -44,11 +44,12 @@ const isFirstPass = (r: PassReceipt) => r.pass_number <= 1;
 /** Live originals by full SHA-256, texts only. */
 async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise<Map<string, string>> {
   if (hashes.length === 0) return new Map();
-  const rows = await queryRows<{ hash: string; original: string }>(
+  const rows = await queryRows(
     tx,
     sql`select hash, original from originals
         where hash in (select json_array_elements_text(${JSON.stringify([...new Set(hashes)])}::json))
           and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())`,
+    { hash: col.text, original: col.text },
   );
   return new Map(rows.map((r) => [r.hash, r.original]));
 }
@@ -68,7 +69,11 @@ export async function originalsByMarker(tx: Executor, keys: readonly string[]): 
         and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())
       limit 2)`,
   );
-  const rows = await queryRows<{ key: string; hash: string; original: string }>(tx, sql.join(parts, sql` union all `));
+  const rows = await queryRows(tx, sql.join(parts, sql` union all `), {
+    key: col.text,
+    hash: col.text,
+    original: col.text,
+  });
   const byKey = new Map<string, { original: string; count: number }>();
   for (const r of rows) {
     const seen = byKey.get(r.key);
@@ -104,12 +109,7 @@ export async function loadMeasureInputs(tx: Executor, receipts: readonly PassRec
   const looked = new Set(lookup);
   if (lookup.length > 0) {
     // A stored source, or else the input hash of the chain's stored first pass.
-    const rows = await queryRows<{
-      chain_id: string;
-      source: string | null;
-      pass_id: string | null;
-      input: string | null;
-    }>(
+    const rows = await queryRows(
       tx,
       sql`select c.chain_id, s.source, coalesce(s.pass_id, p.pass_id) as pass_id, p.input_content_hash as input
           from json_array_elements_text(${JSON.stringify(lookup)}::json) as c(chain_id)
@@ -119,6 +119,7 @@ export async function loadMeasureInputs(tx: Executor, receipts: readonly PassRec
             where s.chain_id is null and chain_id = c.chain_id and pass_number <= 1
             order by pass_number, id limit 1
           ) p on true`,
+      { chain_id: col.text, source: col.text.nullable(), pass_id: col.text.nullable(), input: col.text.nullable() },
     );
     const inputHash = new Map<string, { hash: string; passId: string; at: number }>();
     for (const row of rows) {

@@ -4,7 +4,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "../index";
-import { queryRows } from "../sql";
+import { z } from "zod";
+import { col, queryRows } from "../sql";
 import { retryTransient } from "../retry";
 import { getPoliciesInForce } from "../queries/policies";
 import { storeOriginal } from "../queries/originals/store";
@@ -16,7 +17,8 @@ import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { ApiError } from "@/lib/errors";
-import { type PassReceipt, type PassResult, passReceiptDigest } from "@/lib/schemas/passes";
+import { type PassReceipt, type PassResult, passReceiptDigest, serverChecksSchema } from "@/lib/schemas/passes";
+import { VERDICTS } from "@/lib/guard/guard";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
 export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string; measured_density: number | null };
@@ -38,6 +40,34 @@ type StoredResult = Omit<
     | "unmeasured"
     | "effective_verdict"
   >;
+
+/** A stored receipt's answer, read back for a retry, and the digest of the body that made it. */
+const STORED_ROW = {
+  chain_id: col.text,
+  pass_id: col.text,
+  verdict: col.oneOf(VERDICTS),
+  directive: col.text,
+  manifest_digest: col.text,
+  policy_version: col.int,
+  client_mismatch: col.bool,
+  server_checks: col.jsonOf(serverChecksSchema).nullable(),
+  checked_verdict: col.oneOf(VERDICTS).nullable(),
+  checked_mismatch: col.bool,
+  measurement_mismatch: col.bool,
+  unmeasured: col.bool,
+  effective_verdict: col.oneOf(VERDICTS),
+  body_digest: col.text,
+};
+
+/**
+ * What the insert answers: how many passes it stored and queued and, on a retry, which
+ * (chain_id, pass_id) it stored (null on the first try, which stores them all or fails).
+ */
+const INSERT_OUTCOME_ROW = {
+  count: col.int,
+  queued: col.int,
+  keys: col.jsonOf(z.array(z.tuple([z.string(), z.string()]))).nullable(),
+};
 
 // The content-check fields appear only for a receipt that carried content, so the answer to
 // every other receipt stays exactly the contract's.
@@ -234,20 +264,17 @@ async function storePasses(
               select (select count(*) from new) as count, (select count(*) from queued) as queued,
                 case when (select count(*) from new) < ${rows.length}
                   then coalesce((select json_agg(json_build_array(chain_id, pass_id)) from new), '[]') end as keys`;
-            type Outcome = { count: unknown; keys: [string, string][] | string | null };
             // A plain insert first, in a savepoint: checking every row for a stored twin costs
             // about a tenth of the statement, and a batch is rarely sent twice. A retry (some
             // row stored already) rolls back to the savepoint and skips what is stored.
             const [inserted] = await tx
-              .transaction((savepoint) => queryRows<Outcome>(savepoint, statement(false)))
+              .transaction((savepoint) => queryRows(savepoint, statement(false), INSERT_OUTCOME_ROW))
               .catch((error: unknown) => {
                 if (!isUniqueViolation(error)) throw error;
-                return queryRows<Outcome>(tx, statement(true));
+                return queryRows(tx, statement(true), INSERT_OUTCOME_ROW);
               });
             if (!inserted) throw new Error("the insert of passes answered no row");
-            const keys =
-              typeof inserted.keys === "string" ? (JSON.parse(inserted.keys) as [string, string][]) : inserted.keys;
-            const added = keys ? new Set(keys.map(([c, p]) => keyOf(c, p))) : null;
+            const added = inserted.keys ? new Set(inserted.keys.map(([c, p]) => keyOf(c, p))) : null;
             const results = new Map<string, PassResult>();
             for (let i = 0; i < rows.length; i++) {
               const row = rows[i] as NewPass;
@@ -260,7 +287,7 @@ async function storePasses(
           },
           readStored: async (batch) => {
             const keys = batch.map(({ item }) => ({ chain_id: item.chain_id, pass_id: item.pass_id }));
-            const stored = await queryRows<StoredResult & { body_digest: string }>(
+            const stored = await queryRows(
               tx,
               sql`
               select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
@@ -269,6 +296,7 @@ async function storePasses(
               from passes p
               join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
+              STORED_ROW,
             );
             return new Map(
               stored.map((row) => [

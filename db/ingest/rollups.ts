@@ -11,7 +11,7 @@
 // deadlock. Retention deletes chains without going through here: history keeps its counts.
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, queryRows, type RowOf } from "../sql";
 import type { Executor } from "../types";
 import { chainStatusCondition } from "../queries/chains";
 import { chains } from "../schema";
@@ -70,23 +70,24 @@ const chainContributions = (where: SQL) => {
  * the overview statuses it has. Read before a write and returned by the write itself, so
  * neither side is read twice.
  */
-export interface ChainSnapshot {
-  chain_id: string;
-  content_class: string;
-  collapse_pass_id: string | null;
-  collapse_pass_number: number | null;
-  collapse_verdict: string | null;
-  integrity_count: number;
-  boundary_count: number;
-  last_pass_id: string | null;
-  last_pass_number: number | null;
-  halt_pass_number: number | null;
-  active_hour: number;
-  first_hour: number;
-  collapse_hour: number | null;
+export const CHAIN_SNAPSHOT_ROW = {
+  chain_id: col.text,
+  content_class: col.text,
+  collapse_pass_id: col.text.nullable(),
+  collapse_pass_number: col.int.nullable(),
+  collapse_verdict: col.text.nullable(),
+  integrity_count: col.int,
+  boundary_count: col.int,
+  last_pass_id: col.text.nullable(),
+  last_pass_number: col.int.nullable(),
+  halt_pass_number: col.int.nullable(),
+  active_hour: col.number,
+  first_hour: col.number,
+  collapse_hour: col.number.nullable(),
   /** 1 or 0 for each of ROLLED_STATUSES, in order. */
-  statuses: number[];
-}
+  statuses: col.intArray,
+};
+export type ChainSnapshot = RowOf<typeof CHAIN_SNAPSHOT_ROW>;
 
 // A bucket as epoch milliseconds: a plain number in either driver's answer and in JSON.
 const hourMs = (column: string) => `(extract(epoch from ${hourOf(column)}) * 1000)::float8`;
@@ -118,51 +119,31 @@ export const CHAIN_SNAPSHOT = sql.join(
   sql`, `,
 );
 
-const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-/** A snapshot row as either driver (or `json_agg`) answers it. */
-export function toChainSnapshot(r: Record<string, unknown>): ChainSnapshot {
-  return {
-    chain_id: String(r.chain_id),
-    content_class: String(r.content_class),
-    collapse_pass_id: (r.collapse_pass_id as string | null) ?? null,
-    collapse_pass_number: numberOrNull(r.collapse_pass_number),
-    collapse_verdict: (r.collapse_verdict as string | null) ?? null,
-    integrity_count: Number(r.integrity_count),
-    boundary_count: Number(r.boundary_count),
-    last_pass_id: (r.last_pass_id as string | null) ?? null,
-    last_pass_number: numberOrNull(r.last_pass_number),
-    halt_pass_number: numberOrNull(r.halt_pass_number),
-    active_hour: Number(r.active_hour),
-    first_hour: Number(r.first_hour),
-    collapse_hour: numberOrNull(r.collapse_hour),
-    statuses: (r.statuses as unknown[]).map(Number),
-  };
-}
-
 /** The snapshots of the given chains that exist, by chain id. */
 export async function readChainSnapshots(
   tx: Executor,
   chainIds: readonly string[],
 ): Promise<Map<string, ChainSnapshot>> {
   if (chainIds.length === 0) return new Map();
-  const rows = await queryRows<Record<string, unknown>>(
+  const rows = await queryRows(
     tx,
     sql`select ${CHAIN_SNAPSHOT} from chains
         where chain_id in (select json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json))`,
+    CHAIN_SNAPSHOT_ROW,
   );
-  return new Map(rows.map((r) => [String(r.chain_id), toChainSnapshot(r)]));
+  return new Map(rows.map((r) => [r.chain_id, r]));
 }
 
 /** Passes inserted, counted per UTC hour of `created_at` × content class × effective verdict (the one the chain follows). */
-export interface PassGroup {
+export const PASS_GROUP_ROW = {
   /** Epoch milliseconds of the hour. */
-  hour: number;
-  content_class: string;
-  verdict: string;
-  passes: number;
-  client_mismatches: number;
-}
+  hour: col.number,
+  content_class: col.text,
+  verdict: col.text,
+  passes: col.int,
+  client_mismatches: col.int,
+};
+export type PassGroup = RowOf<typeof PASS_GROUP_ROW>;
 
 /** The select list that counts passes (aliased `alias`) into PassGroups; group by its first three. */
 export const passGroupColumns = (alias: string) =>

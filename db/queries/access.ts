@@ -27,7 +27,7 @@ import {
 } from "@/lib/auth/throttle";
 import type { ApiKeyWire, CreatedApiKeyWire, OperatorWire } from "@/lib/schemas/access";
 import { getDb } from "../index";
-import { queryRows } from "../sql";
+import { col, onlyRow, queryRows } from "../sql";
 import { apiKeys, authAttempts, operators, sessions } from "../schema";
 import { processSingleton } from "@/lib/process-singleton";
 
@@ -53,11 +53,14 @@ export async function credentialsExist(): Promise<boolean> {
   let exist: boolean;
   try {
     const db = await getDb();
-    const [row] = await queryRows<{ exist: boolean }>(
-      db,
-      sql`select (exists (select 1 from ${apiKeys}) or exists (select 1 from ${operators})) as exist`,
+    const row = onlyRow(
+      await queryRows(
+        db,
+        sql`select (exists (select 1 from ${apiKeys}) or exists (select 1 from ${operators})) as exist`,
+        { exist: col.bool },
+      ),
     );
-    exist = Boolean(row?.exist);
+    exist = row.exist;
   } catch (error) {
     // The database is down: keep the last answer (start-up always reads one) so the routes that
     // need no database (the stateless guard) keep working; with no answer yet, fail closed (503).
@@ -215,9 +218,10 @@ async function countAttempt(bucket: string, windowMs: number): Promise<{ attempt
   const db = await getDb();
   const now = accessClock.now();
   const since = new Date(now.getTime() - windowMs).toISOString();
-  const [row] = await queryRows<{ attempts: number; window_start: string | Date }>(
-    db,
-    sql`insert into ${authAttempts} (bucket, attempts, window_start)
+  const row = onlyRow(
+    await queryRows(
+      db,
+      sql`insert into ${authAttempts} (bucket, attempts, window_start)
         values (${bucket}, 1, ${now.toISOString()}::timestamptz)
         on conflict (bucket) do update set
           attempts = case when ${authAttempts.windowStart} <= ${since}::timestamptz then 1
@@ -225,10 +229,11 @@ async function countAttempt(bucket: string, windowMs: number): Promise<{ attempt
           window_start = case when ${authAttempts.windowStart} <= ${since}::timestamptz then excluded.window_start
                               else ${authAttempts.windowStart} end
         returning attempts, window_start`,
+      { attempts: col.int, window_start: col.date },
+    ),
   );
-  if (!row) throw new Error("counting an attempt returned no row");
   await forgetOldAttempts(now);
-  return { attempts: Number(row.attempts), windowStart: new Date(row.window_start) };
+  return { attempts: row.attempts, windowStart: row.window_start };
 }
 
 /** The attempts in a bucket's current window (0 when none or the window is over). */

@@ -1,22 +1,48 @@
 // The chain page's curves: downsampled in the database, cached per chain version.
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, queryRows } from "../sql";
 import { getReadDb } from "../index";
 import { policies } from "../schema";
 import { getIntegrityContext } from "./chain-integrity";
-import { buildChainSeries, type ChainSeries, type SeriesRow } from "@/lib/chains/series";
+import { buildChainSeries, type ChainSeries } from "@/lib/chains/series";
+import { VERDICTS } from "@/lib/guard/guard";
 import { DOWNSAMPLE, PASS_FLAG } from "@/lib/chains/downsample";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import type { ChainVersion } from "@/lib/chains/types";
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { processSingleton } from "@/lib/process-singleton";
 
-interface SeriesSqlRow extends Omit<SeriesRow, "client_mismatch"> {
-  client_mismatch: boolean;
-  total: number;
-  flagged_total: number;
-}
+/** A kept pass as buildChainSeries reads it, and the chain's totals on every row. */
+const SERIES_ROW = {
+  pass_id: col.text,
+  pass_number: col.number,
+  size: col.number,
+  density: col.number,
+  verdict: col.oneOf(VERDICTS),
+  directive: col.text,
+  client_verdict: col.text.nullable(),
+  client_mismatch: col.bool,
+  checked_mismatch: col.bool,
+  checked_verdict: col.oneOf(VERDICTS).nullable(),
+  measured_density: col.number.nullable(),
+  measurement_mismatch: col.bool,
+  effective_verdict: col.oneOf(VERDICTS),
+  unmeasured: col.bool,
+  content_class: col.text,
+  policy_version: col.int,
+  floor_size: col.number,
+  floor_density: col.number,
+  max_pass: col.number,
+  flags: col.int,
+  input_content_hash: col.text.nullable(),
+  current_content_hash: col.text,
+  prev_pass_id: col.text.nullable(),
+  prev_pass_number: col.number.nullable(),
+  prev_hash: col.text.nullable(),
+  total: col.number,
+  flagged_total: col.number,
+};
 
 /**
  * The floors of every stored policy version as SQL over a passes alias: a `case` over
@@ -112,7 +138,7 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
   const rows = await db.transaction(async (tx) => {
     // Sorting and hashing 100,000 narrow rows fits in this; the default (4 MB) spills to disk.
     await tx.execute(sql`set local work_mem = '32MB'`);
-    return queryRows<SeriesSqlRow>(
+    return queryRows(
       tx,
       sql`
         with scan as (
@@ -190,14 +216,10 @@ async function computeChainSeries(chainId: string, boundaryList: readonly Bounda
           limit 1
         ) as prev on true
         order by r.pass_number, r.id`,
+      SERIES_ROW,
     );
   });
   const total = rows[0]?.total ?? 0;
   const flaggedTotal = rows[0]?.flagged_total ?? 0;
-  return buildChainSeries(
-    rows.map((r) => ({ ...r, policy_version: Number(r.policy_version), flags: Number(r.flags) })),
-    Number(total),
-    Number(flaggedTotal) > DOWNSAMPLE.flaggedCap,
-    context,
-  );
+  return buildChainSeries(rows, total, flaggedTotal > DOWNSAMPLE.flaggedCap, context);
 }

@@ -1,16 +1,17 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, onlyRow, queryRows } from "../sql";
 import type { Executor } from "../types";
 import {
   CHAIN_SNAPSHOT,
+  CHAIN_SNAPSHOT_ROW,
   type ChainSnapshot,
+  PASS_GROUP_ROW,
   type PassGroup,
   passGroupColumns,
   readChainSnapshots,
-  toChainSnapshot,
 } from "../ingest/rollups";
-import type { InsertedPass } from "./ingest-events";
+import { INSERTED_PASS_ROW, type InsertedPass } from "./ingest-events";
 
 // Any fixed number: the lock every writer of `chains` holds (lockSummaries).
 export const SUMMARY_WRITER_LOCK_KEY = 0x53756d6d;
@@ -91,15 +92,10 @@ const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_c
  * Callers hold lockSummaries, so no other writer can change a chain in between.
  */
 export async function foldPasses(tx: Executor, passIds: readonly number[]): Promise<FoldedPasses> {
-  const [outcome] = await queryRows<{
-    chains: Record<string, unknown>[] | string | null;
-    before: Record<string, unknown>[] | string | null;
-    stale: string[] | string | null;
-    pass_groups: PassGroup[] | string | null;
-    passes: InsertedPass[] | string | null;
-  }>(
-    tx,
-    sql`
+  const outcome = onlyRow(
+    await queryRows(
+      tx,
+      sql`
       with new as (select ${FOLDED_PASS_COLUMNS} from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])),
       agg as (
         select chain_id,
@@ -269,7 +265,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         (select json_agg(w) from written as w where w.chain_id in (select chain_id from noted)) as chains,
         (select json_agg(b) from before as b
           where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
-        (select json_agg(chain_id) from stale) as stale,
+        (select array_agg(chain_id) from stale) as stale,
         (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups,
         -- What the outbox reads of the new passes, from the rows read above: reading them back
         -- by id after the fold took from a tenth to nearly half of a run (bench:ingest).
@@ -279,15 +275,19 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           from new
           where client_mismatch or chain_id in (select chain_id from noted) or chain_id in (select chain_id from stale)
         ) as p) as passes`,
+      {
+        chains: col.rowsOf(CHAIN_SNAPSHOT_ROW),
+        before: col.rowsOf(CHAIN_SNAPSHOT_ROW),
+        stale: col.textArray.nullable(),
+        pass_groups: col.rowsOf(PASS_GROUP_ROW),
+        passes: col.rowsOf({ id: col.int, ...INSERTED_PASS_ROW }),
+      },
+    ),
   );
-  if (!outcome) throw new Error("the fold of passes answered no row");
-  // postgres.js parses json columns; PGlite answers them as text.
-  const parsed = <T>(v: T | string | null): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : v);
-  const snapshots = (rows: Record<string, unknown>[] | string | null) =>
-    new Map((parsed(rows) ?? []).map((row) => [String(row.chain_id), toChainSnapshot(row)]));
+  const snapshots = (rows: ChainSnapshot[]) => new Map(rows.map((row) => [row.chain_id, row]));
   const before = snapshots(outcome.before);
   const after = snapshots(outcome.chains);
-  const stale = parsed(outcome.stale) ?? [];
+  const stale = outcome.stale ?? [];
   if (stale.length > 0) {
     await refreshChainSummaries(tx, stale);
     for (const [id, snapshot] of await readChainSnapshots(tx, stale)) after.set(id, snapshot);
@@ -295,14 +295,8 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
   return {
     before,
     after,
-    passGroups: (parsed(outcome.pass_groups) ?? []).map((g) => ({
-      hour: Number(g.hour),
-      content_class: g.content_class,
-      verdict: g.verdict,
-      passes: Number(g.passes),
-      client_mismatches: Number(g.client_mismatches),
-    })),
-    passes: parsed(outcome.passes) ?? [],
+    passGroups: outcome.pass_groups,
+    passes: outcome.passes,
   };
 }
 

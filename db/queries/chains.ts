@@ -3,7 +3,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, getSettledDb, getReadDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
+import { col, onlyRow, queryRows } from "../sql";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -209,7 +209,7 @@ export async function* iterateChains(
 /** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
 export async function listChainClasses(): Promise<string[]> {
   const db = await getReadDb();
-  const rows = await queryRows<{ content_class: string }>(
+  const rows = await queryRows(
     db,
     sql`
       with recursive classes as (
@@ -219,6 +219,7 @@ export async function listChainClasses(): Promise<string[]> {
         from classes where classes.content_class is not null
       )
       select content_class from classes where content_class is not null`,
+    { content_class: col.text },
   );
   return rows.map((r) => r.content_class);
 }
@@ -226,7 +227,7 @@ export async function listChainClasses(): Promise<string[]> {
 /** The OpenTelemetry service names chains came from, skipping through the service index. */
 export async function listChainServices(): Promise<string[]> {
   const db = await getSettledDb();
-  const rows = await queryRows<{ service_name: string }>(
+  const rows = await queryRows(
     db,
     sql`
       with recursive services as (
@@ -236,6 +237,7 @@ export async function listChainServices(): Promise<string[]> {
         from services where services.service_name is not null
       )
       select service_name from services where service_name is not null`,
+    { service_name: col.text },
   );
   return rows.map((r) => r.service_name);
 }
@@ -261,13 +263,14 @@ export async function countChains(filter: ChainFilter): Promise<{ count: number;
   if (filter.q !== undefined && [...filter.q].length < MIN_COUNTED_SEARCH) return null;
   const db = await getReadDb();
   const where = chainFilter(filter);
-  const rows = await queryRows<{ n: number | string }>(
+  const rows = await queryRows(
     db,
     sql`select count(*) as n from (
       select 1 from ${chains} ${where.length ? sql`where ${and(...where)}` : sql``} limit ${CHAIN_COUNT_CAP + 1}
     ) as matching`,
+    { n: col.int },
   );
-  const n = Number(onlyRow(rows).n);
+  const { n } = onlyRow(rows);
   return n > CHAIN_COUNT_CAP ? { count: CHAIN_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
@@ -309,7 +312,7 @@ export async function getChainVersion(
 export async function listClassStats(): Promise<ClassStats[]> {
   const db = await getReadDb();
   // From the daily roll-up: one row per day of history and class, never one per chain.
-  const rows = await queryRows<{ content_class: string; chains: number | string; collapsed: number | string }>(
+  return queryRows(
     db,
     sql`
       select content_class, sum(started_chains) as chains, sum(started_collapsed) as collapsed
@@ -317,10 +320,6 @@ export async function listClassStats(): Promise<ClassStats[]> {
       group by content_class
       having sum(started_chains) > 0
       order by content_class`,
+    { content_class: col.text, chains: col.int, collapsed: col.int },
   );
-  return rows.map((r) => ({
-    content_class: r.content_class,
-    chains: Number(r.chains),
-    collapsed: Number(r.collapsed),
-  }));
 }

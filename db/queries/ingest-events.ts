@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { col, queryRows } from "../sql";
+import { col, queryRows, type RowOf } from "../sql";
 import type { Executor } from "../types";
 import type { ChainSnapshot } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
@@ -15,20 +15,21 @@ import type { WebhookEventType } from "@/lib/webhooks/payload";
 // same transaction.
 
 /** A receipt this ingest inserted, with the server's verdict. */
-export interface InsertedPass {
-  chain_id: string;
-  pass_id: string;
-  pass_number: number;
-  input_content_hash: string | null;
-  current_content_hash: string;
-  content_class: string;
-  verdict: string;
-  directive: string;
-  manifest_digest: string;
-  client_mismatch: boolean;
-  client_verdict: string | null;
-  client_manifest_digest: string | null;
-}
+export const INSERTED_PASS_ROW = {
+  chain_id: col.text,
+  pass_id: col.text,
+  pass_number: col.int,
+  input_content_hash: col.text.nullable(),
+  current_content_hash: col.text,
+  content_class: col.text,
+  verdict: col.text,
+  directive: col.text,
+  manifest_digest: col.text,
+  client_mismatch: col.bool,
+  client_verdict: col.text.nullable(),
+  client_manifest_digest: col.text.nullable(),
+};
+export type InsertedPass = RowOf<typeof INSERTED_PASS_ROW>;
 
 export interface IngestEffects {
   /** Content classes of the chains this ingest started. */

@@ -1,16 +1,22 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getReadDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
+import { col, type Column, onlyRow, queryRows } from "../sql";
 import type { CollapseRateRow } from "@/lib/chains/overview";
 import { OVERVIEW_FIGURE_STATUS, type OverviewFigures, type RecentCollapse } from "@/lib/chains/overview";
 import type { ChainStatusFilter } from "@/lib/schemas/chains";
 import { activeStatusColumn } from "../ingest/rollups";
 import { chainStatusCondition } from "./chains";
+import { VERDICTS } from "@/lib/guard/guard";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const ceilTo = (t: Date, ms: number) => new Date(Math.ceil(t.getTime() / ms) * ms);
+
+/** Every figure is a count (a sum of counts). */
+const FIGURES_ROW = Object.fromEntries(
+  [...Object.keys(OVERVIEW_FIGURE_STATUS), "passes"].map((key) => [key, col.int]),
+) as Record<keyof OverviewFigures, Column<number>>;
 
 /**
  * The headline figures since a moment (or over all time when `since` is null). Every chain
@@ -47,7 +53,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
     column: sql.identifier(status === null ? "active_chains" : activeStatusColumn(status)),
     condition: status === null ? sql`true` : chainStatusCondition(status),
   }));
-  const rows = await queryRows<Record<keyof OverviewFigures, number | string>>(
+  const rows = await queryRows(
     db,
     sql`
       with r as (
@@ -87,9 +93,9 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
       )},
         p.passes + (select count(*) from passes where ${inEdge("created_at")}) as passes
       from r, e, p`,
+    FIGURES_ROW,
   );
-  const row = onlyRow(rows);
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as OverviewFigures;
+  return onlyRow(rows);
 }
 
 /**
@@ -98,7 +104,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
  */
 export async function getFirstActivity(): Promise<Date | null> {
   const db = await getReadDb();
-  const [row] = await queryRows<{ first: Date | string | null }>(
+  const [row] = await queryRows(
     db,
     sql`
       with c as (select min(first_seen_at) as t from chains),
@@ -107,8 +113,9 @@ export async function getFirstActivity(): Promise<Date | null> {
         when r.h is not null and (c.t is null or r.h < date_bin('1 hour', c.t, timestamptz '2000-01-01 00:00:00+00')) then r.h
         else c.t end as first
       from c, r`,
+    { first: col.date.nullable() },
   );
-  return row?.first ? new Date(row.first) : null;
+  return row?.first ?? null;
 }
 
 /**
@@ -121,12 +128,7 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
   const daily = (strideSeconds * 1000) % DAY_MS === 0 && origin.getTime() % DAY_MS === 0;
   const table = daily ? sql`chain_rollups_daily` : sql`chain_rollups`;
   const bucket = daily ? sql`day` : sql`hour`;
-  const rows = await queryRows<{
-    bucket: Date | string;
-    content_class: string;
-    started: number | string;
-    collapsed: number | string;
-  }>(
+  const rows = await queryRows(
     db,
     sql`
       select date_bin(make_interval(secs => ${strideSeconds}), ${bucket}, ${origin.toISOString()}::timestamptz) as bucket,
@@ -138,27 +140,16 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
       group by 1, 2
       having sum(started_chains) > 0
       order by 1, 2`,
+    { bucket: col.date, content_class: col.text, started: col.int, collapsed: col.int },
   );
-  return rows.map((r) => ({
-    bucket: new Date(r.bucket).toISOString(),
-    content_class: r.content_class,
-    started: Number(r.started),
-    collapsed: Number(r.collapsed),
-  }));
+  return rows.map((r) => ({ ...r, bucket: r.bucket.toISOString() }));
 }
 
 /** The latest collapse points, newest first (chains by when their collapse pass was created). */
 export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
   const db = await getReadDb();
   const collapsedIn = since ? sql`c.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
-  const rows = await queryRows<
-    Omit<RecentCollapse, "created_at" | "pass_number" | "measured"> & {
-      created_at: Date | string;
-      pass_number: number | string;
-      measured_density: number | null;
-      claimed_density: number;
-    }
-  >(
+  const rows = await queryRows(
     db,
     sql`
       select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive, p.created_at,
@@ -174,14 +165,21 @@ export async function listRecentCollapses(since: Date | null, limit = 10): Promi
       ) as c
       join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
       order by c.collapse_at desc, c.chain_id desc`,
+    {
+      chain_id: col.text,
+      content_class: col.text,
+      pass_id: col.text,
+      pass_number: col.int,
+      verdict: col.oneOf(VERDICTS),
+      directive: col.text,
+      created_at: col.date,
+      measured_density: col.number.nullable(),
+      claimed_density: col.number,
+    },
   );
-  return rows.map(({ measured_density, claimed_density, ...r }) => ({
+  return rows.map(({ measured_density, claimed_density, created_at, ...r }) => ({
     ...r,
-    pass_number: Number(r.pass_number),
-    created_at: new Date(r.created_at).toISOString(),
-    measured:
-      measured_density === null || measured_density === undefined
-        ? null
-        : { density: Number(measured_density), claimed: Number(claimed_density) },
+    created_at: created_at.toISOString(),
+    measured: measured_density === null ? null : { density: measured_density, claimed: claimed_density },
   }));
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../types";
 import { getDb, getHandle, getSettledDb } from "../index";
-import { onlyRow, queryRows } from "../sql";
+import { col, onlyRow, queryRows } from "../sql";
 import { type CompressionPolicy, evaluatePass } from "@/lib/guard/guard";
 import {
   type ChainColumns,
@@ -32,25 +32,27 @@ export async function getClassChains(contentClass: string, executor?: Executor):
   const parts = handle?.driver === "postgres" ? PARALLEL_READS : 1;
   const [bounds, boundaries, measured] = await Promise.all([
     parts > 1 ? chainIdBounds(db, contentClass, parts) : Promise.resolve([]),
-    queryRows<{ chain_id: string; pass_number: number | string }>(
+    queryRows(
       db,
       sql`
         select b.chain_id, min(b.pass_number) as pass_number
         from boundaries b join chains c on c.chain_id = b.chain_id
         where c.content_class = ${contentClass} and b.strategy in ('restore', 'accept_loss')
         group by b.chain_id`,
+      { chain_id: col.text, pass_number: col.int },
     ),
     followsMeasurement(db, contentClass),
   ]);
-  const failureBoundaries = new Map(boundaries.map((b) => [b.chain_id, Number(b.pass_number)]));
+  const failureBoundaries = new Map(boundaries.map((b) => [b.chain_id, b.pass_number]));
   return readClassChains(db, contentClass, bounds, failureBoundaries, measured);
 }
 
 /** Whether the class's policy in force says `density_source: measured` (docs/measurement.md). */
 async function followsMeasurement(db: Executor, contentClass: string): Promise<boolean> {
-  const [row] = await queryRows<{ density_source: string }>(
+  const [row] = await queryRows(
     db,
     sql`select density_source from policies where content_class = ${contentClass} order by version desc limit 1`,
+    { density_source: col.text },
   );
   return row?.density_source === "measured";
 }
@@ -69,28 +71,32 @@ const densityOf = (measured: boolean) =>
  */
 async function chainIdBounds(db: Executor, contentClass: string, parts: number): Promise<string[]> {
   const fractions = Array.from({ length: parts - 1 }, (_, i) => (i + 1) / parts);
-  const [row] = await queryRows<{ bounds: string[] | null; sampled: number | string }>(
-    db,
-    sql`
+  const row = onlyRow(
+    await queryRows(
+      db,
+      sql`
       select percentile_disc(${`{${fractions.join(",")}}`}::float8[]) within group (order by chain_id) as bounds,
         count(*) as sampled
       from passes tablesample system (0.5) repeatable (0)
       where content_class = ${contentClass}`,
+      { bounds: col.textArray.nullable(), sampled: col.int },
+    ),
   );
-  const bounds = row?.bounds;
-  if (!bounds || Number(row.sampled) < parts * 10) return [];
+  const { bounds } = row;
+  if (!bounds || row.sampled < parts * 10) return [];
   return bounds.filter((b, i) => i === 0 || b !== bounds[i - 1]);
 }
 
-interface PackedRow {
+/** One range of a class's chains, packed (readClassChains); every column is null for no chains. */
+const PACKED_ROW = {
   // json, not a joined string: a chain id may hold any character but NUL.
-  ids: string[] | string | null;
-  counts: number[] | string | null;
-  pass_numbers: string | null;
-  sizes: string | null;
-  densities: Uint8Array | null;
-  broken: string | null;
-}
+  ids: col.jsonArrayOf(col.text),
+  counts: col.jsonArrayOf(col.int),
+  pass_numbers: col.text.nullable(),
+  sizes: col.text.nullable(),
+  densities: col.bytes.nullable(),
+  broken: col.text.nullable(),
+};
 
 /**
  * A class's chains in replay order, read as len(bounds) + 1 ranges of chain ids at once
@@ -115,13 +121,12 @@ export async function readClassChains(
   measured = false,
 ): Promise<ChainColumns> {
   const ranges = Array.from({ length: bounds.length + 1 }, (_, i) => [bounds[i - 1], bounds[i]] as const);
-  const array = <T>(value: T[] | string | null | undefined): T[] =>
-    value == null ? [] : typeof value === "string" ? (JSON.parse(value) as T[]) : value;
   const parts = await Promise.all(
     ranges.map(async ([from, below]) => {
-      const [row] = await queryRows<PackedRow>(
-        db,
-        sql`
+      const row = onlyRow(
+        await queryRows(
+          db,
+          sql`
           select json_agg(chain_id) as ids, json_agg(n) as counts,
             string_agg(pn, ',') as pass_numbers, string_agg(sz, ',') as sizes,
             string_agg(de, ''::bytea) as densities, string_agg(br, '') as broken
@@ -142,14 +147,16 @@ export async function readClassChains(
             ) as ordered
             group by chain_id
           ) as per_chain`,
+          PACKED_ROW,
+        ),
       );
       return unpackChains({
-        chainIds: array(row?.ids),
-        passCounts: array(row?.counts).map(Number),
-        passNumbers: row?.pass_numbers ?? "",
-        sizes: row?.sizes ?? "",
-        densities: row?.densities ?? new Uint8Array(0),
-        broken: row?.broken ?? "",
+        chainIds: row.ids,
+        passCounts: row.counts,
+        passNumbers: row.pass_numbers ?? "",
+        sizes: row.sizes ?? "",
+        densities: row.densities ?? new Uint8Array(0),
+        broken: row.broken ?? "",
         failureBoundaries,
       });
     }),
@@ -166,7 +173,7 @@ export async function getChainFailure(chainId: string, contentClass: string): Pr
   const db = await getDb();
   // `isBroken`: refused by the client, or by the server's checks when it made both.
   const { failure } = onlyRow(
-    await queryRows<{ failure: number | string | null }>(
+    await queryRows(
       db,
       sql`select case when exists (select 1 from passes where chain_id = ${chainId} and content_class = ${contentClass})
         then least(
@@ -177,9 +184,10 @@ export async function getChainFailure(chainId: string, contentClass: string): Pr
             order by pass_number limit 1),
           (select min(pass_number) from boundaries where chain_id = ${chainId} and strategy in ('restore', 'accept_loss')))
         end as failure`,
+      { failure: col.int.nullable() },
     ),
   );
-  return failure === null ? null : Number(failure);
+  return failure;
 }
 
 /**
@@ -201,16 +209,7 @@ export async function getChainCatches(
   // Per floor, the guard's halt conditions (evaluatePass: any pass after the first that is past
   // the pass limit, unparseable or schema-invalid as the client said, or under the size or
   // density floor), first in replay order: by pass number, ties in recorded order.
-  const halts = await queryRows<{
-    i: number | string;
-    pass_id: string | null;
-    pass_number: number | string | null;
-    current_content_hash: string | null;
-    current_size_bytes: number | string | null;
-    semantic_density_score: number | null;
-    is_parseable: boolean | null;
-    schema_valid: boolean | null;
-  }>(
+  const halts = await queryRows(
     db,
     sql`select o.i, h.pass_id, h.pass_number, h.current_content_hash, h.current_size_bytes, h.semantic_density_score,
           h.is_parseable, h.schema_valid
@@ -230,18 +229,28 @@ export async function getChainCatches(
           limit 1
         ) as h on true
         order by o.i`,
+    {
+      i: col.int,
+      pass_id: col.text.nullable(),
+      pass_number: col.int.nullable(),
+      current_content_hash: col.text.nullable(),
+      current_size_bytes: col.int.nullable(),
+      semantic_density_score: col.number.nullable(),
+      is_parseable: col.bool.nullable(),
+      schema_valid: col.bool.nullable(),
+    },
   );
   return options.map(({ name, policy }, i) => {
     const h = halts[i];
     if (!h || h.pass_id === null || h.pass_number === null) return { name, policy, caught: false, halt: null };
     const pass = {
       pass_id: h.pass_id,
-      pass_number: Number(h.pass_number),
+      pass_number: h.pass_number,
       current_content_hash: h.current_content_hash ?? "",
-      current_size_bytes: Number(h.current_size_bytes),
+      current_size_bytes: h.current_size_bytes ?? 0,
       is_parseable: h.is_parseable === true,
       schema_valid: h.schema_valid === true,
-      semantic_density_score: Number(h.semantic_density_score),
+      semantic_density_score: h.semantic_density_score ?? 0,
     };
     const { verdict, directive } = evaluatePass(pass, policy);
     return {
@@ -268,14 +277,15 @@ const cache = new Map<string, CachedRecommendation>();
 export async function getCachedRecommendation(contentClass: string): Promise<RecommendationResult> {
   const db = await getSettledDb();
   const [[stamp], policy] = await Promise.all([
-    queryRows<{ n: number | string; last: string | Date | null; boundaries: number | string | null }>(
+    queryRows(
       db,
       sql`select count(*) as n, max(last_activity_at) as last, sum(boundary_count) as boundaries
           from chains where content_class = ${contentClass}`,
+      { n: col.int, last: col.date.nullable(), boundaries: col.int.nullable() },
     ),
     getPolicy(contentClass),
   ]);
-  const key = JSON.stringify([stamp?.n, String(stamp?.last), stamp?.boundaries, policy.version]);
+  const key = JSON.stringify([stamp?.n, stamp?.last?.getTime(), stamp?.boundaries, policy.version]);
   const hit = cache.get(contentClass);
   if (hit?.key === key) return hit.result;
   const result = recommendFloors(await getClassChains(contentClass), policy);

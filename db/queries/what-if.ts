@@ -1,28 +1,30 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows } from "../sql";
+import { col, queryRows, type RowOf } from "../sql";
 import { getReadDb } from "../index";
 import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
 import type { ReplayedChain } from "@/lib/chains/what-if";
 
-interface ReplayRow {
-  chain_id: string;
-  pass_count: number | string;
-  cur_pass_id: string | null;
-  cur_pass_number: number | string | null;
-  cur_size: number | string | null;
-  cur_density: number | null;
-  cur_parseable: boolean | null;
-  cur_schema_valid: boolean | null;
-  cur_hash: string | null;
-  cand_pass_id: string | null;
-  cand_pass_number: number | string | null;
-  cand_size: number | string | null;
-  cand_density: number | null;
-  cand_parseable: boolean | null;
-  cand_schema_valid: boolean | null;
-  cand_hash: string | null;
-}
+/** A chain and where it first collapses under each floor (`cur_*`, `cand_*`): null where it never does. */
+const REPLAY_ROW = {
+  chain_id: col.text,
+  pass_count: col.int,
+  cur_pass_id: col.text.nullable(),
+  cur_pass_number: col.int.nullable(),
+  cur_size: col.int.nullable(),
+  cur_density: col.number.nullable(),
+  cur_parseable: col.bool.nullable(),
+  cur_schema_valid: col.bool.nullable(),
+  cur_hash: col.text.nullable(),
+  cand_pass_id: col.text.nullable(),
+  cand_pass_number: col.int.nullable(),
+  cand_size: col.int.nullable(),
+  cand_density: col.number.nullable(),
+  cand_parseable: col.bool.nullable(),
+  cand_schema_valid: col.bool.nullable(),
+  cand_hash: col.text.nullable(),
+};
+type ReplayRow = RowOf<typeof REPLAY_ROW>;
 
 /**
  * The first pass of a chain at which the guard stops under a floor: past the first pass,
@@ -63,7 +65,7 @@ export async function replayClass(
 ): Promise<ReplayedChain[]> {
   const db = await getReadDb();
   const measured = current.density_source === "measured";
-  const rows = await queryRows<ReplayRow>(
+  const rows = await queryRows(
     db,
     sql`
       select c.chain_id, c.pass_count, cur.*, cand.*
@@ -71,18 +73,19 @@ export async function replayClass(
       ${firstCollapse(contentClass, current, "cur", measured)}
       ${firstCollapse(contentClass, candidate, "cand", measured)}
       where c.content_class = ${contentClass}`,
+    REPLAY_ROW,
   );
   const judge = (row: ReplayRow, prefix: "cur" | "cand", floor: CompressionPolicy) => {
     const passId = row[`${prefix}_pass_id`];
     if (passId === null) return null;
     const pass = {
       pass_id: passId,
-      pass_number: Number(row[`${prefix}_pass_number`]),
+      pass_number: row[`${prefix}_pass_number`] ?? 0,
       current_content_hash: row[`${prefix}_hash`] ?? "",
-      current_size_bytes: Number(row[`${prefix}_size`]),
-      is_parseable: Boolean(row[`${prefix}_parseable`]),
-      schema_valid: Boolean(row[`${prefix}_schema_valid`]),
-      semantic_density_score: Number(row[`${prefix}_density`]),
+      current_size_bytes: row[`${prefix}_size`] ?? 0,
+      is_parseable: row[`${prefix}_parseable`] ?? false,
+      schema_valid: row[`${prefix}_schema_valid`] ?? false,
+      semantic_density_score: row[`${prefix}_density`] ?? 0,
     };
     const manifest = evaluatePass(pass, floor);
     return {
@@ -96,7 +99,7 @@ export async function replayClass(
     const cur = judge(row, "cur", current);
     return {
       chain_id: row.chain_id,
-      pass_count: Number(row.pass_count),
+      pass_count: row.pass_count,
       current: cur && { pass_id: cur.pass_id, pass_number: cur.pass_number, verdict: cur.verdict },
       candidate: judge(row, "cand", candidate),
     };

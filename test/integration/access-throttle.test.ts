@@ -9,7 +9,7 @@ import { scryptSync } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
-import { queryRows } from "@/db/sql";
+import { col, queryRows } from "@/db/sql";
 import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
 import { BEARER_FAILURE_LIMIT, SIGN_IN_PAIR_LIMIT } from "@/lib/auth/throttle";
 import { setUpTestDatabase } from "../support/database";
@@ -98,11 +98,10 @@ describe("sign-in throttling", () => {
     const db = await getDb();
     await db.execute(sql`insert into operators (name, role, password_hash) values ('legacy', 'viewer', ${old})`);
     expect((await signIn("legacy", PASSWORD, fromSocket("192.0.2.60"))).status).toBe(201);
-    const [row] = await queryRows<{ hash: string }>(
-      db,
-      sql`select password_hash as hash from operators where name = 'legacy'`,
-    );
-    expect(row!.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    const [row] = await queryRows(db, sql`select password_hash as hash from operators where name = 'legacy'`, {
+      hash: col.text,
+    });
+    expect(row?.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect((await signIn("legacy", PASSWORD, fromSocket("192.0.2.60"))).status).toBe(201);
   });
 });

@@ -79,4 +79,34 @@ describe("raw rows on this driver", () => {
       /column "n": the query returned no such column in: select 1 as m/,
     );
   });
+
+  it("decodes json_agg of rows, arrays of values and bytes by their specs", async () => {
+    const db = await getDb();
+    const row = onlyRow(
+      await queryRows(
+        db,
+        sql`select
+          (select json_agg(r order by r.n) from (
+            select x as n, 'c' || x as id, timestamptz '2026-12-02T00:00:00Z' + x * interval '1 hour' as at,
+              array[x, x + 1] as pair, (x * 2)::int8 as big
+            from (values (1), (2)) as v(x)) as r) as rows,
+          (select json_agg(r) from (select 1 as n where false) as r) as none,
+          (select json_agg('id-' || x order by x) from (values (1), (2)) as v(x)) as ids,
+          '\\x0102ff'::bytea as raw`,
+        {
+          rows: col.rowsOf({ n: col.int, id: col.text, at: col.date, pair: col.intArray, big: col.int }),
+          none: col.rowsOf({ n: col.int }),
+          ids: col.jsonArrayOf(col.text),
+          raw: col.bytes,
+        },
+      ),
+    );
+    expect(row.rows).toEqual([
+      { n: 1, id: "c1", at: new Date("2026-12-02T01:00:00Z"), pair: [1, 2], big: 2 },
+      { n: 2, id: "c2", at: new Date("2026-12-02T02:00:00Z"), pair: [2, 3], big: 4 },
+    ]);
+    expect(row.none).toEqual([]);
+    expect(row.ids).toEqual(["id-1", "id-2"]);
+    expect([...row.raw]).toEqual([1, 2, 255]);
+  });
 });

@@ -129,3 +129,45 @@ describe("the row's shape", () => {
     expect(decodeRows([], { n: col.int })).toEqual([]);
   });
 });
+
+describe("bytes and json arrays", () => {
+  it("reads bytea as either driver gives it (a Uint8Array, or a Buffer)", () => {
+    const spec = { b: col.bytes };
+    expect(one(spec, { b: new Uint8Array([1, 2]) }).b).toEqual(new Uint8Array([1, 2]));
+    expect(one(spec, { b: Buffer.from([3]) }).b[0]).toBe(3);
+    expect(() => one(spec, { b: "\\x01" })).toThrow(/column "b": expected bytes, got string/);
+  });
+
+  it("reads a json array parsed or as text, each item by its decoder, and null as none", () => {
+    const spec = { ids: col.jsonArrayOf(col.text), counts: col.jsonArrayOf(col.int) };
+    expect(one(spec, { ids: ["a", "b"], counts: "[1, 2]" })).toEqual({ ids: ["a", "b"], counts: [1, 2] });
+    expect(one(spec, { ids: null, counts: null })).toEqual({ ids: [], counts: [] });
+    expect(() => one(spec, { ids: ["a", 1], counts: [] })).toThrow(/column "ids": expected text, got number 1/);
+    expect(() => one(spec, { ids: "[a", counts: [] })).toThrow(/column "ids": expected a json array of text/);
+    expect(() => one(spec, { ids: { a: 1 }, counts: [] })).toThrow(/column "ids": expected a json array of text/);
+  });
+});
+
+describe("col.rowsOf", () => {
+  const spec = { groups: col.rowsOf({ hour: col.date, n: col.int, verdict: col.oneOf(["SAFE", "HALT"]) }) };
+
+  it("decodes each json row by the nested spec, parsed or as text", () => {
+    const rows = [{ hour: "2026-12-02T13:00:00+00:00", n: 3, verdict: "SAFE" }];
+    const expected = { groups: [{ hour: new Date("2026-12-02T13:00:00Z"), n: 3, verdict: "SAFE" }] };
+    expect(one(spec, { groups: rows })).toEqual(expected);
+    expect(one(spec, { groups: JSON.stringify(rows) })).toEqual(expected);
+    expect(one(spec, { groups: null })).toEqual({ groups: [] });
+  });
+
+  it("names the outer column and the inner one that is wrong", () => {
+    expect(() => one(spec, { groups: [{ hour: "2026-12-02T13:00:00Z", n: 3, verdict: "MAYBE" }] })).toThrow(
+      /column "groups": a json row: column "verdict": expected one of SAFE, HALT, got string "MAYBE"/,
+    );
+    expect(() => one(spec, { groups: [{ hour: "2026-12-02T13:00:00Z", n: 3 }] })).toThrow(
+      /column "groups": a json row: column "verdict": the query returned no such column/,
+    );
+    expect(() => one(spec, { groups: [{ hour: "2026-12-02T13:00:00Z", n: 3, verdict: "SAFE", x: 1 }] })).toThrow(
+      /column "groups": a json row: columns "x" are not in the row's spec/,
+    );
+  });
+});
