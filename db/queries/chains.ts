@@ -4,6 +4,7 @@ import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, getSettledDb, getReadDb } from "../index";
 import { col, onlyRow, queryRows } from "../sql";
+import type { Executor } from "../types";
 import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
@@ -206,40 +207,35 @@ export async function* iterateChains(
   }
 }
 
-/** The content classes chains belong to, read by skipping through the class index rather than scanning chains. */
-export async function listChainClasses(): Promise<string[]> {
-  const db = await getReadDb();
+/**
+ * The distinct non-null values of a column of `chains`, read by skipping through the
+ * column's index (one probe per value) rather than scanning the chains.
+ */
+async function distinctChainValues(db: Executor, column: "content_class" | "service_name"): Promise<string[]> {
+  const c = sql.identifier(column);
   const rows = await queryRows(
     db,
     sql`
-      with recursive classes as (
-        (select content_class from chains order by content_class limit 1)
+      with recursive seen(v) as (
+        (select ${c} from chains where ${c} is not null order by ${c} limit 1)
         union all
-        select (select c.content_class from chains c where c.content_class > classes.content_class order by c.content_class limit 1)
-        from classes where classes.content_class is not null
+        select (select ch.${c} from chains ch where ch.${c} > seen.v order by ch.${c} limit 1)
+        from seen where seen.v is not null
       )
-      select content_class from classes where content_class is not null`,
-    { content_class: col.text },
+      select v from seen where v is not null`,
+    { v: col.text },
   );
-  return rows.map((r) => r.content_class);
+  return rows.map((r) => r.v);
 }
 
-/** The OpenTelemetry service names chains came from, skipping through the service index. */
+/** The content classes chains belong to. */
+export async function listChainClasses(): Promise<string[]> {
+  return distinctChainValues(await getReadDb(), "content_class");
+}
+
+/** The OpenTelemetry service names chains came from. */
 export async function listChainServices(): Promise<string[]> {
-  const db = await getSettledDb();
-  const rows = await queryRows(
-    db,
-    sql`
-      with recursive services as (
-        (select service_name from chains where service_name is not null order by service_name limit 1)
-        union all
-        select (select c.service_name from chains c where c.service_name > services.service_name order by c.service_name limit 1)
-        from services where services.service_name is not null
-      )
-      select service_name from services where service_name is not null`,
-    { service_name: col.text },
-  );
-  return rows.map((r) => r.service_name);
+  return distinctChainValues(await getSettledDb(), "service_name");
 }
 
 export async function getChainSummary(chainId: string): Promise<ChainSummaryWire | null> {

@@ -13,6 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
+import { listChainServices } from "@/db/queries/chains";
 import { GET as otlpGet, POST as otlpPost } from "@/app/api/v1/otlp/v1/traces/route";
 import { evaluatePass } from "@/lib/guard/guard";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
@@ -131,6 +132,8 @@ describe.each(["protobuf", "json"] as const)("OTLP %s", (encoding) => {
     const byService = await call(listChains, jsonRequest(`/api/v1/chains?service=agent-${encoding}`));
     expect(byService.body.items.map((c: { chain_id: string }) => c.chain_id)).toEqual([id]);
     expect(byService.body.items[0].service_name).toBe(`agent-${encoding}`);
+    // The chains page's service filter offers it.
+    expect(await listChainServices()).toContain(`agent-${encoding}`);
   });
 
   it("stores the valid spans of a batch with one invalid span and reports it", async () => {
