@@ -1,7 +1,7 @@
 // JSON, read in one pass without building a tree: the parser (strict RFC 8259, as schema.ts)
 // hands each leaf, with its key path, straight to the document (json.ts) and its token store.
 import { JsonDoc } from "./json";
-import { jsonEscape } from "./json-escape";
+import { jsonNumberEnd, readJsonString } from "./json-escape";
 import type { Lexicon } from "./lexicon";
 import type { TokenStore } from "./scan";
 import { type JValue, parseJson } from "./schema";
@@ -162,33 +162,12 @@ function stream(doc: JsonDoc, s: string): void {
       i++;
     }
     // Escapes: decode into a string of its own.
-    let out = s.slice(start, i);
-    let at = i;
-    for (;;) {
-      if (i >= n) fail();
-      const c = s.charCodeAt(i);
-      if (c === 34) {
-        out += s.slice(at, i);
-        i++;
-        text = out;
-        from = 0;
-        to = out.length;
-        return;
-      }
-      if (c < 32) fail();
-      if (c !== 92) {
-        i++;
-        continue;
-      }
-      out += s.slice(at, i);
-      const e = s.charCodeAt(i + 1);
-      const decoded = jsonEscape(s, i + 1);
-      i += 2;
-      if (decoded === null) fail();
-      if (e === 117) i += 4;
-      out += decoded;
-      at = i;
-    }
+    const read = readJsonString(s, start);
+    if (!read.ok) return fail();
+    text = read.text;
+    from = 0;
+    to = read.text.length;
+    i = read.end;
   };
   const readKey = (frame: Frame) => {
     ws();
@@ -251,21 +230,8 @@ function stream(doc: JsonDoc, s: string): void {
       doc.stringLeaf(paths.leaf(path), last, text, from, to);
     } else if (c === 45 || isDigit(c)) {
       const start = i;
-      if (s.charCodeAt(i) === 45) i++;
-      if (s.charCodeAt(i) === 48) i++;
-      else if (isDigit(s.charCodeAt(i))) while (i < n && isDigit(s.charCodeAt(i))) i++;
-      else fail();
-      if (s.charCodeAt(i) === 46) {
-        i++;
-        if (!isDigit(s.charCodeAt(i))) fail();
-        while (i < n && isDigit(s.charCodeAt(i))) i++;
-      }
-      if (s.charCodeAt(i) === 101 || s.charCodeAt(i) === 69) {
-        i++;
-        if (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45) i++;
-        if (!isDigit(s.charCodeAt(i))) fail();
-        while (i < n && isDigit(s.charCodeAt(i))) i++;
-      }
+      i = jsonNumberEnd(s, start);
+      if (i < 0) fail();
       doc.numberLeaf(paths.leaf(path), last, s, start, i);
     } else if (c === 116) literal("true", path, last);
     else if (c === 102) literal("false", path, last);

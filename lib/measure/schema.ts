@@ -3,7 +3,7 @@
 // tree. The measurement itself reads JSON without a tree (json.ts); the tree is built only when
 // there are required fields to check, or when an object repeats a key (the last value wins, in
 // the place of the first, as a Map does).
-import { jsonEscape } from "./json-escape";
+import { JSON_NUMBER_ERRORS, jsonNumberEnd, readJsonString } from "./json-escape";
 
 export interface JNumber {
   num: string;
@@ -29,50 +29,20 @@ export function parseJson(s: string): Parsed {
     while (i < n && isWs(s.charCodeAt(i))) i++;
   };
   const readString = (): string => {
-    i++;
-    let out = "";
-    let from = i;
-    for (;;) {
-      if (i >= n) fail("unterminated string");
-      const c = s.charCodeAt(i);
-      if (c === 34) {
-        out += s.slice(from, i);
-        i++;
-        return out;
-      }
-      if (c < 32) fail("control character in string");
-      if (c !== 92) {
-        i++;
-        continue;
-      }
-      out += s.slice(from, i);
-      const e = s.charCodeAt(i + 1);
-      const decoded = jsonEscape(s, i + 1);
-      i += 2;
-      if (decoded === null) fail(e === 117 ? "bad \\u escape" : "bad escape");
-      if (e === 117) i += 4;
-      out += decoded;
-      from = i;
+    const read = readJsonString(s, i + 1);
+    if (!read.ok) {
+      i = read.at;
+      return fail(read.error);
     }
+    i = read.end;
+    return read.text;
   };
   const readNumber = (): JNumber => {
-    const start = i;
-    if (s.charCodeAt(i) === 45) i++;
-    if (s.charCodeAt(i) === 48) i++;
-    else if (isDigit(s.charCodeAt(i))) while (i < n && isDigit(s.charCodeAt(i))) i++;
-    else fail("bad number");
-    if (s.charCodeAt(i) === 46) {
-      i++;
-      if (!isDigit(s.charCodeAt(i))) fail("bad fraction");
-      while (i < n && isDigit(s.charCodeAt(i))) i++;
-    }
-    if (s.charCodeAt(i) === 101 || s.charCodeAt(i) === 69) {
-      i++;
-      if (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45) i++;
-      if (!isDigit(s.charCodeAt(i))) fail("bad exponent");
-      while (i < n && isDigit(s.charCodeAt(i))) i++;
-    }
-    return { num: s.slice(start, i) };
+    const end = jsonNumberEnd(s, i);
+    if (end < 0) return fail(JSON_NUMBER_ERRORS[-end - 1] as string);
+    const num = s.slice(i, end);
+    i = end;
+    return { num };
   };
   const readKey = (): string => {
     ws();
