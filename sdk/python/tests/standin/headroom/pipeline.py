@@ -92,8 +92,6 @@ class PipelineExtensionManager:
         if discover:
             resolved.extend(discover_pipeline_extensions())
         self._extensions = resolved
-        # Not Headroom's: what it logs and skips, kept so a test can see that nothing raised.
-        self.failures: list[Exception] = []
 
     @property
     def enabled(self) -> bool:
@@ -114,7 +112,6 @@ class PipelineExtensionManager:
                 updated = handler(event)
             except Exception as exc:  # noqa: BLE001
                 log.warning("pipeline extension %r failed during %s: %s", type(extension).__name__, stage.value, exc)
-                self.failures.append(exc)
                 continue
             if isinstance(updated, PipelineEvent):
                 event = updated
