@@ -37,7 +37,7 @@ export const chainColumns = [
     },
   }),
   col.accessor("min_semantic_density", {
-    header: "Lowest density",
+    header: "Lowest claimed density",
     cell: (c) => {
       const density = c.getValue();
       return density === null ? "—" : density.toFixed(2);

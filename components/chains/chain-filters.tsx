@@ -18,7 +18,7 @@ import { STATUS_FILTER_LABEL } from "@/components/ui/status-badges";
 export const SORT_LABEL: Record<ChainSort, string> = {
   last_activity: "Last activity",
   pass_count: "Pass count",
-  min_density: "Lowest density",
+  min_density: "Lowest claimed density",
   min_size: "Smallest size",
 };
 

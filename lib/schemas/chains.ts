@@ -140,7 +140,10 @@ export const chainSummarySchema = z
     /** Passes whose measured density, parseability or schema changes the guard's verdict on the claims. */
     measurement_mismatches: count.optional(),
     integrity_findings: count,
-    min_semantic_density: z.number().nullable(),
+    min_semantic_density: z
+      .number()
+      .nullable()
+      .describe("the lowest semantic_density_score the chain's receipts claim (not the measured density)"),
     min_size_bytes: count.nullable(),
     first_seen_at: utcTimestamp,
     last_activity_at: utcTimestamp,
