@@ -6,6 +6,9 @@ import { expect, test } from "@playwright/test";
 const number = (text: string | null) => Number((text ?? "").replace(/[^0-9]/g, ""));
 
 test("each overview figure opens a list of exactly the chains it counts", async ({ page }) => {
+  // Two ranges of nine figures, each read beside its list: about forty page loads, which took
+  // 53 s and then over a minute on a loaded CI machine, against the default 60 s a test.
+  test.setTimeout(180_000);
   for (const range of ["", "?range=all"]) {
     await page.goto(`/${range}`);
     const figures = page.locator('a.figure[data-testid^="figure-"]');
