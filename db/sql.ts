@@ -102,21 +102,13 @@ function arrayOf<T>(kind: string, item: (v: unknown) => T) {
 }
 
 /**
- * A json array as either driver answers it (parsed, or text where the column's type is text,
- * as a `json_agg` cast or concatenated is); SQL null, which an aggregate over no rows gives,
- * is the empty array.
+ * A json array as both drivers answer `json_agg` (parsed); SQL null, which an aggregate over
+ * no rows gives, is the empty array. Json as text (a cast to text) is refused like any other
+ * kind: no query sends it, and a decoder that guessed would hide the cast.
  */
 function jsonArray(kind: string, v: unknown): unknown[] {
   if (v === null) return [];
-  let parsed = v;
-  if (typeof v === "string") {
-    try {
-      parsed = JSON.parse(v);
-    } catch {
-      return wrong(kind, v);
-    }
-  }
-  return Array.isArray(parsed) ? parsed : wrong(kind, v);
+  return Array.isArray(v) ? v : wrong(kind, v);
 }
 
 /** The decoders, one per kind of column. */
