@@ -104,7 +104,7 @@ export async function getOverviewFigures(since: Date | null): Promise<OverviewFi
  */
 export async function getFirstActivity(): Promise<Date | null> {
   const db = await getReadDb();
-  const [row] = await queryRows(
+  const rows = await queryRows(
     db,
     sql`
       with c as (select min(first_seen_at) as t from chains),
@@ -115,7 +115,7 @@ export async function getFirstActivity(): Promise<Date | null> {
       from c, r`,
     { first: col.date.nullable() },
   );
-  return row?.first ?? null;
+  return onlyRow(rows).first;
 }
 
 /**
