@@ -38,7 +38,10 @@ test.describe("chains list", () => {
 
   test("sorting changes the order and the URL", async ({ page }) => {
     await page.goto("/chains?q=demo-");
-    await page.getByTestId("filter-sort").selectOption("min_density");
+    // The sort and the column read the receipts' claim, and say so (the measured density is
+    // on the chain page): an operator must not take a claimed 0.9 for a measured one.
+    await expect(page.getByTestId("chains-table").getByRole("columnheader")).toContainText(["Lowest claimed density"]);
+    await page.getByTestId("filter-sort").selectOption({ label: "Lowest claimed density" });
     await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/sort=min_density/);
     await expect
