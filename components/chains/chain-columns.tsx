@@ -43,6 +43,14 @@ export const chainColumns = [
       return density === null ? "—" : density.toFixed(2);
     },
   }),
+  col.accessor("min_measured_density", {
+    header: "Lowest measured density",
+    cell: (c) => {
+      const density = c.getValue();
+      // Unmeasured chains (no content, or no known source) have only the claim to go on.
+      return density === null || density === undefined ? <span className="muted">—</span> : density.toFixed(2);
+    },
+  }),
   col.accessor("min_size_bytes", {
     header: "Smallest size",
     cell: (c) => formatBytes(c.getValue()),

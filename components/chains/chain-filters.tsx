@@ -19,6 +19,7 @@ export const SORT_LABEL: Record<ChainSort, string> = {
   last_activity: "Last activity",
   pass_count: "Pass count",
   min_density: "Lowest claimed density",
+  min_measured_density: "Lowest measured density",
   min_size: "Smallest size",
 };
 
@@ -26,6 +27,7 @@ const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
   last_activity: { desc: "newest first", asc: "oldest first" },
   pass_count: { desc: "most first", asc: "fewest first" },
   min_density: { asc: "lowest first", desc: "highest first" },
+  min_measured_density: { asc: "lowest first", desc: "highest first" },
   min_size: { asc: "smallest first", desc: "largest first" },
 };
 

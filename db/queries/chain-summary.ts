@@ -45,6 +45,7 @@ const PASS_AGGREGATES = sql.raw(`
   (count(*) filter (where checked_mismatch))::int as checked_mismatch_count,
   (count(*) filter (where measurement_mismatch))::int as measurement_mismatch_count,
   min(semantic_density_score) as min_density,
+  min(measured_density) as min_measured_density,
   min(current_size_bytes) as min_size,
   min(created_at) as first_seen,
   max(greatest(created_at, received_at)) as last_seen`);
@@ -78,8 +79,8 @@ export interface FoldedPasses {
 
 /** The columns of `passes` the fold below reads. */
 const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
-  current_size_bytes, semantic_density_score, content_class, verdict, effective_verdict, directive, manifest_digest,
-  client_mismatch, client_verdict, client_manifest_digest, checked_mismatch, measurement_mismatch, created_at, received_at`);
+  current_size_bytes, semantic_density_score, measured_density, content_class, verdict, effective_verdict, directive,
+  manifest_digest, client_mismatch, client_verdict, client_manifest_digest, checked_mismatch, measurement_mismatch, created_at, received_at`);
 
 /**
  * Folds the given stored passes (`passes.id`; stored, none folded before) into their chains'
@@ -110,6 +111,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           c.has_floor_breach, c.has_collapse_imminent, c.mismatch_count as prior_mismatch_count,
           c.checked_mismatch_count as prior_checked_mismatch_count,
           c.measurement_mismatch_count as prior_measurement_mismatch_count, c.integrity_count, c.min_density as prior_min_density,
+          c.min_measured_density as prior_min_measured_density,
           c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id,
           c.continued_after_halt_count as prior_cah_count, c.restore_not_honoured_count as prior_rnh_count,
           least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
@@ -186,6 +188,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           coalesce(ap.prior_rnh_count, 0) as restore_not_honoured_count,
           ap.halt_at as halt_pass_number,
           least(ap.prior_min_density, ap.min_density) as min_density,
+          least(ap.prior_min_measured_density, ap.min_measured_density) as min_measured_density,
           least(ap.min_size_bytes, ap.min_size) as min_size_bytes,
           least(ap.first_seen_at, ap.first_seen) as first_seen_at,
           greatest(ap.last_activity_at, ap.last_seen) as last_activity_at
@@ -217,6 +220,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           restore_not_honoured_count = f.restore_not_honoured_count,
           halt_pass_number = f.halt_pass_number,
           min_density = f.min_density,
+          min_measured_density = f.min_measured_density,
           min_size_bytes = f.min_size_bytes,
           first_seen_at = f.first_seen_at,
           last_activity_at = f.last_activity_at
@@ -229,13 +233,14 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
           chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
           mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
-          restore_not_honoured_count, halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
+          restore_not_honoured_count, halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at,
+          last_activity_at
         )
         select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
           collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
           mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
           restore_not_honoured_count,
-          halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
+          halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at, last_activity_at
         from folded where not has_row
         returning ${CHAIN_SNAPSHOT}
       ),
@@ -311,7 +316,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
       mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
-      restore_not_honoured_count, halt_pass_number, min_density, min_size_bytes, first_seen_at, last_activity_at
+      restore_not_honoured_count, halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at,
+          last_activity_at
     )
     select
       ids.chain_id,
@@ -324,7 +330,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(agg.measurement_mismatch_count, 0),
       coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
       coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
-      agg.min_density, agg.min_size,
+      agg.min_density, agg.min_measured_density, agg.min_size,
       coalesce(least(agg.first_seen, b.first_seen), now()),
       coalesce(greatest(agg.last_seen, b.last_seen), now())
     from (select distinct c as chain_id from json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json) as c) as ids
@@ -393,6 +399,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       restore_not_honoured_count = excluded.restore_not_honoured_count,
       halt_pass_number = excluded.halt_pass_number,
       min_density = excluded.min_density,
+      min_measured_density = excluded.min_measured_density,
       min_size_bytes = excluded.min_size_bytes,
       first_seen_at = excluded.first_seen_at,
       last_activity_at = excluded.last_activity_at`);

@@ -85,6 +85,7 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
     service_name: c.serviceName,
     integrity_findings: c.integrityCount,
     min_semantic_density: c.minDensity,
+    min_measured_density: c.minMeasuredDensity,
     min_size_bytes: c.minSizeBytes,
     first_seen_at: c.firstSeenAt.toISOString(),
     last_activity_at: c.lastActivityAt.toISOString(),
@@ -121,6 +122,11 @@ const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => str
   min_density: {
     expr: sql`coalesce(${chains.minDensity}, 2)`,
     fromRow: (c) => c.minDensity ?? 2,
+    cast: sql`double precision`,
+  },
+  min_measured_density: {
+    expr: sql`coalesce(${chains.minMeasuredDensity}, 2)`,
+    fromRow: (c) => c.minMeasuredDensity ?? 2,
     cast: sql`double precision`,
   },
   min_size: {

@@ -37,7 +37,10 @@ export const chains = pgTable(
     restoreNotHonouredCount: integer("restore_not_honoured_count").notNull().default(0),
     /** The halt point (lib/chains/integrity.ts `integrityContext`); null while the chain never halted. */
     haltPassNumber: safeBigint("halt_pass_number"),
+    /** The lowest density the receipts claim. */
     minDensity: doublePrecision("min_density"),
+    /** The lowest density the server measured (docs/measurement.md); null while no pass was measured. */
+    minMeasuredDensity: doublePrecision("min_measured_density"),
     minSizeBytes: safeBigint("min_size_bytes"),
     firstSeenAt: timestampMs("first_seen_at").notNull(),
     lastActivityAt: timestampMs("last_activity_at").notNull(),
@@ -49,6 +52,7 @@ export const chains = pgTable(
     // db/queries/chains.ts exactly, or keyset pages fall back to sorting every chain.
     index("chains_pass_count_idx").on(t.passCount, t.chainId),
     index("chains_min_density_idx").on(sql`coalesce(${t.minDensity}, 2)`, t.chainId),
+    index("chains_min_measured_density_idx").on(sql`coalesce(${t.minMeasuredDensity}, 2)`, t.chainId),
     index("chains_min_size_idx").on(sql`coalesce(${t.minSizeBytes}, 9007199254740991)`, t.chainId),
     // The overview groups chains by when they started.
     index("chains_first_seen_idx").on(t.firstSeenAt),

@@ -55,7 +55,7 @@ export const statusFilterSchema = z
     pattern: `^ *(${CHAIN_STATUS_FILTERS.join("|")}) *(, *(${CHAIN_STATUS_FILTERS.join("|")}) *)*$`,
     examples: ["collapsed", "continued_after_halt,restore_not_honoured"],
   });
-export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_size"] as const;
+export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_measured_density", "min_size"] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
 
 export const chainListQuerySchema = z.object({
@@ -84,6 +84,7 @@ const CURSOR_SCHEMAS = {
   last_activity: z.tuple([cursorPart.timestamp, cursorPart.text]),
   pass_count: z.tuple([cursorPart.int32, cursorPart.text]),
   min_density: z.tuple([cursorPart.number.min(0).max(2), cursorPart.text]),
+  min_measured_density: z.tuple([cursorPart.number.min(0).max(2), cursorPart.text]),
   min_size: z.tuple([cursorPart.int, cursorPart.text]),
 } satisfies Record<ChainSort, z.ZodTuple>;
 
@@ -94,7 +95,7 @@ export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): 
 
 /** Lowest density and smallest size read best ascending; activity and pass counts descending. */
 export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {
-  return sort === "min_density" || sort === "min_size" ? "asc" : "desc";
+  return sort === "min_density" || sort === "min_measured_density" || sort === "min_size" ? "asc" : "desc";
 }
 
 // ---------------------------------------------------------------------------------------
@@ -144,6 +145,13 @@ export const chainSummarySchema = z
       .number()
       .nullable()
       .describe("the lowest semantic_density_score the chain's receipts claim (not the measured density)"),
+    min_measured_density: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        "the lowest density the server measured for the chain's passes (docs/measurement.md); null while none was measured",
+      ),
     min_size_bytes: count.nullable(),
     first_seen_at: utcTimestamp,
     last_activity_at: utcTimestamp,

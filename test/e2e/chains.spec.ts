@@ -36,6 +36,27 @@ test.describe("chains list", () => {
     await expect(page.getByTestId("chains-table")).toContainText("No chains match these filters.");
   });
 
+  test("the measured density stands beside the claim, and its sort puts the void first", async ({ page }) => {
+    await page.goto("/chains?q=demo-");
+    await page.getByTestId("filter-sort").selectOption({ label: "Lowest measured density" });
+    await page.getByTestId("filter-apply").click();
+    await expect(page).toHaveURL(/sort=min_measured_density/);
+    // The demo's void claims a density that passes its floor; measured, it is the emptiest chain.
+    await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-claimed-density");
+    const table = page.getByTestId("chains-table");
+    const headers = await table.getByRole("columnheader").allTextContents();
+    const claimedAt = headers.findIndex((h) => h.includes("Lowest claimed density"));
+    const measuredAt = headers.findIndex((h) => h.includes("Lowest measured density"));
+    expect(measuredAt).toBeGreaterThan(claimedAt);
+    const cells = await table.locator("tbody tr").first().locator("td").allInnerTexts();
+    const claimed = Number(cells[claimedAt]);
+    const measured = Number(cells[measuredAt]);
+    expect(claimed - measured).toBeGreaterThan(0.5);
+    // A chain none of whose passes was measured shows a dash, and sorts after every measured one.
+    const last = await table.locator("tbody tr").last().locator("td").allInnerTexts();
+    expect(last[measuredAt]).toBe("—");
+  });
+
   test("sorting changes the order and the URL", async ({ page }) => {
     await page.goto("/chains?q=demo-");
     // The sort and the column read the receipts' claim, and say so (the measured density is

@@ -274,6 +274,7 @@ type Detail = {
     client_mismatch: boolean;
     semantic_density_score: number;
     current_size_bytes: number;
+    server_checks?: { semantic_density_score?: number } | null;
   }>;
   boundaries: unknown[];
   integrity: Array<{ kind: string }>;
@@ -293,6 +294,7 @@ function expectedSummary(chain: Detail) {
     ...(chain.integrity.some((f) => f.kind === "restore_not_honoured") ? ["restore_not_honoured"] : []),
   ];
   const last = chain.passes.at(-1);
+  const measured = chain.passes.flatMap((p) => p.server_checks?.semantic_density_score ?? []);
   return {
     pass_count: chain.passes.length,
     boundary_count: chain.boundaries.length,
@@ -304,6 +306,7 @@ function expectedSummary(chain: Detail) {
     last_pass_number: last?.pass_number ?? null,
     last_verdict: last?.verdict ?? null,
     min_semantic_density: last ? Math.min(...chain.passes.map((p) => p.semantic_density_score)) : null,
+    min_measured_density: measured.length > 0 ? Math.min(...measured) : null,
     min_size_bytes: last ? Math.min(...chain.passes.map((p) => p.current_size_bytes)) : null,
   };
 }

@@ -41,6 +41,7 @@ function sortValue(c: ChainSummaryWire, sort: (typeof CHAIN_SORTS)[number]): str
   if (sort === "last_activity") return c.last_activity_at;
   if (sort === "pass_count") return c.pass_count;
   if (sort === "min_density") return c.min_semantic_density ?? 2;
+  if (sort === "min_measured_density") return c.min_measured_density ?? 2;
   return c.min_size_bytes ?? Number.MAX_SAFE_INTEGER;
 }
 
@@ -151,7 +152,7 @@ describe("chains export", () => {
     const text = await response.text();
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines[0]).toBe(
-      "chain_id,content_class,statuses,pass_count,boundary_count,last_pass_id,last_pass_number,last_verdict,collapse_pass_id,collapse_pass_number,collapse_verdict,client_mismatches,integrity_findings,min_semantic_density,min_size_bytes,first_seen_at,last_activity_at",
+      "chain_id,content_class,statuses,pass_count,boundary_count,last_pass_id,last_pass_number,last_verdict,collapse_pass_id,collapse_pass_number,collapse_verdict,client_mismatches,integrity_findings,min_semantic_density,min_size_bytes,first_seen_at,last_activity_at,measurement_mismatches,min_measured_density",
     );
     const expected = (await listChains({ sort: "pass_count", order: "asc", limit: 500, status: ["collapse_imminent"] }))
       .items;

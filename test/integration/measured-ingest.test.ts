@@ -4,6 +4,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
+import { GET as listChains } from "@/app/api/v1/chains/route";
+import { GET as exportChains } from "@/app/api/v1/exports/chains/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT } from "@/app/api/v1/policies/[content_class]/route";
 import { evaluatePass } from "@/lib/guard/guard";
@@ -81,5 +83,80 @@ describe("measured on ingest", () => {
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body.server_checks.semantic_density_score).toBeUndefined();
     expect(answer.body.measurement_mismatch).toBeUndefined();
+  });
+});
+
+describe("a chain's lowest measured density", () => {
+  const [faithful, lossy, , voided] = notes.passes.map((p: { content: string }) => p.content) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  const score = (content: string) => measure(content, { source: notes.source }).semantic_density_score;
+  const ingest = async (receipts: unknown[]) => {
+    const answer = await post(postPasses, "/api/v1/passes", { receipts });
+    expect(answer.status, answer.text).toBe(201);
+  };
+  const list = async (query: string) => {
+    const answer = await call(listChains, jsonRequest(`/api/v1/chains?q=lo-&${query}`));
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body as {
+      items: { chain_id: string; min_measured_density?: number | null }[];
+      next_cursor: string | null;
+    };
+  };
+
+  it("is folded batch by batch, recomputed for a late pass, listed, sorted, paged and exported", async () => {
+    const claimsOnly = (chainId: string, n: number) => {
+      const { content: _, ...bare } = receipt(chainId, n, faithful);
+      return bare;
+    };
+    // lo-void: a faithful pass then a void one; a later batch's faithful pass keeps the void's minimum.
+    await ingest([receipt("lo-void", 1, faithful, { input_content: notes.source }), receipt("lo-void", 2, voided)]);
+    await ingest([receipt("lo-void", 3, faithful)]);
+    // lo-late: faithful, then a lossy pass 2 arriving after pass 3: its chain is recomputed in full.
+    await ingest([receipt("lo-late", 1, faithful, { input_content: notes.source }), receipt("lo-late", 3, faithful)]);
+    await ingest([receipt("lo-late", 2, lossy)]);
+    // lo-kept: faithful only. lo-claims: no content, so nothing measured.
+    await ingest([receipt("lo-kept", 1, faithful, { input_content: notes.source }), claimsOnly("lo-claims", 1)]);
+
+    const expected = new Map<string, number | null>([
+      ["lo-void", Math.min(score(faithful), score(voided))],
+      ["lo-late", Math.min(score(faithful), score(lossy))],
+      ["lo-kept", score(faithful)],
+      ["lo-claims", null],
+    ]);
+    expect(new Set(expected.values()).size).toBe(4);
+    const ascending = [...expected].sort(([, a], [, b]) => (a ?? 2) - (b ?? 2)).map(([id]) => id);
+
+    const sorted = await list("sort=min_measured_density");
+    expect(sorted.items.map((c) => c.chain_id)).toEqual(ascending);
+    for (const c of sorted.items) expect(c.min_measured_density, c.chain_id).toBe(expected.get(c.chain_id));
+    // The claim is another figure: every pass here claims 0.9.
+    expect(
+      (await list("sort=min_density")).items.every(
+        (c) => (c as { min_semantic_density?: number }).min_semantic_density === 0.9,
+      ),
+    ).toBe(true);
+
+    // One chain a page, by the cursor, in the same order.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(`sort=min_measured_density&limit=1${cursor ? `&cursor=${cursor}` : ""}`);
+      paged.push(...page.items.map((c) => c.chain_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(paged).toEqual(ascending);
+
+    const csv = await call(exportChains, jsonRequest("/api/v1/exports/chains?q=lo-&sort=min_measured_density"));
+    expect(csv.status, csv.text).toBe(200);
+    const [header, ...lines] = csv.text.trim().split(/\r?\n/);
+    const column = (header as string).split(",").indexOf("min_measured_density");
+    expect(column).toBeGreaterThan(0);
+    expect(lines.map((line) => line.split(",")[column])).toEqual(
+      ascending.map((id) => (expected.get(id) === null ? "" : String(expected.get(id)))),
+    );
   });
 });

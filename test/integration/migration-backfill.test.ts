@@ -190,3 +190,51 @@ describe("migration 0013 backfill", () => {
     expect(await snapshot()).toBe(ingested);
   });
 });
+
+describe("migration 0015 backfill", () => {
+  it("gives each chain the lowest measured density that ingest folds", async () => {
+    const source = "Release 3.9.0 (2026-05-02) adds Parquet export up to 4 GB and fixes #4412 and #4398.";
+    const receipt = (chain: string, n: number, content: string | null) => ({
+      chain_id: chain,
+      pass_id: `${chain}.p${n}`,
+      pass_number: n,
+      current_content_hash: `${chain}:${n}`,
+      current_size_bytes: 80,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.9,
+      content_class: "backfill-0015",
+      ...(content === null ? {} : { content }),
+      ...(n === 1 ? { input_content: source } : {}),
+    });
+    await ingestPasses([
+      receipt("bf15-void", 1, source),
+      receipt("bf15-void", 2, "The document discusses various topics."),
+      receipt("bf15-kept", 1, source),
+      receipt("bf15-claims", 1, null),
+    ]);
+    await summariesSettled();
+    const db = await getDb();
+    const CHAINS = sql`select chain_id, min_measured_density from chains
+      where content_class = 'backfill-0015' order by chain_id`;
+    const snapshot = async () =>
+      queryRows(db, CHAINS, { chain_id: col.text, min_measured_density: col.number.nullable() });
+    const ingested = await snapshot();
+    expect(ingested.map((c) => c.min_measured_density === null)).toEqual([true, false, false]);
+    const [, kept, voided] = ingested;
+    expect(voided?.min_measured_density).toBeLessThan(kept?.min_measured_density ?? 0);
+
+    // As stored before the migration: no column value.
+    await db.execute(sql`update chains set min_measured_density = null where content_class = 'backfill-0015'`);
+    expect(await snapshot()).not.toEqual(ingested);
+
+    const file = readFileSync(path.join(process.cwd(), "drizzle", "0015_chain_min_measured_density.sql"), "utf8");
+    const updates = file
+      .split("--> statement-breakpoint")
+      .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+      .filter((s) => s.startsWith("UPDATE"));
+    expect(updates).toHaveLength(1);
+    for (const statement of updates) await db.execute(sql.raw(statement));
+    expect(await snapshot()).toEqual(ingested);
+  });
+});

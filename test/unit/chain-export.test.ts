@@ -37,15 +37,21 @@ describe("chain export columns", () => {
     service_name: null,
     integrity_findings: 0,
     min_semantic_density: 0.14,
+    measurement_mismatches: 2,
+    min_measured_density: 0.08,
     min_size_bytes: 620,
     first_seen_at: "2026-01-01T00:00:00.000Z",
     last_activity_at: "2026-01-01T00:20:00.000Z",
   };
 
   it("writes one header and one row per chain, flattening the collapse point", () => {
-    expect(CHAIN_CSV_HEADER.split(",")).toHaveLength(17);
+    expect(CHAIN_CSV_HEADER.split(",")).toHaveLength(19);
     expect(chainCsvRow(chain)).toBe(
-      '"c,1",summary,collapse_imminent;client_mismatch,5,1,c.p5,5,COLLAPSE_IMMINENT,c.p4,4,COLLAPSE_IMMINENT,1,0,0.14,620,2026-01-01T00:00:00.000Z,2026-01-01T00:20:00.000Z\r\n',
+      '"c,1",summary,collapse_imminent;client_mismatch,5,1,c.p5,5,COLLAPSE_IMMINENT,c.p4,4,COLLAPSE_IMMINENT,1,0,0.14,620,2026-01-01T00:00:00.000Z,2026-01-01T00:20:00.000Z,2,0.08\r\n',
+    );
+    // A chain never measured: no mismatches, an empty density (not 0, which would read as a void).
+    expect(chainCsvRow({ ...chain, measurement_mismatches: undefined, min_measured_density: null })).toMatch(
+      /,0,\r\n$/,
     );
     expect(chainCsvRow({ ...chain, collapse_point: null, min_size_bytes: null })).toContain(
       ",COLLAPSE_IMMINENT,,,,1,0,0.14,,",
