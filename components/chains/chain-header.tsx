@@ -39,6 +39,14 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
             "no collapse"
           )}
         </span>
+        {typeof summary.min_measured_density === "number" && summary.min_semantic_density !== null ? (
+          // The claim and the measurement side by side: a void that claims density shows here
+          // even when no verdict collapsed on the claims.
+          <span data-testid="density-summary">
+            lowest density {summary.min_semantic_density.toFixed(2)} claimed,{" "}
+            <strong>{summary.min_measured_density.toFixed(2)} measured</strong>
+          </span>
+        ) : null}
         <span className="muted" title={formatUtc(summary.last_activity_at)}>
           last activity {formatAge(summary.last_activity_at, now)}
         </span>

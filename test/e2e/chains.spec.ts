@@ -55,6 +55,11 @@ test.describe("chains list", () => {
     // A chain none of whose passes was measured shows a dash, and sorts after every measured one.
     const last = await table.locator("tbody tr").last().locator("td").allInnerTexts();
     expect(last[measuredAt]).toBe("—");
+    // The chain's own page says both figures in its header.
+    await page.goto("/chains/demo-claimed-density");
+    await expect(page.getByTestId("density-summary")).toHaveText(
+      `lowest density ${cells[claimedAt]} claimed, ${cells[measuredAt]} measured`,
+    );
   });
 
   test("sorting changes the order and the URL", async ({ page }) => {
