@@ -8,6 +8,8 @@ declare module "@tanstack/react-table" {
   interface ColumnMeta<TData extends RowData, TValue> {
     /** The column the rows are sorted by, for aria-sort on its header. */
     sort?: "ascending" | "descending";
+    /** Drawn on wide screens only: a phone leaves it out (the row's own page or panel shows it). */
+    wideOnly?: boolean;
   }
 }
 
@@ -47,7 +49,12 @@ export function DataTable<Row>({
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => (
-                <th key={header.id} scope="col" aria-sort={header.column.columnDef.meta?.sort}>
+                <th
+                  key={header.id}
+                  scope="col"
+                  aria-sort={header.column.columnDef.meta?.sort}
+                  className={header.column.columnDef.meta?.wideOnly ? "wide-only" : undefined}
+                >
                   {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
                 </th>
               ))}
@@ -71,7 +78,9 @@ export function DataTable<Row>({
                 style={onRowClick ? { cursor: "pointer" } : undefined}
               >
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                  <td key={cell.id} className={cell.column.columnDef.meta?.wideOnly ? "wide-only" : undefined}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
                 ))}
               </tr>
             ))

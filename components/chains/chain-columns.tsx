@@ -8,6 +8,10 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 
 const col = createColumnHelper<ChainSummaryWire>();
 
+// On a phone the list keeps what tells chains apart at a glance (status, collapse, both
+// densities, activity); the chain's page has the rest.
+const WIDE_ONLY = { wideOnly: true };
+
 export const chainColumns = [
   col.accessor("chain_id", {
     header: "Chain",
@@ -17,10 +21,14 @@ export const chainColumns = [
       </a>
     ),
   }),
-  col.accessor("content_class", { header: "Class" }),
+  col.accessor("content_class", { header: "Class", meta: WIDE_ONLY }),
   col.accessor("statuses", { header: "Status", cell: (c) => <StatusBadges statuses={c.getValue()} /> }),
   col.accessor("pass_count", { header: "Passes", cell: (c) => formatCount(c.getValue()) }),
-  col.accessor("last_verdict", { header: "Last verdict", cell: (c) => <VerdictBadge verdict={c.getValue()} /> }),
+  col.accessor("last_verdict", {
+    header: "Last verdict",
+    meta: WIDE_ONLY,
+    cell: (c) => <VerdictBadge verdict={c.getValue()} />,
+  }),
   col.accessor("collapse_point", {
     header: "Collapse point",
     cell: (c) => {
@@ -53,6 +61,7 @@ export const chainColumns = [
   }),
   col.accessor("min_size_bytes", {
     header: "Smallest size",
+    meta: WIDE_ONLY,
     cell: (c) => formatBytes(c.getValue()),
   }),
   col.accessor("last_activity_at", {

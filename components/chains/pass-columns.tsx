@@ -83,10 +83,15 @@ function RowMarks({ row }: { row: PassTableRow }) {
   );
 }
 
+// On a phone the table keeps the pass, its verdict, size and density; the pass's panel shows
+// its id, directive and hashes in full.
+const WIDE_ONLY = { wideOnly: true };
+
 export const passColumns = [
   col.accessor("pass_number", { header: "Pass", cell: (c) => <PassLink row={c.row.original} /> }),
   col.accessor("pass_id", {
     header: "Pass id",
+    meta: WIDE_ONLY,
     cell: (c) => (
       <code className="ellipsis" title={c.getValue()}>
         {c.getValue()}
@@ -112,7 +117,11 @@ export const passColumns = [
       </>
     ),
   }),
-  col.accessor("directive", { header: "Directive", cell: (c) => <span className="directive">{c.getValue()}</span> }),
+  col.accessor("directive", {
+    header: "Directive",
+    meta: WIDE_ONLY,
+    cell: (c) => <span className="directive">{c.getValue()}</span>,
+  }),
   col.accessor("current_size_bytes", {
     header: "Size",
     cell: (c) => (
@@ -134,9 +143,21 @@ export const passColumns = [
       );
     },
   }),
-  col.accessor("input_content_hash", { header: "Input hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
-  col.accessor("current_content_hash", { header: "Output hash", cell: (c) => <ShortHash value={c.getValue()} /> }),
-  col.accessor("manifest_digest", { header: "Manifest digest", cell: (c) => <ShortHash value={c.getValue()} /> }),
+  col.accessor("input_content_hash", {
+    header: "Input hash",
+    meta: WIDE_ONLY,
+    cell: (c) => <ShortHash value={c.getValue()} />,
+  }),
+  col.accessor("current_content_hash", {
+    header: "Output hash",
+    meta: WIDE_ONLY,
+    cell: (c) => <ShortHash value={c.getValue()} />,
+  }),
+  col.accessor("manifest_digest", {
+    header: "Manifest digest",
+    meta: WIDE_ONLY,
+    cell: (c) => <ShortHash value={c.getValue()} />,
+  }),
 ];
 
 const HASH_COLUMNS = new Set(["pass_id", "input_content_hash", "current_content_hash", "manifest_digest"]);

@@ -156,3 +156,21 @@ test("each chart is a labelled figure with its points in a table a keyboard can 
   await overview.getByText(/Show data/).click();
   await expect(overview.getByRole("table")).toContainText("summary");
 });
+
+test("on a phone a chain's passes fit the screen; its hashes stay in the pass's panel", async ({ page }) => {
+  const table = page.getByTestId("passes-table");
+  const passIdHeader = table.getByRole("columnheader", { name: "Pass id" });
+  await page.goto("/chains/demo-claimed-density");
+  await expect(passIdHeader).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(passIdHeader).toBeHidden();
+  await expect(table.getByRole("columnheader", { name: "Density" })).toBeVisible();
+  // The table's own scroll box has nothing to scroll sideways.
+  const overflow = await table.evaluate((t) => {
+    const box = t.parentElement as HTMLElement;
+    return box.scrollWidth - box.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+  await table.locator("tbody tr").last().click();
+  await expect(page.getByTestId("pass-detail")).toContainText("demo-claimed-density.p4");
+});
