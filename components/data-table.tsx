@@ -13,6 +13,9 @@ declare module "@tanstack/react-table" {
   }
 }
 
+/** The meta of a column drawn on wide screens only (up to 640 px it is left out). */
+export const WIDE_ONLY = { wideOnly: true } as const;
+
 export interface DataTableProps<Row> {
   // Each column's value type differs (string, number, a row object); TanStack's own
   // createColumnHelper yields ColumnDef<Row, V> per column, which only `any` accepts as one

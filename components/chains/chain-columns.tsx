@@ -1,4 +1,5 @@
 "use client";
+import { WIDE_ONLY } from "@/components/data-table";
 import { createColumnHelper } from "@tanstack/react-table";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { formatBytes, formatCount, formatUtc } from "@/lib/format";
@@ -9,8 +10,7 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 const col = createColumnHelper<ChainSummaryWire>();
 
 // On a phone the list keeps what tells chains apart at a glance (status, collapse, both
-// densities, activity); the chain's page has the rest.
-const WIDE_ONLY = { wideOnly: true };
+// densities, activity); the chain's page has the rest (the WIDE_ONLY columns).
 
 export const chainColumns = [
   col.accessor("chain_id", {

@@ -1,4 +1,5 @@
 "use client";
+import { WIDE_ONLY } from "@/components/data-table";
 import { createColumnHelper } from "@tanstack/react-table";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
@@ -84,8 +85,7 @@ function RowMarks({ row }: { row: PassTableRow }) {
 }
 
 // On a phone the table keeps the pass, its verdict, size and density; the pass's panel shows
-// its id, directive and hashes in full.
-const WIDE_ONLY = { wideOnly: true };
+// its id, directive and hashes (the WIDE_ONLY columns) in full.
 
 export const passColumns = [
   col.accessor("pass_number", { header: "Pass", cell: (c) => <PassLink row={c.row.original} /> }),

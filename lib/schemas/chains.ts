@@ -93,9 +93,11 @@ export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): 
   return decodeCursor(cursor, CURSOR_SCHEMAS[sort]);
 }
 
+const ASCENDING_SORTS: ReadonlySet<ChainSort> = new Set(["min_density", "min_measured_density", "min_size"]);
+
 /** Lowest density and smallest size read best ascending; activity and pass counts descending. */
 export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {
-  return sort === "min_density" || sort === "min_measured_density" || sort === "min_size" ? "asc" : "desc";
+  return ASCENDING_SORTS.has(sort) ? "asc" : "desc";
 }
 
 // ---------------------------------------------------------------------------------------

@@ -59,6 +59,18 @@ const COLUMNS_0008 = `${OLD_COLUMNS}, active_collapsed, active_floor_breached, a
 const HOURLY = sql.raw(`select hour, content_class, ${COLUMNS_0008} from chain_rollups`);
 const DAILY = sql.raw(`select day, content_class, ${COLUMNS_0008} from chain_rollups_daily`);
 
+/** Runs the UPDATE statements of a migration file (its backfill), comments left out; answers how many. */
+async function runUpdates(file: string): Promise<number> {
+  const text = readFileSync(path.join(process.cwd(), "drizzle", file), "utf8");
+  const updates = text
+    .split("--> statement-breakpoint")
+    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+    .filter((s) => s.startsWith("UPDATE"));
+  const db = await getDb();
+  for (const statement of updates) await db.execute(sql.raw(statement));
+  return updates.length;
+}
+
 describe("migration 0008 backfill", () => {
   it("equals a full recompute of the chain summaries and of the roll-ups", async () => {
     await seedDemoIfEmpty();
@@ -180,13 +192,7 @@ describe("migration 0013 backfill", () => {
     await db.execute(sql`update chain_rollups_daily set active_measurement_mismatch = 0 where ${ours}`);
     expect(await snapshot()).not.toBe(ingested);
 
-    const file = readFileSync(path.join(process.cwd(), "drizzle", "0013_measured_density_source.sql"), "utf8");
-    const updates = file
-      .split("--> statement-breakpoint")
-      .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
-      .filter((s) => s.startsWith("UPDATE"));
-    expect(updates).toHaveLength(4);
-    for (const statement of updates) await db.execute(sql.raw(statement));
+    expect(await runUpdates("0013_measured_density_source.sql")).toBe(4);
     expect(await snapshot()).toBe(ingested);
   });
 });
@@ -228,13 +234,7 @@ describe("migration 0015 backfill", () => {
     await db.execute(sql`update chains set min_measured_density = null where content_class = 'backfill-0015'`);
     expect(await snapshot()).not.toEqual(ingested);
 
-    const file = readFileSync(path.join(process.cwd(), "drizzle", "0015_chain_min_measured_density.sql"), "utf8");
-    const updates = file
-      .split("--> statement-breakpoint")
-      .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
-      .filter((s) => s.startsWith("UPDATE"));
-    expect(updates).toHaveLength(1);
-    for (const statement of updates) await db.execute(sql.raw(statement));
+    expect(await runUpdates("0015_chain_min_measured_density.sql")).toBe(1);
     expect(await snapshot()).toEqual(ingested);
   });
 });
