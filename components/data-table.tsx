@@ -31,6 +31,11 @@ export interface DataTableProps<Row> {
   testId?: string;
   /** Names the table's scroll box for assistive tech (it takes focus so a keyboard can scroll it). */
   label?: string;
+  /**
+   * On a phone, each row becomes a card of "header: value" lines instead of a table row, for a
+   * list whose columns cannot all fit 390 px (the header's text labels each value).
+   */
+  stackOnPhone?: boolean;
 }
 
 export function DataTable<Row>({
@@ -42,12 +47,13 @@ export function DataTable<Row>({
   onRowClick,
   testId,
   label = "Table",
+  stackOnPhone = false,
 }: DataTableProps<Row>) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: rowId });
   // A wide table scrolls inside its own box, so a phone never pans the whole page sideways.
   return (
     <ScrollBox label={label}>
-      <table className="data" data-testid={testId}>
+      <table className={stackOnPhone ? "data stack-on-phone" : "data"} data-testid={testId}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -80,11 +86,18 @@ export function DataTable<Row>({
                 onClick={onRowClick ? () => onRowClick(row.original) : undefined}
                 style={onRowClick ? { cursor: "pointer" } : undefined}
               >
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={cell.column.columnDef.meta?.wideOnly ? "wide-only" : undefined}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
+                {row.getVisibleCells().map((cell) => {
+                  const { header, meta } = cell.column.columnDef;
+                  return (
+                    <td
+                      key={cell.id}
+                      className={meta?.wideOnly ? "wide-only" : undefined}
+                      data-label={stackOnPhone && typeof header === "string" ? header : undefined}
+                    >
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  );
+                })}
               </tr>
             ))
           )}

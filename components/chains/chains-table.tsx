@@ -8,6 +8,7 @@ export function ChainsTable({ rows, empty }: { rows: ChainSummaryWire[]; empty?:
     <DataTable
       label="Chains"
       testId="chains-table"
+      stackOnPhone
       columns={chainColumns}
       rows={rows}
       rowId={(r) => r.chain_id}

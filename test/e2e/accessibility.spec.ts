@@ -174,3 +174,26 @@ test("on a phone a chain's passes fit the screen; its hashes stay in the pass's 
   await table.locator("tbody tr").last().click();
   await expect(page.getByTestId("pass-detail")).toContainText("demo-claimed-density.p4");
 });
+
+test("on a phone the chains list is a card per chain, every value under its column's name", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/chains?q=demo-claimed-density");
+  const table = page.getByTestId("chains-table");
+  const row = table.locator('tr[data-row-id="demo-claimed-density"]');
+  const measured = row.locator('td[data-label="Lowest measured density"]');
+  await expect(measured).toBeVisible();
+  // The value is named on its own line, since the header row is out of sight.
+  const label = await measured.evaluate((td) => getComputedStyle(td, "::before").content);
+  expect(label).toBe('"Lowest measured density"');
+  expect(await row.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
+  // Columns the chain's page shows stay left out, and nothing scrolls sideways.
+  await expect(row.locator('td[data-label="Class"]')).toBeHidden();
+  const overflow = await table.evaluate((t) => {
+    const box = t.parentElement as HTMLElement;
+    return box.scrollWidth - box.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+  // A wide screen keeps the table.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  expect(await row.evaluate((tr) => getComputedStyle(tr).display)).toBe("table-row");
+});
