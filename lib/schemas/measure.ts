@@ -1,9 +1,9 @@
 // POST /api/v1/measure (shared/API.md, "Measured density"): the request and the answer.
 import { z } from "zod";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
-import { MAX_LOST_EXAMPLES, MEASURE_FORMATS, METHOD } from "../measure/index";
+import { MAX_LOST_EXAMPLES, MAX_ORIGINALS, MEASURE_FORMATS, METHOD } from "../measure/index";
 import { utf8Length } from "../measure/tokens";
-import { contentClassSchema } from "./common";
+import { contentClassSchema, text } from "./common";
 
 export const measureRequestSchema = z.object({
   content: z.string().describe(`The content to measure, at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8.`),
@@ -15,6 +15,21 @@ export const measureRequestSchema = z.object({
   content_class: contentClassSchema
     .optional()
     .describe("Supplies its policy's format and required fields when the body names no format."),
+  required_fields: z
+    .array(text({ min: 1, max: 256 }))
+    .max(256)
+    .optional()
+    .describe("Dot paths the content must hold (as a policy's); given, they win over the class's."),
+  originals: z
+    .record(
+      z.string().regex(/^[0-9a-fA-F]{12,64}$/, "a marker's hash: 12 to 64 hex characters"),
+      z.string().describe(`An original's text, at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8.`),
+    )
+    .refine((o) => Object.keys(o).length <= MAX_ORIGINALS, `at most ${MAX_ORIGINALS} originals`)
+    .optional()
+    .describe(
+      "Cached originals by the hash a CCR marker in the content names (hash=H or <<ccr:H>>): facts they state are recoverable. The server's own cache is not consulted, so the answer depends on the body alone.",
+    ),
 });
 export type MeasureRequest = z.infer<typeof measureRequestSchema>;
 
@@ -23,6 +38,7 @@ export function oversizedFields(request: MeasureRequest): string[] {
   const fields: [string, string | null | undefined][] = [
     ["content", request.content],
     ["source", request.source],
+    ...Object.entries(request.originals ?? {}).map(([hash, text]): [string, string] => [`originals.${hash}`, text]),
   ];
   return fields
     .filter(([, v]) => typeof v === "string" && (v.length > MAX_CONTENT_BYTES || utf8Length(v) > MAX_CONTENT_BYTES))

@@ -72,6 +72,60 @@ describe("POST /api/v1/measure", () => {
     expect(unknown.body).toMatchObject({ format: "json", schema_valid: null, facts: null });
   });
 
+  it("takes required fields and cached originals in the body, as measure() does", async () => {
+    // The docs' CCR example: three facts only the original states, recoverable at half credit.
+    const source = "Deploy 42 failed on node ip-10-0-3-17 with exit code 137 at 2026-11-30T10:00:07Z.";
+    const content = "Deploy 42 failed. [5 items compressed to 1. Retrieve more: hash=a1b2c3d4e5f6a7b8]";
+    const withOriginal = await measureBody({ content, source, originals: { A1B2C3D4E5F6A7B8: source } });
+    expect(withOriginal.status, withOriginal.text).toBe(200);
+    expect(withOriginal.body).toEqual(measure(content, { source, originals: new Map([["a1b2c3d4e5f6a7b8", source]]) }));
+    expect(withOriginal.body.facts).toMatchObject({ retained: 1, recoverable: 3, lost: 0 });
+    // Without it the server's own cache is not asked: the same body always answers the same.
+    const without = await measureBody({ content, source });
+    expect(without.body.facts).toMatchObject({ recoverable: 0, lost: 3 });
+
+    // Required fields in the body win over the class's, and apply with a format too.
+    const broken = orders.passes[2];
+    const own = await measureBody({
+      content: broken.content,
+      source: orders.source,
+      content_class: "api-json",
+      required_fields: ["order_id"],
+    });
+    expect(own.body).toMatchObject({ format: "json", schema_valid: true });
+    const named = await measureBody({ content: "{}", format: "json", required_fields: ["order_id"] });
+    expect(named.body).toMatchObject({ schema_valid: false });
+  });
+
+  it("answers every worked example of docs/measurement.md as the page shows it", async () => {
+    const page = readFileSync("docs/measurement.md", "utf8");
+    const blocks = [...page.matchAll(/```json (example|answer)\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[2] ?? ""));
+    expect(blocks.length).toBeGreaterThanOrEqual(16);
+    for (let i = 0; i + 1 < blocks.length; i += 2) {
+      const answer = await measureBody(blocks[i]);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body, JSON.stringify(blocks[i]).slice(0, 200)).toEqual(blocks[i + 1]);
+    }
+  });
+
+  it("refuses originals that are not a marker's hash, too many, or over 4 MiB", async () => {
+    const key = expectError(
+      await measureBody({ content: "x", originals: { "not-hex": "x" } }),
+      422,
+      "validation_failed",
+    );
+    expect(key.issues?.map((i) => i.path).join(" ")).toContain("originals");
+    const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`${i}`.padStart(12, "a"), "x"]));
+    expectError(await measureBody({ content: "x", originals: many }), 422, "validation_failed");
+    expectError(await measureBody({ content: "x", required_fields: [""] }), 422, "validation_failed");
+    const big = expectError(
+      await measureBody({ content: "x", originals: { abcdef123456: "x".repeat(4 * MiB + 1) } }),
+      413,
+      "payload_too_large",
+    );
+    expect(big.message).toContain("originals.abcdef123456");
+  });
+
   it("measures broken JSON and undecodable base64 as unparseable, never an error", async () => {
     const json = await measureBody({ content: '{"order_id": "A-1', source: orders.source, format: "json" });
     expect(json.status).toBe(200);

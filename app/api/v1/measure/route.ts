@@ -21,7 +21,12 @@ export const POST = route("/api/v1/measure", async (request) => {
     format = policy.format;
     requiredFields = policy.required_fields;
   }
-  return json(measure(body.content, { source: body.source ?? undefined, format, requiredFields }));
+  if (body.required_fields !== undefined) requiredFields = body.required_fields;
+  // Markers name originals in either case; the method looks them up in lower case.
+  const originals = body.originals
+    ? new Map(Object.entries(body.originals).map(([hash, text]) => [hash.toLowerCase(), text]))
+    : undefined;
+  return json(measure(body.content, { source: body.source ?? undefined, format, requiredFields, originals }));
 });
 
 const notAllowed = methodNotAllowed("/api/v1/measure");
