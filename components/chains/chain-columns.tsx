@@ -56,7 +56,7 @@ export const chainColumns = [
     cell: (c) => {
       const density = c.getValue();
       // Unmeasured chains (no content, or no known source) have only the claim to go on.
-      return density === null || density === undefined ? <span className="muted">—</span> : density.toFixed(2);
+      return density === null ? <span className="muted">—</span> : density.toFixed(2);
     },
   }),
   col.accessor("min_size_bytes", {

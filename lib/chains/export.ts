@@ -22,8 +22,8 @@ const COLUMNS: [string, (c: ChainSummaryWire) => string | number | null][] = [
   ["first_seen_at", (c) => c.first_seen_at],
   ["last_activity_at", (c) => c.last_activity_at],
   // Added after the first release of the export: appended, so columns read by position stay put.
-  ["measurement_mismatches", (c) => c.measurement_mismatches ?? 0],
-  ["min_measured_density", (c) => c.min_measured_density ?? null],
+  ["measurement_mismatches", (c) => c.measurement_mismatches],
+  ["min_measured_density", (c) => c.min_measured_density],
 ];
 
 export const CHAIN_CSV_HEADER = csvRow(COLUMNS.map(([name]) => name));

@@ -141,7 +141,7 @@ export const chainSummarySchema = z
     /** Passes whose content contradicts the client's claims. */
     checked_mismatches: count,
     /** Passes whose measured density, parseability or schema changes the guard's verdict on the claims. */
-    measurement_mismatches: count.optional(),
+    measurement_mismatches: count,
     integrity_findings: count,
     min_semantic_density: z
       .number()
@@ -150,7 +150,6 @@ export const chainSummarySchema = z
     min_measured_density: z
       .number()
       .nullable()
-      .optional()
       .describe(
         "the lowest density the server measured for the chain's passes (docs/measurement.md); null while none was measured",
       ),
@@ -174,7 +173,7 @@ export const chainDetailSchema = z
     integrity: z.array(integrityFindingSchema),
     client_mismatches: count,
     checked_mismatches: count,
-    measurement_mismatches: count.optional(),
+    measurement_mismatches: count,
     service_name: z.string().nullable().optional(),
   })
   .meta({ id: "Chain" });

@@ -50,9 +50,7 @@ describe("chain export columns", () => {
       '"c,1",summary,collapse_imminent;client_mismatch,5,1,c.p5,5,COLLAPSE_IMMINENT,c.p4,4,COLLAPSE_IMMINENT,1,0,0.14,620,2026-01-01T00:00:00.000Z,2026-01-01T00:20:00.000Z,2,0.08\r\n',
     );
     // A chain never measured: no mismatches, an empty density (not 0, which would read as a void).
-    expect(chainCsvRow({ ...chain, measurement_mismatches: undefined, min_measured_density: null })).toMatch(
-      /,0,\r\n$/,
-    );
+    expect(chainCsvRow({ ...chain, measurement_mismatches: 0, min_measured_density: null })).toMatch(/,0,\r\n$/);
     expect(chainCsvRow({ ...chain, collapse_point: null, min_size_bytes: null })).toContain(
       ",COLLAPSE_IMMINENT,,,,1,0,0.14,,",
     );
