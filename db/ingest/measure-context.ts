@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { sha256Hex } from "@/lib/guard/hash";
+import { MARKER_HASH } from "@/lib/measure/markers";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
@@ -60,7 +61,7 @@ async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise
  * ambiguous, as the retrieve route says, and names none here.
  */
 export async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(keys)].filter((k) => /^[0-9a-f]{12,64}$/.test(k));
+  const unique = [...new Set(keys)].filter((k) => MARKER_HASH.test(k));
   if (unique.length === 0) return new Map();
   // One indexable range per key and key kind (db/queries/originals/shared.ts `startsWith`).
   const parts = unique.map(

@@ -4,6 +4,8 @@
 
 const MIN_HEX = 12;
 const MAX_HEX = 64;
+/** A hash as `findMarkers` answers it (lower case): what a cached original is looked up by. */
+export const MARKER_HASH = new RegExp(`^[0-9a-f]{${MIN_HEX},${MAX_HEX}}$`);
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 

@@ -128,3 +128,6 @@ export const utcTimestamp = z.string().describe("RFC 3339, UTC");
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
 }
+
+/** Dot paths a JSON content must hold (a policy's, or a measurement's): `a.b`, `items[].sku`. */
+export const requiredFieldsSchema = z.array(text({ min: 1, max: 256 })).max(256);

@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { MAX_LOST_EXAMPLES, MAX_ORIGINALS, MEASURE_FORMATS, METHOD } from "../measure/index";
+import { MARKER_HASH } from "../measure/markers";
 import { utf8Length } from "../measure/tokens";
-import { contentClassSchema, text } from "./common";
+import { contentClassSchema, requiredFieldsSchema } from "./common";
 
 export const measureRequestSchema = z.object({
   content: z.string().describe(`The content to measure, at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8.`),
@@ -15,14 +16,13 @@ export const measureRequestSchema = z.object({
   content_class: contentClassSchema
     .optional()
     .describe("Supplies its policy's format and required fields when the body names no format."),
-  required_fields: z
-    .array(text({ min: 1, max: 256 }))
-    .max(256)
+  required_fields: requiredFieldsSchema
     .optional()
     .describe("Dot paths the content must hold (as a policy's); given, they win over the class's."),
   originals: z
     .record(
-      z.string().regex(/^[0-9a-fA-F]{12,64}$/, "a marker's hash: 12 to 64 hex characters"),
+      // Either case, as markers are written; the route looks them up in lower case.
+      z.string().regex(new RegExp(MARKER_HASH.source, "i"), "a marker's hash: 12 to 64 hex characters"),
       z.string().describe(`An original's text, at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8.`),
     )
     .refine((o) => Object.keys(o).length <= MAX_ORIGINALS, `at most ${MAX_ORIGINALS} originals`)

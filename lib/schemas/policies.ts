@@ -2,16 +2,13 @@ import { z } from "zod";
 import { cursorPart } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { CONTENT_FORMATS, DECODED_FORMATS, DEFAULT_CONTENT_FORMAT, DENSITY_SOURCES } from "../content-checks/formats";
-import { listOf, nonNegativeInt, text, unitInterval, utcTimestamp } from "./common";
+import { listOf, nonNegativeInt, requiredFieldsSchema, text, unitInterval, utcTimestamp } from "./common";
 
 export const policyBodySchema = z.object({
   min_size_bytes: nonNegativeInt,
   min_semantic_density: unitInterval,
   max_pass_number: nonNegativeInt,
-  required_fields: z
-    .array(text({ min: 1, max: 256 }))
-    .max(256)
-    .default([]),
+  required_fields: requiredFieldsSchema.default([]),
   description: text({ max: 2048 }).nullish(),
   /** How the server parses receipt content (server-side content checks). */
   format: z.enum(CONTENT_FORMATS).default(DEFAULT_CONTENT_FORMAT),

@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 export interface FencedBlock {
   /** The fence's language (`sh`, `ts`, `python`, ...), or "" when it names none. */
   lang: string;
+  /** What the fence says after its language (`example` in ```json example), trimmed. */
+  info: string;
   code: string;
 }
 
@@ -51,9 +53,9 @@ export function section(markdown: string, heading: string): string {
 /** The fenced code blocks of a markdown text, in order. */
 export function fencedBlocks(markdown: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
-  const fence = /^(`{3,})([\w-]*)[^\n]*\n([\s\S]*?)^\1[ \t]*$/gm;
+  const fence = /^(`{3,})([\w-]*)([^\n]*)\n([\s\S]*?)^\1[ \t]*$/gm;
   for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) {
-    blocks.push({ lang: m[2] ?? "", code: m[3] ?? "" });
+    blocks.push({ lang: m[2] ?? "", info: (m[3] ?? "").trim(), code: m[4] ?? "" });
   }
   return blocks;
 }
