@@ -9,6 +9,12 @@ export interface DatabaseConfig {
   readUrl?: string;
   /** Embedded data folder, or `memory://` for a throw-away database. */
   dataDir?: string;
+  /**
+   * An embedded database to start from instead of an empty one: a data folder as PGlite's
+   * `dumpDataDir()` writes it, loaded into `dataDir` (which must hold no database yet). The
+   * tests start each file from one migrated (or seeded) image instead of running initdb.
+   */
+  image?: Blob;
   /** Longest a statement may run (PostgreSQL only: PGlite cannot interrupt a running statement). */
   statementTimeoutMs?: number;
   /** Longest a query waits for a free connection (and, on PostgreSQL, to connect). */

@@ -36,7 +36,7 @@ export async function openPglite(config: DatabaseConfig): Promise<Connection> {
   }
   try {
     // pg_trgm backs the substring searches' trigram indexes, as on the server.
-    const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+    const client = new PGlite(dataDir, { extensions: { pg_trgm }, loadDataDir: config.image });
     await client.waitReady;
     await migratePglite(client);
     // No statement timeout here: PGlite runs in WebAssembly without timers, so PostgreSQL's

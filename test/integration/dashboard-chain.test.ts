@@ -2,7 +2,6 @@
 // specification in lib/chains/downsample.ts keeps, and the passes table pages through every pass.
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../support/database";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { getChain } from "@/db/queries/chains";
 import { getChainSeries } from "@/db/queries/chain-series";
@@ -15,7 +14,7 @@ import { integrityContext } from "@/lib/chains/integrity";
 import { selectSamples } from "../support/downsample-oracle";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 const BIG = "big-chain";
 const BIG_PASSES = 6_000;
@@ -48,7 +47,6 @@ function bigChain(from: number, to: number): PassReceipt[] {
 
 describe("chain page queries", () => {
   it("draws every pass of a small chain, with its floor, findings and mismatches", async () => {
-    await seedDemoIfEmpty();
     const series = await getChainSeries("demo-schema-truncation", await listChainBoundaries("demo-schema-truncation"));
     expect(series.total_passes).toBe(6);
     expect(series.downsampled).toBe(false);

@@ -2,14 +2,13 @@
 // lib/guard/guard.ts in memory, for stricter and looser candidates, and writes nothing.
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../support/database";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { getChain, listChains } from "@/db/queries/chains";
 import { getPolicy, listPolicyVersions } from "@/db/queries/policies";
 import { replayClass } from "@/db/queries/what-if";
 import { COLLAPSE_VERDICTS, evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
 import { summariseWhatIf } from "@/lib/chains/what-if";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 async function replayInMemory(contentClass: string, floor: CompressionPolicy): Promise<Map<string, number | null>> {
   const { items } = await listChains({ sort: "last_activity", order: "desc", limit: 500, content_class: contentClass });
@@ -26,7 +25,6 @@ async function replayInMemory(contentClass: string, floor: CompressionPolicy): P
 
 describe("what-if replay", () => {
   it("finds the same collapse points as the guard, under the floor in force and under candidates", async () => {
-    await seedDemoIfEmpty();
     for (const contentClass of ["summary", "api-json", "base64-blob"]) {
       const current = await getPolicy(contentClass);
       const candidates: CompressionPolicy[] = [

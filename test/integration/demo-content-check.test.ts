@@ -1,15 +1,10 @@
 // The demo data shows a checked mismatch: a client that claims "schema valid" for content
 // that misses a required field of its policy.
-import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
+import { describe, expect, it } from "vitest";
 import { getChain, listChains } from "@/db/queries/chains";
 import { setUpTestDatabase } from "../support/database";
 
-setUpTestDatabase();
-
-beforeAll(async () => {
-  await seedDemoIfEmpty();
-});
+setUpTestDatabase({ from: "demo" });
 
 describe("demo-content-check", () => {
   it("claims schema valid while its content misses a required field", async () => {

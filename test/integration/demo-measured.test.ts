@@ -1,8 +1,7 @@
 // The demo's numbers are measured, not typed: its chains hold what the compressors made and
 // the measurement found, and the chain whose agent claims high density is caught by the
 // server measuring its content.
-import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
+import { describe, expect, it } from "vitest";
 import { getChain, listChains } from "@/db/queries/chains";
 import { INCIDENT_REPORT } from "@/demo/incident-report";
 import { summarise } from "@/lib/compressors/summarise";
@@ -10,11 +9,7 @@ import { sha256Hex } from "@/lib/guard/hash";
 import { measure } from "@/lib/measure/index";
 import { setUpTestDatabase } from "../support/database";
 
-setUpTestDatabase();
-
-beforeAll(async () => {
-  await seedDemoIfEmpty();
-});
+setUpTestDatabase({ from: "demo" });
 
 describe("the demo's measured chains", () => {
   it("stores for demo-semantic-void the hashes, sizes and densities of the summaries themselves", async () => {

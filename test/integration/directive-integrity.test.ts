@@ -1,8 +1,7 @@
 // The two integrity kinds that say an agent ignored its directives: continued_after_halt and
 // restore_not_honoured, on the demo chains, in the chain API, the chart series, the passes
 // table and the chain summaries the lists filter on.
-import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
+import { describe, expect, it } from "vitest";
 import { getChainSeries } from "@/db/queries/chain-series";
 import { getChain, getChainSummary, listChains } from "@/db/queries/chains";
 import { listChainPasses } from "@/db/queries/passes";
@@ -14,11 +13,7 @@ import { passReceiptSchema } from "@/lib/schemas/passes";
 import { call } from "./api-helpers";
 import { jsonRequest, setUpTestDatabase } from "../support/database";
 
-setUpTestDatabase();
-
-beforeAll(async () => {
-  await seedDemoIfEmpty();
-});
+setUpTestDatabase({ from: "demo" });
 
 const kindsOf = (findings: { kind: string; pass_number: number }[]) => findings.map((f) => [f.kind, f.pass_number]);
 

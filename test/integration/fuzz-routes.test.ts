@@ -5,8 +5,7 @@
 // remembering to add it here.
 import path from "node:path";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
+import { describe, expect, it } from "vitest";
 import { METHODS, ROUTES, type RoutePattern } from "@/lib/http/registry";
 import { setUpTestDatabase } from "../support/database";
 import {
@@ -18,7 +17,7 @@ import {
   patternParams,
 } from "../support/hostile";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 // Runs per route and method; the seed is printed on failure by fast-check, so a failing case
 // can be replayed with FUZZ_SEED. Over 20 routes this is well over two thousand requests.
@@ -43,10 +42,6 @@ function decodeSegment(segment: string): string {
 
 const patterns = Object.keys(ROUTES) as RoutePattern[];
 const OTHER_METHODS = ["OPTIONS", "HEAD"] as const;
-
-beforeAll(async () => {
-  await seedDemoIfEmpty();
-});
 
 describe.each(patterns)("fuzz %s", (pattern) => {
   const declared = METHODS.filter((m) => m in ROUTES[pattern]);

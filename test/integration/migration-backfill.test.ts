@@ -10,13 +10,12 @@ import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { chains } from "@/db/schema";
 import { col, queryRows } from "@/db/sql";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
 import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_CHAIN_ROLLUPS_DAILY } from "@/db/ingest/rollups";
 import { setUpTestDatabase } from "../support/database";
 import { rawRows } from "../support/raw-rows";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 const FIGURES = sql`select chain_id, integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number
   from chains order by chain_id`;
@@ -73,7 +72,6 @@ async function runUpdates(file: string): Promise<number> {
 
 describe("migration 0008 backfill", () => {
   it("equals a full recompute of the chain summaries and of the roll-ups", async () => {
-    await seedDemoIfEmpty();
     const db = await getDb();
     const recomputed = await figures();
     expect(recomputed).toContain('"continued_after_halt_count":1');

@@ -4,14 +4,13 @@
 // schema accepts. A route added without a case here fails the coverage test. Long because
 // it is the one table of cases per route, which the coverage test reads as a whole.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { ROUTES, type RoutePattern } from "@/lib/http/registry";
 import { setStoreStatsSource } from "@/lib/observability/metrics";
 import { getStoreStats } from "@/db/queries/originals/metrics";
 import { setUpTestDatabase } from "../support/database";
 import { doc, validatorFor } from "../support/openapi";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 interface Case {
   name: string;
@@ -390,7 +389,6 @@ function withEnv<T>(env: Record<string, string> | undefined, run: () => Promise<
 }
 
 beforeAll(async () => {
-  await seedDemoIfEmpty();
   setStoreStatsSource(getStoreStats);
 }, 120_000);
 afterAll(() => setStoreStatsSource(null));

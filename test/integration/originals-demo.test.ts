@@ -1,7 +1,6 @@
 // The demo originals show every state the store can be in, link to the demo chain's
 // restore boundary, and seed only once.
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { seedDemoOriginals } from "@/db/demo-originals";
 import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals/links";
 import { getChainOriginalLinks } from "../support/chain-original-links";
@@ -12,10 +11,9 @@ import { getOriginalStats } from "@/db/queries/originals/stats";
 import { listOriginals } from "@/db/queries/originals/browse";
 import { setUpTestDatabase } from "../support/database";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 beforeAll(async () => {
-  await seedDemoIfEmpty();
   // 0 when db/demo.ts already seeds the originals itself.
   expect([0, 5]).toContain(await seedDemoOriginals());
 });

@@ -1,16 +1,14 @@
 // The demo's "search-results" class is there to show the recommendation: its three options
 // must differ, and match the working in docs/recommendation.md (the chains: demo/search-agents.ts).
 import { describe, expect, it } from "vitest";
-import { seedDemoIfEmpty } from "@/db/demo";
 import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call } from "./api-helpers";
 
-setUpTestDatabase();
+setUpTestDatabase({ from: "demo" });
 
 describe("demo recommendation", () => {
   it("recommends three different floors for search-results, none of which the floor in force matches", async () => {
-    await seedDemoIfEmpty();
     const answer = await call(
       getRecommendation,
       jsonRequest("/api/v1/policies/search-results/recommendation"),

@@ -1,29 +1,41 @@
 // Every integration test file gets a database of its own: an in-memory PGlite by default,
-// or a fresh database on the PostgreSQL server named by TEST_DATABASE_URL. Route handlers
-// and queries reach it through the process-wide handle, exactly as in the app.
+// or a fresh database on the PostgreSQL server named by TEST_DATABASE_URL. Each starts as a
+// copy of one made once per run (test/support/database-images.ts): migrated, or migrated and
+// seeded with the demo. Route handlers and queries reach it through the process-wide handle,
+// exactly as in the app.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
+import { databaseUrl } from "./database-images";
 
 export const driver: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
+export interface TestDatabaseOptions {
+  /** "demo": the file starts with the demo's data, as `npm start` seeds it; default empty. */
+  from?: "empty" | "demo";
+}
+
 /** Registers beforeAll/afterAll hooks that give this test file a database of its own. */
-export function setUpTestDatabase(): void {
+export function setUpTestDatabase(options: TestDatabaseOptions = {}): void {
   let dropDatabase: (() => Promise<void>) | undefined;
   beforeAll(async () => {
+    const images = inject("databaseImages");
+    const image = options.from === "demo" ? images.demo : images.migrated;
     const adminUrl = process.env.TEST_DATABASE_URL;
-    if (!adminUrl) {
-      setHandle(openDatabase({ dataDir: "memory://" }));
+    if (images.driver === "pglite" || !adminUrl) {
+      setHandle(openDatabase({ dataDir: "memory://", image: new Blob([readFileSync(image)]) }));
       return;
     }
     const name = `floorline_t_${randomBytes(6).toString("hex")}`;
     const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    setHandle(openDatabase({ url: url.toString() }));
+    try {
+      await admin.unsafe(`create database ${name} template ${image}`);
+    } finally {
+      await admin.end();
+    }
+    setHandle(openDatabase({ url: databaseUrl(adminUrl, name) }));
     dropDatabase = async () => {
       const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
       try {
