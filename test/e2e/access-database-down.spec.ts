@@ -7,8 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type AppServer, startApp } from "../support/app-server";
-import { freePort } from "../support/server-process";
+import { type AppServer, freePort, startApp } from "../support/app-server";
 
 const VERSION = "15";
 const skipReason =
@@ -45,7 +44,6 @@ test.beforeAll(async () => {
   asPostgres(port, "create role fltpages login password 'fltpages'");
   asPostgres(port, "create database fltpages owner fltpages");
   app = await startApp({
-    port: await freePort(),
     dataDir: path.join(dir, "unused"),
     env: {
       DATABASE_URL: `postgres://fltpages:fltpages@127.0.0.1:${port}/fltpages`,

@@ -8,7 +8,6 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { type AppServer, startApp } from "../support/app-server";
-import { freePort } from "../support/server-process";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 test.skip(!adminUrl, "needs TEST_DATABASE_URL");
@@ -30,7 +29,6 @@ test.beforeAll(async () => {
   for (const i of [0, 1]) {
     apps.push(
       await startApp({
-        port: await freePort(),
         dataDir: path.join(dir, `unused-${i}`),
         env: { DATABASE_URL: url.toString(), LOG_LEVEL: "warn" },
       }),

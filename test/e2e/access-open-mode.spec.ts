@@ -3,15 +3,13 @@
 // listens on loopback, that came through no proxy. A proxy on the same machine, a server
 // bound to every address (by `npm start` or by a bare `next start`), and settings that
 // would open the server wider than meant are each refused.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type AppServer, startApp } from "../support/app-server";
+import { type AppServer, freePort, spawnApp, startApp } from "../support/app-server";
 import { floorlineCli } from "../support/keys";
-import { freePort, startServer } from "../support/server-process";
 
 test.describe.configure({ mode: "serial" });
 
@@ -75,112 +73,78 @@ test("a client cannot send the socket header the start script sets", async () =>
   expect(response.status).toBe(401);
 });
 
-async function untilAnswering(base: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output()}`);
-    try {
-      await fetch(`${base}/api/v1/health`);
-      return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the server did not answer:\n${output()}`);
-}
-
 /** The exit code of a server expected to refuse to start; a server that starts anyway is stopped. */
-async function refusal(server: ReturnType<typeof startServer>): Promise<number | null | "still running"> {
+async function refusal(server: AppServer): Promise<number | null | "still running"> {
   const code = await Promise.race([
     server.exited,
     new Promise<"still running">((r) => setTimeout(() => r("still running"), 60_000)),
   ]);
-  if (code === "still running") await stop(server.child);
+  if (code === "still running") await server.stop();
   return code;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 test("npm start on every address asks loopback clients for a credential too", async () => {
   test.setTimeout(120_000);
-  const port = await freePort();
-  const server = startServer(port, path.join(dir, "every-address"), { HOST: "0.0.0.0" });
+  const server = await startApp({ dataDir: path.join(dir, "every-address"), env: { HOST: "0.0.0.0" } });
   try {
-    await untilAnswering(server.base, server.child, server.output);
     const response = await fetch(`${server.base}/api/v1/chains`);
     expect(response.status).toBe(401);
     expect(await response.text()).toContain("npm run floorline -- keys create");
   } finally {
-    await stop(server.child);
+    await server.stop();
   }
 });
 
 test("a bare `next start -H 0.0.0.0` leaves no door open either", async () => {
   test.setTimeout(120_000);
   const port = await freePort();
-  let output = "";
-  const child = spawn(
-    path.join(process.cwd(), "node_modules/.bin/next"),
-    ["start", "-H", "0.0.0.0", "-p", String(port)],
-    {
-      env: {
-        ...process.env,
-        FLOORLINE_DATA_DIR: path.join(dir, "bare-next"),
-        FLOORLINE_DEMO: "0",
-        DATABASE_URL: "",
-        HOST: "",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  // Next.js's own server, not the start script: no socket header, no refusal of wide settings.
+  const server = await startApp({
+    port,
+    dataDir: path.join(dir, "bare-next"),
+    env: { HOST: "" },
+    command: {
+      file: path.join(process.cwd(), "node_modules/.bin/next"),
+      args: ["start", "-H", "0.0.0.0", "-p", String(port)],
     },
-  );
-  child.stdout!.on("data", (c) => (output += c));
-  child.stderr!.on("data", (c) => (output += c));
-  const base = `http://127.0.0.1:${port}`;
+  });
   try {
-    await untilAnswering(base, child, () => output);
-    expect((await fetch(`${base}/api/v1/chains`)).status).toBe(401);
-    const viaBare = await fetch(`${base}/api/v1/keys`, {
+    expect((await fetch(`${server.base}/api/v1/chains`)).status).toBe(401);
+    const viaBare = await fetch(`${server.base}/api/v1/keys`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "sneaky", scopes: ["admin"] }),
     });
     expect(viaBare.status).toBe(401);
   } finally {
-    await stop(child);
+    await server.stop();
   }
 });
 
 test("FLOORLINE_AUTH=off on every address refuses to start unless the operator says they understand", async () => {
   test.setTimeout(120_000);
-  const refused = startServer(await freePort(), path.join(dir, "off"), { HOST: "0.0.0.0", FLOORLINE_AUTH: "off" });
+  const refused = await spawnApp({
+    dataDir: path.join(dir, "off"),
+    env: { HOST: "0.0.0.0", FLOORLINE_AUTH: "off" },
+  });
   expect(await refusal(refused)).toBe(1);
   expect(refused.output()).toContain("FLOORLINE_AUTH_OFF_I_UNDERSTAND");
 
-  const port = await freePort();
-  const allowed = startServer(port, path.join(dir, "off"), {
-    HOST: "0.0.0.0",
-    FLOORLINE_AUTH: "off",
-    FLOORLINE_AUTH_OFF_I_UNDERSTAND: "1",
-    LOG_LEVEL: "warn",
+  const allowed = await startApp({
+    dataDir: path.join(dir, "off"),
+    env: { HOST: "0.0.0.0", FLOORLINE_AUTH: "off", FLOORLINE_AUTH_OFF_I_UNDERSTAND: "1", LOG_LEVEL: "warn" },
   });
   try {
-    await untilAnswering(allowed.base, allowed.child, allowed.output);
     expect((await fetch(`${allowed.base}/api/v1/chains`)).status).toBe(200);
   } finally {
-    await stop(allowed.child);
+    await allowed.stop();
   }
 });
 
 test("a FLOORLINE_API_TOKEN shorter than 32 characters refuses to start, and is not echoed", async () => {
   test.setTimeout(120_000);
   const token = "tooShort-secret-123";
-  const refused = startServer(await freePort(), path.join(dir, "token"), { FLOORLINE_API_TOKEN: token });
+  const refused = await spawnApp({ dataDir: path.join(dir, "token"), env: { FLOORLINE_API_TOKEN: token } });
   expect(await refusal(refused)).toBe(1);
   expect(refused.output()).toContain("FLOORLINE_API_TOKEN");
   expect(refused.output()).toContain("32");
@@ -195,8 +159,7 @@ test("behind a trusted proxy saying https: HSTS and a __Host- Secure cookie; fro
     ["operators", "create", "--name", "olga", "--role", "admin", "--password-stdin"],
     "olga password 1",
   );
-  const port = await freePort();
-  const server = startServer(port, dataDir, { FLOORLINE_TRUSTED_PROXIES: "127.0.0.1", LOG_LEVEL: "warn" });
+  const server = await startApp({ dataDir, env: { FLOORLINE_TRUSTED_PROXIES: "127.0.0.1", LOG_LEVEL: "warn" } });
   const signIn = (headers: Record<string, string>) =>
     fetch(`${server.base}/api/v1/session`, {
       method: "POST",
@@ -204,7 +167,6 @@ test("behind a trusted proxy saying https: HSTS and a __Host- Secure cookie; fro
       body: JSON.stringify({ name: "olga", password: "olga password 1" }),
     });
   try {
-    await untilAnswering(server.base, server.child, server.output);
     const https = { "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.4" };
     const secure = await signIn(https);
     expect(secure.status).toBe(201);
@@ -248,6 +210,6 @@ test("behind a trusted proxy saying https: HSTS and a __Host- Secure cookie; fro
     expect(String(claimed.headers["set-cookie"])).toMatch(/^floorline_session=/);
     expect(String(claimed.headers["set-cookie"])).not.toContain("Secure");
   } finally {
-    await stop(server.child);
+    await server.stop();
   }
 });

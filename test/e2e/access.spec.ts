@@ -2,16 +2,14 @@
 // see the pages (with the security headers and no CSP violation), sign out and be sent back;
 // a viewer cannot save a floor; an admin makes a key shown once; and a page on another origin
 // (a second loopback port, then a DNS-rebinding name) cannot write, signed in or not.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, type Page, chromium, expect, test } from "@playwright/test";
+import { type AppServer, freePort, startApp } from "../support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
-import { freePort } from "../support/server-process";
 import { floorlineCli, secretOf } from "../support/keys";
-import { startScript } from "../support/scripts";
 
 // Servers of this spec's own (Floorline with operators, the attacker's page) on free ports.
 let PORT = 0;
@@ -22,52 +20,26 @@ const VIEWER = { name: "victor", password: "victor password 1" };
 
 test.describe.configure({ mode: "serial" });
 
-let server: ChildProcess | undefined;
+let server: AppServer | undefined;
 let dir = "";
 let readKey = "";
-let output = "";
 
 const cli = (args: string[], input = "") => floorlineCli(path.join(dir, "data"), args, input);
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  PORT = await freePort();
-  base = `http://127.0.0.1:${PORT}`;
   dir = mkdtempSync(path.join(os.tmpdir(), "floorline-access-"));
   // The CLI writes the first credentials before the server owns the folder.
   cli(["operators", "create", "--name", ADMIN.name, "--role", "admin", "--password-stdin"], ADMIN.password);
   cli(["operators", "create", "--name", VIEWER.name, "--role", "viewer", "--password-stdin"], VIEWER.password);
   readKey = JSON.parse(cli(["keys", "create", "--name", "checker", "--scopes", "read,admin", "--json"])).key;
-  server = spawn(process.execPath, startScript(), {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      FLOORLINE_DATA_DIR: path.join(dir, "data"),
-      FLOORLINE_DEMO: "1",
-      DATABASE_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout!.on("data", (c) => (output += c));
-  server.stderr!.on("data", (c) => (output += c));
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the access server did not start:\n${output}`);
+  server = await startApp({ dataDir: path.join(dir, "data"), env: { FLOORLINE_DEMO: "1" } });
+  PORT = server.port;
+  base = server.base;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once("exit", r));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -285,5 +257,5 @@ test("a page on another origin cannot write, signed in or not, nor through a reb
   // The secret is never logged.
   const secret = secretOf(readKey);
   expect(secret.length).toBeGreaterThan(20);
-  expect(output).not.toContain(secret);
+  expect(server!.output()).not.toContain(secret);
 });

@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { postJson, startApp } from "../support/app-server";
-import { freePort } from "../support/server-process";
 
 const receipt = (chainId: string, n: number) => ({
   chain_id: chainId,
@@ -106,7 +105,6 @@ test("event streams: the cap holds when streams open together, and one key canno
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-stream-limits-"));
   const token = `e2e-stream-limits-${"t".repeat(40)}`;
   const app = await startApp({
-    port: await freePort(),
     dataDir,
     env: { FLOORLINE_API_TOKEN: token, FLOORLINE_MAX_EVENT_STREAMS: "4", FLOORLINE_MAX_EVENT_STREAMS_PER_CALLER: "2" },
   });
@@ -150,7 +148,7 @@ test("event streams: the cap holds when streams open together, and one key canno
 test("a chain page whose stream the server refused comes back live when there is room again", async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-stream-retry-"));
-  const app = await startApp({ port: await freePort(), dataDir, env: { FLOORLINE_MAX_EVENT_STREAMS: "1" } });
+  const app = await startApp({ dataDir, env: { FLOORLINE_MAX_EVENT_STREAMS: "1" } });
   const held = new AbortController();
   try {
     expect((await postJson(`${app.base}/api/v1/passes`, receipt("e2e-retry", 1))).status).toBe(201);

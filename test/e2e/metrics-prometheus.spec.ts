@@ -5,8 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type AppServer, postJson, startApp } from "../support/app-server";
-import { freePort } from "../support/server-process";
+import { type AppServer, freePort, postJson, startApp } from "../support/app-server";
 
 const hasPrometheus = spawnSync("prometheus", ["--version"]).status === 0;
 const hasPromtool = spawnSync("promtool", ["--version"]).status === 0;

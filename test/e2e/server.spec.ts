@@ -8,7 +8,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort, receipt, startServer, waitHealthy } from "../support/server-process";
+import { type AppServer, freePort, receipt, spawnApp, startApp } from "../support/app-server";
 
 const base = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
@@ -152,12 +152,15 @@ test.describe("one server per embedded data folder", () => {
     test.setTimeout(300_000);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-folder-"));
     const port = await freePort();
+    const servers: AppServer[] = [];
     try {
-      const first = startServer(port, dataDir);
-      await waitHealthy(first);
+      // A truly empty folder: the first start makes the database (initdb, migrations) under its lock.
+      const first = await startApp({ port, dataDir, from: "empty" });
+      servers.push(first);
       const pid = first.child.pid!;
 
-      const second = startServer(await freePort(), dataDir);
+      const second = await spawnApp({ dataDir, from: "empty" });
+      servers.push(second);
       expect(await second.exited).toBe(1);
       expect(second.output()).toContain(`The data folder ${dataDir} is in use by process ${pid}`);
 
@@ -197,8 +200,8 @@ test.describe("one server per embedded data folder", () => {
       // The dead owner's lock is still there: the restart must take it over.
       expect(JSON.parse(readFileSync(path.join(dataDir, "floorline.lock"), "utf8")).pid).toBe(pid);
 
-      const again = startServer(port, dataDir);
-      await waitHealthy(again);
+      const again = await startApp({ port, dataDir, from: "empty" });
+      servers.push(again);
       expect(JSON.parse(readFileSync(path.join(dataDir, "floorline.lock"), "utf8")).pid).toBe(again.child.pid);
       const chains = new Set(acknowledged.map((id) => id.slice(0, id.lastIndexOf("."))));
       const stored = new Set<string>();
@@ -210,9 +213,10 @@ test.describe("one server per embedded data folder", () => {
         }
       }
       expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-      again.child.kill("SIGTERM");
-      expect(await again.exited).toBe(0);
+      expect(await again.stop()).toBe(0);
     } finally {
+      // Whatever a failure left running; a no-op for the servers that exited.
+      for (const server of servers) await server.stop("SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -224,7 +228,7 @@ test.describe("when the database is down", () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-down-"));
     const port = await freePort();
     // Nothing listens on port 1: every connection attempt is refused.
-    const server = startServer(port, dataDir, { DATABASE_URL: "postgres://floorline:x@127.0.0.1:1/none" });
+    const server = await spawnApp({ port, dataDir, env: { DATABASE_URL: "postgres://floorline:x@127.0.0.1:1/none" } });
     try {
       let health: Response | undefined;
       for (let i = 0; i < 240 && !health && server.child.exitCode === null; i++) {
@@ -261,8 +265,7 @@ test.describe("when the database is down", () => {
       await expect(page.getByRole("heading", { name: "The database is unavailable" })).toBeVisible();
       await expect(page.getByRole("link", { name: "Try again" })).toHaveAttribute("href", "/chains");
     } finally {
-      server.child.kill("SIGTERM");
-      await server.exited;
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

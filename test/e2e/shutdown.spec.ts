@@ -1,68 +1,24 @@
 // The run command's server owns an embedded database; SIGTERM and SIGINT must close it
 // cleanly so that a restart finds every committed receipt and the folder opens again.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
-import {
-  freePort,
-  receipt as ownReceipt,
-  startServer as startOwnServer,
-  waitHealthy as waitOwnHealthy,
-} from "../support/server-process";
-import { startScript } from "../support/scripts";
-
-const PORT = Number(process.env.E2E_PORT) + 50;
-const base = `http://127.0.0.1:${PORT}`;
-
-function startServer(dataDir: string): { child: ChildProcess; output: () => string } {
-  let output = "";
-  const child = spawn(process.execPath, startScript(), {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      FLOORLINE_DATA_DIR: dataDir,
-      FLOORLINE_DEMO: "0",
-      DATABASE_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const { stdout, stderr } = child;
-  if (!stdout || !stderr) throw new Error("the server was spawned without piped output");
-  stdout.on("data", (chunk) => (output += chunk));
-  stderr.on("data", (chunk) => (output += chunk));
-  return { child, output: () => output };
-}
-
-async function waitHealthy(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become healthy");
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-}
+import { type AppServer, freePort, receipt as ownReceipt, startApp } from "../support/app-server";
 
 test("SIGTERM and SIGINT close the embedded database; a restart finds every receipt", async () => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-shutdown-"));
+  const port = await freePort();
+  const servers: AppServer[] = [];
   try {
     for (const [round, signal] of [
       [1, "SIGTERM"],
       [2, "SIGINT"],
     ] as const) {
-      const server = startServer(dataDir);
-      await waitHealthy();
+      const server = await startApp({ port, dataDir });
+      servers.push(server);
       const receipt = {
         chain_id: "shutdown-chain",
         pass_id: `shutdown.p${round}`,
@@ -73,25 +29,25 @@ test("SIGTERM and SIGINT close the embedded database; a restart finds every rece
         schema_valid: true,
         semantic_density_score: 0.9,
       };
-      const stored = await fetch(`${base}/api/v1/passes`, {
+      const stored = await fetch(`${server.base}/api/v1/passes`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(receipt),
       });
       expect(stored.status).toBe(201);
-      const exit = exited(server.child);
-      server.child.kill(signal);
-      expect(await exit).toBe(0);
+      expect(await server.stop(signal)).toBe(0);
       expect(server.output()).toContain(`${signal}: closing the database`);
+      // Closing the database releases the folder's lock; a process that exits without closing leaves it.
+      expect(existsSync(path.join(dataDir, "floorline.lock"))).toBe(false);
     }
-    const server = startServer(dataDir);
-    await waitHealthy();
-    const chain = await (await fetch(`${base}/api/v1/chains/shutdown-chain`)).json();
+    const server = await startApp({ port, dataDir });
+    servers.push(server);
+    const chain = await (await fetch(`${server.base}/api/v1/chains/shutdown-chain`)).json();
     expect(chain.passes.map((p: { pass_id: string }) => p.pass_id)).toEqual(["shutdown.p1", "shutdown.p2"]);
-    const exit = exited(server.child);
-    server.child.kill("SIGTERM");
-    expect(await exit).toBe(0);
+    expect(await server.stop()).toBe(0);
   } finally {
+    // Whatever a failure left running; a no-op for the servers that exited.
+    for (const server of servers) await server.stop("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
@@ -100,10 +56,11 @@ test("shutdown drains the request in flight, ends event streams, answers 503 aft
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "floorline-drain-"));
   const port = await freePort();
+  const servers: AppServer[] = [];
   try {
-    const server = startOwnServer(port, dataDir);
-    await waitOwnHealthy(server);
-    const url = `http://127.0.0.1:${port}`;
+    const server = await startApp({ port, dataDir });
+    servers.push(server);
+    const url = server.base;
     const post = (body: unknown) =>
       fetch(`${url}/api/v1/passes`, {
         method: "POST",
@@ -137,6 +94,7 @@ test("shutdown drains the request in flight, ends event streams, answers 503 aft
     for (;;) if ((await reader.read()).done) break;
     await socketClosed;
     expect(await server.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, "floorline.lock"))).toBe(false);
 
     const [first, second] = answers.split(/(?=HTTP\/1\.1 )/);
     expect(first).toMatch(/^HTTP\/1\.1 201 /);
@@ -157,13 +115,13 @@ test("shutdown drains the request in flight, ends event streams, answers 503 aft
     expect(inFlight, log).toBeDefined();
     expect(Date.parse(inFlight!.time), log).toBeLessThanOrEqual(Date.parse(closing!.time));
 
-    const again = startOwnServer(port, dataDir);
-    await waitOwnHealthy(again);
+    const again = await startApp({ port, dataDir });
+    servers.push(again);
     const chain = await (await fetch(`${url}/api/v1/chains/drain-chain`)).json();
     expect(chain.passes.map((p: { pass_id: string }) => p.pass_id)).toEqual(["drain-chain.p1", "drain-chain.p2"]);
-    again.child.kill("SIGTERM");
-    expect(await again.exited).toBe(0);
+    expect(await again.stop()).toBe(0);
   } finally {
+    for (const server of servers) await server.stop("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

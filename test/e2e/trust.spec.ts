@@ -6,9 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type AppServer, startApp } from "../support/app-server";
+import { type AppServer, freePort, startApp } from "../support/app-server";
 import { floorlineCli } from "../support/keys";
-import { freePort } from "../support/server-process";
 
 const ADMIN = { name: "alice", password: "alice password 1" };
 const VIEWER = { name: "victor", password: "victor password 1" };

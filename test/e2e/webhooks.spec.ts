@@ -6,8 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { verifySignature } from "@/lib/webhooks/signature";
-import { type AppServer, postJson, startApp } from "../support/app-server";
-import { freePort } from "../support/server-process";
+import { type AppServer, freePort, postJson, startApp } from "../support/app-server";
 import { nth, type Received, type Receiver, startReceiver, startStuckReceiver } from "../support/receiver";
 
 const receipt = (chain: string, n: number, density: number) => ({

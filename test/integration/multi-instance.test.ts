@@ -4,19 +4,23 @@
 // then reuses that build).
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findFreePort, startApp, type RunningApp } from "../bench/support/server";
+import { type AppServer, startApp } from "../support/app-server";
 import { cliScript } from "../support/scripts";
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-const BUILD_TIMEOUT = 600_000;
+// `npm test` builds the app before this stage; run by hand on changed sources, the first
+// start runs `next build` first, and a loaded machine starts slowly too.
+const START_TIMEOUT = 300_000;
 // The keys CLI (access control); the revocation test runs where it exists.
 const CLI = "scripts/floorline.ts";
 
-async function call(app: RunningApp, method: string, path: string, body?: unknown, key?: string) {
-  const response = await fetch(`${app.baseUrl}${path}`, {
+async function call(app: AppServer, method: string, route: string, body?: unknown, key?: string) {
+  const response = await fetch(`${app.base}${route}`, {
     method,
     headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -62,10 +66,11 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
-  let a: RunningApp;
-  let b: RunningApp;
+  let a: AppServer;
+  let b: AppServer;
   let dropDatabase: () => Promise<void>;
   let databaseUrl: string;
+  let dir: string;
 
   beforeAll(async () => {
     const name = `floorline_multi_${randomBytes(5).toString("hex")}`;
@@ -81,14 +86,17 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
     };
     databaseUrl = url.toString();
     const env = { DATABASE_URL: databaseUrl, FLOORLINE_DEMO: "0", NODE_ENV: "production" };
+    // Data folders the instances leave unused (the database is PostgreSQL's).
+    dir = mkdtempSync(path.join(tmpdir(), "floorline-multi-"));
     // One after the other: the first may build, and two builds must not share a folder.
-    a = await startApp({ port: await findFreePort(3800, 3849), distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
-    b = await startApp({ port: await findFreePort(3850, 3899), distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
-  }, BUILD_TIMEOUT * 2);
+    a = await startApp({ dataDir: path.join(dir, "a"), env, healthyWithinMs: START_TIMEOUT });
+    b = await startApp({ dataDir: path.join(dir, "b"), env, healthyWithinMs: START_TIMEOUT });
+  }, START_TIMEOUT * 2);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await dropDatabase?.();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   it("judges the next receipt on B with the policy just saved on A", async () => {
@@ -116,7 +124,7 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
   it("shows a receipt ingested on A on an event stream served by B, as it commits", async () => {
     expect((await call(a, "POST", "/api/v1/passes", receipt("live-chain", 1, 5_000))).status).toBe(201);
     const controller = new AbortController();
-    const response = await fetch(`${b.baseUrl}/api/v1/chains/live-chain/events`, { signal: controller.signal });
+    const response = await fetch(`${b.base}/api/v1/chains/live-chain/events`, { signal: controller.signal });
     expect(response.status).toBe(200);
     const { state, reading } = readStream(response);
     try {

@@ -11,19 +11,22 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_ENTRY, sdk } from "../../sdk/typescript/test/load";
 import { createDatabase } from "../bench/support/postgres";
-import { findFreePort, type RunningApp, startApp } from "../bench/support/server";
+import { type AppServer, startApp } from "../support/app-server";
 
-const BUILD_TIMEOUT = 600_000;
+// `npm test` builds the app before this stage; run by hand on changed sources, the start
+// script runs `next build` first, and a loaded machine starts slowly too.
+const START_TIMEOUT = 300_000;
 const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
-let app: RunningApp;
+let app: AppServer;
 let port: number;
+let dataDir: string;
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 async function call(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${app.baseUrl}${route}`, {
+  const response = await fetch(`${app.base}${route}`, {
     method,
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -39,18 +42,22 @@ async function chain(id: string) {
 }
 
 beforeAll(async () => {
-  port = await findFreePort(4150, 4154);
+  // The embedded database's folder (unused on PostgreSQL); the restart below reopens it.
+  dataDir = mkdtempSync(path.join(tmpdir(), "floorline-sdk-app-"));
   if (adminUrl) {
     const database = await createDatabase(adminUrl, "floorline_sdk");
     env = { DATABASE_URL: database.url, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
-    cleanup = database.drop;
+    cleanup = async () => {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
   } else {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "floorline-sdk-app-"));
-    env = { DATABASE_URL: "", FLOORLINE_DATA_DIR: dataDir, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
+    env = { DATABASE_URL: "", FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" };
     cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
   }
-  app = await startApp({ port, distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
-}, BUILD_TIMEOUT);
+  app = await startApp({ dataDir, env, healthyWithinMs: START_TIMEOUT });
+  port = app.port;
+}, START_TIMEOUT);
 
 afterAll(async () => {
   await app?.stop();
@@ -58,7 +65,7 @@ afterAll(async () => {
 }, 60_000);
 
 const client = (options: Partial<import("../../sdk/typescript/src/index").FloorlineOptions> = {}) =>
-  new sdk.Floorline({ url: app.baseUrl, flushOnExit: false, initialBackoffMs: 100, maxBackoffMs: 1_000, ...options });
+  new sdk.Floorline({ url: app.base, flushOnExit: false, initialBackoffMs: 100, maxBackoffMs: 1_000, ...options });
 
 /** Text that shrinks pass after pass, as a summariser's output would. */
 const passText = (n: number) => `pass ${n}: `.concat("context worth keeping ".repeat(Math.max(1, 60 - n * 7)));
@@ -127,7 +134,7 @@ describe("the SDK against the built app", () => {
     recordThousand(1);
     await new Promise((r) => setTimeout(r, 10_000));
     expect(fl.stats.retried).toBeGreaterThan(0);
-    app = await startApp({ port, distDir: ".next", env, timeoutMs: BUILD_TIMEOUT });
+    app = await startApp({ port, dataDir, env, healthyWithinMs: START_TIMEOUT });
     await fl.flush();
     expect(fl.stats).toMatchObject({ sent: 20_000, dropped: 0, failed: 0, queued: 0 });
     for (const c of chains) {
@@ -228,7 +235,7 @@ describe("the SDK against the built app", () => {
       const chain = new Floorline({ url: process.env.URL }).chain("exits-at-once");
       for (let n = 1; n <= 40; n++) chain.recordPass("in " + n, "out ".repeat(100 - n), { density: 0.9 });`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-      env: { ...process.env, SDK: DIST_ENTRY, URL: app.baseUrl },
+      env: { ...process.env, SDK: DIST_ENTRY, URL: app.base },
       stdio: "inherit",
     });
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
@@ -253,7 +260,7 @@ async function forward(
         res.end(JSON.stringify({ error: { code: "rate_limited", message: "Too many requests; retry later." } }));
         return;
       }
-      const upstream = await fetch(`${app.baseUrl}${req.url}`, {
+      const upstream = await fetch(`${app.base}${req.url}`, {
         method: req.method,
         headers: { "content-type": req.headers["content-type"] ?? "application/json" },
         body: chunks.length ? Buffer.concat(chunks) : undefined,

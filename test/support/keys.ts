@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { parseApiKey } from "../../lib/auth/credentials";
+import { fillDataFolder } from "./data-folders";
 import { cliScript } from "./scripts";
 
 /** The secret part of an API key (`fl_<id>_<secret>`; base64url, so it may itself hold "_"). */
@@ -11,6 +12,7 @@ export function secretOf(key: string): string {
 
 /** The operator CLI (`npm run floorline`) on an embedded data folder no server owns yet. */
 export function floorlineCli(dataDir: string, args: string[], input = ""): string {
+  fillDataFolder(dataDir);
   const result = spawnSync(process.execPath, [...cliScript(), ...args], {
     env: { ...process.env, FLOORLINE_DATA_DIR: dataDir, DATABASE_URL: "" },
     input,

@@ -1,4 +1,4 @@
-"""The built app as a real server process, as test/support/server-process.ts starts it."""
+"""The built app as a real server process, as test/support/app-server.ts starts it."""
 
 from __future__ import annotations
 
