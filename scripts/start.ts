@@ -4,15 +4,15 @@
 // every request an id and one log line, and on SIGTERM/SIGINT stops accepting, drains, ends
 // the event streams, closes the database and exits. Long because it is the one place that
 // owns the sockets and the process; its access-control part lives in start-access.ts.
-import { spawnSync } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import type { AddressInfo, Socket } from "node:net";
 import { ENV_SCHEMA, env } from "../lib/env";
+import { ensureBuilt } from "./build";
 import { accessFront, accessSettingsRefusal } from "./start-access";
 import { ApiError, type ErrorCode } from "../lib/errors";
 
@@ -116,48 +116,7 @@ if (!env("DATABASE_URL")) {
 // ---- Build when the sources changed since the last build ----------------------------------
 
 const distDir = env("NEXT_DIST_DIR") ?? ".next";
-const stamp = path.join(root, distDir, "floorline-source-stamp");
-const SOURCES = [
-  "app",
-  "components",
-  "db",
-  "lib",
-  "drizzle",
-  "instrumentation.ts",
-  "proxy.ts",
-  "next.config.mjs",
-  "package-lock.json",
-  "tsconfig.json",
-];
-
-function sourceStamp(): string {
-  const hash = createHash("sha256");
-  const visit = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) visit(path.join(p, name));
-    } else {
-      hash.update(`${path.relative(root, p)}\0${st.size}\0${st.mtimeMs}\n`);
-    }
-  };
-  for (const s of SOURCES) visit(path.join(root, s));
-  return hash.digest("hex");
-}
-
-const current = sourceStamp();
-const built =
-  existsSync(path.join(root, distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === current;
-if (!built) {
-  logger.info("no current build: running next build");
-  const result = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], {
-    cwd: root,
-    env: process.env,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stamp, current);
-}
+if (!ensureBuilt({ root, distDir, log: (line) => logger.info(line) })) process.exit(1);
 
 // ---- Route patterns for the log, from the build's own manifests -------------------------
 
