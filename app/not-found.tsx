@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 
 export const metadata: Metadata = { title: "Not found" };
 
-export default function NotFound() {
+// Rendered for each request, not once at build time: a page built ahead carries no nonce, so
+// the page's policy blocked its scripts and it never hydrated (no theme toggle, no menu).
+export default async function NotFound() {
+  await connection();
   return (
     <div className="panel empty" data-testid="not-found">
       <h1>Page not found</h1>

@@ -23,12 +23,14 @@ const isCurrent = (pathname: string, href: string) =>
 export function SiteNav() {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
-  const admin = mayAdminister(useSession());
+  const session = useSession();
+  const admin = mayAdminister(session);
   // Following a link closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the path on purpose
   useEffect(() => setOpen(false), [pathname]);
   return (
-    <nav aria-label="Main" className="site-nav" data-open={open}>
+    // data-session: "ready" once the session is read (the page is hydrated and its header final).
+    <nav aria-label="Main" className="site-nav" data-open={open} data-session={session ? "ready" : "loading"}>
       <button
         type="button"
         className="nav-toggle"
