@@ -1,34 +1,116 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, Biome (format, lint, the layers in biome.json), unit, integration
-# on PGlite, integration on PostgreSQL (when TEST_DATABASE_URL is set), then Playwright
-# end-to-end against the built app in Debian's Chromium, then the Python SDK's pytest suite.
-set -euo pipefail
+# `npm test`: every check, in stages run side by side where they do not depend on each other,
+# each stage's output printed whole when it ends and every stage's duration at the end.
+#   1. static (typecheck, Biome, drizzle-kit check, schema vs migrations) | build (the app and
+#      the SDK, once, for every stage that starts them) | unit
+#   2. integration on PGlite | integration on PostgreSQL (when TEST_DATABASE_URL is set) |
+#      sdk | e2e (Playwright in Debian's Chromium against the built app) | Python SDK (pytest)
+# docs/testing.md says what each stage holds and what it costs. TEST_STAGES="unit e2e" runs
+# only the stages named (and the build, a no-op when it is current).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+bin=node_modules/.bin
+logs=.floorline/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
 
-echo "== typecheck"
-node_modules/.bin/tsc --noEmit
-echo "== format, lint and layers (Biome)"
-node_modules/.bin/biome ci .
-echo "== migration history (drizzle-kit check)"
-node_modules/.bin/drizzle-kit check
-echo "== schema and migrations agree"
-bash scripts/check-schema.sh
-echo "== unit"
-node_modules/.bin/vitest run --project unit
-echo "== sdk (built, then tested as packed)"; node_modules/.bin/vitest run --project sdk
-echo "== integration (PGlite)"
-env -u TEST_DATABASE_URL node_modules/.bin/vitest run --project integration
-if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  echo "== integration (PostgreSQL)"
-  node_modules/.bin/vitest run --project integration
-else
-  echo "== integration (PostgreSQL) skipped: TEST_DATABASE_URL is not set"
+selected() { [ -z "${TEST_STAGES:-}" ] || [[ " $TEST_STAGES " == *" $1 "* ]]; }
+
+declare -A started pid
+failed=()
+summary=()
+
+# start NAME COMMAND...: runs the command in the background, its output kept in $logs/NAME.log.
+start() {
+  local name=$1
+  shift
+  [ "$name" = build ] || selected "$name" || return 0
+  started[$name]=$(date +%s)
+  ("$@" </dev/null >"$logs/$name.log" 2>&1) &
+  pid[$name]=$!
+}
+
+# finish NAME...: waits for each stage, prints its output and notes its duration and result.
+finish() {
+  local name status seconds
+  for name in "$@"; do
+    [ -n "${pid[$name]:-}" ] || continue
+    status=0
+    wait "${pid[$name]}" || status=$?
+    seconds=$(($(date +%s) - started[$name]))
+    echo "== $name ($seconds s, $([ "$status" -eq 0 ] && echo passed || echo "FAILED: exit $status"))"
+    cat "$logs/$name.log"
+    summary+=("$(printf '%-22s %5d s  %s' "$name" "$seconds" "$([ "$status" -eq 0 ] && echo passed || echo FAILED)")")
+    [ "$status" -eq 0 ] || failed+=("$name")
+    unset "pid[$name]"
+  done
+}
+
+report() {
+  echo
+  echo "== stages (total $(($(date +%s) - run_started)) s)"
+  printf '%s\n' "${summary[@]}"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "FAILED: ${failed[*]} (logs in $logs/)"
+    exit 1
+  fi
+}
+
+static_checks() {
+  set -e
+  echo "-- typecheck"
+  $bin/tsc --noEmit
+  echo "-- format, lint and layers (Biome)"
+  $bin/biome ci --colors=off .
+  echo "-- migration history (drizzle-kit check)"
+  $bin/drizzle-kit check
+  echo "-- schema and migrations agree"
+  bash scripts/check-schema.sh
+}
+
+build() {
+  set -e
+  echo "-- the SDK (sdk/typescript/dist)"
+  node sdk/typescript/build.mjs
+  echo "-- the app (next build, when the sources changed)"
+  node --import tsx/esm scripts/build.ts
+}
+
+python_tests() {
+  # Exit 5 is pytest finding no tests (a checkout without them), not a failure.
+  local status=0
+  (cd sdk/python && python3 -m pytest -q -p no:cacheprovider) || status=$?
+  [ "$status" -eq 0 ] || [ "$status" -eq 5 ]
+}
+
+postgres_integration() {
+  if [ -z "${TEST_DATABASE_URL:-}" ]; then
+    echo "skipped: TEST_DATABASE_URL is not set"
+    return 0
+  fi
+  $bin/vitest run --project integration-postgres
+}
+
+run_started=$(date +%s)
+# The stages below use the build made here; the SDK's test setup then builds nothing again.
+export FLOORLINE_TEST_BUILT=1
+
+start static static_checks
+start build build
+start unit $bin/vitest run --project unit
+finish build
+if [ ${#failed[@]} -gt 0 ]; then
+  finish static unit
+  report
 fi
-echo "== e2e"
-node_modules/.bin/playwright test
-echo "== Python SDK (pytest)"
-# Exit 5 is pytest finding no tests (a checkout without them), not a failure.
-status=0
-(cd sdk/python && python3 -m pytest -q -p no:cacheprovider) || status=$?
-if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then exit "$status"; fi
+
+# Longest first: each stage is one process tree, and the two cores are shared among them.
+start e2e $bin/playwright test
+start integration-pglite env -u TEST_DATABASE_URL $bin/vitest run --project integration
+start integration-postgres postgres_integration
+finish static unit
+start sdk $bin/vitest run --project sdk
+start python python_tests
+finish sdk python integration-postgres integration-pglite e2e
+report
