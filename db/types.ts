@@ -20,3 +20,11 @@ export interface Connection {
    */
   listen?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
+
+/** `chainId` → `chain_id`: a Drizzle column's key as its SQL name, for types of raw rows. */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** The SQL names of a table's columns (`typeof table.$inferSelect` as T). */
+export type ColumnNames<T> = SnakeCase<keyof T & string>;

@@ -10,7 +10,9 @@ import { retryTransient } from "../retry";
 import { getPoliciesInForce } from "../queries/policies";
 import { storeOriginal } from "../queries/originals/store";
 import { type BatchEntry, idempotencyConflict, storeIdempotentBatch, uniqueEntries } from "./idempotent-batch";
-import { booleanArray, jsonArray, numberArray, textArray } from "./pg-arrays";
+import { insertedColumns, unnestRows } from "./unnest-insert";
+import { passes } from "../schema";
+import type { ColumnNames } from "../types";
 import { requestSummaries } from "./summaries";
 import { loadMeasureInputs, originalsByMarker } from "./measure-context";
 import { recordPassesIngested } from "@/lib/observability/metrics";
@@ -22,6 +24,18 @@ import { VERDICTS } from "@/lib/guard/guard";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
 export type NewPass = Omit<PassWire, "received_at"> & { body_digest: string; measured_density: number | null };
+
+/** What the insert writes: every column of `passes` but the id and the receipt time (db/ingest/unnest-insert.ts). */
+const PASS_COLUMNS = insertedColumns(passes, ["id", "received_at"]);
+// A pass as inserted holds a value for each of those columns, and nothing else: a column
+// added to the table, or a field added to the row, without the other does not compile.
+type InsertedPassColumn = Exclude<ColumnNames<typeof passes.$inferSelect>, "id" | "received_at" | "content_broken">;
+const newPassIsTheColumns: [
+  Exclude<InsertedPassColumn, keyof NewPass> | Exclude<keyof NewPass, InsertedPassColumn>,
+] extends [never]
+  ? true
+  : false = true;
+void newPassIsTheColumns;
 
 // NUL cannot occur in a stored string (the wire schemas refuse it), so it separates the two
 // parts unambiguously; cheaper than JSON for the several lookups per receipt.
@@ -58,6 +72,11 @@ const STORED_ROW = {
   effective_verdict: col.oneOf(VERDICTS),
   body_digest: col.text,
 };
+const STORED_COLUMNS = sql.raw(
+  Object.keys(STORED_ROW)
+    .map((column) => `p.${column}`)
+    .join(", "),
+);
 
 /**
  * What the insert answers: how many passes it stored and queued and, on a retry, which
@@ -216,42 +235,7 @@ async function storePasses(
             // their ids; the passes it adds are queued for the summariser by chain.
             const statement = (skipStored: boolean) => sql`
               with new as (
-                insert into passes (
-                  chain_id, pass_id, pass_number, input_content_hash, current_content_hash, current_size_bytes,
-                  is_parseable, schema_valid, semantic_density_score, content_class, metadata, client_verdict,
-                  client_manifest_digest, verdict, directive, manifest_digest, policy_version, client_mismatch,
-                  server_checks, checked_verdict, checked_mismatch, measured_density, measurement_mismatch,
-                  unmeasured, effective_verdict, body_digest, created_at
-                )
-                select * from unnest(
-                  ${textArray(rows, (r) => r.chain_id)}::text[],
-                  ${textArray(rows, (r) => r.pass_id)}::text[],
-                  ${numberArray(rows, (r) => r.pass_number)}::bigint[],
-                  ${textArray(rows, (r) => r.input_content_hash)}::text[],
-                  ${textArray(rows, (r) => r.current_content_hash)}::text[],
-                  ${numberArray(rows, (r) => r.current_size_bytes)}::bigint[],
-                  ${booleanArray(rows, (r) => r.is_parseable)}::boolean[],
-                  ${booleanArray(rows, (r) => r.schema_valid)}::boolean[],
-                  ${numberArray(rows, (r) => r.semantic_density_score)}::double precision[],
-                  ${textArray(rows, (r) => r.content_class)}::text[],
-                  ${jsonArray(rows, (r) => r.metadata)}::jsonb[],
-                  ${textArray(rows, (r) => r.client_verdict)}::text[],
-                  ${textArray(rows, (r) => r.client_manifest_digest)}::text[],
-                  ${textArray(rows, (r) => r.verdict)}::text[],
-                  ${textArray(rows, (r) => r.directive)}::text[],
-                  ${textArray(rows, (r) => r.manifest_digest)}::text[],
-                  ${numberArray(rows, (r) => r.policy_version)}::integer[],
-                  ${booleanArray(rows, (r) => r.client_mismatch)}::boolean[],
-                  ${jsonArray(rows, (r) => r.server_checks)}::jsonb[],
-                  ${textArray(rows, (r) => r.checked_verdict)}::text[],
-                  ${booleanArray(rows, (r) => r.checked_mismatch)}::boolean[],
-                  ${numberArray(rows, (r) => r.measured_density)}::double precision[],
-                  ${booleanArray(rows, (r) => r.measurement_mismatch)}::boolean[],
-                  ${booleanArray(rows, (r) => r.unmeasured)}::boolean[],
-                  ${textArray(rows, (r) => r.effective_verdict)}::text[],
-                  ${textArray(rows, (r) => r.body_digest)}::text[],
-                  ${textArray(rows, (r) => r.created_at)}::timestamptz[]
-                )
+                insert into passes ${unnestRows(PASS_COLUMNS, rows)}
                 ${skipStored ? sql`on conflict (chain_id, pass_id) do nothing` : sql``}
                 returning id, chain_id, pass_id
               ),
@@ -290,9 +274,7 @@ async function storePasses(
             const stored = await queryRows(
               tx,
               sql`
-              select p.chain_id, p.pass_id, p.verdict, p.directive, p.manifest_digest, p.policy_version,
-                p.client_mismatch, p.server_checks, p.checked_verdict, p.checked_mismatch, p.measurement_mismatch,
-                p.unmeasured, p.effective_verdict, p.body_digest
+              select ${STORED_COLUMNS}
               from passes p
               join json_to_recordset(${JSON.stringify(keys)}::json) as k(chain_id text, pass_id text)
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,

@@ -17,6 +17,7 @@ import { chainStatusCondition } from "../queries/chains";
 import { chains } from "../schema";
 import { OVERVIEW_FIGURE_STATUS } from "@/lib/chains/overview";
 import type { ChainStatusFilter } from "@/lib/schemas/chains";
+import { VERDICTS } from "@/lib/guard/guard";
 
 // date_bin against a fixed UTC origin, never date_trunc: date_trunc follows the session's
 // time zone, and half-hour zones would cut different hours.
@@ -75,7 +76,7 @@ export const CHAIN_SNAPSHOT_ROW = {
   content_class: col.text,
   collapse_pass_id: col.text.nullable(),
   collapse_pass_number: col.int.nullable(),
-  collapse_verdict: col.text.nullable(),
+  collapse_verdict: col.oneOf(VERDICTS).nullable(),
   integrity_count: col.int,
   boundary_count: col.int,
   last_pass_id: col.text.nullable(),

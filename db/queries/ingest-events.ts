@@ -6,6 +6,7 @@ import type { ChainSnapshot } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
 import { type ChainLink, findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";
 import type { WebhookEventType } from "@/lib/webhooks/payload";
+import { VERDICTS, type Verdict } from "@/lib/guard/guard";
 
 // What an ingest changed that someone may want to hear about: a chain's collapse point
 // set for the first time, new integrity findings, receipts whose client disagreed. The
@@ -22,7 +23,7 @@ export const INSERTED_PASS_ROW = {
   input_content_hash: col.text.nullable(),
   current_content_hash: col.text,
   content_class: col.text,
-  verdict: col.text,
+  verdict: col.oneOf(VERDICTS),
   directive: col.text,
   manifest_digest: col.text,
   client_mismatch: col.bool,
@@ -34,7 +35,7 @@ export type InsertedPass = RowOf<typeof INSERTED_PASS_ROW>;
 export interface IngestEffects {
   /** Content classes of the chains this ingest started. */
   started: string[];
-  collapses: { content_class: string; verdict: string }[];
+  collapses: { content_class: string; verdict: Verdict }[];
   integrityKinds: IntegrityKind[];
 }
 
@@ -65,7 +66,7 @@ export async function recordPassEvents(
 
   const events: OutboxEvent[] = [];
   const collapses: IngestEffects["collapses"] = [];
-  const collapsed: { c: ChainSnapshot; passId: string; verdict: string }[] = [];
+  const collapsed: { c: ChainSnapshot; passId: string; verdict: Verdict }[] = [];
   const grown = new Set<string>();
   const started: string[] = [];
   for (const [chainId, low] of lowest) {

@@ -1,7 +1,7 @@
 // A chain's passes for the chain page: keyset pages with each row's flags and integrity
 // finding, and one pass with the policy it was judged under.
 import "server-only";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { keysetDirection, keysetPage } from "../keyset";
 import { passes, policies } from "../schema";
@@ -12,39 +12,29 @@ import type { CompressionPolicy, Verdict } from "@/lib/guard/guard";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import type { PassCursor, PassDetail, PassPage } from "@/lib/chains/types";
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
-import type { PassWire } from "@/lib/schemas/passes";
+import { type PassWire, passWireSchema } from "@/lib/schemas/passes";
+import type { ColumnNames } from "../types";
 
 type PassRecord = typeof passes.$inferSelect;
 
+// The stored pass as the API answers it: each field of the wire schema is the column of the
+// same name (timestamps as ISO text). A wire field with no column does not compile.
+const wireFieldsAreColumns: [Exclude<keyof PassWire, ColumnNames<PassRecord>>] extends [never] ? true : false = true;
+void wireFieldsAreColumns;
+const KEY_OF_COLUMN = new Map(Object.entries(getTableColumns(passes)).map(([key, column]) => [column.name, key]));
+const WIRE_COLUMNS = Object.keys(passWireSchema.shape).map((field) => {
+  const key = KEY_OF_COLUMN.get(field);
+  if (!key) throw new Error(`the passes table has no column ${field}`);
+  return [field, key as keyof PassRecord] as const;
+});
+
 export function toPassWire(p: PassRecord): PassWire {
-  return {
-    chain_id: p.chainId,
-    pass_id: p.passId,
-    pass_number: p.passNumber,
-    input_content_hash: p.inputContentHash,
-    current_content_hash: p.currentContentHash,
-    current_size_bytes: p.currentSizeBytes,
-    is_parseable: p.isParseable,
-    schema_valid: p.schemaValid,
-    semantic_density_score: p.semanticDensityScore,
-    content_class: p.contentClass,
-    metadata: p.metadata,
-    created_at: p.createdAt.toISOString(),
-    received_at: p.receivedAt.toISOString(),
-    verdict: p.verdict as Verdict,
-    directive: p.directive,
-    manifest_digest: p.manifestDigest,
-    policy_version: p.policyVersion,
-    client_verdict: p.clientVerdict,
-    client_manifest_digest: p.clientManifestDigest,
-    client_mismatch: p.clientMismatch,
-    server_checks: p.serverChecks,
-    checked_verdict: p.checkedVerdict as Verdict | null,
-    checked_mismatch: p.checkedMismatch,
-    measurement_mismatch: p.measurementMismatch,
-    unmeasured: p.unmeasured,
-    effective_verdict: p.effectiveVerdict as Verdict,
-  };
+  const wire: Record<string, unknown> = {};
+  for (const [field, key] of WIRE_COLUMNS) {
+    const value = p[key];
+    wire[field] = value instanceof Date ? value.toISOString() : value;
+  }
+  return wire as PassWire;
 }
 
 /**

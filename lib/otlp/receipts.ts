@@ -4,7 +4,7 @@
 // so a receipt is valid through OTLP exactly when it would be valid posted to /passes.
 import type { z } from "zod";
 import { type BoundaryReceipt, boundaryReceiptSchema } from "../schemas/boundaries";
-import { type PassReceipt, passReceiptSchema } from "../schemas/passes";
+import { type PassReceipt, type PassReceiptField, passReceiptSchema } from "../schemas/passes";
 import type { AnyValue, Attributes, OtlpResourceSpans, OtlpSpan } from "./codec";
 
 export const PASS_NUMBER_ATTRIBUTE = "floorline.pass.number";
@@ -27,7 +27,24 @@ export const PASS_ATTRIBUTES = {
   manifest_digest: "floorline.client.manifest_digest",
   content: "floorline.pass.content",
   cache_original: "floorline.pass.cache_original",
+} as const satisfies Partial<Record<PassReceiptField, string>>;
+
+/**
+ * Receipt fields no pass attribute carries, and why. With PASS_ATTRIBUTES they name every
+ * receipt field: one added to the receipt without a place here or there does not compile.
+ */
+const NOT_PASS_ATTRIBUTES = {
+  created_at: "the span's end time is the pass's time",
+  metadata: "a span's own attributes are its metadata; nothing maps them yet",
+  input_content: "a chain's source is sent by the JSON API or the SDKs, not in a span",
 } as const;
+const everyReceiptFieldPlaced: [
+  Exclude<PassReceiptField, keyof typeof PASS_ATTRIBUTES | keyof typeof NOT_PASS_ATTRIBUTES>,
+] extends [never]
+  ? true
+  : false = true;
+void everyReceiptFieldPlaced;
+void NOT_PASS_ATTRIBUTES;
 
 export const BOUNDARY_ATTRIBUTES = {
   strategy: "floorline.boundary.strategy",

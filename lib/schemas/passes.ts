@@ -53,35 +53,47 @@ export function oversizedContentPaths(body: unknown): string[] {
   return paths;
 }
 
-export const passReceiptSchema = nullMeansAbsent(
-  [
-    "input_content_hash",
-    "content_class",
-    "created_at",
-    "metadata",
-    "verdict",
-    "manifest_digest",
-    "content",
-    "input_content",
-    "cache_original",
-  ],
-  z.object({
-    ...compressionPassShape,
-    current_content_hash: storedHash,
-    chain_id: chainIdSchema,
-    input_content_hash: storedHash.nullish(),
-    content_class: contentClassSchema.default(DEFAULT_CONTENT_CLASS),
-    created_at: timestampSchema.nullish(),
-    metadata: jsonObject(16 * 1024).nullish(),
-    verdict: verdictSchema.nullish(),
-    manifest_digest: text({ max: 256 }).nullish(),
-    content: contentSchema.nullish(),
-    /** Pass 1's input, the chain's source: passes with content are measured against it (not stored). */
-    input_content: contentSchema.nullish(),
-    /** Store `content` as the pass's cached original (shared/API.md, "Server-side content checks"). */
-    cache_original: z.boolean().nullish(),
+/**
+ * A compression-pass receipt as the API takes it: the one declaration of a receipt's fields.
+ * Everything else that lists them is derived from this shape or checked against it: which
+ * fields may be null or absent (below), the fast path's checks and order, the digest's keys,
+ * the fields a stored pass keeps (PASS_RECEIPT_FIELD_USE), the OTLP attributes
+ * (lib/otlp/receipts.ts) and the SDKs' receipts (test/unit/receipt-fields.test.ts).
+ */
+const passReceiptObject = z.object({
+  ...compressionPassShape,
+  current_content_hash: storedHash,
+  chain_id: chainIdSchema,
+  input_content_hash: storedHash.nullish(),
+  content_class: contentClassSchema.default(DEFAULT_CONTENT_CLASS),
+  created_at: timestampSchema.nullish(),
+  metadata: jsonObject(16 * 1024).nullish(),
+  verdict: verdictSchema.nullish(),
+  manifest_digest: text({ max: 256 }).nullish(),
+  content: contentSchema.nullish(),
+  /** Pass 1's input, the chain's source: passes with content are measured against it (not stored). */
+  input_content: contentSchema.nullish(),
+  /** Store `content` as the pass's cached original (shared/API.md, "Server-side content checks"). */
+  cache_original: z.boolean().nullish(),
+});
+const receiptShape = passReceiptObject.shape;
+export type PassReceiptField = keyof typeof receiptShape;
+
+/** Every field of a receipt, in the declaration's order (which is the parsed receipt's key order). */
+export const PASS_RECEIPT_FIELDS = Object.keys(receiptShape) as PassReceiptField[];
+
+/** The value an absent field takes (content_class's default); undefined: it stays absent. */
+const ABSENT = new Map(
+  PASS_RECEIPT_FIELDS.flatMap((field) => {
+    const absent = receiptShape[field].safeParse(undefined);
+    return absent.success ? [[field, absent.data] as const] : [];
   }),
 );
+
+/** The fields a receipt may leave out, where null means the same as absent. */
+export const OPTIONAL_RECEIPT_FIELDS: readonly PassReceiptField[] = [...ABSENT.keys()];
+
+export const passReceiptSchema = nullMeansAbsent(OPTIONAL_RECEIPT_FIELDS, passReceiptObject);
 export type PassReceipt = z.infer<typeof passReceiptSchema>;
 
 // ---------------------------------------------------------------------------------------
@@ -196,6 +208,26 @@ export const passWireSchema = z
   .meta({ id: "Pass" });
 export type PassWire = z.infer<typeof passWireSchema>;
 
+/**
+ * What a stored pass keeps of its receipt as it came (null where the receipt left it out):
+ * each receipt field the stored pass has under the same name, but the client's verdict and
+ * digest (kept as client_verdict and client_manifest_digest beside the server's own) and
+ * created_at (the ingest fills it in with the time the receipt arrived).
+ */
+const KEPT_OTHERWISE = ["verdict", "manifest_digest", "created_at"] as const;
+export type KeptReceiptField = Exclude<Extract<PassReceiptField, keyof PassWire>, (typeof KEPT_OTHERWISE)[number]>;
+const KEPT_RECEIPT_FIELDS = PASS_RECEIPT_FIELDS.filter(
+  (field): field is KeptReceiptField =>
+    field in passWireSchema.shape && !(KEPT_OTHERWISE as readonly string[]).includes(field),
+);
+
+/** A new object holding the receipt's kept fields, for the stored pass to be completed in place. */
+export function keptReceiptFields(r: PassReceipt): Pick<PassWire, KeptReceiptField> {
+  const kept: Record<string, unknown> = {};
+  for (const field of KEPT_RECEIPT_FIELDS) kept[field] = r[field] ?? null;
+  return kept as Pick<PassWire, KeptReceiptField>;
+}
+
 // ---------------------------------------------------------------------------------------
 // The fast path of a 5,000-receipt batch: a well-formed receipt is checked and digested by
 // hand, with exactly the schema's answer and bodyDigest's text; anything else goes to the
@@ -230,94 +262,67 @@ const contentText = (v: unknown): v is string =>
   v.isWellFormed() &&
   Buffer.byteLength(v, "utf8") <= MAX_CONTENT_BYTES;
 
+/** What a quick check answers for a value it leaves to the schema. */
+const REFUSED: unique symbol = Symbol("refused");
+type QuickCheck<T> = (v: unknown) => T | typeof REFUSED;
+const when =
+  <T>(test: (v: unknown) => v is T): QuickCheck<T> =>
+  (v) =>
+    test(v) ? v : REFUSED;
+
+/**
+ * Each field's check on the fast path, for a present, non-null value: the value the schema
+ * would answer, or REFUSED for anything it might refuse or change. A field declared above
+ * without a check here does not compile.
+ */
+const QUICK_CHECKS: { readonly [K in PassReceiptField]-?: QuickCheck<NonNullable<PassReceipt[K]>> } = {
+  pass_id: when((v) => shortText(v, 1, 256)),
+  pass_number: when(count),
+  current_content_hash: when((v) => shortText(v, 0, 512)),
+  current_size_bytes: when(count),
+  is_parseable: when((v): v is boolean => typeof v === "boolean"),
+  schema_valid: when((v): v is boolean => typeof v === "boolean"),
+  semantic_density_score: when((v): v is number => typeof v === "number" && v >= 0 && v <= 1),
+  chain_id: when((v) => shortText(v, 1, 256)),
+  input_content_hash: when((v) => shortText(v, 0, 512)),
+  content_class: when((v): v is string => typeof v === "string" && CONTENT_CLASS.test(v)),
+  created_at: when(timestamp),
+  metadata: (v) => {
+    const metadata = metadataSchema.safeParse(v);
+    return metadata.success ? metadata.data : REFUSED;
+  },
+  verdict: when((v): v is NonNullable<PassReceipt["verdict"]> => typeof v === "string" && VERDICT_SET.has(v)),
+  manifest_digest: when((v) => shortText(v, 0, 256)),
+  content: when(contentText),
+  input_content: when(contentText),
+  cache_original: when((v): v is boolean => typeof v === "boolean"),
+};
+const QUICK_FIELDS = PASS_RECEIPT_FIELDS.map(
+  (field) => [field, QUICK_CHECKS[field] as QuickCheck<unknown>, ABSENT.has(field), ABSENT.get(field)] as const,
+);
+
 /** The schema's answer for a plainly valid receipt, without zod; null for anything else. */
 export function quickPassReceipt(value: unknown): PassReceipt | null {
   if (!isRecord(value)) return null;
-  const v = value;
-  if (
-    !shortText(v.pass_id, 1, 256) ||
-    !count(v.pass_number) ||
-    !shortText(v.current_content_hash, 0, 512) ||
-    !count(v.current_size_bytes) ||
-    typeof v.is_parseable !== "boolean" ||
-    typeof v.schema_valid !== "boolean" ||
-    typeof v.semantic_density_score !== "number" ||
-    !(v.semantic_density_score >= 0 && v.semantic_density_score <= 1) ||
-    !shortText(v.chain_id, 1, 256)
-  )
-    return null;
-  const out: PassReceipt = {
-    pass_id: v.pass_id,
-    pass_number: v.pass_number,
-    current_content_hash: v.current_content_hash,
-    current_size_bytes: v.current_size_bytes,
-    is_parseable: v.is_parseable,
-    schema_valid: v.schema_valid,
-    semantic_density_score: v.semantic_density_score,
-    chain_id: v.chain_id,
-  } as PassReceipt;
-  // Null and absent mean the same for every optional field (nullMeansAbsent). Fields are set
-  // in the schema's order, so the two answers are alike down to their key order.
-  if (v.input_content_hash != null) {
-    if (!shortText(v.input_content_hash, 0, 512)) return null;
-    out.input_content_hash = v.input_content_hash;
+  // Fields are set in the schema's order, so the two answers are alike down to their key order.
+  const out: Record<string, unknown> = {};
+  for (const [field, check, optional, absent] of QUICK_FIELDS) {
+    const v = value[field];
+    // Null and absent mean the same for every optional field (nullMeansAbsent).
+    if (v == null) {
+      if (!optional) return null;
+      if (absent !== undefined) out[field] = absent;
+      continue;
+    }
+    const checked = check(v);
+    if (checked === REFUSED) return null;
+    out[field] = checked;
   }
-  if (v.content_class != null) {
-    if (typeof v.content_class !== "string" || !CONTENT_CLASS.test(v.content_class)) return null;
-    out.content_class = v.content_class;
-  } else out.content_class = DEFAULT_CONTENT_CLASS;
-  if (v.created_at != null) {
-    if (!timestamp(v.created_at)) return null;
-    out.created_at = v.created_at;
-  }
-  if (v.metadata != null) {
-    const metadata = metadataSchema.safeParse(v.metadata);
-    if (!metadata.success) return null;
-    out.metadata = metadata.data;
-  }
-  if (v.verdict != null) {
-    if (typeof v.verdict !== "string" || !VERDICT_SET.has(v.verdict)) return null;
-    out.verdict = v.verdict as PassReceipt["verdict"];
-  }
-  if (v.manifest_digest != null) {
-    if (!shortText(v.manifest_digest, 0, 256)) return null;
-    out.manifest_digest = v.manifest_digest;
-  }
-  if (v.content != null) {
-    if (!contentText(v.content)) return null;
-    out.content = v.content;
-  }
-  if (v.input_content != null) {
-    if (!contentText(v.input_content)) return null;
-    out.input_content = v.input_content;
-  }
-  if (v.cache_original != null) {
-    if (typeof v.cache_original !== "boolean") return null;
-    out.cache_original = v.cache_original;
-  }
-  return out;
+  return out as PassReceipt;
 }
 
 // A receipt's fields in the order canonicalJson sorts them (every one a plain name).
-const RECEIPT_KEYS = [
-  "cache_original",
-  "chain_id",
-  "content",
-  "content_class",
-  "created_at",
-  "current_content_hash",
-  "current_size_bytes",
-  "input_content",
-  "input_content_hash",
-  "is_parseable",
-  "manifest_digest",
-  "metadata",
-  "pass_id",
-  "pass_number",
-  "schema_valid",
-  "semantic_density_score",
-  "verdict",
-] as const satisfies readonly (keyof PassReceipt)[];
+const RECEIPT_KEYS = [...PASS_RECEIPT_FIELDS].sort();
 const RECEIPT_KEY_SET: ReadonlySet<string> = new Set(RECEIPT_KEYS);
 const KEY_PREFIX = RECEIPT_KEYS.map((k) => `${JSON.stringify(k)}:`);
 

@@ -2,6 +2,7 @@
 // transaction of the write that caused it); the body is rendered per webhook at delivery
 // time, in the webhook's format.
 import { chainHref, tracesHref, webhooksHref } from "../routes";
+import type { PassWire } from "../schemas/passes";
 
 export const WEBHOOK_EVENT_TYPES = [
   "chain.collapsed",
@@ -17,26 +18,15 @@ export type DeliverableEventType = WebhookEventType | typeof TEST_EVENT_TYPE;
 export const WEBHOOK_FORMATS = ["json", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-/** What every event about one pass of a chain carries. */
-interface PassEventData {
-  chain_id: string;
-  content_class: string;
-  pass_id: string;
-  pass_number: number;
-}
-export interface ChainCollapsedData extends PassEventData {
-  verdict: string;
-  directive: string;
-}
-export interface IntegrityFindingData extends PassEventData {
+/** What every event about one pass of a chain carries: fields of the stored pass, as the API names them. */
+type PassEventData = Pick<PassWire, "chain_id" | "content_class" | "pass_id" | "pass_number">;
+export type ChainCollapsedData = PassEventData & Pick<PassWire, "verdict" | "directive">;
+export type IntegrityFindingData = PassEventData & {
   kind: string;
   detail: string;
-}
-export interface ClientMismatchData extends ChainCollapsedData {
-  manifest_digest: string;
-  client_verdict: string | null;
-  client_manifest_digest: string | null;
-}
+};
+export type ClientMismatchData = ChainCollapsedData &
+  Pick<PassWire, "manifest_digest" | "client_verdict" | "client_manifest_digest">;
 export interface TraceRejectedData {
   trace_id: string;
   chain_id: string | null;

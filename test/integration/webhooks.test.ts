@@ -33,7 +33,7 @@ const collapsed = (chainId: string) => ({
     content_class: "summary",
     pass_id: `${chainId}.p4`,
     pass_number: 4,
-    verdict: "COLLAPSE_IMMINENT",
+    verdict: "COLLAPSE_IMMINENT" as const,
     directive: "halt",
   },
   dedupeKey: `chain.collapsed:${chainId}`,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { bodyDigest } from "@/lib/guard/canonical";
 import { VERDICTS } from "@/lib/guard/guard";
 import { timestampSchema } from "@/lib/schemas/common";
-import { passReceiptDigest, passReceiptSchema, quickPassReceipt } from "@/lib/schemas/passes";
+import { PASS_RECEIPT_FIELDS, passReceiptDigest, passReceiptSchema, quickPassReceipt } from "@/lib/schemas/passes";
 
 const valid = {
   chain_id: "chain-1",
@@ -97,36 +97,39 @@ const metadata = fc.oneof(
 // A valid receipt with each field, now and then, replaced by something awkward or dropped.
 const mutated = <T>(good: T, arb: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 5, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: arb });
-const receipts = fc.record(
-  {
-    chain_id: mutated(valid.chain_id, maybe(fc.oneof(fc.constant(valid.chain_id), awkwardText))),
-    pass_id: mutated(valid.pass_id, maybe(fc.oneof(fc.constant(valid.pass_id), awkwardText))),
-    pass_number: mutated(valid.pass_number, maybe(numbers)),
-    input_content_hash: mutated(valid.input_content_hash, maybe(awkwardText)),
-    current_content_hash: mutated(
-      valid.current_content_hash,
-      maybe(fc.oneof(fc.constant(valid.current_content_hash), awkwardText)),
-    ),
-    current_size_bytes: mutated(valid.current_size_bytes, maybe(numbers)),
-    is_parseable: mutated(valid.is_parseable, maybe(fc.oneof(fc.boolean(), fc.constantFrom(0, 1, "true")))),
-    schema_valid: mutated(valid.schema_valid, maybe(fc.oneof(fc.boolean(), fc.constantFrom(0, "false")))),
-    semantic_density_score: mutated(valid.semantic_density_score, maybe(numbers)),
-    content_class: mutated(
-      valid.content_class,
-      maybe(fc.oneof(fc.constantFrom("json", "default", "a.b:c-d_e", "-bad", "", "x".repeat(65)), awkwardText)),
-    ),
-    created_at: mutated(valid.created_at, maybe(timestamps)),
-    metadata: mutated(valid.metadata, maybe(metadata)),
-    verdict: mutated(valid.verdict, maybe(fc.oneof(fc.constantFrom(...VERDICTS), fc.constantFrom("safe", "")))),
-    manifest_digest: mutated(valid.manifest_digest, maybe(awkwardText)),
-    content: maybe(awkwardText),
-    cache_original: maybe(fc.oneof(fc.boolean(), fc.constant("yes"))),
-    extra: maybe(fc.jsonValue({ maxDepth: 1 })),
-  },
-  { requiredKeys: [] },
-);
+const fields = {
+  chain_id: mutated(valid.chain_id, maybe(fc.oneof(fc.constant(valid.chain_id), awkwardText))),
+  pass_id: mutated(valid.pass_id, maybe(fc.oneof(fc.constant(valid.pass_id), awkwardText))),
+  pass_number: mutated(valid.pass_number, maybe(numbers)),
+  input_content_hash: mutated(valid.input_content_hash, maybe(awkwardText)),
+  current_content_hash: mutated(
+    valid.current_content_hash,
+    maybe(fc.oneof(fc.constant(valid.current_content_hash), awkwardText)),
+  ),
+  current_size_bytes: mutated(valid.current_size_bytes, maybe(numbers)),
+  is_parseable: mutated(valid.is_parseable, maybe(fc.oneof(fc.boolean(), fc.constantFrom(0, 1, "true")))),
+  schema_valid: mutated(valid.schema_valid, maybe(fc.oneof(fc.boolean(), fc.constantFrom(0, "false")))),
+  semantic_density_score: mutated(valid.semantic_density_score, maybe(numbers)),
+  content_class: mutated(
+    valid.content_class,
+    maybe(fc.oneof(fc.constantFrom("json", "default", "a.b:c-d_e", "-bad", "", "x".repeat(65)), awkwardText)),
+  ),
+  created_at: mutated(valid.created_at, maybe(timestamps)),
+  metadata: mutated(valid.metadata, maybe(metadata)),
+  verdict: mutated(valid.verdict, maybe(fc.oneof(fc.constantFrom(...VERDICTS), fc.constantFrom("safe", "")))),
+  manifest_digest: mutated(valid.manifest_digest, maybe(awkwardText)),
+  content: maybe(awkwardText),
+  input_content: maybe(awkwardText),
+  cache_original: maybe(fc.oneof(fc.boolean(), fc.constant("yes"))),
+  extra: maybe(fc.jsonValue({ maxDepth: 1 })),
+};
+const receipts = fc.record(fields, { requiredKeys: [] });
 
 describe("quickPassReceipt", () => {
+  it("is tried below on every field a receipt declares", () => {
+    expect(PASS_RECEIPT_FIELDS.filter((field) => !(field in fields))).toEqual([]);
+  });
+
   it("answers a well-formed receipt as the schema does", () => {
     const quick = quickPassReceipt(valid);
     expect(quick).not.toBeNull();

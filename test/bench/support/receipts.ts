@@ -2,7 +2,7 @@
 // mostly consistent hashes, a mix of verdicts, optional metadata and client verdicts.
 // Seeded, so two runs send the same bytes.
 import { createHash } from "node:crypto";
-import { evaluatePass, type CompressionPolicy } from "@/lib/guard/guard";
+import { evaluatePass, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
 import { judgeReceipt } from "@/lib/guard/judge";
 import { bodyDigest } from "@/lib/guard/canonical";
 import type { NewPass } from "@/db/ingest/passes";
@@ -23,7 +23,7 @@ export interface WireReceipt {
   content_class: string;
   created_at: string;
   metadata?: Record<string, unknown>;
-  verdict?: string;
+  verdict?: Verdict;
   manifest_digest?: string;
 }
 
