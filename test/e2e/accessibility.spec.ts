@@ -2,11 +2,13 @@
 // width: axe finds no serious or critical violation, a skip link leads to the content, the
 // page never pans sideways at 390 px and the nav folds away behind a menu button.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { test as shared } from "./shared-page";
 import { settled } from "./settled";
 import { everyPage } from "./ui-pages";
 
-// One test per page and colour scheme, so a slow page cannot starve the others of time.
+// One test per page, so a slow page cannot starve the others of time. These only read what
+// a page shows, so they share one warm page per worker (./shared-page.ts).
 const PAGE_NAMES = [
   "overview",
   "chains",
@@ -33,28 +35,33 @@ test("every page of the list is checked by axe below (the list is complete)", as
   expect(missing).toEqual([]);
 });
 
-for (const colorScheme of ["light", "dark"] as const) {
-  for (const name of PAGE_NAMES) {
-    test(`no serious or critical axe violation on ${name} (${colorScheme})`, async ({ page, request }) => {
-      const found = (await everyPage(request)).find((p) => p.name === name);
-      if (!found) throw new Error(`no page named ${name}`);
-      await page.emulateMedia({ colorScheme });
-      await page.goto(found.path);
-      // Charts draw only after hydration; axe reads the page once they and the streamed parts are in.
-      await settled(page);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-      expect(bad, bad.join("\n")).toEqual([]);
-    });
-  }
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+for (const name of PAGE_NAMES) {
+  shared(`no serious or critical axe violation on ${name}, light and dark`, async ({ sharedPage: page, request }) => {
+    const found = (await everyPage(request)).find((p) => p.name === name);
+    if (!found) throw new Error(`no page named ${name}`);
+    await page.goto(found.path);
+    // Charts draw only after hydration; axe reads the page once they and the streamed parts are in.
+    await settled(page);
+    const light = await seriousViolations(page);
+    expect(light, `light:\n${light.join("\n")}`).toEqual([]);
+    // The colours follow the scheme through CSS alone (light-dark()), so the switch needs no reload.
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(true);
+    const dark = await seriousViolations(page);
+    expect(dark, `dark:\n${dark.join("\n")}`).toEqual([]);
+  });
 }
 
 // The API reference is a third party's page, left out of the axe checks but not of this one.
 const PHONE_PAGE_NAMES = [...PAGE_NAMES, "api-reference"];
 
-// One test per page here too, so that a slow page cannot eat the time of the pages after it.
 test("every page of the list is checked at phone width below (the list is complete)", async ({ request }) => {
   const checked = new Set(PHONE_PAGE_NAMES);
   const missing = (await everyPage(request)).filter((p) => !checked.has(p.name)).map((p) => p.name);
@@ -62,7 +69,7 @@ test("every page of the list is checked at phone width below (the list is comple
 });
 
 for (const name of PHONE_PAGE_NAMES) {
-  test(`${name} is no wider than a 390 px phone screen`, async ({ page, request }) => {
+  shared(`${name} is no wider than a 390 px phone screen`, async ({ sharedPage: page, request }) => {
     const found = (await everyPage(request)).find((p) => p.name === name);
     if (!found) throw new Error(`no page named ${name}`);
     await page.setViewportSize({ width: 390, height: 844 });
