@@ -13,9 +13,13 @@ const integration: TestProjectInlineConfiguration["test"] = {
   // sdk-app.test.ts drives the SDK's build against the app; every file starts its database
   // from the ones made once per run.
   globalSetup: ["sdk/typescript/test/build.ts", "test/support/database-images.ts"],
-  setupFiles: ["test/support/in-process-requests.ts"],
+  setupFiles: ["test/support/fresh-process-state.ts", "test/support/in-process-requests.ts"],
   testTimeout: 60_000,
   hookTimeout: 120_000,
+  // Files share worker processes (a fresh module graph per file costs more than most files'
+  // tests); test/support/fresh-process-state.ts gives each file the state a process of its own
+  // would start with. VITEST_ISOLATE=1 runs every file in a process of its own again.
+  isolate: process.env.VITEST_ISOLATE === "1",
 };
 
 /**

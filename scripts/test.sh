@@ -10,6 +10,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+# Logs are read as text, in CI and in .floorline/test-logs/: no colour codes.
+export NO_COLOR=1
 bin=node_modules/.bin
 logs=.floorline/test-logs
 rm -rf "$logs"
@@ -52,6 +54,13 @@ report() {
   echo "== stages (total $(($(date +%s) - run_started)) s)"
   printf '%s\n' "${summary[@]}"
   if [ ${#failed[@]} -gt 0 ]; then
+    # The end of a failed stage's log again, where a reader of the last lines looks first.
+    for name in "${failed[@]}"; do
+      echo
+      echo "== the end of $name's log"
+      tail -n 80 "$logs/$name.log"
+    done
+    echo
     echo "FAILED: ${failed[*]} (logs in $logs/)"
     exit 1
   fi
