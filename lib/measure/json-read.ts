@@ -4,7 +4,7 @@ import { JsonDoc } from "./json";
 import { jsonNumberEnd, readJsonString } from "./json-escape";
 import type { Lexicon } from "./lexicon";
 import type { TokenStore } from "./scan";
-import { type JValue, parseJson } from "./schema";
+import { type JValue, MAX_MEASURED_JSON_DEPTH, parseJson } from "./schema";
 
 const PAIR = 67108864;
 const isWs = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
@@ -206,6 +206,7 @@ function stream(doc: JsonDoc, s: string): void {
         i++;
         doc.emptyContainers++;
       } else {
+        if (stack.length >= MAX_MEASURED_JSON_DEPTH) fail();
         const frame: Frame = { array: false, path, last, key: -1, keys: [], keySet: null };
         stack.push(frame);
         readKey(frame);
@@ -220,6 +221,7 @@ function stream(doc: JsonDoc, s: string): void {
         i++;
         doc.emptyContainers++;
       } else {
+        if (stack.length >= MAX_MEASURED_JSON_DEPTH) fail();
         const frame: Frame = { array: true, path: paths.item(path), last, key: -1, keys: [], keySet: null };
         stack.push(frame);
         path = frame.path;

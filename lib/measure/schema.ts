@@ -1,5 +1,5 @@
-// JSON as a tree: a strict RFC 8259 parser of our own (iterative, so no depth breaks it, and
-// keeping each number as written, which JSON.parse cannot), and required fields checked on the
+// JSON as a tree: a strict RFC 8259 parser of our own (iterative, so no depth breaks the stack,
+// and keeping each number as written, which JSON.parse cannot), and required fields checked on the
 // tree. The measurement itself reads JSON without a tree (json.ts); the tree is built only when
 // there are required fields to check, or when an object repeats a key (the last value wins, in
 // the place of the first, as a Map does).
@@ -9,6 +9,16 @@ export interface JNumber {
   num: string;
 }
 export type JValue = Map<string, JValue> | JValue[] | string | JNumber | boolean | null;
+
+/**
+ * The measurement reads JSON nested at most this deep, as the rest of Floorline does (request
+ * values, OTLP attributes); deeper, the content is not JSON to it. Part of the method, and the
+ * Python SDK holds the same bound: each member's key path is spelled out, so without a bound a
+ * 600 KB nest of `{"a":{"a":…}}` costs memory with the square of its depth and took the server
+ * down. With it, the paths spelled are at most 64 times the content's length.
+ */
+export const MAX_MEASURED_JSON_DEPTH = 64;
+const TOO_DEEP = `nested deeper than ${MAX_MEASURED_JSON_DEPTH} levels`;
 
 type Parsed = { ok: true; value: JValue } | { ok: false; error: string };
 
@@ -73,6 +83,7 @@ export function parseJson(s: string): Parsed {
           i++;
           value = new Map();
         } else {
+          if (stack.length >= MAX_MEASURED_JSON_DEPTH) fail(TOO_DEEP);
           stack.push({ object: new Map(), key: readKey() });
           continue;
         }
@@ -83,6 +94,7 @@ export function parseJson(s: string): Parsed {
           i++;
           value = [];
         } else {
+          if (stack.length >= MAX_MEASURED_JSON_DEPTH) fail(TOO_DEEP);
           stack.push({ array: [] });
           continue;
         }

@@ -135,6 +135,14 @@ describe("POST /api/v1/measure", () => {
     expect(base64.body).toMatchObject({ format: "base64", parseable: false, semantic_density_score: 0 });
   });
 
+  it("measures a 600 KB nest 120,000 levels deep, as content and source, as JSON it cannot read", async () => {
+    // Without the measurement's depth bound this request took the server's heap down.
+    const nest = `${'{"a":'.repeat(120_000)}1${"}".repeat(120_000)}`;
+    const answer = await measureBody({ content: nest, source: nest, format: "json" });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ format: "json", parseable: false });
+  });
+
   it("refuses content or a source over 4 MiB with 413, and takes 4 MiB", async () => {
     const big = "x".repeat(4 * MiB + 1);
     expectError(await measureBody({ content: big }), 413, "payload_too_large");

@@ -180,6 +180,16 @@ def documented() -> list[dict]:
     return [json.loads(block) for block in re.findall(r"```json example\n(.*?)\n```", page, re.S)]
 
 
+def nests() -> list[dict]:
+    """JSON at the measurement's depth bound (64 levels) and one past it, objects and arrays."""
+    cases = []
+    for depth in (64, 65):
+        for nest in ('{"a":' * depth + "1" + "}" * depth, "[" * depth + "1" + "]" * depth):
+            cases.append({"content": nest, "source": nest, "format": "json"})
+            cases.append({"content": nest, "source": None, "format": "any"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -194,7 +204,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated()
+    cases = labelled() + documented() + generated() + nests()
     return cases, typescript(cases)
 
 

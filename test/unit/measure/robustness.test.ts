@@ -148,3 +148,22 @@ describe("required fields", () => {
     );
   });
 });
+
+describe("JSON nested deep", () => {
+  const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const arrays = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+
+  it("is read as JSON up to 64 levels, as the rest of Floorline reads it, and not beyond", () => {
+    for (const nest of [objects, arrays]) {
+      expect(measure(nest(64), { format: "json" }).parseable).toBe(true);
+      expect(measure(nest(65), { format: "json" }).parseable).toBe(false);
+      expect(measure(nest(65), { source: nest(65) }).semantic_density_score).toBeGreaterThan(0);
+    }
+  });
+
+  it("a 600 KB nest of 120,000 levels, as content and as its source, is measured and let go", () => {
+    const nest = objects(120_000);
+    const m = measure(nest, { source: nest, format: "json" });
+    expect(m.parseable).toBe(false);
+  });
+});

@@ -32,6 +32,11 @@ def _is_digit(c: float) -> bool:
 _SIMPLE = {34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t"}
 
 
+# The measurement reads JSON nested at most this deep (lib/measure/schema.ts holds the same
+# bound); deeper, the content is not JSON to it, and key paths stay bounded in length.
+MAX_MEASURED_JSON_DEPTH = 64
+
+
 def parse_json(s: str) -> tuple[bool, Any]:
     """(True, value) or (False, error); objects are dicts in document order, numbers JNumber."""
     n = len(s)
@@ -147,6 +152,8 @@ def parse_json(s: str) -> tuple[bool, Any]:
                     pos[0] += 1
                     value: Any = {}
                 else:
+                    if len(stack) >= MAX_MEASURED_JSON_DEPTH:
+                        fail(f"nested deeper than {MAX_MEASURED_JSON_DEPTH} levels")
                     stack.append([{}, read_key()])
                     continue
             elif c == 91:
@@ -156,6 +163,8 @@ def parse_json(s: str) -> tuple[bool, Any]:
                     pos[0] += 1
                     value = []
                 else:
+                    if len(stack) >= MAX_MEASURED_JSON_DEPTH:
+                        fail(f"nested deeper than {MAX_MEASURED_JSON_DEPTH} levels")
                     stack.append([[], None])
                     continue
             elif c == 34:
