@@ -114,14 +114,19 @@ export function listenHostOf(source: Env): string {
   return env("HOST", source) ?? "127.0.0.1";
 }
 
-/** Strips the port and IPv6 brackets, lower-cases: `[::1]:3000` → `::1`. */
+/**
+ * Strips the port and IPv6 brackets, lower-cases: `[::1]:3000` → `::1`. A Host header that is
+ * not `name[:port]` or `[address][:port]` (`127.0.0.1:3200@evil.com`, `[::1].evil.com`) comes
+ * back whole, so it names no loopback and no allowed host.
+ */
 export function hostName(hostHeader: string): string {
   const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) return host.slice(1, host.indexOf("]") === -1 ? undefined : host.indexOf("]"));
-  const colon = host.indexOf(":");
-  // More than one colon without brackets is a bare IPv6 address, which has no port.
-  if (colon !== -1 && host.indexOf(":", colon + 1) === -1) return host.slice(0, colon);
-  return host.replace(/\.$/, "");
+  const bracketed = /^\[([0-9a-f:.]+)\](?::\d*)?$/.exec(host);
+  if (bracketed) return bracketed[1] as string;
+  const named = /^([^:[\]]*)(?::\d*)?$/.exec(host);
+  if (named) return (named[1] as string).replace(/\.$/, "");
+  // A bare IPv6 address (colons, no brackets) has no port; anything else stays unmatched.
+  return host;
 }
 
 export function isLoopbackHost(host: string): boolean {

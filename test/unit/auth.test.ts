@@ -126,7 +126,16 @@ describe("hosts", () => {
     for (const h of ["localhost", "LOCALHOST:3000", "127.0.0.1:3000", "127.9.9.9", "[::1]:3000", "app.localhost"]) {
       expect(isLoopbackHost(h), h).toBe(true);
     }
-    for (const h of ["0.0.0.0", "evil.test", "10.0.0.1", "localhost.evil.test"])
+    for (const h of [
+      "0.0.0.0",
+      "evil.test",
+      "10.0.0.1",
+      "localhost.evil.test",
+      "127.0.0.1:3200@evil.com",
+      "[::1].evil.com",
+      "[::1]:3000.evil.com",
+      "localhost:x@evil.com",
+    ])
       expect(isLoopbackHost(h), h).toBe(false);
   });
 
