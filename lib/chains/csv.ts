@@ -2,12 +2,13 @@
 // quoted, quotes doubled, rows end in CRLF.
 
 /**
- * Chain ids and pass ids come from agents. A cell starting with = + - @ (or a tab or CR)
- * is a formula to a spreadsheet, so such text is prefixed with an apostrophe (OWASP's
- * advice for CSV injection). Numbers are written as numbers and are never prefixed.
+ * Chain ids and pass ids come from agents. A cell starting with = + - @, or a tab, CR or line
+ * feed, is a formula to a spreadsheet, and spreadsheets skip leading blanks before reading one
+ * (` =1+1`), so such text is prefixed with an apostrophe (OWASP's advice for CSV injection).
+ * Numbers are written as numbers and are never prefixed.
  */
 function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^[\t\r\n]|^\s*[=+\-@]/.test(text) ? `'${text}` : text;
 }
 
 export function csvField(value: string | number | boolean | null | undefined): string {

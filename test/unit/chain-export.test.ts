@@ -17,6 +17,10 @@ describe("csv", () => {
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField("@sum")).toBe("'@sum");
+    expect(csvField("\n=1+1")).toBe(`"'\n=1+1"`);
+    expect(csvField(" =1+1")).toBe("' =1+1");
+    expect(csvField("\u00a0@sum")).toBe("'\u00a0@sum");
+    expect(csvField(" plain words")).toBe(" plain words");
     expect(csvField(-3)).toBe("-3");
   });
 });
