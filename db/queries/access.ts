@@ -121,6 +121,34 @@ export async function listApiKeys(): Promise<ApiKeyWire[]> {
   return rows.map(toKeyWire);
 }
 
+/** One keyset page of keys, newest first: `after` is the last key's (created_at, id). */
+export async function listApiKeyPage(query: {
+  limit: number;
+  after?: readonly [string, string];
+}): Promise<{ items: ApiKeyWire[]; next: [string, string] | null }> {
+  const db = await getDb();
+  const after = query.after;
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(
+      after
+        ? or(
+            lt(apiKeys.createdAt, new Date(after[0])),
+            and(eq(apiKeys.createdAt, new Date(after[0])), lt(apiKeys.id, after[1])),
+          )
+        : undefined,
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toKeyWire),
+    next: rows.length > query.limit && last ? [last.createdAt.toISOString(), last.id] : null,
+  };
+}
+
 /** Revokes a key; false when there is no such key. Revoking twice is not an error. */
 export async function revokeApiKey(id: string): Promise<ApiKeyWire | null> {
   const db = await getDb();

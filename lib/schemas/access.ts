@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../auth/credentials";
+import { limitSchema } from "../http/list";
 import { text, utcTimestamp as timestamp } from "./common";
 
 const name = text({ min: 1, max: 100 })
@@ -25,6 +26,9 @@ export const signInSchema = z.object({
   name: z.string().max(100),
   password: z.string().max(1024),
 });
+
+/** `GET /api/v1/keys`: keyset pages, newest first. */
+export const keyListQuerySchema = z.object({ cursor: z.string().optional(), limit: limitSchema });
 
 export const keyIdSchema = z.string().regex(/^[0-9a-f]{16}$/, "is not a key id");
 export const operatorIdSchema = z.coerce

@@ -37,12 +37,12 @@ export function paramsFor(pattern: string): Record<string, string> {
 export async function callRoute(
   pattern: RoutePattern,
   method: Method,
-  init: { headers?: Record<string, string>; body?: unknown } = {},
+  init: { headers?: Record<string, string>; body?: unknown; query?: string } = {},
 ): Promise<Response> {
   const params = paramsFor(pattern);
   const path = pattern.replace(/\{([a-z_]+)\}/g, (_, n: string) => params[n]!);
   const withBody = method === "POST" || method === "PUT" || method === "PATCH";
-  const request = new Request(`http://localhost${path}`, {
+  const request = new Request(`http://localhost${path}${init.query ?? ""}`, {
     method,
     headers: { ...(withBody ? { "content-type": "application/json" } : {}), ...init.headers },
     body: withBody ? JSON.stringify(init.body ?? {}) : undefined,

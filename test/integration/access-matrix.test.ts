@@ -280,6 +280,34 @@ describe("keys are never readable after creation", () => {
     expect((await callRoute("/api/v1/chains", "GET", { headers: bearer(created.body.key) })).status).toBe(200);
   });
 
+  it("lists keys in keyset pages that honour limit and cursor, each key once", async () => {
+    const admin = await createApiKey({ name: "pager", scopes: ["admin"], createdBy: null });
+    for (let i = 0; i < 7; i++) await createApiKey({ name: `paged-${i}`, scopes: ["read"], createdBy: null });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `?limit=3&cursor=${encodeURIComponent(cursor)}` : "?limit=3";
+      const page = await answer(await callRoute("/api/v1/keys", "GET", { headers: bearer(admin.key), query }));
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.body.items.map((k: { id: string }) => k.id));
+      cursor = page.body.next_cursor;
+      pages++;
+    } while (cursor && pages < 100);
+    const all = await answer(
+      await callRoute("/api/v1/keys", "GET", { headers: bearer(admin.key), query: "?limit=500" }),
+    );
+    expect(all.body.next_cursor).toBeNull();
+    expect(seen).toEqual(all.body.items.map((k: { id: string }) => k.id));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(pages).toBe(Math.ceil(seen.length / 3));
+    const bad = await answer(
+      await callRoute("/api/v1/keys", "GET", { headers: bearer(admin.key), query: "?cursor=nonsense" }),
+    );
+    expectError(bad, 422, "invalid_query");
+  });
+
   it("creating a key checks its input", async () => {
     const admin = await createApiKey({ name: "maker2", scopes: ["admin"], createdBy: null });
     for (const body of [

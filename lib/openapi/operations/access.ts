@@ -4,6 +4,7 @@ import {
   createdApiKeySchema,
   createKeySchema,
   createOperatorSchema,
+  keyListQuerySchema,
   operatorSchema,
   sessionSchema,
   signedInSchema,
@@ -17,8 +18,12 @@ export const ACCESS_OPERATIONS = {
     GET: {
       summary: "List API keys (never their secrets)",
       tag: "Access",
+      query: keyListQuerySchema,
       responses: {
-        200: { description: "Every key, revoked ones included, on one page.", schema: listOf(apiKeySchema) },
+        200: {
+          description: "The keys, revoked ones included, newest first, in keyset pages.",
+          schema: listOf(apiKeySchema),
+        },
       },
     },
     POST: {
