@@ -14,8 +14,10 @@ const integration: TestProjectInlineConfiguration["test"] = {
   // from the ones made once per run.
   globalSetup: ["sdk/typescript/test/build.ts", "test/support/database-images.ts"],
   setupFiles: ["test/support/fresh-process-state.ts", "test/support/in-process-requests.ts"],
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
+  // Generous: npm test runs integration beside e2e on two cores, where a test that hashes ten
+  // passwords or records eighteen chains took over a minute. A hang still ends the run.
+  testTimeout: 180_000,
+  hookTimeout: 180_000,
   // Files share worker processes (a fresh module graph per file costs more than most files'
   // tests); test/support/fresh-process-state.ts gives each file the state a process of its own
   // would start with. VITEST_ISOLATE=1 runs every file in a process of its own again.
