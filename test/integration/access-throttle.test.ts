@@ -6,11 +6,11 @@
 // upgraded at sign-in, and bad API keys are throttled per address.
 import { sql } from "drizzle-orm";
 import { scryptSync } from "node:crypto";
-import { lookup } from "node:dns/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
 import { col, queryRows } from "@/db/sql";
 import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
+import { hashGate } from "@/lib/auth/hash-gate";
 import { BEARER_FAILURE_LIMIT, SIGN_IN_PAIR_LIMIT } from "@/lib/auth/throttle";
 import { setUpTestDatabase } from "../support/database";
 import { bearer, callRoute, fromSocket, setUpCleanAccessState } from "./access-helpers";
@@ -107,31 +107,29 @@ describe("sign-in throttling", () => {
 });
 
 describe("the cost of a spray", () => {
-  it("hashes one at a time, so libuv's pool stays free for DNS lookups meanwhile", async () => {
+  it("hashes one at a time: a spray waits in the gate's line, leaving libuv's pool free", async () => {
     // 10 names, 10 addresses: no limit applies, each attempt costs a hash. Unbounded, they
-    // would fill libuv's 4 threads and a lookup would wait behind a hash: nearly a hash's
-    // time. What one hash takes here (on a busy machine, several times the quiet figure) sets
-    // the bar, so the test tells the two apart however loaded the machine is.
-    const alone = performance.now();
-    expect((await signIn("sprayed-alone", "wrong password", fromSocket("192.0.2.99"))).status).toBe(401);
-    const hashMs = performance.now() - alone;
+    // would fill libuv's 4 threads, and a DNS lookup would wait behind a hash. With one slot,
+    // nine of them stand in the gate's line while one hashes. (Not timed: a lookup's time on a
+    // loaded two-core machine said more about the machine than about the gate.)
+    const gate = hashGate();
     let done = false;
     const spray = Promise.all(
       Array.from({ length: 10 }, (_, i) => signIn(`sprayed-${i}`, "wrong password", fromSocket(`192.0.2.${100 + i}`))),
     ).finally(() => {
       done = true;
     });
-    // A DNS lookup every 50 ms while the spray runs: the slowest one says whether the pool was full.
-    let slowest = 0;
+    let longestLine = 0;
     while (!done) {
-      const started = performance.now();
-      await lookup("localhost");
-      slowest = Math.max(slowest, performance.now() - started);
-      await new Promise((r) => setTimeout(r, 50));
+      const { normal, slow } = gate.queued();
+      longestLine = Math.max(longestLine, normal + slow);
+      await new Promise((r) => setTimeout(r, 10));
     }
     const answers = await spray;
     expect(answers.every((a) => a.status === 401)).toBe(true);
-    expect(slowest).toBeLessThan(Math.max(300, hashMs / 2));
+    expect(gate.slots).toBe(1);
+    expect(longestLine).toBeGreaterThanOrEqual(5);
+    expect(gate.queued()).toEqual({ normal: 0, slow: 0 });
   });
 });
 
