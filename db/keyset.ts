@@ -7,7 +7,7 @@
 // extra row of the read cannot tell is, per list, not offered ("none"), assumed from the
 // cursor that led here ("assume"), or checked with a one-row read ("check").
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { type AnyColumn, sql, type SQL } from "drizzle-orm";
 
 export interface KeysetPage<T, K> {
   items: T[];
@@ -63,4 +63,36 @@ export async function keysetPage<T, K>(o: KeysetRead<T, K>): Promise<KeysetPage<
 export function keysetDirection(descending: boolean, forward: boolean): { op: SQL; asc: boolean } {
   const ascending = descending !== forward;
   return { op: sql.raw(ascending ? ">" : "<"), asc: ascending };
+}
+
+/** The key of a list read newest first: a row's creation time (ISO) and its id. */
+export type CreatedKey = readonly [string, string];
+
+/**
+ * One page of a list read newest first by (created_at, id), the order of the small admin
+ * lists (keys, webhooks). `read` returns at most `limit` rows, newest first, older than the
+ * key when one is given; `olderThan` builds that condition.
+ */
+export async function newestFirstPage<T extends { createdAt: Date; id: string }>(
+  query: { limit: number; after?: CreatedKey },
+  read: (
+    olderThan: (columns: { createdAt: AnyColumn; id: AnyColumn }) => SQL | undefined,
+    limit: number,
+  ) => Promise<T[]>,
+): Promise<{ items: T[]; next: [string, string] | null }> {
+  const page = await keysetPage<T, CreatedKey>({
+    limit: query.limit,
+    after: query.after,
+    keyOf: (row) => [row.createdAt.toISOString(), row.id],
+    neighbours: "none",
+    read: (from, _forward, limit) =>
+      read(
+        (c) =>
+          from === undefined
+            ? undefined
+            : sql`(${c.createdAt} < ${new Date(from[0])} or (${c.createdAt} = ${new Date(from[0])} and ${c.id} < ${from[1]}))`,
+        limit,
+      ),
+  });
+  return { items: page.items, next: page.next ? [page.next[0], page.next[1]] : null };
 }

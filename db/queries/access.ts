@@ -27,6 +27,7 @@ import {
 } from "@/lib/auth/throttle";
 import type { ApiKeyWire, CreatedApiKeyWire, OperatorWire } from "@/lib/schemas/access";
 import { getDb } from "../index";
+import { type CreatedKey, newestFirstPage } from "../keyset";
 import { col, onlyRow, queryRows } from "../sql";
 import { apiKeys, authAttempts, operators, sessions } from "../schema";
 import { processSingleton } from "@/lib/process-singleton";
@@ -124,29 +125,13 @@ export async function listApiKeys(): Promise<ApiKeyWire[]> {
 /** One keyset page of keys, newest first: `after` is the last key's (created_at, id). */
 export async function listApiKeyPage(query: {
   limit: number;
-  after?: readonly [string, string];
+  after?: CreatedKey;
 }): Promise<{ items: ApiKeyWire[]; next: [string, string] | null }> {
   const db = await getDb();
-  const after = query.after;
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(
-      after
-        ? or(
-            lt(apiKeys.createdAt, new Date(after[0])),
-            and(eq(apiKeys.createdAt, new Date(after[0])), lt(apiKeys.id, after[1])),
-          )
-        : undefined,
-    )
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toKeyWire),
-    next: rows.length > query.limit && last ? [last.createdAt.toISOString(), last.id] : null,
-  };
+  const page = await newestFirstPage(query, (olderThan, limit) =>
+    db.select().from(apiKeys).where(olderThan(apiKeys)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(limit),
+  );
+  return { items: page.items.map(toKeyWire), next: page.next };
 }
 
 /** Revokes a key; false when there is no such key. Revoking twice is not an error. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "../index";
+import { type CreatedKey, newestFirstPage } from "../keyset";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { webhookDeliveries, webhookEvents, webhooks } from "../schema";
@@ -54,29 +55,18 @@ export async function getWebhook(id: string): Promise<WebhookWire | null> {
 /** Newest first; the cursor is the last row's [created_at, id]. */
 export async function listWebhooks(query: {
   limit: number;
-  after?: readonly [string, string];
+  after?: CreatedKey;
 }): Promise<{ items: WebhookWire[]; next: [string, string] | null }> {
   const db = await getDb();
-  const after = query.after;
-  const rows = await db
-    .select()
-    .from(webhooks)
-    .where(
-      after
-        ? or(
-            lt(webhooks.createdAt, new Date(after[0])),
-            and(eq(webhooks.createdAt, new Date(after[0])), lt(webhooks.id, after[1])),
-          )
-        : undefined,
-    )
-    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toWebhookWire),
-    next: rows.length > query.limit && last ? [last.createdAt.toISOString(), last.id] : null,
-  };
+  const page = await newestFirstPage(query, (olderThan, limit) =>
+    db
+      .select()
+      .from(webhooks)
+      .where(olderThan(webhooks))
+      .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+      .limit(limit),
+  );
+  return { items: page.items.map(toWebhookWire), next: page.next };
 }
 
 export async function updateWebhook(id: string, patch: UpdateWebhookInput): Promise<WebhookWire | null> {
