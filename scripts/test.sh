@@ -29,8 +29,20 @@ start() {
   shift
   [ "$name" = build ] || selected "$name" || return 0
   started[$name]=$(date +%s)
-  ("$@" </dev/null >"$logs/$name.log" 2>&1) &
+  # `times` then prints the CPU the stage's processes used (those waited for: not PostgreSQL's).
+  (
+    "$@" </dev/null >"$logs/$name.log" 2>&1
+    status=$?
+    times >"$logs/$name.cpu"
+    exit $status
+  ) &
   pid[$name]=$!
+}
+
+# cpu NAME: the CPU seconds (user and system) the stage's processes used.
+cpu() {
+  tail -n 1 "$logs/$1.cpu" 2>/dev/null |
+    awk '{ t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }'
 }
 
 # finish NAME...: waits for each stage, prints its output and notes its duration and result.
@@ -41,9 +53,9 @@ finish() {
     status=0
     wait "${pid[$name]}" || status=$?
     seconds=$(($(date +%s) - started[$name]))
-    echo "== $name ($seconds s, $([ "$status" -eq 0 ] && echo passed || echo "FAILED: exit $status"))"
+    echo "== $name ($seconds s, cpu $(cpu "$name") s, $([ "$status" -eq 0 ] && echo passed || echo "FAILED: exit $status"))"
     cat "$logs/$name.log"
-    summary+=("$(printf '%-22s %5d s  %s' "$name" "$seconds" "$([ "$status" -eq 0 ] && echo passed || echo FAILED)")")
+    summary+=("$(printf '%-22s %5d s  cpu %5d s  %s' "$name" "$seconds" "$(cpu "$name")" "$([ "$status" -eq 0 ] && echo passed || echo FAILED)")")
     [ "$status" -eq 0 ] || failed+=("$name")
     unset "pid[$name]"
   done
