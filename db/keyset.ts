@@ -7,7 +7,7 @@
 // extra row of the read cannot tell is, per list, not offered ("none"), assumed from the
 // cursor that led here ("assume"), or checked with a one-row read ("check").
 import "server-only";
-import { type AnyColumn, sql, type SQL } from "drizzle-orm";
+import { and, type AnyColumn, eq, lt, or, sql, type SQL } from "drizzle-orm";
 
 export interface KeysetPage<T, K> {
   items: T[];
@@ -86,13 +86,12 @@ export async function newestFirstPage<T extends { createdAt: Date; id: string }>
     keyOf: (row) => [row.createdAt.toISOString(), row.id],
     neighbours: "none",
     read: (from, _forward, limit) =>
-      read(
-        (c) =>
-          from === undefined
-            ? undefined
-            : sql`(${c.createdAt} < ${new Date(from[0])} or (${c.createdAt} = ${new Date(from[0])} and ${c.id} < ${from[1]}))`,
-        limit,
-      ),
+      read((c) => {
+        if (from === undefined) return undefined;
+        const at = new Date(from[0]);
+        // Through the columns' own mapping (a Date as the driver takes it), not a raw parameter.
+        return or(lt(c.createdAt, at), and(eq(c.createdAt, at), lt(c.id, from[1])));
+      }, limit),
   });
   return { items: page.items, next: page.next ? [page.next[0], page.next[1]] : null };
 }
