@@ -1,7 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite loads its WASM and data files relative to its own module: bundling breaks that.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // Piscina starts its worker threads from files of its own, and lib/measure/pool.ts names the
+  // measurement's worker by its path in the repository.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "piscina"],
   poweredByHeader: false,
   // Several builds can live side by side (e2e runs, benchmarks): each names its own folder.
   distDir: process.env.NEXT_DIST_DIR || ".next",

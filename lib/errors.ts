@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   too_many_requests: 429,
   missing_verification_receipt: 422,
   not_enough_data: 422,
+  measurement_failed: 422,
   database_unavailable: 503,
   server_busy: 503,
   internal_error: 500,

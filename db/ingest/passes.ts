@@ -18,6 +18,8 @@ import { loadMeasureInputs, originalsByMarker } from "./measure-context";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
+import type { MeasuredContent } from "@/lib/content-checks/check-content";
+import { forEachLimited, measureConcurrency, measureForIngest } from "@/lib/measure/pool";
 import { ApiError } from "@/lib/errors";
 import { type PassReceipt, type PassResult, passReceiptDigest, serverChecksSchema } from "@/lib/schemas/passes";
 import { VERDICTS } from "@/lib/guard/guard";
@@ -183,44 +185,57 @@ async function storePasses(
       // The originals CCR markers name, by the marker's key (null: none, or several); filled
       // when a measurement first asks, so content without markers is measured once.
       const markerTexts = new Map<string, string | null>();
-      const pending = new Set<string>();
-      let missed = false;
-      const originals = (key: string) => {
-        const text = markerTexts.get(key);
-        if (text === undefined) {
-          missed = true;
-          pending.add(key);
-        }
-        return text ?? undefined;
-      };
-      const toRow = ({ item: r, digest }: BatchEntry<PassReceipt>): NewPass => {
+      const policyOf = (r: PassReceipt) => {
         const policy = policyByClass.get(r.content_class);
         if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
-        const source = inputs.sourceOf(r.chain_id);
-        const named = r.content == null ? inputs.contentOf(r) : undefined;
-        const measuring =
-          source !== undefined && (r.content != null || named !== undefined) ? { source, originals } : null;
-        // Completed in place: a spread of the judged row costs more than the judging.
-        const row = judgeReceipt(r, policy, { content: named, measuring }) as NewPass;
-        row.body_digest = digest;
-        row.created_at = r.created_at ?? now;
-        return row;
+        return policy;
       };
-      /** Rows of `batch`, measured against every original their markers name. */
+      /** The content of a receipt that carries none but names a cached original. */
+      const namedContent = (r: PassReceipt) => (r.content == null ? inputs.contentOf(r) : undefined);
+      /** Each receipt's content measured against its chain's source, where both are known. */
+      const measureBatch = async (batch: readonly BatchEntry<PassReceipt>[]) => {
+        const measured = new Map<number, MeasuredContent>();
+        const tasks = batch.flatMap(({ item: r }, i) => {
+          const source = inputs.sourceOf(r.chain_id);
+          const content = r.content ?? namedContent(r);
+          if (source === undefined || content == null) return [];
+          const { format, required_fields } = policyOf(r);
+          return [{ i, task: { content, source, format, requiredFields: required_fields } }];
+        });
+        let asking = tasks;
+        // Twice at most: the second time with the originals the first one's markers named.
+        for (let round = 0; asking.length > 0; round++) {
+          const unknown = new Set<string>();
+          const again: typeof tasks = [];
+          await forEachLimited(asking, measureConcurrency(), async ({ i, task }) => {
+            const result = await measureForIngest({ ...task, originals: markerTexts });
+            if (result === "failed" || result.unknownMarkers.length === 0 || round > 0) {
+              measured.set(i, result === "failed" ? result : result.measurement);
+              return;
+            }
+            for (const key of result.unknownMarkers) unknown.add(key);
+            again.push({ i, task });
+          });
+          if (again.length === 0) break;
+          const found = await originalsByMarker(tx, [...unknown]);
+          for (const key of unknown) markerTexts.set(key, found.get(key) ?? null);
+          asking = again;
+        }
+        return measured;
+      };
+      /** Rows of `batch`, judged with what measuring their content gave. */
       const judgeBatch = async (batch: readonly BatchEntry<PassReceipt>[]): Promise<NewPass[]> => {
-        const asked: number[] = [];
-        const rows = batch.map((entry, i) => {
-          missed = false;
-          const row = toRow(entry);
-          if (missed) asked.push(i);
+        const measured = await measureBatch(batch);
+        return batch.map(({ item: r, digest }, i) => {
+          // Completed in place: a spread of the judged row costs more than the judging.
+          const row = judgeReceipt(r, policyOf(r), {
+            content: namedContent(r),
+            measured: measured.get(i) ?? null,
+          }) as NewPass;
+          row.body_digest = digest;
+          row.created_at = r.created_at ?? now;
           return row;
         });
-        if (asked.length === 0) return rows;
-        const found = await originalsByMarker(tx, [...pending]);
-        for (const key of pending) markerTexts.set(key, found.get(key) ?? null);
-        pending.clear();
-        for (const i of asked) rows[i] = toRow(batch[i] as BatchEntry<PassReceipt>);
-        return rows;
       };
 
       const stored = await storeIdempotentBatch(

@@ -7,7 +7,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../guard/hash";
 import { MAX_JSON_DEPTH } from "../schemas/common";
 
-import { type FactCounts, measureDetailed, type Originals } from "../measure/index";
+import type { DetailedMeasurement, FactCounts } from "../measure/index";
 import type { ContentFormat, DecodedFormat } from "./formats";
 
 export {
@@ -44,11 +44,11 @@ export interface ServerChecks {
   measurement_mismatch?: boolean;
 }
 
-/** What measuring a pass needs besides its content: the chain's source, and cached originals. */
-export interface MeasureContext {
-  source: string;
-  originals?: Originals;
-}
+/**
+ * What measuring the content against the chain's source gave (lib/measure/pool.ts measures off
+ * the request thread): a measurement, or "failed" when it ran past its budget.
+ */
+export type MeasuredContent = DetailedMeasurement | "failed";
 
 export interface ContentFindings {
   server_checks: ServerChecks;
@@ -234,17 +234,13 @@ export function judgeContent(
   content: string,
   pass: CompressionPass,
   policy: ContentPolicy,
-  measuring?: MeasureContext | null,
+  measured?: MeasuredContent | null,
 ): ContentFindings {
   const { checks, sizeBytes, sha256 } = checkContent(content, pass, policy);
   let density = pass.semantic_density_score;
-  if (measuring) {
-    const measured = measureDetailed(content, {
-      source: measuring.source,
-      format: policy.format,
-      requiredFields: policy.required_fields,
-      originals: measuring.originals,
-    });
+  if (measured === "failed" && checks.problems.length < MAX_PROBLEMS)
+    checks.problems.push("the content could not be measured within its budget: its density is the client's");
+  if (measured && measured !== "failed") {
     density = measured.semantic_density_score;
     checks.semantic_density_score = density;
     checks.facts = measured.facts;
@@ -261,7 +257,8 @@ export function judgeContent(
     },
     policy,
   );
-  if (measuring) checks.measurement_mismatch = checked.verdict !== evaluatePass(pass, policy).verdict;
+  if (measured && measured !== "failed")
+    checks.measurement_mismatch = checked.verdict !== evaluatePass(pass, policy).verdict;
   // A mismatch is a claim the content contradicts: a wrong size or hash, or "parseable" /
   // "schema valid" claimed where the server finds otherwise. A client that is stricter than
   // the policy (claims false where the server finds true) contradicts nothing.

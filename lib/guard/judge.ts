@@ -2,7 +2,7 @@
 // ingest adds (the idempotency digest, the receipt time). Pure, so the ingest use case and
 // the benchmarks' raw-insert baseline build the same row.
 import type { PassWire } from "../chains/types";
-import { type ContentPolicy, judgeContent, type MeasureContext } from "../content-checks/check-content";
+import { type ContentPolicy, judgeContent, type MeasuredContent } from "../content-checks/check-content";
 import type { DensitySource } from "../content-checks/formats";
 import { type CompressionPolicy, evaluatePass } from "./guard";
 import { keptReceiptFields, type PassReceipt } from "../schemas/passes";
@@ -18,8 +18,8 @@ export interface JudgeOptions {
    * receipt's `current_content_hash`. Checked and measured exactly like content in the receipt.
    */
   content?: string | null;
-  /** The chain's source (and the cached originals its markers name): the pass is measured against it. */
-  measuring?: MeasureContext | null;
+  /** The content measured against the chain's source (db/ingest measures before judging). */
+  measured?: MeasuredContent | null;
 }
 
 /**
@@ -48,7 +48,7 @@ export function judgeReceipt(
             decoded_format: policy.decoded_format ?? null,
             required_fields: policy.required_fields ?? [],
           },
-          options.measuring,
+          options.measured,
         );
   const measuredDensity = findings?.server_checks.semantic_density_score ?? null;
   const followsMeasurement = policy.density_source === "measured";

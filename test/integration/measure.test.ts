@@ -3,6 +3,7 @@
 // request refused only for what is wrong with the request, and nothing stored.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as healthRoute } from "@/app/api/v1/health/route";
 import { POST as measureRoute } from "@/app/api/v1/measure/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { measure } from "@/lib/measure/index";
@@ -168,5 +169,41 @@ describe("POST /api/v1/measure", () => {
 
   it("stores nothing", async () => {
     expect(await tableFingerprint()).toBe(before);
+  });
+});
+
+describe("measurement off the request thread", () => {
+  it("answers health while measurements run, each in a worker thread", async () => {
+    // About a second of measuring each: on the request thread they would hold every other
+    // request until they end; in the pool, health answers again and again meanwhile.
+    let settled = 0;
+    const running = [0, 1].map(() =>
+      measureBody({ content: "1:".repeat(MiB / 2), source: "1:".repeat(4000) }).finally(() => settled++),
+    );
+    let answeredMeanwhile = 0;
+    while (settled === 0) {
+      // A turn of the event loop between calls, as between requests on sockets: the pool's
+      // answers arrive as messages, which a loop of promises alone would never let in.
+      await new Promise((resolve) => setImmediate(resolve));
+      const health = await call(healthRoute, jsonRequest("/api/v1/health"));
+      expect(health.status).toBe(200);
+      if (settled === 0) answeredMeanwhile++;
+    }
+    for (const answer of await Promise.all(running)) expect(answer.status, answer.text).toBe(200);
+    expect(answeredMeanwhile).toBeGreaterThan(20);
+  });
+
+  it("fails a measurement past its budget alone with 422 measurement_failed; the next one is measured", async () => {
+    process.env.FLOORLINE_MEASURE_BUDGET_MS = "1";
+    try {
+      const failed = await measureBody({ content: "1:".repeat(MiB / 4), source: notes.source });
+      expect(expectError(failed, 422, "measurement_failed").message).toContain("budget");
+    } finally {
+      delete process.env.FLOORLINE_MEASURE_BUDGET_MS;
+    }
+    const pass = notes.passes[0];
+    const after = await measureBody({ content: pass.content, source: notes.source, format: "text" });
+    expect(after.status, after.text).toBe(200);
+    expect(after.body).toEqual(measure(pass.content, { source: notes.source, format: "text" }));
   });
 });

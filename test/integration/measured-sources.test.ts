@@ -259,6 +259,40 @@ describe("measured on ingest, across batches and from cached originals", () => {
     expect(client.body.unmeasured).toBeUndefined();
   });
 
+  it("stores a pass whose measurement ran past its budget unmeasured, saying why", async () => {
+    await putFloor("ms-measured", { density_source: "measured" });
+    process.env.FLOORLINE_MEASURE_BUDGET_MS = "1";
+    let answer: Awaited<ReturnType<typeof post>>;
+    try {
+      answer = await post(postPasses, "/api/v1/passes", {
+        receipts: [
+          receipt("over-budget", 1, null, { input_content: SOURCE, content_class: "ms-measured" }),
+          receipt("over-budget", 2, `${VOID} `.repeat(4000), {
+            content_class: "ms-measured",
+            semantic_density_score: 0.9,
+          }),
+        ],
+      });
+    } finally {
+      delete process.env.FLOORLINE_MEASURE_BUDGET_MS;
+    }
+    expect(answer.status, answer.text).toBe(201);
+    const second = answer.body.results[1];
+    expect(second).toMatchObject({ unmeasured: true, verdict: "SAFE_TO_COMPRESS" });
+    expect(second.server_checks.semantic_density_score).toBeUndefined();
+    expect(second.server_checks.problems.join(" ")).toContain("could not be measured within its budget");
+    // The next batch is measured (the worker that ran past its budget was replaced).
+    const next = await post(
+      postPasses,
+      "/api/v1/passes",
+      receipt("over-budget", 3, VOID, { content_class: "ms-measured", semantic_density_score: 0.9 }),
+    );
+    expect(next.status, next.text).toBe(201);
+    expect(next.body.server_checks.semantic_density_score).toBe(
+      measure(VOID, { source: SOURCE }).semantic_density_score,
+    );
+  });
+
   it("lists chains with a measurement mismatch under their own status filter", async () => {
     const answer = await call(listChains, jsonRequest("/api/v1/chains?status=measurement_mismatch&q=ms-&limit=500"));
     expect(answer.status, answer.text).toBe(200);

@@ -4,8 +4,9 @@
 // every module the file imports is evaluated afresh and makes its state anew.
 import { vi } from "vitest";
 
-// Kept: the logger and its request context (pino's transports hold open handles).
-const KEEP = new Set(["floorline.logger", "floorline.requestContext"]);
+// Kept: the logger and its request context (pino's transports hold open handles), and the
+// measurement's worker threads (stateless but for caches of analyses; each costs a start).
+const KEEP = new Set(["floorline.logger", "floorline.requestContext", "floorline.measure-pool"]);
 const slots = globalThis as unknown as Record<PropertyKey, unknown>;
 for (const key of Object.getOwnPropertySymbols(globalThis)) {
   const name = Symbol.keyFor(key);

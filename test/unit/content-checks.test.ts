@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { measureDetailed } from "@/lib/measure/index";
 import { checkContent, type ContentPolicy, judgeContent, missingPaths } from "@/lib/content-checks/check-content";
 import { evaluatePass } from "@/lib/guard/guard";
 import { sha256Hex } from "@/lib/guard/hash";
@@ -195,15 +196,28 @@ describe("measured density", () => {
     "Release 3.9.0 (2026-05-02) adds Postgres 17 support and removes /v1/export; Node.js 20.9 is required.";
   it("judges the measured density in place of the claimed one, and flags the disagreement", () => {
     const content = "Various improvements and changes to the product were made during this release cycle.";
-    const findings = judgeContent(content, claimsFor(content, { semantic_density_score: 0.9 }), policy(), { source });
+    const findings = judgeContent(
+      content,
+      claimsFor(content, { semantic_density_score: 0.9 }),
+      policy(),
+      measureDetailed(content, { source }),
+    );
     expect(findings.server_checks.semantic_density_score).toBeLessThan(0.1);
     expect(findings.server_checks.facts).toMatchObject({ retained: 0 });
     expect(findings.checked_verdict).not.toBe(
       evaluatePass(claimsFor(content, { semantic_density_score: 0.9 }), policy()).verdict,
     );
     expect(findings.server_checks.measurement_mismatch).toBe(true);
-    const faithful = judgeContent(source, claimsFor(source), policy(), { source });
+    const faithful = judgeContent(source, claimsFor(source), policy(), measureDetailed(source, { source }));
     expect(faithful.server_checks.measurement_mismatch).toBe(false);
     expect(judgeContent(content, claimsFor(content), policy()).server_checks.semantic_density_score).toBeUndefined();
+  });
+
+  it("keeps the client's density when the measurement failed, and says why", () => {
+    const content = "Various improvements and changes to the product were made during this release cycle.";
+    const findings = judgeContent(content, claimsFor(content, { semantic_density_score: 0.9 }), policy(), "failed");
+    expect(findings.server_checks.semantic_density_score).toBeUndefined();
+    expect(findings.server_checks.measurement_mismatch).toBeUndefined();
+    expect(findings.server_checks.problems.join(" ")).toContain("could not be measured");
   });
 });

@@ -3,7 +3,8 @@ import { notFound, redirect } from "next/navigation";
 import { getOriginalForView, getOriginalText } from "@/db/queries/originals/view";
 import { getRecordedPass, listPassesForOriginal } from "@/db/queries/originals/links";
 import { type ContentDiff, DIFF_MAX_CHARS, diffContent } from "@/lib/originals/diff";
-import { type DetailedMeasurement, measureDetailed } from "@/lib/measure/index";
+import type { DetailedMeasurement } from "@/lib/measure/index";
+import { MeasureFailure, measureOffThread } from "@/lib/measure/pool";
 import { provenanceOf } from "@/lib/originals/provenance";
 import { LossSummary } from "@/components/originals/loss-summary";
 import { ContentPane } from "@/components/originals/content-pane";
@@ -49,11 +50,24 @@ async function lossOf(
   const measurable = originalChars <= MEASURE_MAX_CHARS && compressedChars <= MEASURE_MAX_CHARS;
   return {
     diff: diffContent(a.text, b.text),
-    // A marker in the compressed text naming this original makes what it states recoverable.
-    facts: measurable
-      ? measureDetailed(b.text, { source: a.text, originals: (key) => (hash.startsWith(key) ? a.text : undefined) })
-      : "too_large",
+    facts: measurable ? await measureLoss(hash, a.text, b.text) : "too_large",
   };
+}
+
+/** The compressed text measured against the original, off the request thread; past its budget, too large. */
+async function measureLoss(hash: string, original: string, compressed: string) {
+  try {
+    // A marker in the compressed text naming this original makes what it states recoverable.
+    const { measurement } = await measureOffThread({
+      content: compressed,
+      source: original,
+      prefixOf: { hash, text: original },
+    });
+    return measurement;
+  } catch (error) {
+    if (error instanceof MeasureFailure) return "too_large" as const;
+    throw error;
+  }
 }
 
 export default async function OriginalPage({ params }: Props) {

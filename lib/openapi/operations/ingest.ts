@@ -81,7 +81,7 @@ export const INGEST_OPERATIONS = {
     POST: {
       summary: "Measure content's density and the facts it kept (stateless)",
       description:
-        "Parseability, schema validity, semantic density and the source's facts retained, recoverable or lost, by the documented method (docs/measurement.md). Content that does not parse is a measurement, never an error.",
+        "Parseability, schema validity, semantic density and the source's facts retained, recoverable or lost, by the documented method (docs/measurement.md). Content that does not parse is a measurement, never an error. Measured off the request thread, within a budget of time and memory: past it, 422 `measurement_failed`; with every measurement thread busy and its queue full, 503 `server_busy`.",
       tag: "Guard",
       body: measureRequestSchema,
       responses: { 200: { description: "The measurement.", schema: measurementSchema } },

@@ -3,7 +3,8 @@ import { getPolicy } from "@/db/queries/policies";
 import { ApiError } from "@/lib/errors";
 import { parseBody } from "@/lib/http/batch";
 import { readJson } from "@/lib/http/body";
-import { type MeasureFormat, measure } from "@/lib/measure/index";
+import type { MeasureFormat, Measurement } from "@/lib/measure/index";
+import { MeasureFailure, measureOffThread } from "@/lib/measure/pool";
 import { measureRequestSchema, oversizedFields } from "@/lib/schemas/measure";
 
 // Stateless: nothing is stored. Content that does not parse in its format is a measurement
@@ -26,7 +27,24 @@ export const POST = route("/api/v1/measure", async (request) => {
   const originals = body.originals
     ? new Map(Object.entries(body.originals).map(([hash, text]) => [hash.toLowerCase(), text]))
     : undefined;
-  return json(measure(body.content, { source: body.source ?? undefined, format, requiredFields, originals }));
+  try {
+    const { measurement } = await measureOffThread({
+      content: body.content,
+      source: body.source ?? undefined,
+      format,
+      requiredFields,
+      originals,
+    });
+    const { recoverable_examples: _, ...answer } = measurement;
+    return json(answer satisfies Measurement);
+  } catch (error) {
+    if (!(error instanceof MeasureFailure)) throw error;
+    if (error.reason === "busy")
+      throw new ApiError("server_busy", "Every measurement thread is busy; try again shortly.", {
+        headers: { "Retry-After": "1" },
+      });
+    throw new ApiError("measurement_failed", `This content could not be measured: ${error.message}.`);
+  }
 });
 
 const notAllowed = methodNotAllowed("/api/v1/measure");

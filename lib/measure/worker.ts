@@ -1,0 +1,44 @@
+// One measurement as a task of the measurement pool (lib/measure/pool.ts), run in a worker
+// thread. The originals a content's markers name cross the thread as a map, not a function:
+// a key the map does not answer is reported back, and the caller looks it up and asks again
+// (the ingest reads the store only for markers a content names).
+import type { MessagePort } from "node:worker_threads";
+import { type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
+
+export interface MeasureTask {
+  content: string;
+  source?: string | null;
+  format?: MeasureFormat;
+  requiredFields?: readonly string[];
+  /** Texts by marker key (lower case), or null where the store holds none (or several). */
+  originals?: ReadonlyMap<string, string | null>;
+  /** An original a marker names by any prefix of its hash (the originals page's diff). */
+  prefixOf?: { hash: string; text: string };
+  /** Told when the task starts (its budget counts from there, not from its wait in the queue). */
+  started?: MessagePort;
+}
+
+export interface MeasureTaskResult {
+  measurement: DetailedMeasurement;
+  /** Marker keys the content names that `originals` did not answer: look them up and ask again. */
+  unknownMarkers: string[];
+}
+
+export default function measureTask(task: MeasureTask): MeasureTaskResult {
+  task.started?.postMessage("started");
+  task.started?.close();
+  const unknown = new Set<string>();
+  const { originals, prefixOf } = task;
+  const measurement = measureDetailed(task.content, {
+    source: task.source,
+    format: task.format,
+    requiredFields: task.requiredFields,
+    originals: (key) => {
+      if (prefixOf?.hash.startsWith(key)) return prefixOf.text;
+      const text = originals?.get(key);
+      if (text === undefined) unknown.add(key);
+      return text ?? undefined;
+    },
+  });
+  return { measurement, unknownMarkers: [...unknown] };
+}
