@@ -60,6 +60,23 @@ function smallPage(
   res.end(body);
 }
 
+/**
+ * Makes the 200 Next.js starts a streamed page with go out as `status`; any other status it
+ * sets (a redirect, an error) stands. Node's own writeHead and implicit headers go through
+ * the same property.
+ */
+function keepStatus(res: ServerResponse, status: number): void {
+  let current = status;
+  Object.defineProperty(res, "statusCode", {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set: (value: number) => {
+      current = value === 200 ? status : value;
+    },
+  });
+}
+
 /** The page to come back to after signing in: the request's, without Next's cache-busting `_rsc`. */
 function returnTarget(url: string): string {
   const q = url.indexOf("?");
@@ -74,7 +91,7 @@ function returnTarget(url: string): string {
 
 export function accessFront(routes: {
   isRouteHandler: (pathname: string) => boolean;
-  pagePatternOf: (pathname: string) => string | undefined;
+  pagePatternOf: (pathname: string) => { pattern: string; path: string } | undefined;
   onError: (error: unknown) => void;
 }) {
   const { onError } = routes;
@@ -121,12 +138,12 @@ export function accessFront(routes: {
       secureHeaders(req, res, pathname);
     },
 
-    /** Asks the page gate about a page request; true when it answered (307, 403 or 503). */
+    /** Asks the page gate about a page request; true when it answered (307, 403 or 503; a 404 Next.js renders). */
     async answeredByPageGate(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
       if (req.method !== "GET" && req.method !== "HEAD") return false;
-      const pattern = routes.pagePatternOf(pathname);
+      const page = routes.pagePatternOf(pathname);
       const gate = pageGate();
-      if (!pattern || !gate) return false;
+      if (!page || !gate) return false;
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value === undefined) continue;
@@ -139,13 +156,19 @@ export function accessFront(routes: {
       const target = returnTarget(req.url ?? "/");
       let answer: Awaited<ReturnType<NonNullable<typeof gate>>>;
       try {
-        answer = await gate({ pattern, target, headers });
+        answer = await gate({ ...page, target, headers });
       } catch (error) {
         // The page's own check (requirePage) still runs: only the early status is lost.
         onError(error);
         return false;
       }
       if (!answer) return false;
+      if (answer.status === 404) {
+        // The page itself calls notFound() and renders its own not-found page (the chain
+        // page's waits for the chain to arrive): only its status would be wrong.
+        keepStatus(res, 404);
+        return false;
+      }
       if (answer.status === 307) {
         res.writeHead(307, { "cache-control": "no-store", location: answer.location, "content-length": 0 });
         res.end();

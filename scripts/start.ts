@@ -123,7 +123,8 @@ if (!ensureBuilt({ root, distDir, log: (line) => logger.info(line) })) process.e
 /**
  * `patternOf`: `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract.
  * `isRouteHandler`: whether a path is served by a `route.ts` (not a page).
- * `pagePatternOf`: the pattern of the page a path names (not a route handler), if any.
+ * `pagePatternOf`: the pattern of the page a path names (not a route handler), if any, with
+ * the path as it is routed (dot segments resolved).
  */
 const { patternOf, isRouteHandler, pagePatternOf } = (() => {
   const routes: { regex: RegExp; route: string; page: string }[] = [];
@@ -169,7 +170,7 @@ const { patternOf, isRouteHandler, pagePatternOf } = (() => {
       const resolved = resolve(pathname);
       if (resolved === undefined || resolved.startsWith("/_next/")) return undefined;
       const found = find(resolved);
-      return found && !handlers.has(found.route) ? found.page : undefined;
+      return found && !handlers.has(found.route) ? { pattern: found.page, path: resolved } : undefined;
     },
   };
 })();

@@ -191,6 +191,65 @@ test.describe("honest status codes for pages", () => {
   });
 });
 
+test.describe("pages that name nothing stored", () => {
+  async function get(target: string, cookie: string) {
+    return fetch(`${app!.base}${target}`, { headers: { cookie }, redirect: "manual" });
+  }
+
+  test("answer 404 before anything streams, and what is stored still answers 200", async () => {
+    const cookie = await sessionCookie(VIEWER);
+    const traces = (await (await get("/api/v1/traces?limit=1", cookie)).json()) as { items: { trace_id: string }[] };
+    const originals = (await (await get("/api/v1/originals?limit=1", cookie)).json()) as { items: { hash: string }[] };
+    const traceId = traces.items[0]!.trace_id;
+    const hash = originals.items[0]!.hash;
+    const stored = [
+      "/chains/demo-schema-truncation",
+      "/chains/demo-healthy-orders/action-space",
+      `/traces/${encodeURIComponent(traceId)}`,
+      `/originals/${hash}`,
+    ];
+    for (const target of stored) expect((await get(target, cookie)).status, target).toBe(200);
+    const absent = [
+      "/chains/absent",
+      "/chains/absent/action-space",
+      "/chains/x/../absent",
+      "/traces/absent",
+      "/originals/absent",
+      `/originals/${"0".repeat(64)}`,
+      // Malformed: no hash shape, a NUL, an unpaired surrogate, a very long id.
+      "/originals/not-a-hash!",
+      "/originals/%00",
+      "/traces/%00",
+      "/chains/%00",
+      "/chains/%00/action-space",
+      "/chains/a%ED%A0%80b",
+      `/traces/${"x".repeat(4000)}`,
+    ];
+    for (const target of absent) {
+      const response = await get(target, cookie);
+      expect(response.status, target.slice(0, 80)).toBe(404);
+      await response.body?.cancel();
+    }
+  });
+
+  test("still show their own not-found page", async ({ browser }) => {
+    const context = await browser.newContext();
+    const [name, value] = (await sessionCookie(VIEWER)).split("=") as [string, string];
+    await context.addCookies([{ name, value, url: app!.base }]);
+    const page = await context.newPage();
+    for (const [target, shown] of [
+      ["/chains/absent", page.getByTestId("chain-waiting")],
+      ["/traces/absent", page.getByRole("heading", { name: "No such trace" })],
+      ["/originals/absent", page.getByRole("heading", { name: "No such original" })],
+    ] as const) {
+      const response = await page.goto(`${app!.base}${target}`);
+      expect(response?.status(), target).toBe(404);
+      await expect(shown, target).toBeVisible();
+    }
+    await context.close();
+  });
+});
+
 test.describe("the redirect after sign-in", () => {
   // Each would land on evil.example once a browser reads the href (tab, newline and CR
   // vanish, a backslash is a slash) or once something decodes it again.
