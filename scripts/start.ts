@@ -306,7 +306,7 @@ const server = http.createServer((req, res) => {
   res.once("close", done);
   // While draining, responses still in progress close their connection when done.
   if (stopping.aborted) res.shouldKeepAlive = false;
-  if (answeredHere(req, res, pathname)) return;
+  if (answeredHere(req, res, pathname) || front.refusedAsCrossSite(req, res, pathname)) return;
   front.prepare(req, res, pathname);
   requestContext
     .run({ reqId: id }, async () => {

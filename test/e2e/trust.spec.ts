@@ -1,7 +1,7 @@
 // Ways around the access check, tried over raw HTTP against the built app as an attacker
-// would: a server action posted signed out, sign-in guesses in parallel, with forged
-// X-Forwarded-For and spread over names, bad API keys in a row, and a redirect target that a
-// browser would read as another site.
+// would: a server action posted signed out or from another site, pages naming nothing
+// stored, sign-in guesses in parallel, with forged X-Forwarded-For and spread over names, bad
+// API keys in a row, and a redirect target that a browser would read as another site.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -88,6 +88,31 @@ test.describe("server actions", () => {
     const text = await response.text();
     expect(response.status, text.slice(0, 300)).toBe(200);
     expect(text).toMatch(/"ok":true/);
+  });
+
+  test("posted from another site it is refused with 403 before it runs, cookie or not", async () => {
+    const cookie = await sessionCookie(VIEWER);
+    const away: Record<string, string>[] = [
+      { cookie, origin: "http://evil.example" },
+      { cookie, "sec-fetch-site": "cross-site" },
+      { cookie, "sec-fetch-site": "same-site" },
+      { cookie, "sec-fetch-site": "same-origin", origin: "http://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of away) {
+      const response = await callAction(actionId("previewFloorChange"), ["default", floor], headers);
+      const text = await response.text();
+      const what = JSON.stringify({ ...headers, cookie: Boolean(headers.cookie) });
+      expect(response.status, `${what} ${text.slice(0, 300)}`).toBe(403);
+      expect(JSON.parse(text).error.code, what).toBe("cross_site_request");
+    }
+    const own = await callAction(actionId("previewFloorChange"), ["default", floor], {
+      cookie,
+      origin: app!.base,
+      "sec-fetch-site": "same-origin",
+    });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toMatch(/"ok":true/);
   });
 });
 
