@@ -1,10 +1,11 @@
 // The access half of the HTTP server in scripts/start.ts: what only the server that owns the
 // sockets can do. It refuses settings that would open the server wider than meant, stamps
 // each request with its socket's facts (lib/auth/client-address.ts), gives pages a
-// Content-Security-Policy with a fresh nonce and https answers HSTS, and asks the app's page
-// gate (lib/auth/page-gate.ts) before a page streams, so its answer keeps its status code.
+// Content-Security-Policy with a fresh nonce and https answers HSTS, refuses writes to pages
+// (server actions) from other sites before Next.js sees them, and asks the app's page gate
+// (lib/auth/page-gate.ts) before a page streams, so its answer keeps its status code.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authOffRefusal, safeNextPath } from "../lib/auth/access";
+import { authOffRefusal, crossSiteRefusal, safeNextPath } from "../lib/auth/access";
 import {
   formatSocketStamp,
   hasForwardingHeaders,
@@ -60,6 +61,23 @@ function smallPage(
   res.end(body);
 }
 
+/**
+ * Makes the 200 Next.js starts a streamed page with go out as `status`; any other status it
+ * sets (a redirect, an error) stands. Node's own writeHead and implicit headers go through
+ * the same property.
+ */
+function keepStatus(res: ServerResponse, status: number): void {
+  let current = status;
+  Object.defineProperty(res, "statusCode", {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set: (value: number) => {
+      current = value === 200 ? status : value;
+    },
+  });
+}
+
 /** The page to come back to after signing in: the request's, without Next's cache-busting `_rsc`. */
 function returnTarget(url: string): string {
   const q = url.indexOf("?");
@@ -74,7 +92,7 @@ function returnTarget(url: string): string {
 
 export function accessFront(routes: {
   isRouteHandler: (pathname: string) => boolean;
-  pagePatternOf: (pathname: string) => string | undefined;
+  pagePatternOf: (pathname: string) => { pattern: string; path: string } | undefined;
   onError: (error: unknown) => void;
 }) {
   const { onError } = routes;
@@ -94,17 +112,24 @@ export function accessFront(routes: {
     });
   }
 
+  /** The scheme a trusted proxy says the client used; null from anyone else. */
+  function trustedProto(req: IncomingMessage): string | null {
+    const trusted = env("FLOORLINE_TRUSTED_PROXIES");
+    if (!trusted || !isTrusted(req.socket.remoteAddress ?? "", trusted)) return null;
+    const proto = req.headers["x-forwarded-proto"];
+    return (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() || null;
+  }
+
+  /** Whether Next.js renders this path as a page (or its not-found page): not the API, assets or a route handler. */
+  function isPagePath(pathname: string): boolean {
+    const api = pathname === "/api" || pathname.startsWith("/api/");
+    return !api && !pathname.startsWith("/_next/") && !routes.isRouteHandler(pathname);
+  }
+
   /** HSTS over https through a trusted proxy; a nonce policy on whatever Next.js renders as a page. */
   function secureHeaders(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    const trusted = env("FLOORLINE_TRUSTED_PROXIES");
-    const proto = req.headers["x-forwarded-proto"];
-    const forwardedProto = (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase();
-    if (trusted && forwardedProto === "https" && isTrusted(req.socket.remoteAddress ?? "", trusted)) {
-      res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
-    }
-    const api = pathname === "/api" || pathname.startsWith("/api/");
-    if ((req.method !== "GET" && req.method !== "HEAD") || api || pathname.startsWith("/_next/")) return;
-    if (routes.isRouteHandler(pathname)) return;
+    if (trustedProto(req) === "https") res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    if ((req.method !== "GET" && req.method !== "HEAD") || !isPagePath(pathname)) return;
     const policy = pagePolicy(newNonce());
     req.headers["content-security-policy"] = policy;
     res.setHeader("content-security-policy", policy);
@@ -121,12 +146,39 @@ export function accessFront(routes: {
       secureHeaders(req, res, pathname);
     },
 
-    /** Asks the page gate about a page request; true when it answered (307, 403 or 503). */
+    /**
+     * A write to a page (a server action) that another site's page may have sent: 403 in the
+     * contract's shape, the same refusal as the API's, before Next.js sees it. Next.js would
+     * answer an Origin that is not this host with a 500 and run one that sends only
+     * `Sec-Fetch-Site: cross-site`; an action runs with whatever the browser lends it (a
+     * session, or this machine's open mode), so no cookie is needed for the refusal.
+     */
+    refusedAsCrossSite(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
+      if (!isPagePath(pathname)) return false;
+      const headers = {
+        get: (name: string) => {
+          const value = req.headers[name.toLowerCase()];
+          return (Array.isArray(value) ? value.join(", ") : value) ?? null;
+        },
+      };
+      const refusal = crossSiteRefusal(req.method ?? "GET", headers, req.headers.host ?? null, trustedProto(req));
+      if (!refusal) return false;
+      const body = JSON.stringify(refusal.toBody());
+      res.writeHead(refusal.status, {
+        "cache-control": "no-store",
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(body),
+      });
+      res.end(body);
+      return true;
+    },
+
+    /** Asks the page gate about a page request; true when it answered (307, 403 or 503; a 404 Next.js renders). */
     async answeredByPageGate(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
       if (req.method !== "GET" && req.method !== "HEAD") return false;
-      const pattern = routes.pagePatternOf(pathname);
+      const page = routes.pagePatternOf(pathname);
       const gate = pageGate();
-      if (!pattern || !gate) return false;
+      if (!page || !gate) return false;
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value === undefined) continue;
@@ -139,13 +191,19 @@ export function accessFront(routes: {
       const target = returnTarget(req.url ?? "/");
       let answer: Awaited<ReturnType<NonNullable<typeof gate>>>;
       try {
-        answer = await gate({ pattern, target, headers });
+        answer = await gate({ ...page, target, headers });
       } catch (error) {
         // The page's own check (requirePage) still runs: only the early status is lost.
         onError(error);
         return false;
       }
       if (!answer) return false;
+      if (answer.status === 404) {
+        // The page itself calls notFound() and renders its own not-found page (the chain
+        // page's waits for the chain to arrive): only its status would be wrong.
+        keepStatus(res, 404);
+        return false;
+      }
       if (answer.status === 307) {
         res.writeHead(307, { "cache-control": "no-store", location: answer.location, "content-length": 0 });
         res.end();

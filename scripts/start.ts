@@ -123,7 +123,8 @@ if (!ensureBuilt({ root, distDir, log: (line) => logger.info(line) })) process.e
 /**
  * `patternOf`: `[chain_id]` as `{chain_id}`, so a log line's route reads like the API contract.
  * `isRouteHandler`: whether a path is served by a `route.ts` (not a page).
- * `pagePatternOf`: the pattern of the page a path names (not a route handler), if any.
+ * `pagePatternOf`: the pattern of the page a path names (not a route handler), if any, with
+ * the path as it is routed (dot segments resolved).
  */
 const { patternOf, isRouteHandler, pagePatternOf } = (() => {
   const routes: { regex: RegExp; route: string; page: string }[] = [];
@@ -169,7 +170,7 @@ const { patternOf, isRouteHandler, pagePatternOf } = (() => {
       const resolved = resolve(pathname);
       if (resolved === undefined || resolved.startsWith("/_next/")) return undefined;
       const found = find(resolved);
-      return found && !handlers.has(found.route) ? found.page : undefined;
+      return found && !handlers.has(found.route) ? { pattern: found.page, path: resolved } : undefined;
     },
   };
 })();
@@ -305,7 +306,7 @@ const server = http.createServer((req, res) => {
   res.once("close", done);
   // While draining, responses still in progress close their connection when done.
   if (stopping.aborted) res.shouldKeepAlive = false;
-  if (answeredHere(req, res, pathname)) return;
+  if (answeredHere(req, res, pathname) || front.refusedAsCrossSite(req, res, pathname)) return;
   front.prepare(req, res, pathname);
   requestContext
     .run({ reqId: id }, async () => {

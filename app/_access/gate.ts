@@ -20,8 +20,7 @@ import {
   bearerTokenOf,
   FIRST_CREDENTIALS,
   hostAllowed,
-  isSafeMethod,
-  isSameOrigin,
+  crossSiteRefusal,
   type Principal,
   type RequestFacts,
   sessionIdleMs,
@@ -127,12 +126,15 @@ export async function authorizeRequest(request: Request, scope: Scope): Promise<
   const { headers } = request;
   checkHost(headers, request.url);
   const facts = requestFacts(headers, request.url);
-  if (!isSafeMethod(request.method) && sessionTokenOf(headers.get("cookie"), facts.https)) {
+  if (sessionTokenOf(headers.get("cookie"), facts.https)) {
     const host = headers.get("host") ?? new URL(request.url).host;
-    const proto = facts.viaTrustedProxy ? headers.get("x-forwarded-proto") : null;
-    if (!isSameOrigin(headers, host, proto)) {
-      throw new ApiError("cross_site_request", "A signed-in write must come from this site's own pages.");
-    }
+    const refusal = crossSiteRefusal(
+      request.method,
+      headers,
+      host,
+      facts.viaTrustedProxy ? headers.get("x-forwarded-proto") : null,
+    );
+    if (refusal) throw refusal;
   }
   if (scope === "public" || !(await authIsOn(facts))) return (await identifyQuietly(headers, facts)) ?? ANONYMOUS;
   const principal = await identify(headers, facts);

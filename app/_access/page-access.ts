@@ -10,15 +10,14 @@ import { headers } from "next/headers";
 import { forbidden, notFound, redirect } from "next/navigation";
 import { fillPattern, hasScope, type Principal } from "@/lib/auth/access";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
-import { isStorableText } from "@/lib/schemas/common";
-import { decodeSegment } from "@/lib/url-state";
 import { ANONYMOUS, authIsOn, checkPageHost, sessionOperator } from "./gate";
+import { paramsStorable } from "./page-subjects";
 import { requestFacts } from "./request-facts";
 
 export async function requirePage(pattern: PagePattern, params?: Record<string, string>): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
-  if (params && !Object.values(params).every((segment) => isStorableText(decodeSegment(segment)))) notFound();
+  if (params && !paramsStorable(params)) notFound();
   const facts = requestFacts(incoming, "http://localhost/");
   const operator = await sessionOperator(incoming, facts);
   const scope = PAGES[pattern];

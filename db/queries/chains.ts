@@ -250,6 +250,13 @@ export async function getChainSummary(chainId: string): Promise<ChainSummaryWire
   return row ? toChainSummaryWire(row) : null;
 }
 
+/** Whether the chain page has a chain to show: the summary row its page reads. */
+export async function chainExists(chainId: string): Promise<boolean> {
+  const db = await getReadDb();
+  const rows = await db.select({ id: chains.chainId }).from(chains).where(eq(chains.chainId, chainId)).limit(1);
+  return rows.length > 0;
+}
+
 /** Where the chains list stops counting: past it, the page says "10,000+". */
 export const CHAIN_COUNT_CAP = 10_000;
 

@@ -6,7 +6,7 @@ import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
 import { getDb, getReadDb } from "../index";
 import { onlyRow } from "../sql";
 import type { Db } from "../types";
-import { traceRejections, traces } from "../schema";
+import { chains, traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
 import {
@@ -157,6 +157,26 @@ export async function getTrace(traceId: string): Promise<TraceWire | null> {
   const db = await getReadDb();
   const [row] = await db.select().from(traces).where(eq(traces.traceId, traceId));
   return row ? toTraceWire(row) : null;
+}
+
+export async function traceExists(traceId: string): Promise<boolean> {
+  const db = await getReadDb();
+  const rows = await db.select({ id: traces.traceId }).from(traces).where(eq(traces.traceId, traceId)).limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Whether a chain has an action space to show: it has receipts, or a stored trace names it
+ * (traces may name a chain before, or without, its receipts). A refused submission stores
+ * no trace, so it alone does not make one.
+ */
+export async function chainHasActionSpace(chainId: string): Promise<boolean> {
+  const db = await getReadDb();
+  const [chain, trace] = await Promise.all([
+    db.select({ id: chains.chainId }).from(chains).where(eq(chains.chainId, chainId)).limit(1),
+    db.select({ id: traces.traceId }).from(traces).where(eq(traces.chainId, chainId)).limit(1),
+  ]);
+  return chain.length > 0 || trace.length > 0;
 }
 
 // Explicit columns are load-bearing: `nodes` is never read for a list.

@@ -2,6 +2,7 @@
 // which Host headers are ours, and whether a write came from our own origin. No I/O here:
 // the route wrapper and the page helper feed these the request and what the database says.
 import { env } from "../env";
+import { ApiError } from "../errors";
 import { isLoopbackAddress, type SocketFacts } from "./client-address";
 import type { KeyScope, Role } from "./credentials";
 
@@ -166,13 +167,19 @@ export function hostAllowed(hostHeader: string | null, allowed: readonly string[
 }
 
 /**
- * A write carrying a session cookie must come from a page of this origin. `Sec-Fetch-Site`
- * (every current browser) decides when present; else `Origin`; a request with neither is
- * not from a browser page (a script holding the cookie is not something a web page can be).
+ * Whether a write came from a page of this origin: every signal the request carries must say
+ * so, `Sec-Fetch-Site` (every current browser) and `Origin`. A request with neither is not
+ * from a browser page (a script holding the cookie is not something a web page can be).
+ * Both are checked where both are sent: Next.js refuses a server action whose Origin is not
+ * this host with a 500, so that one must never get past the 403 on the strength of the other.
  */
-export function isSameOrigin(headers: Headers, ownHost: string | null, forwardedProto?: string | null): boolean {
+export function isSameOrigin(
+  headers: Pick<Headers, "get">,
+  ownHost: string | null,
+  forwardedProto?: string | null,
+): boolean {
   const site = headers.get("sec-fetch-site");
-  if (site) return site === "same-origin" || site === "none";
+  if (site && site !== "same-origin" && site !== "none") return false;
   const origin = headers.get("origin");
   if (!origin) return true;
   if (origin === "null" || !ownHost) return false;
@@ -188,6 +195,22 @@ export function isSameOrigin(headers: Headers, ownHost: string | null, forwarded
 /** Methods that change nothing: the only ones a cross-site request may make with a cookie. */
 export function isSafeMethod(method: string): boolean {
   return method === "GET" || method === "HEAD" || method === "OPTIONS";
+}
+
+/**
+ * The refusal (403 `cross_site_request`) of a write that a page of another site may have
+ * sent, or null. The API asks it of writes that carry the session cookie; the HTTP server
+ * asks it of every write to a page (server actions), as an action runs with whatever
+ * authority the browser lends it. `forwardedProto` only from a trusted proxy.
+ */
+export function crossSiteRefusal(
+  method: string,
+  headers: Pick<Headers, "get">,
+  ownHost: string | null,
+  forwardedProto: string | null,
+): ApiError | null {
+  if (isSafeMethod(method) || isSameOrigin(headers, ownHost, forwardedProto)) return null;
+  return new ApiError("cross_site_request", "A write must come from this site's own pages.");
 }
 
 /** What a browser makes of an href before resolving it: tab, LF and CR vanish, `\\` is `/`. */

@@ -1,7 +1,7 @@
 // Ways around the access check, tried over raw HTTP against the built app as an attacker
-// would: a server action posted signed out, sign-in guesses in parallel, with forged
-// X-Forwarded-For and spread over names, bad API keys in a row, and a redirect target that a
-// browser would read as another site.
+// would: a server action posted signed out or from another site, pages naming nothing
+// stored, sign-in guesses in parallel, with forged X-Forwarded-For and spread over names, bad
+// API keys in a row, and a redirect target that a browser would read as another site.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -88,6 +88,31 @@ test.describe("server actions", () => {
     const text = await response.text();
     expect(response.status, text.slice(0, 300)).toBe(200);
     expect(text).toMatch(/"ok":true/);
+  });
+
+  test("posted from another site it is refused with 403 before it runs, cookie or not", async () => {
+    const cookie = await sessionCookie(VIEWER);
+    const away: Record<string, string>[] = [
+      { cookie, origin: "http://evil.example" },
+      { cookie, "sec-fetch-site": "cross-site" },
+      { cookie, "sec-fetch-site": "same-site" },
+      { cookie, "sec-fetch-site": "same-origin", origin: "http://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of away) {
+      const response = await callAction(actionId("previewFloorChange"), ["default", floor], headers);
+      const text = await response.text();
+      const what = JSON.stringify({ ...headers, cookie: Boolean(headers.cookie) });
+      expect(response.status, `${what} ${text.slice(0, 300)}`).toBe(403);
+      expect(JSON.parse(text).error.code, what).toBe("cross_site_request");
+    }
+    const own = await callAction(actionId("previewFloorChange"), ["default", floor], {
+      cookie,
+      origin: app!.base,
+      "sec-fetch-site": "same-origin",
+    });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toMatch(/"ok":true/);
   });
 });
 
@@ -188,6 +213,65 @@ test.describe("honest status codes for pages", () => {
       expect(inline.filter((attrs) => !attrs.includes(`nonce="${nonce}"`)).length).toBeLessThanOrEqual(1);
     }
     expect(nonces.size, "a fresh nonce per answer").toBe(2);
+  });
+});
+
+test.describe("pages that name nothing stored", () => {
+  async function get(target: string, cookie: string) {
+    return fetch(`${app!.base}${target}`, { headers: { cookie }, redirect: "manual" });
+  }
+
+  test("answer 404 before anything streams, and what is stored still answers 200", async () => {
+    const cookie = await sessionCookie(VIEWER);
+    const traces = (await (await get("/api/v1/traces?limit=1", cookie)).json()) as { items: { trace_id: string }[] };
+    const originals = (await (await get("/api/v1/originals?limit=1", cookie)).json()) as { items: { hash: string }[] };
+    const traceId = traces.items[0]!.trace_id;
+    const hash = originals.items[0]!.hash;
+    const stored = [
+      "/chains/demo-schema-truncation",
+      "/chains/demo-healthy-orders/action-space",
+      `/traces/${encodeURIComponent(traceId)}`,
+      `/originals/${hash}`,
+    ];
+    for (const target of stored) expect((await get(target, cookie)).status, target).toBe(200);
+    const absent = [
+      "/chains/absent",
+      "/chains/absent/action-space",
+      "/chains/x/../absent",
+      "/traces/absent",
+      "/originals/absent",
+      `/originals/${"0".repeat(64)}`,
+      // Malformed: no hash shape, a NUL, an unpaired surrogate, a very long id.
+      "/originals/not-a-hash!",
+      "/originals/%00",
+      "/traces/%00",
+      "/chains/%00",
+      "/chains/%00/action-space",
+      "/chains/a%ED%A0%80b",
+      `/traces/${"x".repeat(4000)}`,
+    ];
+    for (const target of absent) {
+      const response = await get(target, cookie);
+      expect(response.status, target.slice(0, 80)).toBe(404);
+      await response.body?.cancel();
+    }
+  });
+
+  test("still show their own not-found page", async ({ browser }) => {
+    const context = await browser.newContext();
+    const [name, value] = (await sessionCookie(VIEWER)).split("=") as [string, string];
+    await context.addCookies([{ name, value, url: app!.base }]);
+    const page = await context.newPage();
+    for (const [target, shown] of [
+      ["/chains/absent", page.getByTestId("chain-waiting")],
+      ["/traces/absent", page.getByRole("heading", { name: "No such trace" })],
+      ["/originals/absent", page.getByRole("heading", { name: "No such original" })],
+    ] as const) {
+      const response = await page.goto(`${app!.base}${target}`);
+      expect(response?.status(), target).toBe(404);
+      await expect(shown, target).toBeVisible();
+    }
+    await context.close();
   });
 });
 

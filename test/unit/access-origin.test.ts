@@ -13,6 +13,7 @@ import {
   trustedProxyList,
 } from "@/lib/auth/client-address";
 import { HashGate, HashGateBusy } from "@/lib/auth/hash-gate";
+import { pageParams } from "@/lib/auth/page-gate";
 import { env, envInvalid } from "@/lib/env";
 
 describe("the socket stamp", () => {
@@ -133,5 +134,19 @@ describe("the hash gate", () => {
     release();
     await held;
     expect(await waiting).toBe(1);
+  });
+});
+
+describe("the page gate's params", () => {
+  it("takes each {name} segment decoded once, as Next.js hands it to the page", () => {
+    expect(pageParams("/chains/{chain_id}", "/chains/a%20b")).toEqual({ chain_id: "a b" });
+    expect(pageParams("/chains/{chain_id}", "/chains/x%2541")).toEqual({ chain_id: "x%41" });
+    expect(pageParams("/chains/{chain_id}/action-space", "/chains/c1/action-space/")).toEqual({ chain_id: "c1" });
+    expect(pageParams("/traces", "/traces")).toEqual({});
+  });
+
+  it("is null for a path of another shape or a segment that does not decode", () => {
+    expect(pageParams("/chains/{chain_id}", "/chains/a/b")).toBeNull();
+    expect(pageParams("/chains/{chain_id}", "/chains/%FF")).toBeNull();
   });
 });

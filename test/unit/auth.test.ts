@@ -12,6 +12,7 @@ import {
   isHttps,
   isLoopbackHost,
   isSameOrigin,
+  crossSiteRefusal,
   safeNextPath,
   sessionCookie,
   sessionTokenOf,
@@ -163,7 +164,7 @@ describe("hosts", () => {
 
 describe("same origin", () => {
   const h = (init: Record<string, string>) => new Headers(init);
-  it("trusts Sec-Fetch-Site, else Origin against Host", () => {
+  it("asks Sec-Fetch-Site and Origin (against Host), and every one sent must agree", () => {
     expect(isSameOrigin(h({ "sec-fetch-site": "same-origin" }), "127.0.0.1:3000")).toBe(true);
     expect(isSameOrigin(h({ "sec-fetch-site": "cross-site" }), "127.0.0.1:3000")).toBe(false);
     expect(isSameOrigin(h({ "sec-fetch-site": "same-site" }), "127.0.0.1:3000")).toBe(false);
@@ -172,6 +173,21 @@ describe("same origin", () => {
     expect(isSameOrigin(h({ origin: "null" }), "127.0.0.1:3000")).toBe(false);
     expect(isSameOrigin(h({ origin: "http://x.test" }), "x.test", "https")).toBe(false);
     expect(isSameOrigin(h({ origin: "https://x.test" }), "x.test", "https")).toBe(true);
+    // Every signal sent must agree: one saying same-origin does not cover the other.
+    const both = { "sec-fetch-site": "same-origin", origin: "http://evil.example" };
+    expect(isSameOrigin(h(both), "127.0.0.1:3000")).toBe(false);
+    expect(
+      isSameOrigin(h({ "sec-fetch-site": "same-origin", origin: "http://127.0.0.1:3000" }), "127.0.0.1:3000"),
+    ).toBe(true);
+  });
+
+  it("refuses a cross-site write, never a read", () => {
+    const away = h({ "sec-fetch-site": "cross-site" });
+    expect(crossSiteRefusal("GET", away, "127.0.0.1:3000", null)).toBeNull();
+    expect(crossSiteRefusal("POST", h({ "sec-fetch-site": "same-origin" }), "127.0.0.1:3000", null)).toBeNull();
+    const refusal = crossSiteRefusal("POST", away, "127.0.0.1:3000", null);
+    expect(refusal?.status).toBe(403);
+    expect(refusal?.code).toBe("cross_site_request");
   });
 });
 

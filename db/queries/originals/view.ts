@@ -52,6 +52,13 @@ export async function getOriginalForView(
   };
 }
 
+/** Whether a key names anything the original page shows: an entry, a tombstone, or several (ambiguous). */
+export async function originalKeyExists(rawKey: string): Promise<boolean> {
+  const parsed = parseHashKey(rawKey);
+  if (!parsed.ok) return false;
+  return (await resolveKey(await getReadDb(), parsed.key, null)) !== null;
+}
+
 export type OriginalPart = "original" | "compressed";
 
 /**

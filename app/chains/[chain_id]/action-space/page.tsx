@@ -1,6 +1,12 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getChainTraceConstraints, listTraceRejections, ACTION_SPACE_TRACE_LIMIT } from "@/db/queries/traces";
+import { notFound } from "next/navigation";
+import {
+  ACTION_SPACE_TRACE_LIMIT,
+  chainHasActionSpace,
+  getChainTraceConstraints,
+  listTraceRejections,
+} from "@/db/queries/traces";
 import { buildActionSpace } from "@/lib/traces/action-space";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
 import { chainHref, chainsHref, traceHref, tracesHref } from "@/lib/routes";
@@ -33,10 +39,12 @@ function TraceLinks({ ids }: { ids: string[] }) {
 export default async function ActionSpacePage({ params }: Props) {
   await requirePage("/chains/{chain_id}/action-space", await params);
   const chain_id = decodeSegment((await params).chain_id);
-  const [{ traces, truncated }, rejections] = await Promise.all([
+  const [known, { traces, truncated }, rejections] = await Promise.all([
+    chainHasActionSpace(chain_id),
     getChainTraceConstraints(chain_id),
     listTraceRejections({ chain_id, limit: 1 }),
   ]);
+  if (!known) notFound();
   const space = buildActionSpace(traces);
   const omitted = traces.reduce((n, t) => n + t.omitted_falsified_paths, 0);
   const mismatched = traces.filter((t) => t.digest_mismatch).length;
