@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type AppServer, freePort, startApp } from "../support/app-server";
+import { type AppServer, freePort, postJson, receipt, startApp } from "../support/app-server";
 
 const VERSION = "15";
 const skipReason =
@@ -63,15 +63,20 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const PAGES = ["/", "/chains", "/chains/absent", "/policies", "/originals", "/traces", "/webhooks", "/sign-in"];
+const PAGES = ["/", "/chains", "/chains/db-down", "/policies", "/originals", "/traces", "/webhooks", "/sign-in"];
+/** A page naming nothing stored: 404 while the database answers, 503 while it does not. */
+const ABSENT = "/chains/absent";
 
 test("with the database stopped every page answers 503 with Retry-After, and recovers when it is back", async () => {
   test.setTimeout(120_000);
+  const stored = await postJson(`${app!.base}/api/v1/passes`, receipt("db-down", 1));
+  expect(stored.status).toBe(201);
   for (const target of PAGES) {
     expect((await fetch(`${app!.base}${target}`, { redirect: "manual" })).status, target).toBe(200);
   }
+  expect((await fetch(`${app!.base}${ABSENT}`, { redirect: "manual" })).status).toBe(404);
   pgctl("stop");
-  for (const target of PAGES) {
+  for (const target of [...PAGES, ABSENT]) {
     const response = await fetch(`${app!.base}${target}`, { redirect: "manual" });
     const body = await response.text();
     expect(response.status, target).toBe(503);
