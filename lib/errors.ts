@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   unknown_hash: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   idempotency_conflict: 409,
   name_taken: 409,
   ambiguous_hash: 409,

@@ -24,6 +24,14 @@ export function isJsonContentType(header: string | null): boolean {
 // its endpoint's own size limit), so one upload larger than the budget still goes through.
 const DEFAULT_BODY_BUDGET = 256 * MiB;
 const RETRY_AFTER_BUSY_SECONDS = "2";
+/**
+ * How much of a declared length is reserved before its bytes arrive: enough that concurrent
+ * uploads of ordinary size are admitted or refused whole, too little for sockets that declare
+ * much and send nothing to fill the budget. The rest counts as it arrives.
+ */
+export const UPFRONT_RESERVATION = MiB;
+/** A body that sends no byte for this long is dropped (408): FLOORLINE_BODY_IDLE_TIMEOUT_MS. */
+const DEFAULT_BODY_IDLE_MS = 10_000;
 
 interface BudgetState {
   inFlight: number;
@@ -79,6 +87,35 @@ export function releaseBodyBytes(request: Request): void {
 /** A body stream that failed part-way: the client went away or the connection broke. */
 export function bodyCutOff(): ApiError {
   return new ApiError("bad_request", "The body ended before it was complete (the upload was cut off); send it again.");
+}
+
+/** A body that stalled: no byte arrived for `idleMs`. */
+export function bodyStalled(idleMs: number): ApiError {
+  return new ApiError("request_timeout", `The body stalled: no byte arrived for ${idleMs / 1000} s; send it again.`);
+}
+
+/** How long a body may send nothing: FLOORLINE_BODY_IDLE_TIMEOUT_MS. */
+export function bodyIdleMs(): number {
+  return env("FLOORLINE_BODY_IDLE_TIMEOUT_MS") ?? DEFAULT_BODY_IDLE_MS;
+}
+
+/**
+ * The reader's next chunk, or bodyStalled (408) when none comes within `idleMs`; the stream's
+ * own failures pass through for the caller to name.
+ */
+export async function readWithin<T>(
+  reader: ReadableStreamDefaultReader<T>,
+  idleMs: number,
+): Promise<ReadableStreamReadResult<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyStalled(idleMs)), idleMs);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Reads and drops up to `room` more bytes; cancels the body when there are more. */
@@ -160,17 +197,19 @@ async function readBody(
   let size = 0;
   const reader = request.body.getReader();
   // What a body costs is not its wire size (see BODY_COST).
-  // A declared length is admitted (or refused) whole before reading, so concurrent uploads
-  // are not all let in part-way and then all refused; an undeclared one counts as it comes.
+  // A declared length is admitted (or refused) up to UPFRONT_RESERVATION before reading, so
+  // concurrent uploads of ordinary size are not all let in part-way and then all refused;
+  // beyond it, and for an undeclared length, bytes count as they come.
   let reserved = 0;
+  const idleMs = bodyIdleMs();
   try {
     if (Number.isFinite(declared) && declared > 0) {
-      reserveBodyBytes(request, declared * BODY_COST);
-      reserved = declared;
+      reserved = Math.min(declared, UPFRONT_RESERVATION);
+      reserveBodyBytes(request, reserved * BODY_COST);
     }
     for (;;) {
-      const { done, value } = await reader.read().catch(() => {
-        throw bodyCutOff();
+      const { done, value } = await readWithin(reader, idleMs).catch((error: unknown) => {
+        throw error instanceof ApiError ? error : bodyCutOff();
       });
       if (done) break;
       size += value.byteLength;
@@ -199,6 +238,8 @@ async function readBody(
     // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
     // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
     if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
+    // A stalled body's stream may not end its cancel while its socket stays open: do not wait.
+    else if (error instanceof ApiError && error.code === "request_timeout") void reader.cancel().catch(() => {});
     else await reader.cancel().catch(() => {});
     throw error;
   }

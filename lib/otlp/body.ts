@@ -2,7 +2,7 @@
 // `limit` decompressed bytes. A small gzip body can inflate a thousandfold; it is never
 // inflated past the limit.
 import { ApiError } from "../errors";
-import { bodyCutOff, DEFAULT_BODY_LIMIT, MiB, reserveBodyBytes } from "../http/body";
+import { bodyCutOff, bodyIdleMs, DEFAULT_BODY_LIMIT, MiB, readWithin, reserveBodyBytes } from "../http/body";
 
 function tooLarge(limit: number, decompressed: boolean): ApiError {
   return new ApiError(
@@ -30,9 +30,10 @@ export async function readOtlpBody(request: Request, limit = DEFAULT_BODY_LIMIT)
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const idleMs = bodyIdleMs();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader, idleMs);
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -50,7 +51,12 @@ export async function readOtlpBody(request: Request, limit = DEFAULT_BODY_LIMIT)
       chunks.push(value);
     }
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof ApiError) {
+      // A stalled body: stop reading it (what it held goes back when the route answers).
+      // (Without waiting: its stream may not end its cancel while the socket stays open.)
+      if (error.code === "request_timeout") void reader.cancel().catch(() => {});
+      throw error;
+    }
     // Uncompressed, only the stream itself can fail; through gunzip, that or the gzip.
     if (!gzip) throw bodyCutOff();
     throw new ApiError("invalid_body", `The body is not valid gzip: ${(error as Error).message}.`);

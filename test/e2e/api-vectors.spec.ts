@@ -52,7 +52,8 @@ function raw(
       );
     });
     // The server may answer and close before the whole body is sent: that is an answer too.
-    req.on("error", reject);
+    // Writing on may then fail (EPIPE) before the answer is read: give the answer a moment.
+    req.on("error", (error) => setTimeout(() => reject(error), 1_000));
     (async () => {
       for (const chunk of chunks) {
         if (req.destroyed) return;
@@ -173,6 +174,47 @@ test.describe("errors through the real server", () => {
     );
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).error.code).toBe("payload_too_large");
+  });
+
+  test("sockets that declare large bodies and send nothing starve no one, and get 408 when idle", async ({
+    request,
+  }) => {
+    // Forty sockets declaring 9 MiB each (over a GiB at the budget's three bytes a byte) send
+    // their headers and then nothing: each holds its first MiB, a small write goes through.
+    const port = Number(process.env.E2E_PORT);
+    const idle = Array.from({ length: 40 }, () => {
+      const req = http.request({
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/api/v1/originals",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": String(9 * 1024 * 1024) },
+      });
+      const answered = new Promise<{ status: number; body: string }>((resolve) => {
+        req.on("response", (res) => {
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
+        });
+        req.on("error", () => resolve({ status: 0, body: "" }));
+      });
+      req.flushHeaders();
+      return { req, answered };
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const small = await request.post("/api/v1/passes", {
+        data: { ...sample.pass, chain_id: `e2e-idle-sockets-${Date.now()}` },
+      });
+      expect(small.status(), await small.text()).toBe(201);
+      // The server drops each stalled body after its idle timeout (10 s) with 408.
+      const first = await idle[0]?.answered;
+      expect(first?.status).toBe(408);
+      expect(JSON.parse(first?.body ?? "{}").error.code).toBe("request_timeout");
+    } finally {
+      for (const { req } of idle) req.destroy();
+    }
   });
 
   test("a body just under the limit is read (and judged on its content)", async ({ request }) => {

@@ -22,7 +22,29 @@ const jsonOf = (bytes: number) => JSON.stringify({ original: "x".repeat(bytes - 
 
 afterEach(() => {
   delete process.env.FLOORLINE_BODY_BUDGET_MB;
+  delete process.env.FLOORLINE_BODY_IDLE_TIMEOUT_MS;
 });
+
+/** A request that declares `declared` bytes, sends `sent` of them, then nothing. */
+function stalled(declared: number, sent = ""): Request {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (sent) controller.enqueue(new TextEncoder().encode(sent));
+    },
+  });
+  return new Request("http://localhost/api/v1/originals", {
+    method: "POST",
+    body,
+    duplex: "half",
+    headers: { "content-type": "application/json", "content-length": String(declared) },
+  } as RequestInit);
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ApiError,
+  );
 
 describe("in-flight body budget", () => {
   it("counts a body while its request is in flight and gives it back on release", async () => {
@@ -53,6 +75,26 @@ describe("in-flight body budget", () => {
     expect(bodyBytesInFlight()).toBe(held);
     releaseBodyBytes(first);
     expect(bodyBytesInFlight()).toBe(0);
+  });
+
+  it("bodies that declare much and send nothing hold little, and are dropped with 408 when idle", async () => {
+    process.env.FLOORLINE_BODY_BUDGET_MB = "40";
+    process.env.FLOORLINE_BODY_IDLE_TIMEOUT_MS = "1500";
+    const before = bodyBytesInFlight();
+    const idle = Array.from({ length: 12 }, (_, i) => stalled(9 * MiB, i % 2 ? '{"original": "' : ""));
+    const waiting = idle.map((request) => failureOf(readJson(request, 10 * MiB)));
+    // Twelve sockets declaring 108 MiB between them leave room in a 40 MiB budget: a small
+    // write from someone else is read at once.
+    const small = post(jsonOf(1024));
+    await expect(readJson(small)).resolves.toBeTypeOf("object");
+    releaseBodyBytes(small);
+    for (const failure of await Promise.all(waiting)) {
+      expect(failure).toBeInstanceOf(ApiError);
+      expect(failure?.code).toBe("request_timeout");
+      expect(failure?.toResponse().status).toBe(408);
+    }
+    for (const request of idle) releaseBodyBytes(request);
+    expect(bodyBytesInFlight()).toBe(before);
   });
 
   it("always lets a lone body up to its endpoint's limit through", async () => {
