@@ -13,8 +13,15 @@ from pathlib import Path
 import pytest
 from conftest import SDK
 
-# Debian's pip has setuptools and wheel; the pyenv python3 on PATH has no wheel: pip cannot build a wheel with it.
-PIP_PYTHON = next((p for p in ("/usr/bin/python3", shutil.which("python3")) if p and subprocess.run([p, "-m", "pip", "--version"], capture_output=True).returncode == 0), None)
+# Any python3 with pip: the SDK builds with its own backend (standard library only), so neither
+# setuptools nor wheel is needed. The pyenv python3 on this machine has pip 23.2 and no wheel,
+# where a setuptools build failed ("invalid command 'bdist_wheel'").
+PIP_PYTHON = next((p for p in (shutil.which("python3"), "/usr/bin/python3") if p and subprocess.run([p, "-m", "pip", "--version"], capture_output=True).returncode == 0), None)
+
+
+def pip_install(*args: str) -> None:
+    done = subprocess.run([PIP_PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +29,23 @@ def installed(tmp_path_factory) -> Path:
     if PIP_PYTHON is None:
         pytest.skip("no python with pip here")
     work = tmp_path_factory.mktemp("install")
-    # Built from a copy, so the checkout gains no build/ or egg-info.
+    # Built from a copy, so the checkout gains no build output.
     source = shutil.copytree(SDK, work / "src", ignore=shutil.ignore_patterns("tests", "bench", "build", "*.egg-info", "__pycache__"))
     target = work / "site"
-    subprocess.run([PIP_PYTHON, "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps", "--no-index", "--target", str(target), str(source)], check=True, capture_output=True)
+    # As the docs say: no flags (build isolation on, nothing to fetch with --no-index).
+    pip_install("--target", str(target), str(source))
     return target
+
+
+def test_installs_without_build_isolation_and_as_an_editable_checkout(tmp_path):
+    source = shutil.copytree(SDK, tmp_path / "src", ignore=shutil.ignore_patterns("tests", "bench", "build", "*.egg-info", "__pycache__"))
+    plain = tmp_path / "plain"
+    pip_install("--no-build-isolation", "--target", str(plain), str(source))
+    assert (plain / "floorline" / "py.typed").exists()
+    editable = tmp_path / "editable"
+    pip_install("--target", str(editable), "-e", str(source))
+    (pth,) = editable.glob("*.pth")
+    assert pth.read_text().strip() == str(source / "src")
 
 
 def run(installed: Path, script: str, env: dict[str, str]) -> dict:
