@@ -4,6 +4,7 @@ other 4xx never resent, the bounded queue, and a client that never raises into t
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 from fake_server import FakeServer
@@ -114,3 +115,26 @@ def test_an_unreachable_server_never_raises_into_the_agent():
     assert fl.load_policy("x").version == 0
     fl.close(timeout=0.3)
     assert fl.stats["failed"] == 1
+
+
+def test_the_first_decision_waits_for_the_servers_policy(fake):
+    served = {"content_class": "summary", "version": 3, "min_size_bytes": 10, "min_semantic_density": 0.35, "max_pass_number": 8}
+
+    def script(i, path, body):
+        if path.startswith("/api/v1/policies/"):
+            time.sleep(0.3)  # an answer that comes after the agent's first pass is recorded
+            return 200, {}, served
+        return OK
+
+    server = fake(script)
+    with Floorline(server.base, flush_interval=0.05) as fl:
+        # 0.4 is under the built-in default's 0.5 but over the server's 0.35.
+        chain = fl.chain("waits", "summary")
+        chain.record_pass("a" * 300, "b" * 290, semantic_density_score=0.9)
+        assert chain.record_pass("b" * 290, "c" * 280, semantic_density_score=0.4).verdict == "SAFE_TO_COMPRESS"
+        assert chain.policy.version == 3
+    with Floorline(server.base, flush_interval=0.05, policy_wait=0) as fl:
+        # Not waiting: the default floor until the answer arrives.
+        chain = fl.chain("does-not-wait", "summary")
+        chain.record_pass("a" * 300, "b" * 290, semantic_density_score=0.9)
+        assert not chain.record_pass("b" * 290, "c" * 280, semantic_density_score=0.4).proceed

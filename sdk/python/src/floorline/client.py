@@ -49,7 +49,8 @@ class Chain:
 
     @property
     def policy(self) -> Policy:
-        return self._given_policy or self.client.cached_policy(self.content_class)
+        """The floor the guard judges by: given, or the server's (waited for at the first decision)."""
+        return self._given_policy or self.client.cached_policy(self.content_class, wait=self.client.policy_wait)
 
     def record_pass(
         self,
@@ -196,6 +197,7 @@ class Floorline:
         send_content: bool = False,
         policies: Mapping[str, Any] | None = None,
         fetch_policies: bool = True,
+        policy_wait: float = 2.0,
         on_error: ErrorHandler | None = None,
         max_queue: int = 10_000,
         max_batch: int = 500,
@@ -209,6 +211,9 @@ class Floorline:
         self.cache_originals = cache_originals
         self.send_content = send_content
         self.fetch_policies = fetch_policies
+        # The first decision for a class waits this long for the server's policy, so a loop that
+        # starts at once judges by the server's floor, not the built-in default.
+        self.policy_wait = policy_wait
         self._delivery = Delivery(self.transport, max_queue=max_queue, max_batch=max_batch, linger=flush_interval, backoff_max=backoff_max, on_error=on_error, exit_timeout=exit_timeout)
         self._policies: dict[str, Policy] = {}
         self._given: dict[str, Policy] = {}
@@ -216,21 +221,24 @@ class Floorline:
             floor = given if isinstance(given, Policy) else Policy.from_wire({"version": None, **dict(given)}, name)
             self._given[name] = floor
         self._policy_lock = threading.Lock()
-        self._fetching: set[str] = set()
+        self._fetched: dict[str, threading.Event] = {}
 
     # -- policies ---------------------------------------------------------------------------
 
-    def cached_policy(self, content_class: str) -> Policy:
-        """The class's policy as known now, never waiting: given, read from the server, or the
-        server's conservative default until it has been read."""
+    def cached_policy(self, content_class: str, wait: float = 0.0) -> Policy:
+        """The class's policy as known now: given, read from the server, or the server's
+        conservative default until it has been read. With `wait`, a read in progress (started
+        here when none is) is given up to that many seconds first."""
         if content_class in self._given:
             return self._given[content_class]
         with self._policy_lock:
             known = self._policies.get(content_class)
         if known is None:
-            self._prefetch(content_class)
-            return default_policy(content_class)
-        return known
+            fetched = self._prefetch(content_class)
+            if fetched is not None and wait > 0 and fetched.wait(wait):
+                with self._policy_lock:
+                    known = self._policies.get(content_class)
+        return known or default_policy(content_class)
 
     def load_policy(self, content_class: str = "default") -> Policy:
         """Reads the class's policy from the server now (waits on the network); the default
@@ -250,21 +258,26 @@ class Floorline:
         log.info("floorline: policy for %s not read (%s); using the default floor", content_class, answer.error_message())
         return default_policy(content_class)
 
-    def _prefetch(self, content_class: str) -> None:
+    def _prefetch(self, content_class: str) -> threading.Event | None:
+        """Starts reading the class's policy once; the event is set when that read has ended."""
         if not self.fetch_policies:
-            return
+            return None
         with self._policy_lock:
-            if content_class in self._fetching:
-                return
-            self._fetching.add(content_class)
+            fetched = self._fetched.get(content_class)
+            if fetched is not None:
+                return fetched
+            fetched = self._fetched[content_class] = threading.Event()
 
         def fetch() -> None:
             try:
                 self.load_policy(content_class)
             except Exception:  # noqa: BLE001 - a background read must never surface
                 log.exception("floorline: reading the policy failed")
+            finally:
+                fetched.set()
 
         threading.Thread(target=fetch, name="floorline-policy", daemon=True).start()
+        return fetched
 
     # -- the surface ------------------------------------------------------------------------
 
