@@ -110,7 +110,7 @@ postgres_integration() {
     echo "skipped: TEST_DATABASE_URL is not set"
     return 0
   fi
-  $bin/vitest run --project integration-postgres
+  $bin/vitest run --project integration-postgres --maxWorkers=2
 }
 
 run_started=$(date +%s)
@@ -128,7 +128,9 @@ fi
 
 # Longest first: each stage is one process tree, and the two cores are shared among them.
 start e2e $bin/playwright test
-start integration-pglite env -u TEST_DATABASE_URL $bin/vitest run --project integration
+# Two files at a time in each: a file waits on its database and its servers much of the time,
+# and one worker per stage left a third of the machine idle (the stages' CPU against their time).
+start integration-pglite env -u TEST_DATABASE_URL $bin/vitest run --project integration --maxWorkers=2
 start integration-postgres postgres_integration
 finish static unit
 start sdk $bin/vitest run --project sdk
