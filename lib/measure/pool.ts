@@ -38,7 +38,7 @@ const MIB = 1024 * 1024;
  * How long one measurement may run: FLOORLINE_MEASURE_BUDGET_MS for a content of up to 1 MiB
  * (source included), and as much again per further MiB, so a budget is per byte.
  */
-export function measureBudgetMs(bytes: number): number {
+function measureBudgetMs(bytes: number): number {
   const base = env("FLOORLINE_MEASURE_BUDGET_MS") ?? 20_000;
   return Math.round(base * Math.max(1, bytes / MIB));
 }
@@ -98,6 +98,13 @@ function failureOf(error: unknown, budget: number): unknown {
   return error;
 }
 
+/** The answer while every thread is busy and the queue is full: 503, retried shortly. */
+export function measurementBusy(): ApiError {
+  return new ApiError("server_busy", "Every measurement thread is busy; try again shortly.", {
+    headers: { "Retry-After": "1" },
+  });
+}
+
 /** Measurements one caller keeps in flight at once: one per thread, so a batch cannot fill the queue. */
 export function measureConcurrency(): number {
   return threads();
@@ -112,10 +119,7 @@ export async function measureForIngest(task: MeasureTask): Promise<MeasureTaskRe
     return await measureOffThread(task);
   } catch (error) {
     if (!(error instanceof MeasureFailure)) throw error;
-    if (error.reason === "busy")
-      throw new ApiError("server_busy", "Every measurement thread is busy; try again shortly.", {
-        headers: { "Retry-After": "1" },
-      });
+    if (error.reason === "busy") throw measurementBusy();
     return "failed";
   }
 }

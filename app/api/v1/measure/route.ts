@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/errors";
 import { parseBody } from "@/lib/http/batch";
 import { readJson } from "@/lib/http/body";
 import type { MeasureFormat, Measurement } from "@/lib/measure/index";
-import { MeasureFailure, measureOffThread } from "@/lib/measure/pool";
+import { MeasureFailure, measureOffThread, measurementBusy } from "@/lib/measure/pool";
 import { measureRequestSchema, oversizedFields } from "@/lib/schemas/measure";
 
 // Stateless: nothing is stored. Content that does not parse in its format is a measurement
@@ -39,10 +39,7 @@ export const POST = route("/api/v1/measure", async (request) => {
     return json(answer satisfies Measurement);
   } catch (error) {
     if (!(error instanceof MeasureFailure)) throw error;
-    if (error.reason === "busy")
-      throw new ApiError("server_busy", "Every measurement thread is busy; try again shortly.", {
-        headers: { "Retry-After": "1" },
-      });
+    if (error.reason === "busy") throw measurementBusy();
     throw new ApiError("measurement_failed", `This content could not be measured: ${error.message}.`);
   }
 });
