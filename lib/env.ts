@@ -100,6 +100,8 @@ export const ENV_SCHEMA = {
     .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   // Read by next.config.mjs too (Next.js loads it before any of the app's modules).
   NEXT_DIST_DIR: text,
+  // Set by the tools, not by operators: `npm start` and `next start` say production, vitest test.
+  NODE_ENV: z.enum(["development", "production", "test"]),
 } as const;
 
 export type EnvName = keyof typeof ENV_SCHEMA;

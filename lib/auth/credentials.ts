@@ -1,6 +1,7 @@
 // Credential crypto shared by the app and the CLI (`scripts/floorline.ts`): API keys, session
 // tokens and operator passwords. Pure functions of node:crypto; nothing here stores anything.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { env } from "../env";
 import { hashGate, type Lane } from "./hash-gate";
 
 export const KEY_PREFIX = "fl";
@@ -55,8 +56,18 @@ export function generateSessionToken(): { token: string; tokenHash: string } {
 
 // scrypt with N=2^17, r=8, p=1 (OWASP's figure: 128 MiB and a few hundred ms per hash):
 // slow for a guesser, fine for a sign-in. Hashes made with other parameters still verify
-// (the parameters travel with the hash) and are replaced at the next sign-in.
-const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keylen: 32 };
+// (the parameters travel with the hash) and are replaced at the next sign-in when weaker.
+const PRODUCTION_N = 2 ** 17;
+// Under vitest (NODE_ENV=test) N=2^14: the suites sign in hundreds of times to test the
+// throttle and the gate, not scrypt, and at 2^17 they spent minutes hashing (Devise lowers
+// its stretches in tests the same way). `npm start` and `next start` set production.
+const TEST_N = 2 ** 14;
+
+/** The parameters new hashes are made with, for an environment. */
+export function scryptCost(source: Partial<Record<string, string | undefined>> = process.env): ScryptParams {
+  return { N: env("NODE_ENV", source) === "test" ? TEST_N : PRODUCTION_N, r: 8, p: 1, keylen: 32 };
+}
+const SCRYPT = scryptCost();
 // Room for the largest parameters accepted below; scrypt needs 128 * N * r bytes.
 const SCRYPT_MAXMEM = 160 * 1024 * 1024;
 
@@ -92,7 +103,8 @@ function parseStored(stored: string): (ScryptParams & { salt: Buffer; hash: Buff
   const [, N, r, p, salt = "", hash = ""] = parts;
   const params = { N: Number(N), r: Number(r), p: Number(p) };
   // Only what this module could have written: a stored hash must not make us allocate more.
-  if (![2 ** 15, 2 ** 16, 2 ** 17].includes(params.N) || params.r !== 8 || params.p !== 1) return null;
+  if (![TEST_N / 2, TEST_N, 2 ** 15, 2 ** 16, PRODUCTION_N].includes(params.N) || params.r !== 8 || params.p !== 1)
+    return null;
   const expected = Buffer.from(hash, "base64url");
   if (expected.length < 16) return null;
   return { ...params, keylen: expected.length, salt: Buffer.from(salt, "base64url"), hash: expected };

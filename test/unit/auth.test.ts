@@ -23,6 +23,7 @@ import {
   hashPassword,
   needsRehash,
   parseApiKey,
+  scryptCost,
   secretMatches,
   verifyPassword,
 } from "@/lib/auth/credentials";
@@ -74,7 +75,7 @@ describe("passwords", () => {
   it("are scrypt hashes with their own salt, verified in constant time", async () => {
     const one = await hashPassword("correct horse battery");
     const two = await hashPassword("correct horse battery");
-    expect(one).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(one).toMatch(new RegExp(`^scrypt\\$${scryptCost().N}\\$8\\$1\\$`));
     expect(needsRehash(one)).toBe(false);
     expect(one).not.toBe(two);
     expect(one).not.toContain("correct");
@@ -83,12 +84,21 @@ describe("passwords", () => {
     expect(await verifyPassword("x", "not a hash")).toBe(false);
   });
 
-  it("still verify hashes made at N=2^15, which then need a rehash; refuse parameters we never wrote", async () => {
-    // Made by the previous parameters (N=2^15) for the password "correct horse battery".
+  it("cost N=2^17 in production and anywhere else but under vitest, where it is 2^14", () => {
+    expect(scryptCost({ NODE_ENV: "production" })).toEqual({ N: 2 ** 17, r: 8, p: 1, keylen: 32 });
+    expect(scryptCost({ NODE_ENV: "development" }).N).toBe(2 ** 17);
+    expect(scryptCost({}).N).toBe(2 ** 17);
+    expect(scryptCost({ NODE_ENV: "tests" }).N).toBe(2 ** 17);
+    expect(scryptCost({ NODE_ENV: "test" }).N).toBe(2 ** 14);
+  });
+
+  it("still verify hashes made with weaker parameters, which then need a rehash; refuse parameters we never wrote", async () => {
+    // Made with half today's N for the password "correct horse battery".
     const { scryptSync } = await import("node:crypto");
     const salt = Buffer.alloc(16, 3);
-    const key = scryptSync("correct horse battery", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-    const old = ["scrypt", 32768, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    const N = scryptCost().N / 2;
+    const key = scryptSync("correct horse battery", salt, 32, { N, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", N, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
     expect(await verifyPassword("correct horse battery", old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
     // A stored N of 2^24 would ask for 16 GiB: refused without hashing.
