@@ -24,10 +24,8 @@ import {
 } from "@/lib/chart-domain";
 import { formatBytes, formatKind } from "@/lib/format";
 import { ChartData } from "./chart-data";
-import { PassTooltip } from "./pass-tooltip";
+import { type Metric, PassTooltip } from "./pass-tooltip";
 import { BottomLabel, Diamond, FloorLabel, MeasuredGap, Square, TopLabel, Triangle } from "./chart-marks";
-
-export type Metric = "size" | "density";
 
 export interface CollapseMarker {
   pass_id: string;

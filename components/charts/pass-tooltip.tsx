@@ -6,7 +6,9 @@ import type { SeriesPoint } from "@/lib/chains/series";
 import { type GapRow, isGap, LOG_AXIS_MIN } from "@/lib/chart-domain";
 import { formatBytes, formatKind } from "@/lib/format";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
-import type { Metric } from "./pass-metric-chart";
+
+/** What a pass chart draws: the pass's size or its density. */
+export type Metric = "size" | "density";
 
 export function PassTooltip({
   active,

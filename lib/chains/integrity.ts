@@ -3,7 +3,6 @@
 // lib/chains/downsample.ts flags the same passes; keep them in step.
 
 import type { BoundaryStrategy } from "../schemas/boundaries";
-import type { IntegrityFinding } from "../schemas/chains";
 
 /** Every kind of finding, as the wire's enum and the metric's `kind` label name them. */
 export const INTEGRITY_KINDS = [
@@ -14,6 +13,14 @@ export const INTEGRITY_KINDS = [
   "restore_not_honoured",
 ] as const;
 export type IntegrityKind = (typeof INTEGRITY_KINDS)[number];
+
+/** One finding, as the wire carries it (lib/schemas/chains.ts's IntegrityFinding is this shape). */
+export interface IntegrityFinding {
+  kind: IntegrityKind;
+  pass_id: string;
+  pass_number: number;
+  detail: string;
+}
 
 export interface ChainLink {
   pass_id: string;

@@ -3,7 +3,7 @@
 import { growInt32, SeqInterner } from "./intern";
 import { QuadIds } from "./tables";
 import type { JsonDoc } from "./json";
-import type { Lexicon, TokenInfo } from "./lexicon";
+import { Kept, type Lexicon, type TokenInfo } from "./lexicon";
 import { type Segments, segmentsOf, type TextDoc } from "./text";
 
 /**
@@ -214,10 +214,12 @@ export interface EfficiencyScratch {
   marks: Uint8Array<ArrayBuffer>;
 }
 
+const SCRATCH = new Kept<EfficiencyScratch>("efficiency scratch");
+
 function scratchOf(lexicon: Lexicon): EfficiencyScratch {
-  let scratch = lexicon.efficiencyScratch;
+  let scratch = lexicon.kept(SCRATCH);
   if (!scratch) {
-    scratch = {
+    scratch = lexicon.putKept(SCRATCH, {
       sentences: new SeqInterner(),
       segments: {
         ids: new Int32Array(64),
@@ -230,8 +232,7 @@ function scratchOf(lexicon: Lexicon): EfficiencyScratch {
       ids: new Int32Array(256),
       starts: new Int32Array(256),
       marks: new Uint8Array(256),
-    };
-    lexicon.efficiencyScratch = scratch;
+    });
   }
   return scratch;
 }

@@ -9,8 +9,6 @@
 // its measurement ends (mark, rollback), so ids only ever stand for equal strings.
 import { asciiLower } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
-import type { EfficiencyScratch } from "./efficiency";
-import type { TokenStore } from "./scan";
 import { PairMap } from "./tables";
 import { CAP_WORD, GERMAN_WORD, LOWER_WORD, NumberFacts, TokenInfo } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
@@ -26,6 +24,12 @@ const RECENT_SLOTS = 1 << 14;
 /** Ids of a group of classified tokens, as `classify` returns them for one raw token. */
 type Group = readonly number[];
 
+/** A slot for something a module keeps with each lexicon (see Lexicon.kept and putKept): its key and its type. */
+export class Kept<T> {
+  declare private readonly type: T;
+  constructor(readonly name: string) {}
+}
+
 export class Lexicon {
   /** Keys, shapes, JSON paths and values: every string the method compares but texts. */
   readonly keys = new StringIds();
@@ -37,13 +41,12 @@ export class Lexicon {
    */
   wanted: ReadonlyMap<string, number> | null = null;
   /**
-   * What a measurement's content is read into and its efficiency worked in, kept from one
-   * measurement to the next so that their arrays are allocated once (read.ts contentStore,
-   * efficiency.ts scratchOf). On the lexicon itself, not in a WeakMap beside it: an entry
-   * there would hold a dropped lexicon until the next full collection.
+   * What other modules keep with the lexicon from one measurement to the next, so that their
+   * arrays are allocated once (read.ts's content store, efficiency.ts's scratch). On the
+   * lexicon itself, not in a WeakMap beside it: an entry there would hold a dropped lexicon
+   * until the next full collection. Keyed by a Kept slot, which gives the value its type.
    */
-  contentStore: TokenStore | null = null;
-  efficiencyScratch: EfficiencyScratch | null = null;
+  private readonly keptValues = new Map<Kept<unknown>, unknown>();
   /** Sequences of key ids (what a fact needs), of atoms (sentences) and of shapes (templates). */
   readonly seqs = new SeqInterner();
   readonly infos: TokenInfo[] = [];
@@ -111,6 +114,17 @@ export class Lexicon {
   private readonly recent = new Int32Array(RECENT_SLOTS);
   private readonly promoted: string[] = [];
   private readonly promotedAtStart: boolean[] = [];
+
+  /** What a module keeps in `slot`, or undefined before it kept anything. */
+  kept<T>(slot: Kept<T>): T | undefined {
+    return this.keptValues.get(slot) as T | undefined;
+  }
+
+  /** Keeps `value` in `slot` (what was there goes), and gives it back. */
+  putKept<T>(slot: Kept<T>, value: T): T {
+    this.keptValues.set(slot, value);
+    return value;
+  }
 
   /** Everything added from here on is taken out by `rollback`. */
   mark(): void {

@@ -4,7 +4,7 @@ import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
 import { type FactIndex, newIndex } from "./facts";
 import { indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
-import type { Lexicon } from "./lexicon";
+import { Kept, type Lexicon } from "./lexicon";
 import { TokenStore } from "./scan";
 import { opensLikeJson } from "./schema";
 import { analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
@@ -112,12 +112,12 @@ const KEPT_STORE_TOKENS = 1 << 18;
  * one per lexicon, kept from one measurement to the next, so that its arrays are allocated
  * once rather than grown anew for every content (unless a content made them very large).
  */
+const CONTENT_STORE = new Kept<TokenStore>("content store");
+
 export function contentStore(lexicon: Lexicon): TokenStore {
-  let store = lexicon.contentStore;
-  if (!store || store.tokens.length > KEPT_STORE_TOKENS) {
-    store = new TokenStore(lexicon);
-    lexicon.contentStore = store;
-  }
+  let store = lexicon.kept(CONTENT_STORE);
+  if (!store || store.tokens.length > KEPT_STORE_TOKENS)
+    store = lexicon.putKept(CONTENT_STORE, new TokenStore(lexicon));
   store.clear();
   return store;
 }

@@ -5,7 +5,7 @@ import { contentClassSchema, nonNegativeInt as count, utcTimestamp } from "./com
 import { boundaryWireSchema } from "./boundaries";
 import { verdictSchema } from "./guard";
 import { passWireSchema } from "./passes";
-import { INTEGRITY_KINDS } from "../chains/integrity";
+import { INTEGRITY_KINDS, type IntegrityFinding } from "../chains/integrity";
 import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
 /** What a chain can be, as its summary's `statuses` says (every one that applies). */
@@ -120,8 +120,8 @@ export const integrityFindingSchema = z
     pass_number: count,
     detail: z.string(),
   })
-  .meta({ id: "IntegrityFinding" });
-export type IntegrityFinding = z.infer<typeof integrityFindingSchema>;
+  .meta({ id: "IntegrityFinding" }) satisfies z.ZodType<IntegrityFinding>;
+export type { IntegrityFinding };
 
 export const chainStatusSchema = z.enum(CHAIN_STATUSES);
 

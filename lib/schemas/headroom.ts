@@ -3,7 +3,7 @@
 // proxy reads its body's fields loosely (a field of the wrong type reads as absent), and so
 // do these schemas; only the key is checked, in Headroom's words.
 import { z } from "zod";
-import { parseRetrieveKey, TOOL_CALL_PROVIDERS } from "../originals/headroom/shapes";
+import { parseRetrieveKey, TOOL_CALL_PROVIDERS } from "../originals/headroom/keys";
 import { nonNegativeInt as count } from "./common";
 
 export const HEADROOM_MISS_STATUSES = ["missing", "evicted", "expired", "ambiguous"] as const;

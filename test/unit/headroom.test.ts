@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkAlternateHash, digestOf, headroomKey } from "@/lib/originals/headroom/keys";
+import { checkAlternateHash, digestOf, headroomKey, parseRetrieveKey } from "@/lib/originals/headroom/keys";
 import {
   hashFromToolCall,
   missBody,
-  parseRetrieveKey,
   pyJsonIndent2,
   retrieveResponse,
   statsResponse,

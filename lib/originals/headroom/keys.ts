@@ -47,3 +47,14 @@ export function checkAlternateHash(clientHash: string, original: string, algorit
   }
   return null;
 }
+
+/** A key as the Headroom paths accept it: what our native retrieve accepts (12 to 64 hex, `hash=` allowed). */
+export function parseRetrieveKey(value: unknown): { ok: true; key: string } | { ok: false; detail: string } {
+  if (value === undefined || value === null || value === "") return { ok: false, detail: "hash required" };
+  if (typeof value !== "string") return { ok: false, detail: "hash must be a string" };
+  const parsed = parseHashKey(value);
+  return parsed.ok ? { ok: true, key: parsed.key } : { ok: false, detail: `hash ${parsed.message}` };
+}
+
+/** The providers whose tool-call shapes `POST /v1/retrieve/tool_call` reads. */
+export const TOOL_CALL_PROVIDERS = ["anthropic", "openai", "google"] as const;

@@ -2,7 +2,7 @@
 // /v1/retrieve/{hash}, /v1/retrieve/tool_call, /v1/retrieve/stats), so Headroom's MCP server,
 // plugins and SDK can use Floorline as their CCR store. Headroom answers FastAPI-style
 // (`{"detail": ...}`) rather than with our error envelope; these paths keep its style.
-import { parseHashKey } from "../rules";
+import { parseRetrieveKey } from "./keys";
 import type { HeadroomError, HeadroomMissStatus, HeadroomRetrieved, ToolCallData } from "../../schemas/headroom";
 
 /** The tool name Headroom injects and its models call. */
@@ -40,16 +40,6 @@ export function retrieveResponse(key: string, entry: RetrievedEntry): HeadroomRe
 export function missBody(status: MissStatus, detail: string): HeadroomError {
   return { detail, status, retryable: false };
 }
-
-/** A key as the Headroom paths accept it: what our native retrieve accepts (12 to 64 hex, `hash=` allowed). */
-export function parseRetrieveKey(value: unknown): { ok: true; key: string } | { ok: false; detail: string } {
-  if (value === undefined || value === null || value === "") return { ok: false, detail: "hash required" };
-  if (typeof value !== "string") return { ok: false, detail: "hash must be a string" };
-  const parsed = parseHashKey(value);
-  return parsed.ok ? { ok: true, key: parsed.key } : { ok: false, detail: `hash ${parsed.message}` };
-}
-
-export const TOOL_CALL_PROVIDERS = ["anthropic", "openai", "google"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
