@@ -6,7 +6,8 @@ export async function register() {
   const { registerPageGate } = await import("./app/_access/page-gate");
   registerPageGate();
   const { startDatabase } = await import("./db/startup");
-  await startDatabase();
+  const { seedDemoIfEmpty } = await import("./demo/seed");
+  await startDatabase(seedDemoIfEmpty);
   const { setStoreStatsSource, setSummaryQueueSource } = await import("./lib/observability/metrics");
   const { getStoreStats } = await import("./db/queries/originals/metrics");
   const { getSummaryQueueStats } = await import("./db/ingest/summaries");

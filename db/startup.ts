@@ -4,7 +4,6 @@ import { closeDb, getHandle } from "./index";
 import { configFromEnv } from "./config";
 import { exitOnSignals, onClose } from "./lifecycle";
 import { stopWorkers } from "./workers/worker";
-import { seedDemoIfEmpty } from "./demo";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
 import { env, envRecord } from "@/lib/env";
@@ -28,14 +27,19 @@ function lockedFolder(error: unknown): string | undefined {
   return undefined;
 }
 
-export async function startDatabase(): Promise<void> {
+/**
+ * Opens (and migrates) the database, then seeds the demo when it is enabled and the database
+ * is empty: `seedDemo` comes from above this layer (demo/seed.ts), and answers how many
+ * chains it made.
+ */
+export async function startDatabase(seedDemo: () => Promise<number>): Promise<void> {
   onClose(closeAll);
   exitOnSignals();
   try {
     const handle = await getHandle();
     logger.info(`database ready (${handle.driver}); migrations applied`);
     if (demoEnabled()) {
-      const seeded = await seedDemoIfEmpty();
+      const seeded = await seedDemo();
       if (seeded) logger.info(`demo data seeded: ${seeded} chains`);
     }
     // PGlite has no autovacuum daemon, so without this the planner never gets statistics

@@ -1,7 +1,7 @@
 // The demo's chains: each one a real compressor run through the TypeScript SDK, so every size,
 // hash, density and verdict on its receipts comes from content that was compressed and
 // measured, and each failure mode appears because the content collapsed. The same code makes
-// the data `npm start` seeds (db/demo.ts, in the server's process) and the live chains
+// the data `npm start` seeds (demo/seed.ts, in the server's process) and the live chains
 // `npm run demo:agent` sends to any server (demo/agent.ts).
 import { crushJson, dropEmpty } from "../lib/compressors/json-crusher";
 import { degradeBase64, encodeBase64 } from "../lib/compressors/degrade";

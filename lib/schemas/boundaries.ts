@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseOneOrBatch } from "../http/batch";
 import { chainIdSchema, jsonObject, nonNegativeInt, nullMeansAbsent, text, utcTimestamp } from "./common";
 
 export const BOUNDARY_STRATEGIES = ["halt", "restore", "accept_loss"] as const;
@@ -37,3 +38,8 @@ export const boundaryWireSchema = z
   })
   .meta({ id: "Boundary" });
 export type BoundaryWire = z.infer<typeof boundaryWireSchema>;
+
+/** A body of `POST /api/v1/boundaries` as the route reads it: one receipt or a batch. Throws ApiError. */
+export function boundaryReceiptsOf(body: unknown): { items: BoundaryReceipt[]; batch: boolean } {
+  return parseOneOrBatch(body, boundaryReceiptSchema, "boundaries", MAX_BOUNDARY_BATCH);
+}

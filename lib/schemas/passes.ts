@@ -15,6 +15,8 @@ import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { bodyDigest, canonicalJson } from "../guard/canonical";
 import { VERDICTS } from "../guard/guard";
 import { sha256Hex } from "../guard/hash";
+import { ApiError } from "../errors";
+import { parseOneOrBatch } from "../http/batch";
 
 export const MAX_PASS_BATCH = 5_000;
 export const DEFAULT_CONTENT_CLASS = "default";
@@ -342,4 +344,21 @@ export function passReceiptDigest(receipt: PassReceipt): string {
     out += (out ? "," : "") + KEY_PREFIX[i] + text;
   }
   return sha256Hex(`{${out}}`);
+}
+
+/**
+ * A body of `POST /api/v1/passes` as the route reads it (and the demo's in-process transport):
+ * 413 when a content is over the limit, else one receipt or a batch, each checked by the schema
+ * (the fast path first). Throws ApiError; nothing is written before this returns.
+ */
+export function passReceiptsOf(body: unknown): { items: PassReceipt[]; batch: boolean } {
+  const oversized = oversizedContentPaths(body);
+  if (oversized.length > 0) {
+    throw new ApiError(
+      "payload_too_large",
+      `Content must be at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8 (${oversized[0]}); nothing was written.`,
+      { issues: oversized.map((path) => ({ path, message: "is over the content limit" })) },
+    );
+  }
+  return parseOneOrBatch(body, passReceiptSchema, "receipts", MAX_PASS_BATCH, quickPassReceipt);
 }

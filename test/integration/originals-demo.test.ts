@@ -14,7 +14,7 @@ import { setUpTestDatabase } from "../support/database";
 setUpTestDatabase({ from: "demo" });
 
 beforeAll(async () => {
-  // 0 when db/demo.ts already seeds the originals itself.
+  // 0 when demo/seed.ts already seeds the originals itself.
   expect([0, 5]).toContain(await seedDemoOriginals());
 });
 

@@ -15,7 +15,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { seedDemoIfEmpty } from "@/db/demo";
+import { seedDemoIfEmpty } from "@/demo/seed";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import { migratePglite, migratePostgres } from "@/db/migrations";
 import { makeDataFolderTemplate } from "./data-folders";

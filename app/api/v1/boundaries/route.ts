@@ -1,16 +1,10 @@
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { readJson } from "@/lib/http/body";
-import { parseOneOrBatch } from "@/lib/http/batch";
 import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
-import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
+import { boundaryReceiptsOf } from "@/lib/schemas/boundaries";
 
 export const POST = route("/api/v1/boundaries", async (request) => {
-  const { items, batch } = parseOneOrBatch(
-    await readJson(request),
-    boundaryReceiptSchema,
-    "boundaries",
-    MAX_BOUNDARY_BATCH,
-  );
+  const { items, batch } = boundaryReceiptsOf(await readJson(request));
   const { results, created } = await ingestBoundaries(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });

@@ -1,22 +1,10 @@
 import { ingestPasses } from "@/db/ingest/passes";
 import { readJson } from "@/lib/http/body";
-import { parseOneOrBatch } from "@/lib/http/batch";
 import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
-import { MAX_PASS_BATCH, oversizedContentPaths, passReceiptSchema, quickPassReceipt } from "@/lib/schemas/passes";
-import { MAX_CONTENT_BYTES } from "@/lib/content-checks/formats";
-import { ApiError } from "@/lib/errors";
+import { passReceiptsOf } from "@/lib/schemas/passes";
 
 export const POST = route("/api/v1/passes", async (request) => {
-  const body = await readJson(request);
-  const oversized = oversizedContentPaths(body);
-  if (oversized.length > 0) {
-    throw new ApiError(
-      "payload_too_large",
-      `Content must be at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8 (${oversized[0]}); nothing was written.`,
-      { issues: oversized.map((path) => ({ path, message: "is over the content limit" })) },
-    );
-  }
-  const { items, batch } = parseOneOrBatch(body, passReceiptSchema, "receipts", MAX_PASS_BATCH, quickPassReceipt);
+  const { items, batch } = passReceiptsOf(await readJson(request));
   const { results, created } = await ingestPasses(items);
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });

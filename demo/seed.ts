@@ -1,20 +1,20 @@
 // Demo data that teaches, made the way an agent makes receipts: the demo's agents
 // (demo/scenarios.ts, demo/search-agents.ts) run the repository's compressors through the
 // TypeScript SDK, which hashes, sizes, measures and guards every pass, and their clients
-// deliver to the ingest use cases in this process (db/demo-transport.ts). Nothing about a
+// deliver to the ingest use cases in this process (demo/transport.ts). Nothing about a
 // pass is typed in: one healthy chain and one per failure mode, each failing because its
 // content collapsed, plus the class behind the floor recommendation, the traces and the
 // originals.
 import { sql } from "drizzle-orm";
-import { getDb } from "./index";
-import { col, onlyRow, queryRows } from "./sql";
-import { inProcessTransport } from "./demo-transport";
-import { updatePolicy } from "./queries/policies";
-import { storeTrace } from "./queries/traces";
-import { seedDemoTraces } from "./demo-traces";
-import { seedDemoOriginals } from "./demo-originals";
-import { DEMO_FLOORS, type DemoEnv, type DemoRole, runDemoChains } from "@/demo/scenarios";
-import { runSearchAgents, SEARCH_CLASS, SEARCH_FLOOR } from "@/demo/search-agents";
+import { getDb } from "@/db/index";
+import { col, onlyRow, queryRows } from "@/db/sql";
+import { inProcessTransport } from "./transport";
+import { updatePolicy } from "@/db/queries/policies";
+import { storeTrace } from "@/db/queries/traces";
+import { seedDemoTraces } from "@/db/demo-traces";
+import { seedDemoOriginals } from "@/db/demo-originals";
+import { DEMO_FLOORS, type DemoEnv, type DemoRole, runDemoChains } from "./scenarios";
+import { runSearchAgents, SEARCH_CLASS, SEARCH_FLOOR } from "./search-agents";
 import { logger } from "@/lib/observability/log";
 import { Floorline, type FloorlineError, type Item } from "@/sdk/typescript/src/index";
 

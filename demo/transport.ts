@@ -1,14 +1,13 @@
 // The demo's agents run inside the server's process at start-up (PGlite serves one process
 // per data folder, so nothing else could write to it): their SDK clients deliver through this
-// transport, which hands each request to the same parsing and use cases as the route would,
-// and answers with the route's body or the contract's error.
-import { ingestBoundaries } from "./ingest/boundaries";
-import { ingestPasses } from "./ingest/passes";
-import { getPolicy } from "./queries/policies";
+// transport, which hands each request to the same reading of its body and the same use cases
+// as the route, and answers with the route's body or the contract's error.
+import { ingestBoundaries } from "@/db/ingest/boundaries";
+import { ingestPasses } from "@/db/ingest/passes";
+import { getPolicy } from "@/db/queries/policies";
 import { ApiError } from "@/lib/errors";
-import { parseOneOrBatch } from "@/lib/http/batch";
-import { boundaryReceiptSchema, MAX_BOUNDARY_BATCH } from "@/lib/schemas/boundaries";
-import { MAX_PASS_BATCH, passReceiptSchema } from "@/lib/schemas/passes";
+import { boundaryReceiptsOf } from "@/lib/schemas/boundaries";
+import { passReceiptsOf } from "@/lib/schemas/passes";
 import { FloorlineError, type Transport } from "@/sdk/typescript/src/index";
 
 const POLICY = "/api/v1/policies/";
@@ -16,12 +15,12 @@ const POLICY = "/api/v1/policies/";
 async function answer(method: string, path: string, body: unknown): Promise<unknown> {
   if (method === "GET" && path.startsWith(POLICY)) return getPolicy(decodeURIComponent(path.slice(POLICY.length)));
   if (method === "POST" && path === "/api/v1/passes") {
-    const { items, batch } = parseOneOrBatch(body, passReceiptSchema, "receipts", MAX_PASS_BATCH);
+    const { items, batch } = passReceiptsOf(body);
     const { results } = await ingestPasses(items);
     return batch ? { results } : results[0];
   }
   if (method === "POST" && path === "/api/v1/boundaries") {
-    const { items, batch } = parseOneOrBatch(body, boundaryReceiptSchema, "boundaries", MAX_BOUNDARY_BATCH);
+    const { items, batch } = boundaryReceiptsOf(body);
     const { results } = await ingestBoundaries(items);
     return batch ? { results } : results[0];
   }
