@@ -1,6 +1,6 @@
 // Which database to open and how long its calls may wait, from the environment.
 import path from "node:path";
-import { env } from "@/lib/env";
+import { env, type EnvSource } from "@/lib/env";
 
 export interface DatabaseConfig {
   /** postgres:// URL; when absent the embedded database is used. */
@@ -26,7 +26,7 @@ export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 // The embedded database has one connection, so waiting behind a large batch is normal there.
 export const DEFAULT_PGLITE_ACQUIRE_TIMEOUT_MS = 30_000;
 
-export function configFromEnv(source: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+export function configFromEnv(source?: EnvSource): DatabaseConfig {
   return {
     url: env("DATABASE_URL", source),
     readUrl: env("DATABASE_READ_URL", source),

@@ -6,10 +6,10 @@ import { exitOnSignals, onClose } from "./lifecycle";
 import { stopWorkers } from "./workers/worker";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
-import { env, envRecord } from "@/lib/env";
+import { env, envRecord, type EnvSource } from "@/lib/env";
 
 /** `FLOORLINE_DEMO`: "1" seeds an empty database, "0" never; default on only for the embedded database. */
-export function demoEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
+export function demoEnabled(source?: EnvSource): boolean {
   const demo = env("FLOORLINE_DEMO", source);
   return demo === undefined ? !configFromEnv(source).url : demo === "1";
 }

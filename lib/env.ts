@@ -6,11 +6,14 @@
 //
 // Modules that give a variable its meaning (lib/auth/access.ts, lib/originals/rules.ts) take
 // the environment as a plain record, so that they stay pure and testable with one, and read
-// it through env() with that record as the source.
+// it through env() with that record as the source. Only this module reads process.env: Biome's
+// noProcessEnv holds the app to that (scripts, tests and the framework's config are exempt).
 import { z } from "zod";
 import { trustedProxyList } from "./auth/client-address";
 
-type Source = Partial<Record<string, string | undefined>>;
+/** Where variables are read from: process.env when left out, a plain record in tests. */
+export type EnvSource = Partial<Record<string, string | undefined>>;
+type Source = EnvSource;
 
 const text = z.string().trim().min(1);
 /** A whole number above zero, in decimal digits only. */

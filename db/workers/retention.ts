@@ -4,7 +4,7 @@
 // a policy saved on any instance may set days for its class at any time.
 import { deleteExpiredChains } from "../queries/retention";
 import type { RunningWorker, WorkerDefinition } from "./worker";
-import { env, envInvalid } from "@/lib/env";
+import { env, envInvalid, envRecord, type EnvSource } from "@/lib/env";
 import { errorFields, logger } from "@/lib/observability/log";
 
 const INTERVAL_MS = 5 * 60_000;
@@ -12,7 +12,7 @@ const INTERVAL_MS = 5 * 60_000;
 const BACKLOG_MS = 1_000;
 
 /** FLOORLINE_RETENTION_DAYS as a number of days, or null (keep everything) when unset or not a positive number. */
-export function retentionDaysFromEnv(source: Partial<NodeJS.ProcessEnv> = process.env): number | null {
+export function retentionDaysFromEnv(source?: EnvSource): number | null {
   return env("FLOORLINE_RETENTION_DAYS", source) ?? null;
 }
 
@@ -62,7 +62,7 @@ export const retention: WorkerDefinition<RetentionWorker> = {
     const days = retentionDaysFromEnv();
     if (envInvalid("FLOORLINE_RETENTION_DAYS"))
       logger.error(
-        `FLOORLINE_RETENTION_DAYS=${process.env.FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
+        `FLOORLINE_RETENTION_DAYS=${envRecord().FLOORLINE_RETENTION_DAYS} is not a positive number: keeping everything`,
       );
     if (days !== null) logger.info(`retention: keeping ${days} days of chains`);
     return startRetentionWorker({ days });

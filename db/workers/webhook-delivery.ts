@@ -14,7 +14,7 @@ import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/we
 import { deliveryHeaders } from "@/lib/webhooks/signature";
 import { SEND_TIMEOUT_MS, sendWebhook } from "./webhook-send";
 import { type RunningWorker, runningWorker, type WorkerDefinition } from "./worker";
-import { env } from "@/lib/env";
+import { env, type EnvSource } from "@/lib/env";
 
 const POLL_MS = 1_000;
 /** Events (and their delivery log) are kept this long once nothing is left to send. */
@@ -34,7 +34,7 @@ export const STOP_GRACE_MS = 2_000;
 export const STOP_LIMIT_MS = 5_000;
 
 /** The address operators reach the dashboard at, for the links in deliveries. */
-export function publicBaseUrl(source: NodeJS.ProcessEnv = process.env): string {
+export function publicBaseUrl(source?: EnvSource): string {
   const configured = env("FLOORLINE_PUBLIC_URL", source);
   if (configured) return configured;
   const listen = env("HOST", source);

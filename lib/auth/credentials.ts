@@ -1,7 +1,7 @@
 // Credential crypto shared by the app and the CLI (`scripts/floorline.ts`): API keys, session
 // tokens and operator passwords. Pure functions of node:crypto; nothing here stores anything.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import { env } from "../env";
+import { env, type EnvSource } from "../env";
 import { hashGate, type Lane } from "./hash-gate";
 
 export const KEY_PREFIX = "fl";
@@ -64,7 +64,7 @@ const PRODUCTION_N = 2 ** 17;
 const TEST_N = 2 ** 14;
 
 /** The parameters new hashes are made with, for an environment. */
-export function scryptCost(source: Partial<Record<string, string | undefined>> = process.env): ScryptParams {
+export function scryptCost(source?: EnvSource): ScryptParams {
   return { N: env("NODE_ENV", source) === "test" ? TEST_N : PRODUCTION_N, r: 8, p: 1, keylen: 32 };
 }
 const SCRYPT = scryptCost();

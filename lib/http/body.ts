@@ -1,7 +1,7 @@
 import { Buffer, isAscii } from "node:buffer";
 import { ApiError } from "../errors";
 import { processSingleton } from "../process-singleton";
-import { env } from "../env";
+import { env, type EnvSource } from "../env";
 
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
@@ -39,7 +39,7 @@ interface BudgetState {
 }
 const budget = processSingleton<BudgetState>("bodyBudget", () => ({ inFlight: 0, held: new WeakMap() }));
 
-export function bodyBudgetBytes(source: NodeJS.ProcessEnv = process.env): number {
+export function bodyBudgetBytes(source?: EnvSource): number {
   const mb = env("FLOORLINE_BODY_BUDGET_MB", source);
   return mb === undefined ? DEFAULT_BODY_BUDGET : Math.floor(mb * MiB);
 }

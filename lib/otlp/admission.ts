@@ -6,7 +6,7 @@
 // holds none (its bytes count against the body budget of lib/http/body.ts instead), so slow
 // uploads cannot refuse everyone else.
 import type { Principal } from "../auth/access";
-import { env } from "../env";
+import { env, type EnvSource } from "../env";
 import { callerOf, type Slot, SlotCounter, type SlotLimits, type SlotRefusal } from "../http/slots";
 import { processSingleton } from "../process-singleton";
 
@@ -15,7 +15,7 @@ export const RETRY_AFTER_SECONDS = 1;
 /** The process's places, one counter whichever bundle of the route runs. */
 export const exportSlots = (): SlotCounter => processSingleton("otlpExportSlots", () => new SlotCounter());
 
-export function exportLimits(source: Partial<NodeJS.ProcessEnv> = process.env): SlotLimits {
+export function exportLimits(source?: EnvSource): SlotLimits {
   return {
     global: env("FLOORLINE_MAX_OTLP_EXPORTS", source) ?? 4,
     perCaller: env("FLOORLINE_MAX_OTLP_EXPORTS_PER_CALLER", source) ?? 2,

@@ -6,7 +6,7 @@
 // name that resolves differently a moment later (DNS rebinding) cannot redirect it. IPv6
 // addresses are judged by the IPv4 address they carry, where they carry one.
 import { BlockList, isIP } from "node:net";
-import { env } from "../env";
+import { env, type EnvSource } from "../env";
 
 export interface ResolvedAddress {
   address: string;
@@ -181,7 +181,7 @@ export async function resolveWebhookTarget(
 }
 
 /** Whether the environment opts in to private targets. */
-export function allowPrivateTargets(source: NodeJS.ProcessEnv = process.env): boolean {
+export function allowPrivateTargets(source?: EnvSource): boolean {
   return env("FLOORLINE_WEBHOOK_ALLOW_PRIVATE", source) === "1";
 }
 
