@@ -107,8 +107,8 @@ export const ENV_SCHEMA = {
   NODE_ENV: z.enum(["development", "production", "test"]),
 } as const;
 
-export type EnvName = keyof typeof ENV_SCHEMA;
-export type EnvValue<K extends EnvName> = z.output<(typeof ENV_SCHEMA)[K]>;
+type EnvName = keyof typeof ENV_SCHEMA;
+type EnvValue<K extends EnvName> = z.output<(typeof ENV_SCHEMA)[K]>;
 
 /** One variable, parsed; undefined when unset or not valid. */
 export function env<K extends EnvName>(name: K, source: Source = process.env): EnvValue<K> | undefined {

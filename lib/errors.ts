@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { errorFields } from "./observability/error-fields";
 import { existingSingleton, LOGGER } from "./process-singleton";
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
   invalid_body: 400,

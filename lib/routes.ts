@@ -2,7 +2,7 @@
 // else: chain, pass and trace ids are free text (spaces, slashes, "?", "#") and an unescaped
 // one silently opens the wrong page.
 
-export type QueryValues = Record<string, string | number | null | undefined>;
+type QueryValues = Record<string, string | number | null | undefined>;
 
 /** A URL with the given query, dropping empty values so links stay short. */
 export function hrefWith(pathname: string, query: QueryValues): string {

@@ -9,7 +9,7 @@ import type { KeyScope, Role } from "./credentials";
 export type { KeyScope, Role };
 
 /** Environment variables as read here (process.env in the app, a plain object in tests). */
-export type Env = Readonly<Record<string, string | undefined>>;
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** What is known of where a request came from (app/_access/request-facts.ts reads it). */
 export interface RequestFacts {
@@ -62,7 +62,7 @@ export function actorName(principal: Principal): string | null {
   }
 }
 
-export type AuthMode = "on" | "off" | "auto";
+type AuthMode = "on" | "off" | "auto";
 
 export function authMode(source: Env): AuthMode {
   return env("FLOORLINE_AUTH", source) ?? "auto";
@@ -111,7 +111,7 @@ export function accessRequired(input: {
 }
 
 /** The address the server listens on: `HOST` as scripts/start.ts sets it from its flags. */
-export function listenHostOf(source: Env): string {
+function listenHostOf(source: Env): string {
   return env("HOST", source) ?? "127.0.0.1";
 }
 
@@ -120,7 +120,7 @@ export function listenHostOf(source: Env): string {
  * not `name[:port]` or `[address][:port]` (`127.0.0.1:3200@evil.com`, `[::1].evil.com`) comes
  * back whole, so it names no loopback and no allowed host.
  */
-export function hostName(hostHeader: string): string {
+function hostName(hostHeader: string): string {
   const host = hostHeader.trim().toLowerCase();
   const bracketed = /^\[([0-9a-f:.]+)\](?::\d*)?$/.exec(host);
   if (bracketed) return bracketed[1] as string;
@@ -193,7 +193,7 @@ export function isSameOrigin(
 }
 
 /** Methods that change nothing: the only ones a cross-site request may make with a cookie. */
-export function isSafeMethod(method: string): boolean {
+function isSafeMethod(method: string): boolean {
   return method === "GET" || method === "HEAD" || method === "OPTIONS";
 }
 
@@ -282,14 +282,14 @@ export function isHttps(url: string, headers: Headers, viaTrustedProxy: boolean)
   return url.startsWith("https:");
 }
 
-export const SESSION_COOKIE = "floorline_session";
+const SESSION_COOKIE = "floorline_session";
 /**
  * Over https the cookie is `__Host-` prefixed: the browser then keeps it only if it is
  * Secure, for `/`, and set by this host itself, so a sibling subdomain cannot plant one.
  */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
-export function sessionCookieName(secure: boolean): string {
+function sessionCookieName(secure: boolean): string {
   return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }
 

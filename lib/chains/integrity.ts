@@ -41,11 +41,11 @@ export interface IntegrityContext {
 
 export const NO_CONTEXT: IntegrityContext = { halt_at: null, restores: new Map() };
 
-export interface ContextPass extends ChainLink {
+interface ContextPass extends ChainLink {
   directive: string;
 }
 
-export interface ContextBoundary {
+interface ContextBoundary {
   pass_number: number;
   strategy: BoundaryStrategy;
   restore_pass_id?: string | null;
@@ -94,7 +94,7 @@ export function integrityContext(
   return { halt_at: haltAt, halt_reason: haltReason, restores };
 }
 
-export function isHaltDirective(directive: string): boolean {
+function isHaltDirective(directive: string): boolean {
   return directive.startsWith("HALT");
 }
 

@@ -72,7 +72,7 @@ export interface FloorSpan {
   max_pass_number: number;
 }
 
-export interface Crossing {
+interface Crossing {
   pass_id: string;
   pass_number: number;
   metric: "size" | "density";

@@ -50,7 +50,7 @@ export interface ServerChecks {
  */
 export type MeasuredContent = DetailedMeasurement | "failed";
 
-export interface ContentFindings {
+interface ContentFindings {
   server_checks: ServerChecks;
   /** The guard's verdict on the server's own findings (its size, parseability, schema check). */
   checked_verdict: Verdict;

@@ -13,7 +13,7 @@ export type GateKey =
   | "min_size_bytes"
   | "min_semantic_density";
 
-export interface GateCheck {
+interface GateCheck {
   key: GateKey;
   /** What is checked, in words. */
   label: string;
@@ -41,7 +41,7 @@ export interface ServerContentChecks {
   problems: string[];
 }
 
-export interface PassExplanation {
+interface PassExplanation {
   verdict: Verdict;
   directive: string;
   checks: GateCheck[];

@@ -50,8 +50,8 @@ export const GATES = {
   lowDensity: 5,
   safe: 6,
 } as const;
-export type Gate = (typeof GATES)[keyof typeof GATES];
-export type GateName = keyof typeof GATES;
+type Gate = (typeof GATES)[keyof typeof GATES];
+type GateName = keyof typeof GATES;
 
 /** The gate `cp` stops at under `policy`. */
 export function gateOf(cp: CompressionPass, policy: CompressionPolicy): Gate {
@@ -67,7 +67,7 @@ export function gateOf(cp: CompressionPass, policy: CompressionPolicy): Gate {
 type Value = string | number;
 
 /** One gate's manifest as text around its values. */
-export interface GateText {
+interface GateText {
   verdict: Verdict;
   directive: (...values: Value[]) => string;
   /** What manifest_digest is the SHA-256 of. */

@@ -7,12 +7,12 @@ import type { DensitySource } from "../content-checks/formats";
 import { type CompressionPolicy, evaluatePass } from "./guard";
 import { keptReceiptFields, type PassReceipt } from "../schemas/passes";
 
-export type JudgedPass = Omit<PassWire, "received_at" | "created_at"> & {
+type JudgedPass = Omit<PassWire, "received_at" | "created_at"> & {
   /** The density the server measured, or null: a column of its own for the chart and the recommendation. */
   measured_density: number | null;
 };
 
-export interface JudgeOptions {
+interface JudgeOptions {
   /**
    * The pass's content when the receipt carries none: the cached original whose SHA-256 is the
    * receipt's `current_content_hash`. Checked and measured exactly like content in the receipt.

@@ -39,9 +39,9 @@ export function pyJsonChars(value: string): string {
   return out;
 }
 
-export type PyJson = string | number | boolean | null | readonly PyJson[] | { readonly [key: string]: PyJson };
+type PyJson = string | number | boolean | null | readonly PyJson[] | { readonly [key: string]: PyJson };
 
-export interface PyDumpsOptions {
+interface PyDumpsOptions {
   /** Python's default is `(", ", ": ")`. */
   separators?: readonly [item: string, key: string];
 }

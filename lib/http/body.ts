@@ -11,7 +11,7 @@ export const DEFAULT_BODY_LIMIT = 10 * MiB;
  * `mode: "no-cors"` and a Blob) and no browser asks first, so only a declared JSON type
  * proves the sender could have been refused by CORS.
  */
-export function isJsonContentType(header: string | null): boolean {
+function isJsonContentType(header: string | null): boolean {
   if (!header) return false;
   const type = (header.split(";")[0] ?? "").trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
@@ -29,7 +29,7 @@ const RETRY_AFTER_BUSY_SECONDS = "2";
  * uploads of ordinary size are admitted or refused whole, too little for sockets that declare
  * much and send nothing to fill the budget. The rest counts as it arrives.
  */
-export const UPFRONT_RESERVATION = MiB;
+const UPFRONT_RESERVATION = MiB;
 /** A body that sends no byte for this long is dropped (408): FLOORLINE_BODY_IDLE_TIMEOUT_MS. */
 const DEFAULT_BODY_IDLE_MS = 10_000;
 
@@ -39,7 +39,7 @@ interface BudgetState {
 }
 const budget = processSingleton<BudgetState>("bodyBudget", () => ({ inFlight: 0, held: new WeakMap() }));
 
-export function bodyBudgetBytes(source?: EnvSource): number {
+function bodyBudgetBytes(source?: EnvSource): number {
   const mb = env("FLOORLINE_BODY_BUDGET_MB", source);
   return mb === undefined ? DEFAULT_BODY_BUDGET : Math.floor(mb * MiB);
 }
@@ -90,7 +90,7 @@ export function bodyCutOff(): ApiError {
 }
 
 /** A body that stalled: no byte arrived for `idleMs`. */
-export function bodyStalled(idleMs: number): ApiError {
+function bodyStalled(idleMs: number): ApiError {
   return new ApiError("request_timeout", `The body stalled: no byte arrived for ${idleMs / 1000} s; send it again.`);
 }
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 
-export type CursorKey = readonly (string | number)[];
+type CursorKey = readonly (string | number)[];
 
 export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError, zodIssues } from "../errors";
 
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 500;
+const MAX_LIMIT = 500;
 
 // Digits only: Number() would also take "1e2", "0x10" and " 5 ", which no client means as a page size.
 export const limitSchema = z

@@ -11,7 +11,7 @@ export type Handler<C extends Context> = (request: Request, context: C, principa
 type NextHandler<C extends Context> = (request: Request, context: C) => Promise<Response>;
 
 /** Decides who may call a route: throws an ApiError (401/403) or returns the principal. */
-export type Authorize = (request: Request, pattern: RoutePattern, scope: Scope) => Promise<Principal>;
+type Authorize = (request: Request, pattern: RoutePattern, scope: Scope) => Promise<Principal>;
 
 // Nothing stored can be named with a NUL or an unpaired surrogate (the schemas refuse both),
 // and Postgres cannot even compare such text: answer 404 before any query sees it.

@@ -205,7 +205,7 @@ function repeatedRuns(
  * What a measurement's efficiency works in, kept per lexicon from one measurement to the next so
  * that its arrays are allocated once, not for every content.
  */
-export interface EfficiencyScratch {
+interface EfficiencyScratch {
   sentences: SeqInterner;
   segments: Segments;
   runs: QuadIds;

@@ -3,7 +3,7 @@
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** A JSON string read whole: its decoded text and the index just past its closing quote, or what is wrong and where. */
-export type JsonStringRead = { ok: true; text: string; end: number } | { ok: false; error: string; at: number };
+type JsonStringRead = { ok: true; text: string; end: number } | { ok: false; error: string; at: number };
 
 /** Reads the JSON string whose characters start at `at` (just past its opening quote), decoding its escapes. */
 export function readJsonString(s: string, at: number): JsonStringRead {
@@ -63,7 +63,7 @@ export function jsonNumberEnd(s: string, at: number): number {
  * The character the escape at `s[at]` (the letter just after a backslash) stands for, or null
  * when JSON has no such escape; `\u` takes the four hex digits after it.
  */
-export function jsonEscape(s: string, at: number): string | null {
+function jsonEscape(s: string, at: number): string | null {
   const e = s.charCodeAt(at);
   if (e === 117) {
     let code = 0;

@@ -16,7 +16,7 @@ import type { MeasureTask, MeasureTaskResult } from "./worker";
 export type { MeasureTask, MeasureTaskResult } from "./worker";
 
 /** Why a measurement gave no answer. */
-export type MeasureFailureReason = "budget" | "memory" | "busy";
+type MeasureFailureReason = "budget" | "memory" | "busy";
 
 export class MeasureFailure extends Error {
   constructor(

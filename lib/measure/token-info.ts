@@ -181,7 +181,7 @@ export class NumberFacts {
 }
 
 /** What a word naming a month, a unit, a magnitude or a currency carries (most words name none). */
-export class WordFacts {
+class WordFacts {
   constructor(
     readonly month: number,
     readonly unit: string,

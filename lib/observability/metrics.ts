@@ -11,24 +11,24 @@ import { ORIGINAL_STATUSES, type OriginalStatus } from "../schemas/originals";
 import { processSingleton } from "../process-singleton";
 import { errorFields, logger } from "./log";
 
-export const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
+const RETRIEVAL_OUTCOMES = ["hit", ...MISS_REASONS] as const;
 /** `budget`: evicted to stay within the byte budget; `ttl`: expired; `deleted`: a client deleted it. */
-export const EVICTION_REASONS = ["budget", "ttl", "deleted"] as const;
+const EVICTION_REASONS = ["budget", "ttl", "deleted"] as const;
 /** `delivered`: a 2xx answer; `failed`: an attempt that will be retried; `abandoned`: retries exhausted. */
-export const DELIVERY_OUTCOMES = ["delivered", "failed", "abandoned"] as const;
-export const EVALUATE_PATHS = ["split", "whole", "parsed"] as const;
+const DELIVERY_OUTCOMES = ["delivered", "failed", "abandoned"] as const;
+const EVALUATE_PATHS = ["split", "whole", "parsed"] as const;
 
 export type RetrievalOutcome = (typeof RETRIEVAL_OUTCOMES)[number];
 export type EvictionReason = (typeof EVICTION_REASONS)[number];
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
-export type EvaluatePath = (typeof EVALUATE_PATHS)[number];
+type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+type EvaluatePath = (typeof EVALUATE_PATHS)[number];
 
 /** What the store gauges show; read from the database's own counters. */
 export interface StoreStats {
   bytes: number;
   entries: Record<OriginalStatus, number>;
 }
-export type StoreStatsSource = () => Promise<StoreStats>;
+type StoreStatsSource = () => Promise<StoreStats>;
 
 /** What the summary queue gauges show (db/ingest/summaries.ts). */
 export interface SummaryQueueStats {
@@ -77,7 +77,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 
 // A scrape every 15 s from several Prometheus servers should cost the database one small
 // read at most every few seconds.
-export const STORE_STATS_TTL_MS = 5_000;
+const STORE_STATS_TTL_MS = 5_000;
 
 function createMetrics() {
   const registry = new Registry();
@@ -272,7 +272,7 @@ export function resetMetrics(): void {
 // ---------------------------------------------------------------------------------------
 // What the use cases record
 
-export interface IngestedPass {
+interface IngestedPass {
   content_class: string;
   verdict: string;
   /** The verdict the chain follows, where it is not `verdict` (density_source measured). */

@@ -9,7 +9,7 @@ import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
 
 type Json = Record<string, unknown>;
 
-export const OPENAPI_VERSION = "3.1.0";
+const OPENAPI_VERSION = "3.1.0";
 
 /** Why each error status happens, for the reference. */
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -36,7 +36,7 @@ const HEADROOM_ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "The body is not JSON (`detail`).",
 };
 
-export const SECURITY_SCHEMES = {
+const SECURITY_SCHEMES = {
   bearerAuth: {
     type: "http",
     scheme: "bearer",
@@ -88,7 +88,7 @@ function pathParamNames(pattern: string): string[] {
 }
 
 /** The error statuses an operation can answer, from its shape and its own list. */
-export function errorStatuses(pattern: RoutePattern, method: string, spec: OperationSpec): number[] {
+function errorStatuses(pattern: RoutePattern, method: string, spec: OperationSpec): number[] {
   // 403 for everyone: a Host that is not allowed is refused whatever the route's scope.
   const statuses = new Set([...(spec.errors ?? []), 403]);
   if (scopeOf(pattern, method) !== "public") statuses.add(401);
@@ -170,7 +170,7 @@ function buildOperation(collector: SchemaCollector, pattern: RoutePattern, metho
   };
 }
 
-export interface DocumentOptions {
+interface DocumentOptions {
   version?: string;
   /** The server's own URL, when known (the served document uses the request's origin). */
   serverUrl?: string;

@@ -99,7 +99,7 @@ export function retrievalText(found: { hash: string; original: string }): Uint8A
  * The bytes of `JSON.stringify(found)` for a retrieval, `original` being its last key: the
  * summary is serialised as usual and the original's JSON taken from the cache.
  */
-export function retrievalJson(found: { hash: string; original: string }): Buffer {
+function retrievalJson(found: { hash: string; original: string }): Buffer {
   const { original, ...summary } = found;
   const head = JSON.stringify(summary);
   return Buffer.concat([

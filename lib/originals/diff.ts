@@ -6,15 +6,15 @@
 
 export const DIFF_MAX_CHARS = 4 * 1024 * 1024;
 /** Steps (lines × edit distance) the line diff may spend on an edit script. */
-export const LINE_DIFF_BUDGET = 20_000_000;
+const LINE_DIFF_BUDGET = 20_000_000;
 /** Diff lines kept for display; the counts always cover everything. */
-export const MAX_DIFF_LINES = 2_000;
+const MAX_DIFF_LINES = 2_000;
 const MAX_PATHS = 200;
 const EXAMPLE_CHARS = 80;
 
-export type PathChangeKind = "dropped" | "added" | "shortened" | "changed" | "type_changed";
+type PathChangeKind = "dropped" | "added" | "shortened" | "changed" | "type_changed";
 
-export interface PathChange {
+interface PathChange {
   /** `[]` stands for every element of an array: `[].items[].sku`. */
   path: string;
   kind: PathChangeKind;
@@ -29,7 +29,7 @@ export interface PathChange {
   example?: { before: string; after: string };
 }
 
-export interface JsonDiff {
+interface JsonDiff {
   kind: "json";
   /** Largest losses first. */
   changes: PathChange[];
@@ -45,7 +45,7 @@ export interface DiffLine {
   after?: number;
 }
 
-export interface TextDiff {
+interface TextDiff {
   kind: "text";
   lines_before: number;
   lines_after: number;

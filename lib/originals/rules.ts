@@ -30,7 +30,7 @@ export function requireHashKey(rawKey: string): { key: string; full: boolean } {
 export const MAX_ORIGINAL_BYTES = 32 * MiB;
 export const DEFAULT_MAX_BYTES = 1024 * MiB;
 /** No TTL unless the operator sets CCR_TTL_SECONDS or the client sets ttl_seconds. */
-export const DEFAULT_TTL_SECONDS: number | null = null;
+const DEFAULT_TTL_SECONDS: number | null = null;
 /** Keeps `now + ttl` a representable date with room to spare (about 100 years). */
 export const MAX_TTL_SECONDS = 100 * 365 * 24 * 3600;
 

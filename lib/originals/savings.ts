@@ -2,13 +2,13 @@
 // whole original again, so net savings are the gross saving minus what retrievals put back.
 
 /** The usual rough rate for English and JSON: used only when the client sends no counts. */
-export const BYTES_PER_TOKEN = 4;
+const BYTES_PER_TOKEN = 4;
 
 export function estimateTokens(bytes: number): number {
   return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 
-export interface TokenInput {
+interface TokenInput {
   originalBytes: number;
   /** Null when the client did not send the compressed text. */
   compressedBytes: number | null;
@@ -16,7 +16,7 @@ export interface TokenInput {
   compressedTokens?: number | null;
 }
 
-export interface EntryTokens {
+interface EntryTokens {
   /** Tokens saved by this compression; null when the compressed side is unknown. */
   tokensSaved: number | null;
   /** Tokens one retrieval puts back into the context. */

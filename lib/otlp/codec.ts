@@ -18,7 +18,7 @@ export type AnyValue =
 
 export type Attributes = Map<string, AnyValue>;
 
-export interface OtlpEvent {
+interface OtlpEvent {
   name: string;
   timeUnixNano: bigint;
   attributes: Attributes;
@@ -315,7 +315,7 @@ function jsonAnyValue(value: unknown, path: string, depth: number): AnyValue {
 
 // ---------- response ----------
 
-export interface ExportResult {
+interface ExportResult {
   rejectedSpans: number;
   errorMessage: string;
 }

@@ -7,9 +7,9 @@ import { type BoundaryReceipt, boundaryReceiptSchema } from "../schemas/boundari
 import { type PassReceipt, type PassReceiptField, passReceiptSchema } from "../schemas/passes";
 import type { AnyValue, Attributes, OtlpResourceSpans, OtlpSpan } from "./codec";
 
-export const PASS_NUMBER_ATTRIBUTE = "floorline.pass.number";
-export const BOUNDARY_EVENT = "floorline.boundary";
-export const SERVICE_NAME_ATTRIBUTE = "service.name";
+const PASS_NUMBER_ATTRIBUTE = "floorline.pass.number";
+const BOUNDARY_EVENT = "floorline.boundary";
+const SERVICE_NAME_ATTRIBUTE = "service.name";
 
 /** Receipt field → span attribute, in the order the contract's table lists them. */
 export const PASS_ATTRIBUTES = {
@@ -46,7 +46,7 @@ const everyReceiptFieldPlaced: [
 void everyReceiptFieldPlaced;
 void NOT_PASS_ATTRIBUTES;
 
-export const BOUNDARY_ATTRIBUTES = {
+const BOUNDARY_ATTRIBUTES = {
   strategy: "floorline.boundary.strategy",
   reason: "floorline.boundary.reason",
   restore_pass_id: "floorline.boundary.restore_pass_id",
@@ -80,7 +80,7 @@ export interface OtlpReceipts {
 }
 
 /** An attribute's value as JSON, the shape the receipt schemas read. */
-export function anyValueToJson(value: AnyValue): unknown {
+function anyValueToJson(value: AnyValue): unknown {
   switch (value.kind) {
     case "string":
     case "bool":

@@ -5,7 +5,7 @@
 
 import type { BoundaryStrategy } from "../schemas/boundaries";
 
-export type RecordedStrategy = BoundaryStrategy;
+type RecordedStrategy = BoundaryStrategy;
 
 export interface RecordedPass {
   pass_id?: string;
@@ -19,7 +19,7 @@ export interface RecordedPass {
   checked?: { parseable: boolean; schema_valid: boolean } | null;
 }
 
-export interface RecordedBoundary {
+interface RecordedBoundary {
   pass_number: number;
   strategy: RecordedStrategy;
 }
@@ -45,7 +45,7 @@ export interface ChainColumns {
 }
 
 /** Boundaries that say content was already lost; a halt boundary is the guard doing its job. */
-export function isFailureBoundary(strategy: RecordedStrategy): boolean {
+function isFailureBoundary(strategy: RecordedStrategy): boolean {
   return strategy === "restore" || strategy === "accept_loss";
 }
 
@@ -113,7 +113,7 @@ export function failureOf(cols: ChainColumns, c: number): number | null {
  * big-endian 8-byte doubles (float8send), exact whatever the server's float output settings;
  * the broken flags as a string of '0' and '1'.
  */
-export interface PackedChains {
+interface PackedChains {
   chainIds: string[];
   passCounts: number[];
   passNumbers: Uint8Array | string;

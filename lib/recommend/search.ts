@@ -19,12 +19,12 @@ import { type ClassProfile, type Outcome, outcomeOf, profileChains } from "./pro
 import { roundestDecimal, roundestInteger } from "./round";
 
 /** Below this many recorded chains the answer is `not_enough_data`. */
-export const MIN_RECORDED_CHAINS = 10;
+const MIN_RECORDED_CHAINS = 10;
 
-export const OPTION_NAMES = ["strict", "balanced", "lenient"] as const;
+const OPTION_NAMES = ["strict", "balanced", "lenient"] as const;
 export type OptionName = (typeof OPTION_NAMES)[number];
 
-export interface FloorOption extends Outcome {
+interface FloorOption extends Outcome {
   name: OptionName;
   policy: CompressionPolicy;
 }
@@ -39,7 +39,7 @@ export type RecommendationResult =
   | { ok: true; recommendation: Recommendation }
   | { ok: false; reason: "not_enough_data"; chains: number; minimum: number };
 
-export interface SearchLimits {
+interface SearchLimits {
   minChains?: number;
   /** Candidate thresholds per axis for size and density. */
   candidatesPerAxis?: number;

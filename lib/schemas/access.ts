@@ -14,7 +14,6 @@ export const createKeySchema = z.object({
     .min(1, "must name at least one scope")
     .transform((scopes) => [...new Set(scopes)]),
 });
-export type CreateKey = z.infer<typeof createKeySchema>;
 
 export const createOperatorSchema = z.object({
   name,

@@ -9,7 +9,7 @@ import { INTEGRITY_KINDS, type IntegrityFinding } from "../chains/integrity";
 import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
 /** What a chain can be, as its summary's `statuses` says (every one that applies). */
-export const CHAIN_STATUSES = [
+const CHAIN_STATUSES = [
   "healthy",
   "collapse_imminent",
   "floor_breached",
@@ -103,13 +103,11 @@ export function defaultOrder(sort: ChainListQuery["sort"]): "asc" | "desc" {
 // ---------------------------------------------------------------------------------------
 // Answers
 
-export const collapsePointSchema = z
+const collapsePointSchema = z
   .object({ pass_id: z.string(), pass_number: count, verdict: verdictSchema })
   .meta({ id: "CollapsePoint" });
-/** The collapse point of a chain: its first FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT pass. */
-export type CollapsePoint = z.infer<typeof collapsePointSchema>;
 
-export const integrityFindingSchema = z
+const integrityFindingSchema = z
   .object({
     kind: z
       .enum(INTEGRITY_KINDS)
@@ -123,7 +121,7 @@ export const integrityFindingSchema = z
   .meta({ id: "IntegrityFinding" }) satisfies z.ZodType<IntegrityFinding>;
 export type { IntegrityFinding };
 
-export const chainStatusSchema = z.enum(CHAIN_STATUSES);
+const chainStatusSchema = z.enum(CHAIN_STATUSES);
 
 /** A chain as `GET /api/v1/chains` lists it. */
 export const chainSummarySchema = z

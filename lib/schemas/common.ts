@@ -45,8 +45,6 @@ export const nonNegativeInt = z.int().min(0);
 
 export const unitInterval = z.number().min(0).max(1);
 
-export const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
-
 // Postgres has no year 0 (the regex admits "0000") and JavaScript prints years past 9999
 // with a sign that Postgres cannot read back, so both ends are refused here.
 const EARLIEST = Date.parse("0001-01-01T00:00:00Z");

@@ -1,7 +1,7 @@
 // The error contract's body (lib/errors.ts builds it), as the OpenAPI document shows it.
 import { z } from "zod";
 
-export const errorIssueSchema = z.object({ path: z.string(), message: z.string() });
+const errorIssueSchema = z.object({ path: z.string(), message: z.string() });
 
 export const errorBodySchema = z
   .object({

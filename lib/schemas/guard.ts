@@ -14,7 +14,7 @@ export const compressionPassShape = {
   schema_valid: z.boolean(),
   semantic_density_score: unitInterval,
 };
-export const compressionPassSchema = z.object(compressionPassShape);
+const compressionPassSchema = z.object(compressionPassShape);
 
 export const compressionPolicySchema = z.object({
   min_size_bytes: nonNegativeInt,
@@ -23,7 +23,6 @@ export const compressionPolicySchema = z.object({
 });
 
 export const evaluateItemSchema = z.object({ pass: compressionPassSchema, policy: compressionPolicySchema });
-export type EvaluateItem = z.infer<typeof evaluateItemSchema>;
 
 export const MAX_EVALUATE_BATCH = 10_000;
 

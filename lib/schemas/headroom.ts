@@ -6,7 +6,7 @@ import { z } from "zod";
 import { parseRetrieveKey, TOOL_CALL_PROVIDERS } from "../originals/headroom/keys";
 import { nonNegativeInt as count } from "./common";
 
-export const HEADROOM_MISS_STATUSES = ["missing", "evicted", "expired", "ambiguous"] as const;
+const HEADROOM_MISS_STATUSES = ["missing", "evicted", "expired", "ambiguous"] as const;
 const missStatus = z.enum(HEADROOM_MISS_STATUSES);
 export type HeadroomMissStatus = (typeof HEADROOM_MISS_STATUSES)[number];
 

@@ -31,7 +31,7 @@ export const measureRequestSchema = z.object({
       "Cached originals by the hash a CCR marker in the content names (hash=H or <<ccr:H>>): facts they state are recoverable. The server's own cache is not consulted, so the answer depends on the body alone.",
     ),
 });
-export type MeasureRequest = z.infer<typeof measureRequestSchema>;
+type MeasureRequest = z.infer<typeof measureRequestSchema>;
 
 /** The strings of a request over the content limit, by field: answered 413, not 422. */
 export function oversizedFields(request: MeasureRequest): string[] {

@@ -15,10 +15,10 @@ const storableLargeText = z
  * A namespace of store keys, as Headroom's tenant prefix: the same original under two tenants
  * is two entries. `""` (or absent) is the default namespace, where agents' own originals live.
  */
-export const tenantSchema = text({ max: 128 });
-export const ORIGINAL_METADATA_MAX_BYTES = 16 * 1024;
+const tenantSchema = text({ max: 128 });
+const ORIGINAL_METADATA_MAX_BYTES = 16 * 1024;
 /** The client's own fields for an entry, kept as given (a store again replaces them). */
-export const originalMetadataSchema = jsonObject(ORIGINAL_METADATA_MAX_BYTES);
+const originalMetadataSchema = jsonObject(ORIGINAL_METADATA_MAX_BYTES);
 
 export const storeOriginalSchema = z.object({
   original: storableLargeText,
@@ -41,7 +41,7 @@ export const storeOriginalSchema = z.object({
 export type StoreOriginalInput = z.infer<typeof storeOriginalSchema>;
 
 /** A store key as an agent sends it: normalised (trimmed, `hash=` dropped, lower case) or refused. */
-export const hashKeySchema = z.string().transform((value, ctx) => {
+const hashKeySchema = z.string().transform((value, ctx) => {
   const parsed = parseHashKey(value);
   if (!parsed.ok) {
     ctx.addIssue({ code: "custom", message: parsed.message });

@@ -39,7 +39,7 @@ const contentSchema = z
  * `input_content` over the content limit: a body too large for what it asks, answered 413 with
  * these paths rather than 422 (shared/API.md, "Measured density").
  */
-export function oversizedContentPaths(body: unknown): string[] {
+function oversizedContentPaths(body: unknown): string[] {
   const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
   const batch = isRecord(body) && Array.isArray(body.receipts);
   const items: unknown[] = batch ? (body.receipts as unknown[]) : [body];
@@ -93,7 +93,7 @@ const ABSENT = new Map(
 );
 
 /** The fields a receipt may leave out, where null means the same as absent. */
-export const OPTIONAL_RECEIPT_FIELDS: readonly PassReceiptField[] = [...ABSENT.keys()];
+const OPTIONAL_RECEIPT_FIELDS: readonly PassReceiptField[] = [...ABSENT.keys()];
 
 export const passReceiptSchema = nullMeansAbsent(OPTIONAL_RECEIPT_FIELDS, passReceiptObject);
 export type PassReceipt = z.infer<typeof passReceiptSchema>;
@@ -217,7 +217,7 @@ export type PassWire = z.infer<typeof passWireSchema>;
  * created_at (the ingest fills it in with the time the receipt arrived).
  */
 const KEPT_OTHERWISE = ["verdict", "manifest_digest", "created_at"] as const;
-export type KeptReceiptField = Exclude<Extract<PassReceiptField, keyof PassWire>, (typeof KEPT_OTHERWISE)[number]>;
+type KeptReceiptField = Exclude<Extract<PassReceiptField, keyof PassWire>, (typeof KEPT_OTHERWISE)[number]>;
 const KEPT_RECEIPT_FIELDS = PASS_RECEIPT_FIELDS.filter(
   (field): field is KeptReceiptField =>
     field in passWireSchema.shape && !(KEPT_OTHERWISE as readonly string[]).includes(field),

@@ -6,9 +6,9 @@ import { NODE_TYPES, type MissingVerificationReceiptError } from "../traces/trac
 import { REJECTED_CONTENT_MAX_BYTES } from "../traces/types";
 import { chainIdSchema, listOf, nonNegativeInt as count, text, utcTimestamp as timestamp } from "./common";
 
-export const MAX_TRACE_NODES = 10_000;
+const MAX_TRACE_NODES = 10_000;
 
-export const reasoningNodeSchema = z.object({
+const reasoningNodeSchema = z.object({
   node_id: text({ max: 256 }),
   node_type: z.enum(NODE_TYPES),
   content: text({ max: 65_536 }),
@@ -87,7 +87,7 @@ export const rejectionListQuerySchema = z.object({
 // ---------------------------------------------------------------------------------------
 // Answers
 
-export const bindingConclusionSchema = z
+const bindingConclusionSchema = z
   .object({ axiom: z.string(), proof_receipt: z.string(), invalidated_paths: z.array(z.string()) })
   .meta({ id: "BindingConclusion" });
 
@@ -143,7 +143,7 @@ export const traceSummarySchema = z
 /** A list row: the stored trace without its raw nodes, plus the counts a table shows. */
 export type TraceSummary = z.infer<typeof traceSummarySchema>;
 
-export const traceRejectionSchema = z
+const traceRejectionSchema = z
   .object({
     id: z.int(),
     trace_id: z.string().nullable(),

@@ -64,7 +64,7 @@ export const createdWebhookSchema = webhookWireSchema
   .extend({ secret: z.string().describe("Signs every delivery; shown only in this answer.") })
   .meta({ id: "CreatedWebhook" });
 
-export const DELIVERY_STATUSES = ["pending", "delivered", "abandoned"] as const;
+const DELIVERY_STATUSES = ["pending", "delivered", "abandoned"] as const;
 
 export const webhookDeliveryWireSchema = z
   .object({

@@ -10,13 +10,13 @@ import { pyStrip } from "../guard/python";
 import type { ReasoningNode } from "./trace";
 
 /** The reference joins a falsified path and its receipt with exactly this. */
-export const INVALIDATION_SEPARATOR = " -> ";
+const INVALIDATION_SEPARATOR = " -> ";
 
 export function constraintKey(text: string): string {
   return text.normalize("NFC").replace(/\s+/gu, " ").trim().toLowerCase();
 }
 
-export interface ParsedInvalidation {
+interface ParsedInvalidation {
   /** The falsified path (the node's content). */
   path: string;
   /** The receipt that ruled it out. */
@@ -125,7 +125,7 @@ export interface Conflict {
   within_trace: boolean;
 }
 
-export interface ActionSpace {
+interface ActionSpace {
   axioms: AxiomEntry[];
   forbidden: ForbiddenEntry[];
   conflicts: Conflict[];

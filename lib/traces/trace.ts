@@ -5,7 +5,7 @@ import { sha256Hex } from "../guard/hash";
 import { compareCodePoints, pyJsonDumps, pyStrip } from "../guard/python";
 
 export const NODE_TYPES = ["EXPLORATORY_CHATTER", "VERIFIED_CONCLUSION", "FALSIFIED_PATH"] as const;
-export type NodeType = (typeof NODE_TYPES)[number];
+type NodeType = (typeof NODE_TYPES)[number];
 
 export interface ReasoningNode {
   node_id: string;
@@ -38,7 +38,7 @@ export class MissingVerificationReceiptError extends Error {
   }
 }
 
-export interface CompressionStats {
+interface CompressionStats {
   /** FALSIFIED_PATH nodes dropped because they carried no receipt (the reference omits them silently). */
   omittedFalsifiedPaths: number;
   prunedChatter: number;

@@ -7,7 +7,7 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const FIRST_RETRY_MS = 10_000;
 export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 /** Each delay is scaled by a factor in [1 - JITTER, 1 + JITTER). */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** The delay before attempt `attempt + 1`, after `attempt` attempts have failed (attempt >= 1). */
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {

@@ -13,27 +13,26 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by the "send a test event" action, to the one webhook it was asked for. */
 export const TEST_EVENT_TYPE = "webhook.test";
-export type DeliverableEventType = WebhookEventType | typeof TEST_EVENT_TYPE;
 
 export const WEBHOOK_FORMATS = ["json", "slack"] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** What every event about one pass of a chain carries: fields of the stored pass, as the API names them. */
 type PassEventData = Pick<PassWire, "chain_id" | "content_class" | "pass_id" | "pass_number">;
-export type ChainCollapsedData = PassEventData & Pick<PassWire, "verdict" | "directive">;
-export type IntegrityFindingData = PassEventData & {
+type ChainCollapsedData = PassEventData & Pick<PassWire, "verdict" | "directive">;
+type IntegrityFindingData = PassEventData & {
   kind: string;
   detail: string;
 };
-export type ClientMismatchData = ChainCollapsedData &
+type ClientMismatchData = ChainCollapsedData &
   Pick<PassWire, "manifest_digest" | "client_verdict" | "client_manifest_digest">;
-export interface TraceRejectedData {
+interface TraceRejectedData {
   trace_id: string;
   chain_id: string | null;
   node_id: string;
   message: string;
 }
-export interface TestEventData {
+interface TestEventData {
   message: string;
   webhook_id: string;
 }

@@ -3,9 +3,9 @@
 // Signing the timestamp with the body lets a receiver refuse an old delivery replayed.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-export const SIGNATURE_PREFIX = "sha256=";
+const SIGNATURE_PREFIX = "sha256=";
 /** How far a receiver's clock may be from the timestamp before `verifySignature` refuses it. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** A new webhook secret: 32 random bytes, base64url, with a prefix that says what it is. */
 export function generateWebhookSecret(): string {

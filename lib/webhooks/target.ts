@@ -15,10 +15,10 @@ export interface ResolvedAddress {
 /** Resolves a host name to all its addresses (`dns.promises.lookup(host, {all: true})` in the server). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
-export type TargetCheck = { ok: true; url: URL; address: ResolvedAddress } | { ok: false; reason: string };
+type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+type TargetCheck = { ok: true; url: URL; address: ResolvedAddress } | { ok: false; reason: string };
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 const blocked = new BlockList();
 // IPv4: "this network", private, shared (CGNAT), loopback, link-local, IETF protocol

@@ -10,7 +10,7 @@ import { MAX_EVALUATE_BATCH } from "../../schemas/guard";
 import { type BatchAnswer, evaluateBatch, evaluateBatchBytes } from "./evaluate";
 
 /** Below this, sending half a batch to another thread costs more than it saves. */
-export const MIN_SPLIT_BYTES = 256 * 1024;
+const MIN_SPLIT_BYTES = 256 * 1024;
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;

@@ -9,7 +9,7 @@ import { readJsonBody } from "../../http/body";
 import { ArrivingBatch, type HalvesAnswer } from "./halves";
 import { evaluateOnThread } from "./thread";
 
-export type FastAnswer = HalvesAnswer;
+type FastAnswer = HalvesAnswer;
 
 /**
  * Reads an evaluate request's body (readJsonBody: its checks, limits and errors). A plainly

@@ -10,10 +10,10 @@ import type { HashAlgorithm } from "./algorithms";
 
 export { HASH_ALGORITHMS, type HashAlgorithm } from "./algorithms";
 /** The alternate keys Headroom's other compressors make. */
-export type AlternateAlgorithm = Exclude<HashAlgorithm, "sha256">;
+type AlternateAlgorithm = Exclude<HashAlgorithm, "sha256">;
 
 /** The length of the keys Headroom's markers carry. */
-export const HEADROOM_KEY_LENGTH = 24;
+const HEADROOM_KEY_LENGTH = 24;
 
 const DIGEST_LENGTH: Record<HashAlgorithm, number> = { sha256: 64, md5: 32, blake3: 64 };
 

@@ -13,7 +13,7 @@ export const RECENT_RETRIEVALS = 20;
 export type MissStatus = Exclude<HeadroomMissStatus, "ambiguous">;
 
 /** An entry found and retrieved, with the counts the store keeps. */
-export interface RetrievedEntry {
+interface RetrievedEntry {
   original: string;
   originalTokens: number | null;
   originalItems: number | null;
