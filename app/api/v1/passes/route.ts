@@ -1,4 +1,5 @@
 import { ingestPasses } from "@/db/ingest/passes";
+import { mayReadOriginals } from "@/lib/auth/access";
 import { readJson } from "@/lib/http/body";
 import { parseOneOrBatch } from "@/lib/http/batch";
 import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
@@ -6,7 +7,7 @@ import { MAX_PASS_BATCH, oversizedContentPaths, passReceiptSchema, quickPassRece
 import { MAX_CONTENT_BYTES } from "@/lib/content-checks/formats";
 import { ApiError } from "@/lib/errors";
 
-export const POST = route("/api/v1/passes", async (request) => {
+export const POST = route("/api/v1/passes", async (request, _context, principal) => {
   const body = await readJson(request);
   const oversized = oversizedContentPaths(body);
   if (oversized.length > 0) {
@@ -17,7 +18,7 @@ export const POST = route("/api/v1/passes", async (request) => {
     );
   }
   const { items, batch } = parseOneOrBatch(body, passReceiptSchema, "receipts", MAX_PASS_BATCH, quickPassReceipt);
-  const { results, created } = await ingestPasses(items);
+  const { results, created } = await ingestPasses(items, { readsOriginals: mayReadOriginals(principal) });
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });
 
