@@ -4,6 +4,8 @@
 // ingest's transaction, so a batch is measured against one moment's store; the store's
 // retrieval counts and recency are left alone (measuring is not a retrieval). Only the default
 // tenant's originals count: those are the agents' own (another tenant is a cache client's).
+// And only for a caller who may read originals (docs/access.md, "Derived data"): whatever a
+// measurement takes from an original shows in its answer, as texts, counts or a verdict.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
@@ -37,6 +39,27 @@ export interface MeasureInputs {
 const NOTHING: MeasureInputs = { sourceOf: () => undefined, contentOf: () => undefined };
 
 /**
+ * The cached originals one caller's measurements may consult: the default tenant's live ones
+ * for a caller who may read originals; for any other, none, and no chain source copied from
+ * one, so its passes are measured as if nothing were cached. A measurement that consulted an
+ * original it may not read would answer, in its counts and scores alone, whether a guess in
+ * the receipt is what the original says.
+ */
+export interface ReadableOriginals {
+  /** Texts by full SHA-256. */
+  byHash(tx: Executor, hashes: readonly string[]): Promise<Map<string, string>>;
+  /** Texts by the key a CCR marker names. */
+  byMarker(tx: Executor, keys: readonly string[]): Promise<Map<string, string>>;
+  /** Whether a chain's source that was copied from a cached original counts. */
+  copies: boolean;
+}
+
+export function readableOriginals(readsOriginals: boolean): ReadableOriginals {
+  if (readsOriginals) return { byHash: originalsByHash, byMarker: originalsByMarker, copies: true };
+  return { byHash: async () => new Map(), byMarker: async () => new Map(), copies: false };
+}
+
+/**
  * The first pass of a chain as far as its source goes: pass number 1, or 0 for chains counted
  * from 0. A receipt of a later pass never sets the source.
  */
@@ -60,7 +83,7 @@ async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise
  * MD5 / BLAKE3 key Headroom's other compressors use). A key that names several originals is
  * ambiguous, as the retrieve route says, and names none here.
  */
-export async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise<Map<string, string>> {
+async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(keys)].filter((k) => MARKER_HASH.test(k));
   if (unique.length === 0) return new Map();
   // One indexable range per key and key kind (db/queries/originals/shared.ts `startsWith`).
@@ -84,11 +107,16 @@ export async function originalsByMarker(tx: Executor, keys: readonly string[]): 
 }
 
 /**
- * Loads what measuring `receipts` needs, and stores the sources this batch makes known
- * (`chain_sources`, once per chain: a source already stored is kept). Chains with no receipt
- * that has or names content are not looked up at all.
+ * Loads what measuring `receipts` needs, from the originals `readable` lets the caller's
+ * measurements consult, and stores the sources this batch makes known (`chain_sources`, once
+ * per chain: a source already stored is kept). Chains with no receipt that has or names
+ * content are not looked up at all.
  */
-export async function loadMeasureInputs(tx: Executor, receipts: readonly PassReceipt[]): Promise<MeasureInputs> {
+export async function loadMeasureInputs(
+  tx: Executor,
+  receipts: readonly PassReceipt[],
+  readable: ReadableOriginals,
+): Promise<MeasureInputs> {
   const sources = new Map<string, Source>();
   for (const r of receipts) {
     if (r.input_content == null || !isFirstPass(r)) continue;
@@ -112,7 +140,7 @@ export async function loadMeasureInputs(tx: Executor, receipts: readonly PassRec
     // A stored source, or else the input hash of the chain's stored first pass.
     const rows = await queryRows(
       tx,
-      sql`select c.chain_id, s.source, coalesce(s.pass_id, p.pass_id) as pass_id, p.input_content_hash as input
+      sql`select c.chain_id, s.source, s.origin, coalesce(s.pass_id, p.pass_id) as pass_id, p.input_content_hash as input
           from json_array_elements_text(${JSON.stringify(lookup)}::json) as c(chain_id)
           left join chain_sources s on s.chain_id = c.chain_id
           left join lateral (
@@ -120,10 +148,18 @@ export async function loadMeasureInputs(tx: Executor, receipts: readonly PassRec
             where s.chain_id is null and chain_id = c.chain_id and pass_number <= 1
             order by pass_number, id limit 1
           ) p on true`,
-      { chain_id: col.text, source: col.text.nullable(), pass_id: col.text.nullable(), input: col.text.nullable() },
+      {
+        chain_id: col.text,
+        source: col.text.nullable(),
+        origin: col.text.nullable(),
+        pass_id: col.text.nullable(),
+        input: col.text.nullable(),
+      },
     );
     const inputHash = new Map<string, { hash: string; passId: string; at: number }>();
     for (const row of rows) {
+      // A copy of an original the caller may not read is no source for its passes.
+      if (row.origin === "original" && !readable.copies) continue;
       if (row.source !== null) {
         sources.set(row.chain_id, {
           text: row.source,
@@ -157,20 +193,21 @@ export async function loadMeasureInputs(tx: Executor, receipts: readonly PassRec
       const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
       if (hash && (sources.has(r.chain_id) || inputHash.has(r.chain_id))) hashes.push(hash);
     }
-    const found = await originalsByHash(tx, hashes);
+    const found = await readable.byHash(tx, hashes);
     for (const [chainId, { hash, passId }] of inputHash) {
       const text = found.get(hash);
       if (text !== undefined) sources.set(chainId, { text, origin: "original", passId, stored: false, at: 0 });
     }
-    return finish(tx, receipts, sources, found);
+    return finish(tx, receipts, sources, readable, found);
   }
-  return finish(tx, receipts, sources, null);
+  return finish(tx, receipts, sources, readable, null);
 }
 
 async function finish(
   tx: Executor,
   receipts: readonly PassReceipt[],
   sources: Map<string, Source>,
+  readable: ReadableOriginals,
   found: Map<string, string> | null,
 ): Promise<MeasureInputs> {
   let contents = found;
@@ -180,7 +217,7 @@ async function finish(
       const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
       if (hash && sources.has(r.chain_id)) hashes.push(hash);
     }
-    contents = await originalsByHash(tx, hashes);
+    contents = await readable.byHash(tx, hashes);
   }
   // In chain order: two batches storing sources of the same chains take their keys in one order,
   // so they queue rather than deadlock.

@@ -63,7 +63,11 @@ async function storeSkippingConflicts<T>(
   return created;
 }
 
-export async function ingestOtlpReceipts(receipts: OtlpReceipts): Promise<OtlpIngestResult> {
+/** `readsOriginals`: whether the exporter's credential may read cached originals (db/ingest/passes.ts). */
+export async function ingestOtlpReceipts(
+  receipts: OtlpReceipts,
+  { readsOriginals }: { readsOriginals: boolean },
+): Promise<OtlpIngestResult> {
   let rejectedSpans = receipts.rejectedSpans;
   let firstProblem = receipts.firstProblem;
   const reject = (span: string, error: ApiError) => {
@@ -83,7 +87,7 @@ export async function ingestOtlpReceipts(receipts: OtlpReceipts): Promise<OtlpIn
     (chunk) =>
       ingestPasses(
         chunk.map((p) => p.receipt),
-        { serviceNames },
+        { serviceNames, readsOriginals },
       ),
     (p, error) => reject(p.span, error),
   );

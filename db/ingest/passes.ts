@@ -14,7 +14,7 @@ import { insertedColumns, unnestRows } from "./unnest-insert";
 import { passes } from "../schema";
 import type { ColumnNames } from "../types";
 import { requestSummaries } from "./summaries";
-import { loadMeasureInputs, originalsByMarker } from "./measure-context";
+import { loadMeasureInputs, readableOriginals } from "./measure-context";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
@@ -116,6 +116,25 @@ function toResult(row: StoredResult): PassResult {
   };
 }
 
+/**
+ * A stored result as a caller who may not read originals is answered: it may have been
+ * measured for a caller who could, so the texts its checks quote (facts of the chain's source
+ * and of the originals its markers name) are withheld. The fields stay, empty; the counts and
+ * verdicts are the stored ones (a body sent again as it was tests no guess).
+ */
+function withoutExamples(result: PassResult): PassResult {
+  const checks = result.server_checks;
+  if (!checks || (checks.lost_examples === undefined && checks.recoverable_examples === undefined)) return result;
+  return {
+    ...result,
+    server_checks: {
+      ...checks,
+      ...(checks.lost_examples === undefined ? {} : { lost_examples: [] }),
+      ...(checks.recoverable_examples === undefined ? {} : { recoverable_examples: [] }),
+    },
+  };
+}
+
 // unique_violation, as either driver reports it (drizzle wraps it with the query as `cause`).
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -135,6 +154,13 @@ const conflict = (index: number, r: PassReceipt) =>
 export interface IngestPassOptions {
   /** chain_id → the OpenTelemetry `service.name` that sent it; kept on a chain that has none yet. */
   serviceNames?: ReadonlyMap<string, string>;
+  /**
+   * Whether the caller may read cached originals (lib/auth/access.ts `mayReadOriginals`). Only
+   * such a caller's passes are measured against them (db/ingest/measure-context.ts), and only
+   * such a caller is answered the examples of a stored result, which may have been measured so.
+   * Absent: it may not.
+   */
+  readsOriginals?: boolean;
 }
 
 /**
@@ -181,7 +207,8 @@ async function storePasses(
         receipts.map((r) => r.content_class),
         tx,
       );
-      const inputs = await loadMeasureInputs(tx, receipts);
+      const readable = readableOriginals(options.readsOriginals === true);
+      const inputs = await loadMeasureInputs(tx, receipts, readable);
       // The originals CCR markers name, by the marker's key (null: none, or several); filled
       // when a measurement first asks, so content without markers is measured once.
       const markerTexts = new Map<string, string | null>();
@@ -203,23 +230,22 @@ async function storePasses(
           return [{ i, task: { content, source, format, requiredFields: required_fields } }];
         });
         let asking = tasks;
-        // Twice at most: the second time with the originals the first one's markers named.
+        // Twice at most: the second time for the contents whose markers name an original the
+        // first round's lookup found (an original not found changes no measurement, so a
+        // caller who may read none is measured once).
         for (let round = 0; asking.length > 0; round++) {
-          const unknown = new Set<string>();
-          const again: typeof tasks = [];
+          const named = new Map<number, string[]>();
           await forEachLimited(asking, measureConcurrency(), async ({ i, task }) => {
             const result = await measureForIngest({ ...task, originals: markerTexts });
-            if (result === "failed" || result.unknownMarkers.length === 0 || round > 0) {
-              measured.set(i, result === "failed" ? result : result.measurement);
-              return;
-            }
-            for (const key of result.unknownMarkers) unknown.add(key);
-            again.push({ i, task });
+            measured.set(i, result === "failed" ? result : result.measurement);
+            if (result !== "failed" && round === 0 && result.unknownMarkers.length > 0)
+              named.set(i, result.unknownMarkers);
           });
-          if (again.length === 0) break;
-          const found = await originalsByMarker(tx, [...unknown]);
-          for (const key of unknown) markerTexts.set(key, found.get(key) ?? null);
-          asking = again;
+          if (named.size === 0) break;
+          const keys = new Set([...named.values()].flat());
+          const found = await readable.byMarker(tx, [...keys]);
+          for (const key of keys) markerTexts.set(key, found.get(key) ?? null);
+          asking = tasks.filter(({ i }) => named.get(i)?.some((key) => found.has(key)));
         }
         return measured;
       };
@@ -295,11 +321,10 @@ async function storePasses(
                 on p.chain_id = k.chain_id and p.pass_id = k.pass_id`,
               STORED_ROW,
             );
+            const answer =
+              options.readsOriginals === true ? toResult : (row: StoredResult) => withoutExamples(toResult(row));
             return new Map(
-              stored.map((row) => [
-                keyOf(row.chain_id, row.pass_id),
-                { digest: row.body_digest, result: toResult(row) },
-              ]),
+              stored.map((row) => [keyOf(row.chain_id, row.pass_id), { digest: row.body_digest, result: answer(row) }]),
             );
           },
         },

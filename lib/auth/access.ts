@@ -3,6 +3,7 @@
 // the route wrapper and the page helper feed these the request and what the database says.
 import { env } from "../env";
 import { ApiError } from "../errors";
+import { ROUTES } from "../http/registry";
 import { isLoopbackAddress, type SocketFacts } from "./client-address";
 import type { KeyScope, Role } from "./credentials";
 
@@ -39,6 +40,17 @@ export function scopesOfRole(role: Role): KeyScope[] {
 
 export function hasScope(principal: Principal, scope: KeyScope): boolean {
   return principal.kind === "anonymous" || principal.scopes.includes(scope);
+}
+
+/**
+ * Whether a principal may read cached originals, and so anything derived from one: the facts a
+ * measurement takes from it, its summary and metadata, which entry a prefix names, and a
+ * change to its metadata (docs/access.md, "Derived data"). It is the scope reading one needs,
+ * so no route tells a caller more of an original than reading it would. Tenants grant
+ * nothing: each call names one and looks only there.
+ */
+export function mayReadOriginals(principal: Principal): boolean {
+  return hasScope(principal, ROUTES["/api/v1/originals/{hash}"].GET);
 }
 
 /** Whether a principal may call a route of this (non-public) scope: `ingest or read` takes either key scope. */

@@ -13,7 +13,9 @@ import {
   isLoopbackHost,
   isSameOrigin,
   crossSiteRefusal,
+  mayReadOriginals,
   safeNextPath,
+  scopesOfRole,
   sessionCookie,
   sessionTokenOf,
 } from "@/lib/auth/access";
@@ -226,6 +228,23 @@ describe("small pieces", () => {
     expect(isHttps("http://x/", proto, true)).toBe(true);
     expect(isHttps("http://x/", proto, false)).toBe(false);
     expect(isHttps("http://x/", new Headers(), true)).toBe(false);
+  });
+});
+
+describe("who may read cached originals, and what is derived from them", () => {
+  it("is who may read one: read keys and tokens, every operator, the open mode; never ingest or admin alone", () => {
+    const key = (scopes: ("ingest" | "read" | "admin")[]) => ({ kind: "key" as const, id: "k", name: "k", scopes });
+    expect(mayReadOriginals({ kind: "anonymous" })).toBe(true);
+    expect(mayReadOriginals(key(["ingest", "read"]))).toBe(true);
+    expect(mayReadOriginals(key(["ingest"]))).toBe(false);
+    expect(mayReadOriginals(key(["ingest", "admin"]))).toBe(false);
+    expect(mayReadOriginals({ kind: "token", name: "FLOORLINE_API_TOKEN", scopes: ["ingest", "read", "admin"] })).toBe(
+      true,
+    );
+    for (const role of ["viewer", "admin"] as const)
+      expect(
+        mayReadOriginals({ kind: "operator", id: 1, name: "o", role, sessionId: "s", scopes: scopesOfRole(role) }),
+      ).toBe(true);
   });
 });
 

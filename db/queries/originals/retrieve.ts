@@ -160,6 +160,15 @@ async function counted<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * What a key that names nothing stored is answered, without looking: the answer to every key
+ * for a caller who may not read originals, so that it learns neither which entry a prefix
+ * names nor that one exists. A key of the wrong form is still 422. Nothing is counted.
+ */
+export function notStoredError(rawKey: string): ApiError {
+  return missError("unknown", requireHashKey(rawKey).key);
+}
+
+/**
  * The entry a key names, with both texts, as a retrieval would answer it but counting
  * nothing and leaving recency alone: for a client that checks or reads its own entries
  * (Headroom's `get` and `exists`) without each look being a retrieval. Misses answer as a

@@ -36,6 +36,15 @@ import { enforceStoreLimits } from "./eviction";
 
 const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
 
+export interface StoreOptions extends OriginalsOptions {
+  /**
+   * Whether the caller may read originals (lib/auth/access.ts `mayReadOriginals`). Only such a
+   * caller's metadata replaces that of an entry already stored: the entry's metadata is
+   * someone's, and writing it is theirs. Absent: it may not.
+   */
+  readsOriginals?: boolean;
+}
+
 /**
  * Stores an original under the sha256 of its text. The same text again is deduplicated
  * (200, nothing new written but a later expiry); a tombstoned key comes back to life.
@@ -44,7 +53,7 @@ const MAX_MESSAGE_MIB = MAX_ORIGINAL_BYTES / (1024 * 1024);
  */
 export async function storeOriginal(
   input: StoreOriginalInput,
-  options: OriginalsOptions = {},
+  options: StoreOptions = {},
 ): Promise<{ result: StoreResultWire; created: boolean }> {
   const now = options.now ?? new Date();
   const config = options.config ?? getOriginalsConfig();
@@ -94,6 +103,7 @@ export async function storeOriginal(
   const marker = formatMarker(key, input.original_items, input.compressed_items);
   const tenant = input.tenant ?? DEFAULT_TENANT;
   const metadata = input.metadata ?? null;
+  const metadataOnRepeat = options.readsOriginals ? metadata : null;
   const db = await getDb();
 
   const outcome = await db.transaction(async (tx) => {
@@ -103,7 +113,7 @@ export async function storeOriginal(
       SUMMARY_ROW,
     );
     if (existing && displayStatus(existing.status, existing.expires_at, now) === "live") {
-      return deduplicate(tx, existing, expiresAt, metadata, now);
+      return deduplicate(tx, existing, expiresAt, metadataOnRepeat, now);
     }
     const counts: Partial<OriginalsCounts> = {
       stored: 1,
@@ -163,7 +173,7 @@ export async function storeOriginal(
         sql`select ${SUMMARY_COLUMNS} from originals where tenant = ${tenant} and hash = ${digest} for update`,
         SUMMARY_ROW,
       );
-      return deduplicate(tx, onlyRow(current), expiresAt, metadata, now);
+      return deduplicate(tx, onlyRow(current), expiresAt, metadataOnRepeat, now);
     }
     await bump(tx, now, counts);
     return { created: true, contentType: fresh.contentType, expiresAt, createdAt: now };

@@ -25,7 +25,7 @@ export const INGEST_OPERATIONS = {
   "/api/v1/passes": {
     POST: {
       summary: "Ingest compression-pass receipts",
-      description: `One receipt, or \`{"receipts": [...]}\` with up to ${MAX_PASS_BATCH}, all or nothing. Idempotent on (chain_id, pass_id). A receipt whose content the server has (\`content\`, or a cached original whose SHA-256 is its \`current_content_hash\`) is measured against its chain's source (pass 1's \`input_content\`, kept once per chain, or the cached original named by pass 1's \`input_content_hash\`): docs/measurement.md. \`content\` or \`input_content\` over 4 MiB is 413.`,
+      description: `One receipt, or \`{"receipts": [...]}\` with up to ${MAX_PASS_BATCH}, all or nothing. Idempotent on (chain_id, pass_id). A receipt whose content the server has (\`content\`, or a cached original whose SHA-256 is its \`current_content_hash\`) is measured against its chain's source (pass 1's \`input_content\`, kept once per chain, or the cached original named by pass 1's \`input_content_hash\`): docs/measurement.md. Cached originals count only for a caller with the \`read\` scope; any other is measured as if none were cached, and a stored result sent again answers it without examples (docs/access.md, "Derived data"). \`content\` or \`input_content\` over 4 MiB is 413.`,
       tag: "Receipts",
       body: oneOrBatch(passReceiptSchema, "receipts", MAX_PASS_BATCH),
       responses: {

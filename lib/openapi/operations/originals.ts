@@ -84,6 +84,8 @@ export const ORIGINALS_OPERATIONS = {
     },
     POST: {
       summary: "Cache an original",
+      description:
+        "Storing a live original again deduplicates it; its `metadata` then replaces the entry's only for a caller with the `read` scope.",
       tag: "Originals",
       body: storeOriginalSchema,
       responses: {
@@ -114,7 +116,7 @@ export const ORIGINALS_OPERATIONS = {
     POST: {
       summary: "Record a retrieval the client served itself",
       description:
-        "After a peek: counts a retrieval and refreshes recency as `GET` does, without the text. `metadata` replaces the entry's.",
+        "After a peek: counts a retrieval and refreshes recency as `GET` does, without the text. `metadata` replaces the entry's. A caller without the `read` scope is answered 404 `unknown_hash` for every key, and nothing is counted or written (the summary, metadata and prefix are the original's).",
       tag: "Originals",
       body: recordRetrievalSchema,
       responses: { 200: { description: "The entry's summary.", schema: originalSummarySchema } },

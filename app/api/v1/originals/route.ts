@@ -1,6 +1,7 @@
 import { listOriginals } from "@/db/queries/originals/browse";
 import { clearTenant } from "@/db/queries/originals/delete";
 import { storeOriginal } from "@/db/queries/originals/store";
+import { mayReadOriginals } from "@/lib/auth/access";
 import { MAX_ORIGINAL_BYTES } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
@@ -19,9 +20,9 @@ import {
 // original (413 either way).
 const BODY_LIMIT = 2 * MAX_ORIGINAL_BYTES + 1024 * 1024;
 
-export const POST = route("/api/v1/originals", async (request) => {
+export const POST = route("/api/v1/originals", async (request, _context, principal) => {
   const input = parseBody(await readJson(request, BODY_LIMIT), storeOriginalSchema);
-  const { result, created } = await storeOriginal(input);
+  const { result, created } = await storeOriginal(input, { readsOriginals: mayReadOriginals(principal) });
   return json(result, created ? 201 : 200);
 });
 

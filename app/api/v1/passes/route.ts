@@ -1,11 +1,12 @@
 import { ingestPasses } from "@/db/ingest/passes";
+import { mayReadOriginals } from "@/lib/auth/access";
 import { readJson } from "@/lib/http/body";
 import { BATCH_ANSWER_HEADERS, json, methodNotAllowed, route } from "@/app/_access/api-route";
 import { passReceiptsOf } from "@/lib/schemas/passes";
 
-export const POST = route("/api/v1/passes", async (request) => {
+export const POST = route("/api/v1/passes", async (request, _context, principal) => {
   const { items, batch } = passReceiptsOf(await readJson(request));
-  const { results, created } = await ingestPasses(items);
+  const { results, created } = await ingestPasses(items, { readsOriginals: mayReadOriginals(principal) });
   return json(batch ? { results } : results[0], created > 0 ? 201 : 200, BATCH_ANSWER_HEADERS);
 });
 

@@ -1,4 +1,5 @@
-import { recordClientRetrieval } from "@/db/queries/originals/retrieve";
+import { notStoredError, recordClientRetrieval } from "@/db/queries/originals/retrieve";
+import { mayReadOriginals } from "@/lib/auth/access";
 import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
@@ -8,13 +9,16 @@ import { recordRetrievalSchema } from "@/lib/schemas/originals";
 /**
  * A retrieval the client served itself from a peek: counted and refreshing recency as a
  * retrieval here is, answered with the entry's summary (no text). A miss is answered and
- * counted as a retrieval's.
+ * counted as a retrieval's. The summary, the metadata and the prefix's resolution are the
+ * original's: a caller who may not read it gets the answer of a key never stored, and
+ * nothing is counted or written.
  */
 export const POST = route<{ params: Promise<{ hash: string }> }>(
   "/api/v1/originals/{hash}/retrievals",
-  async (request, { params }) => {
+  async (request, { params }, principal) => {
     const { hash } = await params;
     const { tenant, metadata } = parseBody(await readJson(request), recordRetrievalSchema);
+    if (!mayReadOriginals(principal)) throw notStoredError(hash);
     return json(
       await recordClientRetrieval(hash, metadata ?? null, { tenant: tenant ?? undefined }),
       200,

@@ -1,6 +1,7 @@
 // OTLP/HTTP trace export: a stock OpenTelemetry exporter with
 // OTEL_EXPORTER_OTLP_ENDPOINT=http://HOST:PORT/api/v1/otlp posts here.
 import { ingestOtlpReceipts } from "@/db/ingest/otlp";
+import { mayReadOriginals } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/app/_access/api-route";
 import { exportLimits, RETRY_AFTER_SECONDS, takeExportSlot } from "@/lib/otlp/admission";
@@ -43,7 +44,9 @@ export const POST = route("/api/v1/otlp/v1/traces", async (request, _context, pr
       if (error instanceof OtlpDecodeError) throw new ApiError("invalid_body", error.message);
       throw error;
     }
-    const result = await ingestOtlpReceipts(receiptsFromExport(resourceSpans));
+    const result = await ingestOtlpReceipts(receiptsFromExport(resourceSpans), {
+      readsOriginals: mayReadOriginals(principal),
+    });
     return new Response(encodeExportResponse(result, encoding) as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: { "content-type": OTLP_CONTENT_TYPES[encoding] },
