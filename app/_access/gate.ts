@@ -88,23 +88,29 @@ export async function sessionOperator(headers: Headers, facts: RequestFacts): Pr
 }
 
 /**
- * The principal behind a bearer key (or the legacy token). An address that has sent too
- * many bad ones lately is refused before any is looked at; each bad one is counted.
+ * A wrong bearer credential, counted against its address: 401 (null) until the address has
+ * sent too many lately, then 429 with Retry-After. Only wrong ones wait: keys are random, so
+ * the count cannot help a guesser, and a valid key from the same address (the agent next to
+ * a misconfigured one, everyone behind a proxy) keeps working.
  */
-async function bearerPrincipal(bearer: string, facts: RequestFacts): Promise<Principal | null> {
+async function refuseBadBearer(facts: RequestFacts): Promise<null> {
   const wait = await bearerWaitSeconds(facts.client);
   if (wait > 0) {
     throw new ApiError("too_many_requests", "Too many requests with a wrong API key from this address; wait.", {
       headers: { "Retry-After": String(wait) },
     });
   }
+  await recordBearerFailure(facts.client);
+  return null;
+}
+
+/** The principal behind a bearer key (or the legacy token); a wrong one is refused as above. */
+async function bearerPrincipal(bearer: string, facts: RequestFacts): Promise<Principal | null> {
   const legacy = env("FLOORLINE_API_TOKEN");
   if (legacy && constantTimeEqual(bearer, legacy)) {
     return { kind: "token", name: "FLOORLINE_API_TOKEN", scopes: KEY_SCOPES };
   }
-  const principal = await authenticateApiKey(bearer);
-  if (!principal) await recordBearerFailure(facts.client);
-  return principal;
+  return (await authenticateApiKey(bearer)) ?? refuseBadBearer(facts);
 }
 
 /** The principal behind the request's credential: a bearer key (or the legacy token), else a session cookie. */
@@ -112,11 +118,7 @@ async function identify(headers: Headers, facts: RequestFacts): Promise<Principa
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const bearer = bearerTokenOf(authorization);
-    if (!bearer) {
-      await recordBearerFailure(facts.client);
-      return null;
-    }
-    return bearerPrincipal(bearer, facts);
+    return bearer ? bearerPrincipal(bearer, facts) : refuseBadBearer(facts);
   }
   return sessionOperator(headers, facts);
 }

@@ -136,7 +136,7 @@ describe("the cost of a spray", () => {
 });
 
 describe("API key throttling", () => {
-  it(`past ${BEARER_FAILURE_LIMIT} bad keys an address is refused, other addresses are not`, async () => {
+  it(`past ${BEARER_FAILURE_LIMIT} bad keys an address's wrong keys are refused; its valid keys and other addresses are not`, async () => {
     const good = await createApiKey({ name: "reader", scopes: ["read"], createdBy: null });
     const from = fromSocket("203.0.113.30");
     const unknown = `fl_0123456789abcdef_${"B".repeat(43)}`;
@@ -148,13 +148,19 @@ describe("API key throttling", () => {
     const refused = await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(unknown), ...from } });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    const spoofed = { ...bearer(good.key), ...from, "x-forwarded-for": "198.51.100.3" };
+    // A malformed Authorization counts the same, and is refused the same from there.
+    expect((await callRoute("/api/v1/chains", "GET", { headers: { authorization: "Basic x", ...from } })).status).toBe(
+      429,
+    );
+    // A valid key from that very address still works: only wrong ones wait.
+    expect((await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(good.key), ...from } })).status).toBe(200);
+    const spoofed = { ...bearer(unknown), ...from, "x-forwarded-for": "198.51.100.3" };
     expect((await callRoute("/api/v1/chains", "GET", { headers: spoofed })).status).toBe(429);
-    const elsewhere = { ...bearer(good.key), ...fromSocket("198.51.100.3") };
-    expect((await callRoute("/api/v1/chains", "GET", { headers: elsewhere })).status).toBe(200);
-    // A minute later the address may try again.
+    const elsewhere = { ...bearer(unknown), ...fromSocket("198.51.100.3") };
+    expect((await callRoute("/api/v1/chains", "GET", { headers: elsewhere })).status).toBe(401);
+    // A minute later the address's wrong keys are answered 401 again.
     const later = new Date(Date.now() + 61_000);
     accessClock.now = () => later;
-    expect((await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(good.key), ...from } })).status).toBe(200);
+    expect((await callRoute("/api/v1/chains", "GET", { headers: { ...bearer(unknown), ...from } })).status).toBe(401);
   });
 });
