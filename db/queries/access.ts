@@ -20,7 +20,10 @@ import {
   BEARER_FAILURE_LIMIT,
   BEARER_WINDOW_MS,
   buckets,
+  RECENT_SIGN_IN_MS,
   SIGN_IN_ADDRESS_SUSPECT,
+  SIGN_IN_FAILURE_RATE,
+  SIGN_IN_FAILURE_WINDOW_MS,
   SIGN_IN_PAIR_LIMIT,
   SIGN_IN_WINDOW_MS,
   secondsLeft,
@@ -292,22 +295,33 @@ export async function signIn(name: string, password: string, address: string): P
   }
   const failedHere = (await attemptsIn(buckets.signInAddress(address), SIGN_IN_WINDOW_MS))?.attempts ?? 0;
   const [row] = await db.select().from(operators).where(sql`lower(${operators.name}) = ${key}`);
+  // A made-up name fails whatever the password: its failure is counted on the whole server
+  // now, before the hash, so a burst of them cannot all pass the rate below at once.
+  const serverFailures = row ? null : await countAttempt(buckets.signInFailures(), SIGN_IN_FAILURE_WINDOW_MS);
+  const failed = async (): Promise<SignInResult> => {
+    await countAttempt(buckets.signInAddress(address), SIGN_IN_WINDOW_MS);
+    if (!serverFailures) await countAttempt(buckets.signInFailures(), SIGN_IN_FAILURE_WINDOW_MS);
+    return { ok: false, reason: "wrong" };
+  };
+  // Under a spray (many failures on the whole server), a made-up name gets no hash: its
+  // answer comes at once, and it takes no place in the line ahead of a real operator.
+  if (serverFailures && serverFailures.attempts > SIGN_IN_FAILURE_RATE) return failed();
+  const now = accessClock.now().getTime();
+  const lane =
+    failedHere >= SIGN_IN_ADDRESS_SUSPECT
+      ? "slow"
+      : row?.lastSignInAt && now - row.lastSignInAt.getTime() < RECENT_SIGN_IN_MS
+        ? "first"
+        : "normal";
   let valid: boolean;
   try {
-    // An unknown name costs the same hash as a known one, so timing does not tell them apart.
-    valid = await verifyPassword(
-      password,
-      row?.passwordHash ?? UNMATCHABLE_HASH,
-      failedHere >= SIGN_IN_ADDRESS_SUSPECT ? "slow" : "normal",
-    );
+    // Otherwise an unknown name costs the same hash as a known one, so timing does not tell them apart.
+    valid = await verifyPassword(password, row?.passwordHash ?? UNMATCHABLE_HASH, lane);
   } catch (error) {
     if (error instanceof HashGateBusy) return { ok: false, reason: "busy", retryAfterSeconds: 1 };
     throw error;
   }
-  if (!row || !valid || row.disabledAt) {
-    await countAttempt(buckets.signInAddress(address), SIGN_IN_WINDOW_MS);
-    return { ok: false, reason: "wrong" };
-  }
+  if (!row || !valid || row.disabledAt) return failed();
   if (needsRehash(row.passwordHash)) {
     await db
       .update(operators)
@@ -315,8 +329,11 @@ export async function signIn(name: string, password: string, address: string): P
       .where(eq(operators.id, row.id));
   }
   const { token, tokenHash } = generateSessionToken();
-  const now = accessClock.now();
-  await db.insert(sessions).values({ id: tokenHash, operatorId: row.id, createdAt: now, lastSeenAt: now });
+  const signedInAt = accessClock.now();
+  await db
+    .insert(sessions)
+    .values({ id: tokenHash, operatorId: row.id, createdAt: signedInAt, lastSeenAt: signedInAt });
+  await db.update(operators).set({ lastSignInAt: signedInAt }).where(eq(operators.id, row.id));
   await db.delete(authAttempts).where(eq(authAttempts.bucket, buckets.signInPair(key, address)));
   return { ok: true, token, operator: toOperatorWire(row) };
 }

@@ -25,6 +25,8 @@ export const operators = pgTable(
     passwordHash: text("password_hash").notNull(),
     createdAt: createdAt(),
     disabledAt: timestampMs("disabled_at"),
+    /** The last successful sign-in: a name that signed in lately is hashed first under a spray. */
+    lastSignInAt: timestampMs("last_sign_in_at"),
   },
   (t) => [uniqueIndex("operators_name_key").on(sql`lower(${t.name})`)],
 );

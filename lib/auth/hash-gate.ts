@@ -1,11 +1,12 @@
 // Password hashing is deliberately expensive (scrypt: ~128 MiB and a few hundred ms each) and
 // runs on libuv's small thread pool, which DNS lookups and file reads share. Unbounded, a
 // spray of sign-ins would take every thread and the memory with it. Every hash of the
-// process waits here for one of a few slots, in two lines: the normal one first, then the
-// slow one (addresses that have failed many sign-ins). A full line refuses at once.
+// process waits here for one of a few slots, in three lines: names that signed in lately
+// first, then the normal one, then the slow one (addresses that have failed many sign-ins).
+// A full line refuses at once.
 import { processSingleton } from "../process-singleton";
 
-export type Lane = "normal" | "slow";
+export type Lane = "first" | "normal" | "slow";
 
 /** Thrown when the lane's line is full: the caller answers 503 with Retry-After. */
 export class HashGateBusy extends Error {
@@ -17,7 +18,9 @@ export class HashGateBusy extends Error {
 
 export class HashGate {
   private running = 0;
-  private readonly waiting: Record<Lane, Array<() => void>> = { normal: [], slow: [] };
+  private readonly waiting: Record<Lane, Array<() => void>> = { first: [], normal: [], slow: [] };
+  /** Hashes finished, for tests: how many ran before one in particular. */
+  completed = 0;
 
   constructor(
     readonly slots: number,
@@ -35,8 +38,9 @@ export class HashGate {
     try {
       return await work();
     } finally {
-      // The slot passes straight to the next in line (normal first), or is freed.
-      const next = this.waiting.normal.shift() ?? this.waiting.slow.shift();
+      this.completed++;
+      // The slot passes straight to the next in line (in lane order), or is freed.
+      const next = this.waiting.first.shift() ?? this.waiting.normal.shift() ?? this.waiting.slow.shift();
       if (next) next();
       else this.running--;
     }
@@ -44,7 +48,7 @@ export class HashGate {
 
   /** How many are waiting in each lane (for tests and metrics). */
   queued(): Record<Lane, number> {
-    return { normal: this.waiting.normal.length, slow: this.waiting.slow.length };
+    return { first: this.waiting.first.length, normal: this.waiting.normal.length, slow: this.waiting.slow.length };
   }
 }
 

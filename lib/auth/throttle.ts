@@ -7,7 +7,11 @@
 //   attempts wait for the password hash behind everyone else's (`HashGate`'s slow lane), so
 //   an admin's attempt from another address goes first.
 // - Every password hash waits for the process's one hash slot: the global ceiling, which
-//   slows everyone under a spray but refuses only when the line itself is full.
+//   slows everyone under a spray but refuses only when the line itself is full. A name that
+//   signed in lately waits in the first line, ahead of everyone else's.
+// - Past a rate of failed sign-ins on the whole server, a name that does not exist is refused
+//   without a hash: a spray of made-up names from many addresses costs nothing, and cannot
+//   queue ahead of a real operator.
 // - Failed API keys from one address: refused for the rest of a short window past a limit.
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
@@ -15,6 +19,11 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_PAIR_LIMIT = 5;
 /** Failed sign-ins from one address per window past which its attempts take the slow lane. */
 export const SIGN_IN_ADDRESS_SUSPECT = 10;
+/** A name that signed in within this long is hashed in the first line. */
+export const RECENT_SIGN_IN_MS = 30 * 24 * 3_600_000;
+export const SIGN_IN_FAILURE_WINDOW_MS = 60_000;
+/** Failed sign-ins on the whole server per window past which unknown names get no hash. */
+export const SIGN_IN_FAILURE_RATE = 20;
 export const BEARER_WINDOW_MS = 60_000;
 /** Failed API-key attempts one address gets per window before every bearer attempt is refused. */
 export const BEARER_FAILURE_LIMIT = 30;
@@ -23,6 +32,7 @@ export const BEARER_FAILURE_LIMIT = 30;
 export const buckets = {
   signInPair: (name: string, address: string) => JSON.stringify(["sign-in", name.trim().toLowerCase(), address]),
   signInAddress: (address: string) => JSON.stringify(["sign-in-address", address]),
+  signInFailures: () => JSON.stringify(["sign-in-failures"]),
   bearerAddress: (address: string) => JSON.stringify(["bearer-address", address]),
 };
 

@@ -12,7 +12,7 @@ import { col, queryRows } from "@/db/sql";
 import { accessClock, createApiKey, createOperator } from "@/db/queries/access";
 import { scryptCost } from "@/lib/auth/credentials";
 import { hashGate } from "@/lib/auth/hash-gate";
-import { BEARER_FAILURE_LIMIT, SIGN_IN_PAIR_LIMIT } from "@/lib/auth/throttle";
+import { BEARER_FAILURE_LIMIT, SIGN_IN_FAILURE_RATE, SIGN_IN_PAIR_LIMIT } from "@/lib/auth/throttle";
 import { setUpTestDatabase } from "../support/database";
 import { bearer, callRoute, fromSocket, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
@@ -114,6 +114,9 @@ describe("the cost of a spray", () => {
     // would fill libuv's 4 threads, and a DNS lookup would wait behind a hash. With one slot,
     // nine of them stand in the gate's line while one hashes. (Not timed: a lookup's time on a
     // loaded two-core machine said more about the machine than about the gate.)
+    // Names that exist: each wrong password costs a hash however many failures came before
+    // (made-up names past the server's failure rate get none, as the spray test below shows).
+    for (let i = 0; i < 10; i++) await createOperator({ name: `sprayed-${i}`, role: "viewer", password: PASSWORD });
     const gate = hashGate();
     let done = false;
     const spray = Promise.all(
@@ -123,15 +126,46 @@ describe("the cost of a spray", () => {
     });
     let longestLine = 0;
     while (!done) {
-      const { normal, slow } = gate.queued();
-      longestLine = Math.max(longestLine, normal + slow);
+      const { first, normal, slow } = gate.queued();
+      longestLine = Math.max(longestLine, first + normal + slow);
       await new Promise((r) => setTimeout(r, 10));
     }
     const answers = await spray;
     expect(answers.every((a) => a.status === 401)).toBe(true);
     expect(gate.slots).toBe(1);
     expect(longestLine).toBeGreaterThanOrEqual(5);
-    expect(gate.queued()).toEqual({ normal: 0, slow: 0 });
+    expect(gate.queued()).toEqual({ first: 0, normal: 0, slow: 0 });
+  });
+});
+
+describe("a spray of made-up names from many addresses", () => {
+  it("costs no hash past the server's failure rate, and an operator who signed in lately goes first", async () => {
+    await createOperator({ name: "home-admin", role: "admin", password: PASSWORD });
+    // The admin signed in before (last_sign_in_at is set), from an address of their own.
+    expect((await signIn("home-admin", PASSWORD, fromSocket("192.0.2.200"))).status).toBe(201);
+    const gate = hashGate();
+    const hashedBefore = gate.completed;
+    // 100 failures with made-up names over ten addresses: below every per-address limit.
+    let done = false;
+    const spray = Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        signIn(`made-up-${i}`, "wrong password", fromSocket(`198.51.100.${10 + (i % 10)}`)),
+      ),
+    ).finally(() => {
+      done = true;
+    });
+    // Once a line has formed, the admin signs in from home.
+    while (!done && gate.queued().normal < 3) await new Promise((r) => setTimeout(r, 5));
+    const atAdmin = gate.completed;
+    const admin = await signIn("home-admin", PASSWORD, fromSocket("192.0.2.200"));
+    const hashedForAdmin = gate.completed - atAdmin;
+    const answers = await spray;
+    expect(admin.status).toBe(201);
+    // The admin's hash waited for at most the one running: the first line goes before the normal one.
+    expect(hashedForAdmin).toBeLessThanOrEqual(2);
+    expect(answers.every((a) => a.status === 401)).toBe(true);
+    // Past the rate, made-up names were answered without a hash: far fewer than 100 ran.
+    expect(gate.completed - hashedBefore - 2).toBeLessThanOrEqual(SIGN_IN_FAILURE_RATE + 1);
   });
 });
 

@@ -110,19 +110,21 @@ describe("the open mode of a fresh install", () => {
 });
 
 describe("the hash gate", () => {
-  it("runs one at a time, the normal lane before the slow one, and refuses a full line", async () => {
+  it("runs one at a time: names that signed in lately first, then the normal lane, then the slow one", async () => {
     const gate = new HashGate(1, 2);
     const order: string[] = [];
     let release!: () => void;
-    const first = gate.run("normal", () => new Promise<void>((r) => (release = r)).then(() => order.push("first")));
+    const running = gate.run("normal", () => new Promise<void>((r) => (release = r)).then(() => order.push("running")));
     const slow = gate.run("slow", async () => order.push("slow"));
     const slow2 = gate.run("slow", async () => order.push("slow 2"));
     const normal = gate.run("normal", async () => order.push("normal"));
-    expect(gate.queued()).toEqual({ normal: 1, slow: 2 });
+    const known = gate.run("first", async () => order.push("known"));
+    expect(gate.queued()).toEqual({ first: 1, normal: 1, slow: 2 });
     release();
-    await Promise.all([first, slow, slow2, normal]);
-    expect(order).toEqual(["first", "normal", "slow", "slow 2"]);
-    expect(gate.queued()).toEqual({ normal: 0, slow: 0 });
+    await Promise.all([running, slow, slow2, normal, known]);
+    expect(order).toEqual(["running", "known", "normal", "slow", "slow 2"]);
+    expect(gate.queued()).toEqual({ first: 0, normal: 0, slow: 0 });
+    expect(gate.completed).toBe(5);
   });
 
   it("throws HashGateBusy when the lane's line is full", async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "operators" ADD COLUMN "last_sign_in_at" timestamp (3) with time zone;
