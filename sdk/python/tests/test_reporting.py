@@ -137,6 +137,19 @@ def test_an_unreachable_server_is_named_at_close_with_what_it_did_not_get(caplog
     assert url in messages[-1] and "3 undelivered" in messages[-1]
 
 
+def test_close_waits_while_the_server_takes_batches_however_long_the_queue_takes(fake):
+    def slow(i, path, body):
+        time.sleep(0.15)
+        return stored(body)
+
+    server = fake(slow)
+    fl = client(server.base, max_batch=1)
+    record(fl, "slow-1", 6)
+    # Six answers of 150 ms each: longer than the wait, which counts only time without an answer.
+    report = fl.close(0.4)
+    assert (report.delivered, report.undelivered) == (6, 0)
+
+
 UNREACHABLE = """
 import sys
 sys.path.insert(0, {src!r})
@@ -170,7 +183,12 @@ def test_at_exit_the_wait_is_5_s_by_default():
 
 
 def test_retrieve_finds_an_original_still_in_the_queue(fake):
-    server = fake(lambda i, path, body: stored(body))
+    def slow(i, path, body):
+        if path == "/api/v1/originals":
+            time.sleep(0.5)  # still on its way when retrieve() asks
+        return stored(body)
+
+    server = fake(slow)
     fl = client(server.base, cache_originals=True, flush_interval=60)
     source = "the original, cached as the pass is recorded " * 10
     result = fl.chain("q-1").record_pass(source, "the original", semantic_density_score=0.9)

@@ -36,7 +36,10 @@ export interface FloorlineOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   requestTimeoutMs?: number;
-  /** How long the flush at exit (beforeExit, SIGINT, SIGTERM) and close() may take. */
+  /**
+   * How long the flush at exit (beforeExit, SIGINT, SIGTERM) and close() wait without an answer
+   * from the server before they give up: an unreachable server holds the process this long.
+   */
   exitTimeoutMs?: number;
   flushOnExit?: boolean;
   /**
@@ -65,7 +68,11 @@ export const DEFAULTS = {
 } as const;
 
 export interface CloseOptions {
-  /** How long to go on delivering (default exitTimeoutMs); what is left then is undelivered. */
+  /**
+   * How long to go on delivering without an answer from the server (default exitTimeoutMs):
+   * delivery goes on while batches are taken, and what is left when none has been for this
+   * long is undelivered.
+   */
   timeoutMs?: number;
   /** Throw a ReceiptsLostError when anything was refused, dropped or left undelivered. */
   throwOnLoss?: boolean;
@@ -208,9 +215,10 @@ export class Floorline {
   }
 
   /**
-   * Delivers for at most `timeoutMs` (default exitTimeoutMs), then stops delivering: what is
-   * left is undelivered and goes to onError. Answers what became of everything recorded; with
-   * `throwOnLoss`, throws a ReceiptsLostError instead when anything was lost.
+   * Delivers while the server takes batches, until none has been taken for `timeoutMs` (default
+   * exitTimeoutMs), then stops delivering: what is left is undelivered and goes to onError.
+   * Answers what became of everything recorded; with `throwOnLoss`, throws a ReceiptsLostError
+   * instead when anything was lost.
    */
   async close(options: number | CloseOptions = {}): Promise<DeliveryReport> {
     const { timeoutMs = this.exitTimeoutMs, throwOnLoss = false } =

@@ -128,6 +128,8 @@ export class Delivery {
   /** The last reason the server could not be reached, for the line at close. */
   lastProblem: string | null = null;
   private dropping = false;
+  /** Batches the server has answered for (stored or refused): what close() counts as progress. */
+  private answered = 0;
   /** Aborts the request in flight when close() gives up, so nothing holds the process after. */
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
@@ -158,7 +160,9 @@ export class Delivery {
       this.dropping = true;
     }
     this.counters.queued = this.queue.length + this.inFlight.length;
-    if (this.queue.length >= this.options.maxBatchSize) this.kick();
+    // Originals and traces go one to a request: nothing to wait for, and an original sent at
+    // once can be retrieved by anyone else the sooner (as the Python SDK sends them).
+    if (this.queue.length >= this.options.maxBatchSize || !ENDPOINT[item.kind].batchKey) this.kick();
     else this.schedule();
   }
 
@@ -194,24 +198,43 @@ export class Delivery {
 
   /** Like flush, for at most `timeoutMs`; true when everything got an answer in time. */
   async flushWithin(timeoutMs: number): Promise<boolean> {
+    return (await this.raceFlush(timeoutMs)) === "flushed";
+  }
+
+  /**
+   * Like flush, while the server keeps answering: gives up once no batch has been answered
+   * (stored or refused) for `idleMs`. A server that cannot be reached holds the caller `idleMs`;
+   * a busy one that keeps taking batches is not cut off in the middle of a large queue.
+   */
+  async flushWhileAnswered(idleMs: number): Promise<boolean> {
+    for (;;) {
+      const answered = this.answered;
+      const outcome = await this.raceFlush(idleMs);
+      if (outcome === "flushed") return true;
+      if (this.answered === answered) return false;
+    }
+  }
+
+  private async raceFlush(timeoutMs: number): Promise<"flushed" | "timeout"> {
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+    const deadline = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
     try {
-      return await Promise.race([this.flush().then(() => true), deadline]);
+      return await Promise.race([this.flush().then(() => "flushed" as const), deadline]);
     } finally {
       clearTimeout(timer);
     }
   }
 
   /**
-   * Flushes for at most `timeoutMs`, then stops: what is left (the batch in flight too) counts
-   * as undelivered and goes to onError, so nothing disappears without a word.
+   * Flushes while the server answers (giving up after `idleMs` without an answer), then stops:
+   * what is left (the batch in flight too) counts as undelivered and goes to onError, so nothing
+   * disappears without a word.
    */
-  async close(timeoutMs: number): Promise<DeliveryReport> {
+  async close(idleMs: number): Promise<DeliveryReport> {
     if (!this.closed) {
-      await this.flushWithin(timeoutMs);
+      await this.flushWhileAnswered(idleMs);
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);
       this.wake?.();
@@ -286,6 +309,7 @@ export class Delivery {
         if (this.closed) return; // close() counted this batch undelivered and stopped waiting for it
         this.counters.delivered += pending.length;
         this.counters.sent = this.counters.delivered;
+        this.answered++;
         this.reached();
         this.passOnResults(kind, answer, batchKey);
         pending = [];
@@ -300,6 +324,7 @@ export class Delivery {
           continue;
         }
         this.reached();
+        this.answered++;
         const bad = batchKey ? badIndices(failure, batchKey, pending.length) : new Set<number>();
         if (bad.size === 0 || bad.size === pending.length) {
           this.fail("refused", failure, pending);

@@ -124,6 +124,19 @@ describe("an unreachable server", () => {
     server = await fakeServer();
   });
 
+  it("is waited for while it takes batches, however long the queue takes", async () => {
+    const transport = {
+      request: async (_method: string, _path: string, body?: unknown) => {
+        await new Promise((r) => setTimeout(r, 150));
+        return { results: (body as { receipts: unknown[] }).receipts.map(() => ({})) };
+      },
+    };
+    const fl = new sdk.Floorline({ transport, flushOnExit: false, maxBatchSize: 1, scheduledDelayMs: 60_000 });
+    record(fl, "slow-1", 6);
+    // Six answers of 150 ms each: longer than the wait, which counts only time without an answer.
+    expect(await fl.close({ timeoutMs: 400 })).toMatchObject({ delivered: 6, undelivered: 0 });
+  });
+
   it("waits 5 s at most by default", () => {
     expect(sdk.DEFAULTS.exitTimeoutMs).toBe(5_000);
   });

@@ -396,9 +396,10 @@ class Floorline:
         return self._delivery.flush(timeout)
 
     def close(self, timeout: float | None = None, *, raise_on_loss: bool = False) -> DeliveryReport:
-        """Delivers for at most `timeout` seconds (default `exit_timeout`), then stops: what is left
-        is undelivered and goes to on_error. Answers what became of everything recorded (true
-        when nothing was lost); with `raise_on_loss`, raises ReceiptsLost instead on any loss."""
+        """Delivers while the server takes batches, until none has been taken for `timeout` seconds
+        (default `exit_timeout`), then stops: what is left is undelivered and goes to on_error.
+        Answers what became of everything recorded (true when nothing was lost); with
+        `raise_on_loss`, raises ReceiptsLost instead on any loss."""
         with self._close_lock:
             if self._closed is None:
                 unwatch_exit(self)

@@ -74,6 +74,8 @@ class Delivery:
         self._unreachable: str | None = None
         #: The last reason the server could not be reached, for the line at close.
         self.last_problem: str | None = None
+        #: Batches the server has answered for (stored or refused): what close() counts as progress.
+        self._answered = 0
         self.delivered = 0
         self.retried = 0
         self.dropped = 0
@@ -152,23 +154,36 @@ class Delivery:
             finally:
                 self._flushing -= 1
 
-    def close(self, timeout: float | None) -> DeliveryReport:
-        """Flushes for at most `timeout` seconds (None: until done), then stops: what is left (the
-        batch in flight too) counts as undelivered and goes to on_error."""
+    def flush_while_answered(self, idle: float | None) -> bool:
+        """Like flush, while the server keeps answering: gives up once no batch has been answered
+        (stored or refused) for `idle` seconds. A server that cannot be reached holds the caller
+        `idle` seconds; a busy one that keeps taking batches is not cut off mid-queue."""
+        while True:
+            with self._cond:
+                answered = self._answered
+            if self.flush(idle):
+                return True
+            with self._cond:
+                if self._answered == answered:
+                    return False
+
+    def close(self, idle: float | None) -> DeliveryReport:
+        """Flushes while the server answers (giving up after `idle` seconds without an answer;
+        None: until done), then stops: what is left (the batch in flight too) counts as
+        undelivered and goes to on_error."""
         with self._cond:
             if self._closing:
                 return DeliveryReport(self.delivered, self.refused, self.dropped, self.undelivered)
-        deadline = None if timeout is None else time.monotonic() + timeout
-        self.flush(timeout)
+        self.flush_while_answered(idle)
         with self._cond:
             self._closing = True
             self._cond.notify_all()
         self._stop.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            # The thread ends at once unless a request is on the wire; that one may use what is
-            # left of the wait, no more (the thread is a daemon: the process does not wait for it).
-            thread.join(0.05 if deadline is None else max(0.05, deadline - time.monotonic()))
+            # The thread ends at once unless a request is on the wire; that one is not waited for
+            # (it counts as undelivered, and the daemon thread does not hold the process).
+            thread.join(0.05)
         with self._cond:
             left = [*self._in_flight, *self._queue]
             self._in_flight = []
@@ -243,6 +258,7 @@ class Delivery:
             if answer.ok:
                 with self._cond:
                     self.delivered += len(batch)
+                    self._answered += 1
                     self._in_flight = []
                 self._reached()
                 self._pass_on_results(batch[0].kind, answer.body)
@@ -304,6 +320,7 @@ class Delivery:
         refused = [batch[i] for i in sorted(bad)] if bad and len(bad) < len(batch) else batch
         rest = [item for i, item in enumerate(batch) if i not in bad] if refused is not batch else []
         with self._cond:
+            self._answered += 1
             self._in_flight = rest
             self._fail(refused, "refused", DeliveryError(batch[0].kind, answer.status, message, [], answer.body, code, issues))
         return rest
