@@ -39,7 +39,7 @@ export function pyJsonChars(value: string): string {
   return out;
 }
 
-type PyJson = string | number | boolean | null | readonly PyJson[] | { readonly [key: string]: PyJson };
+export type PyJson = string | number | boolean | null | readonly PyJson[] | { readonly [key: string]: PyJson };
 
 interface PyDumpsOptions {
   /** Python's default is `(", ", ": ")`. */

@@ -61,7 +61,7 @@ def test_other_client_errors_are_reported_never_resent(fake, status):
         stats = fl.stats
     assert len(server.requests) == 1
     assert (stats["sent"], stats["retried"], stats["failed"]) == (0, 0, 1)
-    assert [(e.status, e.message, len(e.items)) for e in errors] == [(status, f"{status} nope: refused", 1)]
+    assert [(e.status, e.code, e.message, len(e.items)) for e in errors] == [(status, "nope", "refused", 1)]
 
 
 def test_a_422_naming_items_resends_only_the_valid_ones(fake):
@@ -92,8 +92,8 @@ def test_the_queue_is_bounded_dropping_the_oldest(fake):
         chain.record_pass("a" * 300, "b" * 280, semantic_density_score=0.9)
     stats = fl.stats
     assert (stats["dropped"], stats["queued"]) == (15, 10)
-    assert fl.close(timeout=0.5) is False
-    assert fl.stats["failed"] == 10
+    assert not fl.close(timeout=0.5)
+    assert (fl.stats["failed"], fl.stats["undelivered"]) == (10, 10)
     assert [r["pass_number"] for e in errors for r in e.items] == list(range(16, 26))
 
 
@@ -111,7 +111,7 @@ def test_an_unreachable_server_never_raises_into_the_agent():
     fl = Floorline(closed_port_url(), on_error=lambda e: 1 / 0, flush_interval=0.01, backoff_max=0.05)
     result = fl.chain("down").record_pass("a" * 300, "b" * 280, semantic_density_score=0.9)
     assert result.verdict == "NO_RECURSIVE_COMPRESSION"
-    assert fl.retrieve("abcdefabcdef").code == "unavailable"
+    assert fl.retrieve("abcdefabcdef").code == "network_error"
     assert fl.load_policy("x").version == 0
     fl.close(timeout=0.3)
     assert fl.stats["failed"] == 1

@@ -90,7 +90,7 @@ def test_boundaries_traces_and_originals_reach_the_server(server):
         )
         assert fl.flush(30)
         assert fl.stats["failed"] == 0
-        first = chain.passes[0].receipt["metadata"]["ccr_hash"]
+        first = chain.passes[0].original_key
         got = fl.retrieve(first)
     assert result.reason == "breach" and result.boundary is not None
     stored = server.get("/api/v1/chains/floor-walk")

@@ -16,7 +16,7 @@ def offline(**kwargs) -> Floorline:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
-    return Floorline(url, fetch_policies=False, flush_interval=3600, on_error=lambda e: None, **kwargs)
+    return Floorline(url, fetch_policies=False, flush_interval=3600, on_error=lambda e: None, flush_on_exit=False, **kwargs)
 
 
 def test_url_and_key_come_from_the_environment(monkeypatch):
@@ -35,10 +35,10 @@ def test_record_pass_computes_the_receipt_and_runs_the_guard():
     second = chain.record_pass(first.output, '{"items": [{"name": "x"}]}', semantic_density_score=0.8)
     r = second.receipt
     assert r["input_content_hash"] == first.receipt["current_content_hash"] == hashlib.sha256(b'{"items": [{"id": 1}, {"id": 2}]}').hexdigest()
-    assert (r["chain_id"], r["pass_id"], r["pass_number"], r["content_class"]) == ("c1", "p2", 2, "json-class")
+    assert (r["chain_id"], r["pass_id"], r["pass_number"], r["content_class"]) == ("c1", "c1.p2", 2, "json-class")
     assert r["current_size_bytes"] == len('{"items": [{"name": "x"}]}'.encode())
     assert (r["is_parseable"], r["schema_valid"]) == (True, False)
-    assert second.verdict == "FLOOR_BREACH_DETECTED" and second.directive == "HALT: Pass p2 schema invalid."
+    assert second.verdict == "FLOOR_BREACH_DETECTED" and second.directive == "HALT: Pass c1.p2 schema invalid."
     assert (r["verdict"], r["manifest_digest"]) == (second.verdict, second.manifest_digest)
     assert evaluate_pass(r, chain.policy).manifest_digest == second.manifest_digest
     assert fl.stats["queued"] == 2
@@ -68,7 +68,8 @@ def test_compress_until_floor_halts_where_the_next_pass_would_collapse():
     result = offline().chain("walk").compress_until_floor(LONG, lambda s: s[: len(s) // 2], semantic_density_score=0.9)
     last = result.passes[-1]
     assert result.reason == "breach" and result.strategy == "halt"
-    assert last.directive.endswith("next pass will collapse.") and result.content == last.output
+    # The breaching output is under the floor: the content to use is the pass before it.
+    assert last.directive.endswith("next pass will collapse.") and result.content == result.passes[-2].output
     assert result.boundary == {"chain_id": "walk", "pass_number": last.pass_number, "strategy": "halt", "reason": last.directive}
     assert all(p.proceed for p in result.passes[:-1])
 
@@ -78,13 +79,14 @@ def test_compress_until_floor_restores_the_previous_output_of_an_unparseable_pas
     steps = iter(['{"a": 1, "b": 2}', '{"a": 1}', '{"a"'])
     result = offline().chain("restore", policy=policy).compress_until_floor('{"a": 1, "b": 2, "c": 3}', lambda _: next(steps), semantic_density_score=0.9)
     assert (result.strategy, result.content) == ("restore", '{"a": 1}')
-    assert result.boundary["restore_pass_id"] == "p2" and result.boundary["pass_number"] == 3
+    assert result.boundary["restore_pass_id"] == "restore.p2" and result.boundary["pass_number"] == 3
 
 
-def test_past_the_last_pass_the_previous_output_is_restored():
+def test_past_the_last_pass_compression_halts_on_the_previous_output():
     result = offline().chain("long").compress_until_floor(LONG, shrink, semantic_density_score=0.9)
     assert result.passes[-1].directive == "HALT: Pass 5 > 4, use previous."
-    assert (result.strategy, result.content, result.boundary["restore_pass_id"]) == ("restore", result.passes[-2].output, "p4")
+    assert (result.strategy, result.content) == ("halt", result.passes[-2].output)
+    assert "restore_pass_id" not in result.boundary
 
 
 def test_the_caller_decides_at_the_breach():
@@ -115,7 +117,7 @@ def test_cache_originals_stores_the_input_and_marks_the_output():
     key = hashlib.sha256(LONG.encode()).hexdigest()[:24]
     assert result.output == f"{LONG[:200]}\n[12 items compressed to 2. Retrieve more: hash={key}]"
     assert result.receipt["current_content_hash"] == hashlib.sha256(result.output.encode()).hexdigest()
-    assert result.receipt["metadata"]["ccr_hash"] == key
+    assert result.original_key == key and "metadata" not in result.receipt
     assert fl.stats["queued"] == 2
 
 

@@ -4,10 +4,22 @@ import { formatMarker, markerKey } from "../../../lib/originals/marker";
 import { COLLAPSE_VERDICTS, type Verdict } from "../../../lib/guard/guard";
 import { sha256Hex } from "../../../lib/guard/hash";
 import { MAX_ORIGINALS, type Measurement } from "../../../lib/measure/index";
+import {
+  kindOf,
+  optionalCount,
+  optionalDensity,
+  optionalObject,
+  requireFunction,
+  requireId,
+  requireString,
+  requireStrategy,
+  type Strategy,
+} from "./args";
+import { passIdFor, withMarker } from "./ids";
 import type { MeasureFn } from "./measure";
 import { buildReceipt, type PassReceipt, type Policy } from "./receipt";
 
-export type Strategy = "halt" | "restore" | "accept_loss";
+export type { Strategy } from "./args";
 
 export interface PassResult {
   verdict: Verdict;
@@ -18,6 +30,8 @@ export interface PassResult {
   measured: Measured;
   /** The output to hand on: with cacheOriginals, the compressed output plus its CCR marker. */
   output: string;
+  /** With cacheOriginals, the key the input was cached under (the marker's); else null. */
+  originalKey: string | null;
 }
 
 export type Measured = Measurement;
@@ -25,8 +39,13 @@ export type Measured = Measurement;
 export interface RecordOptions {
   /** A density claimed by the agent, used in place of the measured one. */
   density?: number;
+  /** By default `<chain id>.p<n>`. */
   passId?: string;
+  /** Merged over the chain's metadata. */
   metadata?: Record<string, unknown>;
+  /** With cacheOriginals, item counts for the marker: `[N items compressed to M. ...]`. */
+  originalItems?: number;
+  compressedItems?: number;
 }
 
 /** A compressor's result: the output, or the output with the density the agent claims for it. */
@@ -42,7 +61,7 @@ export interface BreachContext {
 export interface CompressOptions {
   /** Picks the strategy at a breach; by default FLOOR_BREACH restores and COLLAPSE_IMMINENT halts. */
   onBreach?: (breach: BreachContext) => Strategy | Promise<Strategy>;
-  /** A safety stop for a policy whose max_pass_number is very large. */
+  /** A safety stop for a policy whose max_pass_number is very large (default 100). */
   maxPasses?: number;
 }
 
@@ -69,6 +88,8 @@ export interface BoundaryReceipt {
 export interface ChainHost {
   policyNow(contentClass: string): Policy;
   policyReady(contentClass: string): Promise<Policy>;
+  /** Turns a policy given for one chain into the client's Policy (with the class's name). */
+  givenPolicy(contentClass: string, policy: Policy): Policy;
   measure: MeasureFn;
   cacheOriginals: boolean;
   sendContent: boolean;
@@ -79,6 +100,10 @@ export interface ChainHost {
 
 export interface ChainOptions {
   contentClass?: string;
+  /** This chain's floor, winning over the client's `policies` and the server's. */
+  policy?: Policy;
+  /** Sent with every pass of the chain, under each pass's own metadata. */
+  metadata?: Record<string, unknown>;
   /**
    * The passes the chain already has, for an agent that resumes a chain after a restart: the
    * next recordPass is pass `resumeAfter + 1`. Its first input is hashed as it is, so a
@@ -99,6 +124,8 @@ export class Chain {
   private last: { passId: string; output: string; hash: string } | null = null;
   /** The inputs this chain cached, by the key its markers carry, for measuring what they make recoverable. */
   private readonly originals = new Map<string, string>();
+  private readonly given: Policy | null;
+  private readonly metadata: Record<string, unknown> | undefined;
 
   constructor(
     private readonly host: ChainHost,
@@ -106,44 +133,76 @@ export class Chain {
     options: ChainOptions = {},
   ) {
     this.contentClass = options.contentClass ?? "default";
-    this.passNumber = options.resumeAfter ?? 0;
-    this.source = options.source ?? null;
+    this.passNumber = optionalCount("chain", "resumeAfter", options.resumeAfter) ?? 0;
+    this.source = options.source === undefined ? null : requireString("chain", "source", options.source);
+    const policy = optionalObject("chain", "policy", options.policy) as Policy | undefined;
+    this.given = policy ? host.givenPolicy(this.contentClass, policy) : null;
+    this.metadata = optionalObject("chain", "metadata", options.metadata);
   }
 
-  /** The policy the guard uses now: the server's once fetched, else the offline one. */
+  /** Whether this chain judges by a policy of its own (then the server's is not read for it). */
+  get hasOwnPolicy(): boolean {
+    return this.given !== null;
+  }
+
+  /** The policy the guard uses now: given in code (for the chain or its class), else the server's, else the default. */
   get policy(): Policy {
-    return this.host.policyNow(this.contentClass);
+    return this.given ?? this.host.policyNow(this.contentClass);
   }
 
-  /** Resolves once the class's policy has been read from the server (or could not be). */
-  ready(): Promise<Policy> {
-    return this.host.policyReady(this.contentClass);
+  /** Resolves once the class's policy has been read from the server (or could not be, or policyWaitMs passed). */
+  async ready(): Promise<Policy> {
+    return this.given ?? this.host.policyReady(this.contentClass);
   }
 
   get passes(): number {
     return this.passNumber;
   }
 
-  /** Guards and records one pass, without waiting on the network; the receipt is queued. */
-  recordPass(input: string, output: string, options: RecordOptions = {}): PassResult {
+  /**
+   * Guards and records one pass, without waiting on the network; the receipt is queued. `input`
+   * may be null when the compressor's input is not at hand: the receipt then names no input hash.
+   */
+  recordPass(input: string | null, output: string, options: RecordOptions = {}): PassResult {
+    if (input !== null && typeof input !== "string")
+      throw new TypeError(`recordPass: input must be a string or null, not ${kindOf(input)}`);
+    requireString("recordPass", "output", output);
+    optionalObject("recordPass", "options", options);
+    const claimed = optionalDensity("recordPass", "density", options.density);
+    const given = optionalObject("recordPass", "metadata", options.metadata);
+    const originalItems = optionalCount("recordPass", "originalItems", options.originalItems);
+    const compressedItems = optionalCount("recordPass", "compressedItems", options.compressedItems);
     const policy = this.policy;
     const passNumber = ++this.passNumber;
-    const passId = options.passId ?? `${this.id}.p${passNumber}`;
-    this.source ??= input;
+    const passId =
+      options.passId === undefined ? passIdFor(this.id, passNumber) : requireId("recordPass", "passId", options.passId);
+    if (input !== null) this.source ??= input;
     // The usual chain hands each output on as the next input: its hash is already known.
-    const inputHash = this.last && this.last.output === input ? this.last.hash : sha256Hex(input);
+    const inputHash =
+      input === null ? undefined : this.last && this.last.output === input ? this.last.hash : sha256Hex(input);
     let handed = output;
-    if (this.host.cacheOriginals) {
-      const key = markerKey(inputHash);
+    let originalKey: string | null = null;
+    if (this.host.cacheOriginals && input !== null && inputHash !== undefined) {
+      originalKey = markerKey(inputHash);
       // Base64 has no room for a marker: the original is cached, the output left as it is.
-      handed = policy.format === "base64" ? output : withMarker(output, formatMarker(key));
-      this.originals.set(key, input);
+      if (policy.format !== "base64")
+        handed = withMarker(output, formatMarker(originalKey, originalItems, compressedItems));
+      this.originals.set(originalKey, input);
       // The measurement reads at most this many originals per content; older ones would only cost memory.
       if (this.originals.size > MAX_ORIGINALS) this.originals.delete(this.originals.keys().next().value as string);
-      this.host.send("original", { original: input, compressed: output, chain_id: this.id, pass_id: passId });
+      this.host.send("original", {
+        original: input,
+        compressed: output,
+        hash: originalKey,
+        chain_id: this.id,
+        pass_id: passId,
+        ...(originalItems !== undefined && compressedItems !== undefined
+          ? { original_items: originalItems, compressed_items: compressedItems }
+          : {}),
+      });
     }
     const measured = this.host.measure(handed, { source: this.source, policy, originals: this.originals });
-    const density = options.density ?? measured.semantic_density_score;
+    const metadata = this.metadata || given ? { ...this.metadata, ...given } : undefined;
     const { receipt, manifest } = buildReceipt({
       chainId: this.id,
       contentClass: this.contentClass,
@@ -151,14 +210,14 @@ export class Chain {
       passNumber,
       inputHash,
       output: handed,
-      density,
+      density: claimed ?? measured.semantic_density_score,
       parseable: measured.parseable,
       // No required fields: the content is as schema-valid as it is parseable.
       schemaValid: measured.schema_valid ?? measured.parseable,
       policy,
-      metadata: options.metadata,
+      metadata,
       sendContent: this.host.sendContent,
-      source: this.source,
+      source: this.source ?? undefined,
       createdAt: this.host.now(),
     });
     this.last = { passId, output: handed, hash: receipt.current_content_hash };
@@ -170,11 +229,20 @@ export class Chain {
       receipt,
       measured,
       output: handed,
+      originalKey,
     };
   }
 
   /** Records a compression-boundary receipt (what `compressUntilFloor` sends at a breach). */
   recordBoundary(boundary: Omit<BoundaryReceipt, "chain_id">): BoundaryReceipt {
+    optionalObject("recordBoundary", "boundary", boundary);
+    optionalCount("recordBoundary", "pass_number", boundary.pass_number);
+    const strategy = requireStrategy("recordBoundary", "strategy", boundary.strategy);
+    requireString("recordBoundary", "reason", boundary.reason);
+    if (strategy === "restore" && boundary.restore_pass_id === undefined)
+      throw new RangeError("recordBoundary: a restore names the pass it restores (restore_pass_id)");
+    if (boundary.restore_pass_id !== undefined)
+      requireId("recordBoundary", "restore_pass_id", boundary.restore_pass_id);
     const receipt: BoundaryReceipt = { chain_id: this.id, ...boundary };
     this.host.send("boundary", receipt as unknown as Record<string, unknown>);
     return receipt;
@@ -191,26 +259,36 @@ export class Chain {
     compress: (content: string, passNumber: number) => Compressed | Promise<Compressed>,
     options: CompressOptions = {},
   ): Promise<CompressOutcome> {
+    requireString("compressUntilFloor", "content", content);
+    requireFunction("compressUntilFloor", "compress", compress);
+    if (options.onBreach !== undefined) requireFunction("compressUntilFloor", "onBreach", options.onBreach);
+    const limit = optionalCount("compressUntilFloor", "maxPasses", options.maxPasses) ?? 100;
     const policy = await this.ready();
     const passes: PassResult[] = [];
-    const limit = options.maxPasses ?? 100;
     let current = content;
     while (passes.length < limit) {
       const previousPassId = this.last?.passId ?? null;
-      const made = await compress(current, this.passNumber + 1);
-      const next = typeof made === "string" ? made : made.output;
+      const made: unknown = await compress(current, this.passNumber + 1);
+      const next = typeof made === "string" ? made : (made as { output?: unknown } | null)?.output;
+      if (typeof next !== "string")
+        throw new TypeError(
+          `compressUntilFloor: compress must return a string or { output, density }, not ${kindOf(made)}`,
+        );
       if (next === current) {
         return { content: current, strategy: null, reason: "the compressor made no progress", passes, boundary: null };
       }
-      const pass = this.recordPass(current, next, typeof made === "string" ? {} : { density: made.density });
+      const density = typeof made === "string" ? undefined : (made as { density?: number }).density;
+      const pass = this.recordPass(current, next, { density });
       passes.push(pass);
       if (!COLLAPSE_VERDICTS.has(pass.verdict)) {
         current = pass.output;
         continue;
       }
+      const picked = await options.onBreach?.({ pass, policy, previous: current });
       const chosen =
-        (await options.onBreach?.({ pass, policy, previous: current })) ??
-        (pass.verdict === "FLOOR_BREACH_DETECTED" ? "restore" : "halt");
+        picked === undefined || picked === null
+          ? defaultStrategy(pass.verdict)
+          : requireStrategy("compressUntilFloor", "onBreach's answer", picked);
       // A restore names the pass it returns to; before any pass there is none to name.
       const strategy = chosen === "restore" && !previousPassId ? "halt" : chosen;
       const boundary = this.recordBoundary({
@@ -243,22 +321,12 @@ export class Chain {
 }
 
 /**
- * The output with its marker, still in its format: JSON stays JSON (a `_ccr` field on an
- * object, a last item in an array) so the marker never makes a pass unparseable; text gets
- * the marker on a line of its own.
+ * The strategy when the agent picks none, as the guard's directives say: a floor breach (the
+ * output unparseable or schema-invalid) restores the previous pass's output and names it;
+ * COLLAPSE_IMMINENT (past the last pass, too small, too sparse) halts on it.
  */
-export function withMarker(output: string, marker: string): string {
-  const start = output.trimStart()[0];
-  if (start === "{" || start === "[") {
-    try {
-      const value: unknown = JSON.parse(output);
-      if (Array.isArray(value)) return JSON.stringify([...value, marker]);
-      if (value !== null && typeof value === "object") return JSON.stringify({ ...value, _ccr: marker });
-    } catch {
-      // not JSON after all: text
-    }
-  }
-  return `${output}\n${marker}`;
+export function defaultStrategy(verdict: Verdict): Strategy {
+  return verdict === "FLOOR_BREACH_DETECTED" ? "restore" : "halt";
 }
 
 function relaxed(policy: Policy): Record<string, unknown> {

@@ -1,35 +1,52 @@
-// The client an agent holds: its chains, the policy cache, delivery, and the calls that do
-// wait on the server (retrieve) kept apart from those that never do (recordPass, distill).
-import { CONSERVATIVE_DEFAULT_POLICY } from "../../../lib/guard/policy";
+// The client an agent holds: its chains, the policies, delivery, and the calls that do wait on
+// the server (retrieve) kept apart from those that never do (recordPass, distill).
 import { type ReasoningNode, type CompressedResidual, compressTrace } from "../../../lib/traces/trace";
 import { sha256Hex } from "../../../lib/guard/hash";
+import { parseHashKey } from "../../../lib/originals/marker";
+import { kindOf, optionalObject, requireFunction, requireId, requireString } from "./args";
 import { Chain, type ChainHost, type ChainOptions } from "./chain";
-import { Delivery, type DeliveryCounters, type Item, type ItemKind } from "./delivery";
-import { FloorlineError, httpTransport, type Transport } from "./http";
-import { type MeasureFn, measureShared } from "./measure";
-import type { Policy } from "./receipt";
+import { Delivery, type DeliveryStats, type ItemKind, ZERO_COUNTERS } from "./delivery";
 import { watchExit } from "./exit";
+import { FloorlineError, httpTransport, type Transport } from "./http";
+import { traceIdFor, wireNode } from "./ids";
+import { type MeasureFn, measureShared } from "./measure";
+import { asGiven, Policies } from "./policies";
+import type { Policy } from "./receipt";
+import { type DeliveryReport, defaultOnError, type Item, lossLine, ReceiptsLostError } from "./report";
 
 export interface FloorlineOptions {
-  /** The server, e.g. `http://127.0.0.1:3000`. Without it the client guards and measures offline and sends nothing. */
+  /**
+   * The server, e.g. `http://127.0.0.1:3000`; `FLOORLINE_URL` when not given. Without either
+   * (or a `transport`) the client guards and measures offline and sends nothing.
+   */
   url?: string;
+  /** `FLOORLINE_API_KEY` when not given. */
   apiKey?: string;
-  /** Policies per content class for when the server cannot be asked (or there is none). */
+  /** Policies per content class, winning over the server's. */
   policies?: Record<string, Policy>;
   /** Store each pass's input as a cached original and add the CCR marker to the output. */
   cacheOriginals?: boolean;
   /** Send each pass's output in its receipt, so the server checks and measures it too. */
   sendContent?: boolean;
+  /** How long ready() (and so compressUntilFloor) waits for the server's policy before deciding on the default. */
+  policyWaitMs?: number;
   maxQueueSize?: number;
   maxBatchSize?: number;
   scheduledDelayMs?: number;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   requestTimeoutMs?: number;
-  /** How long the flush at exit (beforeExit, SIGINT, SIGTERM) may take. */
+  /**
+   * How long the flush at exit (beforeExit, SIGINT, SIGTERM) and close() wait without an answer
+   * from the server before they give up: an unreachable server holds the process this long.
+   */
   exitTimeoutMs?: number;
   flushOnExit?: boolean;
-  /** Items the server refused, or that could not be delivered by close; never retried. */
+  /**
+   * Items the server refused, or that were not delivered by close; never retried. By default
+   * each refusal is printed with its reason (up to ten, then counted), and close() prints what
+   * was not delivered and to where.
+   */
   onError?: (error: FloorlineError, items: Item[]) => void;
   /** Replaces the measurement (the shared one by default). */
   measure?: MeasureFn;
@@ -46,37 +63,56 @@ export const DEFAULTS = {
   initialBackoffMs: 500,
   maxBackoffMs: 5_000,
   requestTimeoutMs: 30_000,
-  exitTimeoutMs: 10_000,
+  exitTimeoutMs: 5_000,
+  policyWaitMs: 2_000,
 } as const;
+
+export interface CloseOptions {
+  /**
+   * How long to go on delivering without an answer from the server (default exitTimeoutMs):
+   * delivery goes on while batches are taken, and what is left when none has been for this
+   * long is undelivered.
+   */
+  timeoutMs?: number;
+  /** Throw a ReceiptsLostError when anything was refused, dropped or left undelivered. */
+  throwOnLoss?: boolean;
+}
 
 const MAX_CHAINS = 10_000;
 
 export interface Original {
   hash: string;
   original: string;
+  /** True when the original came from this client's own queue, not yet answered for by the server. */
+  pending?: boolean;
   [field: string]: unknown;
-}
-
-interface CachedPolicy {
-  policy: Policy;
-  /** From the server; null while only the offline policy is known. */
-  version: number | null;
-  fetching: Promise<Policy> | null;
 }
 
 export class Floorline {
   private readonly transport: Transport | null;
   private readonly delivery: Delivery | null;
-  private readonly policies = new Map<string, CachedPolicy>();
+  private readonly policies: Policies;
   private readonly chains = new Map<string, Chain>();
   private readonly host: ChainHost;
   private readonly unwatch: () => void;
-  private closing: Promise<void> | null = null;
+  /** How the server is named in what the client prints. */
+  private readonly where: string;
+  private readonly usesDefaultOnError: boolean;
+  private readonly exitTimeoutMs: number;
+  private closing: Promise<DeliveryReport> | null = null;
 
-  constructor(private readonly options: FloorlineOptions = {}) {
-    const o = { ...DEFAULTS, ...options };
-    this.transport =
-      options.transport ?? (options.url ? httpTransport(options.url, options.apiKey, o.requestTimeoutMs) : null);
+  constructor(options: FloorlineOptions = {}) {
+    optionalObject("Floorline", "options", options);
+    const o = { ...DEFAULTS, ...definedOnly(options) };
+    const url = options.url ?? (options.transport ? undefined : process.env.FLOORLINE_URL || undefined);
+    if (url !== undefined) requireString("Floorline", "url", url);
+    const apiKey = options.apiKey ?? (process.env.FLOORLINE_API_KEY || undefined);
+    if (options.onError !== undefined) requireFunction("Floorline", "onError", options.onError);
+    this.where = url ? url.replace(/\/+$/, "") : "the server";
+    this.exitTimeoutMs = o.exitTimeoutMs;
+    this.transport = options.transport ?? (url ? httpTransport(url, apiKey, o.requestTimeoutMs) : null);
+    this.policies = new Policies(this.transport, options.policies, o.policyWaitMs);
+    this.usesDefaultOnError = options.onError === undefined;
     this.delivery = this.transport
       ? new Delivery(this.transport, {
           maxBatchSize: o.maxBatchSize,
@@ -84,13 +120,16 @@ export class Floorline {
           maxQueueSize: o.maxQueueSize,
           initialBackoffMs: o.initialBackoffMs,
           maxBackoffMs: o.maxBackoffMs,
-          onError: options.onError ?? warnOnce(),
+          onError: options.onError ?? defaultOnError(this.where, warn),
           onResult: (kind, result) => this.noticeResult(kind, result),
+          where: this.where,
+          warn,
         })
       : null;
     this.host = {
-      policyNow: (c) => this.policyNow(c),
-      policyReady: (c) => this.policyReady(c),
+      policyNow: (c) => this.policies.now(c),
+      policyReady: (c) => this.policies.ready(c),
+      givenPolicy: asGiven,
       measure: options.measure ?? measureShared,
       cacheOriginals: options.cacheOriginals ?? false,
       sendContent: options.sendContent ?? false,
@@ -100,16 +139,27 @@ export class Floorline {
     this.unwatch = this.delivery && (options.flushOnExit ?? true) ? watchExit(this, o.exitTimeoutMs) : () => undefined;
   }
 
-  /** The chain with this id (the same object each time), starting its class's policy fetch. */
+  /**
+   * The chain with this id: the same object each time, so its passes go on being numbered;
+   * asking for it again with another content class is an error. Starts its class's policy read.
+   */
   chain(id: string, options: ChainOptions = {}): Chain {
+    requireId("chain", "chainId", id);
+    optionalObject("chain", "options", options);
+    if (options.contentClass !== undefined) requireId("chain", "contentClass", options.contentClass);
     let chain = this.chains.get(id);
-    if (!chain) {
-      chain = new Chain(this.host, id, options);
-      this.chains.set(id, chain);
-      // An agent that runs for days opens chains without end; the client remembers the recent ones.
-      if (this.chains.size > MAX_CHAINS) this.chains.delete(this.chains.keys().next().value as string);
-      void this.policyReady(chain.contentClass);
+    if (chain) {
+      if (options.contentClass !== undefined && options.contentClass !== chain.contentClass)
+        throw new RangeError(
+          `chain: ${JSON.stringify(id)} is already a chain of class ${JSON.stringify(chain.contentClass)}, not ${JSON.stringify(options.contentClass)}`,
+        );
+      return chain;
     }
+    chain = new Chain(this.host, id, options);
+    this.chains.set(id, chain);
+    // An agent that runs for days opens chains without end; the client remembers the recent ones.
+    if (this.chains.size > MAX_CHAINS) this.chains.delete(this.chains.keys().next().value as string);
+    if (!chain.hasOwnPolicy) void this.policies.ready(chain.contentClass);
     return chain;
   }
 
@@ -118,11 +168,14 @@ export class Floorline {
     nodes: readonly ReasoningNode[],
     options: { traceId?: string; chainId?: string; keepNodes?: boolean } = {},
   ): CompressedResidual & { trace_id: string } {
+    if (!Array.isArray(nodes)) throw new TypeError(`distill: nodes must be an array, not ${kindOf(nodes)}`);
+    optionalObject("distill", "options", options);
     const residual = compressTrace(nodes);
-    const traceId = options.traceId ?? `trace-${sha256Hex(JSON.stringify(nodes)).slice(0, 24)}`;
+    const traceId =
+      options.traceId === undefined ? traceIdFor(nodes) : requireId("distill", "traceId", options.traceId);
     this.send("trace", {
       trace_id: traceId,
-      nodes,
+      nodes: nodes.map(wireNode),
       residual_digest: residual.residual_digest,
       ...(options.chainId ? { chain_id: options.chainId } : {}),
       ...(options.keepNodes ? { keep_nodes: true } : {}),
@@ -130,115 +183,76 @@ export class Floorline {
     return { ...residual, trace_id: traceId };
   }
 
-  /** An original back from the server's store; a miss throws with the server's code (unknown_hash, evicted, expired...). */
+  /**
+   * An original back: from this client's queue while it is not yet delivered, else from the
+   * server's store (`POST /api/v1/retrieve`). A miss throws with the server's code
+   * (unknown_hash, evicted, expired, ambiguous_hash).
+   */
   async retrieve(hash: string): Promise<Original> {
+    requireString("retrieve", "hash", hash);
+    const key = parseHashKey(hash);
+    const pending = key.ok ? this.delivery?.pendingOriginal(key.key, sha256Hex) : null;
+    if (pending) return { ...pending, pending: true };
     if (!this.transport) throw new FloorlineError(0, "offline", "retrieve needs a url: there is no store offline");
-    const answer = await this.transport.request(
-      "GET",
-      `/api/v1/originals/${encodeURIComponent(hash.replace(/^hash=/, ""))}`,
-    );
-    return answer as Original;
+    return (await this.transport.request("POST", "/api/v1/retrieve", { hash })) as Original;
   }
 
-  get stats(): DeliveryCounters {
-    return { ...(this.delivery?.counters ?? { sent: 0, retried: 0, dropped: 0, failed: 0, queued: 0 }) };
+  get stats(): DeliveryStats {
+    return { ...(this.delivery?.counters ?? ZERO_COUNTERS) };
   }
 
-  /** Resolves when everything recorded so far is delivered or refused (it waits through outages). */
-  async flush(): Promise<void> {
-    await this.delivery?.flush();
+  /**
+   * Resolves when everything recorded so far is delivered or refused: it waits through outages,
+   * unless `timeoutMs` is given. Answers whether everything got an answer.
+   */
+  async flush(timeoutMs?: number): Promise<boolean> {
+    if (!this.delivery) return true;
+    if (timeoutMs === undefined) {
+      await this.delivery.flush();
+      return true;
+    }
+    return this.delivery.flushWithin(timeoutMs);
   }
 
-  /** Flushes for at most `timeoutMs` (what is left goes to onError), then stops delivering. */
-  close(timeoutMs = this.options.exitTimeoutMs ?? DEFAULTS.exitTimeoutMs): Promise<void> {
+  /**
+   * Delivers while the server takes batches, until none has been taken for `timeoutMs` (default
+   * exitTimeoutMs), then stops delivering: what is left is undelivered and goes to onError.
+   * Answers what became of everything recorded; with `throwOnLoss`, throws a ReceiptsLostError
+   * instead when anything was lost.
+   */
+  async close(options: number | CloseOptions = {}): Promise<DeliveryReport> {
+    const { timeoutMs = this.exitTimeoutMs, throwOnLoss = false } =
+      typeof options === "number" ? { timeoutMs: options } : options;
     this.closing ??= (async () => {
       this.unwatch();
-      await this.delivery?.close(timeoutMs);
+      const report = this.delivery
+        ? await this.delivery.close(timeoutMs)
+        : { delivered: 0, refused: 0, dropped: 0, undelivered: 0, ok: true };
+      if (!report.ok && this.usesDefaultOnError) warn(lossLine(report, this.where, this.delivery?.lastProblem ?? null));
+      return report;
     })();
-    return this.closing;
+    const report = await this.closing;
+    if (throwOnLoss && !report.ok) throw new ReceiptsLostError(report, this.where);
+    return report;
   }
 
   private send(kind: ItemKind, body: Record<string, unknown>): void {
     this.delivery?.enqueue({ kind, body });
   }
 
-  private policyNow(contentClass: string): Policy {
-    return this.policies.get(contentClass)?.policy ?? this.offlinePolicy(contentClass);
-  }
-
-  /** Per class, made once: recordPass asks for its policy on every pass. */
-  private readonly defaults = new Map<string, Policy>();
-
-  private offlinePolicy(contentClass: string): Policy {
-    const given = this.options.policies?.[contentClass];
-    if (given) return given;
-    let policy = this.defaults.get(contentClass);
-    if (!policy) {
-      policy = { ...CONSERVATIVE_DEFAULT_POLICY, content_class: contentClass, version: 0 };
-      this.defaults.set(contentClass, policy);
-      if (this.defaults.size > MAX_CHAINS) this.defaults.delete(this.defaults.keys().next().value as string);
-    }
-    return policy;
-  }
-
-  private policyReady(contentClass: string): Promise<Policy> {
-    const cached = this.policies.get(contentClass);
-    if (cached?.fetching) return cached.fetching;
-    if (cached && cached.version !== null) return Promise.resolve(cached.policy);
-    return this.fetchPolicy(contentClass);
-  }
-
-  private fetchPolicy(contentClass: string): Promise<Policy> {
-    const transport = this.transport;
-    if (!transport) return Promise.resolve(this.policyNow(contentClass));
-    const entry: CachedPolicy = this.policies.get(contentClass) ?? {
-      policy: this.offlinePolicy(contentClass),
-      version: null,
-      fetching: null,
-    };
-    this.policies.set(contentClass, entry);
-    entry.fetching = transport
-      .request("GET", `/api/v1/policies/${encodeURIComponent(contentClass)}`)
-      .then((answer) => {
-        if (!isPolicy(answer)) return entry.policy;
-        const policy = answer;
-        entry.policy = policy;
-        entry.version = typeof policy.version === "number" ? policy.version : null;
-        return policy;
-      })
-      // Offline (or refused): the offline policy stands, and the next ready() asks again.
-      .catch(() => entry.policy)
-      .finally(() => {
-        entry.fetching = null;
-      });
-    return entry.fetching;
-  }
-
-  /** The server says which policy version judged each receipt: a new one means refetch. */
+  /** The server says which policy version judged each receipt: a new one means read it again. */
   private noticeResult(kind: ItemKind, result: Record<string, unknown>): void {
     if (kind !== "pass" || typeof result.policy_version !== "number") return;
     const chain = typeof result.chain_id === "string" ? this.chains.get(result.chain_id) : undefined;
-    if (!chain) return;
-    const cached = this.policies.get(chain.contentClass);
-    if (cached && !cached.fetching && cached.version !== result.policy_version)
-      void this.fetchPolicy(chain.contentClass);
+    if (chain && !chain.hasOwnPolicy) this.policies.noticeVersion(chain.contentClass, result.policy_version);
   }
 }
 
-function isPolicy(value: unknown): value is Policy {
-  const p = value as Partial<Policy> | null;
-  return (
-    typeof p?.min_size_bytes === "number" &&
-    typeof p.min_semantic_density === "number" &&
-    typeof p.max_pass_number === "number"
-  );
+function warn(line: string): void {
+  console.warn(line);
 }
 
-function warnOnce(): (error: FloorlineError, items: Item[]) => void {
-  let warned = false;
-  return (error, items) => {
-    if (warned) return;
-    warned = true;
-    console.warn(`floorline: ${items.length} items not delivered (${error.code}): ${error.message}`);
-  };
+/** Options left undefined take their defaults. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

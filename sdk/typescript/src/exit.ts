@@ -1,8 +1,7 @@
 // Flush at exit: on beforeExit (the event loop ran dry with receipts still queued) and on
 // SIGINT / SIGTERM, once per process however many clients there are.
 interface Closable {
-  close(timeoutMs: number): Promise<void>;
-  flush(): Promise<void>;
+  close(timeoutMs: number): Promise<unknown>;
 }
 
 const clients = new Map<Closable, number>();

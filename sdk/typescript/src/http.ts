@@ -1,5 +1,7 @@
 // One HTTP call to the server, with the contract's error body turned into an error that
 // says whether trying again can help.
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
 export interface Issue {
   path: string;
   message: string;
@@ -19,14 +21,20 @@ export class FloorlineError extends Error {
     this.name = "FloorlineError";
   }
 
-  static network(cause: unknown): FloorlineError {
-    const message = cause instanceof Error ? cause.message : String(cause);
-    return new FloorlineError(0, "network_error", `the server could not be reached: ${message}`);
+  /** No answer came: "cannot reach <where> (<why>)", with the reason under fetch's "fetch failed". */
+  static network(cause: unknown, where = "the server"): FloorlineError {
+    const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
+    const why = inner instanceof Error ? inner.message : String(inner);
+    return new FloorlineError(0, "network_error", `cannot reach ${where} (${why})`);
   }
 
-  /** Network errors, 429 and 5xx: the same request may succeed later. Other 4xx never will. */
+  /**
+   * No answer, 429, and the answers of a server busy or away (503) or of a proxy without it for
+   * a moment (502, 504): the same request may succeed later. Any other answer, a 500 included,
+   * would come again.
+   */
   get retryable(): boolean {
-    return this.code === "network_error" || this.status === 429 || this.status >= 500;
+    return this.code === "network_error" || RETRYABLE_STATUSES.has(this.status);
   }
 }
 
@@ -39,13 +47,14 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 export interface Transport {
-  request(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** `signal` aborts the request when the client closes before it is answered. */
+  request(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 
 export function httpTransport(base: string, apiKey: string | undefined, timeoutMs: number): Transport {
   const root = base.replace(/\/+$/, "");
   return {
-    async request(method, path, body) {
+    async request(method, path, body, options) {
       const headers: Record<string, string> = { accept: "application/json" };
       if (body !== undefined) headers["content-type"] = "application/json";
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
@@ -55,10 +64,12 @@ export function httpTransport(base: string, apiKey: string | undefined, timeoutM
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: options?.signal
+            ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.signal])
+            : AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        throw FloorlineError.network(error);
+        throw FloorlineError.network(error, root);
       }
       const text = await response.text().catch(() => "");
       let parsed: unknown = null;

@@ -10,11 +10,13 @@ export {
   type Measured,
   type PassResult,
   type RecordOptions,
+  defaultStrategy,
   type Strategy,
 } from "./chain";
-export { DEFAULTS, Floorline, type FloorlineOptions, type Original } from "./client";
-export type { DeliveryCounters, Item } from "./delivery";
+export { type CloseOptions, DEFAULTS, Floorline, type FloorlineOptions, type Original } from "./client";
+export type { DeliveryCounters, DeliveryStats } from "./delivery";
 export { FloorlineError, type Issue, type Transport } from "./http";
+export { type DeliveryReport, type Item, type ItemKind, ReceiptsLostError } from "./report";
 export type { MeasureFn } from "./measure";
 export type { PassReceipt, Policy } from "./receipt";
 export { formatMarker, markerKey } from "../../../lib/originals/marker";

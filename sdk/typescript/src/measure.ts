@@ -6,7 +6,7 @@ import type { Policy } from "./receipt";
 
 export type MeasureFn = (
   content: string,
-  options: { source: string; policy: Policy; originals: Originals },
+  options: { source: string | null; policy: Policy; originals: Originals },
 ) => Measurement;
 
 export const measureShared: MeasureFn = (content, { source, policy, originals }) =>

@@ -21,7 +21,8 @@ export interface Policy extends CompressionPolicy {
 /** What goes to `POST /api/v1/passes`, in the wire's names. */
 export interface PassReceipt extends CompressionPass {
   chain_id: string;
-  input_content_hash: string;
+  /** Absent when the pass was recorded without its input. */
+  input_content_hash?: string;
   content_class: string;
   created_at: string;
   verdict: CompressionManifest["verdict"];
@@ -37,7 +38,7 @@ export interface ReceiptInput {
   contentClass: string;
   passId: string;
   passNumber: number;
-  inputHash: string;
+  inputHash: string | undefined;
   output: string;
   density: number;
   parseable: boolean;
@@ -62,7 +63,7 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
     is_parseable: r.parseable,
     schema_valid: r.schemaValid,
     semantic_density_score: r.density,
-    input_content_hash: r.inputHash,
+    ...(r.inputHash === undefined ? {} : { input_content_hash: r.inputHash }),
     content_class: r.contentClass,
     // Fixed now, so that a resend is the same body and the server answers it as a repeat.
     created_at: r.createdAt.toISOString(),

@@ -13,9 +13,13 @@ afterEach(async () => {
   await server.close();
 });
 
-function agent(script: string): Promise<{ code: number | null; signal: string | null; output: string }> {
+function agent(
+  script: string,
+  url = server.url,
+): Promise<{ code: number | null; signal: string | null; output: string; ms: number }> {
+  const started = Date.now();
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    env: { ...process.env, SDK: DIST_ENTRY, URL: server.url },
+    env: { ...process.env, SDK: DIST_ENTRY, URL: url },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -26,7 +30,9 @@ function agent(script: string): Promise<{ code: number | null; signal: string | 
       if (String(c).includes("READY")) child.kill("SIGTERM");
     });
   }
-  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, output })));
+  return new Promise((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal, output, ms: Date.now() - started })),
+  );
 }
 
 const RECORD = `
@@ -47,5 +53,37 @@ describe("flush at exit", () => {
     const result = await agent(`${RECORD}\nsetInterval(() => {}, 1000); console.log("READY");`);
     expect(result.signal).toBe("SIGTERM");
     expect(receiptsIn(server.seen)).toHaveLength(130);
+  });
+});
+
+describe("an unreachable server at exit", () => {
+  const UNREACHABLE = `
+const { Floorline } = await import(process.env.SDK);
+const fl = new Floorline({ url: process.env.URL, exitTimeoutMs: Number(process.env.WAIT) || undefined });
+const chain = fl.chain("exit-2");
+for (let i = 0; i < 3; i++) chain.recordPass("in" + i, "out" + i, { density: 0.9 });
+`;
+  const closedPort = async () => {
+    const url = server.url;
+    await server.close();
+    server = await fakeServer();
+    return url;
+  };
+
+  it("holds the process no longer than exitTimeoutMs and names the server and what it did not get", async () => {
+    const url = await closedPort();
+    process.env.WAIT = "600";
+    const result = await agent(UNREACHABLE, url).finally(() => delete process.env.WAIT);
+    expect(result.code).toBe(0);
+    expect(result.ms).toBeLessThan(4_000);
+    expect(result.output).toContain(`cannot reach ${url}`);
+    expect(result.output).toMatch(new RegExp(`0 of 3 items delivered to ${url}.*3 undelivered`));
+  });
+
+  it("holds it 5 s by default", async () => {
+    const url = await closedPort();
+    const result = await agent(UNREACHABLE, url);
+    expect(result.ms).toBeGreaterThanOrEqual(4_500);
+    expect(result.ms).toBeLessThan(9_000);
   });
 });

@@ -4,7 +4,7 @@ locally exactly as the reference, and delivery in the background that never rais
 from ._version import __version__
 from .client import Chain, Floorline
 from .results import Breach, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
-from .delivery import DeliveryError
+from .report import DeliveryError, DeliveryReport, ReceiptsLost
 from .guard import CONSERVATIVE_DEFAULT_POLICY, CompressionPolicy, Manifest, evaluate_pass
 from ._measure import measure
 from .traces import BindingConclusion, CompressedResidual, MissingVerificationReceipt, compress_trace
@@ -18,12 +18,14 @@ __all__ = [
     "CompressionPolicy",
     "CONSERVATIVE_DEFAULT_POLICY",
     "DeliveryError",
+    "DeliveryReport",
     "Floorline",
     "FloorResult",
     "Manifest",
     "MissingVerificationReceipt",
     "PassResult",
     "Policy",
+    "ReceiptsLost",
     "Retrieval",
     "compress_trace",
     "default_policy",

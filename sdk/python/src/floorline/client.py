@@ -2,55 +2,66 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 import threading
-import urllib.parse
+from collections import OrderedDict
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
-from . import content as content_checks
+from ._args import kind_of, optional_count, optional_density, optional_mapping, require_id, require_str, require_strategy
+from ._measure import MAX_ORIGINALS, measure
 from .delivery import Delivery, ErrorHandler
-from .guard import Manifest, evaluate_pass, sha256_hex
+from .exit import unwatch_exit, watch_exit
+from .guard import evaluate_pass, sha256_hex
 from .http import Transport
-from ._measure import measure
+from .ids import MARKER_KEY_LENGTH, format_marker, pass_id_for, trace_id_for, with_marker
+from .policies import Policies, as_given
+from .report import DeliveryReport, ReceiptsLost, default_on_error, loss_line, warn
 from .results import Breach, BreachPolicy, FloorResult, PassResult, Policy, Retrieval, default_policy, default_strategy
 from .traces import CompressedResidual, compress_trace, node_dict
 
 log = logging.getLogger("floorline")
 
 DEFAULT_URL = "http://127.0.0.1:3000"
-#: Headroom's markers carry the first 24 hex of the SHA-256; so do ours.
-MARKER_KEY_LENGTH = 24
-STRATEGIES = ("halt", "restore", "accept_loss")
+#: Chains remembered per client: an agent that runs for days opens chains without end.
+MAX_CHAINS = 10_000
+
+#: What a compressor gives compress_until_floor: the output, or the output and the density claimed for it.
+Compressed = Union[str, "tuple[str, float]"]
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Chain:
     """One compression chain: its passes are numbered from 1 in the order they are recorded."""
 
-    def __init__(self, client: Floorline, chain_id: str, content_class: str, policy: Policy | None, metadata: Mapping[str, Any] | None) -> None:
-        if not isinstance(chain_id, str) or not 1 <= len(chain_id) <= 256:
-            raise ValueError("chain_id must be a string of 1 to 256 characters")
+    def __init__(self, client: Floorline, chain_id: str, content_class: str, policy: Policy | None, metadata: Mapping[str, Any] | None, resume_after: int = 0, source: str | None = None) -> None:
         self.client = client
         self.chain_id = chain_id
         self.content_class = content_class
         self._given_policy = policy
         self._metadata = dict(metadata or {})
         self._lock = threading.Lock()
-        self._next = 1
-        self.source: str | None = None
+        self._next = resume_after + 1
+        self.source: str | None = source
         self.passes: list[PassResult] = []
+        #: The chain's last pass (id, output, hash): a restore makes the restored pass the last.
+        self._last: tuple[str, str, str] | None = None
+        #: The inputs this chain cached, by the key its markers carry, for measuring what they make recoverable.
+        self._originals: OrderedDict[str, str] = OrderedDict()
 
     @property
     def policy(self) -> Policy:
-        """The floor the guard judges by: given, or the server's (waited for at the first decision)."""
-        return self._given_policy or self.client.cached_policy(self.content_class, wait=self.client.policy_wait)
+        """The floor the guard judges by: given in code (for the chain or its class), else the
+        server's (waited for at the class's first decision), else the built-in default."""
+        return self._given_policy or self.client._policies.now(self.content_class)
+
+    @property
+    def has_own_policy(self) -> bool:
+        return self._given_policy is not None
 
     def record_pass(
         self,
@@ -59,36 +70,52 @@ class Chain:
         *,
         semantic_density_score: float | None = None,
         metadata: Mapping[str, Any] | None = None,
+        pass_id: str | None = None,
         original_items: int | None = None,
         compressed_items: int | None = None,
     ) -> PassResult:
         """Receipts one pass (`input` compressed to `output`), runs the guard locally and queues
         the receipt. Returns at once: nothing here waits on the network. `input` may be None
         when the compressor's input is not at hand (the receipt then names no input hash)."""
-        if (input is not None and not isinstance(input, str)) or not isinstance(output, str):
-            raise TypeError("input and output must be str")
+        if input is not None and not isinstance(input, str):
+            raise TypeError(f"record_pass: input must be a str or None, not {kind_of(input)}")
+        require_str("record_pass", "output", output)
+        claimed = optional_density("record_pass", "semantic_density_score", semantic_density_score)
+        given = optional_mapping("record_pass", "metadata", metadata)
+        optional_count("record_pass", "original_items", original_items)
+        optional_count("record_pass", "compressed_items", compressed_items)
+        if pass_id is not None:
+            require_id("record_pass", "pass_id", pass_id)
         policy = self.policy
         with self._lock:
             number = self._next
             self._next += 1
             if self.source is None and input is not None:
                 self.source = input
-        pass_id = f"p{number}"
-        if self.client.cache_originals and input is not None:
-            key = self.client._cache_original(input, output, self.chain_id, pass_id, original_items, compressed_items)
-            if policy.format not in ("json", "base64"):
-                # A marker inside JSON or base64 would make the content unparseable; those classes
-                # carry the key in the receipt's metadata only.
-                output = f"{output}\n{_marker(key, original_items, compressed_items)}"
-            metadata = {**(metadata or {}), "ccr_hash": key}
-        measured: dict[str, Any] | None = None
-        if semantic_density_score is None:
-            measured = measure(output, source=self.source, format=policy.format, required_fields=policy.required_fields)
-            parseable, schema_valid = bool(measured["parseable"]), measured["schema_valid"] is not False
-            density = float(measured["semantic_density_score"])
+            last = self._last
+        pass_id = pass_id or pass_id_for(self.chain_id, number)
+        input_hash = None if input is None else last[2] if last is not None and last[1] == input else sha256_hex(input)
+        original_key = None
+        if self.client.cache_originals and input is not None and input_hash is not None:
+            original_key = input_hash[:MARKER_KEY_LENGTH]
+            self.client._cache_original(input, output, original_key, self.chain_id, pass_id, original_items, compressed_items)
+            # Base64 has no room for a marker: the original is cached, the output left as it is.
+            if policy.format != "base64":
+                output = with_marker(output, format_marker(original_key, original_items, compressed_items))
+            with self._lock:
+                self._originals[original_key] = input
+                self._originals.move_to_end(original_key)
+                # The measurement reads at most this many originals per content; older ones would only cost memory.
+                while len(self._originals) > MAX_ORIGINALS:
+                    self._originals.popitem(last=False)
+                originals = dict(self._originals)
         else:
-            parseable, schema_valid = content_checks.check(output, policy.format, policy.required_fields, policy.decoded_format)
-            density = semantic_density_score
+            originals = dict(self._originals)
+        measured = measure(output, source=self.source, format=policy.format, required_fields=policy.required_fields, originals=originals)
+        parseable = bool(measured["parseable"])
+        # No required fields: the content is as schema-valid as it is parseable.
+        schema_valid = parseable if measured["schema_valid"] is None else bool(measured["schema_valid"])
+        density = float(measured["semantic_density_score"]) if claimed is None else claimed
         receipt: dict[str, Any] = {
             "chain_id": self.chain_id,
             "pass_id": pass_id,
@@ -99,31 +126,37 @@ class Chain:
             "schema_valid": schema_valid,
             "semantic_density_score": density,
             "content_class": self.content_class,
-            "created_at": _now(),
+            "created_at": _iso(self.client._clock()),
         }
-        if input is not None:
-            receipt["input_content_hash"] = sha256_hex(input)
+        if input_hash is not None:
+            receipt["input_content_hash"] = input_hash
         manifest = evaluate_pass(receipt, policy)
         receipt["verdict"] = manifest.verdict
         receipt["manifest_digest"] = manifest.manifest_digest
-        extra = {**self._metadata, **(metadata or {})}
+        extra = {**self._metadata, **(given or {})}
         if extra:
             receipt["metadata"] = extra
         if self.client.send_content:
             receipt["content"] = output
-            if number == 1 and input is not None:
-                receipt["input_content"] = input
+            if number == 1 and self.source is not None:
+                receipt["input_content"] = self.source
+        with self._lock:
+            self._last = (pass_id, output, receipt["current_content_hash"])
         self.client._delivery.enqueue("passes", receipt)
-        result = PassResult(manifest.verdict, manifest.directive, manifest.manifest_digest, receipt, measured, output)
+        result = PassResult(manifest.verdict, manifest.directive, manifest.manifest_digest, receipt, measured, output, original_key)
         self.passes.append(result)
         return result
 
     def record_boundary(self, pass_number: int, strategy: str, reason: str, *, restore_pass_id: str | None = None, relaxed_policy: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Queues a compression-boundary receipt: where the chain stopped and what it did instead."""
-        if strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}")
-        if strategy == "restore" and not restore_pass_id:
-            raise ValueError("a restore boundary names the pass it restores (restore_pass_id)")
+        optional_count("record_boundary", "pass_number", pass_number)
+        require_strategy("record_boundary", "strategy", strategy)
+        require_str("record_boundary", "reason", reason)
+        if strategy == "restore" and restore_pass_id is None:
+            raise ValueError("record_boundary: a restore names the pass it restores (restore_pass_id)")
+        if restore_pass_id is not None:
+            require_id("record_boundary", "restore_pass_id", restore_pass_id)
+        optional_mapping("record_boundary", "relaxed_policy", relaxed_policy)
         boundary: dict[str, Any] = {"chain_id": self.chain_id, "pass_number": pass_number, "strategy": strategy, "reason": reason}
         if restore_pass_id:
             boundary["restore_pass_id"] = restore_pass_id
@@ -132,56 +165,64 @@ class Chain:
         self.client._delivery.enqueue("boundaries", boundary)
         return boundary
 
-    def compress_until_floor(self, content: str, compress: Callable[[str], str], *, on_breach: BreachPolicy = None, max_passes: int | None = None, **record: Any) -> FloorResult:
+    def compress_until_floor(self, content: str, compress: Callable[[str], Compressed], *, on_breach: BreachPolicy = None, max_passes: int | None = 100, **record: Any) -> FloorResult:
         """The decision boundary of the seeds: compress pass after pass while the guard says
-        proceed; at the first breach halt (keep that pass), restore (the previous pass's output)
-        or accept the loss (keep it, the floor deliberately relaxed), as `on_breach` says
-        ("halt" | "restore" | "accept_loss", or a callable given the Breach) or else as the
-        guard's directive says. The boundary receipt is queued; the content to use is returned."""
+        proceed. At the first breach, as `on_breach` says ("halt" | "restore" | "accept_loss", or a
+        callable given the Breach) or else by the verdict (a floor breach restores, COLLAPSE_IMMINENT
+        halts): halt and restore keep the previous pass's output (restore also names that pass, so
+        the next pass must start from it), accept_loss keeps the breaching output with the floor
+        recorded as deliberately relaxed. `compress` returns the output, or (output, density).
+        The boundary receipt is queued; the content to use is returned."""
+        require_str("compress_until_floor", "content", content)
+        if not callable(compress):
+            raise TypeError(f"compress_until_floor: compress must be callable, not {kind_of(compress)}")
+        if on_breach is not None and not callable(on_breach):
+            require_strategy("compress_until_floor", "on_breach", on_breach)
+        optional_count("compress_until_floor", "max_passes", max_passes)
+        if not self.has_own_policy:
+            self.client._policies.ready(self.content_class)
         current = content
         done: list[PassResult] = []
         while max_passes is None or len(done) < max_passes:
-            output = compress(current)
-            if not isinstance(output, str):
-                raise TypeError("compress must return str")
+            with self._lock:
+                previous_id = self._last[0] if self._last is not None else None
+            made = compress(current)
+            output, density = (made, None) if isinstance(made, str) else _pair(made)
             if output == current:
                 return FloorResult(current, "converged", None, "the compressor made no further progress", tuple(done))
-            result = self.record_pass(current, output, **record)
+            result = self.record_pass(current, output, **({**record, "semantic_density_score": density} if density is not None else record))
             done.append(result)
             if not result.proceed:
-                return self._settle(result, current, on_breach, tuple(done))
+                return self._settle(result, current, previous_id, on_breach, tuple(done))
             current = result.output
         return FloorResult(current, "max_passes", None, f"stopped after {len(done)} passes, as the caller asked", tuple(done))
 
-    def _settle(self, result: PassResult, previous: str, on_breach: BreachPolicy, done: tuple[PassResult, ...]) -> FloorResult:
+    def _settle(self, result: PassResult, previous: str, previous_id: str | None, on_breach: BreachPolicy, done: tuple[PassResult, ...]) -> FloorResult:
         policy = self.policy
-        manifest = Manifest(result.verdict, result.directive, result.manifest_digest)
-        strategy = on_breach(Breach(result, previous, policy)) if callable(on_breach) else on_breach
-        strategy = strategy or default_strategy(manifest)
-        if strategy not in STRATEGIES:
-            raise ValueError(f"on_breach must give one of {', '.join(STRATEGIES)}, not {strategy!r}")
-        restore_id = done[-2].pass_id if strategy == "restore" and len(done) > 1 else None
-        if strategy == "restore" and restore_id is None:
-            # The first pass of this call breached: the content it was given is what to restore,
-            # and that is the chain's previous pass only when the chain ran before.
-            restore_id = self.passes[-2].pass_id if len(self.passes) > 1 else None
-        if strategy == "restore" and restore_id is None:
+        picked = on_breach(Breach(result, previous, policy)) if callable(on_breach) else on_breach
+        strategy = default_strategy(result) if picked is None else require_strategy("compress_until_floor", "on_breach's answer", picked)
+        # A restore names the pass it returns to; before any pass there is none to name.
+        if strategy == "restore" and previous_id is None:
             strategy = "halt"
         boundary = self.record_boundary(
             result.pass_number,
             strategy,
             result.directive,
-            restore_pass_id=restore_id,
+            restore_pass_id=previous_id if strategy == "restore" else None,
             relaxed_policy=policy.floor() if strategy == "accept_loss" else None,
         )
-        content = previous if strategy == "restore" else result.output
+        if strategy == "restore" and previous_id is not None:
+            # The next pass starts from the restored output: it is the chain's last pass now.
+            with self._lock:
+                self._last = (previous_id, previous, sha256_hex(previous))
+        content = result.output if strategy == "accept_loss" else previous
         return FloorResult(content, "breach", strategy, result.directive, done, boundary)
 
 
-def _marker(key: str, original_items: int | None, compressed_items: int | None) -> str:
-    if original_items is not None and compressed_items is not None:
-        return f"[{original_items} items compressed to {compressed_items}. Retrieve more: hash={key}]"
-    return f"[Content compressed. Retrieve more: hash={key}]"
+def _pair(made: Any) -> tuple[str, float | None]:
+    if isinstance(made, tuple) and len(made) == 2 and isinstance(made[0], str):
+        return made[0], made[1]
+    raise TypeError(f"compress_until_floor: compress must return a str or (str, density), not {kind_of(made)}")
 
 
 class Floorline:
@@ -202,125 +243,142 @@ class Floorline:
         max_queue: int = 10_000,
         max_batch: int = 500,
         flush_interval: float = 1.0,
-        timeout: float = 10.0,
-        backoff_max: float = 30.0,
+        timeout: float = 30.0,
+        backoff_initial: float = 0.5,
+        backoff_max: float = 5.0,
         exit_timeout: float = 5.0,
+        flush_on_exit: bool = True,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
-        self.url = url or os.environ.get("FLOORLINE_URL") or DEFAULT_URL
+        if url is not None:
+            require_str("Floorline", "url", url)
+        if on_error is not None and not callable(on_error):
+            raise TypeError(f"Floorline: on_error must be callable, not {kind_of(on_error)}")
+        optional_mapping("Floorline", "policies", policies)
+        self.url = (url or os.environ.get("FLOORLINE_URL") or DEFAULT_URL).rstrip("/")
         self.transport = Transport(self.url, api_key if api_key is not None else os.environ.get("FLOORLINE_API_KEY") or None, timeout)
         self.cache_originals = cache_originals
         self.send_content = send_content
-        self.fetch_policies = fetch_policies
+        self.exit_timeout = exit_timeout
+        self._clock = clock or (lambda: datetime.now(timezone.utc))
         # The first decision for a class waits this long for the server's policy, so a loop that
         # starts at once judges by the server's floor, not the built-in default.
-        self.policy_wait = policy_wait
-        self._delivery = Delivery(self.transport, max_queue=max_queue, max_batch=max_batch, linger=flush_interval, backoff_max=backoff_max, on_error=on_error, exit_timeout=exit_timeout)
-        self._policies: dict[str, Policy] = {}
-        self._given: dict[str, Policy] = {}
-        for name, given in (policies or {}).items():
-            floor = given if isinstance(given, Policy) else Policy.from_wire({"version": None, **dict(given)}, name)
-            self._given[name] = floor
-        self._policy_lock = threading.Lock()
-        self._fetched: dict[str, threading.Event] = {}
+        self._policies = Policies(self.transport, policies, fetch_policies, policy_wait)
+        self._uses_default_on_error = on_error is None
+        self._delivery = Delivery(
+            self.transport,
+            on_error=on_error or default_on_error(self.url),
+            on_result=self._notice_result,
+            max_queue=max_queue,
+            max_batch=max_batch,
+            linger=flush_interval,
+            backoff_initial=backoff_initial,
+            backoff_max=backoff_max,
+        )
+        self._chains: OrderedDict[str, Chain] = OrderedDict()
+        self._chains_lock = threading.Lock()
+        self._closed: DeliveryReport | None = None
+        # Re-entrant: SIGTERM may arrive while the main thread is inside close().
+        self._close_lock = threading.RLock()
+        if flush_on_exit:
+            watch_exit(self)
+
+    @property
+    def policy_wait(self) -> float:
+        return self._policies.wait
 
     # -- policies ---------------------------------------------------------------------------
 
-    def cached_policy(self, content_class: str, wait: float = 0.0) -> Policy:
-        """The class's policy as known now: given, read from the server, or the server's
-        conservative default until it has been read. With `wait`, a read in progress (started
-        here when none is) is given up to that many seconds first."""
-        if content_class in self._given:
-            return self._given[content_class]
-        with self._policy_lock:
-            known = self._policies.get(content_class)
-        if known is None:
-            fetched = self._prefetch(content_class)
-            if fetched is not None and wait > 0 and fetched.wait(wait):
-                with self._policy_lock:
-                    known = self._policies.get(content_class)
-        return known or default_policy(content_class)
+    def cached_policy(self, content_class: str) -> Policy:
+        """The class's policy as known now: given, read from the server, or the built-in default."""
+        return self._policies.now(content_class)
 
     def load_policy(self, content_class: str = "default") -> Policy:
-        """Reads the class's policy from the server now (waits on the network); the default
-        floor when the server cannot be reached."""
-        if content_class in self._given:
-            return self._given[content_class]
-        answer = self.transport.request("GET", f"/api/v1/policies/{urllib.parse.quote(content_class, safe='')}")
-        if answer.ok and isinstance(answer.body, dict):
-            try:
-                policy = Policy.from_wire(answer.body, content_class)
-            except (ValueError, TypeError) as error:
-                log.warning("floorline: the server's policy for %s is unreadable: %s", content_class, error)
-                return default_policy(content_class)
-            with self._policy_lock:
-                self._policies[content_class] = policy
-            return policy
-        log.info("floorline: policy for %s not read (%s); using the default floor", content_class, answer.error_message())
-        return default_policy(content_class)
+        """Reads the class's policy from the server now (waits on the network); the given one
+        for a class given in code, the default floor when the server cannot be reached."""
+        if self._policies.is_given(content_class):
+            return self._policies.now(content_class)
+        return self._policies.load(content_class) or default_policy(content_class)
 
-    def _prefetch(self, content_class: str) -> threading.Event | None:
-        """Starts reading the class's policy once; the event is set when that read has ended."""
-        if not self.fetch_policies:
-            return None
-        with self._policy_lock:
-            fetched = self._fetched.get(content_class)
-            if fetched is not None:
-                return fetched
-            fetched = self._fetched[content_class] = threading.Event()
-
-        def fetch() -> None:
-            try:
-                self.load_policy(content_class)
-            except Exception:  # noqa: BLE001 - a background read must never surface
-                log.exception("floorline: reading the policy failed")
-            finally:
-                fetched.set()
-
-        threading.Thread(target=fetch, name="floorline-policy", daemon=True).start()
-        return fetched
+    def _notice_result(self, kind: str, result: dict[str, Any]) -> None:
+        """The server says which policy version judged each receipt: a new one means read it again."""
+        version, chain_id = result.get("policy_version"), result.get("chain_id")
+        if kind != "passes" or not isinstance(version, int) or not isinstance(chain_id, str):
+            return
+        with self._chains_lock:
+            chain = self._chains.get(chain_id)
+        if chain is not None and not chain.has_own_policy:
+            self._policies.notice_version(chain.content_class, version)
 
     # -- the surface ------------------------------------------------------------------------
 
-    def chain(self, chain_id: str, content_class: str = "default", *, policy: Any = None, metadata: Mapping[str, Any] | None = None) -> Chain:
-        given = None
-        if policy is not None:
-            given = policy if isinstance(policy, Policy) else Policy.from_wire({"version": None, **dict(policy)}, content_class)
-        else:
-            self.cached_policy(content_class)
-        return Chain(self, chain_id, content_class, given, metadata)
+    def chain(self, chain_id: str, content_class: str | None = None, *, policy: Any = None, metadata: Mapping[str, Any] | None = None, resume_after: int = 0, source: str | None = None) -> Chain:
+        """The chain with this id: the same object each time, so its passes go on being numbered;
+        asking for it again with another content class is an error. Starts its class's policy read.
+        `resume_after` is the number of passes a chain resumed after a restart already has;
+        `source` what it started from (its first input), to measure against."""
+        require_id("chain", "chain_id", chain_id)
+        if content_class is not None:
+            require_id("chain", "content_class", content_class)
+        optional_mapping("chain", "metadata", metadata)
+        optional_count("chain", "resume_after", resume_after)
+        if source is not None:
+            require_str("chain", "source", source)
+        with self._chains_lock:
+            known = self._chains.get(chain_id)
+            if known is not None:
+                if content_class is not None and content_class != known.content_class:
+                    raise ValueError(f"chain: {chain_id!r} is already a chain of class {known.content_class!r}, not {content_class!r}")
+                return known
+            cls = content_class or "default"
+            given = None if policy is None else as_given(policy, cls)
+            chain = self._chains[chain_id] = Chain(self, chain_id, cls, given, metadata, resume_after, source)
+            while len(self._chains) > MAX_CHAINS:
+                self._chains.popitem(last=False)
+        if given is None:
+            self._policies.start(cls, again=True)
+        return chain
 
     def distill(self, nodes: Iterable[Any], *, trace_id: str | None = None, chain_id: str | None = None, keep_nodes: bool = False) -> CompressedResidual:
         """Runs the trace compressor locally (raising MissingVerificationReceipt as the reference
         fails closed) and queues the trace."""
+        if isinstance(nodes, (str, bytes, Mapping)) or not isinstance(nodes, Iterable):
+            raise TypeError(f"distill: nodes must be a list, not {kind_of(nodes)}")
         wire = [node_dict(n) for n in nodes]
         residual = compress_trace(wire)
-        if trace_id is None:
-            # Stable across resends and reruns: the same nodes are the same trace.
-            trace_id = "t-" + hashlib.sha256(json.dumps(wire, sort_keys=True).encode("utf-8")).hexdigest()[:32]
-        body: dict[str, Any] = {"trace_id": trace_id, "nodes": wire, "residual_digest": residual.residual_digest, "keep_nodes": keep_nodes}
+        trace_id = trace_id_for(wire) if trace_id is None else require_id("distill", "trace_id", trace_id)
+        body: dict[str, Any] = {"trace_id": trace_id, "nodes": wire, "residual_digest": residual.residual_digest}
         if chain_id is not None:
             body["chain_id"] = chain_id
+        if keep_nodes:
+            body["keep_nodes"] = True
         self._delivery.enqueue("traces", body)
         return residual
 
     def retrieve(self, hash: str) -> Retrieval:
-        """An original back from the store (waits on the network); a miss is an answer, not an error."""
+        """An original back: from this client's queue while it is not yet delivered, else from the
+        server's store (waits on the network). A miss is an answer, not an error."""
+        require_str("retrieve", "hash", hash)
+        key = hash.strip().lower().removeprefix("hash=")
+        if 12 <= len(key) <= 64 and all(c in "0123456789abcdef" for c in key):
+            pending = self._delivery.pending_original(key, sha256_hex)
+            if pending is not None:
+                digest, original = pending
+                return Retrieval(True, digest, original, 200, body={"hash": digest, "original": original}, pending=True)
         answer = self.transport.request("POST", "/api/v1/retrieve", {"hash": hash})
         body = answer.body if isinstance(answer.body, dict) else {}
         if answer.ok:
             return Retrieval(True, str(body.get("hash", hash)), body.get("original"), answer.status, body=body)
         error = body.get("error") if isinstance(body.get("error"), dict) else {}
-        code = "unavailable" if answer.status == 0 else error.get("code")
+        code = "network_error" if answer.status == 0 else error.get("code")
         return Retrieval(False, hash, None, answer.status, code, error.get("message") or answer.error_message(), body)
 
-    def _cache_original(self, original: str, compressed: str, chain_id: str, pass_id: str, original_items: int | None, compressed_items: int | None) -> str:
-        key = sha256_hex(original)[:MARKER_KEY_LENGTH]
+    def _cache_original(self, original: str, compressed: str, key: str, chain_id: str, pass_id: str, original_items: int | None, compressed_items: int | None) -> None:
         body: dict[str, Any] = {"original": original, "compressed": compressed, "hash": key, "chain_id": chain_id, "pass_id": pass_id}
         if original_items is not None and compressed_items is not None:
             body["original_items"] = original_items
             body["compressed_items"] = compressed_items
         self._delivery.enqueue("originals", body)
-        return key
 
     def send(self, kind: str, payload: Mapping[str, Any]) -> None:
         """Queues a body of your own for one of the delivery endpoints ("passes", "boundaries",
@@ -329,14 +387,33 @@ class Floorline:
 
     @property
     def stats(self) -> dict[str, int]:
-        """Delivery counters: sent, retried, dropped (the queue was full), failed, queued."""
+        """Delivery counters: delivered (also as sent), retried, dropped (the queue was full),
+        refused, undelivered, failed (refused + undelivered), queued."""
         return self._delivery.stats()
 
     def flush(self, timeout: float | None = None) -> bool:
+        """Waits until everything queued got an answer (through outages, unless `timeout`)."""
         return self._delivery.flush(timeout)
 
-    def close(self, timeout: float | None = 10.0) -> bool:
-        return self._delivery.close(timeout)
+    def close(self, timeout: float | None = None, *, raise_on_loss: bool = False) -> DeliveryReport:
+        """Delivers while the server takes batches, until none has been taken for `timeout` seconds
+        (default `exit_timeout`), then stops: what is left is undelivered and goes to on_error.
+        Answers what became of everything recorded (true when nothing was lost); with
+        `raise_on_loss`, raises ReceiptsLost instead on any loss."""
+        with self._close_lock:
+            if self._closed is None:
+                unwatch_exit(self)
+                report = self._delivery.close(self.exit_timeout if timeout is None else timeout)
+                if not report.ok and self._uses_default_on_error:
+                    warn(loss_line(report, self.url, self._delivery.last_problem))
+                self._closed = report
+            report = self._closed
+        if raise_on_loss and not report.ok:
+            raise ReceiptsLost(report, self.url)
+        return report
+
+    def _close_at_exit(self) -> None:
+        self.close()
 
     def __enter__(self) -> Floorline:
         return self

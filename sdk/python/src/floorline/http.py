@@ -107,7 +107,15 @@ class Transport:
             return Answer(error.code, _decode(raw, content_type), _lower(error.headers), error.reason or "")
         except (OSError, http.client.HTTPException, ValueError) as error:
             # URLError, refused and reset connections, timeouts and truncated answers alike.
-            return Answer(0, problem=f"{type(error).__name__}: {error}")
+            return Answer(0, problem=f"cannot reach {self.base} ({_why(error)})")
+
+
+def _why(error: BaseException) -> str:
+    """The reason under urllib's wrapping: "[Errno 111] Connection refused", "timed out"."""
+    reason = getattr(error, "reason", None)
+    inner = reason if isinstance(reason, BaseException) else error
+    text = getattr(inner, "strerror", None) or str(inner) or type(inner).__name__
+    return str(text)
 
 
 def _lower(headers: Any) -> dict[str, str]:

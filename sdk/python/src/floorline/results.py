@@ -57,11 +57,13 @@ class PassResult:
     directive: str
     manifest_digest: str
     receipt: dict[str, Any]
-    #: The measurement of the output (the answer of POST /api/v1/measure), None when the
-    #: caller gave the density itself.
-    measured: dict[str, Any] | None
+    #: The measurement of the output (the answer of POST /api/v1/measure); its density is the
+    #: receipt's unless the caller claimed one.
+    measured: dict[str, Any]
     #: The output to carry forward: the compressor's, plus the CCR marker with cache_originals.
     output: str
+    #: With cache_originals, the key the input was cached under (the marker's); else None.
+    original_key: str | None = None
 
     @property
     def proceed(self) -> bool:
@@ -111,14 +113,17 @@ class Retrieval:
     original: str | None = None
     status: int = 200
     #: The server's error code on a miss (`unknown_hash`, `evicted`, `expired`,
-    #: `ambiguous_hash`), or `unavailable` when Floorline could not be reached.
+    #: `ambiguous_hash`), or `network_error` when Floorline could not be reached.
     code: str | None = None
     message: str | None = None
     body: dict[str, Any] = field(default_factory=dict)
+    #: True when the original came from this client's own queue, not yet answered for by the server.
+    pending: bool = False
 
 
-def default_strategy(manifest: Manifest) -> str:
-    """The strategy the guard's own directive names: a pass that is still whole but leaves no
-    room ("next pass will collapse") is kept and compression halts; any other breach (unparseable,
-    schema invalid, too sparse, past the last pass) restores the previous pass's output."""
-    return "halt" if manifest.directive.endswith("next pass will collapse.") else "restore"
+def default_strategy(manifest: Manifest | PassResult | str) -> str:
+    """The strategy when the agent picks none, as the guard's directives say: a floor breach (the
+    output unparseable or schema-invalid) restores the previous pass's output and names it;
+    COLLAPSE_IMMINENT (past the last pass, too small, too sparse) halts on it."""
+    verdict = manifest if isinstance(manifest, str) else manifest.verdict
+    return "restore" if verdict == "FLOOR_BREACH_DETECTED" else "halt"
