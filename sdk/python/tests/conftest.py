@@ -16,6 +16,22 @@ import pytest  # noqa: E402
 LENIENT = {"min_size_bytes": 1, "min_semantic_density": 0.1, "max_pass_number": 100_000}
 
 
+@pytest.fixture
+def fake():
+    """Recording fake servers (fake_server.py), each made from a script of answers, closed after the test."""
+    from fake_server import FakeServer
+
+    servers = []
+
+    def make(script):
+        servers.append(FakeServer(script))
+        return servers[-1]
+
+    yield make
+    for s in servers:
+        s.close()
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """The built app, started once for the session with a throw-away data folder."""

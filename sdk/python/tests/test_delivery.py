@@ -7,7 +7,6 @@ import socket
 import time
 
 import pytest
-from fake_server import FakeServer
 
 from floorline import Floorline
 
@@ -19,18 +18,6 @@ def closed_port_url() -> str:
         s.bind(("127.0.0.1", 0))
         return f"http://127.0.0.1:{s.getsockname()[1]}"
 
-
-@pytest.fixture
-def fake():
-    servers = []
-
-    def make(script):
-        servers.append(FakeServer(script))
-        return servers[-1]
-
-    yield make
-    for s in servers:
-        s.close()
 
 
 @pytest.mark.parametrize("status", [429, 503])

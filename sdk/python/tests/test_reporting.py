@@ -15,7 +15,6 @@ import time
 
 import pytest
 from conftest import SDK
-from fake_server import FakeServer
 
 from floorline import Floorline, ReceiptsLost
 
@@ -38,18 +37,6 @@ def stored(body):
         return 201, {}, {"results": [{"chain_id": r["chain_id"], "pass_id": r["pass_id"], "policy_version": 0} for r in body["receipts"]]}
     return 201, {}, {}
 
-
-@pytest.fixture
-def fake():
-    servers = []
-
-    def make(script):
-        servers.append(FakeServer(script))
-        return servers[-1]
-
-    yield make
-    for s in servers:
-        s.close()
 
 
 def client(url: str, **kwargs) -> Floorline:
