@@ -155,18 +155,17 @@ def run_agent(url: str, extra: str = "") -> tuple[subprocess.CompletedProcess[st
     return done, time.monotonic() - started
 
 
-def test_at_exit_an_unreachable_server_holds_the_process_no_longer_than_exit_timeout():
+def test_at_exit_an_unreachable_server_holds_the_process_for_exit_timeout_5_s_by_default():
     url = closed_port_url()
-    done, took = run_agent(url, ", exit_timeout=0.6")
-    assert done.returncode == 0, done.stderr
-    assert took < 4
-    assert f"cannot reach {url}" in done.stderr
-    assert f"0 of 3 items delivered to {url}" in done.stderr and "3 undelivered" in done.stderr
-
-
-def test_at_exit_the_wait_is_5_s_by_default():
-    done, took = run_agent(closed_port_url())
-    assert 4.5 <= took < 9, done.stderr
+    short, took_short = run_agent(url, ", exit_timeout=0.6")
+    assert short.returncode == 0, short.stderr
+    assert f"cannot reach {url}" in short.stderr
+    assert f"0 of 3 items delivered to {url}" in short.stderr and "3 undelivered" in short.stderr
+    default, took_default = run_agent(closed_port_url())
+    assert 4.5 <= took_default < 12, default.stderr
+    # Compared with each other, not with a clock: starting Python and the SDK took seconds on
+    # a loaded CI machine. 0.6 s against 5 s of waiting leaves 4.4 s between the two.
+    assert took_default - took_short > 2.5, (took_short, took_default)
 
 
 def test_retrieve_finds_an_original_still_in_the_queue(fake):
