@@ -18,8 +18,10 @@ const nextConfig = {
       // Pages served by scripts/start.ts carry a policy with a nonce of their own (it sets the
       // request's Content-Security-Policy header for Next.js to read the nonce from, and the
       // answer's): this one is only for everything else, and for `next dev` / a bare `next start`.
+      // Not for the route handlers that answer a policy of their own (stored content as text,
+      // the API reference): a header set here would replace theirs.
       {
-        source: "/:path*",
+        source: "/:path((?!docs/api$|originals/[^/]+/content$|api/v1/originals/[^/]+$).*)",
         missing: [{ type: "header", key: "content-security-policy" }],
         headers: [{ key: "Content-Security-Policy", value: fallbackPolicy() }],
       },

@@ -280,3 +280,24 @@ test("the demo's restore boundary links to the original recorded for the restore
   await expect(loss).toContainText("[].items[].sku dropped in all 24 items");
   await expect(loss).toContainText("(root) shortened in 1 of 1 array: 120 → 12 elements");
 });
+
+test("stored content answered as text keeps its own sandbox policy; so does the API reference", async ({ request }) => {
+  const hash = await store(request, { original: `<script>alert(1)</script> ${salt()}`, compressed: "x" });
+  for (const path of [`/originals/${hash}/content`, `/api/v1/originals/${hash}?raw=1`]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()["content-type"], path).toContain("text/plain");
+    // One policy, the route's: the app's page policy (scripts from this origin) must not replace it.
+    expect(response.headers()["content-security-policy"], path).toBe("default-src 'none'; sandbox");
+  }
+  const reference = await request.get("/docs/api");
+  const policy = reference.headers()["content-security-policy"] ?? "";
+  const directive = (name: string) =>
+    policy
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith(`${name} `));
+  // The reference's own: no inline script (the app's generic policy allows it), workers from blobs.
+  expect(directive("script-src")).toBe("script-src 'self'");
+  expect(directive("worker-src")).toBe("worker-src 'self' blob:");
+});
