@@ -77,6 +77,13 @@ export interface FoldedPasses {
   passes: InsertedPass[];
 }
 
+/** The summary columns both writers of `chains` insert (the fold and the full recompute), in their order. */
+const CHAIN_SUMMARY_COLUMNS = sql.raw(`chain_id, content_class, pass_count, boundary_count, last_pass_id,
+  last_pass_number, last_verdict, collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at,
+  has_floor_breach, has_collapse_imminent, mismatch_count, checked_mismatch_count, measurement_mismatch_count,
+  integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number, min_density,
+  min_measured_density, min_size_bytes, first_seen_at, last_activity_at`);
+
 /** The columns of `passes` the fold below reads. */
 const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
   current_size_bytes, semantic_density_score, measured_density, content_class, verdict, effective_verdict, directive,
@@ -230,13 +237,7 @@ const WRITE_FOLDED = sql`
     returning ${CHAIN_SNAPSHOT}
   ),
   created as (
-    insert into chains (
-      chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-      collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-      mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
-      restore_not_honoured_count, halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at,
-      last_activity_at
-    )
+    insert into chains (${CHAIN_SUMMARY_COLUMNS})
     select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
       mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
@@ -338,13 +339,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
 export async function refreshChainSummaries(tx: Executor, chainIds: readonly string[]): Promise<void> {
   if (chainIds.length === 0) return;
   await tx.execute(sql`
-    insert into chains (
-      chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
-      collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
-      mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
-      restore_not_honoured_count, halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at,
-          last_activity_at
-    )
+    insert into chains (${CHAIN_SUMMARY_COLUMNS})
     select
       ids.chain_id,
       coalesce(last.content_class, 'default'),

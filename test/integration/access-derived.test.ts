@@ -20,7 +20,7 @@ import { col, queryRows } from "@/db/sql";
 import { sha256Hex } from "@/lib/guard/hash";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { bearer, setUpCleanAccessState } from "./access-helpers";
-import { type Answer, call, expectError } from "./api-helpers";
+import { type Answer, call, expectError, contentReceipt } from "./api-helpers";
 
 setUpTestDatabase();
 setUpCleanAccessState();
@@ -49,21 +49,7 @@ const keys = {} as Record<Caller | "read", string>;
 
 const marker = (hash: string) => `Billing notes. [Content compressed. Retrieve more: hash=${hash.slice(0, 12)}]`;
 
-function receipt(chainId: string, passNumber: number, content: string | null, extra: Record<string, unknown> = {}) {
-  const text = content ?? "";
-  return {
-    chain_id: chainId,
-    pass_id: `${chainId}.p${passNumber}`,
-    pass_number: passNumber,
-    current_content_hash: sha256Hex(text),
-    current_size_bytes: Buffer.byteLength(text),
-    is_parseable: true,
-    schema_valid: true,
-    semantic_density_score: 0.9,
-    ...(content === null ? {} : { content }),
-    ...extra,
-  };
-}
+const receipt = contentReceipt;
 
 const passes = (caller: Caller, body: unknown) =>
   call(postPasses, jsonRequest("/api/v1/passes", { body, headers: bearer(keys[caller]) }));

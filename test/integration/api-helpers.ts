@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb, summariesSettled } from "@/db/index";
 import { col, onlyRow, queryRows } from "@/db/sql";
+import { sha256Hex } from "@/lib/guard/hash";
 import { jsonRequest } from "../support/database";
 
 export interface Answer<T = any> {
@@ -116,3 +117,28 @@ const fixture = <T>(name: string): T =>
   JSON.parse(readFileSync(path.join(__dirname, "../fixtures", name), "utf8")) as T;
 export const guardVectors = (): GuardVector[] => fixture("guard-public.json");
 export const traceVectors = (): TraceVector[] => fixture("trace-public.json");
+
+/**
+ * A pass receipt whose hash and size are those of `content` (sent along unless null), judged
+ * safe by its client; `extra` adds or replaces fields.
+ */
+export function contentReceipt(
+  chainId: string,
+  passNumber: number,
+  content: string | null,
+  extra: Record<string, unknown> = {},
+) {
+  const text = content ?? "";
+  return {
+    chain_id: chainId,
+    pass_id: `${chainId}.p${passNumber}`,
+    pass_number: passNumber,
+    current_content_hash: sha256Hex(text),
+    current_size_bytes: Buffer.byteLength(text),
+    is_parseable: true,
+    schema_valid: true,
+    semantic_density_score: 0.9,
+    ...(content === null ? {} : { content }),
+    ...extra,
+  };
+}

@@ -21,7 +21,7 @@ import { renderMetrics } from "@/lib/observability/metrics";
 import { sha256Hex } from "@/lib/guard/hash";
 import { measure, measureDetailed } from "@/lib/measure/index";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
-import { call, countRows, expectError, post } from "./api-helpers";
+import { call, countRows, expectError, post, contentReceipt } from "./api-helpers";
 
 setUpTestDatabase();
 
@@ -30,22 +30,8 @@ const SOURCE =
 const VOID = "The document discusses various topics. The update brings several changes.";
 const FLOOR = { min_size_bytes: 0, min_semantic_density: 0.3, max_pass_number: 10 };
 
-function receipt(chainId: string, passNumber: number, content: string | null, extra: Record<string, unknown> = {}) {
-  const text = content ?? "";
-  return {
-    chain_id: chainId,
-    pass_id: `${chainId}.p${passNumber}`,
-    pass_number: passNumber,
-    current_content_hash: sha256Hex(text),
-    current_size_bytes: Buffer.byteLength(text),
-    is_parseable: true,
-    schema_valid: true,
-    semantic_density_score: 0.9,
-    content_class: "ms-client",
-    ...(content === null ? {} : { content }),
-    ...extra,
-  };
-}
+const receipt = (chainId: string, passNumber: number, content: string | null, extra: Record<string, unknown> = {}) =>
+  contentReceipt(chainId, passNumber, content, { content_class: "ms-client", ...extra });
 
 async function putFloor(contentClass: string, body: Record<string, unknown>) {
   const answer = await call(
