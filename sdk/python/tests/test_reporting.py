@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -138,34 +139,37 @@ def test_close_waits_while_the_server_takes_batches_however_long_the_queue_takes
 
 
 UNREACHABLE = """
-import sys
+import sys, time
 sys.path.insert(0, {src!r})
 from floorline import Floorline
+began = time.monotonic()
 with Floorline({url!r}{extra}) as fl:
     chain = fl.chain("exit-2")
     for n in range(3):
         chain.record_pass("in %d" % n, "out %d" % n, semantic_density_score=0.9)
+print("agent-took=%f" % (time.monotonic() - began), file=sys.stderr)
 """
 
 
 def run_agent(url: str, extra: str = "") -> tuple[subprocess.CompletedProcess[str], float]:
+    """Runs the agent; the time is the agent's own, from its client's start to its close
+    (starting Python and importing the SDK took seconds on a loaded CI machine)."""
     script = UNREACHABLE.format(src=str(SDK / "src"), url=url, extra=extra)
-    started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    return done, time.monotonic() - started
+    took = re.search(r"agent-took=([0-9.]+)", done.stderr)
+    assert took, done.stderr
+    return done, float(took.group(1))
 
 
 def test_at_exit_an_unreachable_server_holds_the_process_for_exit_timeout_5_s_by_default():
     url = closed_port_url()
     short, took_short = run_agent(url, ", exit_timeout=0.6")
     assert short.returncode == 0, short.stderr
+    assert took_short < 3, short.stderr
     assert f"cannot reach {url}" in short.stderr
     assert f"0 of 3 items delivered to {url}" in short.stderr and "3 undelivered" in short.stderr
     default, took_default = run_agent(closed_port_url())
     assert 4.5 <= took_default < 12, default.stderr
-    # Compared with each other, not with a clock: starting Python and the SDK took seconds on
-    # a loaded CI machine. 0.6 s against 5 s of waiting leaves 4.4 s between the two.
-    assert took_default - took_short > 2.5, (took_short, took_default)
 
 
 def test_retrieve_finds_an_original_still_in_the_queue(fake):
