@@ -102,6 +102,34 @@ export function looksLikeBase64(s: string): boolean {
   return !hexOnly;
 }
 
+/**
+ * Base64 as `base64(1)` and MIME (RFC 2045) write it: lines of one width, a multiple of 4, the
+ * last one no longer, each ended by a line break (LF or CRLF; the last break may be missing).
+ * Such a text is the one run its lines make; any other text is returned as it is. (Since
+ * floorline-facts/4: before it, a wrapped run was not base64, and `base64(1)`'s own output
+ * measured 0.)
+ */
+export function unwrapBase64(s: string): string {
+  if (s.indexOf("\n") < 0) return s;
+  const lines = s.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  let width = 0;
+  for (let n = 0; n < lines.length; n++) {
+    let line = lines[n] as string;
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    lines[n] = line;
+    if (n === 0) width = line.length;
+    const last = n === lines.length - 1;
+    if (line.length === 0 || (last ? line.length > width : line.length !== width)) return s;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (sextet(c) < 0 && c !== 61) return s;
+    }
+  }
+  if (lines.length === 0 || (lines.length > 1 && width % 4 !== 0)) return s;
+  return lines.join("");
+}
+
 /** Layers of base64 read through: base64 of base64 of text is that text. */
 const MAX_LAYERS = 3;
 

@@ -18,20 +18,34 @@ const RUN = 4;
 
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
-/** JSON against a source: leaves stated more often than the source's (null: not JSON) states them. */
-export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc | null): number {
+/**
+ * JSON against a source: leaves stated more often than the source's (null: not JSON) states
+ * them. With `byValue` (no schema), a leaf at a path the source does not have (the JSON changed
+ * its shape) is a repeat when its value is stated more often than the source states that value.
+ */
+export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc | null, byValue = false): number {
   const allowed = lexicon.counts();
-  if (source) for (let n = 0; n < source.count; n++) allowed.add(source.key[n] as number);
+  const allowedValues = lexicon.counts();
+  if (source)
+    for (let n = 0; n < source.count; n++) {
+      allowed.add(source.key[n] as number);
+      allowedValues.add(source.value[n] as number);
+    }
   const seen = lexicon.counts();
+  const seenValues = lexicon.counts();
   let total = 0;
   let padding = 0;
   for (let n = 0; n < json.count; n++) {
     const bytes = json.bytes(n);
     const id = json.key[n] as number;
     total += bytes;
-    const count = seen.add(id);
     const limit = allowed.get(id);
-    if (count > Math.max(limit, 1)) padding += bytes * REPEAT_COST;
+    if (byValue && limit === 0) {
+      const value = json.value[n] as number;
+      if (seenValues.add(value) > Math.max(allowedValues.get(value), 1)) padding += bytes * REPEAT_COST;
+      continue;
+    }
+    if (seen.add(id) > Math.max(limit, 1)) padding += bytes * REPEAT_COST;
   }
   return total === 0 ? 1 : clamp01(1 - padding / total);
 }

@@ -126,10 +126,17 @@ export class FactTable {
     return f;
   }
 
-  /** Whether the index states fact `f`. */
-  states(index: FactIndex, f: number): boolean {
+  /**
+   * Whether the index states fact `f`. A JSON fact in JSON content is stated at its path (or its
+   * last key) with its value; `byValue` (no field is required of the content) lets the value's
+   * own keys state it wherever they are, as in text: a re-keyed or columnar JSON keeps its values.
+   */
+  states(index: FactIndex, f: number, byValue = false): boolean {
     const a = this.pathA[f] as number;
-    if (index.json && a >= 0) return marked(index, a) || marked(index, this.pathB[f] as number);
+    if (index.json && a >= 0) {
+      if (marked(index, a) || marked(index, this.pathB[f] as number)) return true;
+      if (!byValue) return false;
+    }
     const seqs = this.lexicon.seqs;
     const need = this.need[f] as number;
     const from = seqs.start[need] as number;

@@ -23,7 +23,7 @@ import { fieldHolds, parseJson } from "./schema";
 import { analyseSource, type SourceAnalysis, SourceCache, sourceStats } from "./source";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
-export const METHOD = "floorline-facts/3";
+export const METHOD = "floorline-facts/4";
 export { MEASURE_FORMATS, type MeasuredFormat, type MeasureFormat } from "./read";
 
 /** Lost facts listed in an answer, at most. */
@@ -67,11 +67,11 @@ export interface DetailedMeasurement extends Measurement {
 }
 
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null): number {
+function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null, byValue = false): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
-    return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null);
+    return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null, byValue);
   }
   return textEfficiency(lexicon, doc.text, source?.text ?? null, source?.keys ?? null);
 }
@@ -212,6 +212,8 @@ function measureWith(
     }
   }
 
+  // Without a schema to hold it to, JSON may change its shape and keep its values (since /4).
+  const byValue = required.length === 0;
   let total = 0;
   let kept = 0;
   const counts: FactCounts = { in_source: 0, retained: 0, recoverable: 0, lost: 0 };
@@ -223,12 +225,12 @@ function measureWith(
     const specific = facts.specific[f] === 1;
     total += weight;
     if (specific) counts.in_source++;
-    if (index && facts.states(index, f)) {
+    if (index && facts.states(index, f, byValue)) {
       kept += weight;
       if (specific) counts.retained++;
       continue;
     }
-    const from = originals.find((o) => facts.states(o.index, f));
+    const from = originals.find((o) => facts.states(o.index, f, byValue));
     if (from) {
       kept += weight * RECOVERABLE_CREDIT;
       if (specific) {
@@ -254,7 +256,7 @@ function measureWith(
       // A source that states nothing specific leaves nothing to lose: the content is judged on its own.
       density = specificity(doc) * efficiency(lexicon, doc, null);
     } else {
-      density = (kept / total) * efficiency(lexicon, doc, source);
+      density = (kept / total) * efficiency(lexicon, doc, source, byValue);
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));

@@ -1,6 +1,6 @@
 // Reading a content or a source into a document, as its format says (docs/measurement.md,
 // "Reading the content"): JSON, base64 (decoded, then read as what it holds) or text.
-import { base64Text, isPrintable, looksLikeBase64 } from "./base64";
+import { base64Text, isPrintable, looksLikeBase64, unwrapBase64 } from "./base64";
 import { type FactIndex, newIndex } from "./facts";
 import { indexJson, type JsonDoc, jsonSpecificity } from "./json";
 import { readJson } from "./json-read";
@@ -63,13 +63,14 @@ function looksEncoded(s: string): boolean {
 }
 
 export function decode(lexicon: Lexicon, content: string, format: MeasureFormat, store: TokenStore): Decoded {
-  if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
-    const text = base64Text(content);
+  const run = format === "text" || format === "json" ? content : unwrapBase64(content);
+  if (format === "base64" || (format === "any" && looksLikeBase64(run))) {
+    const text = base64Text(run);
     if (format === "base64" || (text !== null && isPrintable(text))) {
       if (text === null) return { format: "base64", parseable: false, doc: null, text: "" };
       return { format: "base64", parseable: true, doc: readDoc(lexicon, text, false, store), text };
     }
-    if (looksEncoded(content)) return { format: "base64", parseable: false, doc: null, text: "" };
+    if (looksEncoded(run)) return { format: "base64", parseable: false, doc: null, text: "" };
   }
   if (format === "json") {
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
@@ -82,8 +83,9 @@ export function decode(lexicon: Lexicon, content: string, format: MeasureFormat,
 
 /** The source as its passes are read: base64 that decodes to text is that text, anything else as written. */
 export function sourceText(source: string, format: MeasureFormat): string {
-  if (format === "base64" || (format === "any" && looksLikeBase64(source))) {
-    const text = base64Text(source);
+  const run = format === "text" || format === "json" ? source : unwrapBase64(source);
+  if (format === "base64" || (format === "any" && looksLikeBase64(run))) {
+    const text = base64Text(run);
     if (text !== null && isPrintable(text)) return text;
   }
   return source;

@@ -108,6 +108,58 @@ function errorLineNeed(lexicon: Lexicon, store: TokenStore, a: number, b: number
   return seqs.take();
 }
 
+const startsWith = (store: TokenStore, l: number, prefix: string): boolean => {
+  const text = store.texts[store.lineText[l] as number] as string;
+  const from = store.lineFrom[l] as number;
+  return (store.lineTo[l] as number) - from >= prefix.length && text.startsWith(prefix, from);
+};
+
+/** Header lines of a unified diff that say nothing a reader of the change needs. */
+const DIFF_INCIDENTAL = [
+  "index ",
+  "new file mode ",
+  "deleted file mode ",
+  "old mode ",
+  "new mode ",
+  "similarity index ",
+];
+
+/**
+ * In a unified diff (a text with a hunk, `@@ -a,b +c,d @@`), the lines a reader of the change
+ * does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, the
+ * `index` hashes and the file modes. What changed (`+` and `-` lines), the files (`diff --git`,
+ * `---`, `+++`) and everything around the diff (a commit's message, its stat) stay facts. Null
+ * when the text holds no hunk.
+ */
+export function incidentalLines(doc: TextDoc): Uint8Array | null {
+  const { store } = doc;
+  let out: Uint8Array | null = null;
+  let inHunk = false;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const text = store.texts[store.lineText[l] as number] as string;
+    const from = store.lineFrom[l] as number;
+    const empty = (store.lineTo[l] as number) === from;
+    const first = empty ? -1 : text.charCodeAt(from);
+    let incidental = false;
+    if (startsWith(store, l, "@@ -")) {
+      inHunk = true;
+      incidental = true;
+    } else if (inHunk && (empty || first === 32 || first === 92)) incidental = true;
+    else if (inHunk && (first === 43 || first === 45)) incidental = false;
+    else {
+      inHunk = false;
+      incidental = DIFF_INCIDENTAL.some((prefix) => startsWith(store, l, prefix));
+    }
+    if (!incidental) continue;
+    out ??= new Uint8Array(doc.endLine - doc.firstLine);
+    out[l - doc.firstLine] = 1;
+  }
+  // Without a hunk, a line that opens with "index " is prose.
+  if (out === null) return null;
+  for (let l = doc.firstLine; l < doc.endLine; l++) if (startsWith(store, l, "@@ -")) return out;
+  return null;
+}
+
 /**
  * The facts of a text. Lines with the same template (their words, with each value replaced
  * by its kind) are records of one kind: a value that differs from record to record is worth
@@ -149,9 +201,10 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
     }
   }
   let logs: boolean | null = null;
+  const incidental = incidentalLines(doc);
   for (let l = 0; l < lines; l++) {
     const t = templateOf[l] as number;
-    if (t < 0) continue;
+    if (t < 0 || (incidental !== null && incidental[l] === 1)) continue;
     const size = rows[t] as number;
     const line = doc.firstLine + l;
     const a = store.lineStart[line] as number;
