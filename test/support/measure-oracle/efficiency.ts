@@ -18,18 +18,27 @@ const RUN = 4;
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
 /** JSON against a source: leaves stated more often than the source's (null: not JSON) states them. */
-export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc | null): number {
-  const allowed = lexicon.counts();
-  if (source) for (let n = 0; n < source.count; n++) allowed.add(source.key[n] as number);
-  const seen = lexicon.counts();
+export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc | null, byValue = false): number {
+  const allowed = new Map<number, number>();
+  const allowedValues = new Map<number, number>();
+  for (let n = 0; n < (source?.count ?? 0); n++) {
+    const s = source as JsonDoc;
+    allowed.set(s.key[n] as number, (allowed.get(s.key[n] as number) ?? 0) + 1);
+    allowedValues.set(s.value[n] as number, (allowedValues.get(s.value[n] as number) ?? 0) + 1);
+  }
+  const seen = new Map<number, number>();
   let total = 0;
   let padding = 0;
   for (let n = 0; n < json.count; n++) {
     const bytes = json.bytes(n);
-    const id = json.key[n] as number;
     total += bytes;
-    const count = seen.add(id);
-    const limit = allowed.get(id);
+    // /4: a leaf at a path=value the source never states (the JSON changed shape), without a
+    // schema, is a repeat when its value is stated more often than the source states it.
+    const reshaped = byValue && !allowed.has(json.key[n] as number);
+    const id = reshaped ? -1 - (json.value[n] as number) : (json.key[n] as number);
+    const limit = reshaped ? (allowedValues.get(json.value[n] as number) ?? 0) : (allowed.get(id) ?? 0);
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
     if (count > Math.max(limit, 1)) padding += bytes * REPEAT_COST;
   }
   return total === 0 ? 1 : clamp01(1 - padding / total);

@@ -126,10 +126,11 @@ export class FactTable {
     return f;
   }
 
-  /** Whether the index states fact `f`. */
-  states(index: FactIndex, f: number): boolean {
+  /** Whether the index states fact `f`; /4: `byValue`, a JSON fact by its value's keys too. */
+  states(index: FactIndex, f: number, byValue = false): boolean {
     const a = this.pathA[f] as number;
-    if (index.json && a >= 0) return marked(index, a) || marked(index, this.pathB[f] as number);
+    if (index.json && a >= 0 && (marked(index, a) || marked(index, this.pathB[f] as number))) return true;
+    if (index.json && a >= 0 && !byValue) return false;
     const seqs = this.lexicon.seqs;
     const need = this.need[f] as number;
     const from = seqs.start[need] as number;

@@ -1,7 +1,8 @@
 // A frozen copy of lib/measure as it stood before its speed work (main at 27b0eeb, method
-// floorline-facts/3): the oracle test/unit/measure/oracle.test.ts holds the optimised
-// implementation to, field for field. Never edit it to make a test pass: a difference is a
-// change of the method's answers, which needs a new method version.
+// floorline-facts/3), with the rules of floorline-facts/4 written in plainly (regular
+// expressions, whole lines; marked "/4" below): the oracle test/unit/measure/oracle.test.ts
+// holds the optimised implementation to, field for field. Never edit it to make a test pass: a
+// difference is a change of the method's answers, which needs a new method version.
 // Measured density (shared/API.md, "Measured density"; the method: docs/measurement.md).
 // One pure function, the same in the server and in the SDKs: content (and the chain's
 // source) in, parseability, schema validity, density and the facts a pass kept, can get
@@ -20,7 +21,7 @@ import { fieldHolds, opensLikeJson, parseJson } from "./schema";
 import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
-export const METHOD = "floorline-facts/3";
+export const METHOD = "floorline-facts/4";
 export const MEASURE_FORMATS = ["text", "json", "base64", "any"] as const;
 export type MeasureFormat = (typeof MEASURE_FORMATS)[number];
 export type MeasuredFormat = "text" | "json" | "base64";
@@ -107,7 +108,28 @@ function looksEncoded(s: string): boolean {
   return upper && lower && digit;
 }
 
-function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decoded {
+/**
+ * /4: base64 in lines of one width (a multiple of 4 when there are two or more, the last no
+ * longer; LF or CRLF, the last break optional) is the run its lines make.
+ */
+function unwrapped(s: string, format: MeasureFormat): string {
+  if (format === "text" || format === "json" || !s.includes("\n")) return s;
+  const lines = s
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => line.replace(/\r$/, ""));
+  const width = lines[0]?.length ?? 0;
+  const ok =
+    lines.every(
+      (line, n) =>
+        /^[A-Za-z0-9+/=]+$/.test(line) && (n === lines.length - 1 ? line.length <= width : line.length === width),
+    ) &&
+    (lines.length === 1 || width % 4 === 0);
+  return ok ? lines.join("") : s;
+}
+
+function decode(lexicon: Lexicon, written: string, format: MeasureFormat): Decoded {
+  const content = unwrapped(written, format);
   if (format === "base64" || (format === "any" && looksLikeBase64(content))) {
     const text = base64Text(content);
     if (format === "base64" || (text !== null && isPrintable(text))) {
@@ -118,20 +140,21 @@ function decode(lexicon: Lexicon, content: string, format: MeasureFormat): Decod
   }
   if (format === "json") {
     // Content its consumer cannot read carries nothing it can use: measured like undecodable base64.
-    const doc = readDoc(lexicon, content, true);
-    return { format: "json", parseable: doc !== null, doc, text: content };
+    const doc = readDoc(lexicon, written, true);
+    return { format: "json", parseable: doc !== null, doc, text: written };
   }
-  const doc = readDoc(lexicon, content, false);
-  return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: content };
+  const doc = readDoc(lexicon, written, false);
+  return { format: doc?.kind === "json" && format === "any" ? "json" : "text", parseable: true, doc, text: written };
 }
 
 /** The source as its passes are read: base64 that decodes to text is that text, anything else as written. */
-function sourceText(source: string, format: MeasureFormat): string {
+function sourceText(written: string, format: MeasureFormat): string {
+  const source = unwrapped(written, format);
   if (format === "base64" || (format === "any" && looksLikeBase64(source))) {
     const text = base64Text(source);
     if (text !== null && isPrintable(text)) return text;
   }
-  return source;
+  return written;
 }
 
 function indexOf(lexicon: Lexicon, doc: Doc): FactIndex {
@@ -156,11 +179,17 @@ function specificity(doc: Doc): number {
 }
 
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(lexicon: Lexicon, doc: Doc, source: Doc | null, sourceKeys: Counts | null): number {
+function efficiency(
+  lexicon: Lexicon,
+  doc: Doc,
+  source: Doc | null,
+  sourceKeys: Counts | null,
+  byValue = false,
+): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
-    return jsonEfficiency(lexicon, doc.json, source.kind === "json" ? source.json : null);
+    return jsonEfficiency(lexicon, doc.json, source.kind === "json" ? source.json : null, byValue);
   }
   return textEfficiency(lexicon, doc.text, source?.kind === "text" ? source.text : null, sourceKeys);
 }
@@ -259,6 +288,8 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
     }
   }
 
+  // /4: without required fields, a JSON fact is also stated by its value's keys, wherever they are.
+  const byValue = (options.requiredFields ?? []).length === 0;
   let total = 0;
   let kept = 0;
   const counts: FactCounts = { in_source: 0, retained: 0, recoverable: 0, lost: 0 };
@@ -270,12 +301,12 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
     const specific = facts.specific[f] === 1;
     total += weight;
     if (specific) counts.in_source++;
-    if (index && facts.states(index, f)) {
+    if (index && facts.states(index, f, byValue)) {
       kept += weight;
       if (specific) counts.retained++;
       continue;
     }
-    const from = originals.find((o) => facts.states(o.index, f));
+    const from = originals.find((o) => facts.states(o.index, f, byValue));
     if (from) {
       kept += weight * RECOVERABLE_CREDIT;
       if (specific) {
@@ -308,7 +339,7 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
         for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
           sourceKeys.add(seqs.pool[k] as number);
       }
-      density = (kept / total) * efficiency(lexicon, doc, sourceDoc, sourceKeys);
+      density = (kept / total) * efficiency(lexicon, doc, sourceDoc, sourceKeys, byValue);
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));

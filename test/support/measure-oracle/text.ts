@@ -108,6 +108,25 @@ function errorLineNeed(lexicon: Lexicon, store: TokenStore, a: number, b: number
 }
 
 /**
+ * /4: in a unified diff (a text with a line opening `@@ -`), the lines a reader of the change
+ * does not need: hunk headers and the context lines within hunks (a space, a backslash or
+ * nothing first), and `index`, file-mode and similarity lines. One flag per line of the doc.
+ */
+function diffIncidental(doc: TextDoc): boolean[] {
+  const lines: string[] = [];
+  for (let l = doc.firstLine; l < doc.endLine; l++) lines.push(doc.store.lineString(l));
+  if (!lines.some((line) => line.startsWith("@@ -"))) return lines.map(() => false);
+  let inHunk = false;
+  return lines.map((line) => {
+    if (line.startsWith("@@ -")) return (inHunk = true);
+    if (inHunk && /^([ \\]|$)/.test(line)) return true;
+    if (inHunk && /^[+-]/.test(line)) return false;
+    inHunk = false;
+    return /^(index |new file mode |deleted file mode |old mode |new mode |similarity index )/.test(line);
+  });
+}
+
+/**
  * The facts of a text. Lines with the same template (their words, with each value replaced
  * by its kind) are records of one kind: a value that differs from record to record is worth
  * the share of records that state it, so thirty request lines weigh like one line, not thirty.
@@ -148,9 +167,10 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
     }
   }
   let logs: boolean | null = null;
+  const incidental = diffIncidental(doc);
   for (let l = 0; l < lines; l++) {
     const t = templateOf[l] as number;
-    if (t < 0) continue;
+    if (t < 0 || incidental[l]) continue;
     const size = rows[t] as number;
     const line = doc.firstLine + l;
     const a = store.lineStart[line] as number;

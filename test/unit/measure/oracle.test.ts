@@ -71,6 +71,55 @@ function chainRequests(): Request[] {
   return out;
 }
 
+interface CorpusChain {
+  format: MeasureOptions["format"];
+  source: string;
+  passes: { content: string }[];
+}
+interface CorpusCase {
+  format: MeasureOptions["format"];
+  source: string;
+  content: string;
+}
+const CORPUS = "test/fixtures/measurement-corpus";
+const corpus = readdirSync(CORPUS)
+  .filter((name) => name.endsWith(".json"))
+  .sort()
+  .map(
+    (name) =>
+      JSON.parse(readFileSync(`${CORPUS}/${name}`, "utf8")) as { chains: CorpusChain[]; adversarial: CorpusCase[] },
+  );
+
+/** 76 characters a line, as base64(1) and MIME write it; CRLF when asked. */
+const wrapped = (text: string, eol = "\n") =>
+  `${(
+    Buffer.from(text)
+      .toString("base64")
+      .match(/.{1,76}/g) ?? []
+  ).join(eol)}${eol}`;
+
+/**
+ * The corpus of real content (diffs, reshaped JSON, wrapped base64: what floorline-facts/4
+ * reads anew), each pass in its format and in `any`, with and without a required field, and
+ * each source wrapped as base64 against itself.
+ */
+function corpusRequests(): Request[] {
+  const out: Request[] = [];
+  const cases = corpus.flatMap((file) => [
+    ...file.chains.flatMap((c) => c.passes.map((p) => ({ format: c.format, source: c.source, content: p.content }))),
+    ...file.adversarial,
+  ]);
+  for (const c of cases) {
+    for (const format of [c.format, "any"] as const) {
+      out.push({ content: c.content, source: c.source, format });
+      out.push({ content: c.content, source: c.source, format, required_fields: ["name"] });
+    }
+    out.push({ content: wrapped(c.content), source: wrapped(c.source, "\r\n"), format: "any" });
+    out.push({ content: wrapped(c.source), source: c.source, format: "base64" });
+  }
+  return out;
+}
+
 const page = readFileSync("docs/measurement.md", "utf8");
 const examples = [...page.matchAll(/```json example\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] ?? "") as Request);
 
@@ -100,6 +149,13 @@ describe("measure against its frozen oracle", () => {
     // Again, with everything measured before still held.
     expectSame(requests);
   });
+
+  it("gives the oracle's answers on the corpus of real content", () => {
+    const requests = corpusRequests();
+    expect(requests.length).toBeGreaterThan(600);
+    clearMeasureCache();
+    expectSame(requests);
+  }, 120_000);
 
   it("gives the oracle's answers on the docs' worked examples", () => {
     expect(examples.length).toBeGreaterThanOrEqual(8);
