@@ -1,6 +1,13 @@
 import type { PassDetail } from "@/lib/chains/types";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 
+/** What each component of a measured density says (docs/measurement.md, "Density"). */
+const COMPONENT_HELP: Record<string, string> = {
+  coverage: "the weight of the source's facts this pass states (a recoverable one at half)",
+  efficiency: "the share of the pass that is not repeats or filler",
+  specificity: "the share of the pass that is specific (no source to compare with)",
+};
+
 /**
  * What the server measured in a pass's content (docs/measurement.md): the measured density
  * beside the claimed one and the floor, the facts of the chain's source the pass kept, can get
@@ -25,6 +32,7 @@ export function MeasuredFacts({ pass }: { pass: PassDetail }) {
   const floor = pass.policy.min_semantic_density;
   const facts = checks.facts ?? null;
   const lost = checks.lost_examples ?? [];
+  const components = Object.entries(checks.components ?? {});
   // Grouped by the original that states them: a marker usually names one original for many facts.
   const byOriginal = [
     ...(checks.recoverable_examples ?? []).reduce((groups, { fact, hash }) => {
@@ -41,6 +49,23 @@ export function MeasuredFacts({ pass }: { pass: PassDetail }) {
         {measured < floor && pass.semantic_density_score >= floor ? (
           <strong className="danger-text"> Under the floor, though the claim is above it.</strong>
         ) : null}
+      </p>
+      <p className="small" data-testid="measured-components">
+        {checks.method === undefined ? (
+          <span className="muted">Measured before floorline-facts/4, which keeps no components.</span>
+        ) : components.length === 0 ? (
+          <span className="muted">The content cannot be read: nothing to measure ({checks.method}).</span>
+        ) : (
+          <>
+            {components.map(([name, value], i) => (
+              <span key={name} title={COMPONENT_HELP[name] ?? name}>
+                {i > 0 ? " × " : ""}
+                {name} <strong>{value.toFixed(3)}</strong>
+              </span>
+            ))}{" "}
+            <span className="muted">({checks.method})</span>
+          </>
+        )}
       </p>
       {pass.measurement_mismatch ? (
         <p className="measured-warning" data-testid="measurement-mismatch">

@@ -36,6 +36,10 @@ export interface ServerChecks {
   problems: string[];
   /** With the chain's source: the measured density (docs/measurement.md) and the facts behind it. */
   semantic_density_score?: number;
+  /** The parts of that density (since floorline-facts/4). */
+  components?: Record<string, number>;
+  /** The method that measured it; absent on passes measured before floorline-facts/4. */
+  method?: string;
   facts?: FactCounts | null;
   lost_examples?: string[];
   /** Facts the content lost but a CCR marker in it makes recoverable, with the original's hash. */
@@ -243,6 +247,8 @@ export function judgeContent(
   if (measured && measured !== "failed") {
     density = measured.semantic_density_score;
     checks.semantic_density_score = density;
+    checks.components = measured.components;
+    checks.method = measured.method;
     checks.facts = measured.facts;
     checks.lost_examples = measured.lost_examples;
     checks.recoverable_examples = measured.recoverable_examples;

@@ -41,11 +41,23 @@ export interface FactCounts {
   lost: number;
 }
 
+/**
+ * What the score is made of (since floorline-facts/4), each in [0, 1] and rounded as the score:
+ * with a source, `coverage` (the weight of the source's facts and context the content states,
+ * a recoverable fact at half) and `efficiency`; without one, `specificity` and `efficiency`.
+ * The score is their product before rounding. Empty when the content cannot be read.
+ */
+export type Components =
+  | { coverage: number; efficiency: number }
+  | { specificity: number; efficiency: number }
+  | Record<string, never>;
+
 export interface Measurement {
   format: MeasuredFormat;
   parseable: boolean;
   schema_valid: boolean | null;
   semantic_density_score: number;
+  components: Components;
   facts: FactCounts | null;
   lost_examples: string[];
   method: string;
@@ -197,8 +209,9 @@ function measureWith(
   }
 
   if (!source) {
-    const density = doc ? specificity(doc) * efficiency(lexicon, doc, null) : 0;
-    return answer(decoded, schema_valid, density, null, [], []);
+    if (!doc) return answer(decoded, schema_valid, 0, {}, null, [], []);
+    const parts = { specificity: specificity(doc), efficiency: efficiency(lexicon, doc, null) };
+    return answer(decoded, schema_valid, parts.specificity * parts.efficiency, parts, null, [], []);
   }
 
   const { facts, doc: sourceDoc } = source;
@@ -251,16 +264,21 @@ function measureWith(
   }
 
   let density = 0;
+  let parts: Components = {};
   if (doc) {
     if (total === 0) {
       // A source that states nothing specific leaves nothing to lose: the content is judged on its own.
-      density = specificity(doc) * efficiency(lexicon, doc, null);
+      const judged = { specificity: specificity(doc), efficiency: efficiency(lexicon, doc, null) };
+      density = judged.specificity * judged.efficiency;
+      parts = judged;
     } else {
-      density = (kept / total) * efficiency(lexicon, doc, source, byValue);
+      const judged = { coverage: kept / total, efficiency: efficiency(lexicon, doc, source, byValue) };
+      density = judged.coverage * judged.efficiency;
+      parts = judged;
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));
-  return answer(decoded, schema_valid, density, counts, lost_examples, recoverable);
+  return answer(decoded, schema_valid, density, parts, counts, lost_examples, recoverable);
 }
 
 /** The answer in the contract's field order. */
@@ -268,6 +286,7 @@ function answer(
   decoded: Decoded,
   schema_valid: boolean | null,
   density: number,
+  parts: Components,
   facts: FactCounts | null,
   lost_examples: string[],
   recoverable_examples: { fact: string; hash: string }[],
@@ -277,6 +296,7 @@ function answer(
     parseable: decoded.parseable,
     schema_valid,
     semantic_density_score: roundScore(density),
+    components: Object.fromEntries(Object.entries(parts).map(([name, x]) => [name, roundScore(x)])) as Components,
     facts,
     lost_examples,
     method: METHOD,

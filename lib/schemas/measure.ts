@@ -57,6 +57,11 @@ export const measurementSchema = z.object({
   parseable: z.boolean(),
   schema_valid: z.boolean().nullable(),
   semantic_density_score: z.number().min(0).max(1),
+  components: z
+    .record(z.string(), z.number().min(0).max(1))
+    .describe(
+      "What the score is made of: coverage and efficiency with a source, specificity and efficiency without one, none when the content cannot be read (docs/measurement.md)",
+    ),
   facts: factCountsSchema.nullable(),
   lost_examples: z.array(z.string()).max(MAX_LOST_EXAMPLES),
   method: z.string().describe(`The method's name and version, "${METHOD}" today (docs/measurement.md).`),

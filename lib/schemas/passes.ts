@@ -114,6 +114,14 @@ export const serverChecksSchema = z.object({
   schema_valid: z.boolean().nullable(),
   problems: z.array(z.string()),
   semantic_density_score: z.number().min(0).max(1).optional().describe("measured, when the chain's source is known"),
+  components: z
+    .record(z.string(), z.number().min(0).max(1))
+    .optional()
+    .describe("the parts of the measured density (docs/measurement.md); absent before floorline-facts/4"),
+  method: z
+    .string()
+    .optional()
+    .describe("the measurement method that gave the density; absent on passes measured before floorline-facts/4"),
   facts: z
     .object({ in_source: nonNegativeInt, retained: nonNegativeInt, recoverable: nonNegativeInt, lost: nonNegativeInt })
     .nullable()

@@ -80,6 +80,10 @@ test("the chain page draws measured density beside the claimed one and lists wha
   const lost = facts.getByTestId("lost-facts");
   for (const fact of ["3.9.0", "2026-05-02", "#4412", "/v1/export"]) await expect(lost).toContainText(fact);
   await expect(facts.getByTestId("fact-counts")).toContainText("are lost");
+  // What the score is made of, and the method that made it.
+  await expect(facts.getByTestId("measured-components")).toHaveText(
+    /^coverage \d\.\d{3} × efficiency \d\.\d{3} \(floorline-facts\/4\)$/,
+  );
 });
 
 test("the chains list filters on measurement mismatch", async ({ page }) => {

@@ -3,11 +3,13 @@
 // checked verdict uses it, and a void pass that claims a high density is a measurement mismatch.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { GET as exportChains } from "@/app/api/v1/exports/chains/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT } from "@/app/api/v1/policies/[content_class]/route";
+import { getDb } from "@/db/index";
 import { evaluatePass } from "@/lib/guard/guard";
 import { sha256Hex } from "@/lib/guard/hash";
 import { measure } from "@/lib/measure/index";
@@ -58,6 +60,8 @@ describe("measured on ingest", () => {
     const expected = measure(voided, { source: notes.source, format: "any" });
     expect(second.server_checks).toMatchObject({
       semantic_density_score: expected.semantic_density_score,
+      components: expected.components,
+      method: "floorline-facts/4",
       facts: expected.facts,
       lost_examples: expected.lost_examples,
       measurement_mismatch: true,
@@ -76,6 +80,31 @@ describe("measured on ingest", () => {
     );
     const stored = await call(getChain, jsonRequest("/api/v1/chains/m-1"), params({ chain_id: "m-1" }));
     expect(stored.body.passes[1].server_checks.semantic_density_score).toBe(expected.semantic_density_score);
+    expect(stored.body.passes[1].server_checks).toMatchObject({
+      components: expected.components,
+      method: "floorline-facts/4",
+    });
+  });
+
+  it("keeps a pass measured before floorline-facts/4 as it was, saying so", async () => {
+    const answer = await post(postPasses, "/api/v1/passes", {
+      receipts: [receipt("m-3", 1, faithful, { input_content: notes.source }), receipt("m-3", 2, voided)],
+    });
+    expect(answer.status, answer.text).toBe(201);
+    // As floorline-facts/3 stored it: no method, no components, its own density.
+    const db = await getDb();
+    await db.execute(
+      sql`update passes set server_checks = (server_checks - 'method' - 'components') || '{"semantic_density_score": 0.0123}'::jsonb, measured_density = 0.0123 where chain_id = 'm-3' and pass_number = 2`,
+    );
+    const later = await post(postPasses, "/api/v1/passes", receipt("m-3", 3, voided));
+    expect(later.status, later.text).toBe(201);
+    expect(later.body.server_checks.method).toBe("floorline-facts/4");
+    const stored = await call(getChain, jsonRequest("/api/v1/chains/m-3"), params({ chain_id: "m-3" }));
+    const old = stored.body.passes[1].server_checks;
+    expect(old.semantic_density_score).toBe(0.0123);
+    expect(old.method).toBeUndefined();
+    expect(old.components).toBeUndefined();
+    expect(stored.body.passes[1].measured_density ?? old.semantic_density_score).toBe(0.0123);
   });
 
   it("leaves a pass unmeasured without the chain's source", async () => {

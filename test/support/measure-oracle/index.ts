@@ -46,6 +46,7 @@ export interface Measurement {
   parseable: boolean;
   schema_valid: boolean | null;
   semantic_density_score: number;
+  components: Record<string, number>;
   facts: FactCounts | null;
   lost_examples: string[];
   method: string;
@@ -269,8 +270,11 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
 
   const hasSource = options.source !== undefined && options.source !== null;
   if (!hasSource) {
-    const density = doc ? specificity(doc) * efficiency(lexicon, doc, null, null) : 0;
-    return answer(decoded, schema_valid, density, null, [], []);
+    // /4: the parts of the score travel with it as `components`.
+    if (!doc) return answer(decoded, schema_valid, 0, {}, null, [], []);
+    const s = specificity(doc);
+    const e = efficiency(lexicon, doc, null, null);
+    return answer(decoded, schema_valid, s * e, { specificity: s, efficiency: e }, null, [], []);
   }
 
   const sourceDoc = readDoc(lexicon, sourceText(options.source as string, format), false) as Doc;
@@ -327,10 +331,14 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
   }
 
   let density = 0;
+  let components: Record<string, number> = {};
   if (doc) {
     if (total === 0) {
       // A source that states nothing specific leaves nothing to lose: the content is judged on its own.
-      density = specificity(doc) * efficiency(lexicon, doc, null, null);
+      const s = specificity(doc);
+      const e = efficiency(lexicon, doc, null, null);
+      density = s * e;
+      components = { specificity: s, efficiency: e };
     } else {
       const sourceKeys = lexicon.counts();
       const seqs = lexicon.seqs;
@@ -339,11 +347,13 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
         for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
           sourceKeys.add(seqs.pool[k] as number);
       }
-      density = (kept / total) * efficiency(lexicon, doc, sourceDoc, sourceKeys, byValue);
+      const e = efficiency(lexicon, doc, sourceDoc, sourceKeys, byValue);
+      density = (kept / total) * e;
+      components = { coverage: kept / total, efficiency: e };
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));
-  return answer(decoded, schema_valid, density, counts, lost_examples, recoverable);
+  return answer(decoded, schema_valid, density, components, counts, lost_examples, recoverable);
 }
 
 /** The answer in the contract's field order. */
@@ -351,15 +361,19 @@ function answer(
   decoded: Decoded,
   schema_valid: boolean | null,
   density: number,
+  components: Record<string, number>,
   facts: FactCounts | null,
   lost_examples: string[],
   recoverable_examples: { fact: string; hash: string }[],
 ): DetailedMeasurement {
+  const rounded: Record<string, number> = {};
+  for (const [name, x] of Object.entries(components)) rounded[name] = roundScore(x);
   return {
     format: decoded.format,
     parseable: decoded.parseable,
     schema_valid,
     semantic_density_score: roundScore(density),
+    components: rounded,
     facts,
     lost_examples,
     method: METHOD,

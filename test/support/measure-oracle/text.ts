@@ -118,7 +118,10 @@ function diffIncidental(doc: TextDoc): boolean[] {
   if (!lines.some((line) => line.startsWith("@@ -"))) return lines.map(() => false);
   let inHunk = false;
   return lines.map((line) => {
-    if (line.startsWith("@@ -")) return (inHunk = true);
+    if (line.startsWith("@@ -")) {
+      inHunk = true;
+      return true;
+    }
     if (inHunk && /^([ \\]|$)/.test(line)) return true;
     if (inHunk && /^[+-]/.test(line)) return false;
     inHunk = false;
