@@ -114,8 +114,17 @@ const startsWith = (store: TokenStore, l: number, prefix: string): boolean => {
   return (store.lineTo[l] as number) - from >= prefix.length && text.startsWith(prefix, from);
 };
 
+/** `--- a/…` followed by `+++ b/…`: the next file's header, not a line removed and one added. */
+const fileHeader = (store: TokenStore, l: number, end: number): boolean =>
+  startsWith(store, l, "--- ")
+    ? l + 1 < end && startsWith(store, l + 1, "+++ ")
+    : startsWith(store, l, "+++ ") && l > 0 && startsWith(store, l - 1, "--- ");
+
 /** Header lines of a unified diff that say nothing a reader of the change needs. */
 const DIFF_INCIDENTAL = [
+  "diff --git ",
+  "--- ",
+  "+++ ",
   "index ",
   "new file mode ",
   "deleted file mode ",
@@ -126,10 +135,10 @@ const DIFF_INCIDENTAL = [
 
 /**
  * In a unified diff (a text with a hunk, `@@ -a,b +c,d @@`), the lines a reader of the change
- * does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, the
- * `index` hashes and the file modes. What changed (`+` and `-` lines), the files (`diff --git`,
- * `---`, `+++`) and everything around the diff (a commit's message, its stat) stay facts. Null
- * when the text holds no hunk.
+ * does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, and
+ * the diff's own notation around them (`diff --git a/… b/…`, `--- a/…` with the `+++ b/…` after
+ * it, `index` hashes, file modes). What changed (`+` and `-` lines within a hunk) and everything
+ * around the diff (a commit's message, its stat) stay facts. Null when the text holds no hunk.
  */
 export function incidentalLines(doc: TextDoc): Uint8Array | null {
   const { store } = doc;
@@ -145,7 +154,7 @@ export function incidentalLines(doc: TextDoc): Uint8Array | null {
       inHunk = true;
       incidental = true;
     } else if (inHunk && (empty || first === 32 || first === 92)) incidental = true;
-    else if (inHunk && (first === 43 || first === 45)) incidental = false;
+    else if (inHunk && (first === 43 || first === 45) && !fileHeader(store, l, doc.endLine)) incidental = false;
     else {
       inHunk = false;
       incidental = DIFF_INCIDENTAL.some((prefix) => startsWith(store, l, prefix));

@@ -110,22 +110,28 @@ function errorLineNeed(lexicon: Lexicon, store: TokenStore, a: number, b: number
 /**
  * /4: in a unified diff (a text with a line opening `@@ -`), the lines a reader of the change
  * does not need: hunk headers and the context lines within hunks (a space, a backslash or
- * nothing first), and `index`, file-mode and similarity lines. One flag per line of the doc.
+ * nothing first), and the diff's notation (`diff --git`, `--- ` with the `+++ ` after it even
+ * within a hunk, `index`, file-mode and similarity lines). One flag per line of the doc.
  */
 function diffIncidental(doc: TextDoc): boolean[] {
   const lines: string[] = [];
   for (let l = doc.firstLine; l < doc.endLine; l++) lines.push(doc.store.lineString(l));
   if (!lines.some((line) => line.startsWith("@@ -"))) return lines.map(() => false);
   let inHunk = false;
-  return lines.map((line) => {
+  return lines.map((line, n) => {
+    const header =
+      (line.startsWith("--- ") && (lines[n + 1] ?? "").startsWith("+++ ")) ||
+      (line.startsWith("+++ ") && (lines[n - 1] ?? "").startsWith("--- "));
     if (line.startsWith("@@ -")) {
       inHunk = true;
       return true;
     }
     if (inHunk && /^([ \\]|$)/.test(line)) return true;
-    if (inHunk && /^[+-]/.test(line)) return false;
+    if (inHunk && /^[+-]/.test(line) && !header) return false;
     inHunk = false;
-    return /^(index |new file mode |deleted file mode |old mode |new mode |similarity index )/.test(line);
+    return /^(diff --git |--- |\+\+\+ |index |new file mode |deleted file mode |old mode |new mode |similarity index )/.test(
+      line,
+    );
   });
 }
 
