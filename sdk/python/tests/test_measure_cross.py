@@ -190,6 +190,103 @@ def nests() -> list[dict]:
     return cases
 
 
+RELEASE = (
+    "3.9.0 (2026-05-02): Parquet streaming export (up to 4 GB), migrate --dry-run, Postgres 17. "
+    "Fixed: scheduler memory leak with more than 10,000 jobs (#4412) and the CSV time zone for UTC+5:45 (#4398). "
+    "Removed /v1/export, use /v2/export; Node.js 20.9 is the minimum."
+)
+ORDERS = [{"sku": f"SKU-{n:05d}", "quantity": n % 7 + 1, "price": round(4.5 + n * 0.75, 2), "status": "paid" if n % 3 else "open"} for n in range(1, 9)]
+COMMIT = """commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39
+Author: Ops Team <ops@example.com>
+Date:   Mon Nov 30 10:00:07 2026 +0000
+
+    scheduler: free finished jobs (#4412)
+
+    The scheduler kept every finished job; past 10,000 jobs it ran out of memory.
+
+ src/scheduler.ts | 4 +++-
+ 1 file changed, 3 insertions(+), 1 deletion(-)
+
+diff --git a/src/scheduler.ts b/src/scheduler.ts
+index 0a1b2c3d4e5f..5f4e3d2c1b0a 100644
+old mode 100644
+new mode 100755
+--- a/src/scheduler.ts
++++ b/src/scheduler.ts
+@@ -40,7 +40,9 @@ export class Scheduler {
+   private jobs = new Map<string, Job>();
+   private limit = 20000;
+ 
+   finish(id: string): void {
+-    this.jobs.get(id)!.done = true;
++    const job = this.jobs.get(id);
++    if (job) job.done = true;
++    this.jobs.delete(id);
+   }
+\\ No newline at end of file
+
+   start(id: string, timeout = 5000): void {
+@@ -88,3 +90,3 @@ export class Scheduler {
+   drain(): number {
+-    return this.queue.length;
++    return this.queue.length + this.jobs.size;
+   }
+diff --git a/docs/jobs.md b/docs/jobs.md
+new file mode 100644
+similarity index 90%
+deleted file mode 100644
+index 000000000000..1a2b3c4d5e6f
+--- /dev/null
++++ b/docs/jobs.md
+@@ -0,0 +1,2 @@
++Finished jobs are freed at once (since 3.9.1).
++The limit of 20,000 jobs is unchanged.
+"""
+
+
+def facts4() -> list[dict]:
+    """What floorline-facts/4 changed: wrapped base64 (base64.ts unwrapBase64), JSON stated by
+    value without required fields (facts.ts states, efficiency.ts jsonEfficiency) and the
+    incidental lines of a unified diff (text.ts incidentalLines)."""
+    mime = base64.encodebytes(RELEASE.encode("utf-8")).decode()  # lines of 76, LF, a final break
+    narrow = "\n".join(mime.replace("\n", "")[i : i + 24] for i in range(0, len(mime.replace("\n", "")), 24))
+    odd_width = "\n".join(mime.replace("\n", "")[i : i + 30] for i in range(0, len(mime.replace("\n", "")), 30))
+    one_line = base64.b64encode(RELEASE.encode("utf-8")).decode() + "\n"
+    crlf = mime.replace("\n", "\r\n")
+    cases: list[dict] = []
+    for wrapped in (mime, crlf, narrow, odd_width, one_line, mime.rstrip("\n"), mime + "\n", "\n" + mime, crlf.replace("\r\n", "\n", 1)):
+        for fmt in ("base64", "any", "text"):
+            cases.append({"content": wrapped, "source": RELEASE, "format": fmt})
+            cases.append({"content": RELEASE, "source": wrapped, "format": fmt})
+    cases.append({"content": "\n", "source": "\n", "format": "base64"})
+    cases.append({"content": "QUJD\n\nREVG\n", "source": None, "format": "any"})
+    # JSON reshaped: columnar, re-keyed, a value moved to a new path and repeated there.
+    records = json.dumps(ORDERS)
+    columnar = json.dumps({key: [o[key] for o in ORDERS] for key in ORDERS[0]})
+    rekeyed = json.dumps({o["sku"]: {"n": o["quantity"], "cost": o["price"], "state": o["status"]} for o in ORDERS})
+    renamed = json.dumps([{"code": o["sku"], "qty": o["quantity"], "unit_price": o["price"], "state": o["status"]} for o in ORDERS])
+    repeated = json.dumps({"paid": ["paid"] * 9, "open": ["open"] * 2, "orders": ORDERS[:2]})
+    for content in (columnar, rekeyed, renamed, repeated, records):
+        for required in ([], ["sku"], ["[].sku"]):
+            for fmt in ("json", "any"):
+                cases.append({"content": content, "source": records, "format": fmt, "required_fields": required})
+        cases.append({"content": content, "source": columnar, "format": "any"})
+        cases.append({"content": records, "source": content, "format": "any"})
+    key = "0a1b2c3d4e5f6a7b"
+    cases.append({"content": f"{columnar[:40]} hash={key}", "source": records, "format": "any", "originals": {key: rekeyed}})
+    cases.append({"content": columnar, "source": RELEASE, "format": "any"})
+    # A unified diff, with its context lines, a commit message and file modes; a diff in a JSON string.
+    hunks = "\n".join(line for line in COMMIT.split("\n") if line[:1] in "+-@" or line.startswith("diff "))
+    changed = "\n".join(line for line in COMMIT.split("\n") if line[:1] in "+-")
+    for content in (COMMIT, hunks, changed, COMMIT.replace("\n", "\r\n"), "scheduler: free finished jobs (#4412)"):
+        cases.append({"content": content, "source": COMMIT, "format": "text"})
+        cases.append({"content": COMMIT, "source": content, "format": "any"})
+    no_hunk = "index 0a1b2c3d4e5f..5f4e3d2c1b0a 100644\nold mode 100644\nnew mode 100755 for 20000 jobs"
+    cases.append({"content": "index 0a1b2c3d4e5f", "source": no_hunk, "format": "text"})
+    cases.append({"content": "x", "source": json.dumps({"patch": COMMIT, "id": 4412}), "format": "any"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -204,7 +301,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests()
+    cases = labelled() + documented() + generated() + nests() + facts4()
     return cases, typescript(cases)
 
 

@@ -1,4 +1,4 @@
-"""Measured density, `floorline-facts/3`: the Python port of lib/measure (docs/measurement.md),
+"""Measured density, `floorline-facts/4`: the Python port of lib/measure (docs/measurement.md),
 line by line, held to the TypeScript by a cross-language test on every field."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
 from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
 
-METHOD = "floorline-facts/3"
+METHOD = "floorline-facts/4"
 MEASURE_FORMATS = ("text", "json", "base64", "any")
 MAX_LOST_EXAMPLES = 20
 MAX_ORIGINALS = 32
@@ -85,6 +85,36 @@ def _looks_like_base64(s: str) -> bool:
     return not hex_only
 
 
+def _unwrap_base64(s: str) -> str:
+    """Base64 as `base64(1)` and MIME write it: lines of one width, a multiple of 4, the last one
+    no longer, each ended by a line break (LF or CRLF; the last break may be missing), is the one
+    run its lines make; any other text is returned as it is (base64.ts unwrapBase64, since
+    floorline-facts/4)."""
+    if "\n" not in s:
+        return s
+    lines = s.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    width = 0
+    for n in range(len(lines)):
+        line = lines[n]
+        if line.endswith("\r"):
+            line = line[:-1]
+        lines[n] = line
+        if n == 0:
+            width = len(line)
+        last = n == len(lines) - 1
+        if len(line) == 0 or (len(line) > width if last else len(line) != width):
+            return s
+        for ch in line:
+            c = ord(ch)
+            if _sextet(c) < 0 and c != 61:
+                return s
+    if len(lines) == 0 or (len(lines) > 1 and width % 4 != 0):
+        return s
+    return "".join(lines)
+
+
 _MAX_LAYERS = 3
 
 
@@ -151,13 +181,14 @@ def _read_doc(text: str, json_only: bool) -> tuple[_Doc, bool]:
 
 def _decode(content: str, format: str) -> tuple[str, bool, _Doc | None, str]:
     """(format, parseable, doc, the decoded text markers are looked for in)."""
-    if format == "base64" or (format == "any" and _looks_like_base64(content)):
-        text = _base64_text(content)
+    run = content if format in ("text", "json") else _unwrap_base64(content)
+    if format == "base64" or (format == "any" and _looks_like_base64(run)):
+        text = _base64_text(run)
         if format == "base64" or (text is not None and _is_printable(text)):
             if text is None:
                 return "base64", False, None, ""
             return "base64", True, _read_doc(text, False)[0], text
-        if _looks_encoded(content):
+        if _looks_encoded(run):
             return "base64", False, None, ""
     if format == "json":
         doc, parsed = _read_doc(content, True)
@@ -167,8 +198,9 @@ def _decode(content: str, format: str) -> tuple[str, bool, _Doc | None, str]:
 
 
 def _source_text(source: str, format: str) -> str:
-    if format == "base64" or (format == "any" and _looks_like_base64(source)):
-        text = _base64_text(source)
+    run = source if format in ("text", "json") else _unwrap_base64(source)
+    if format == "base64" or (format == "any" and _looks_like_base64(run)):
+        text = _base64_text(run)
         if text is not None and _is_printable(text):
             return text
     return source
@@ -201,10 +233,10 @@ def _specificity(doc: _Doc) -> float:
 class _Source:
     """What measuring against a source needs of it, whatever the content (index.ts
     SourceAnalysis): its document, its facts, the keys they need, and how often it states each
-    JSON unit, sentence and run of tokens. The same for every pass of a chain: made once per
-    source (see _source)."""
+    JSON unit (and JSON value), sentence and run of tokens. The same for every pass of a chain:
+    made once per source (see _source)."""
 
-    __slots__ = ("doc", "facts", "keys", "units", "sentences", "runs")
+    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs")
 
     def __init__(self, doc: _Doc, facts: tuple[Fact, ...]) -> None:
         self.doc = doc
@@ -214,11 +246,13 @@ class _Source:
             keys.update(fact.need)
         self.keys = frozenset(keys)
         self.units: dict[str, int] = {}
+        self.values: dict[str, int] = {}
         self.sentences: dict[str, int] = {}
         self.runs: dict[tuple[str, ...], int] = {}
         if doc.kind == "json":
-            for ident, _ in json_units(doc.json):
+            for ident, value, _ in json_units(doc.json):
                 self.units[ident] = self.units.get(ident, 0) + 1
+                self.values[value] = self.values.get(value, 0) + 1
         else:
             for seg in doc.text.segments:
                 self.sentences[seg.norm] = self.sentences.get(seg.norm, 0) + 1
@@ -227,20 +261,31 @@ class _Source:
                     self.runs[key] = self.runs.get(key, 0) + 1
 
 
-def _efficiency(doc: _Doc, source: _Source | None, filler: bool) -> float:
-    """`filler`: judge sentences that state no key of the source's facts (with a source that has some)."""
+def _efficiency(doc: _Doc, source: _Source | None, filler: bool, by_value: bool = False) -> float:
+    """`filler`: judge sentences that state no key of the source's facts (with a source that has
+    some). `by_value` (no schema): a JSON leaf at a path the source does not have is a repeat when
+    its value is stated more often than the source states that value (efficiency.ts jsonEfficiency)."""
     if doc.kind == "json":
         if source is None:
             return 1
         allowed = source.units
+        allowed_values = source.values
         seen: dict[str, int] = {}
+        seen_values: dict[str, int] = {}
         total = 0
         padding: float = 0
-        for ident, size in json_units(doc.json):
+        for ident, value, size in json_units(doc.json):
             total += size
+            limit = allowed.get(ident, 0)
+            if by_value and limit == 0:
+                count = seen_values.get(value, 0) + 1
+                seen_values[value] = count
+                if count > max(allowed_values.get(value, 0), 1):
+                    padding += size * REPEAT_COST
+                continue
             count = seen.get(ident, 0) + 1
             seen[ident] = count
-            if count > max(allowed.get(ident, 1), 1):
+            if count > max(limit, 1):
                 padding += size * REPEAT_COST
         return 1 if total == 0 else _clamp01(1 - padding / total)
     text_source = source is not None and source.doc.kind == "text"
@@ -377,6 +422,8 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             if found is not None:
                 consulted.append((h, _index_of(_read_doc(found, False)[0])))
 
+    # Without a schema to hold it to, JSON may change its shape and keep its values (since /4).
+    by_value = not required_fields
     total: float = 0
     kept: float = 0
     counts = {"in_source": 0, "retained": 0, "recoverable": 0, "lost": 0}
@@ -386,12 +433,12 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         total += fact.weight
         if fact.specific:
             counts["in_source"] += 1
-        if index is not None and states(index, fact):
+        if index is not None and states(index, fact, by_value):
             kept += fact.weight
             if fact.specific:
                 counts["retained"] += 1
             continue
-        origin = next((h for h, idx in consulted if states(idx, fact)), None)
+        origin = next((h for h, idx in consulted if states(idx, fact, by_value)), None)
         if origin is not None:
             kept += fact.weight * RECOVERABLE_CREDIT
             if fact.specific:
@@ -408,7 +455,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         if total == 0:
             density = _specificity(doc) * _efficiency(doc, None, False)
         else:
-            density = (kept / total) * _efficiency(doc, analysis, True)
+            density = (kept / total) * _efficiency(doc, analysis, True, by_value)
     # Heaviest first, then in the source's order (sorted() is stable, as Array.sort is).
     examples = [from16(f.display) for f in sorted(lost, key=lambda f: -f.weight)[:MAX_LOST_EXAMPLES]]
     return _answer(fmt, parseable, schema_valid, density, counts, examples, recoverable)

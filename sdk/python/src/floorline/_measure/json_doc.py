@@ -335,8 +335,9 @@ def index_json(doc: JsonDoc, index: FactIndex) -> None:
             keys.update(t.index)
 
 
-def json_units(doc: JsonDoc) -> list[tuple[str, int]]:
-    return [(_leaf_id(leaf), utf8_length(leaf.path) + utf8_length(leaf.raw) + 1) for leaf in doc.leaves]
+def json_units(doc: JsonDoc) -> list[tuple[str, str, int]]:
+    """Per leaf: its `j:path=value` key, its canonical value, and its bytes (json.ts key, value, bytes)."""
+    return [(_leaf_id(leaf), leaf.value, utf8_length(leaf.path) + utf8_length(leaf.raw) + 1) for leaf in doc.leaves]
 
 
 def json_specificity(doc: JsonDoc) -> float:

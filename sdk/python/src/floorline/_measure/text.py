@@ -48,9 +48,15 @@ class FactSet:
         return list(self.by_id.values())
 
 
-def states(index: FactIndex, fact: Fact) -> bool:
+def states(index: FactIndex, fact: Fact, by_value: bool = False) -> bool:
+    """Whether the index states the fact. A JSON fact in JSON content is stated at its path (or its
+    last key) with its value; `by_value` (no field is required of the content) lets the value's
+    own keys state it wherever they are, as in text (facts.ts FactTable.states, since /4)."""
     if index.json and fact.path_need:
-        return any(key in index.keys for key in fact.path_need)
+        if any(key in index.keys for key in fact.path_need):
+            return True
+        if not by_value:
+            return False
     if not fact.need:
         return False
     return all(key in index.keys for key in fact.need)
@@ -253,6 +259,45 @@ def _display(t: Token, nxt: Token | None) -> str:
     return text
 
 
+_DIFF_INCIDENTAL = (
+    "index ",
+    "new file mode ",
+    "deleted file mode ",
+    "old mode ",
+    "new mode ",
+    "similarity index ",
+)
+
+
+def incidental_lines(doc: TextDoc) -> list[bool] | None:
+    """In a unified diff (a text with a hunk, `@@ -a,b +c,d @@`), the lines a reader of the change
+    does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, the
+    `index` hashes and the file modes. None when the text holds no hunk (text.ts incidentalLines).
+    Reads each line as written (`raw_lines`, as the TypeScript reads the store's line text)."""
+    out: list[bool] | None = None
+    in_hunk = False
+    hunk = False
+    for row, line in enumerate(doc.raw_lines):
+        if line.startswith("@@ -"):
+            in_hunk = True
+            hunk = True
+            incidental = True
+        elif in_hunk and (line == "" or line[0] == " " or line[0] == "\\"):
+            incidental = True
+        elif in_hunk and (line[0] == "+" or line[0] == "-"):
+            incidental = False
+        else:
+            in_hunk = False
+            incidental = line.startswith(_DIFF_INCIDENTAL)
+        if not incidental:
+            continue
+        if out is None:
+            out = [False] * len(doc.raw_lines)
+        out[row] = True
+    # Without a hunk, a line that opens with "index " is prose.
+    return out if hunk else None
+
+
 def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
     templates: dict[str, list[int]] = {}
     for i, tokens in enumerate(doc.lines):
@@ -272,9 +317,10 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
         group = (len(rows), counts)
         for row in rows:
             line_group[row] = group
+    incidental = incidental_lines(doc)
     for row, tokens in enumerate(doc.lines):
         group = line_group.get(row)
-        if group is None:
+        if group is None or (incidental is not None and incidental[row]):
             continue
         size, counts = group
         for slot, t in enumerate(tokens):
