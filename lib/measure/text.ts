@@ -115,10 +115,10 @@ const startsWith = (store: TokenStore, l: number, prefix: string): boolean => {
 };
 
 /** `--- a/…` followed by `+++ b/…`: the next file's header, not a line removed and one added. */
-const fileHeader = (store: TokenStore, l: number, end: number): boolean =>
+const fileHeader = (store: TokenStore, l: number, doc: TextDoc): boolean =>
   startsWith(store, l, "--- ")
-    ? l + 1 < end && startsWith(store, l + 1, "+++ ")
-    : startsWith(store, l, "+++ ") && l > 0 && startsWith(store, l - 1, "--- ");
+    ? l + 1 < doc.endLine && startsWith(store, l + 1, "+++ ")
+    : startsWith(store, l, "+++ ") && l > doc.firstLine && startsWith(store, l - 1, "--- ");
 
 /** Header lines of a unified diff that say nothing a reader of the change needs. */
 const DIFF_INCIDENTAL = [
@@ -154,7 +154,7 @@ export function incidentalLines(doc: TextDoc): Uint8Array | null {
       inHunk = true;
       incidental = true;
     } else if (inHunk && (empty || first === 32 || first === 92)) incidental = true;
-    else if (inHunk && (first === 43 || first === 45) && !fileHeader(store, l, doc.endLine)) incidental = false;
+    else if (inHunk && (first === 43 || first === 45) && !fileHeader(store, l, doc)) incidental = false;
     else {
       inHunk = false;
       incidental = DIFF_INCIDENTAL.some((prefix) => startsWith(store, l, prefix));
