@@ -47,7 +47,7 @@ export interface FactCounts {
  * a recoverable fact at half) and `efficiency`; without one, `specificity` and `efficiency`.
  * The score is their product before rounding. Empty when the content cannot be read.
  */
-export type Components =
+type Components =
   | { coverage: number; efficiency: number }
   | { specificity: number; efficiency: number }
   | Record<string, never>;

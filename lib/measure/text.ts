@@ -140,7 +140,7 @@ const DIFF_INCIDENTAL = [
  * it, `index` hashes, file modes). What changed (`+` and `-` lines within a hunk) and everything
  * around the diff (a commit's message, its stat) stay facts. Null when the text holds no hunk.
  */
-export function incidentalLines(doc: TextDoc): Uint8Array | null {
+function incidentalLines(doc: TextDoc): Uint8Array | null {
   const { store } = doc;
   let out: Uint8Array | null = null;
   let inHunk = false;
