@@ -287,6 +287,73 @@ def facts4() -> list[dict]:
     return cases
 
 
+# `diff -u` of two files, no `diff --git` lines: the second file's header follows a context line
+# of the first hunk, a third's follows an added line.
+PLAIN_DIFF = """--- src/scheduler.ts\t2026-11-30 10:00:07.000000000 +0000
++++ src/scheduler.ts\t2026-11-30 10:04:12.000000000 +0000
+@@ -40,4 +40,4 @@ export class Scheduler {
+   private limit = 20000;
+-  private timeout = 5000;
++  private timeout = 7500;
+   finish(id: string): void {
+--- docs/jobs.md\t2026-11-29 08:30:00.000000000 +0000
++++ docs/jobs.md\t2026-11-30 10:04:12.000000000 +0000
+@@ -1,2 +1,2 @@
+-The limit is 10,000 jobs (#4398).
++The limit is 20,000 jobs (#4412).
+--- db/limits.sql\t2026-11-28 17:45:00.000000000 +0000
++++ db/limits.sql\t2026-11-30 10:04:12.000000000 +0000
+@@ -7,3 +7,3 @@
+--- limit: 10,000 jobs per shard-7
++-- limit: 20,000 jobs per shard-7
++++ counters: 4412 in v3.9.1
+ SELECT 1;
+-final 5000ms
+--- 9.9.9 at the end of the text
+"""
+
+
+def diff_headers() -> list[dict]:
+    """fb5136e and e413d9d: in a unified diff `diff --git`, `--- ` and `+++ ` lines are notation, a
+    `--- ` line followed by `+++ ` (or a `+++ ` line after `--- `) is a file header even within a
+    hunk and ends it, and that pairing is looked for within the text's own lines (a JSON string's)."""
+    lines = PLAIN_DIFF.split("\n")
+    headers = "\n".join(line for line in lines if line.startswith(("--- ", "+++ ")))
+    git_headers = "\n".join(line for line in COMMIT.split("\n") if line.startswith(("diff --git ", "--- ", "+++ ")))
+    changes = "\n".join(line for line in lines if line[:1] in "+-" and not line.startswith(("--- src", "+++ src", "--- docs", "+++ docs", "--- db", "+++ db")))
+    # A `--- ` line inside a hunk that no `+++ ` follows, and one `+++ ` that no `--- ` precedes.
+    removed = "@@ -1,3 +1,2 @@\n--- limit: 10,000 jobs per shard-7\n+-- limit: 20,000 jobs\n-x\n+++ counters: 4412 in v3.9.1\n ctx"
+    # The text's last line is a `--- ` change line and its first a `+++ ` line: no header wraps around.
+    ends = "+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n-limit 10,000\n--- limit: 4412 per shard-7"
+    # A pair split across two JSON strings: each is read alone.
+    split = json.dumps({"a": "@@ -1 +1 @@\n-old 5000ms\n--- a/src/x.ts", "b": "+++ b/src/x.ts\n@@ -2 +2 @@\n-limit 10,000\n+limit 20,000"})
+    cases: list[dict] = []
+    for source in (PLAIN_DIFF, PLAIN_DIFF.rstrip("\n"), removed, ends, COMMIT, split, json.dumps({"patch": PLAIN_DIFF, "id": 4412}), json.dumps([removed, PLAIN_DIFF])):
+        for content in (source, headers, git_headers, changes, removed, ends, "20,000 jobs, 7500, #4412, v3.9.1", "x"):
+            cases.append({"content": content, "source": source, "format": "any"})
+        cases.append({"content": source, "source": None, "format": "text"})
+    for content in (PLAIN_DIFF, headers, changes, PLAIN_DIFF.replace("\n", "\r\n")):
+        cases.append({"content": content, "source": PLAIN_DIFF, "format": "text"})
+    cases.append({"content": PLAIN_DIFF.replace("\n", "\r\n"), "source": PLAIN_DIFF.replace("\n", "\r\n"), "format": "text"})
+    return cases
+
+
+def components() -> list[dict]:
+    """0c61fae: every answer says what its score is made of: coverage and efficiency with a source
+    that has facts, specificity and efficiency without a source or with one that has none, nothing
+    when the content cannot be read."""
+    factless = "the summary of the document and its overview"
+    unreadable = base64.b64encode(bytes([0xFF, 0xFE, 0xFD, 0x80] * 6)).decode()
+    cases: list[dict] = []
+    for source in (None, factless, "", RELEASE, json.dumps({}), json.dumps(ORDERS)):
+        for content in (RELEASE, RELEASE + " " + RELEASE, factless, "Postgres 17.", json.dumps(ORDERS[:3]), "{}", ""):
+            cases.append({"content": content, "source": source, "format": "any"})
+        for content, fmt in ((unreadable, "base64"), (unreadable, "any"), ("{not json", "json"), ("not base64!", "base64")):
+            cases.append({"content": content, "source": source, "format": fmt})
+            cases.append({"content": content, "source": source, "format": fmt, "required_fields": ["sku"]})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -301,8 +368,17 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components()
     return cases, typescript(cases)
+
+
+def same(got: dict, want: dict) -> bool:
+    """Equal field for field, in the same order (the contract's, and the components' own), and
+    equal floats are equal bits here (no -0, no NaN): their repr must match too."""
+    if got != want or list(got) != list(want) or list(got["components"]) != list(want["components"]):
+        return False
+    scores = [("semantic_density_score", got, want)] + [(name, got["components"], want["components"]) for name in want["components"]]
+    return all(repr(float(a[name])) == repr(float(b[name])) for name, a, b in scores)
 
 
 def test_every_field_agrees_on_every_case(compared):
@@ -310,8 +386,7 @@ def test_every_field_agrees_on_every_case(compared):
     mismatches = []
     for i, (case, want) in enumerate(zip(cases, answers)):
         got = python(case)
-        # Equal floats are equal bits here (no -0, no NaN): the repr must match too.
-        if got != want or repr(float(got["semantic_density_score"])) != repr(float(want["semantic_density_score"])):
+        if not same(got, want):
             mismatches.append((i, case, got, want))
     assert not mismatches, json.dumps(mismatches[:3], ensure_ascii=False, indent=1)[:6000]
 
@@ -322,3 +397,6 @@ def test_the_cases_reach_every_format_and_outcome(compared):
     assert any(a["facts"] and a["facts"]["recoverable"] for a in answers)
     assert any(not a["parseable"] for a in answers) and any(a["schema_valid"] is False for a in answers)
     assert len({a["semantic_density_score"] for a in answers}) > 100
+    assert {tuple(a["components"]) for a in answers} == {(), ("specificity", "efficiency"), ("coverage", "efficiency")}
+    # Components whose rounded product is not the score: the score is the product before rounding.
+    assert any(a["components"] and a["semantic_density_score"] != round(a["components"].get("coverage", a["components"].get("specificity", 0)) * a["components"]["efficiency"], 4) for a in answers)

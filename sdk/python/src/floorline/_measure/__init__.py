@@ -408,8 +408,10 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         schema_valid = doc is not None and doc.kind == "json" and all(field_holds(doc.json.root, to16(f)) for f in required_fields)
 
     if source is None:
-        density = 0 if doc is None else _specificity(doc) * _efficiency(doc, None, False)
-        return _answer(fmt, parseable, schema_valid, density, None, [], [])
+        if doc is None:
+            return _answer(fmt, parseable, schema_valid, 0, {}, None, [], [])
+        parts = {"specificity": _specificity(doc), "efficiency": _efficiency(doc, None, False)}
+        return _answer(fmt, parseable, schema_valid, parts["specificity"] * parts["efficiency"], parts, None, [], [])
 
     analysis = _source(source, format)
     facts = analysis.facts
@@ -451,22 +453,30 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             lost.append(fact)
 
     density: float = 0
+    parts: dict[str, float] = {}
     if doc is not None:
         if total == 0:
-            density = _specificity(doc) * _efficiency(doc, None, False)
+            # A source that states nothing specific leaves nothing to lose: the content is judged on its own.
+            parts = {"specificity": _specificity(doc), "efficiency": _efficiency(doc, None, False)}
+            density = parts["specificity"] * parts["efficiency"]
         else:
-            density = (kept / total) * _efficiency(doc, analysis, True, by_value)
+            parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, True, by_value)}
+            density = parts["coverage"] * parts["efficiency"]
     # Heaviest first, then in the source's order (sorted() is stable, as Array.sort is).
     examples = [from16(f.display) for f in sorted(lost, key=lambda f: -f.weight)[:MAX_LOST_EXAMPLES]]
-    return _answer(fmt, parseable, schema_valid, density, counts, examples, recoverable)
+    return _answer(fmt, parseable, schema_valid, density, parts, counts, examples, recoverable)
 
 
-def _answer(fmt: str, parseable: bool, schema_valid: bool | None, density: float, facts: dict[str, int] | None, lost: list[str], recoverable: list[dict[str, str]]) -> dict[str, Any]:
+def _answer(fmt: str, parseable: bool, schema_valid: bool | None, density: float, parts: dict[str, float], facts: dict[str, int] | None, lost: list[str], recoverable: list[dict[str, str]]) -> dict[str, Any]:
+    """The answer in the contract's field order (index.ts answer). `components` (since
+    floorline-facts/4): what the score is made of, each part rounded as the score is; the score
+    is their product before rounding. Empty when the content cannot be read."""
     return {
         "format": fmt,
         "parseable": parseable,
         "schema_valid": schema_valid,
         "semantic_density_score": round_score(density),
+        "components": {name: round_score(x) for name, x in parts.items()},
         "facts": facts,
         "lost_examples": lost,
         "method": METHOD,

@@ -260,6 +260,9 @@ def _display(t: Token, nxt: Token | None) -> str:
 
 
 _DIFF_INCIDENTAL = (
+    "diff --git ",
+    "--- ",
+    "+++ ",
     "index ",
     "new file mode ",
     "deleted file mode ",
@@ -269,22 +272,37 @@ _DIFF_INCIDENTAL = (
 )
 
 
+def _file_header(lines: list[str], row: int) -> bool:
+    """`--- a/…` followed by `+++ b/…`: the next file's header, not a line removed and one added.
+    Looked for within the text's own lines (text.ts fileHeader, since floorline-facts/4). As in
+    the TypeScript, the `+++ ` half never decides: the `--- ` line before it was a header already
+    and ended the hunk, so the `+++ ` line is read outside one."""
+    line = lines[row]
+    if line.startswith("--- "):
+        return row + 1 < len(lines) and lines[row + 1].startswith("+++ ")
+    return line.startswith("+++ ") and row > 0 and lines[row - 1].startswith("--- ")
+
+
 def incidental_lines(doc: TextDoc) -> list[bool] | None:
     """In a unified diff (a text with a hunk, `@@ -a,b +c,d @@`), the lines a reader of the change
-    does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, the
-    `index` hashes and the file modes. None when the text holds no hunk (text.ts incidentalLines).
-    Reads each line as written (`raw_lines`, as the TypeScript reads the store's line text)."""
+    does not need (since floorline-facts/4): the hunks' headers and unchanged context lines, and
+    the diff's own notation around them (`diff --git a/… b/…`, `--- a/…` with the `+++ b/…` after
+    it, `index` hashes, file modes). What changed (`+` and `-` lines within a hunk) and everything
+    around the diff (a commit's message, its stat) stay facts. None when the text holds no hunk
+    (text.ts incidentalLines). Reads each line as written (`raw_lines`, as the TypeScript reads
+    the store's line text)."""
+    lines = doc.raw_lines
     out: list[bool] | None = None
     in_hunk = False
     hunk = False
-    for row, line in enumerate(doc.raw_lines):
+    for row, line in enumerate(lines):
         if line.startswith("@@ -"):
             in_hunk = True
             hunk = True
             incidental = True
         elif in_hunk and (line == "" or line[0] == " " or line[0] == "\\"):
             incidental = True
-        elif in_hunk and (line[0] == "+" or line[0] == "-"):
+        elif in_hunk and (line[0] == "+" or line[0] == "-") and not _file_header(lines, row):
             incidental = False
         else:
             in_hunk = False
@@ -292,7 +310,7 @@ def incidental_lines(doc: TextDoc) -> list[bool] | None:
         if not incidental:
             continue
         if out is None:
-            out = [False] * len(doc.raw_lines)
+            out = [False] * len(lines)
         out[row] = True
     # Without a hunk, a line that opens with "index " is prose.
     return out if hunk else None
