@@ -282,17 +282,18 @@ function magnitude(suffix: string, currency: boolean): number {
 
 /** Splits a token no rule recognises into its alphanumeric runs, each read as a word or number. */
 function compound(text: string, initial: boolean): Token[] {
-  const out: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    while (i < text.length && !isAlnum(text.charCodeAt(i))) i++;
-    const start = i;
-    while (i < text.length && isAlnum(text.charCodeAt(i))) i++;
-    if (i > start) {
-      const part = text.slice(start, i);
-      out.push(...classify(part, initial && out.length === 0, false));
+  // /4: at most 64 alphanumeric runs of one token are read.
+  const runs: string[] = [];
+  let run = "";
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isAlnum(text.charCodeAt(i))) run += text[i];
+    else if (run !== "") {
+      runs.push(run);
+      run = "";
     }
   }
+  const out: Token[] = [];
+  for (const part of runs.slice(0, 64)) out.push(...classify(part, initial && out.length === 0, false));
   return out;
 }
 

@@ -117,6 +117,11 @@ function corpusRequests(): Request[] {
     out.push({ content: wrapped(c.content), source: wrapped(c.source, "\r\n"), format: "any" });
     out.push({ content: wrapped(c.source), source: c.source, format: "base64" });
   }
+  // Tokens of more runs than a measurement reads (64), alone and against the corpus's sources.
+  const runs = Array.from({ length: 100 }, (_, i) => i + 1).join(":");
+  for (const content of [runs, `a=${"b=".repeat(80)}c`, `Fehler ${"x-".repeat(70)}y Ende`])
+    for (const source of [null, runs.replaceAll(":", " "), ...cases.slice(0, 3).map((c) => c.source)])
+      out.push({ content, source, format: "any" });
   return out;
 }
 

@@ -167,3 +167,89 @@ describe("JSON nested deep", () => {
     expect(m.parseable).toBe(false);
   });
 });
+
+describe("floorline-facts/4", () => {
+  const b64 = (s: string) => Buffer.from(s).toString("base64");
+  /** As base64(1) writes it: 76 characters a line, each line ended. */
+  const wrap = (s: string, eol = "\n") => `${(b64(s).match(/.{1,76}/g) ?? []).join(eol)}${eol}`;
+  const release = [
+    "Release 3.9.0 (2026-05-02): adds streaming export to Parquet (up to 4 GB files), a --dry-run flag",
+    "for migrate, and Postgres 17 support. Fixes a memory leak in the scheduler (#4412).",
+  ].join("\n");
+
+  it("reads base64 wrapped as base64(1) and MIME write it, LF or CRLF, as its text", () => {
+    for (const format of ["base64", "any"] as const) {
+      expect(kept(wrap(release), release, format)).toMatchObject({ format: "base64", semantic_density_score: 1 });
+      expect(kept(wrap(release, "\r\n"), wrap(release), format).semantic_density_score).toBe(1);
+    }
+    // Lines of different widths are not how base64 is wrapped: not base64.
+    const ragged = wrap(release).replace(/^(.{40})/, "$1\n");
+    expect(measure(ragged, { format: "base64" })).toMatchObject({ parseable: false });
+    // Format text reads the lines as written.
+    expect(kept(wrap(release), release, "text").semantic_density_score).toBeLessThan(0.2);
+  });
+
+  it("lets JSON change its shape and keep its values, unless fields are required of it", () => {
+    const rows = [
+      { name: "floorline_test", commits: 489, rollbacks: 3 },
+      { name: "postgres", commits: 74, rollbacks: 0 },
+    ];
+    const source = JSON.stringify(rows);
+    const columns = JSON.stringify({ columns: ["name", "commits", "rollbacks"], rows: rows.map(Object.values) });
+    const map = JSON.stringify(
+      Object.fromEntries(rows.map((r) => [r.name, { commits: r.commits, rollbacks: r.rollbacks }])),
+    );
+    for (const content of [columns, map])
+      expect(kept(content, source, "json").semantic_density_score, content).toBeGreaterThanOrEqual(0.9);
+    // Held to a schema, the columns' values are at paths the source does not have.
+    const held = measure(columns, { source, format: "json", requiredFields: ["[].name"] });
+    expect(held.semantic_density_score).toBeLessThan(0.5);
+    // A value stated more often than the source states it is a repeat, whatever its path.
+    const padded = JSON.stringify({ ...JSON.parse(columns), again: Array(40).fill(489) });
+    expect(kept(padded, source, "json").components).toMatchObject({ efficiency: expect.any(Number) });
+    expect((kept(padded, source, "json").components as { efficiency: number }).efficiency).toBeLessThan(0.5);
+  });
+
+  it("counts what a diff changed, not its notation, hunk headers or unchanged lines", () => {
+    const diff = [
+      "commit bc92f46a44e3c08e1d55164325904430fef0a3bb",
+      "    integration: 180 s per test",
+      "",
+      "diff --git a/vitest.config.ts b/vitest.config.ts",
+      "index 390583b..39d811e 100644",
+      "--- a/vitest.config.ts",
+      "+++ b/vitest.config.ts",
+      "@@ -14,8 +14,10 @@ const integration = {",
+      '   globalSetup: ["sdk/typescript/test/build.ts"],',
+      "-  testTimeout: 60_000,",
+      "+  testTimeout: 180_000,",
+      "   isolate: false,",
+      "--- a/docs/testing.md",
+      "+++ b/docs/testing.md",
+      "@@ -1,2 +1,2 @@",
+      "-Integration takes 60 s a test.",
+      "+Integration takes 180 s a test.",
+    ].join("\n");
+    const summary =
+      "commit bc92f46a44e3c08e1d55164325904430fef0a3bb (integration: 180 s per test): vitest.config.ts testTimeout 60_000 -> 180_000; docs/testing.md: integration takes 180 s a test, not 60 s.";
+    expect(kept(summary, diff).semantic_density_score).toBeGreaterThanOrEqual(0.9);
+    // The headers and context alone state nothing the change made.
+    const notation = diff
+      .split("\n")
+      .slice(3)
+      .filter((line) => /^(diff|index|---|\+\+\+|@@| )/.test(line))
+      .join("\n");
+    const headers = kept(notation, diff);
+    expect(headers.lost_examples).toEqual(expect.arrayContaining(["60_000", "180_000", "60", "180"]));
+    // The one fact it keeps is "-Integration": a change line's sign stays on its first word,
+    // which then reads as a flag (a known limit, docs/measurement.md) that "integration" states.
+    expect(headers.facts).toMatchObject({ in_source: 6, retained: 1 });
+  });
+
+  it("reads at most 64 runs of one token no rule recognises", () => {
+    const joined = Array.from({ length: 100 }, (_, i) => i + 1).join(":");
+    expect(kept(joined, "step 10 of the plan").facts).toMatchObject({ retained: 1, lost: 0 });
+    expect(kept(joined, "step 70 of the plan").facts).toMatchObject({ retained: 0, lost: 1 });
+    expect(tokenizeLine("1:".repeat(100_000)).length).toBeLessThanOrEqual(64);
+  });
+});
