@@ -50,6 +50,7 @@ describe("POST /api/v1/measure", () => {
         "parseable",
         "schema_valid",
         "semantic_density_score",
+        "components",
         "facts",
         "lost_examples",
         "method",
@@ -173,13 +174,19 @@ describe("POST /api/v1/measure", () => {
 });
 
 describe("measurement off the request thread", () => {
+  /** Text of n distinct words, about 11 bytes each: what costs a measurement most per byte. */
+  const distinctWords = (n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => `${prefix}${i} ${i % 7 ? "and" : "Server"}`).join(" ");
+
   it("answers health while measurements run, each in a worker thread", async () => {
-    // A second or two of measuring each (far inside the budget even on a busy machine: 1 MiB
-    // of this took past 20 s in CI): on the request thread they would hold every other request
+    // About a second of measuring each (1.1 MB of content and as much source: far inside the
+    // budget even on a busy machine): on the request thread they would hold every other request
     // until they end; in the pool, health answers again and again meanwhile.
     let settled = 0;
     const running = [0, 1].map(() =>
-      measureBody({ content: "1:".repeat(MiB / 8), source: "1:".repeat(4000) }).finally(() => settled++),
+      measureBody({ content: distinctWords(100_000, "w"), source: distinctWords(100_000, "v") }).finally(
+        () => settled++,
+      ),
     );
     let answeredMeanwhile = 0;
     while (settled === 0) {
@@ -197,7 +204,7 @@ describe("measurement off the request thread", () => {
   it("fails a measurement past its budget alone with 422 measurement_failed; the next one is measured", async () => {
     process.env.FLOORLINE_MEASURE_BUDGET_MS = "1";
     try {
-      const failed = await measureBody({ content: "1:".repeat(MiB / 4), source: notes.source });
+      const failed = await measureBody({ content: distinctWords(30_000, "w"), source: notes.source });
       expect(expectError(failed, 422, "measurement_failed").message).toContain("budget");
     } finally {
       delete process.env.FLOORLINE_MEASURE_BUDGET_MS;
