@@ -354,6 +354,17 @@ def components() -> list[dict]:
     return cases
 
 
+def long_tokens() -> list[dict]:
+    """86d1286: at most 64 alphanumeric runs of one token no rule recognises are read."""
+    joined = ":".join(str(i) for i in range(1, 101))
+    cases: list[dict] = []
+    for content in (joined, "a=" + "b=" * 80 + "c", "Fehler " + "x-" * 70 + "y Ende", "1:" * 5000, "é." * 100):
+        for source in (None, joined.replace(":", " "), "step 70 of the plan", "step 10 of the plan", RELEASE):
+            cases.append({"content": content, "source": source, "format": "any"})
+            cases.append({"content": source or "x", "source": content, "format": "text"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -368,7 +379,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens()
     return cases, typescript(cases)
 
 
