@@ -16,8 +16,7 @@ afterEach(async () => {
 function agent(
   script: string,
   url = server.url,
-): Promise<{ code: number | null; signal: string | null; output: string; ms: number }> {
-  const started = Date.now();
+): Promise<{ code: number | null; signal: string | null; output: string }> {
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
     env: { ...process.env, SDK: DIST_ENTRY, URL: url },
     stdio: ["ignore", "pipe", "pipe"],
@@ -30,9 +29,7 @@ function agent(
       if (String(c).includes("READY")) child.kill("SIGTERM");
     });
   }
-  return new Promise((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal, output, ms: Date.now() - started })),
-  );
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, output })));
 }
 
 const RECORD = `
@@ -57,12 +54,17 @@ describe("flush at exit", () => {
 });
 
 describe("an unreachable server at exit", () => {
+  // The agent times itself, from its last record to its exit: the start of a process (and of the
+  // SDK's import) on a busy machine is no part of what the SDK holds it for.
   const UNREACHABLE = `
 const { Floorline } = await import(process.env.SDK);
+process.on("exit", () => console.log("agent-took=" + Math.round(performance.now() - recorded)));
 const fl = new Floorline({ url: process.env.URL, exitTimeoutMs: Number(process.env.WAIT) || undefined });
 const chain = fl.chain("exit-2");
 for (let i = 0; i < 3; i++) chain.recordPass("in" + i, "out" + i, { density: 0.9 });
+const recorded = performance.now();
 `;
+  const took = (output: string) => Number(/agent-took=(\d+)/.exec(output)?.[1] ?? Number.NaN);
   const closedPort = async () => {
     const url = server.url;
     await server.close();
@@ -75,7 +77,7 @@ for (let i = 0; i < 3; i++) chain.recordPass("in" + i, "out" + i, { density: 0.9
     process.env.WAIT = "600";
     const result = await agent(UNREACHABLE, url).finally(() => delete process.env.WAIT);
     expect(result.code).toBe(0);
-    expect(result.ms).toBeLessThan(4_000);
+    expect(took(result.output)).toBeLessThan(3_000);
     expect(result.output).toContain(`cannot reach ${url}`);
     expect(result.output).toMatch(new RegExp(`0 of 3 items delivered to ${url}.*3 undelivered`));
   });
@@ -83,7 +85,7 @@ for (let i = 0; i < 3; i++) chain.recordPass("in" + i, "out" + i, { density: 0.9
   it("holds it 5 s by default", async () => {
     const url = await closedPort();
     const result = await agent(UNREACHABLE, url);
-    expect(result.ms).toBeGreaterThanOrEqual(4_500);
-    expect(result.ms).toBeLessThan(9_000);
+    expect(took(result.output)).toBeGreaterThanOrEqual(4_500);
+    expect(took(result.output)).toBeLessThan(9_000);
   });
 });
