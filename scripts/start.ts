@@ -1,4 +1,5 @@
-// `npm start`: the HTTP server in front of Next.js, in one process. It builds when there is
+// The server `npm start` runs (under scripts/supervise.ts, which restarts it if it dies): the
+// HTTP server in front of Next.js, in one process. It builds when there is
 // no current build, refuses to start on an embedded data folder another process owns, answers
 // what Next.js would answer with a plain-text 500 (unknown methods, undecodable paths), gives
 // every request an id and one log line, and on SIGTERM/SIGINT stops accepting, drains, ends
@@ -318,7 +319,10 @@ const server = http.createServer((req, res) => {
       else res.destroy();
     });
 });
-server.keepAliveTimeout = 5_000;
+// Longer than the idle timeout of Node's own keep-alive clients (5 s, http.globalAgent), so
+// they close an idle connection before the server does: at 5 s both closed it at once, and a
+// request sent in that instant was reset (a GET of the e2e suite failed so in CI).
+server.keepAliveTimeout = 10_000;
 
 /** An error answer written straight to a socket that never became a request. */
 function socketError(socket: Socket, reason: string, error: ApiError, headers = "") {
@@ -348,6 +352,8 @@ server.on("connect", (_req: IncomingMessage, socket: Socket) => {
 
 server.listen(port, host, () => {
   front.listening((server.address() as AddressInfo).address);
+  // Under `npm start` (scripts/supervise.ts): a server that listened is restarted if it dies.
+  process.send?.({ floorline: "listening" });
   logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
 });
 server.on("error", (error) => {
@@ -363,6 +369,9 @@ async function shutdown(signal: string, exitCode = 0) {
     for (const res of inFlight) res.destroy();
     return;
   }
+  // Whatever happens below (a log line that cannot be written because stdout's reader is
+  // gone, a database that never closes), the process ends: an orphan would hold the data folder.
+  setTimeout(() => process.exit(exitCode || 1), SHUTDOWN_TIMEOUT_MS + 20_000).unref();
   logger.info({ in_flight: inFlight.size }, `${signal}: stopping; draining requests`);
   // From here, new requests on open connections get 503 and event streams end.
   server.close();
@@ -386,6 +395,9 @@ async function shutdown(signal: string, exitCode = 0) {
 }
 
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void shutdown(signal));
+// Started by the supervisor: when it is gone (even killed), nobody would stop or restart this
+// server, and the data folder would stay locked by an orphan. Stop as on SIGTERM.
+if (process.send) process.on("disconnect", () => void shutdown("supervisor gone"));
 
 // postgres.js 3.4.9 can throw from a timer when the server drops a connection while a write
 // is buffered (porsager/postgres#1208). Nothing waits on that write: the calls on that
