@@ -2,6 +2,7 @@ import { Buffer, isAscii } from "node:buffer";
 import { ApiError } from "../errors";
 import { processSingleton } from "../process-singleton";
 import { env, type EnvSource } from "../env";
+import { SOCKET_HEADER } from "../auth/client-address";
 
 export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 10 * MiB;
@@ -33,11 +34,45 @@ const UPFRONT_RESERVATION = MiB;
 /** A body that sends no byte for this long is dropped (408): FLOORLINE_BODY_IDLE_TIMEOUT_MS. */
 const DEFAULT_BODY_IDLE_MS = 10_000;
 
+/**
+ * The part of the budget kept for light callers: once bodies in flight pass the rest of it, a
+ * caller that already holds HEAVY_CALLER_SHARE of the budget gets 503 for more, so one key,
+ * session or address uploading (or trickling) large bodies cannot make another's small write
+ * wait. A body alone in flight may still use it all.
+ */
+const LIGHT_CALLERS_SHARE = 1 / 4;
+const HEAVY_CALLER_SHARE = 1 / 8;
+
 interface BudgetState {
   inFlight: number;
   held: WeakMap<Request, number>;
+  /** Bytes in flight per caller (callerOf), and each request's caller. */
+  byCaller: Map<string, number>;
+  callerOf: WeakMap<Request, string>;
 }
-const budget = processSingleton<BudgetState>("bodyBudget", () => ({ inFlight: 0, held: new WeakMap() }));
+const budget = processSingleton<BudgetState>("bodyBudget", () => ({
+  inFlight: 0,
+  held: new WeakMap(),
+  byCaller: new Map(),
+  callerOf: new WeakMap(),
+}));
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?floorline_session=([^;]*)/;
+
+/**
+ * Who sends a body, for its share of the budget: its bearer credential, else its session, else
+ * the socket facts scripts/start.ts stamped on it (its address; a client cannot set them).
+ */
+function callerOf(request: Request): string {
+  const known = budget.callerOf.get(request);
+  if (known !== undefined) return known;
+  const headers = request.headers;
+  const bearer = headers.get("authorization");
+  const session = bearer ? null : SESSION_COOKIE.exec(headers.get("cookie") ?? "")?.[1];
+  const caller = bearer ? `b ${bearer}` : session ? `s ${session}` : `a ${headers.get(SOCKET_HEADER) ?? ""}`;
+  budget.callerOf.set(request, caller);
+  return caller;
+}
 
 function bodyBudgetBytes(source?: EnvSource): number {
   const mb = env("FLOORLINE_BODY_BUDGET_MB", source);
@@ -67,12 +102,19 @@ export function reserveBodyBytes(request: Request, bytes: number): void {
   const total = bodyBudgetBytes();
   const mine = budget.held.get(request) ?? 0;
   const others = budget.inFlight - mine;
-  if (others > 0 && budget.inFlight + bytes > total) {
+  const caller = callerOf(request);
+  const callerHeld = budget.byCaller.get(caller) ?? 0;
+  const heavy =
+    others > 0 &&
+    callerHeld + bytes > total * HEAVY_CALLER_SHARE &&
+    budget.inFlight + bytes > total * (1 - LIGHT_CALLERS_SHARE);
+  if ((others > 0 && budget.inFlight + bytes > total) || heavy) {
     throw new ApiError("server_busy", "The server is receiving too much data at once; retry shortly.", {
       headers: { "Retry-After": RETRY_AFTER_BUSY_SECONDS },
     });
   }
   budget.held.set(request, mine + bytes);
+  budget.byCaller.set(caller, callerHeld + bytes);
   budget.inFlight += bytes;
 }
 
@@ -82,6 +124,10 @@ export function releaseBodyBytes(request: Request): void {
   if (mine === undefined) return;
   budget.held.delete(request);
   budget.inFlight -= mine;
+  const caller = callerOf(request);
+  const left = (budget.byCaller.get(caller) ?? 0) - mine;
+  if (left > 0) budget.byCaller.set(caller, left);
+  else budget.byCaller.delete(caller);
 }
 
 /** A body stream that failed part-way: the client went away or the connection broke. */
@@ -118,16 +164,21 @@ export async function readWithin<T>(
   }
 }
 
-/** Reads and drops up to `room` more bytes; cancels the body when there are more. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, room: number): Promise<void> {
+/**
+ * Reads and drops up to `room` more bytes; cancels the body when there are more, or when it
+ * sends nothing for `idleMs` (a refused body that stalls would otherwise hold its handler).
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, room: number, idleMs: number): Promise<void> {
   try {
     for (let left = room; ; ) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader, idleMs);
       if (done) return;
       left -= value.byteLength;
       if (left < 0) break;
     }
-  } catch {
+  } catch (error) {
+    // A stalled body's stream may not end its cancel while its socket stays open: do not wait.
+    if (error instanceof ApiError && error.code === "request_timeout") void reader.cancel().catch(() => {});
     return;
   }
   await reader.cancel().catch(() => {});
@@ -237,7 +288,7 @@ async function readBody(
     parts.length = 0;
     // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
     // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
-    if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size);
+    if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size, idleMs);
     // A stalled body's stream may not end its cancel while its socket stays open: do not wait.
     else if (error instanceof ApiError && error.code === "request_timeout") void reader.cancel().catch(() => {});
     else await reader.cancel().catch(() => {});

@@ -86,13 +86,21 @@ describe("in-flight body budget", () => {
     // Twelve sockets declaring 108 MiB between them leave room in a 40 MiB budget: a small
     // write from someone else is read at once.
     const small = post(jsonOf(1024));
+    small.headers.set("authorization", "Bearer fl_someone_else");
     await expect(readJson(small)).resolves.toBeTypeOf("object");
     releaseBodyBytes(small);
-    for (const failure of await Promise.all(waiting)) {
+    // What they hold is their up-front reservations, not the 108 MiB they declared.
+    expect(bodyBytesInFlight() - before).toBeLessThanOrEqual(12 * 3 * MiB);
+    // Those that got in are dropped with 408 when idle; the last of one caller's twelve may be
+    // refused at once with 503 (more than an eighth held, past three quarters in flight).
+    const failures = await Promise.all(waiting);
+    for (const failure of failures) {
       expect(failure).toBeInstanceOf(ApiError);
-      expect(failure?.code).toBe("request_timeout");
-      expect(failure?.toResponse().status).toBe(408);
+      expect(["request_timeout", "server_busy"]).toContain(failure?.code);
     }
+    const timedOut = failures.filter((failure) => failure?.code === "request_timeout");
+    expect(timedOut.length).toBeGreaterThanOrEqual(8);
+    for (const failure of timedOut) expect(failure?.toResponse().status).toBe(408);
     for (const request of idle) releaseBodyBytes(request);
     expect(bodyBytesInFlight()).toBe(before);
   });
@@ -119,6 +127,60 @@ describe("in-flight body budget", () => {
     expect((await ok(post(jsonOf(MiB)), context)).status).toBe(200);
     expect(bodyBytesInFlight()).toBe(0);
     expect((await failing(post(jsonOf(MiB)), context)).status).toBe(500);
+    expect(bodyBytesInFlight()).toBe(0);
+  });
+});
+
+describe("each caller's share of the budget", () => {
+  /** A request of `caller` that sends `sent` bytes of a 9 MiB body, then nothing. */
+  const trickle = (caller: Record<string, string>, sent: number) => {
+    const request = stalled(9 * MiB, `{"original": "${"x".repeat(sent)}`);
+    for (const [name, value] of Object.entries(caller)) request.headers.set(name, value);
+    return request;
+  };
+  const send = (caller: Record<string, string>, bytes: number) => {
+    const request = post(jsonOf(bytes));
+    for (const [name, value] of Object.entries(caller)) request.headers.set(name, value);
+    return request;
+  };
+  const A = { authorization: "Bearer fl_a" };
+
+  it("one key's large bodies cannot make another caller's small write wait", async () => {
+    process.env.FLOORLINE_BODY_BUDGET_MB = "16";
+    process.env.FLOORLINE_BODY_IDLE_TIMEOUT_MS = "1500";
+    const before = bodyBytesInFlight();
+    // Key A opens five bodies and sends a MiB of each, then stalls: each holds 3 MiB (a MiB
+    // counted at 3x). Four fit in three quarters of the budget; the fifth would take A past it
+    // while A holds more than an eighth, and is refused, leaving a quarter for everyone else.
+    const heavy = [0, 1, 2, 3, 4].map(() => trickle(A, MiB - 64));
+    const outcomes = heavy.map((request) => failureOf(readJson(request, 10 * MiB)));
+    await expect.poll(() => bodyBytesInFlight() - before).toBeGreaterThanOrEqual(12 * MiB);
+    // Another key, a session and an address each get their small write read at once.
+    const others: Record<string, string>[] = [{ authorization: "Bearer fl_b" }, { cookie: "floorline_session=s1" }, {}];
+    for (const other of others) {
+      const small = send(other, 200 * 1024);
+      await expect(readJson(small)).resolves.toBeTypeOf("object");
+      releaseBodyBytes(small);
+    }
+    const failures = await Promise.all(outcomes);
+    expect(failures.filter((f) => f?.code === "server_busy").length).toBeGreaterThanOrEqual(1);
+    for (const request of heavy) releaseBodyBytes(request);
+    expect(bodyBytesInFlight()).toBe(before);
+  });
+
+  it("a caller alone still fills the budget, and one body alone passes whatever its size", async () => {
+    process.env.FLOORLINE_BODY_BUDGET_MB = "16";
+    const first = send(A, 2 * MiB);
+    const second = send(A, 2 * MiB);
+    await expect(readJson(first, 8 * MiB)).resolves.toBeTypeOf("object");
+    // 6 MiB held by A (more than an eighth), 12 MiB with this one: within three quarters.
+    await expect(readJson(second, 8 * MiB)).resolves.toBeTypeOf("object");
+    releaseBodyBytes(first);
+    releaseBodyBytes(second);
+    process.env.FLOORLINE_BODY_BUDGET_MB = "1";
+    const lone = send(A, 3 * MiB);
+    await expect(readJson(lone, 8 * MiB)).resolves.toBeTypeOf("object");
+    releaseBodyBytes(lone);
     expect(bodyBytesInFlight()).toBe(0);
   });
 });
