@@ -178,10 +178,12 @@ def test_headrooms_deletes_reach_the_store(server):
 
 
 def test_an_entry_past_its_ttl_is_a_miss(server):
+    # A TTL of 4 s, not 1: on a busy machine storing and reading back took more than a second.
     store = CompressionStore(backend=backend(server, "t-ttl"))
-    key = store.store("short-lived " * 30, "s", ttl=1)
-    assert store.retrieve(key) is not None
-    time.sleep(2.2)
+    stored_at = time.monotonic()
+    key = store.store("short-lived " * 30, "s", ttl=4)
+    assert store.retrieve(key) is not None, f"missed {time.monotonic() - stored_at:.1f} s after storing"
+    time.sleep(max(0.0, stored_at + 5.2 - time.monotonic()))
     assert store.retrieve(key) is None and not store._backend.exists(key)
 
 
