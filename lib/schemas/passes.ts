@@ -15,7 +15,7 @@ import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { bodyDigest, canonicalJson } from "../guard/canonical";
 import { VERDICTS } from "../guard/guard";
 import { sha256Hex } from "../guard/hash";
-import { ApiError } from "../errors";
+import { ApiError, type ErrorIssue } from "../errors";
 import { parseOneOrBatch } from "../http/batch";
 
 export const MAX_PASS_BATCH = 5_000;
@@ -62,7 +62,7 @@ function oversizedContentPaths(body: unknown): string[] {
  * the fields a stored pass keeps (PASS_RECEIPT_FIELD_USE), the OTLP attributes
  * (lib/otlp/receipts.ts) and the SDKs' receipts (test/unit/receipt-fields.test.ts).
  */
-const passReceiptObject = z.object({
+const passReceiptObject = z.strictObject({
   ...compressionPassShape,
   current_content_hash: storedHash,
   chain_id: chainIdSchema,
@@ -354,6 +354,65 @@ export function passReceiptDigest(receipt: PassReceipt): string {
   return sha256Hex(`{${out}}`);
 }
 
+/** Unknown fields reported, at most: a batch of misspelt receipts says so without a huge answer. */
+const MAX_UNKNOWN_ISSUES = 100;
+
+/** Edits (insertions, deletions, substitutions) between two short names. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/** The declared field a misspelt one most likely meant: within a third of its length in edits. */
+function closestReceiptField(name: string): string | null {
+  if (name.length > 64) return null;
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const field of PASS_RECEIPT_FIELDS) {
+    const distance = editDistance(name.toLowerCase(), field);
+    if (distance < bestDistance) {
+      best = field;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/**
+ * Fields of a receipt (or of each receipt of a batch) that the declaration lacks: each named
+ * with the closest declared field. Accepted silently, a misspelt `content_clas` put the pass in
+ * class `default`; anything a client wants kept goes in `metadata`.
+ */
+function unknownFieldIssues(body: unknown): ErrorIssue[] {
+  if (!isRecord(body)) return [];
+  const batch = Array.isArray(body.receipts);
+  const items: unknown[] = batch ? (body.receipts as unknown[]) : [body];
+  const issues: ErrorIssue[] = [];
+  items.forEach((item, i) => {
+    if (!isRecord(item) || issues.length >= MAX_UNKNOWN_ISSUES) return;
+    for (const key of Object.keys(item)) {
+      if (RECEIPT_KEY_SET.has(key) || issues.length >= MAX_UNKNOWN_ISSUES) continue;
+      const closest = closestReceiptField(key);
+      issues.push({
+        path: batch ? `receipts.${i}.${key}` : key,
+        message: `is not a receipt field${closest ? ` (did you mean "${closest}"?)` : ""}; put anything else in "metadata", an object of up to 16 KiB`,
+      });
+    }
+  });
+  return issues;
+}
+
 /**
  * A body of `POST /api/v1/passes` as the route reads it (and the demo's in-process transport):
  * 413 when a content is over the limit, else one receipt or a batch, each checked by the schema
@@ -366,6 +425,15 @@ export function passReceiptsOf(body: unknown): { items: PassReceipt[]; batch: bo
       "payload_too_large",
       `Content must be at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8 (${oversized[0]}); nothing was written.`,
       { issues: oversized.map((path) => ({ path, message: "is over the content limit" })) },
+    );
+  }
+  const unknown = unknownFieldIssues(body);
+  if (unknown.length > 0) {
+    const [first] = unknown;
+    throw new ApiError(
+      "validation_failed",
+      `A receipt has a field the API does not know (${first?.path}: ${first?.message}); nothing was written.`,
+      { issues: unknown },
     );
   }
   return parseOneOrBatch(body, passReceiptSchema, "receipts", MAX_PASS_BATCH, quickPassReceipt);

@@ -171,11 +171,34 @@ describe("POST /api/v1/passes: idempotency", () => {
     expect(await tableFingerprint()).toBe(before);
   });
 
-  it("unknown fields and an explicit default class do not change the identity of a receipt", async () => {
+  it("an explicit default class does not change the identity of a receipt", async () => {
     const before = await tableFingerprint();
-    const retry = await send({ ...r, content_class: "default", unknown_field: 42 });
+    const retry = await send({ ...r, content_class: "default" });
     expect(retry.status).toBe(200);
     expect(await tableFingerprint()).toBe(before);
+  });
+
+  it("refuses unknown fields with 422, naming each and the field it most likely meant", async () => {
+    const before = await tableFingerprint();
+    // A misspelt class used to land the receipt in class `default`, silently.
+    const misspelt = await send({ ...receipt("unknown-fields", "p1"), content_clas: "api-json", tokens: 3 });
+    const error = expectError(misspelt, 422, "validation_failed");
+    expect(error.message).toContain("content_clas");
+    const issues = (misspelt.body as { error: { issues: { path: string; message: string }[] } }).error.issues;
+    expect(issues.map((issue) => issue.path)).toEqual(["content_clas", "tokens"]);
+    expect(issues[0]?.message).toContain('did you mean "content_class"?');
+    expect(issues[1]?.message).not.toContain("did you mean");
+    expect(issues[1]?.message).toContain('"metadata"');
+    // In a batch, by index, and nothing of the batch is written.
+    const batch = await send({
+      receipts: [receipt("unknown-fields", "p1"), { ...receipt("unknown-fields", "p2"), pass_numbr: 2 }],
+    });
+    expectError(batch, 422, "validation_failed");
+    expect([...issuePaths(batch)]).toEqual(["receipts.1.pass_numbr"]);
+    expect(await tableFingerprint()).toBe(before);
+    // What a client wants kept goes in metadata, and is stored with the pass.
+    const kept = await send({ ...receipt("unknown-fields", "p1"), metadata: { tokens: 3 } });
+    expect(kept.status, kept.text).toBe(201);
   });
 
   it("null and absent optional fields are the same receipt: a retry spelling them either way writes nothing", async () => {
