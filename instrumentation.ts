@@ -13,6 +13,8 @@ export async function register() {
   const { getSummaryQueueStats } = await import("./db/ingest/summaries");
   setStoreStatsSource(getStoreStats);
   setSummaryQueueSource(getSummaryQueueStats);
+  const { setStartupPhase } = await import("./db/lifecycle");
+  setStartupPhase("starting the background workers");
   const { WORKERS } = await import("./db/workers");
   const { startWorkers } = await import("./db/workers/worker");
   startWorkers(WORKERS);

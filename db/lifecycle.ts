@@ -11,12 +11,25 @@ import { processSingleton } from "@/lib/process-singleton";
 
 interface Lifecycle {
   stopping: AbortController;
+  /** What the app is doing before it serves (null once it serves): the starting page says it. */
+  startup: string | null;
   close?: () => Promise<void>;
   /** The HTTP server that handles signals itself, when there is one. */
   signalOwner?: string;
 }
 
-const lifecycle = (): Lifecycle => processSingleton("lifecycle", () => ({ stopping: new AbortController() }));
+const lifecycle = (): Lifecycle =>
+  processSingleton("lifecycle", () => ({ stopping: new AbortController(), startup: "starting Next.js" }));
+
+/** What the app is doing while it starts, in a few words; null once it serves. */
+export function startupPhase(): string | null {
+  return lifecycle().startup;
+}
+
+/** Says what the app is doing now while it starts (null: it serves). */
+export function setStartupPhase(phase: string | null): void {
+  lifecycle().startup = phase;
+}
 
 /** Aborted once the process has begun to shut down. */
 export function shutdownSignal(): AbortSignal {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { errorFields, logger } from "@/lib/observability/log";
 import { closeDb, getHandle } from "./index";
 import { configFromEnv } from "./config";
-import { exitOnSignals, onClose } from "./lifecycle";
+import { exitOnSignals, onClose, setStartupPhase } from "./lifecycle";
 import { stopWorkers } from "./workers/worker";
 import { accessStartupMessage } from "@/lib/auth/access";
 import { credentialsExist } from "./queries/access";
@@ -36,14 +36,17 @@ export async function startDatabase(seedDemo: () => Promise<number>): Promise<vo
   onClose(closeAll);
   exitOnSignals();
   try {
+    setStartupPhase("opening the database and applying its migrations");
     const handle = await getHandle();
     logger.info(`database ready (${handle.driver}); migrations applied`);
     if (demoEnabled()) {
+      setStartupPhase("seeding the demo data (on the first start only)");
       const seeded = await seedDemo();
       if (seeded) logger.info(`demo data seeded: ${seeded} chains`);
     }
     // PGlite has no autovacuum daemon, so without this the planner never gets statistics
     // and misjudges every query on a long chain.
+    setStartupPhase("gathering the database's statistics");
     if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
     const access = accessStartupMessage(envRecord(), await credentialsExist());
     (access.warn ? console.warn : console.log)(`[floorline] ${access.text}`);

@@ -184,8 +184,12 @@ const stopping = lifecycle.shutdownSignal();
 
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname: host, port });
-await app.prepare();
-const handle = app.getRequestHandler();
+// The server listens at once (below) and answers "starting" until the app is prepared: Next.js
+// loads, then the database opens, migrates and (on a first start) seeds the demo.
+let handle: ReturnType<typeof app.getRequestHandler> | null = null;
+const prepared = app.prepare().then(() => {
+  handle = app.getRequestHandler();
+});
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = [...METHODS].join(", ");
@@ -271,6 +275,29 @@ function answeredHere(req: IncomingMessage, res: ServerResponse, pathname: strin
 
 const inFlight = new Set<ServerResponse>();
 
+/** How soon a client should ask again while the app starts. */
+const STARTING_RETRY_SECONDS = "2";
+
+/**
+ * The answer while the app starts: 503 with Retry-After, saying what it is doing (the API's
+ * error shape under /api, a page that reloads itself elsewhere), never a request left hanging.
+ */
+function starting(res: ServerResponse, pathname: string): void {
+  const phase = lifecycle.startupPhase() ?? "finishing its start";
+  const headers = { "retry-after": STARTING_RETRY_SECONDS, "cache-control": "no-store" };
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    apiError(res, "database_unavailable", `Floorline is starting (${phase}); retry in a few seconds.`, headers);
+    return;
+  }
+  page(
+    res,
+    503,
+    "Floorline is starting",
+    `Floorline is starting: ${phase}. This page reloads itself until it is ready.`,
+    { ...headers, refresh: STARTING_RETRY_SECONDS },
+  );
+}
+
 const front = accessFront({
   isRouteHandler,
   pagePatternOf,
@@ -307,11 +334,14 @@ const server = http.createServer((req, res) => {
   res.once("close", done);
   // While draining, responses still in progress close their connection when done.
   if (stopping.aborted) res.shouldKeepAlive = false;
-  if (answeredHere(req, res, pathname) || front.refusedAsCrossSite(req, res, pathname)) return;
+  if (answeredHere(req, res, pathname)) return;
+  const serve = handle;
+  if (serve === null) return starting(res, pathname);
+  if (front.refusedAsCrossSite(req, res, pathname)) return;
   front.prepare(req, res, pathname);
   requestContext
     .run({ reqId: id }, async () => {
-      if (!(await front.answeredByPageGate(req, res, pathname))) await handle(req, res);
+      if (!(await front.answeredByPageGate(req, res, pathname))) await serve(req, res);
     })
     .catch((error) => {
       logger.error({ req_id: id, err: errorFields(error) }, "request handler failed");
@@ -352,10 +382,18 @@ server.on("connect", (_req: IncomingMessage, socket: Socket) => {
 
 server.listen(port, host, () => {
   front.listening((server.address() as AddressInfo).address);
-  // Under `npm start` (scripts/supervise.ts): a server that listened is restarted if it dies.
-  process.send?.({ floorline: "listening" });
   logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
 });
+try {
+  await prepared;
+} catch (error) {
+  logger.fatal({ err: errorFields(error) }, "the app could not start");
+  process.exit(1);
+}
+lifecycle.setStartupPhase(null);
+logger.info("ready");
+// Under `npm start` (scripts/supervise.ts): a server that became ready is restarted if it dies.
+process.send?.({ floorline: "ready" });
 server.on("error", (error) => {
   logger.fatal({ err: errorFields(error) }, `cannot listen on ${host}:${port}`);
   process.exit(1);

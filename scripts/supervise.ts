@@ -1,7 +1,7 @@
 // `npm start`: runs the server (scripts/start.ts) as a child process and keeps it running. A
-// server that dies after it was listening (a crash, an abort, an out-of-memory kill) is started
+// server that dies after it was ready (a crash, an abort, an out-of-memory kill) is started
 // again after a pause that doubles from 1 s to 30 s, with a log line saying how it ended; a
-// server that ran a minute before dying starts the pause afresh. A server that never listened
+// server that ran a minute before dying starts the pause afresh. A server that never became ready
 // (a refused setting, the data folder locked, a failed build, --help) is not restarted: its
 // exit code is this process's. SIGTERM and SIGINT go to the server, and this process exits
 // when it has stopped: the data folder's lock is released by then. docs/operations.md.
@@ -29,7 +29,7 @@ let waiting: NodeJS.Timeout | null = null;
 
 function run(): void {
   const startedAt = Date.now();
-  let listened = false;
+  let ready = false;
   const child = spawn(process.execPath, [...process.execArgv, START, ...process.argv.slice(2)], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
     // A group of its own: Ctrl-C at a terminal reaches this process alone, which passes it on
@@ -38,12 +38,12 @@ function run(): void {
   });
   server = child;
   child.on("message", (message) => {
-    if ((message as { floorline?: string } | null)?.floorline === "listening") listened = true;
+    if ((message as { floorline?: string } | null)?.floorline === "ready") ready = true;
   });
   child.once("exit", (code, signal) => {
     server = null;
     if (stopping) process.exit(code ?? 0);
-    if (!listened) {
+    if (!ready) {
       // Start-up refused or failed: restarting would fail the same way.
       process.exit(code ?? 1);
     }

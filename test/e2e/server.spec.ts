@@ -270,3 +270,55 @@ test.describe("when the database is down", () => {
     }
   });
 });
+
+test.describe("while the app starts", () => {
+  test("it answers 503 saying what it is doing, never a hang, then serves", async () => {
+    test.setTimeout(240_000);
+    // An empty folder with the demo on: initdb, migrations and the demo's seed take seconds.
+    const app = await spawnApp({ from: "empty", env: { FLOORLINE_DEMO: "1" } });
+    try {
+      const seen: { status: number; ms: number; body: string; retryAfter: string | null }[] = [];
+      const deadline = Date.now() + 200_000;
+      for (;;) {
+        const started = Date.now();
+        const answer = await fetch(`${app.base}/api/v1/health`, { signal: AbortSignal.timeout(10_000) }).catch(
+          () => null,
+        );
+        if (answer) {
+          seen.push({
+            status: answer.status,
+            ms: Date.now() - started,
+            body: await answer.text(),
+            retryAfter: answer.headers.get("retry-after"),
+          });
+          if (answer.status === 200) break;
+          if (seen.length === 1 && answer.status === 503) {
+            // A page is a page that says so, and reloads itself.
+            const page = await fetch(`${app.base}/chains`, { redirect: "manual" });
+            if (page.status === 503) {
+              expect(await page.text()).toContain("Floorline is starting:");
+              expect(page.headers.get("refresh")).toBe("2");
+            }
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`never ready:\n${app.output()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const starting = seen.filter((s) => s.status === 503);
+      expect(starting.length, app.output()).toBeGreaterThan(0);
+      for (const s of starting) {
+        expect(JSON.parse(s.body).error).toMatchObject({ code: "database_unavailable" });
+        expect(JSON.parse(s.body).error.message).toMatch(/^Floorline is starting \(.+\); retry in a few seconds\.$/);
+        expect(s.retryAfter).toBe("2");
+      }
+      // What it was doing shows: the database's migrations, or the demo's seed.
+      expect(starting.map((s) => s.body).join("\n")).toMatch(/migrations|demo data|Next\.js|statistics|workers/);
+      // No request waited for the whole start (it hung 34 s before): at most for one of its
+      // synchronous steps (loading Next.js, PGlite's initdb), a few seconds on a busy machine.
+      expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(20_000);
+      expect(app.output()).toMatch(/"msg":"ready"/);
+    } finally {
+      await app.stop("SIGKILL");
+    }
+  });
+});
