@@ -314,6 +314,8 @@ const QUICK_FIELDS = PASS_RECEIPT_FIELDS.map(
 /** The schema's answer for a plainly valid receipt, without zod; null for anything else. */
 export function quickPassReceipt(value: unknown): PassReceipt | null {
   if (!isRecord(value)) return null;
+  // The schema is strict: a field it does not declare goes to it, which refuses it.
+  for (const key in value) if (!RECEIPT_KEY_SET.has(key)) return null;
   // Fields are set in the schema's order, so the two answers are alike down to their key order.
   const out: Record<string, unknown> = {};
   for (const [field, check, optional, absent] of QUICK_FIELDS) {
