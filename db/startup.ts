@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { errorFields, logger } from "@/lib/observability/log";
+import { databaseTroubleCause } from "@/lib/errors";
 import { closeDb, getHandle } from "./index";
 import { configFromEnv } from "./config";
 import { exitOnSignals, onClose, setStartupPhase } from "./lifecycle";
@@ -59,6 +60,9 @@ export async function startDatabase(seedDemo: () => Promise<number>): Promise<vo
     }
     // Serve anyway: the API answers 503 until the database is reachable, and every request
     // tries to connect (and migrate) again.
-    logger.error({ err: errorFields(error) }, "database unavailable at start-up; requests will retry");
+    logger.error(
+      { err: errorFields(error) },
+      `database unavailable at start-up: ${databaseTroubleCause(error)}; requests answer 503 and try again`,
+    );
   }
 }

@@ -109,6 +109,9 @@ const UNREACHABLE_CODES = new Set([
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
+  "3D000", // invalid_catalog_name: the database named does not exist
+  "28P01", // invalid_password
+  "28000", // invalid_authorization_specification: no such role, or pg_hba refuses it
 ]);
 
 // Transient: the same request is likely to succeed in a moment.
@@ -143,10 +146,75 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 // The server's logger (lib/observability/log.ts) when it is loaded; this module cannot
 // import it, since client code imports the error contract and pino is server-only.
-function log(level: "warn" | "error", error: unknown, msg: string): void {
+function log(level: "warn" | "error", error: unknown, msg: string, withError = true): void {
   const logger = existingSingleton<Record<typeof level, (fields: object, msg: string) => void>>(LOGGER);
-  if (logger) logger[level]({ err: errorFields(error) }, msg);
-  else console.error(JSON.stringify({ level, msg, err: errorFields(error) }));
+  const fields = withError ? { err: errorFields(error) } : {};
+  if (logger) logger[level](fields, msg);
+  else console.error(JSON.stringify({ level, msg, ...fields }));
+}
+
+/**
+ * Why the database cannot be reached, and what to do, in one line an operator can act on:
+ * the first of the error's codes that says (a database that does not exist, credentials
+ * refused, nothing listening, a host that does not resolve, a server starting or stopping).
+ */
+export function databaseTroubleCause(error: unknown): string {
+  const { codes } = codesOf(error);
+  for (const code of codes) {
+    switch (code) {
+      case "3D000":
+        return "the database named in DATABASE_URL does not exist: create it (createdb <name>) or correct the URL";
+      case "28P01":
+      case "28000":
+        return "PostgreSQL refused the user or password in DATABASE_URL: correct them, or the server's pg_hba.conf";
+      case "ECONNREFUSED":
+        return "nothing accepts connections at DATABASE_URL's host and port: start PostgreSQL, or correct the URL";
+      case "ENOTFOUND":
+        return "DATABASE_URL's host name does not resolve: correct it";
+      case "57P03":
+      case "57P01":
+      case "57P02":
+        return "PostgreSQL is starting or shutting down: wait for it";
+      case "DATA_FOLDER_LOCKED":
+        return "another process holds the embedded database's folder: stop it, or give this server another --data-dir";
+      case "ETIMEDOUT":
+      case "CONNECT_TIMEOUT":
+        return "PostgreSQL does not answer in time: check that it runs and that the network lets this server through";
+    }
+  }
+  return "the connection failed or was lost: check that PostgreSQL runs and that DATABASE_URL is right";
+}
+
+/** A database-trouble line is logged at most this often per cause; the others are counted. */
+const TROUBLE_LOG_INTERVAL_MS = 60_000;
+const troubleLogged = new Map<string, { at: number; since: number }>();
+
+/**
+ * Logs "database unavailable: <cause>" at most once a minute per cause (with how many more
+ * requests met it since), the error's fields on the first line only: a database that stays
+ * down answered every request with a stack trace, tens of kilobytes a minute.
+ */
+function logTrouble(error: unknown, answered: string): void {
+  const cause = databaseTroubleCause(error);
+  const now = Date.now();
+  const seen = troubleLogged.get(cause);
+  if (seen && now - seen.at < TROUBLE_LOG_INTERVAL_MS) {
+    seen.since++;
+    return;
+  }
+  const more = seen && seen.since > 0 ? ` (${seen.since} more since the last line)` : "";
+  troubleLogged.set(cause, { at: now, since: 0 });
+  log("error", error, `database unavailable: ${cause}; ${answered}${more}`, !seen);
+}
+
+/**
+ * For background work that met the database down: the once-a-minute line (logTrouble), true;
+ * false for any other error, which the caller logs as its own.
+ */
+export function reportDatabaseTrouble(error: unknown, what: string): boolean {
+  if (databaseTrouble(error) !== "unavailable") return false;
+  logTrouble(error, `${what} waits for it`);
+  return true;
 }
 
 /** Any thrown value as a contract response; unexpected errors are logged (without data), never echoed. */
@@ -160,7 +228,7 @@ export function toErrorResponse(error: unknown): Response {
     }).toResponse();
   }
   if (trouble === "unavailable") {
-    log("error", error, "database unavailable: answered 503");
+    logTrouble(error, "answered 503");
     return new ApiError("database_unavailable", "The database is unavailable; try again shortly.", {
       headers: { "Retry-After": "5" },
     }).toResponse();

@@ -6,6 +6,7 @@ import { deleteExpiredChains } from "../queries/retention";
 import type { RunningWorker, WorkerDefinition } from "./worker";
 import { env, envInvalid, envRecord, type EnvSource } from "@/lib/env";
 import { errorFields, logger } from "@/lib/observability/log";
+import { reportDatabaseTrouble } from "@/lib/errors";
 
 const INTERVAL_MS = 5 * 60_000;
 /** Between calls while a backlog remains. */
@@ -40,7 +41,12 @@ export function startRetentionWorker(options: {
         if (!run.complete) next = Math.min(next, BACKLOG_MS);
       } catch (error) {
         // Through the redacting helper: a failed statement's error carries its parameters.
-        (options.onError ?? ((e) => logger.error({ err: errorFields(e) }, "retention run failed")))(error);
+        const report =
+          options.onError ??
+          ((e: unknown) => {
+            if (!reportDatabaseTrouble(e, "retention")) logger.error({ err: errorFields(e) }, "retention run failed");
+          });
+        report(error);
       }
       if (!stopped) timer = setTimeout(tick, next);
     })();

@@ -8,6 +8,7 @@
 // anyone else's; and stopping waits a bounded time, whatever the receivers do.
 import { type ClaimedDelivery, claimDueDeliveries, deleteSettledEvents, recordAttempt } from "../queries/webhooks";
 import { errorFields, logger } from "@/lib/observability/log";
+import { reportDatabaseTrouble } from "@/lib/errors";
 import { recordDelivery } from "@/lib/observability/metrics";
 import { nextAttemptAt } from "@/lib/webhooks/backoff";
 import { pageUrl, renderBody, type EventData, type WebhookEvent } from "@/lib/webhooks/payload";
@@ -163,7 +164,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions = {}): Worker {
         () => true,
         (error: unknown) => {
           // The database may be down; the rows wait, and the next tick tries again.
-          logger.error({ err: errorFields(error) }, "webhook delivery: claiming due deliveries failed");
+          if (!reportDatabaseTrouble(error, "webhook delivery"))
+            logger.error({ err: errorFields(error) }, "webhook delivery: claiming due deliveries failed");
           return false;
         },
       )

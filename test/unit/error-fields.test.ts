@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { databaseTrouble, toErrorResponse } from "@/lib/errors";
+import { describe, expect, it, vi } from "vitest";
+import { databaseTrouble, databaseTroubleCause, toErrorResponse } from "@/lib/errors";
 import { errorFields } from "@/lib/observability/error-fields";
 
 describe("errors as log fields", () => {
@@ -70,6 +70,9 @@ describe("database trouble", () => {
     ["ECONNREFUSED", "unavailable"],
     ["CONNECTION_CLOSED", "unavailable"],
     ["DATA_FOLDER_LOCKED", "unavailable"],
+    ["3D000", "unavailable"],
+    ["28P01", "unavailable"],
+    ["28000", "unavailable"],
     ["23505", undefined],
   ])("%s is %s", (code, trouble) => {
     expect(databaseTrouble({ cause: { code } })).toBe(trouble);
@@ -79,8 +82,42 @@ describe("database trouble", () => {
     expect(databaseTrouble(new Error("out of shared memory; increase max_locks_per_transaction"))).toBe("busy");
   });
 
+  it("names each cause with its fix, in one line", () => {
+    expect(databaseTroubleCause({ code: "3D000" })).toMatch(/does not exist: create it/);
+    expect(databaseTroubleCause({ cause: { code: "28P01" } })).toMatch(/refused the user or password/);
+    expect(databaseTroubleCause({ code: "ECONNREFUSED" })).toMatch(/nothing accepts connections.*start PostgreSQL/);
+    expect(databaseTroubleCause({ code: "ENOTFOUND" })).toMatch(/does not resolve/);
+    expect(databaseTroubleCause({ code: "57P03" })).toMatch(/starting or shutting down/);
+    expect(databaseTroubleCause(new Error("?"))).toMatch(/check that PostgreSQL runs/);
+  });
+
+  it("logs a database that stays down once a minute per cause, counting the requests between", () => {
+    vi.useFakeTimers();
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    try {
+      // A cause no other test logs, so the once-a-minute memory starts empty for it.
+      const gone = { code: "3D000", stack: 'Error: database "nope" does not exist\n    at frame' };
+      for (let i = 0; i < 30; i++) expect(toErrorResponse(gone).status).toBe(503);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] as string).msg).toMatch(
+        /^database unavailable: the database named in DATABASE_URL does not exist/,
+      );
+      vi.advanceTimersByTime(61_000);
+      toErrorResponse(gone);
+      expect(lines).toHaveLength(2);
+      const again = JSON.parse(lines[1] as string);
+      expect(again.msg).toContain("(29 more since the last line)");
+      // The error's fields (its stack) with the first line only.
+      expect(again.err).toBeUndefined();
+    } finally {
+      spy.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it("answers every kind with 503 and a Retry-After", () => {
-    for (const code of ["57014", "40P01", "53200", "ECONNREFUSED"]) {
+    for (const code of ["57014", "40P01", "53200", "ECONNREFUSED", "3D000", "28P01"]) {
       const response = toErrorResponse({ code });
       expect(response.status).toBe(503);
       expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
