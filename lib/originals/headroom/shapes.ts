@@ -1,7 +1,8 @@
-// The wire shapes of Headroom's proxy retrieval endpoints (headroom/proxy/server.py: /v1/retrieve,
-// /v1/retrieve/{hash}, /v1/retrieve/tool_call, /v1/retrieve/stats), so Headroom's MCP server,
-// plugins and SDK can use Floorline as their CCR store. Headroom answers FastAPI-style
-// (`{"detail": ...}`) rather than with our error envelope; these paths keep its style.
+// The wire shapes of Headroom's proxy retrieval endpoints (/v1/retrieve, /v1/retrieve/{hash},
+// /v1/retrieve/tool_call, /v1/retrieve/stats; docs/originals.md, "Headroom-compatible
+// retrieval"), so Headroom's MCP server, plugins and SDK can use Floorline as their CCR store.
+// Headroom answers FastAPI-style (`{"detail": ...}`) rather than with our error envelope; these
+// paths keep its style.
 import { parseRetrieveKey } from "./keys";
 import type { HeadroomError, HeadroomMissStatus, HeadroomRetrieved, ToolCallData } from "../../schemas/headroom";
 
