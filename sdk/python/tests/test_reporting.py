@@ -127,15 +127,18 @@ def test_an_unreachable_server_is_named_at_close_with_what_it_did_not_get(caplog
 
 def test_close_waits_while_the_server_takes_batches_however_long_the_queue_takes(fake):
     def slow(i, path, body):
-        time.sleep(0.15)
+        time.sleep(0.5)
         return stored(body)
 
     server = fake(slow)
     fl = client(server.base, max_batch=1)
     record(fl, "slow-1", 6)
-    # Six answers of 150 ms each: longer than the wait, which counts only time without an answer.
-    report = fl.close(0.4)
+    # Six answers of 500 ms each, 3 s in all: longer than the wait, which counts only time
+    # without an answer. (A wait of 0.4 s with 150 ms answers was flaky on a busy machine.)
+    started = time.monotonic()
+    report = fl.close(2.0)
     assert (report.delivered, report.undelivered) == (6, 0)
+    assert time.monotonic() - started > 2.0
 
 
 UNREACHABLE = """
