@@ -3,6 +3,7 @@ import { pageNeedsCredential, requirePage } from "@/app/_access/page-access";
 import { safeNextPath } from "@/lib/auth/access";
 import { firstValues, type RawSearchParams } from "@/lib/url-state";
 import { SignInForm } from "@/components/access/sign-in-form";
+import { operatorsExist } from "@/db/queries/access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
@@ -24,7 +25,20 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           You are signed in as {principal.name}. <a href={next}>Continue</a>.
         </p>
       ) : (
-        <SignInForm next={next} />
+        <>
+          <SignInForm next={next} />
+          {(await operatorsExist()) ? null : (
+            <div className="panel" data-testid="no-operator">
+              <p>
+                No operator exists on this server yet, so no one can sign in here. On the machine that runs the server,
+                create the first one (with the embedded database, stop the server first: one process per data folder):
+              </p>
+              <pre>
+                <code>npm run floorline -- operators create --name admin --role admin</code>
+              </pre>
+            </div>
+          )}
+        </>
       )}
     </>
   );

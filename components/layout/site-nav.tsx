@@ -14,6 +14,8 @@ const NAV = [
   { href: "/traces", label: "Traces" },
   // Admin-only: shown once the session says this visitor may open it (always when auth is off).
   { href: "/webhooks", label: "Webhooks", admin: true },
+  { href: "/admin/keys", label: "Keys", admin: true },
+  { href: "/admin/operators", label: "Operators", admin: true },
   { href: "/docs/api", label: "API" },
 ];
 

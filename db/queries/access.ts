@@ -75,6 +75,15 @@ export async function credentialsExist(): Promise<boolean> {
   return exist;
 }
 
+/** Whether any operator exists (the sign-in page says how to make the first one when none does). */
+export async function operatorsExist(): Promise<boolean> {
+  const db = await getDb();
+  const row = onlyRow(
+    await queryRows(db, sql`select exists (select 1 from ${operators}) as exist`, { exist: col.bool }),
+  );
+  return row.exist;
+}
+
 /** Forgets the cached answer (tests switch databases under one process). */
 export function forgetCredentialsCache(): void {
   credentialsState.known = undefined;

@@ -90,6 +90,12 @@ test("npm start on every address asks loopback clients for a credential too", as
     const response = await fetch(`${server.base}/api/v1/chains`);
     expect(response.status).toBe(401);
     expect(await response.text()).toContain("npm run floorline -- keys create");
+    // No operator exists: the sign-in page says how to make the first one.
+    const signIn = await fetch(`${server.base}/sign-in`);
+    expect(signIn.status).toBe(200);
+    const html = await signIn.text();
+    expect(html).toContain('data-testid="no-operator"');
+    expect(html).toContain("npm run floorline -- operators create --name admin --role admin");
   } finally {
     await server.stop();
   }

@@ -79,7 +79,10 @@ test("sign in, see every page with the security headers, sign out and be sent to
   await page.waitForURL(`${base}/chains`);
   await expect(page.getByRole("heading", { name: "Chains", level: 1 })).toBeVisible();
   await expect(page.getByTestId("session-menu")).toContainText("alice (admin)");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" })).toBeVisible();
+  for (const admin of ["Webhooks", "Keys", "Operators"])
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: admin })).toBeVisible();
+  // Operators exist here: the sign-in page does not say how to make the first.
+  expect(await (await fetch(`${base}/sign-in`)).text()).not.toContain('data-testid="no-operator"');
 
   for (const [p, heading] of [
     ["/", "Overview"],
@@ -124,7 +127,8 @@ test("a viewer sees the policies but cannot save a floor, nor open admin pages",
   // Admin pages are not offered in the navigation to a viewer.
   await expect(page.getByTestId("session-menu")).toContainText("(viewer)");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traces" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" })).toHaveCount(0);
+  for (const admin of ["Webhooks", "Keys", "Operators"])
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: admin })).toHaveCount(0);
   const put = await page.evaluate(async () => {
     const r = await fetch("/api/v1/policies/summary", {
       method: "PUT",
