@@ -187,9 +187,17 @@ const app = next({ dev: false, dir: root, hostname: host, port });
 // The server listens at once (below) and answers "starting" until the app is prepared: Next.js
 // loads, then the database opens, migrates and (on a first start) seeds the demo.
 let handle: ReturnType<typeof app.getRequestHandler> | null = null;
-const prepared = app.prepare().then(() => {
+const prepared = (async () => {
+  await app.prepare();
+  // Next.js runs instrumentation.ts (which opens, migrates and seeds the database, then starts
+  // the workers) at its first request, which then waited for all of it: run it here, through
+  // Next's own once-only registration, so the server answers "starting" until it is done.
+  const { ensureInstrumentationRegistered } = await import(
+    "next/dist/server/lib/router-utils/instrumentation-globals.external.js"
+  );
+  await ensureInstrumentationRegistered(root, distDir);
   handle = app.getRequestHandler();
-});
+})();
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = [...METHODS].join(", ");
