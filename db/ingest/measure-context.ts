@@ -32,11 +32,20 @@ interface Source {
 export interface MeasureInputs {
   /** The chain's source, when known. */
   sourceOf(chainId: string): string | undefined;
+  /**
+   * Whether the chain's source came with this batch (a first pass's input_content): the
+   * caller's own text. A source stored by an earlier request may be someone else's.
+   */
+  sourceSentNow(chainId: string): boolean;
   /** The content of a receipt that carries none but names a cached original by its full SHA-256. */
   contentOf(receipt: PassReceipt): string | undefined;
 }
 
-const NOTHING: MeasureInputs = { sourceOf: () => undefined, contentOf: () => undefined };
+const NOTHING: MeasureInputs = {
+  sourceOf: () => undefined,
+  sourceSentNow: () => false,
+  contentOf: () => undefined,
+};
 
 /**
  * The cached originals one caller's measurements may consult: the default tenant's live ones
@@ -242,6 +251,10 @@ async function finish(
   const byHash = contents;
   return {
     sourceOf: (chainId) => sources.get(chainId)?.text,
+    sourceSentNow: (chainId) => {
+      const source = sources.get(chainId);
+      return source !== undefined && !source.stored && source.origin === "input_content";
+    },
     contentOf: (r) => {
       const hash = r.content == null ? sha256Key(r.current_content_hash) : null;
       return hash ? byHash.get(hash) : undefined;

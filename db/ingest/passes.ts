@@ -305,7 +305,10 @@ async function storePasses(
               const row = rows[i] as NewPass;
               const k = (batch[i] as BatchEntry<PassReceipt>).key;
               if (added && !added.has(k)) continue;
-              results.set(k, toResult(row));
+              // The texts a measurement quotes are the source's: a caller who may not read
+              // stored data gets them only for a source it sent itself, in this batch.
+              const own = options.readsOriginals === true || inputs.sourceSentNow(row.chain_id);
+              results.set(k, own ? toResult(row) : withoutExamples(toResult(row)));
               insertedRows.push(row);
             }
             return results;

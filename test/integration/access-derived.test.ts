@@ -214,6 +214,25 @@ describe("POST /api/v1/passes naming a cached original", () => {
     expect(readAgain.body).toEqual(read.body);
   });
 
+  it("quotes a chain's stored source to an ingest-only caller only when it sent that source itself", async () => {
+    const bait = "Nothing specific is said here.";
+    // Another caller's chain, its source sent as pass 1's input_content and stored.
+    const first = await passes("reader", { receipts: [receipt("dd-shared", 1, bait, { input_content: SECRET })] });
+    expect(first.status, first.text).toBe(201);
+    // An ingest-only pass on it is measured (counts and verdicts), but quotes none of the source.
+    const later = await passes("ingest", receipt("dd-shared", 2, bait));
+    expect(later.status, later.text).toBe(201);
+    expectNoSecret(later, "an ingest-only pass on another caller's chain");
+    expect(later.body.server_checks).toMatchObject({ lost_examples: [], facts: { lost: expect.any(Number) } });
+    expect(later.body.server_checks.facts.lost).toBeGreaterThan(0);
+    // Its own source, sent in the same batch, it sees quoted.
+    const own = await passes("ingest", {
+      receipts: [receipt("dd-own", 1, bait, { input_content: SECRET }), receipt("dd-own", 2, bait)],
+    });
+    expect(own.status, own.text).toBe(201);
+    expect(own.body.results[1].server_checks.lost_examples).toContain("password=Hunter2-Xq9");
+  });
+
   it("does not take an ingest-only caller's content from the original its content hash names", async () => {
     const named = (chainId: string, hash: string) => ({
       receipts: [
