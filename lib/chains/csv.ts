@@ -4,11 +4,12 @@
 /**
  * Chain ids and pass ids come from agents. A cell starting with = + - @, or a tab, CR or line
  * feed, is a formula to a spreadsheet, and spreadsheets skip leading blanks before reading one
- * (` =1+1`), so such text is prefixed with an apostrophe (OWASP's advice for CSV injection).
- * Numbers are written as numbers and are never prefixed.
+ * (` =1+1`), so such text, and any text that starts with a blank, is prefixed with an
+ * apostrophe (OWASP's advice for CSV injection). Numbers are written as numbers and are never
+ * prefixed.
  */
 function neutralise(text: string): string {
-  return /^[\t\r\n]|^\s*[=+\-@]/.test(text) ? `'${text}` : text;
+  return /^[\s=+\-@]/.test(text) ? `'${text}` : text;
 }
 
 export function csvField(value: string | number | boolean | null | undefined): string {

@@ -20,7 +20,10 @@ describe("csv", () => {
     expect(csvField("\n=1+1")).toBe(`"'\n=1+1"`);
     expect(csvField(" =1+1")).toBe("' =1+1");
     expect(csvField("\u00a0@sum")).toBe("'\u00a0@sum");
-    expect(csvField(" plain words")).toBe(" plain words");
+    // Any leading blank: what follows it is not looked at.
+    expect(csvField(" plain words")).toBe("' plain words");
+    expect(csvField("\tTAB")).toBe("'\tTAB");
+    expect(csvField("plain words")).toBe("plain words");
     expect(csvField(-3)).toBe("-3");
   });
 });
