@@ -1,6 +1,6 @@
 "use client";
 // Share of the chains started in each period that have collapsed, per content class. With
-// few periods holding data, grouped bars with their percentages (a line over three points at
+// few periods holding data, grouped bars with their percentages (the counts, under ten chains) (a line over three points at
 // the right edge reads as a column of dots, one class hiding another); with many, lines that
 // break where a period had no chains of the class.
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
@@ -14,6 +14,16 @@ function formatBucket(t: number, strideSeconds: number): string {
 }
 
 const percent = (v: number | null | undefined) => (v === null || v === undefined ? "" : `${Math.round(v * 100)}%`);
+
+/** Below this many chains started, a bar says how many collapsed of how many, not a percentage. */
+const FEW_CHAINS = 10;
+
+/** A bar's label: its share, or for a handful of chains the counts ("1/1": one of one, not "100%"). */
+function barLabel(point: CollapseRatePoint | undefined, c: string): string {
+  const started = point?.started[c] ?? 0;
+  if (!point || started === 0) return "";
+  return started < FEW_CHAINS ? `${point.collapsed[c] ?? 0}/${started}` : percent(point.rate[c]);
+}
 
 const tick = { fontSize: 11, fill: "var(--muted)" };
 
@@ -116,7 +126,7 @@ export function CollapseRateChart({
                   position="top"
                   fontSize={11}
                   fill="var(--text)"
-                  valueAccessor={(entry: { payload?: CollapseRatePoint }) => percent(entry.payload?.rate[c])}
+                  valueAccessor={(entry: { payload?: CollapseRatePoint }) => barLabel(entry.payload, c)}
                 />
               </Bar>
             ))}
