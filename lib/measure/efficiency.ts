@@ -29,7 +29,7 @@ export function jsonEfficiency(lexicon: Lexicon, json: JsonDoc, source: JsonDoc 
   if (source)
     for (let n = 0; n < source.count; n++) {
       allowed.add(source.key[n] as number);
-      allowedValues.add(source.value[n] as number);
+      if (byValue) allowedValues.add(source.value[n] as number);
     }
   const seen = lexicon.counts();
   const seenValues = lexicon.counts();

@@ -142,7 +142,10 @@ const DIFF_INCIDENTAL = [
  */
 function incidentalLines(doc: TextDoc): Uint8Array | null {
   const { store } = doc;
-  let out: Uint8Array | null = null;
+  let hunk = false;
+  for (let l = doc.firstLine; l < doc.endLine && !hunk; l++) hunk = startsWith(store, l, "@@ -");
+  if (!hunk) return null;
+  const out = new Uint8Array(doc.endLine - doc.firstLine);
   let inHunk = false;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const text = store.texts[store.lineText[l] as number] as string;
@@ -159,14 +162,9 @@ function incidentalLines(doc: TextDoc): Uint8Array | null {
       inHunk = false;
       incidental = DIFF_INCIDENTAL.some((prefix) => startsWith(store, l, prefix));
     }
-    if (!incidental) continue;
-    out ??= new Uint8Array(doc.endLine - doc.firstLine);
-    out[l - doc.firstLine] = 1;
+    if (incidental) out[l - doc.firstLine] = 1;
   }
-  // Without a hunk, a line that opens with "index " is prose.
-  if (out === null) return null;
-  for (let l = doc.firstLine; l < doc.endLine; l++) if (startsWith(store, l, "@@ -")) return out;
-  return null;
+  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import { GET as getPolicyRoute, PUT as putPolicy } from "@/app/api/v1/policies/[
 import { evaluatePass } from "@/lib/guard/guard";
 import { sha256Hex } from "@/lib/guard/hash";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
-import { call, countRows, expectError, post } from "./api-helpers";
+import { call, contentReceipt, countRows, expectError, post } from "./api-helpers";
 
 setUpTestDatabase();
 
@@ -32,21 +32,8 @@ const good = orders([
 ]);
 const missing = orders([{ sku: "a", quantity: 1 }, { sku: "b" }]);
 
-function receipt(chainId: string, passNumber: number, content: string, extra: Record<string, unknown> = {}) {
-  return {
-    chain_id: chainId,
-    pass_id: `${chainId}.p${passNumber}`,
-    pass_number: passNumber,
-    current_content_hash: sha256Hex(content),
-    current_size_bytes: Buffer.byteLength(content),
-    is_parseable: true,
-    schema_valid: true,
-    semantic_density_score: 0.8,
-    content_class: "cc-orders",
-    content,
-    ...extra,
-  };
-}
+const receipt = (chainId: string, passNumber: number, content: string, extra: Record<string, unknown> = {}) =>
+  contentReceipt(chainId, passNumber, content, { semantic_density_score: 0.8, content_class: "cc-orders", ...extra });
 
 describe("policies name a format", () => {
   it("PUT accepts format and decoded_format, GET shows them, and 'any' is the default", async () => {

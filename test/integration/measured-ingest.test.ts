@@ -14,7 +14,7 @@ import { evaluatePass } from "@/lib/guard/guard";
 import { sha256Hex } from "@/lib/guard/hash";
 import { measure } from "@/lib/measure/index";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
-import { call, post } from "./api-helpers";
+import { call, contentReceipt, post } from "./api-helpers";
 
 setUpTestDatabase();
 
@@ -22,21 +22,8 @@ const { chains } = JSON.parse(readFileSync("test/fixtures/measurement/chains.jso
 const notes = chains[0];
 const FLOOR = { min_size_bytes: 0, min_semantic_density: 0.3, max_pass_number: 10 };
 
-function receipt(chainId: string, passNumber: number, content: string, extra: Record<string, unknown> = {}) {
-  return {
-    chain_id: chainId,
-    pass_id: `${chainId}.p${passNumber}`,
-    pass_number: passNumber,
-    current_content_hash: sha256Hex(content),
-    current_size_bytes: Buffer.byteLength(content),
-    is_parseable: true,
-    schema_valid: true,
-    semantic_density_score: 0.9,
-    content_class: "measured-cc",
-    content,
-    ...extra,
-  };
-}
+const receipt = (chainId: string, passNumber: number, content: string, extra: Record<string, unknown> = {}) =>
+  contentReceipt(chainId, passNumber, content, { content_class: "measured-cc", ...extra });
 
 describe("measured on ingest", () => {
   const faithful = notes.passes[0].content;
