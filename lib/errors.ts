@@ -2,7 +2,7 @@
 // {"error": {"code", "message", "issues"?}} with the status its code implies.
 import type { z } from "zod";
 import { errorFields } from "./observability/error-fields";
-import { existingSingleton, LOGGER } from "./process-singleton";
+import { existingSingleton, LOGGER, processSingleton } from "./process-singleton";
 
 const ERROR_STATUS = {
   bad_request: 400,
@@ -187,7 +187,9 @@ export function databaseTroubleCause(error: unknown): string {
 
 /** A database-trouble line is logged at most this often per cause; the others are counted. */
 const TROUBLE_LOG_INTERVAL_MS = 60_000;
-const troubleLogged = new Map<string, { at: number; since: number }>();
+/** When each cause was last logged, one per process: Next.js bundles this module into several chunks. */
+const troubleLogged = () =>
+  processSingleton("databaseTroubleLogged", () => new Map<string, { at: number; since: number }>());
 
 /**
  * Logs "database unavailable: <cause>" at most once a minute per cause (with how many more
@@ -197,13 +199,14 @@ const troubleLogged = new Map<string, { at: number; since: number }>();
 function logTrouble(error: unknown, answered: string): void {
   const cause = databaseTroubleCause(error);
   const now = Date.now();
-  const seen = troubleLogged.get(cause);
+  const logged = troubleLogged();
+  const seen = logged.get(cause);
   if (seen && now - seen.at < TROUBLE_LOG_INTERVAL_MS) {
     seen.since++;
     return;
   }
   const more = seen && seen.since > 0 ? ` (${seen.since} more since the last line)` : "";
-  troubleLogged.set(cause, { at: now, since: 0 });
+  logged.set(cause, { at: now, since: 0 });
   log("error", error, `database unavailable: ${cause}; ${answered}${more}`, !seen);
 }
 
