@@ -36,10 +36,19 @@ test("the overview draws few periods as bars with one colour per class in both s
     .locator(".recharts-legend-item")
     .evaluateAll((items) => items.map((item) => item.querySelector("path, rect")?.getAttribute("fill")));
   expect(fillsDark).toEqual(fillsLight);
-  // Every bar carries its share as a label: a percentage, or for a handful of chains the counts.
-  await expect(page.getByTestId("collapse-rate-chart").locator(".recharts-label-list text").first()).toHaveText(
-    /^(\d+%|\d+\/\d+)$/,
-  );
+  // Every bar carries its share as a label: its percentage, or under ten chains started the
+  // counts (1/1, not 100%). The labels are those the chart's own data table implies.
+  const labels = chart.locator(".recharts-label-list text");
+  await expect(labels.first()).toHaveText(/^(\d+%|\d+\/\d+)$/);
+  const cells = await page.getByTestId("collapse-rate-data").locator("td").allTextContents();
+  const expected = cells.flatMap((cell) => {
+    const m = /^(\d+)% \((\d+) of (\d+)\)$/.exec(cell);
+    if (!m) return [];
+    return [Number(m[3]) < 10 ? `${m[2]}/${m[3]}` : `${m[1]}%`];
+  });
+  expect(expected.length).toBeGreaterThan(0);
+  const shown = (await labels.allTextContents()).filter((text) => text !== "");
+  expect(shown.sort()).toEqual(expected.sort());
 });
 
 function luminance(rgb: string): number {
