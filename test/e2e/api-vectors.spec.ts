@@ -52,8 +52,9 @@ function raw(
       );
     });
     // The server may answer and close before the whole body is sent: that is an answer too.
-    // Writing on may then fail (EPIPE) before the answer is read: give the answer a moment.
-    req.on("error", (error) => setTimeout(() => reject(error), 1_000));
+    // Writing on may then fail (EPIPE) before the answer is read: give the answer a moment
+    // (5 s: at 1 s it failed once in CI, the answer not yet read on a busy machine).
+    req.on("error", (error) => setTimeout(() => reject(error), 5_000));
     (async () => {
       for (const chunk of chunks) {
         if (req.destroyed) return;
