@@ -126,7 +126,12 @@ test("a class's own retention shows in the policies table and in what the overvi
   await dialog.getByTestId("floor-change-note").fill("Two months.");
   await dialog.getByRole("button", { name: "Confirm: save as version 2" }).click();
   await expect(dialog.getByTestId("floor-change-status")).toContainText("Saved as version 2");
-  await dialog.getByRole("button", { name: "Close" }).click();
+  // The page refreshes after a save; a Close clicked while it re-renders was once lost in CI
+  // and the open dialog then covered the editor: close until it is closed.
+  await expect(async () => {
+    if (await dialog.isVisible()) await dialog.getByRole("button", { name: "Close" }).click({ timeout: 2_000 });
+    await expect(dialog).toBeHidden({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   expect(await (await request.get(`/api/v1/policies/${contentClass}`)).json()).toMatchObject({
     version: 2,
     retention_days: 60,
