@@ -4,6 +4,7 @@ import { growInt32, SeqInterner } from "./intern";
 import { QuadIds } from "./tables";
 import type { JsonDoc } from "./json";
 import { Kept, type Lexicon, type TokenInfo } from "./lexicon";
+import { SourcePairs } from "./order";
 import { type Segments, segmentsOf, type TextDoc } from "./text";
 
 /**
@@ -64,11 +65,18 @@ export class SourceText {
   private sentenceCounts = new Int32Array(0);
   private runs: QuadIds | null = null;
   private runCounts = new Int32Array(0);
+  private neighbours: SourcePairs | null = null;
 
   constructor(
     private readonly lexicon: Lexicon,
     readonly doc: TextDoc,
   ) {}
+
+  /** The source's neighbouring tokens (see order.ts), found when first asked for. */
+  get pairs(): SourcePairs {
+    this.neighbours ??= new SourcePairs(this.lexicon, this.doc);
+    return this.neighbours;
+  }
 
   /** How often the source states the sentence `atoms[from, to)`. */
   sentenceCount(atoms: Int32Array, from: number, to: number): number {

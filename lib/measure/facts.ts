@@ -8,6 +8,19 @@ import type { Lexicon } from "./lexicon";
 export const CONTEXT_WEIGHT = 0.2;
 /** An error line is worth two facts of its own, beyond the facts it contains. */
 export const ERROR_LINE_WEIGHT = 2;
+/**
+ * Salience (since floorline-facts/4): when a source reports errors or warnings, the facts of
+ * those entries weigh at least this share of its coverage, whatever their number, and every
+ * other fact the rest (their own share when it is larger). A reader of a log reads it for its errors first: a pass that keeps every routine
+ * line and drops the one deadlock has lost what the reader came for.
+ */
+export const SALIENT_SHARE = 0.5;
+/**
+ * The share of those entries' weight a pass must keep before its coverage counts in full; under
+ * it, the coverage is scaled down in proportion (a pass keeping a tenth of it keeps a fifth of
+ * its coverage).
+ */
+export const SALIENT_NEED = 0.5;
 
 /** How a fact is shown when it is listed: what `shownA` and `shownB` refer to. */
 export const SHOW_TOKEN = 0; // a token (A) and the token after it (B, or -1), open or not (flag)
@@ -38,6 +51,8 @@ export class FactTable {
   count = 0;
   weight = new Float64Array(64);
   specific = new Uint8Array(64);
+  /** 1 for a fact of an error or warning entry (see SALIENT_SHARE). */
+  salient = new Uint8Array(64);
   /** Id (a key sequence) of the keys an index must hold, all of them, for text to state the fact. */
   need = new Int32Array(64);
   /** For JSON facts: two key ids of which one suffices when the content is JSON too; else -1. */
@@ -55,26 +70,34 @@ export class FactTable {
   constructor(readonly lexicon: Lexicon) {}
 
   /** A token's fact: identity is what it needs. Keeps the larger weight of the same fact. */
-  addText(need: number, weight: number, specific: boolean, token: number, next: number, open: boolean): void {
+  addText(
+    need: number,
+    weight: number,
+    specific: boolean,
+    token: number,
+    next: number,
+    open: boolean,
+    salient = false,
+  ): void {
     const known = this.byText.get(need);
     if (known !== undefined) {
-      this.raise(known, weight);
+      this.raise(known, weight, salient);
       return;
     }
-    const f = this.create(weight, specific, need, -1, -1);
+    const f = this.create(weight, specific, need, -1, -1, salient);
     this.byText.set(need, f);
     this.shownA[f] = token;
     this.shownB[f] = next;
     this.shownOpen[f] = open ? 1 : 0;
   }
 
-  addLine(need: number, weight: number, line: number): void {
+  addLine(need: number, weight: number, line: number, salient = false): void {
     const known = this.byLine.get(need);
     if (known !== undefined) {
-      this.raise(known, weight);
+      this.raise(known, weight, salient);
       return;
     }
-    const f = this.create(weight, true, need, -1, -1);
+    const f = this.create(weight, true, need, -1, -1, salient);
     this.byLine.set(need, f);
     this.show[f] = SHOW_LINE;
     this.shownA[f] = line;
@@ -99,16 +122,19 @@ export class FactTable {
     this.shownA[f] = shown;
   }
 
-  private raise(f: number, weight: number): void {
+  /** The same fact stated again: the larger weight; salient if any statement of it is. */
+  private raise(f: number, weight: number, salient = false): void {
     if (weight > (this.weight[f] as number)) this.weight[f] = weight;
+    if (salient) this.salient[f] = 1;
   }
 
-  private create(weight: number, specific: boolean, need: number, a: number, b: number): number {
+  private create(weight: number, specific: boolean, need: number, a: number, b: number, salient = false): number {
     const f = this.count++;
     if (f >= this.weight.length) {
       const n = f + 1;
       this.weight = growFloat64(this.weight, n);
       this.specific = growUint8(this.specific, n);
+      this.salient = growUint8(this.salient, n);
       this.need = growInt32(this.need, n);
       this.pathA = growInt32(this.pathA, n);
       this.pathB = growInt32(this.pathB, n);
@@ -119,6 +145,7 @@ export class FactTable {
     }
     this.weight[f] = weight;
     this.specific[f] = specific ? 1 : 0;
+    this.salient[f] = salient ? 1 : 0;
     this.need[f] = need;
     this.pathA[f] = a;
     this.pathB[f] = b;

@@ -4,7 +4,8 @@
 // back from a cached original, or lost, out. Pure code with relative imports only, so the
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
 import { jsonEfficiency, textEfficiency } from "./efficiency";
-import { type FactIndex, type FactTable, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
+import { orderEvidence, orderFactor } from "./order";
+import { type FactIndex, type FactTable, SALIENT_NEED, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
 import {
@@ -45,10 +46,15 @@ export interface FactCounts {
  * What the score is made of (since floorline-facts/4), each in [0, 1] and rounded as the score:
  * with a source, `coverage` (the weight of the source's facts and context the content states,
  * a recoverable fact at half) and `efficiency`; without one, `specificity` and `efficiency`.
- * The score is their product before rounding. Empty when the content cannot be read.
+ * When the source reports errors or warnings, `salience` is the share of their entries' weight
+ * the content states, and `coverage` weighs it at SALIENT_SHARE. When a text content is long
+ * enough to tell and its order costs it, `order` is what its order lets its coverage count for
+ * (see order.ts): 0 for a source's words shuffled. The score is the product of
+ * coverage and efficiency (or specificity and efficiency) before rounding. Empty when the
+ * content cannot be read.
  */
 type Components =
-  | { coverage: number; efficiency: number }
+  | { coverage: number; efficiency: number; salience?: number; order?: number }
   | { specificity: number; efficiency: number }
   | Record<string, never>;
 
@@ -229,6 +235,12 @@ function measureWith(
   const byValue = required.length === 0;
   let total = 0;
   let kept = 0;
+  // Of which the facts of error and warning entries (see SALIENT_SHARE).
+  let salientTotal = 0;
+  let salientKept = 0;
+  // And of those, the facts of their tokens (not the whole lines): what the gate reads.
+  let entryTotal = 0;
+  let entryKept = 0;
   const counts: FactCounts = { in_source: 0, retained: 0, recoverable: 0, lost: 0 };
   // The heaviest lost facts, in the source's order among equals: a bounded insertion.
   const lost: number[] = [];
@@ -236,16 +248,24 @@ function measureWith(
   for (let f = 0; f < facts.count; f++) {
     const weight = facts.weight[f] as number;
     const specific = facts.specific[f] === 1;
+    const salient = facts.salient[f] === 1;
+    const entry = salient && facts.show[f] !== SHOW_LINE;
     total += weight;
+    if (salient) salientTotal += weight;
+    if (entry) entryTotal += weight;
     if (specific) counts.in_source++;
     if (index && facts.states(index, f, byValue)) {
       kept += weight;
+      if (salient) salientKept += weight;
+      if (entry) entryKept += weight;
       if (specific) counts.retained++;
       continue;
     }
     const from = originals.find((o) => facts.states(o.index, f, byValue));
     if (from) {
       kept += weight * RECOVERABLE_CREDIT;
+      if (salient) salientKept += weight * RECOVERABLE_CREDIT;
+      if (entry) entryKept += weight * RECOVERABLE_CREDIT;
       if (specific) {
         counts.recoverable++;
         if (recoverable.length < MAX_LOST_EXAMPLES)
@@ -273,8 +293,27 @@ function measureWith(
       parts = judged;
     } else {
       const judged = { coverage: kept / total, efficiency: efficiency(lexicon, doc, source, byValue) };
+      if (salientTotal > 0 && salientTotal < total) {
+        // Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest the rest.
+        const rest = (kept - salientKept) / (total - salientTotal);
+        // What the entries state, token by token (a summary rewords their lines): a pass that
+        // keeps under SALIENT_NEED of it has lost what the reader came for.
+        const salience = entryTotal > 0 ? entryKept / entryTotal : salientKept / salientTotal;
+        const gate = Math.min(1, salience / SALIENT_NEED);
+        const share = Math.max(SALIENT_SHARE, salientTotal / total);
+        judged.coverage = (share * (salientKept / salientTotal) + (1 - share) * rest) * gate;
+        parts = { ...judged, salience };
+      } else parts = judged;
+      if (doc.kind === "text" && source.text) {
+        // A text that keeps the source's words but not their order states none of it.
+        const evidence = orderEvidence(lexicon, doc.text, source.text.pairs);
+        const order = orderFactor(evidence);
+        if (order < 1) {
+          judged.coverage *= order;
+          parts = { ...parts, coverage: judged.coverage, order };
+        }
+      }
       density = judged.coverage * judged.efficiency;
-      parts = judged;
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));

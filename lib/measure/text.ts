@@ -1,6 +1,8 @@
 // Text (and logs, which are text): its facts, what it states, its sentences. A text is a range
 // of lines of a token store; everything here walks token ids.
 import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark } from "./facts";
+import { asciiLower } from "./chars";
+import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./words";
 import { type Counts, growInt32, SeqInterner } from "./intern";
 import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
@@ -85,10 +87,32 @@ export function isLogText(doc: TextDoc): boolean {
 function isErrorLine(store: TokenStore, a: number, b: number, logs: boolean): boolean {
   const infos = store.lexicon.infos;
   if (a < b && (infos[store.tokens[a] as number] as TokenInfo).opensError) return true;
-  if (!logs) return false;
-  const lead = Math.min(a + LEAD, b);
-  for (let k = a; k < lead; k++) if ((infos[store.tokens[k] as number] as TokenInfo).errorLevel) return true;
-  return false;
+  return logs && levelOf(store, a, b) === "error";
+}
+
+/**
+ * How many leading tokens of a log line may come before a level written in capitals: a time,
+ * a zone, a process id and PostgreSQL's `user@database` (three tokens) come before `ERROR`.
+ */
+const CAPITAL_LEVEL_LEAD = 10;
+
+/**
+ * A log line's level, in lower case, or "": the first level word among its first LEAD tokens
+ * (an error level as `level=error` too), or written in capitals among its first
+ * CAPITAL_LEVEL_LEAD (since floorline-facts/4; /3 looked for an error level anywhere among
+ * four tokens, so "INFO request error" was an error line and PostgreSQL's ERROR was not).
+ */
+function levelOf(store: TokenStore, a: number, b: number): string {
+  const infos = store.lexicon.infos;
+  const lead = Math.min(a + CAPITAL_LEVEL_LEAD, b);
+  for (let k = a; k < lead; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    if (k < a + LEAD && info.errorLevel) return "error";
+    const lower = asciiLower(info.text);
+    if (!LEVEL_WORDS.has(lower)) continue;
+    if (k < a + LEAD || info.text === info.text.toUpperCase()) return ERROR_LEVELS.has(lower) ? "error" : lower;
+  }
+  return "";
 }
 
 /** What an error line needs an index to hold: every key of its tokens but its time stamps. */
@@ -167,6 +191,52 @@ function incidentalLines(doc: TextDoc): Uint8Array | null {
   return out;
 }
 
+/** The blanks (spaces, tabs as eight) that open line `l`. */
+function indentOf(store: TokenStore, l: number): number {
+  const text = store.texts[store.lineText[l] as number] as string;
+  let n = 0;
+  for (let i = store.lineFrom[l] as number; i < (store.lineTo[l] as number); i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) n++;
+    else if (c === 9) n += 8;
+    else break;
+  }
+  return n;
+}
+
+/**
+ * The lines of error and warning entries (since floorline-facts/4; see SALIENT_SHARE): an
+ * error line, or in logs a line led by a warning level, with the lines that belong to it
+ * after it: indented ones (a traceback's frames, a deadlock's processes) and, in logs, those
+ * led by a detail level (DETAIL, HINT, STATEMENT). Null when the text has no such entry.
+ */
+function salientLines(doc: TextDoc, logs: boolean): Uint8Array | null {
+  const { store } = doc;
+  let out: Uint8Array | null = null;
+  let inEntry = false;
+  // The indentation of the line that opened the entry: a line belongs to it if indented more.
+  let opener = 0;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    if (a === b) {
+      inEntry = false;
+      continue;
+    }
+    const indent = indentOf(store, l);
+    const opens = isErrorLine(store, a, b, logs) || (logs && WARNING_LEVELS.has(levelOf(store, a, b)));
+    if (!opens && inEntry) inEntry = indent > opener || (logs && DETAIL_LEVELS.has(levelOf(store, a, b)));
+    else if (opens) {
+      inEntry = true;
+      opener = indent;
+    } else inEntry = false;
+    if (!inEntry) continue;
+    out ??= new Uint8Array(doc.endLine - doc.firstLine);
+    out[l - doc.firstLine] = 1;
+  }
+  return out;
+}
+
 /**
  * The facts of a text. Lines with the same template (their words, with each value replaced
  * by its kind) are records of one kind: a value that differs from record to record is worth
@@ -207,8 +277,9 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       if (info.valueShape) counts.add(t, k - a, info.needSeq);
     }
   }
-  let logs: boolean | null = null;
+  const logs = isLogText(doc);
   const incidental = incidentalLines(doc);
+  const salient = salientLines(doc, logs);
   for (let l = 0; l < lines; l++) {
     const t = templateOf[l] as number;
     if (t < 0 || (incidental !== null && incidental[l] === 1)) continue;
@@ -216,6 +287,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
     const line = doc.firstLine + l;
     const a = store.lineStart[line] as number;
     const b = store.lineStart[line + 1] as number;
+    const inEntry = salient !== null && salient[l] === 1;
     for (let k = a; k < b; k++) {
       const info = infos[tokens[k] as number] as TokenInfo;
       if (info.needTo === info.needFrom) continue;
@@ -229,11 +301,11 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
         info.id,
         next,
         ((store.flags[k] as number) & OPEN) !== 0,
+        inEntry,
       );
     }
-    if (logs === null) logs = isLogText(doc);
     if (isErrorLine(store, a, b, logs)) {
-      into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line);
+      into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line, true);
     }
   }
 }

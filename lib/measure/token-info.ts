@@ -90,7 +90,11 @@ export class TokenInfo {
       }
       if (isTime || LOG_LEVELS.has(level)) flags |= LOG_LEAD;
       if (ERROR_LEVELS.has(level)) flags |= ERROR_LEVEL;
-      if (ERROR_OPENERS.has(lower) || (lower.length > 5 && (lower.endsWith("error") || lower.endsWith("exception"))))
+      // "TypeError", "IOException"; not a flag ("--exit-on-error", since floorline-facts/4).
+      if (
+        ERROR_OPENERS.has(lower) ||
+        (lower.length > 5 && !lower.startsWith("-") && (lower.endsWith("error") || lower.endsWith("exception")))
+      )
         flags |= OPENS_ERROR;
     }
     this.flags = flags;

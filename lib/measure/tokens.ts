@@ -7,7 +7,7 @@
 // what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
 import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime, shiftDecimal } from "./values";
-import { ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
+import { NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
 
@@ -443,11 +443,43 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     let w = text;
     while (w.length > 0 && (w.endsWith("-") || w.endsWith("'"))) w = w.slice(0, -1);
     while (w.length > 0 && (w.startsWith("-") || w.startsWith("'"))) w = w.slice(1);
-    if (w.length === text.length) return [wordToken(text, initial)];
+    if (w.length === text.length) {
+      const spelled = numberWord(asciiLower(text));
+      return [spelled === null ? wordToken(text, initial) : spelledNumber(text, spelled)];
+    }
     return w.length > 0 ? classify(w, initial, false) : [];
   }
   if (plain && !letters && !digit) return [];
   return compound(text, initial);
+}
+
+/** The value of a number written as a word ("fifteen", "twenty-one", "zwölf"), or null. */
+function numberWord(lower: string): number | null {
+  const value = NUMBER_WORDS.get(lower);
+  if (value !== undefined) return value;
+  const dash = lower.indexOf("-");
+  if (dash < 0) return null;
+  const tens = NUMBER_WORDS.get(lower.slice(0, dash));
+  const unit = NUMBER_WORDS.get(lower.slice(dash + 1));
+  return tens !== undefined &&
+    unit !== undefined &&
+    tens >= 20 &&
+    tens <= 90 &&
+    tens % 10 === 0 &&
+    unit >= 1 &&
+    unit <= 9
+    ? tens + unit
+    : null;
+}
+
+/**
+ * A number written as a word states the number. "One" is also a pronoun: as a stop word it
+ * states 1 in a content but is no fact of a source.
+ */
+function spelledNumber(text: string, value: number): Token {
+  const lower = asciiLower(text);
+  if (STOP_WORDS.has(lower)) return token(text, "stop", [], [`n:${value}`], lower);
+  return numberToken(text, String(value), "");
 }
 
 const smallInt = (v: string | null, max: number) =>

@@ -70,6 +70,32 @@ export const MAGNITUDES: ReadonlyMap<string, number> = new Map([
   ["trillion", 12],
 ]);
 
+/**
+ * Numbers written as words (since floorline-facts/4): "exits with fifteen" states what "15"
+ * does. English, and the small numbers of German, French and Spanish, less the words that
+ * mostly mean something else ("null", "once", "elf", "un", "dos", "sept", "cent", "mil").
+ * English compounds ("twenty-one") are read in tokens.ts.
+ */
+export const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
+  (
+    "zero:0 one:1 two:2 three:3 four:4 five:5 six:6 seven:7 eight:8 nine:9 ten:10 eleven:11 " +
+    "twelve:12 thirteen:13 fourteen:14 fifteen:15 sixteen:16 seventeen:17 eighteen:18 " +
+    "nineteen:19 twenty:20 thirty:30 forty:40 fifty:50 sixty:60 seventy:70 eighty:80 ninety:90 " +
+    "hundred:100 dozen:12 " +
+    "eins:1 zwei:2 drei:3 vier:4 f\u00fcnf:5 sechs:6 sieben:7 acht:8 neun:9 zehn:10 zw\u00f6lf:12 " +
+    "zwanzig:20 hundert:100 tausend:1000 " +
+    "z\u00e9ro:0 deux:2 trois:3 quatre:4 cinq:5 huit:8 neuf:9 dix:10 douze:12 quinze:15 " +
+    "vingt:20 trente:30 mille:1000 " +
+    "cero:0 tres:3 cuatro:4 cinco:5 seis:6 siete:7 ocho:8 nueve:9 diez:10 doce:12 " +
+    "quince:15 veinte:20 cien:100"
+  )
+    .split(" ")
+    .map((pair) => {
+      const colon = pair.lastIndexOf(":");
+      return [pair.slice(0, colon), Number(pair.slice(colon + 1))] as const;
+    }),
+);
+
 export const ORDINAL_SUFFIXES: ReadonlySet<string> = new Set(["st", "nd", "rd", "th"]);
 
 /** English month names and their abbreviations, to read "May 2, 2026" as 2026-05-02. */
@@ -96,6 +122,22 @@ export const ERROR_LEVELS: ReadonlySet<string> = new Set([
   "alert",
 ]);
 
+/** Log levels of a warning: an entry a reader of the log needs, as an error (salience, since /4). */
+export const WARNING_LEVELS: ReadonlySet<string> = new Set(["warn", "warning"]);
+
+/**
+ * What a log line may be led by when it belongs to the entry before it (PostgreSQL's DETAIL,
+ * HINT, STATEMENT, ...; since /4): it is part of that error's entry.
+ */
+export const DETAIL_LEVELS: ReadonlySet<string> = new Set([
+  "detail",
+  "hint",
+  "statement",
+  "context",
+  "query",
+  "location",
+]);
+
 /** Every log level a line may start with (a line led by one of these reads as a log line). */
 export const LOG_LEVELS: ReadonlySet<string> = new Set([
   ...ERROR_LEVELS,
@@ -106,6 +148,9 @@ export const LOG_LEVELS: ReadonlySet<string> = new Set([
   "warn",
   "warning",
 ]);
+
+/** Every word a log line's level may be: the levels, the detail levels, and PostgreSQL's LOG. */
+export const LEVEL_WORDS: ReadonlySet<string> = new Set([...LOG_LEVELS, ...DETAIL_LEVELS, "log"]);
 
 /** First words that make a line an error line outside logs ("Traceback ...", "Error: ..."). */
 export const ERROR_OPENERS: ReadonlySet<string> = new Set([

@@ -116,16 +116,26 @@ export function sentence(r: CaseRandom): string {
   return parts.join(r.chance(0.9) ? " " : "") + r.pick([".", "!", "?", "", ";", ". "]);
 }
 
+const PG_LEVELS = ["LOG", "ERROR", "WARNING", "DETAIL", "HINT", "STATEMENT", "FATAL", "warning", "Error"];
+
 export function logText(r: CaseRandom): string {
   const lines: string[] = [];
   for (let i = 0, n = r.int(2, 14); i < n; i++) {
     const level = r.pick(LEVELS);
     const s = String(i % 60).padStart(2, "0");
-    lines.push(
-      r.chance(0.85)
-        ? `2026-11-30T10:00:${s}Z ${level} api request id=r${1000 + i} path=/orders status=${r.pick([200, 200, 500])} ms=${r.int(10, 90)}`
-        : sentence(r),
-    );
+    const roll = r.next();
+    if (roll < 0.65)
+      lines.push(
+        `2026-11-30T10:00:${s}Z ${level} api request id=r${1000 + i} path=/orders status=${r.pick([200, 200, 500])} ms=${r.int(10, 90)}`,
+      );
+    // PostgreSQL's prefix puts the level sixth, after user@database; entries go on in DETAIL,
+    // HINT and STATEMENT lines, or in indented ones (floorline-facts/4's salience).
+    else if (roll < 0.8)
+      lines.push(
+        `2026-11-30 10:00:${s}.${r.int(100, 999)} UTC [${r.int(100, 999)}] app@db ${r.pick(PG_LEVELS)}:  ${sentence(r)}`,
+      );
+    else if (roll < 0.87) lines.push(`${r.pick(["\t", "    ", "  ", " "])}${sentence(r)}`);
+    else lines.push(sentence(r));
   }
   return lines.join("\n");
 }
@@ -135,6 +145,15 @@ export function text(r: CaseRandom): string {
   const out: string[] = [];
   for (let n = r.int(1, 6); n > 0; n--) out.push(sentence(r));
   return out.join(r.chance(0.8) ? " " : "\n");
+}
+
+function shuffled<T>(r: CaseRandom, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r.int(0, i);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 type J = null | boolean | number | string | J[] | { [k: string]: J };
@@ -189,6 +208,8 @@ export function mutate(r: CaseRandom, source: string): string {
   if (roll < 0.7) return text(r);
   if (roll < 0.8) return source.replace(/\n/g, " ");
   if (roll < 0.85) return source.split("\n").reverse().join("\n");
+  // Every word kept, in another order (floorline-facts/4's order test).
+  if (roll < 0.9) return shuffled(r, words).join(" ");
   return source;
 }
 

@@ -55,30 +55,35 @@ export class FactTable {
   constructor(readonly lexicon: Lexicon) {}
 
   /** A token's fact: identity is what it needs. Keeps the larger weight of the same fact. */
-  addText(need: number, weight: number, specific: boolean, token: number, next: number, open: boolean): void {
+  addText(need: number, weight: number, specific: boolean, token: number, next: number, open: boolean): number {
     const known = this.byText.get(need);
     if (known !== undefined) {
       this.raise(known, weight);
-      return;
+      return known;
     }
     const f = this.create(weight, specific, need, -1, -1);
     this.byText.set(need, f);
     this.shownA[f] = token;
     this.shownB[f] = next;
     this.shownOpen[f] = open ? 1 : 0;
+    return f;
   }
 
-  addLine(need: number, weight: number, line: number): void {
+  addLine(need: number, weight: number, line: number): number {
     const known = this.byLine.get(need);
     if (known !== undefined) {
       this.raise(known, weight);
-      return;
+      return known;
     }
     const f = this.create(weight, true, need, -1, -1);
     this.byLine.set(need, f);
     this.show[f] = SHOW_LINE;
     this.shownA[f] = line;
+    return f;
   }
+
+  /** /4: the facts stated on a line of an error or warning entry (by any of their statements). */
+  readonly salient = new Set<number>();
 
   /** A JSON fact: identity is its two path keys. */
   addPath(a: number, b: number, weight: number, specific: boolean, need: number, show: number, shown: number): void {

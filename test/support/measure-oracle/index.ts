@@ -16,7 +16,7 @@ import { jsonEfficiency, textEfficiency } from "./efficiency";
 import type { Counts } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
-import { TokenStore } from "./scan";
+import { ENDS, TokenStore } from "./scan";
 import { fieldHolds, opensLikeJson, parseJson } from "./schema";
 import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
 
@@ -296,6 +296,15 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
   const byValue = (options.requiredFields ?? []).length === 0;
   let total = 0;
   let kept = 0;
+  // /4: the same sums over the facts of error and warning entries, and over those but whole lines.
+  const salient = { total: 0, kept: 0 };
+  const entry = { total: 0, kept: 0 };
+  const credit = (f: number, weight: number) => {
+    kept += weight;
+    if (!facts.salient.has(f)) return;
+    salient.kept += weight;
+    if (facts.show[f] !== SHOW_LINE) entry.kept += weight;
+  };
   const counts: FactCounts = { in_source: 0, retained: 0, recoverable: 0, lost: 0 };
   // The heaviest lost facts, in the source's order among equals: a bounded insertion.
   const lost: number[] = [];
@@ -304,15 +313,19 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
     const weight = facts.weight[f] as number;
     const specific = facts.specific[f] === 1;
     total += weight;
+    if (facts.salient.has(f)) {
+      salient.total += weight;
+      if (facts.show[f] !== SHOW_LINE) entry.total += weight;
+    }
     if (specific) counts.in_source++;
     if (index && facts.states(index, f, byValue)) {
-      kept += weight;
+      credit(f, weight);
       if (specific) counts.retained++;
       continue;
     }
     const from = originals.find((o) => facts.states(o.index, f, byValue));
     if (from) {
-      kept += weight * RECOVERABLE_CREDIT;
+      credit(f, weight * RECOVERABLE_CREDIT);
       if (specific) {
         counts.recoverable++;
         if (recoverable.length < MAX_LOST_EXAMPLES)
@@ -348,8 +361,26 @@ function measureWith(lexicon: Lexicon, content: string, options: MeasureOptions)
           sourceKeys.add(seqs.pool[k] as number);
       }
       const e = efficiency(lexicon, doc, sourceDoc, sourceKeys, byValue);
-      density = (kept / total) * e;
-      components = { coverage: kept / total, efficiency: e };
+      let coverage = kept / total;
+      components = { coverage, efficiency: e };
+      // /4 salience: entries weigh at least half the coverage, and a pass keeping under half of
+      // what their tokens state keeps that much less of it.
+      if (salient.total > 0 && salient.total < total) {
+        const share = Math.max(0.5, salient.total / total);
+        const rest = (kept - salient.kept) / (total - salient.total);
+        const salience = entry.total > 0 ? entry.kept / entry.total : salient.kept / salient.total;
+        coverage = (share * (salient.kept / salient.total) + (1 - share) * rest) * Math.min(1, salience / 0.5);
+        components = { coverage, efficiency: e, salience };
+      }
+      // /4 order: a text content no better ordered than chance keeps nothing of a text source.
+      if (doc.kind === "text" && sourceDoc.kind === "text") {
+        const order = orderOf(doc.text, sourceDoc.text);
+        if (order < 1) {
+          coverage *= order;
+          components = { ...components, coverage, order };
+        }
+      }
+      density = coverage * e;
     }
   }
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));
@@ -385,4 +416,52 @@ function answer(
 export function measure(content: string, options: MeasureOptions = {}): Measurement {
   const { recoverable_examples: _, ...answer } = measureDetailed(content, options);
   return answer;
+}
+
+/** /4: each two tokens next to each other in a line and a sentence, by their norms. */
+function neighbours(doc: TextDoc): [number, number][] {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  const out: [number, number][] = [];
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    for (let k = store.lineStart[l] as number; k + 1 < (store.lineStart[l + 1] as number); k++) {
+      if ((store.flags[k] as number) & ENDS) continue;
+      const a = (infos[store.tokens[k] as number] as TokenInfo).norm;
+      const b = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
+      if (a >= 0 && b >= 0) out.push([a, b]);
+    }
+  }
+  return out;
+}
+
+/**
+ * /4: what a text content's order lets its coverage count for. Of its neighbouring tokens both
+ * found in the source's neighbouring pairs (at least 20 of them, else 1), count those that are
+ * neighbours in the source too (kept), against what a random order of the content's shared
+ * tokens would keep: for each distinct pair of the source, c(a)·c(b)/n² per neighbouring place.
+ * Four times chance or more counts fully, chance or less not at all, linearly between.
+ */
+function orderOf(content: TextDoc, source: TextDoc): number {
+  const sourcePairs = neighbours(source);
+  const inSource = new Set(sourcePairs.flat());
+  const pairSet = new Set(sourcePairs.map(([a, b]) => `${a},${b}`));
+  const { store } = content;
+  const infos = store.lexicon.infos;
+  const count = new Map<number, number>();
+  for (let k = store.lineStart[content.firstLine] as number; k < (store.lineStart[content.endLine] as number); k++) {
+    const norm = (infos[store.tokens[k] as number] as TokenInfo).norm;
+    if (norm >= 0 && inSource.has(norm)) count.set(norm, (count.get(norm) ?? 0) + 1);
+  }
+  const shared = neighbours(content).filter(([a, b]) => count.has(a) && count.has(b));
+  if (shared.length < 20) return 1;
+  const kept = shared.filter(([a, b]) => pairSet.has(`${a},${b}`)).length;
+  const n = [...count.values()].reduce((x, y) => x + y, 0);
+  let chance = 0;
+  for (const pair of pairSet) {
+    const [a, b] = pair.split(",").map(Number) as [number, number];
+    chance += ((count.get(a) ?? 0) * (count.get(b) ?? 0)) / (n * n);
+  }
+  chance *= shared.length;
+  if (chance <= 0) return 1;
+  return Math.min(1, Math.max(0, (kept / chance - 1) / 3));
 }

@@ -105,7 +105,9 @@ export class TokenInfo {
     this.logLead = this.isTime || LOG_LEVELS.has(level);
     this.errorLevel = ERROR_LEVELS.has(level);
     this.opensError =
-      ERROR_OPENERS.has(lower) || (lower.length > 5 && (lower.endsWith("error") || lower.endsWith("exception")));
+      ERROR_OPENERS.has(lower) ||
+      // /4: a flag ("--exit-on-error") opens nothing.
+      (lower.length > 5 && !lower.startsWith("-") && (lower.endsWith("error") || lower.endsWith("exception")));
   }
 }
 

@@ -4,6 +4,7 @@ import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark
 import { type Counts, growInt32, SeqInterner, TripleCounter } from "./intern";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
 import { ENDS, OPEN, type TokenStore } from "./scan";
+import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./words";
 
 /** How many leading tokens of a line may hold its time and level. */
 const LEAD = 4;
@@ -84,10 +85,57 @@ export function isLogText(doc: TextDoc): boolean {
 function isErrorLine(store: TokenStore, a: number, b: number, logs: boolean): boolean {
   const infos = store.lexicon.infos;
   if (a < b && (infos[store.tokens[a] as number] as TokenInfo).opensError) return true;
-  if (!logs) return false;
-  const lead = Math.min(a + LEAD, b);
-  for (let k = a; k < lead; k++) if ((infos[store.tokens[k] as number] as TokenInfo).errorLevel) return true;
-  return false;
+  return logs && levelOf(store, a, b) === "error";
+}
+
+/**
+ * /4: a log line's level. Read the first ten tokens in order; an error level among the first
+ * four (as `level=error` too) is "error"; the first level word among the first four, or written
+ * all in capitals among the ten, is the level ("error" for any error level). Else "".
+ */
+function levelOf(store: TokenStore, a: number, b: number): string {
+  const infos = store.lexicon.infos;
+  for (let k = a; k < Math.min(a + 10, b); k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    const early = k - a < LEAD;
+    if (early && info.errorLevel) return "error";
+    const lower = info.text.toLowerCase();
+    if (!LEVEL_WORDS.has(lower)) continue;
+    if (early || info.text === info.text.toUpperCase()) return ERROR_LEVELS.has(lower) ? "error" : lower;
+  }
+  return "";
+}
+
+/** /4: blanks opening a line (a tab counts eight). */
+function indentOf(store: TokenStore, l: number): number {
+  const text = (store.texts[store.lineText[l] as number] as string).slice(store.lineFrom[l], store.lineTo[l]);
+  const blanks = /^[ \t]*/.exec(text)?.[0] ?? "";
+  return [...blanks].reduce((n, c) => n + (c === "\t" ? 8 : 1), 0);
+}
+
+/**
+ * /4: the lines (offsets from the doc's first line) of error and warning entries. An entry
+ * opens on an error line, or a log line whose level is a warning; the non-empty lines after it
+ * belong to it while indented more than its first line, or (in logs) led by a detail level.
+ */
+function entryLines(doc: TextDoc, logs: boolean): Set<number> {
+  const { store } = doc;
+  const out = new Set<number>();
+  let opener: number | null = null;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const b = store.lineStart[l + 1] as number;
+    if (a === b) {
+      opener = null;
+      continue;
+    }
+    if (isErrorLine(store, a, b, logs) || (logs && WARNING_LEVELS.has(levelOf(store, a, b))))
+      opener = indentOf(store, l);
+    else if (opener !== null && !(indentOf(store, l) > opener || (logs && DETAIL_LEVELS.has(levelOf(store, a, b)))))
+      opener = null;
+    if (opener !== null) out.add(l - doc.firstLine);
+  }
+  return out;
 }
 
 /** What an error line needs an index to hold: every key of its tokens but its time stamps. */
@@ -175,8 +223,9 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       if (info.valueShape) counts.add(t, k - a, info.needSeq);
     }
   }
-  let logs: boolean | null = null;
+  const logs = isLogText(doc);
   const incidental = diffIncidental(doc);
+  const entries = entryLines(doc, logs);
   for (let l = 0; l < lines; l++) {
     const t = templateOf[l] as number;
     if (t < 0 || incidental[l]) continue;
@@ -190,7 +239,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
       if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
       const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
-      into.addText(
+      const f = into.addText(
         info.needSeq,
         weight * scale,
         info.word !== KEYWORD,
@@ -198,10 +247,10 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
         next,
         ((store.flags[k] as number) & OPEN) !== 0,
       );
+      if (entries.has(l)) into.salient.add(f);
     }
-    if (logs === null) logs = isLogText(doc);
     if (isErrorLine(store, a, b, logs)) {
-      into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line);
+      into.salient.add(into.addLine(errorLineNeed(lexicon, store, a, b), ERROR_LINE_WEIGHT * scale, line));
     }
   }
 }

@@ -7,7 +7,7 @@
 // what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
 import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime, shiftDecimal } from "./values";
-import { ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
+import { NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
 
@@ -423,7 +423,14 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     let w = text;
     while (w.length > 0 && (w.endsWith("-") || w.endsWith("'"))) w = w.slice(0, -1);
     while (w.length > 0 && (w.startsWith("-") || w.startsWith("'"))) w = w.slice(1);
-    if (w.length === text.length) return [wordToken(text, initial)];
+    if (w.length === text.length) {
+      // /4: a number written as a word states the number; "one", a stop word, only in a content.
+      const lower = asciiLower(text);
+      const value = spelledValue(lower);
+      if (value === null) return [wordToken(text, initial)];
+      if (STOP_WORDS.has(lower)) return [token(text, "stop", [], [`n:${value}`], lower)];
+      return [numberToken(text, String(value), "")];
+    }
     return w.length > 0 ? classify(w, initial, false) : [];
   }
   if (shape.plain && !shape.letters && !shape.digit) return [];
@@ -432,3 +439,14 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
 
 const smallInt = (v: string | null, max: number) =>
   v !== null && v.length <= 4 && digitsAt(v, 0, v.length) >= 0 && Number(v) >= 1 && Number(v) <= max ? Number(v) : -1;
+
+/** /4: "fifteen" is 15; "twenty-one" is 21 (tens from twenty to ninety, a hyphen, one to nine). */
+function spelledValue(lower: string): number | null {
+  if (NUMBER_WORDS.has(lower)) return NUMBER_WORDS.get(lower) as number;
+  const m = /^([^-]+)-([^-]+)$/.exec(lower);
+  if (!m) return null;
+  const tens = NUMBER_WORDS.get(m[1] as string);
+  const unit = NUMBER_WORDS.get(m[2] as string);
+  if (tens === undefined || unit === undefined) return null;
+  return [20, 30, 40, 50, 60, 70, 80, 90].includes(tens) && unit >= 1 && unit <= 9 ? tens + unit : null;
+}

@@ -252,4 +252,72 @@ describe("floorline-facts/4", () => {
     expect(kept(joined, "step 70 of the plan").facts).toMatchObject({ retained: 0, lost: 1 });
     expect(tokenizeLine("1:".repeat(100_000)).length).toBeLessThanOrEqual(64);
   });
+
+  it("reads numbers written as words as the numbers, in four languages", () => {
+    const source = "exit 0 success; exit 1 denied; exit 2 syntax; exit 15 missing; retries 21; Stufe 12; niveau 15";
+    const m = kept(
+      "exits zero on success, one if denied, two on syntax, fifteen when missing; twenty-one retries; zwölf; quinze",
+      source,
+    );
+    expect(m.lost_examples.filter((f) => /\d/.test(f))).toEqual([]);
+    // "one" is a pronoun too: a stop word, it is no fact of a source.
+    expect(kept("1", "one of the reasons").facts?.in_source).toBe(0);
+  });
+
+  const pgLog = [
+    "2026-12-03 22:14:59.177 UTC [5425] LOG:  checkpoint starting: immediate force wait",
+    "2026-12-03 22:14:59.180 UTC [5425] LOG:  checkpoint complete: wrote 11 buffers (0.1%)",
+    "2026-12-03 22:15:05.788 UTC [31060] app@orders ERROR:  deadlock detected",
+    "2026-12-03 22:15:05.788 UTC [31060] app@orders DETAIL:  Process 31060 waits for ShareLock on transaction 7741.",
+    "\tProcess 31059 waits for ShareLock on transaction 7740.",
+    "2026-12-03 22:15:05.788 UTC [31060] app@orders STATEMENT:  update stock set qty = 0 where sku = 'SKU-17'",
+    "2026-12-03 22:15:08.663 UTC [5425] LOG:  checkpoint starting: immediate force wait",
+    "2026-12-03 22:15:08.667 UTC [5425] LOG:  checkpoint complete: wrote 8 buffers (0.0%)",
+  ];
+
+  it("weighs error entries first: a log with its deadlock removed is void, the deadlock alone is not", () => {
+    const source = pgLog.join("\n");
+    const quiet = pgLog.filter((_, i) => i < 2 || i > 5).join("\n");
+    const m = kept(quiet, source);
+    expect(m.components).toMatchObject({ salience: expect.any(Number) });
+    expect(m.semantic_density_score).toBeLessThanOrEqual(0.2);
+    const errorsOnly = kept(pgLog.slice(2, 6).join("\n"), source);
+    expect(errorsOnly.semantic_density_score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it("reads the level of a line after PostgreSQL's user@database, in capitals, and first level only", () => {
+    const source = pgLog.join("\n");
+    // The ERROR line after `app@orders` is an error line: a fact of its own, listed whole.
+    expect(kept("checkpoints", source).lost_examples[0]).toContain("deadlock detected");
+    // A lower-case level word late in the line is prose, and a level read first decides.
+    const info = [
+      "2026-12-03T10:00:00Z INFO api request done, error budget fine id=1",
+      "2026-12-03T10:00:01Z INFO api up id=2",
+    ];
+    expect(kept("api up", info.join("\n")).components).not.toHaveProperty("salience");
+  });
+
+  it("does not open an error entry on a flag that ends in -error", () => {
+    const man =
+      "OPTIONS\n       --exit-on-error\n              exit as soon as a script exits with a non-zero code.\n       --list\n              print names";
+    expect(kept("--list prints names", man).components).not.toHaveProperty("salience");
+  });
+
+  it("counts a text that keeps the source's words in no order as stating none of it", () => {
+    const source =
+      'The POSIX compatibility level is now set to POSIX 1003.1-2001, which affects the syntax for several commands. For transition purposes, "sort +number" and "tail +number" will be supported for the etch release. To revert to the older syntax, set the environment variable _POSIX2_VERSION to "199209".';
+    const words = source.split(" ");
+    // A fixed shuffle (each word moved by a stride prime to the count), not a random one.
+    const shuffled = words.map((_, i) => words[(i * 17) % words.length]).join(" ");
+    const m = kept(shuffled, source);
+    expect(m.facts?.lost).toBe(0);
+    expect(m.components).toHaveProperty("order");
+    expect(m.semantic_density_score).toBeLessThanOrEqual(0.2);
+    // Reworded, in its own order, it keeps its coverage: the test judges order, not wording.
+    const reworded = kept(
+      'POSIX compatibility is now POSIX 1003.1-2001, affecting the syntax of several commands; for the etch release "sort +number" and "tail +number" stay supported for transition purposes, and the environment variable _POSIX2_VERSION set to "199209" reverts to the older syntax.',
+      source,
+    );
+    expect(reworded.components).not.toHaveProperty("order");
+  });
 });
