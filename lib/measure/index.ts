@@ -153,7 +153,7 @@ export function measureStats(): { sourcesAnalysed: number; sourcesReused: number
   return { ...sourceStats, lexiconSize: shared?.lexicon.size ?? 0 };
 }
 
-/** Forgets every token and source seen so far (for benches that time a first measurement). */
+/** Forgets every token and source seen so far (benches time a first measurement; a worker past its kept heap). */
 export function clearMeasureCache(): void {
   if (!busy) shared = null;
 }

@@ -30,6 +30,11 @@ export class MeasureFailure extends Error {
 
 /** A worker's heap: far above any content at the size limit, far below the machine. */
 const WORKER_HEAP_MB = 1024;
+/**
+ * What a worker keeps between measurements (the lexicon, source analyses), bounded in bytes:
+ * after a measurement that leaves more of its heap in use, the kept part is dropped.
+ */
+const KEEP_HEAP_MB = 192;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
 const QUEUE_PER_THREAD = 64;
 const MIB = 1024 * 1024;
@@ -76,7 +81,10 @@ export async function measureOffThread(task: Omit<MeasureTask, "started">): Prom
     timer = setTimeout(() => abort.abort(), budget);
   });
   try {
-    return await pool().run({ ...task, started: tellStarted }, { signal: abort.signal, transferList: [tellStarted] });
+    return await pool().run(
+      { keepHeapBytes: KEEP_HEAP_MB * MIB, ...task, started: tellStarted },
+      { signal: abort.signal, transferList: [tellStarted] },
+    );
   } catch (error) {
     throw failureOf(error, budget);
   } finally {

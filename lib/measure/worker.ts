@@ -2,8 +2,9 @@
 // thread. The originals a content's markers name cross the thread as a map, not a function:
 // a key the map does not answer is reported back, and the caller looks it up and asks again
 // (the ingest reads the store only for markers a content names).
+import { getHeapStatistics } from "node:v8";
 import type { MessagePort } from "node:worker_threads";
-import { type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
+import { clearMeasureCache, type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
 
 export interface MeasureTask {
   content: string;
@@ -16,12 +17,20 @@ export interface MeasureTask {
   prefixOf?: { hash: string; text: string };
   /** Told when the task starts (its budget counts from there, not from its wait in the queue). */
   started?: MessagePort;
+  /**
+   * The thread's heap a measurement may leave in use: past it, the lexicon and source analyses
+   * kept for the next measurements are dropped (what is kept is bounded in bytes, not only in
+   * entries). Absent: nothing is dropped for it.
+   */
+  keepHeapBytes?: number;
 }
 
 export interface MeasureTaskResult {
   measurement: DetailedMeasurement;
   /** Marker keys the content names that `originals` did not answer: look them up and ask again. */
   unknownMarkers: string[];
+  /** The kept lexicon and analyses were dropped after this measurement (see keepHeapBytes). */
+  cacheDropped: boolean;
 }
 
 export default function measureTask(task: MeasureTask): MeasureTaskResult {
@@ -40,5 +49,8 @@ export default function measureTask(task: MeasureTask): MeasureTaskResult {
       return text ?? undefined;
     },
   });
-  return { measurement, unknownMarkers: [...unknown] };
+  // Heap in use includes garbage not yet collected: a drop may come early, never late.
+  const cacheDropped = task.keepHeapBytes !== undefined && getHeapStatistics().used_heap_size > task.keepHeapBytes;
+  if (cacheDropped) clearMeasureCache();
+  return { measurement, unknownMarkers: [...unknown], cacheDropped };
 }

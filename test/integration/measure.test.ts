@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as healthRoute } from "@/app/api/v1/health/route";
 import { POST as measureRoute } from "@/app/api/v1/measure/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { measure } from "@/lib/measure/index";
+import { measure, measureDetailed } from "@/lib/measure/index";
+import { measureOffThread } from "@/lib/measure/pool";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { workedExamples } from "../support/measure-examples";
 import { call, expectError, post, tableFingerprint } from "./api-helpers";
@@ -199,6 +200,16 @@ describe("measurement off the request thread", () => {
     }
     for (const answer of await Promise.all(running)) expect(answer.status, answer.text).toBe(200);
     expect(answeredMeanwhile).toBeGreaterThan(20);
+  });
+
+  it("bounds what a worker keeps between measurements in bytes of its heap", async () => {
+    const task = { content: notes.passes[0].content, source: notes.source, format: "text" as const };
+    // The pool's own bound leaves a small measurement's lexicon and analysis in place ...
+    expect((await measureOffThread(task)).cacheDropped).toBe(false);
+    // ... and a worker whose heap in use passes the bound drops them, answering all the same.
+    const dropped = await measureOffThread({ ...task, keepHeapBytes: 1 });
+    expect(dropped.cacheDropped).toBe(true);
+    expect(dropped.measurement).toEqual(measureDetailed(task.content, { source: task.source, format: "text" }));
   });
 
   it("fails a measurement past its budget alone with 422 measurement_failed; the next one is measured", async () => {
