@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, Sequence, Union
 
 from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
+from .order import SourcePairs, order_evidence, order_factor
 from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
 
 METHOD = "floorline-facts/4"
@@ -18,6 +19,11 @@ MAX_LOST_EXAMPLES = 20
 MAX_ORIGINALS = 32
 RECOVERABLE_CREDIT = 0.5
 REPEAT_COST = 1.5
+# Salience (since floorline-facts/4, facts.ts): when a source reports errors or warnings, the facts
+# of those entries weigh at least this share of its coverage, and a pass must keep this share of
+# what their tokens state before its coverage counts in full.
+SALIENT_SHARE = 0.5
+SALIENT_NEED = 0.5
 
 Originals = Union[Callable[[str], Union[str, None]], Mapping[str, str]]
 
@@ -236,7 +242,7 @@ class _Source:
     JSON unit (and JSON value), sentence and run of tokens. The same for every pass of a chain:
     made once per source (see _source)."""
 
-    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs")
+    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs", "_pairs")
 
     def __init__(self, doc: _Doc, facts: tuple[Fact, ...]) -> None:
         self.doc = doc
@@ -249,6 +255,7 @@ class _Source:
         self.values: dict[str, int] = {}
         self.sentences: dict[str, int] = {}
         self.runs: dict[tuple[str, ...], int] = {}
+        self._pairs: SourcePairs | None = None
         if doc.kind == "json":
             for ident, value, _ in json_units(doc.json):
                 self.units[ident] = self.units.get(ident, 0) + 1
@@ -259,6 +266,14 @@ class _Source:
             for line in doc.text.lines:
                 for key in _run_keys(line):
                     self.runs[key] = self.runs.get(key, 0) + 1
+
+    @property
+    def pairs(self) -> SourcePairs:
+        """A text source's neighbouring tokens (order.py), found when first asked for. Two
+        threads may both build them; either answer is the same."""
+        if self._pairs is None:
+            self._pairs = SourcePairs(self.doc.text)
+        return self._pairs
 
 
 def _efficiency(doc: _Doc, source: _Source | None, filler: bool, by_value: bool = False) -> float:
@@ -428,21 +443,41 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
     by_value = not required_fields
     total: float = 0
     kept: float = 0
+    # Of which the facts of error and warning entries, and of those the facts of their tokens (not
+    # the whole lines): what the gate reads (since /4).
+    salient_total: float = 0
+    salient_kept: float = 0
+    entry_total: float = 0
+    entry_kept: float = 0
     counts = {"in_source": 0, "retained": 0, "recoverable": 0, "lost": 0}
     lost: list[Fact] = []
     recoverable: list[dict[str, str]] = []
     for fact in facts:
+        salient = fact.salient
+        entry = salient and fact.kind != "error_line"
         total += fact.weight
+        if salient:
+            salient_total += fact.weight
+        if entry:
+            entry_total += fact.weight
         if fact.specific:
             counts["in_source"] += 1
         if index is not None and states(index, fact, by_value):
             kept += fact.weight
+            if salient:
+                salient_kept += fact.weight
+            if entry:
+                entry_kept += fact.weight
             if fact.specific:
                 counts["retained"] += 1
             continue
         origin = next((h for h, idx in consulted if states(idx, fact, by_value)), None)
         if origin is not None:
             kept += fact.weight * RECOVERABLE_CREDIT
+            if salient:
+                salient_kept += fact.weight * RECOVERABLE_CREDIT
+            if entry:
+                entry_kept += fact.weight * RECOVERABLE_CREDIT
             if fact.specific:
                 counts["recoverable"] += 1
                 if len(recoverable) < MAX_LOST_EXAMPLES:
@@ -461,6 +496,22 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             density = parts["specificity"] * parts["efficiency"]
         else:
             parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, True, by_value)}
+            if 0 < salient_total < total:
+                # Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest
+                # the rest; a pass keeping under SALIENT_NEED of what their tokens state keeps that
+                # much less of it.
+                rest = (kept - salient_kept) / (total - salient_total)
+                salience = entry_kept / entry_total if entry_total > 0 else salient_kept / salient_total
+                gate = min(1, salience / SALIENT_NEED)
+                share = max(SALIENT_SHARE, salient_total / total)
+                parts["coverage"] = (share * (salient_kept / salient_total) + (1 - share) * rest) * gate
+                parts["salience"] = salience
+            if doc.kind == "text" and analysis.doc.kind == "text":
+                # A text that keeps the source's words but not their order states none of it.
+                order = order_factor(*order_evidence(doc.text, analysis.pairs))
+                if order < 1:
+                    parts["coverage"] *= order
+                    parts["order"] = order
             density = parts["coverage"] * parts["efficiency"]
     # Heaviest first, then in the source's order (sorted() is stable, as Array.sort is).
     examples = [from16(f.display) for f in sorted(lost, key=lambda f: -f.weight)[:MAX_LOST_EXAMPLES]]
@@ -470,7 +521,9 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
 def _answer(fmt: str, parseable: bool, schema_valid: bool | None, density: float, parts: dict[str, float], facts: dict[str, int] | None, lost: list[str], recoverable: list[dict[str, str]]) -> dict[str, Any]:
     """The answer in the contract's field order (index.ts answer). `components` (since
     floorline-facts/4): what the score is made of, each part rounded as the score is; the score
-    is their product before rounding. Empty when the content cannot be read."""
+    is their product before rounding. With a source, `salience` when it reports errors or
+    warnings and `order` when a text content's order costs it, after coverage and efficiency.
+    Empty when the content cannot be read."""
     return {
         "format": fmt,
         "parseable": parseable,

@@ -382,3 +382,22 @@ MONTHS = {k: int(v) for k, v in _pairs(
 ERROR_LEVELS = frozenset(["error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "emergency", "alert"])
 LOG_LEVELS = ERROR_LEVELS | frozenset(["trace", "debug", "info", "notice", "warn", "warning"])
 ERROR_OPENERS = frozenset(["error", "fatal", "panic", "traceback", "exception", "failed", "failure"])
+# Since floorline-facts/4: a warning opens an entry as an error does, and a detail level (PostgreSQL's
+# DETAIL, HINT, STATEMENT) continues the entry before it.
+WARNING_LEVELS = frozenset(["warn", "warning"])
+DETAIL_LEVELS = frozenset(["detail", "hint", "statement", "context", "query", "location"])
+LEVEL_WORDS = LOG_LEVELS | DETAIL_LEVELS | frozenset(["log"])
+# Numbers written as words (since floorline-facts/4): English, and the small numbers of German,
+# French and Spanish, less the words that mostly mean something else.
+NUMBER_WORDS = {k: int(v) for k, v in _pairs(
+    "zero:0 one:1 two:2 three:3 four:4 five:5 six:6 seven:7 eight:8 nine:9 ten:10 eleven:11 "
+    "twelve:12 thirteen:13 fourteen:14 fifteen:15 sixteen:16 seventeen:17 eighteen:18 "
+    "nineteen:19 twenty:20 thirty:30 forty:40 fifty:50 sixty:60 seventy:70 eighty:80 ninety:90 "
+    "hundred:100 dozen:12 "
+    "eins:1 zwei:2 drei:3 vier:4 f\u00fcnf:5 sechs:6 sieben:7 acht:8 neun:9 zehn:10 zw\u00f6lf:12 "
+    "zwanzig:20 hundert:100 tausend:1000 "
+    "z\u00e9ro:0 deux:2 trois:3 quatre:4 cinq:5 huit:8 neuf:9 dix:10 douze:12 quinze:15 "
+    "vingt:20 trente:30 mille:1000 "
+    "cero:0 tres:3 cuatro:4 cinco:5 seis:6 siete:7 ocho:8 nueve:9 diez:10 doce:12 "
+    "quince:15 veinte:20 cien:100"
+).items()}

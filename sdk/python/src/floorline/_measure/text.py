@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from typing import Iterable
 
-from .chars import ERROR_LEVELS, ERROR_OPENERS, GERMAN_WORDS, LOG_LEVELS, ascii_lower, js_trim, utf8_length
+from .chars import DETAIL_LEVELS, ERROR_LEVELS, ERROR_OPENERS, GERMAN_WORDS, LEVEL_WORDS, LOG_LEVELS, WARNING_LEVELS, ascii_lower, js_trim, utf8_length
 from .tokens import Token, classify, is_capital_word, tokenize_line
 
 CONTEXT_WEIGHT = 0.2
@@ -22,6 +22,8 @@ class Fact:
     display: str
     need: list[str]
     path_need: list[str] | None
+    # A fact of an error or warning entry (facts.ts FactTable.salient, since floorline-facts/4).
+    salient: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -40,8 +42,12 @@ class FactSet:
         known = self.by_id.get(ident)
         if known is None:
             self.by_id[ident] = fact
-        elif fact.weight > known.weight:
+            return
+        # The same fact stated again: the larger weight; salient if any statement of it is.
+        if fact.weight > known.weight:
             known.weight = fact.weight
+        if fact.salient:
+            known.salient = True
 
     @property
     def facts(self) -> list[Fact]:
@@ -146,15 +152,38 @@ def _opens_like_error(first: Token | None) -> bool:
     if first is None:
         return False
     lower = ascii_lower(first.text)
-    return lower in ERROR_OPENERS or (len(lower) > 5 and (lower.endswith("error") or lower.endswith("exception")))
+    # "TypeError", "IOException"; not a flag ("--exit-on-error", since floorline-facts/4).
+    return lower in ERROR_OPENERS or (
+        len(lower) > 5 and not lower.startswith("-") and (lower.endswith("error") or lower.endswith("exception"))
+    )
 
 
 def is_error_line(tokens: list[Token], logs: bool) -> bool:
     if _opens_like_error(tokens[0] if tokens else None):
         return True
-    if not logs:
-        return False
-    return any(_level_of(tokens[i]) in ERROR_LEVELS for i in range(min(_LEAD, len(tokens))))
+    return logs and _line_level(tokens) == "error"
+
+
+# How many leading tokens of a log line may come before a level written in capitals: a time, a
+# zone, a process id and PostgreSQL's `user@database` (three tokens) come before `ERROR`.
+_CAPITAL_LEVEL_LEAD = 10
+
+
+def _line_level(tokens: list[Token]) -> str:
+    """A log line's level, in lower case, or "": the first level word among its first _LEAD tokens
+    (an error level as `level=error` too), or written in capitals among its first
+    _CAPITAL_LEVEL_LEAD (text.ts levelOf, since floorline-facts/4)."""
+    for k in range(min(_CAPITAL_LEVEL_LEAD, len(tokens))):
+        t = tokens[k]
+        if k < _LEAD and _level_of(t) in ERROR_LEVELS:
+            return "error"
+        lower = ascii_lower(t.text)
+        if lower not in LEVEL_WORDS:
+            continue
+        # A level word is ASCII, so str.upper() is JavaScript's toUpperCase() here.
+        if k < _LEAD or t.text == t.text.upper():
+            return "error" if lower in ERROR_LEVELS else lower
+    return ""
 
 
 def error_line_need(tokens: list[Token]) -> list[str]:
@@ -316,6 +345,49 @@ def incidental_lines(doc: TextDoc) -> list[bool] | None:
     return out if hunk else None
 
 
+def _indent_of(line: str) -> int:
+    """The blanks (spaces, tabs as eight) that open a line (text.ts indentOf)."""
+    n = 0
+    for ch in line:
+        if ch == " ":
+            n += 1
+        elif ch == "\t":
+            n += 8
+        else:
+            break
+    return n
+
+
+def salient_lines(doc: TextDoc) -> list[bool] | None:
+    """The lines of error and warning entries (since floorline-facts/4): an error line, or in logs
+    a line led by a warning level, with the lines that belong to it after it: indented more than
+    the line that opened it and, in logs, those led by a detail level (DETAIL, HINT, STATEMENT).
+    None when the text has no such entry (text.ts salientLines)."""
+    logs = doc.logs
+    out: list[bool] | None = None
+    in_entry = False
+    opener = 0
+    for row, tokens in enumerate(doc.lines):
+        if not tokens:
+            in_entry = False
+            continue
+        indent = _indent_of(doc.raw_lines[row])
+        opens = is_error_line(tokens, logs) or (logs and _line_level(tokens) in WARNING_LEVELS)
+        if not opens and in_entry:
+            in_entry = indent > opener or (logs and _line_level(tokens) in DETAIL_LEVELS)
+        elif opens:
+            in_entry = True
+            opener = indent
+        else:
+            in_entry = False
+        if not in_entry:
+            continue
+        if out is None:
+            out = [False] * len(doc.lines)
+        out[row] = True
+    return out
+
+
 def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
     templates: dict[str, list[int]] = {}
     for i, tokens in enumerate(doc.lines):
@@ -336,22 +408,24 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
         for row in rows:
             line_group[row] = group
     incidental = incidental_lines(doc)
+    salient = salient_lines(doc)
     for row, tokens in enumerate(doc.lines):
         group = line_group.get(row)
         if group is None or (incidental is not None and incidental[row]):
             continue
         size, counts = group
+        in_entry = salient is not None and salient[row]
         for slot, t in enumerate(tokens):
             if not t.need:
                 continue
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
             if size > 1 and _is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
-            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None))
+            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry))
         if is_error_line(tokens, doc.logs):
             line = js_trim(doc.raw_lines[row])
             shown = f"{line[:_MAX_EXAMPLE_CHARS]}..." if len(line) > _MAX_EXAMPLE_CHARS else line
-            into.add(Fact("error_line", ERROR_LINE_WEIGHT * scale, True, shown, error_line_need(tokens), None))
+            into.add(Fact("error_line", ERROR_LINE_WEIGHT * scale, True, shown, error_line_need(tokens), None, True))
 
 
 def index_text(doc: TextDoc, index: FactIndex) -> None:

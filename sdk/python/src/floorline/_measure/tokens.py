@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .chars import (
-    ATTACHED_ONLY_UNITS, MAGNITUDES, MONTHS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
+    ATTACHED_ONLY_UNITS, MAGNITUDES, MONTHS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
     read_iso_date, read_number, read_time, shift_decimal, stem,
 )
@@ -385,11 +385,37 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         while len(w) > 0 and (w.startswith("-") or w.startswith("'")):
             w = w[1:]
         if len(w) == len(text):
-            return [_word_token(text, initial)]
+            spelled = _number_word(ascii_lower(text))
+            return [_word_token(text, initial) if spelled is None else _spelled_number(text, spelled)]
         return classify(w, initial, False) if len(w) > 0 else []
     if shape.plain and not shape.letters and not shape.digit:
         return []
     return _compound(text, initial)
+
+
+def _number_word(lower: str) -> int | None:
+    """The value of a number written as a word ("fifteen", "twenty-one", "zw\u00f6lf"), or None
+    (tokens.ts numberWord, since floorline-facts/4)."""
+    value = NUMBER_WORDS.get(lower)
+    if value is not None:
+        return value
+    dash = lower.find("-")
+    if dash < 0:
+        return None
+    tens = NUMBER_WORDS.get(lower[:dash])
+    unit = NUMBER_WORDS.get(lower[dash + 1 :])
+    if tens is not None and unit is not None and 20 <= tens <= 90 and tens % 10 == 0 and 1 <= unit <= 9:
+        return tens + unit
+    return None
+
+
+def _spelled_number(text: str, value: int) -> Token:
+    """A number written as a word states the number. "One" is also a pronoun: as a stop word it
+    states 1 in a content but is no fact of a source (tokens.ts spelledNumber)."""
+    lower = ascii_lower(text)
+    if lower in STOP_WORDS:
+        return Token(text, "stop", [], [f"n:{value}"], lower)
+    return _number_token(text, str(value), "")
 
 
 _TRAILING = frozenset((46, 44, 58, 61, 39))
