@@ -9,6 +9,7 @@ import json
 import random
 import re
 import subprocess
+from typing import Callable
 
 import pytest
 from conftest import FIXTURES, REPO, SDK
@@ -365,6 +366,200 @@ def long_tokens() -> list[dict]:
     return cases
 
 
+NUMBER_TEXTS = [
+    # English, as words and as digits; "one" is a stop word: it states 1 in a content, never a fact of a source.
+    "The export retries fifteen times, waits twenty-one seconds and keeps one backup of twelve files; a dozen workers, Forty-Two shards.",
+    "The export retries 15 times, waits 21 seconds and keeps 1 backup of 12 files; 12 workers, 42 shards.",
+    "Fifteen GB in five million rows since May five; retries=three, TWELVE nodes, -seven- days, ninety-nine of a hundred.",
+    "15 GB in 5000000 rows since May 5; retries=3, 12 nodes, 7 days, 99 of 100.",
+    # German, French and Spanish: their small numbers, a word the list leaves out ("elf", "dos"), one not in ASCII capitals.
+    "Der Export l\u00e4uft mit zw\u00f6lf Prozessen, drei Versuchen und f\u00fcnf Minuten Pause f\u00fcr zwanzig Knoten, elf Jobs, ZW\u00d6LF Fehler. Zwei Dateien.",
+    "Der Export l\u00e4uft mit 12 Prozessen, 3 Versuchen und 5 Minuten Pause f\u00fcr 20 Knoten, 11 Jobs, 12 Fehler. 2 Dateien.",
+    "Le service garde douze fichiers, trois copies et vingt-cinq journaux pendant dix jours, z\u00e9ro perte, mille lignes.",
+    "Le service garde 12 fichiers, 3 copies et 25 journaux pendant 10 jours, 0 perte, 1000 lignes.",
+    "El proceso usa cuatro hilos, diez conexiones y quince segundos de espera con cien tareas, dos colas, Tres reintentos.",
+    "El proceso usa 4 hilos, 10 conexiones y 15 segundos de espera con 100 tareas, 2 colas, 3 reintentos.",
+    # Compounds that are no number: hundred-one, twenty-zero, twenty-one-two, one-two.
+    "hundred-one twenty-zero twenty-one-two one-two sixty-nine one One ONE 1",
+]
+
+
+def number_words() -> list[dict]:
+    """cd307a1, rule 1: a number written as a word states the number (tokens.ts numberWord,
+    spelledNumber; words.ts NUMBER_WORDS): English with its compounds, and the small numbers of
+    German, French and Spanish; "one" is a stop word that states 1 only in a content."""
+    cases: list[dict] = []
+    for source in NUMBER_TEXTS:
+        for content in NUMBER_TEXTS:
+            if content is not source:
+                cases.append({"content": content, "source": source, "format": "any"})
+        cases.append({"content": source, "source": None, "format": "text"})
+    return cases
+
+
+# A PostgreSQL log: user@database before the level, an entry going on in DETAIL, HINT and
+# STATEMENT lines and in a tab-indented line, warnings, and "error" in lower case late in a line.
+PG_LOG = """2026-11-30 10:00:01.120 UTC [4711] app@orders LOG:  checkpoint starting: time
+2026-11-30 10:00:02.340 UTC [4712] app@orders ERROR:  deadlock detected
+2026-11-30 10:00:02.340 UTC [4712] app@orders DETAIL:  Process 4712 waits for ShareLock on transaction 99120; blocked by process 4713.
+\tProcess 4713 waits for ShareLock on transaction 99121; blocked by process 4712.
+2026-11-30 10:00:02.340 UTC [4712] app@orders HINT:  See server log for query details.
+2026-11-30 10:00:02.340 UTC [4712] app@orders STATEMENT:  UPDATE orders SET status = 'paid' WHERE id = 4412
+2026-11-30 10:00:03.500 UTC [4714] app@orders LOG:  duration: 5003 ms  statement: SELECT count(*) FROM shard_7
+2026-11-30 10:00:04.010 UTC [4715] app@orders WARNING:  there is no transaction in progress
+2026-11-30 10:00:05.000 UTC [4716] app@orders LOG:  automatic vacuum of table orders: 12 pages removed
+2026-11-30 10:00:06.000 UTC [4717] app@orders INFO:  vacuum found 31 dead rows, error budget at 97%
+2026-11-30 10:00:07.200 UTC [4718] app@orders FATAL:  password authentication failed for user "report"
+\tConnection matched pg_hba.conf line 99
+2026-11-30 10:00:08.000 UTC [4719] app@orders LOG:  checkpoint complete: wrote 4412 buffers"""
+APP_LOG = """2026-11-30T10:00:00Z INFO api request id=r1000 path=/orders status=200 ms=53
+2026-11-30T10:00:01Z INFO retry scheduled for job 7 after upstream error code 502
+2026-11-30T10:00:02Z WARN disk 91% full on /var/lib/postgresql
+2026-11-30T10:00:03Z INFO api request id=r1003 path=/orders status=200 ms=18
+2026-11-30T10:00:04Z level=error msg="payment gateway timeout" order=A-1189 ms=5000
+    at Gateway.charge (src/gateway.ts:88)
+    at Orders.pay (src/orders.ts:41)
+2026-11-30T10:00:05Z INFO api request id=r1005 path=/orders status=200 ms=21
+2026-11-30T10:00:06Z Warning: slow query on shard-7 took 2300 ms
+2026-11-30T10:00:07Z DEBUG cache hit ratio 0.93
+2026-11-30T10:00:08Z INFO error budget at 97% for /orders"""
+# A man page: a flag ending in "error" opens no error entry; a real error report does, with the
+# lines indented under it (a tab is eight blanks: more than the seven before "Error:").
+MAN_PAGE = """EXPORT(1)                 User Commands                 EXPORT(1)
+
+OPTIONS
+       --exit-on-error
+              Stop at the first failed row and exit with status 3.
+       --max-errors=N
+              Give up after N rejected rows (default 50).
+       -on-error skip
+              Skip rows that do not parse.
+
+DIAGNOSTICS
+       Error: the header of /data/orders.csv has 3 columns
+\texpected 4 columns: sku, quantity, price, status
+TypeError: cannot read the row header of /data/orders.csv
+    at parse (lib/csv.js:212)
+    at export (lib/export.js:40)
+Exit status 3 is written to /var/log/export.log"""
+TRACEBACK = """Starting export of 4412 rows to /data/orders.parquet
+Traceback (most recent call last):
+  File "export.py", line 88, in write
+    writer.write(batch)
+ValueError: column price has 3 nulls
+Export finished with 1 error after 5000 ms"""
+
+
+def _lines(text: str, keep: Callable[[str], bool]) -> str:
+    return "\n".join(line for line in text.split("\n") if keep(line))
+
+
+def entries() -> list[dict]:
+    """cd307a1, rule 2: the facts of error and warning entries weigh at least half the coverage and
+    gate it (index.ts salience; text.ts levelOf, indentOf, salientLines; facts.ts salient), and a
+    flag such as --exit-on-error opens no error line (token-info.ts)."""
+    pg_errors = _lines(PG_LOG, lambda line: " LOG: " not in line and " INFO: " not in line)
+    pg_routine = _lines(PG_LOG, lambda line: " LOG: " in line or " INFO: " in line)
+    pg_no_details = _lines(PG_LOG, lambda line: not line.startswith("\t") and not any(f" {w}: " in line for w in ("DETAIL", "HINT", "STATEMENT")))
+    pg_summary = (
+        "Deadlock between processes 4712 and 4713 on transactions 99120 and 99121 (ShareLock) while "
+        "UPDATE orders SET status = 'paid' WHERE id = 4412; a warning: no transaction in progress; "
+        "FATAL password authentication failed for user report (pg_hba.conf line 99)."
+    )
+    pg_half = "deadlock detected: process 4712 waits for ShareLock on transaction 99120"
+    app_errors = _lines(APP_LOG, lambda line: " INFO " not in line and " DEBUG " not in line)
+    app_routine = _lines(APP_LOG, lambda line: " INFO " in line)
+    man_flags = _lines(MAN_PAGE, lambda line: "-error" in line or "errors" in line or "Skip" in line)
+    man_report = _lines(MAN_PAGE, lambda line: line.startswith(("TypeError", "    at")))
+    sources = {
+        "pg": PG_LOG,
+        "pg, CRLF": PG_LOG.replace("\n", "\r\n"),
+        "pg, warnings only": _lines(PG_LOG, lambda line: " WARNING: " in line or " LOG: " in line),
+        "app": APP_LOG,
+        "man": MAN_PAGE,
+        "traceback": TRACEBACK,
+        "pg in JSON": json.dumps({"log": PG_LOG, "host": "db-7"}),
+    }
+    contents = [pg_errors, pg_routine, pg_no_details, pg_summary, pg_half, app_errors, app_routine, man_flags, man_report, TRACEBACK.split("\n")[-1]]
+    cases: list[dict] = []
+    for source in sources.values():
+        for content in [source, *contents]:
+            cases.append({"content": content, "source": source, "format": "any"})
+        cases.append({"content": "x", "source": source, "format": "text"})
+        cases.append({"content": json.dumps({"log": pg_errors}), "source": source, "format": "any"})
+        cases.append({"content": source, "source": None, "format": "any"})
+    for lines in ([PG_LOG.split("\n")[1]], PG_LOG.split("\n")[1:4], [MAN_PAGE.split("\n")[3]]):
+        cases.append({"content": pg_summary, "source": "\n".join(lines), "format": "text"})
+    return cases
+
+
+# Release notes; "Removals" and "None." stand next to no other token, so they are no token the
+# source holds (SourcePairs.holds) and a content's count leaves them out.
+NEWS = """* Noteworthy changes in release 9.5 (2026-03-28) [stable]
+
+** Bug fixes
+
+  chmod -R now avoids a race where an attacker may replace a traversed file with a symlink,
+  causing chmod to operate on an unintended file. [This bug was present in "the beginning".]
+
+  cp, mv, and install no longer issue spurious diagnostics like "failed to preserve ownership"
+  when copying to GNU/Linux CIFS file systems. [bug introduced in coreutils-9.1]
+
+  numfmt --to=iec-i no longer rounds 1023.5 up to 1.0Ki with --round=nearest.
+
+** New features
+
+  timeout now accepts the --kill-after option with a default of fifteen seconds,
+  and sort --parallel uses up to eight threads on a machine with 64 cores.
+
+** Removals
+
+  None."""
+# The same release told in other words: a summary rewords, but keeps which words stand together.
+NEWS_REWORDED = (
+    "Release 9.5 of coreutils (2026-03-28): chmod -R avoids a race where an attacker may replace a traversed "
+    "file with a symlink; cp, mv, and install no longer issue spurious diagnostics when copying to GNU/Linux "
+    "CIFS file systems; numfmt --to=iec-i no longer rounds 1023.5 up to 1.0Ki with --round=nearest; timeout "
+    "accepts the --kill-after option, and sort --parallel uses up to eight threads."
+)
+
+
+def _swapped(rng: random.Random, words: list[str], swaps: int) -> str:
+    out = list(words)
+    for _ in range(swaps):
+        i, j = rng.randrange(len(out)), rng.randrange(len(out))
+        out[i], out[j] = out[j], out[i]
+    return " ".join(out)
+
+
+def order() -> list[dict]:
+    """cd307a1, rule 3: a text content that puts the source's neighbouring tokens together no more
+    often than chance keeps none of its coverage, and in proportion up to four times chance
+    (order.ts: SourcePairs, orderEvidence, orderFactor; at least 20 shared neighbouring pairs)."""
+    rng = random.Random(20261204)
+    cases: list[dict] = []
+    for source in (NEWS, PG_LOG, " ".join(GERMAN)):
+        words = source.split()
+        lines = source.split("\n")
+        shuffled = " ".join(rng.sample(words, len(words)))
+        variants = [source, shuffled, "\n".join(rng.sample(lines, len(lines))), " ".join(reversed(words))]
+        variants += [" ".join(rng.sample(words, len(words))) for _ in range(3)]
+        # Partly shuffled: between chance and four times chance, the coverage in proportion.
+        variants += [_swapped(rng, words, swaps) for swaps in (3, 8, 15, 25, 40, 60)]
+        # Too few shared neighbours to judge; the source kept beside its shuffle; the words of each line shuffled.
+        variants += [" ".join(rng.sample(words[:14], 14)), source + "\n" + shuffled]
+        variants.append("\n".join(" ".join(rng.sample(line.split(), len(line.split()))) for line in lines))
+        # Read as text only when decoded: base64 is, a JSON string is not.
+        variants += [base64.b64encode(shuffled.encode("utf-8")).decode(), json.dumps({"text": shuffled})]
+        for content in variants:
+            for fmt in ("any", "text"):
+                cases.append({"content": content, "source": source, "format": fmt})
+    for content in (NEWS_REWORDED, NEWS_REWORDED.replace(";", "."), " ".join(rng.sample(NEWS_REWORDED.split(), len(NEWS_REWORDED.split())))):
+        for source in (NEWS, json.dumps({"news": NEWS})):
+            cases.append({"content": content, "source": source, "format": "any"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -379,7 +574,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order()
     return cases, typescript(cases)
 
 
@@ -409,9 +604,14 @@ def test_the_cases_reach_every_format_and_outcome(compared):
     assert any(not a["parseable"] for a in answers) and any(a["schema_valid"] is False for a in answers)
     assert len({a["semantic_density_score"] for a in answers}) > 100
     with_source = ("coverage", "efficiency")
-    assert {(), ("specificity", "efficiency"), with_source} <= {tuple(a["components"]) for a in answers} <= {
+    assert {tuple(a["components"]) for a in answers} == {
         (), ("specificity", "efficiency"), with_source,
         (*with_source, "salience"), (*with_source, "order"), (*with_source, "salience", "order"),
     }
+    # Entries kept in part (the gate below half) and in full; orders at chance and between it and four times chance.
+    salience = {a["components"]["salience"] for a in answers if "salience" in a["components"]}
+    assert min(salience) < 0.5 and 1 in salience
+    order = {a["components"]["order"] for a in answers if "order" in a["components"]}
+    assert 0 in order and any(0 < x < 1 for x in order)
     # Components whose rounded product is not the score: the score is the product before rounding.
     assert any(a["components"] and a["semantic_density_score"] != round(a["components"].get("coverage", a["components"].get("specificity", 0)) * a["components"]["efficiency"], 4) for a in answers)
