@@ -16,6 +16,7 @@ const ERROR_STATUS = {
   not_found: 404,
   unknown_hash: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   request_timeout: 408,
   idempotency_conflict: 409,
   name_taken: 409,

@@ -14,6 +14,12 @@ import { sha256Hex } from "@/lib/guard/hash";
 import { MARKER_HASH } from "@/lib/measure/markers";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
+/** What the lookups read of a receipt; a check of a candidate pass (app/mcp/tools.ts) has no more. */
+type MeasuredReceipt = Pick<
+  PassReceipt,
+  "chain_id" | "pass_id" | "pass_number" | "input_content" | "input_content_hash" | "content" | "current_content_hash"
+>;
+
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const sha256Key = (hash: string | null | undefined) =>
   hash != null && SHA256_HEX.test(hash) ? hash.toLowerCase() : null;
@@ -38,7 +44,7 @@ export interface MeasureInputs {
    */
   sourceSentNow(chainId: string): boolean;
   /** The content of a receipt that carries none but names a cached original by its full SHA-256. */
-  contentOf(receipt: PassReceipt): string | undefined;
+  contentOf(receipt: MeasuredReceipt): string | undefined;
 }
 
 const NOTHING: MeasureInputs = {
@@ -72,7 +78,7 @@ export function readableOriginals(readsOriginals: boolean): ReadableOriginals {
  * The first pass of a chain as far as its source goes: pass number 1, or 0 for chains counted
  * from 0. A receipt of a later pass never sets the source.
  */
-const isFirstPass = (r: PassReceipt) => r.pass_number <= 1;
+const isFirstPass = (r: MeasuredReceipt) => r.pass_number <= 1;
 
 /** Live originals by full SHA-256, texts only. */
 async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise<Map<string, string>> {
@@ -123,7 +129,7 @@ async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise
  */
 export async function loadMeasureInputs(
   tx: Executor,
-  receipts: readonly PassReceipt[],
+  receipts: readonly MeasuredReceipt[],
   readable: ReadableOriginals,
 ): Promise<MeasureInputs> {
   const sources = new Map<string, Source>();
@@ -214,7 +220,7 @@ export async function loadMeasureInputs(
 
 async function finish(
   tx: Executor,
-  receipts: readonly PassReceipt[],
+  receipts: readonly MeasuredReceipt[],
   sources: Map<string, Source>,
   readable: ReadableOriginals,
   found: Map<string, string> | null,

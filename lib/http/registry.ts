@@ -62,6 +62,9 @@ export const ROUTES = {
   "/api/v1/webhooks/{id}/deliveries": { GET: "admin" },
   "/api/v1/webhooks/{id}/test": { POST: "admin" },
   "/metrics": { GET: "read" },
+  // MCP over streamable HTTP: a key with either scope may talk to it; each tool called then
+  // needs the scopes of the routes it mirrors (lib/mcp/tools.ts `scopesOfCall`).
+  "/mcp": { POST: "ingest or read" },
   // The document describes the API and holds no data; the reference page that reads it
   // shows nothing else, and its script is a static asset.
   "/api/v1/openapi.json": { GET: "public" },

@@ -10,6 +10,7 @@ import { ORIGINALS_OPERATIONS } from "./operations/originals";
 import { TRACES_OPERATIONS } from "./operations/traces";
 import { ACCESS_OPERATIONS } from "./operations/access";
 import { WEBHOOKS_OPERATIONS } from "./operations/webhooks";
+import { MCP_OPERATIONS } from "./operations/mcp";
 import type { OperationTable } from "./operations/spec";
 
 export type { OperationSpec, ResponseSpec } from "./operations/spec";
@@ -23,6 +24,7 @@ export const OPERATIONS: OperationTable = {
   ...TRACES_OPERATIONS,
   ...ACCESS_OPERATIONS,
   ...WEBHOOKS_OPERATIONS,
+  ...MCP_OPERATIONS,
 };
 
 /** Tags in the order the reference shows them, with what each covers. */
@@ -36,6 +38,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Headroom", description: 'Headroom-compatible retrieval, answering errors as `{"detail": ...}`.' },
   { name: "Access", description: "API keys, operators and their sign-in sessions." },
   { name: "Webhooks", description: "Alerts pushed to your endpoints, signed, retried for 24 hours." },
+  { name: "MCP", description: "The tools for agents, over the Model Context Protocol (docs/mcp.md)." },
   { name: "Metrics", description: "Prometheus metrics." },
   { name: "Health", description: "Liveness of the server and its database." },
   { name: "Docs", description: "This reference." },
