@@ -11,7 +11,7 @@
 // shuffled words keep about chance. The test needs evidence: ORDER_MIN_PAIRS neighbouring tokens
 // the content shares with the source, else it says nothing.
 import type { Lexicon, TokenInfo } from "./lexicon";
-import { ENDS } from "./scan";
+import { ENDS, INNER } from "./scan";
 import { IdSet, PairMap } from "./tables";
 import type { TextDoc } from "./text";
 
@@ -79,7 +79,10 @@ export class SourcePairs {
   }
 }
 
-/** Visits each two tokens next to each other within a line and a sentence, by their norms. */
+/**
+ * Visits each two tokens next to each other within a line and a sentence, by their norms, but
+ * not two parts of one raw token: a shuffle of words keeps those together.
+ */
 function forEachNeighbours(lexicon: Lexicon, doc: TextDoc, visit: (a: number, b: number) => void): void {
   const { store } = doc;
   const infos = lexicon.infos;
@@ -87,7 +90,8 @@ function forEachNeighbours(lexicon: Lexicon, doc: TextDoc, visit: (a: number, b:
     const a = store.lineStart[l] as number;
     const b = store.lineStart[l + 1] as number;
     for (let k = a; k + 1 < b; k++) {
-      if (((store.flags[k] as number) & ENDS) !== 0) continue;
+      // Parts of one raw token ("GNU/Linux") stay together however the words are ordered.
+      if (((store.flags[k] as number) & (ENDS | INNER)) !== 0) continue;
       const x = (infos[store.tokens[k] as number] as TokenInfo).norm;
       const y = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
       if (x >= 0 && y >= 0) visit(x, y);

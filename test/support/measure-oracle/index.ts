@@ -16,7 +16,7 @@ import { jsonEfficiency, textEfficiency } from "./efficiency";
 import type { Counts } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { findMarkers } from "./markers";
-import { ENDS, TokenStore } from "./scan";
+import { ENDS, INNER, TokenStore } from "./scan";
 import { fieldHolds, opensLikeJson, parseJson } from "./schema";
 import { addTextFacts, analyseText, indexTokens, type TextDoc, textSpecificity } from "./text";
 
@@ -425,7 +425,8 @@ function neighbours(doc: TextDoc): [number, number][] {
   const out: [number, number][] = [];
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     for (let k = store.lineStart[l] as number; k + 1 < (store.lineStart[l + 1] as number); k++) {
-      if ((store.flags[k] as number) & ENDS) continue;
+      // Not across a sentence's end, nor between two parts of one raw token ("GNU/Linux").
+      if ((store.flags[k] as number) & (ENDS | INNER)) continue;
       const a = (infos[store.tokens[k] as number] as TokenInfo).norm;
       const b = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
       if (a >= 0 && b >= 0) out.push([a, b]);

@@ -9,6 +9,8 @@ import type { TokenKind } from "./tokens";
 
 export const ENDS = 1;
 export const OPEN = 2;
+/** /4: another part of the same raw token follows. */
+export const INNER = 4;
 
 // Character classes of ASCII, one table lookup per character.
 const BREAK = 1;
@@ -170,7 +172,7 @@ export class TokenStore {
     this.beginLine(text, from, to);
     const members = this.lexicon.members;
     const size = members[g] as number;
-    for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
+    for (let k = 1; k <= size; k++) this.push(members[g + k] as number, k < size ? INNER : 0);
     this.endLine();
   }
 
@@ -219,7 +221,7 @@ export class TokenStore {
         const g = lexicon.group(s, a, b, initial);
         const members = lexicon.members;
         const size = members[g] as number;
-        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, 0);
+        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, k < size ? INNER : 0);
         previousLast = size > 0 ? this.count - 1 : -1;
         if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0);
         anyRaw = true;

@@ -320,4 +320,15 @@ describe("floorline-facts/4", () => {
     );
     expect(reworded.components).not.toHaveProperty("order");
   });
+
+  it("does not count the parts of one word as kept together when the words are shuffled", () => {
+    // Flags and paths split into several tokens ("--to=iec-i", "GNU/Linux"): a shuffle of the
+    // words keeps their parts next to each other, which says nothing of the text's order.
+    const source =
+      "numfmt --to=iec-i --suffix=B --round=nearest converts 1048576 to 1.0MiB on GNU/Linux; use --from=auto to read 1K as 1000 and --padding=8 to align the column at /usr/bin/numfmt. With --field=2-5 it converts the second to fifth fields of each line, --delimiter=: splits them at colons, and --invalid=warn reports what it cannot convert on /dev/stderr without stopping, while --invalid=fail stops at the first such value with exit status 2.";
+    const words = source.split(" ");
+    const shuffled = words.map((_, i) => words[(i * 11) % words.length]).join(" ");
+    expect(words.length % 11).not.toBe(0);
+    expect(kept(shuffled, source).semantic_density_score).toBeLessThanOrEqual(0.2);
+  });
 });

@@ -23,10 +23,11 @@ ORDER_LIFT = 4
 
 
 def _neighbours(doc: TextDoc) -> Iterator[tuple[str, str]]:
-    """Each two tokens next to each other within a line and a sentence, by their norms."""
+    """Each two tokens next to each other within a line and a sentence, by their norms, but not
+    two parts of one raw token ("GNU/Linux"): a shuffle of words keeps those together."""
     for tokens in doc.lines:
         for k in range(len(tokens) - 1):
-            if tokens[k].ends:
+            if tokens[k].ends or tokens[k].inner:
                 continue
             yield ascii_lower(tokens[k].text), ascii_lower(tokens[k + 1].text)
 

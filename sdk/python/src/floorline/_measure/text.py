@@ -257,6 +257,7 @@ def _read_capitals(lines: list[list[Token]]) -> None:
                     again = read[0]
                     again.ends = t.ends
                     again.open = t.open
+                    again.inner = t.inner
                     tokens[k] = again
 
 

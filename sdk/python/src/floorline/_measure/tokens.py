@@ -24,6 +24,8 @@ class Token:
     key: str = ""
     ends: bool = False
     open: bool = False
+    # Another part of the same raw token follows ("GNU/Linux"; scan.ts INNER, since /4).
+    inner: bool = False
 
     def __post_init__(self) -> None:
         self.index = with_yearless(self.index)
@@ -472,6 +474,7 @@ _CLASSIFIED_LIMIT = 1 << 14
 def _copy(t: Token) -> Token:
     c = object.__new__(Token)
     c.text, c.kind, c.need, c.index, c.shape, c.key, c.ends, c.open = t.text, t.kind, t.need, t.index, t.shape, t.key, False, False
+    c.inner = False
     return c
 
 
@@ -510,6 +513,8 @@ def tokenize_line(line: str) -> list[Token]:
     for text, ends, is_open in raw:
         classified = _classified(text, initial)
         if classified:
+            for part in classified[:-1]:
+                part.inner = True
             classified[-1].ends = ends
             classified[-1].open = is_open
         out.extend(classified)
@@ -537,6 +542,7 @@ def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
     t = Token(" ".join(p.text for p in parts), "date", [key], [key], "#date")
     t.ends = parts[-1].ends
     t.open = parts[-1].open
+    t.inner = parts[-1].inner
     return t
 
 
@@ -579,6 +585,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(f"{t.text} {nxt.text}", value, unit)
                 joined.ends = nxt.ends
                 joined.open = nxt.open
+                joined.inner = nxt.inner
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -595,6 +602,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(" ".join(p.text for p in parts), shift_decimal(raw, power), third_unit if with_unit else raw_unit)
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
+                joined.inner = parts[-1].inner
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -607,6 +615,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     joined = Token(f"{t.text} {nxt.text}", "time", [time[0]], [time[0]], "#time")
                     joined.ends = nxt.ends
                     joined.open = nxt.open
+                    joined.inner = nxt.inner
                     out.append(joined)
                     i += 2
                     continue
@@ -620,6 +629,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(" ".join(p.text for p in parts), shift_decimal(value, power) if power > 0 else value, currency)
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
+                joined.inner = parts[-1].inner
                 joined.key = nxt.key
                 joined.shape = nxt.shape
                 out.append(joined)
