@@ -46,6 +46,22 @@ export interface RecordOptions {
   /** With cacheOriginals, item counts for the marker: `[N items compressed to M. ...]`. */
   originalItems?: number;
   compressedItems?: number;
+  /**
+   * What this pass replaced, stored as a cached original (`POST /api/v1/originals`) with no
+   * marker added to the output: for a compaction a framework made, whose output the agent
+   * already holds as it is. Not counted as recoverable by the measurement (nothing points at it).
+   */
+  original?: string;
+}
+
+/** A pass whose content cannot be read (encrypted, or applied out of sight): sizes, no measurement. */
+export interface OpaquePassOptions {
+  /** The output's size in bytes, as far as it is known. */
+  sizeBytes: number;
+  /** The output's SHA-256 when its bytes are known; "" (the wire allows it) when they are not. */
+  hash?: string;
+  metadata?: Record<string, unknown>;
+  original?: string;
 }
 
 /** A compressor's result: the output, or the output with the density the agent claims for it. */
@@ -172,6 +188,8 @@ export class Chain {
     const given = optionalObject("recordPass", "metadata", options.metadata);
     const originalItems = optionalCount("recordPass", "originalItems", options.originalItems);
     const compressedItems = optionalCount("recordPass", "compressedItems", options.compressedItems);
+    const original =
+      options.original === undefined ? undefined : requireString("recordPass", "original", options.original);
     const policy = this.policy;
     const passNumber = ++this.passNumber;
     const passId =
@@ -201,6 +219,7 @@ export class Chain {
           : {}),
       });
     }
+    if (original !== undefined) this.sendOriginal(original, output, passId);
     const measured = this.host.measure(handed, { source: this.source, policy, originals: this.originals });
     const metadata = this.metadata || given ? { ...this.metadata, ...given } : undefined;
     const { receipt, manifest } = buildReceipt({
@@ -231,6 +250,61 @@ export class Chain {
       output: handed,
       originalKey,
     };
+  }
+
+  /**
+   * Records a pass whose output cannot be read: its size (and hash when its bytes are known),
+   * parseable, and a density of 1 that is no measurement (the metadata says so), so the guard
+   * judges it on size and pass count alone. Queued as recordPass's receipts are.
+   */
+  recordOpaquePass(options: OpaquePassOptions): PassResult {
+    optionalObject("recordOpaquePass", "options", options);
+    const sizeBytes = optionalCount("recordOpaquePass", "sizeBytes", options.sizeBytes);
+    if (sizeBytes === undefined) throw new TypeError("recordOpaquePass: sizeBytes must be a count, not undefined");
+    const hash = options.hash === undefined ? "" : requireString("recordOpaquePass", "hash", options.hash);
+    const given = optionalObject("recordOpaquePass", "metadata", options.metadata);
+    const policy = this.policy;
+    const passNumber = ++this.passNumber;
+    const passId = passIdFor(this.id, passNumber);
+    if (options.original !== undefined)
+      this.sendOriginal(requireString("recordOpaquePass", "original", options.original), null, passId);
+    const { receipt, manifest } = buildReceipt({
+      chainId: this.id,
+      contentClass: this.contentClass,
+      passId,
+      passNumber,
+      inputHash: undefined,
+      output: "",
+      opaque: { hash, sizeBytes },
+      density: 1,
+      parseable: true,
+      schemaValid: true,
+      policy,
+      metadata: { ...this.metadata, ...given, content: "opaque", density_measured: false },
+      createdAt: this.host.now(),
+    });
+    this.last = null;
+    this.host.send("pass", receipt as unknown as Record<string, unknown>);
+    const measured = this.host.measure("", { source: null, policy, originals: new Map() });
+    return {
+      verdict: manifest.verdict,
+      directive: manifest.directive,
+      manifestDigest: manifest.manifest_digest,
+      receipt,
+      measured,
+      output: "",
+      originalKey: null,
+    };
+  }
+
+  private sendOriginal(original: string, compressed: string | null, passId: string): void {
+    this.host.send("original", {
+      original,
+      ...(compressed === null ? {} : { compressed }),
+      hash: markerKey(sha256Hex(original)),
+      chain_id: this.id,
+      pass_id: passId,
+    });
   }
 
   /** Records a compression-boundary receipt (what `compressUntilFloor` sends at a breach). */

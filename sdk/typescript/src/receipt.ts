@@ -40,6 +40,8 @@ export interface ReceiptInput {
   passNumber: number;
   inputHash: string | undefined;
   output: string;
+  /** An output that cannot be read: its hash ("" when unknown) and size stand in for the content's. */
+  opaque?: { hash: string; sizeBytes: number };
   density: number;
   parseable: boolean;
   schemaValid: boolean;
@@ -58,8 +60,8 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
     chain_id: r.chainId,
     pass_id: r.passId,
     pass_number: r.passNumber,
-    current_content_hash: sha256Hex(r.output),
-    current_size_bytes: Buffer.byteLength(r.output, "utf8"),
+    current_content_hash: r.opaque ? r.opaque.hash : sha256Hex(r.output),
+    current_size_bytes: r.opaque ? r.opaque.sizeBytes : Buffer.byteLength(r.output, "utf8"),
     is_parseable: r.parseable,
     schema_valid: r.schemaValid,
     semantic_density_score: r.density,
