@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { dirs, ensureDirs, readConfig, senderRunning, sessionKey, stamp, writeAtomic } from "./claude-code-spool";
 
-const BUDGET_MS = 150;
+const BUDGET_MS = 120;
 const USAGE = "usage: floorline-hook claude-code [--url URL] [--api-key KEY] [--content-class CLASS] [--spool DIR]";
 
 // Whatever is still running when the budget is spent, the hook is done.
