@@ -43,7 +43,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        // 30 s, not vitest's 5 s: a few tests (scrypt hashes, the measurement's oracle) take
+        // 30 s, not vitest's 5 s: a few tests (scrypt hashes, the measurement's reference) take
         // 2-4 s alone and ran past 5 s when the stages of `npm test` share the machine.
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
       },

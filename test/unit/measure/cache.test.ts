@@ -1,9 +1,9 @@
 // A chain measures every pass against one source: the source is analysed once and its analysis
 // reused, while what each content brings (request ids, paths) is not kept from one measurement
-// to the next. The answers themselves are held to the oracle (oracle.test.ts).
+// to the next. The answers themselves are held to the reference implementation (reference.test.ts).
 import { describe, expect, it } from "vitest";
 import { clearMeasureCache, measure, measureDetailed, measureStats } from "@/lib/measure/index";
-import * as oracle from "../../support/measure-oracle/index";
+import * as reference from "../../support/measure-reference/index";
 
 const logLine = (pass: number, i: number) =>
   `2026-11-30T10:${String(pass % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z INFO api request id=r${pass}-${i} path=/orders/${pass * 97 + i} status=200 ms=${(i * 7) % 300}`;
@@ -63,7 +63,7 @@ describe("the source's analysis", () => {
     const content = `${log(3)} ${marker}`;
     const originals = new Map([["a1b2c3d4e5f6a7b8", log(4)]]);
     expect(measureDetailed(content, { source, format: "text", originals })).toStrictEqual(
-      oracle.measureDetailed(content, { source, format: "text", originals }),
+      reference.measureDetailed(content, { source, format: "text", originals }),
     );
   });
 
@@ -78,13 +78,17 @@ describe("the source's analysis", () => {
     const content = `${log(6)} hash=a1b2c3d4e5f6a7b8`;
     const outer = measureDetailed(content, { source, format: "text", originals });
     expect(outer).toStrictEqual(
-      oracle.measureDetailed(content, { source, format: "text", originals: new Map([["a1b2c3d4e5f6a7b8", log(5)]]) }),
+      reference.measureDetailed(content, {
+        source,
+        format: "text",
+        originals: new Map([["a1b2c3d4e5f6a7b8", log(5)]]),
+      }),
     );
     expect(inner).toHaveLength(1);
-    expect(inner[0]).toStrictEqual(oracle.measureDetailed(log(7), { source: log(8), format: "text" }));
-    // And the kept lexicon still answers as the oracle does.
+    expect(inner[0]).toStrictEqual(reference.measureDetailed(log(7), { source: log(8), format: "text" }));
+    // And the kept lexicon still answers as the reference does.
     expect(measureDetailed(log(9), { source, format: "text" })).toStrictEqual(
-      oracle.measureDetailed(log(9), { source, format: "text" }),
+      reference.measureDetailed(log(9), { source, format: "text" }),
     );
   });
 });
