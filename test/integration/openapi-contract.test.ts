@@ -334,6 +334,32 @@ const CASES: Record<string, () => Case[]> = {
   "GET /api/v1/openapi.json": () => [{ name: "document", status: 200 }],
   "GET /docs/api": () => [{ name: "page", status: 200 }],
   "GET /docs/api/scalar.js": () => [{ name: "bundle", status: 200 }],
+  "POST /mcp": () => {
+    const accept = { accept: "application/json, text/event-stream" };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "contract", version: "1" } },
+    };
+    return [
+      { name: "initialize", body: initialize, headers: accept, status: 200 },
+      {
+        name: "a tool's refusal is a result",
+        body: {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "floorline_chain", arguments: { chain_id: "nope" } },
+        },
+        headers: accept,
+        status: 200,
+      },
+      { name: "without the stream type", body: initialize, status: 406 },
+      { name: "not JSON-RPC", body: { hello: 1 }, headers: accept, status: 422 },
+      { ...unauthenticated, body: initialize, headers: accept },
+    ];
+  },
   // Last: once a key or an operator exists, auth is on for the requests that follow.
   "POST /api/v1/keys": () => [
     { name: "new", body: { name: "contract key", scopes: ["read", "ingest"] }, env: OFF, status: 201 },
