@@ -2,7 +2,7 @@
 // whole original again, so net savings are the gross saving minus what retrievals put back.
 
 /** The usual rough rate for English and JSON: used only when the client sends no counts. */
-const BYTES_PER_TOKEN = 4;
+export const BYTES_PER_TOKEN = 4;
 
 export function estimateTokens(bytes: number): number {
   return Math.ceil(bytes / BYTES_PER_TOKEN);

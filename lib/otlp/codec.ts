@@ -29,6 +29,8 @@ export interface OtlpSpan {
   traceId: string;
   spanId: string;
   name: string;
+  /** Compaction spans are numbered in the order they started (lib/otlp/receipts.ts). */
+  startTimeUnixNano: bigint;
   endTimeUnixNano: bigint;
   attributes: Attributes;
   events: OtlpEvent[];
@@ -90,6 +92,7 @@ function decodeProtobuf(body: Uint8Array): OtlpResourceSpans[] {
         traceId: hex(span.traceId),
         spanId: hex(span.spanId),
         name: typeof span.name === "string" ? span.name : "",
+        startTimeUnixNano: pbLong(span.startTimeUnixNano),
         endTimeUnixNano: pbLong(span.endTimeUnixNano),
         attributes: pbAttributes(span.attributes),
         events: list(span.events).map((event) => ({
@@ -199,6 +202,7 @@ function decodeJson(body: Uint8Array): OtlpResourceSpans[] {
             traceId: jsonId(field(span, "traceId"), `${spanAt}.traceId`),
             spanId: jsonId(field(span, "spanId"), `${spanAt}.spanId`),
             name: typeof span.name === "string" ? span.name : "",
+            startTimeUnixNano: jsonUint64(field(span, "startTimeUnixNano"), `${spanAt}.startTimeUnixNano`),
             endTimeUnixNano: jsonUint64(field(span, "endTimeUnixNano"), `${spanAt}.endTimeUnixNano`),
             attributes: jsonAttributes(field(span, "attributes"), `${spanAt}.attributes`),
             events: jsonList(span, "events", spanAt).map((event, e) => ({

@@ -3,6 +3,7 @@
 // receipts at that pass. Each mapped receipt goes through the same zod schemas as the JSON API,
 // so a receipt is valid through OTLP exactly when it would be valid posted to /passes.
 import type { z } from "zod";
+import { BYTES_PER_TOKEN } from "../originals/savings";
 import { type BoundaryReceipt, boundaryReceiptSchema } from "../schemas/boundaries";
 import { type PassReceipt, type PassReceiptField, passReceiptSchema } from "../schemas/passes";
 import type { AnyValue, Attributes, OtlpResourceSpans, OtlpSpan } from "./codec";
@@ -46,6 +47,42 @@ const everyReceiptFieldPlaced: [
 void everyReceiptFieldPlaced;
 void NOT_PASS_ATTRIBUTES;
 
+/**
+ * A GenAI compaction (shared/API.md, "Ways in from agent frameworks"): a span with
+ * `gen_ai.conversation.compacted = true` is a pass of the chain `gen_ai.conversation.id`. The
+ * `floorline.compaction.*` attributes are our proposal for the GenAI conventions (docs/otlp.md).
+ */
+const COMPACTED_ATTRIBUTE = "gen_ai.conversation.compacted";
+const CONVERSATION_ATTRIBUTE = "gen_ai.conversation.id";
+
+const COMPACTION_ATTRIBUTES = {
+  pass_number: "floorline.compaction.pass_number",
+  input_bytes: "floorline.compaction.input_bytes",
+  output_bytes: "floorline.compaction.output_bytes",
+  input_hash: "floorline.compaction.input_hash",
+  output_hash: "floorline.compaction.output_hash",
+  content_class: "floorline.content_class",
+  input_tokens: "gen_ai.usage.input_tokens",
+  output_tokens: "gen_ai.usage.output_tokens",
+} as const;
+
+/** Claims a compaction span may make with Floorline's pass attributes; what it leaves out is defaulted. */
+const COMPACTION_CLAIMS = {
+  is_parseable: PASS_ATTRIBUTES.is_parseable,
+  schema_valid: PASS_ATTRIBUTES.schema_valid,
+  semantic_density_score: PASS_ATTRIBUTES.semantic_density_score,
+  content: PASS_ATTRIBUTES.content,
+  cache_original: PASS_ATTRIBUTES.cache_original,
+} as const;
+
+/**
+ * What a compaction that states no claim is taken to claim: its output is text the agent went
+ * on with (parseable, nothing required of it), of full density, so the guard judges it by its
+ * size and its pass number alone. A policy with `density_source: "measured"` judges a span that
+ * carries `floorline.pass.content` by what the server measures instead.
+ */
+const DEFAULT_CLAIMS = { is_parseable: true, schema_valid: true, semantic_density_score: 1 } as const;
+
 const BOUNDARY_ATTRIBUTES = {
   strategy: "floorline.boundary.strategy",
   reason: "floorline.boundary.reason",
@@ -55,6 +92,12 @@ const BOUNDARY_ATTRIBUTES = {
 
 export interface OtlpPass {
   receipt: PassReceipt;
+  /**
+   * A compaction span without `floorline.compaction.pass_number`: its number is the chain's
+   * next in the order the spans started, given at ingest (db/ingest/otlp.ts), which sets it on
+   * the receipt and on these boundaries of the same span.
+   */
+  unnumbered?: { startTimeUnixNano: bigint; spanId: string; boundaries: BoundaryReceipt[] };
   /** The resource's `service.name`, kept with the chain. */
   serviceName: string | null;
   /** The span, as messages name it. */
@@ -152,8 +195,76 @@ type SpanOutcome =
   | { kind: "rejected"; message: string }
   | { kind: "receipt"; pass: OtlpPass; boundaries: OtlpBoundary[] };
 
+function isCompaction(span: OtlpSpan): boolean {
+  const compacted = span.attributes.get(COMPACTED_ATTRIBUTE);
+  return compacted?.kind === "bool" && compacted.value;
+}
+
+/** A compaction span's receipt as the JSON API would take it, before validation. */
+function compactionReceipt(span: OtlpSpan): { raw: Record<string, unknown> } | { problem: string } {
+  const given = readAttributes(span.attributes, COMPACTION_ATTRIBUTES);
+  const claims = readAttributes(span.attributes, COMPACTION_CLAIMS);
+  const conversation = span.attributes.get(CONVERSATION_ATTRIBUTE);
+  if (conversation === undefined || conversation.kind === "empty") {
+    return {
+      problem: `${spanLabel(span)}: a ${COMPACTED_ATTRIBUTE} span needs the attribute ${CONVERSATION_ATTRIBUTE}`,
+    };
+  }
+  const tokens = (n: unknown) => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+  let size = given.output_bytes;
+  let sizeFrom: string = COMPACTION_ATTRIBUTES.output_bytes;
+  if (size === undefined && tokens(given.output_tokens) !== undefined) {
+    // Token counts are estimated as bytes the way the originals' savings are (4 a token), and flagged.
+    size = (tokens(given.output_tokens) as number) * BYTES_PER_TOKEN;
+    sizeFrom = COMPACTION_ATTRIBUTES.output_tokens;
+  }
+  if (size === undefined) {
+    return {
+      problem: `${spanLabel(span)}: a ${COMPACTED_ATTRIBUTE} span needs ${COMPACTION_ATTRIBUTES.output_bytes} or ${COMPACTION_ATTRIBUTES.output_tokens}`,
+    };
+  }
+  const inputBytes =
+    given.input_bytes ??
+    (tokens(given.input_tokens) === undefined ? undefined : (tokens(given.input_tokens) as number) * BYTES_PER_TOKEN);
+  const defaulted = Object.keys(DEFAULT_CLAIMS).filter((k) => claims[k as keyof typeof claims] === undefined);
+  const metadata: Record<string, unknown> = { [COMPACTED_ATTRIBUTE]: true, size_from: sizeFrom };
+  if (inputBytes !== undefined) metadata.input_size_bytes = inputBytes;
+  if (given.input_tokens !== undefined) metadata.input_tokens = given.input_tokens;
+  if (given.output_tokens !== undefined) metadata.output_tokens = given.output_tokens;
+  if (defaulted.length > 0) metadata.claims_defaulted = defaulted;
+  return {
+    raw: {
+      ...DEFAULT_CLAIMS,
+      ...claims,
+      chain_id: anyValueToJson(conversation),
+      pass_id: span.spanId,
+      // Validated with a stand-in when unnumbered; the real number is given at ingest.
+      pass_number: given.pass_number ?? 1,
+      input_content_hash: given.input_hash,
+      current_content_hash: given.output_hash ?? "",
+      current_size_bytes: size,
+      content_class: given.content_class,
+      created_at: nanosToRfc3339(span.endTimeUnixNano),
+      metadata,
+    },
+  };
+}
+
+/** Receipt field → the attribute a compaction span gives it, for naming problems. */
+const COMPACTION_FIELD_ATTRIBUTES: Readonly<Record<string, string>> = {
+  chain_id: CONVERSATION_ATTRIBUTE,
+  pass_number: COMPACTION_ATTRIBUTES.pass_number,
+  input_content_hash: COMPACTION_ATTRIBUTES.input_hash,
+  current_content_hash: COMPACTION_ATTRIBUTES.output_hash,
+  current_size_bytes: COMPACTION_ATTRIBUTES.output_bytes,
+  content_class: COMPACTION_ATTRIBUTES.content_class,
+  ...COMPACTION_CLAIMS,
+};
+
 function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
   const boundaryEvents = span.events.filter((e) => e.name === BOUNDARY_EVENT);
+  if (!span.attributes.has(PASS_NUMBER_ATTRIBUTE) && isCompaction(span))
+    return mapCompaction(span, serviceName, boundaryEvents);
   if (!span.attributes.has(PASS_NUMBER_ATTRIBUTE)) {
     if (boundaryEvents.length === 0) return { kind: "ignored" };
     return {
@@ -174,19 +285,50 @@ function mapSpan(span: OtlpSpan, serviceName: string | null): SpanOutcome {
     return { kind: "rejected", message: firstProblem(parsed.error, PASS_ATTRIBUTES, raw, spanLabel(span)) };
   }
   const receipt = parsed.data;
+  const boundaries = boundariesOf(span, boundaryEvents, receipt);
+  if (typeof boundaries === "string") return { kind: "rejected", message: boundaries };
+  return { kind: "receipt", pass: { receipt, serviceName, span: spanLabel(span) }, boundaries };
+}
+
+/** The span's boundary events as receipts at its pass, or the first one's problem. */
+function boundariesOf(span: OtlpSpan, events: OtlpSpan["events"], receipt: PassReceipt): OtlpBoundary[] | string {
   const boundaries: OtlpBoundary[] = [];
-  for (const event of boundaryEvents) {
+  for (const event of events) {
     const fields = readAttributes(event.attributes, BOUNDARY_ATTRIBUTES);
     if (fields.relaxed_policy !== undefined) fields.relaxed_policy = relaxedPolicy(fields.relaxed_policy);
     const candidate = { ...fields, chain_id: receipt.chain_id, pass_number: receipt.pass_number };
     const boundary = boundaryReceiptSchema.safeParse(candidate);
     if (!boundary.success) {
       const what = `${spanLabel(span)}, event ${BOUNDARY_EVENT}`;
-      return { kind: "rejected", message: firstProblem(boundary.error, BOUNDARY_ATTRIBUTES, candidate, what) };
+      return firstProblem(boundary.error, BOUNDARY_ATTRIBUTES, candidate, what);
     }
     boundaries.push({ receipt: boundary.data, span: spanLabel(span) });
   }
-  return { kind: "receipt", pass: { receipt, serviceName, span: spanLabel(span) }, boundaries };
+  return boundaries;
+}
+
+function mapCompaction(span: OtlpSpan, serviceName: string | null, events: OtlpSpan["events"]): SpanOutcome {
+  const mapped = compactionReceipt(span);
+  if ("problem" in mapped) return { kind: "rejected", message: mapped.problem };
+  const parsed = passReceiptSchema.safeParse(mapped.raw);
+  if (!parsed.success) {
+    return {
+      kind: "rejected",
+      message: firstProblem(parsed.error, COMPACTION_FIELD_ATTRIBUTES, mapped.raw, spanLabel(span)),
+    };
+  }
+  const receipt = parsed.data;
+  const boundaries = boundariesOf(span, events, receipt);
+  if (typeof boundaries === "string") return { kind: "rejected", message: boundaries };
+  const pass: OtlpPass = { receipt, serviceName, span: spanLabel(span) };
+  if (!span.attributes.has(COMPACTION_ATTRIBUTES.pass_number)) {
+    pass.unnumbered = {
+      startTimeUnixNano: span.startTimeUnixNano,
+      spanId: span.spanId,
+      boundaries: boundaries.map((b) => b.receipt),
+    };
+  }
+  return { kind: "receipt", pass, boundaries };
 }
 
 /**
