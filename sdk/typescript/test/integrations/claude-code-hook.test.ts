@@ -124,21 +124,25 @@ function run(
 }
 
 /**
- * Runs the hook once: its exit code, what it printed, and how long it took beyond a bare Node
- * that reads the same stdin, started just before. The 200 ms are the hook's own: Node's start
- * alone took 250 to 450 ms on this machine under the load of the sessions beside it (about
- * 40 ms when idle), which no hook can take back.
+ * Runs the hook once: its exit code, what it printed on stdout, and how long its own work took
+ * (it says so on stderr when FLOORLINE_HOOK_TIMING is set). Node's start is not the hook's to
+ * shorten: about 40 ms on an idle machine, 100 to 450 ms here under the load of the sessions
+ * beside it, so the wall-clock time is held only to a bound that a hook waiting on the network
+ * would pass.
  */
 async function hook(
   input: unknown,
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; ms: number; stdout: string; stderr: string }> {
-  const bare = await run(["-e", "process.stdin.resume(); process.stdin.on('end', () => process.exit(0))"], input, env);
-  const r = await run([HOOK, "claude-code", ...args], input, env);
-  // A second bare start: the quicker of the two, against a loaded machine's jitter.
-  const again = await run(["-e", "process.stdin.resume(); process.stdin.on('end', () => process.exit(0))"], input, env);
-  return { ...r, ms: r.ms - Math.min(bare.ms, again.ms) };
+): Promise<{ code: number | null; ms: number; wall: number; stdout: string; stderr: string }> {
+  const r = await run([HOOK, "claude-code", ...args], input, { ...env, FLOORLINE_HOOK_TIMING: "1" });
+  const own = /floorline-hook: (\d+) ms\n$/.exec(r.stderr);
+  return {
+    ...r,
+    wall: r.ms,
+    ms: own ? Number(own[1]) : Number.POSITIVE_INFINITY,
+    stderr: r.stderr.replace(/floorline-hook: \d+ ms\n$/, ""),
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -168,14 +172,20 @@ describe("floorline-hook claude-code", () => {
       custom_instructions: null,
     };
     const first = await hook(pre, [], env);
-    expect(first).toMatchObject({ code: 0, stdout: "" });
+    expect({ code: first.code, stdout: first.stdout, stderr: first.stderr }).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
     expect(first.ms).toBeLessThan(200);
+    expect(first.wall).toBeLessThan(1_500);
 
     appendSummary(file);
     const start: SessionStartHookInput = { ...base, hook_event_name: "SessionStart", source: "compact" };
     const second = await hook(start, [], env);
     expect(second).toMatchObject({ code: 0, stdout: "" });
     expect(second.ms).toBeLessThan(200);
+    expect(second.wall).toBeLessThan(1_500);
 
     // The background sender made the pass and kept it, the server being away.
     await until(() => readdirSync(path.join(spool, "outbox")).length >= 2 && senderDone(spool)(), 15_000);
