@@ -1,4 +1,5 @@
 import { Suspense } from "react";
+import { countChains } from "@/db/queries/chains";
 import { getFirstActivity, getOverviewFigures, listCollapseRates, listRecentCollapses } from "@/db/queries/overview";
 import { getClassRetention, getOldestActivity } from "@/db/queries/retention";
 import { retentionDaysFromEnv } from "@/db/workers/retention";
@@ -12,6 +13,7 @@ import {
   rangeStart,
   type RangeKey,
 } from "@/lib/chains/overview";
+import { chainsHref } from "@/lib/routes";
 import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
 import { overviewParamsSchema } from "./search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
@@ -57,7 +59,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <CollapseRateSection since={since} now={now} />
         </Suspense>
         <Suspense key={`recent-${range}`} fallback={<PanelSkeleton label="Loading recent collapses" />}>
-          <RecentSection since={since} now={now} />
+          <RecentSection since={since} now={now} range={range} />
         </Suspense>
       </div>
     </>
@@ -114,12 +116,19 @@ async function CollapseRateSection({ since, now }: { since: Date | null; now: Da
   );
 }
 
-async function RecentSection({ since, now }: { since: Date | null; now: Date }) {
-  const items = await listRecentCollapses(since);
+async function RecentSection({ since, now, range }: { since: Date | null; now: Date; range: RangeKey }) {
+  // The saves in the range, as the "Chains guarded" figure counts them and the list it opens shows them.
+  const filter = { status: ["guarded" as const], range: range === "all" ? undefined : range };
+  const [items, saves] = await Promise.all([listRecentCollapses(since), countChains(filter)]);
   return (
     <section className="panel" aria-label="Most recent collapse points">
       <h2>Most recent collapse points</h2>
-      <RecentCollapses items={items} now={now} />
+      <p className="muted small">Failures first; floors no boundary answered after them. Saves are counted apart.</p>
+      <RecentCollapses
+        items={items}
+        now={now}
+        saves={saves && { ...saves, href: chainsHref({ status: "guarded", range: filter.range }) }}
+      />
     </section>
   );
 }

@@ -27,7 +27,7 @@ function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
     content_class: p.content_class,
     service: p.service,
     q: p.q,
-    sort: p.sort === "last_activity" ? undefined : p.sort,
+    sort: p.sort === "attention" ? undefined : p.sort,
     order: order === defaultOrder(p.sort) ? undefined : order,
   };
 }

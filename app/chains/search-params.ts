@@ -42,7 +42,7 @@ export const chainsPageParamsSchema = z.object({
   content_class: chainsShape.content_class.catch(undefined),
   service: chainsShape.service.catch(undefined),
   q: chainsShape.q.catch(undefined),
-  sort: chainsShape.sort.catch("last_activity"),
+  sort: chainsShape.sort.catch("attention"),
   order: chainsShape.order.catch(undefined),
   cursor: z.string().max(512).optional().catch(undefined),
   dir: z.enum(["next", "prev"]).default("next").catch("next"),

@@ -16,6 +16,7 @@ import {
 import { STATUS_FILTER_LABEL } from "@/components/ui/status-badges";
 
 export const SORT_LABEL: Record<ChainSort, string> = {
+  attention: "Needs attention",
   last_activity: "Last activity",
   pass_count: "Pass count",
   min_density: "Lowest claimed density",
@@ -24,6 +25,7 @@ export const SORT_LABEL: Record<ChainSort, string> = {
 };
 
 const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
+  attention: { desc: "collapsed first", asc: "collapsed last" },
   last_activity: { desc: "newest first", asc: "oldest first" },
   pass_count: { desc: "most first", asc: "fewest first" },
   min_density: { asc: "lowest first", desc: "highest first" },
@@ -67,10 +69,10 @@ export function ChainFilters({
     const params = new URLSearchParams();
     for (const [key, value] of new FormData(form.current))
       if (typeof value === "string" && value !== "") params.set(key, value);
-    const chosenSort = (params.get("sort") ?? "last_activity") as ChainSort;
+    const chosenSort = (params.get("sort") ?? "attention") as ChainSort;
     // A new sort starts in its natural direction; defaults stay out of the URL so links stay short.
     if (chosenSort !== sort || params.get("order") === defaultOrder(chosenSort)) params.delete("order");
-    if (params.get("sort") === "last_activity") params.delete("sort");
+    if (params.get("sort") === "attention") params.delete("sort");
     if (params.get("limit") === "50") params.delete("limit");
     router.push(chainsHref(Object.fromEntries(params)));
   }

@@ -6,18 +6,29 @@ interface Figure {
   key: keyof OverviewFigures;
   label: string;
   hint: string;
-  tone?: "alert" | "caution";
+  tone?: "alert" | "caution" | "saved";
 }
 
 const FIGURES: Figure[] = [
   { key: "chains", label: "Chains", hint: "with a receipt made or received in the range" },
   { key: "passes", label: "Passes", hint: "receipts dated in the range (their created_at)" },
-  { key: "chains_collapsed", label: "Chains collapsed", hint: "floor breach or collapse imminent", tone: "alert" },
+  {
+    key: "chains_collapsed",
+    label: "Chains collapsed",
+    hint: "went past a floor: on after a HALT, a restore ignored, a floor pass used",
+    tone: "alert",
+  },
+  {
+    key: "chains_guarded",
+    label: "Chains guarded",
+    hint: "the guard reached a floor and the agent halted, restored or accepted the loss",
+    tone: "saved",
+  },
   {
     key: "chains_floor_breached",
     label: "Chains with a floor breach",
-    hint: "a pass unparseable or schema-invalid",
-    tone: "alert",
+    hint: "a pass unparseable or schema-invalid, saved or not",
+    tone: "caution",
   },
   {
     key: "chains_continued_after_halt",

@@ -1,6 +1,18 @@
 import type { ChainStatus, ChainStatusFilter } from "@/lib/schemas/chains";
 
 const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }> = {
+  collapsed: {
+    label: "collapsed",
+    tone: "danger",
+    title:
+      "Content went past a floor: a pass after a halt, a restore not honoured, or a pass after a floor pass that no boundary answered",
+  },
+  guarded: {
+    label: "guarded",
+    tone: "safe",
+    title:
+      "The guard reached a floor and the agent obeyed: it halted, restored or accepted the loss through a boundary, and nothing went past the floor",
+  },
   healthy: { label: "healthy", tone: "safe", title: "Every pass above its floor; receipts consistent" },
   collapse_imminent: {
     label: "collapse imminent",
@@ -44,20 +56,33 @@ export const STATUS_LABEL: Record<ChainStatus, string> = Object.fromEntries(
   Object.entries(STATUS).map(([k, v]) => [k, v.label]),
 ) as Record<ChainStatus, string>;
 
-/** The status filter's choices: every status, and `collapsed` (floor breached or collapse imminent). */
+/** The status filter's choices: every status. */
 export const STATUS_FILTER_LABEL: Record<ChainStatusFilter, string> = {
-  collapsed: "collapsed (breach or imminent)",
   ...STATUS_LABEL,
+  collapsed: "collapsed (went past a floor)",
+  guarded: "guarded (saved at a floor)",
 };
 
+/** The verdicts of a floor reached: on a guarded chain they are what the guard caught, not a failure. */
+const FLOOR_REACHED: ReadonlySet<ChainStatus> = new Set(["floor_breached", "collapse_imminent"]);
+
 export function StatusBadges({ statuses }: { statuses: readonly ChainStatus[] }) {
+  const guarded = statuses.includes("guarded");
   return (
     <span className="badges">
-      {statuses.map((s) => (
-        <span key={s} className={`badge ${STATUS[s].tone}`} title={STATUS[s].title} data-status={s}>
-          {STATUS[s].label}
-        </span>
-      ))}
+      {statuses.map((s) => {
+        const caught = guarded && FLOOR_REACHED.has(s);
+        return (
+          <span
+            key={s}
+            className={`badge ${caught ? "neutral" : STATUS[s].tone}`}
+            title={caught ? `${STATUS[s].title}; the guard caught it and the agent obeyed` : STATUS[s].title}
+            data-status={s}
+          >
+            {STATUS[s].label}
+          </span>
+        );
+      })}
     </span>
   );
 }

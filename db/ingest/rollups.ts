@@ -52,14 +52,15 @@ const columns = (f: (c: string) => string, separator = ", ") => sql.raw(CHAIN_CO
  */
 const chainContributions = (where: SQL) => {
   const statuses = ROLLED_STATUSES.map((s) => sql`(${chainStatusCondition(s)})::int`);
+  const collapsed = sql`(${chainStatusCondition("collapsed")})::int`;
   const none = sql.raw(ROLLED_STATUSES.map(() => "0").join(", "));
   return sql`
   select d.hour, chains.content_class, ${columns((c) => `sum(d.${c})::bigint as ${c}`)}
   from chains
   cross join lateral (values
     (${HOUR_OF("chains.last_activity_at")}, 1, chains.integrity_count, 0, 0, 0, ${sql.join(statuses, sql`, `)}),
-    (${HOUR_OF("chains.first_seen_at")}, 0, 0, 1, (chains.collapse_pass_id is not null)::int, 0, ${none}),
-    (${HOUR_OF("chains.collapse_at")}, 0, 0, 0, 0, 1, ${none})
+    (${HOUR_OF("chains.first_seen_at")}, 0, 0, 1, ${collapsed}, 0, ${none}),
+    (${HOUR_OF("chains.collapse_at")}, 0, 0, 0, 0, ${collapsed}, ${none})
   ) as d(hour, ${columns((c) => c)})
   where ${where} and d.hour is not null
   group by d.hour, chains.content_class`;
@@ -89,6 +90,11 @@ export const CHAIN_SNAPSHOT_ROW = {
   statuses: col.intArray,
 };
 export type ChainSnapshot = RowOf<typeof CHAIN_SNAPSHOT_ROW>;
+
+/** Whether a snapshot's chain has one of the overview's statuses (ROLLED_STATUSES). */
+export function snapshotHas(c: ChainSnapshot, status: (typeof ROLLED_STATUSES)[number]): boolean {
+  return c.statuses[ROLLED_STATUSES.indexOf(status)] === 1;
+}
 
 // A bucket as epoch milliseconds: a plain number in either driver's answer and in JSON.
 const hourMs = (column: string) => `(extract(epoch from ${hourOf(column)}) * 1000)::float8`;
@@ -179,9 +185,10 @@ function addContribution(
     }
     for (let i = 0; i < values.length; i++) row.counts[i] = (row.counts[i] ?? 0) + sign * (values[i] ?? 0);
   };
+  const collapsed = snapshotHas(c, "collapsed") ? 1 : 0;
   add(c.active_hour, [1, c.integrity_count, 0, 0, 0, ...c.statuses]);
-  add(c.first_hour, [0, 0, 1, c.collapse_pass_id !== null ? 1 : 0]);
-  add(c.collapse_hour, [0, 0, 0, 0, 1]);
+  add(c.first_hour, [0, 0, 1, collapsed]);
+  add(c.collapse_hour, [0, 0, 0, 0, collapsed]);
 }
 
 /**

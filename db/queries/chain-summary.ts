@@ -58,6 +58,18 @@ const haltPassAggregate = (alias: string) =>
   sql.raw(`min(${alias}.pass_number) filter (where ${alias}.directive like 'HALT%' and not exists (
     select 1 from boundaries hb where hb.chain_id = ${alias}.chain_id and hb.pass_number = ${alias}.pass_number and hb.strategy <> 'halt'))`);
 
+/**
+ * Over the floor passes (effective verdict FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT) among
+ * passes aliased `alias`: the lowest pass number that no boundary at its pass number answers,
+ * and whether a boundary answers any (db/schema/chains.ts `chainOutcome` reads both).
+ */
+const floorAggregates = (alias: string) => {
+  const floor = `${alias}.effective_verdict in ('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')`;
+  const answered = `exists (select 1 from boundaries fb where fb.chain_id = ${alias}.chain_id and fb.pass_number = ${alias}.pass_number)`;
+  return sql.raw(`min(${alias}.pass_number) filter (where ${floor} and not ${answered}) as unanswered_floor,
+  coalesce(bool_or(${floor} and ${answered}), false) as floor_answered`);
+};
+
 /** What a fold of passes into their chains changed, as its one statement reports it. */
 export interface FoldedPasses {
   /**
@@ -81,8 +93,9 @@ export interface FoldedPasses {
 const CHAIN_SUMMARY_COLUMNS = sql.raw(`chain_id, content_class, pass_count, boundary_count, last_pass_id,
   last_pass_number, last_verdict, collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at,
   has_floor_breach, has_collapse_imminent, mismatch_count, checked_mismatch_count, measurement_mismatch_count,
-  integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number, min_density,
-  min_measured_density, min_size_bytes, first_seen_at, last_activity_at`);
+  integrity_count, continued_after_halt_count, restore_not_honoured_count, halt_pass_number,
+  unanswered_floor_pass_number, floor_answered, min_density, min_measured_density, min_size_bytes, first_seen_at,
+  last_activity_at`);
 
 /** The columns of `passes` the fold below reads. */
 const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_content_hash, current_content_hash,
@@ -98,6 +111,7 @@ const newAndPrior = (passIds: readonly number[]) => sql`
     select chain_id,
       min(pass_number) as min_number,
       ${haltPassAggregate("n")} as new_halt,
+      ${floorAggregates("n")},
       ${PASS_AGGREGATES}
     from new n group by chain_id
   ),
@@ -110,7 +124,8 @@ const newAndPrior = (passIds: readonly number[]) => sql`
       c.min_measured_density as prior_min_measured_density,
       c.min_size_bytes, c.first_seen_at, c.last_activity_at, lp.id as last_id,
       c.continued_after_halt_count as prior_cah_count, c.restore_not_honoured_count as prior_rnh_count,
-      least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash
+      least(c.halt_pass_number, a.new_halt) as halt_at, lp.current_content_hash as last_hash,
+      c.unanswered_floor_pass_number as prior_unanswered_floor, c.floor_answered as prior_floor_answered
     from agg a
     left join chains c on c.chain_id = a.chain_id
     -- One index probe per chain (a lateral with a limit is never flattened into a join
@@ -192,6 +207,8 @@ const FOLDED = sql`
       coalesce(ap.prior_cah_count, 0) + coalesce(integ.cah, 0) as continued_after_halt_count,
       coalesce(ap.prior_rnh_count, 0) as restore_not_honoured_count,
       ap.halt_at as halt_pass_number,
+      least(ap.prior_unanswered_floor, ap.unanswered_floor) as unanswered_floor_pass_number,
+      coalesce(ap.prior_floor_answered, false) or ap.floor_answered as floor_answered,
       least(ap.prior_min_density, ap.min_density) as min_density,
       least(ap.prior_min_measured_density, ap.min_measured_density) as min_measured_density,
       least(ap.min_size_bytes, ap.min_size) as min_size_bytes,
@@ -227,6 +244,8 @@ const WRITE_FOLDED = sql`
       continued_after_halt_count = f.continued_after_halt_count,
       restore_not_honoured_count = f.restore_not_honoured_count,
       halt_pass_number = f.halt_pass_number,
+      unanswered_floor_pass_number = f.unanswered_floor_pass_number,
+      floor_answered = f.floor_answered,
       min_density = f.min_density,
       min_measured_density = f.min_measured_density,
       min_size_bytes = f.min_size_bytes,
@@ -241,8 +260,8 @@ const WRITE_FOLDED = sql`
     select chain_id, content_class, pass_count, boundary_count, last_pass_id, last_pass_number, last_verdict,
       collapse_pass_id, collapse_pass_number, collapse_verdict, collapse_at, has_floor_breach, has_collapse_imminent,
       mismatch_count, checked_mismatch_count, measurement_mismatch_count, integrity_count, continued_after_halt_count,
-      restore_not_honoured_count,
-      halt_pass_number, min_density, min_measured_density, min_size_bytes, first_seen_at, last_activity_at
+      restore_not_honoured_count, halt_pass_number, unanswered_floor_pass_number, floor_answered,
+      min_density, min_measured_density, min_size_bytes, first_seen_at, last_activity_at
     from folded where not has_row
     returning ${CHAIN_SNAPSHOT}
   ),`;
@@ -351,12 +370,13 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(agg.measurement_mismatch_count, 0),
       coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
       coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
+      agg.unanswered_floor, coalesce(agg.floor_answered, false),
       agg.min_density, agg.min_measured_density, agg.min_size,
       coalesce(least(agg.first_seen, b.first_seen), now()),
       coalesce(greatest(agg.last_seen, b.last_seen), now())
     from (select distinct c as chain_id from json_array_elements_text(${JSON.stringify([...new Set(chainIds)])}::json) as c) as ids
     left join lateral (
-      select ${PASS_AGGREGATES}
+      select ${PASS_AGGREGATES}, ${floorAggregates("p")}
       from passes p where p.chain_id = ids.chain_id and ${folded("p")}
     ) as agg on true
     left join lateral (
@@ -419,6 +439,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       continued_after_halt_count = excluded.continued_after_halt_count,
       restore_not_honoured_count = excluded.restore_not_honoured_count,
       halt_pass_number = excluded.halt_pass_number,
+      unanswered_floor_pass_number = excluded.unanswered_floor_pass_number,
+      floor_answered = excluded.floor_answered,
       min_density = excluded.min_density,
       min_measured_density = excluded.min_measured_density,
       min_size_bytes = excluded.min_size_bytes,

@@ -6,7 +6,7 @@ import { getDb, getSettledDb, getReadDb } from "../index";
 import { col, onlyRow, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { keysetDirection, keysetPage } from "../keyset";
-import { boundaries, chains, passes } from "../schema";
+import { boundaries, chainOutcome, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
 import { toPassWire } from "./passes";
 import { findIntegrityIssues, integrityContext } from "@/lib/chains/integrity";
@@ -52,8 +52,21 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
   };
 }
 
+/** Whether content went past a floor: the `collapsed` condition (db/schema/chains.ts `chainOutcome`), on a read row. */
+function hasCollapsed(c: ChainRecord): boolean {
+  return (
+    c.continuedAfterHaltCount > 0 ||
+    c.restoreNotHonouredCount > 0 ||
+    (c.unansweredFloorPassNumber !== null &&
+      c.lastPassNumber !== null &&
+      c.unansweredFloorPassNumber < c.lastPassNumber)
+  );
+}
+
 export function statusesOf(c: ChainRecord): ChainStatus[] {
   const s: ChainStatus[] = [];
+  if (hasCollapsed(c)) s.push("collapsed");
+  else if (c.floorAnswered) s.push("guarded");
   if (c.hasCollapseImminent) s.push("collapse_imminent");
   if (c.hasFloorBreach) s.push("floor_breached");
   if (c.mismatchCount > 0) s.push("client_mismatch");
@@ -92,8 +105,11 @@ export function toChainSummaryWire(c: ChainRecord): ChainSummaryWire {
   };
 }
 
+const OUTCOME = chainOutcome(chains);
+
 const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
-  collapsed: sql`(${chains.hasFloorBreach} or ${chains.hasCollapseImminent})`,
+  collapsed: OUTCOME.collapsed,
+  guarded: OUTCOME.guarded,
   continued_after_halt: sql`${chains.continuedAfterHaltCount} > 0`,
   restore_not_honoured: sql`${chains.restoreNotHonouredCount} > 0`,
   healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.measurementMismatchCount} = 0 and ${chains.integrityCount} = 0`,
@@ -110,29 +126,48 @@ export function chainStatusCondition(status: ChainStatusFilter): SQL {
   return STATUS_FILTER[status];
 }
 
-// Sort keys are never null (coalesced), so one keyset comparison works for every sort. Each
-// expression has an index of its own (db/schema/chains.ts): keep the two identical.
-const SORT_KEYS: Record<ChainSort, { expr: SQL; fromRow: (c: ChainRecord) => string | number; cast: SQL }> = {
-  last_activity: {
-    expr: sql`${chains.lastActivityAt}`,
-    fromRow: (c) => c.lastActivityAt.toISOString(),
-    cast: sql`timestamptz`,
+/** Where a row stands in the `attention` order (the urgency expression of chainOutcome), from the read row. */
+function urgencyOf(c: ChainRecord): number {
+  if (hasCollapsed(c)) return 2;
+  const problem =
+    c.mismatchCount > 0 ||
+    c.checkedMismatchCount > 0 ||
+    c.measurementMismatchCount > 0 ||
+    c.integrityCount > 0 ||
+    ((c.hasFloorBreach || c.hasCollapseImminent) && !c.floorAnswered);
+  return problem ? 1 : 0;
+}
+
+// Sort keys are never null (coalesced), so one keyset comparison works for every sort: the
+// row of the key's parts, then the chain id. Each sort has an index of its own
+// (db/schema/chains.ts) on exactly these expressions: keep the two identical.
+const SORT_KEYS: Record<ChainSort, { parts: { expr: SQL; cast: SQL }[]; fromRow: (c: ChainRecord) => ChainKey }> = {
+  attention: {
+    parts: [
+      { expr: OUTCOME.urgency, cast: sql`integer` },
+      { expr: sql`${chains.lastActivityAt}`, cast: sql`timestamptz` },
+    ],
+    fromRow: (c) => [urgencyOf(c), c.lastActivityAt.toISOString(), c.chainId],
   },
-  pass_count: { expr: sql`${chains.passCount}`, fromRow: (c) => c.passCount, cast: sql`integer` },
+  last_activity: {
+    parts: [{ expr: sql`${chains.lastActivityAt}`, cast: sql`timestamptz` }],
+    fromRow: (c) => [c.lastActivityAt.toISOString(), c.chainId],
+  },
+  pass_count: {
+    parts: [{ expr: sql`${chains.passCount}`, cast: sql`integer` }],
+    fromRow: (c) => [c.passCount, c.chainId],
+  },
   min_density: {
-    expr: sql`coalesce(${chains.minDensity}, 2)`,
-    fromRow: (c) => c.minDensity ?? 2,
-    cast: sql`double precision`,
+    parts: [{ expr: sql`coalesce(${chains.minDensity}, 2)`, cast: sql`double precision` }],
+    fromRow: (c) => [c.minDensity ?? 2, c.chainId],
   },
   min_measured_density: {
-    expr: sql`coalesce(${chains.minMeasuredDensity}, 2)`,
-    fromRow: (c) => c.minMeasuredDensity ?? 2,
-    cast: sql`double precision`,
+    parts: [{ expr: sql`coalesce(${chains.minMeasuredDensity}, 2)`, cast: sql`double precision` }],
+    fromRow: (c) => [c.minMeasuredDensity ?? 2, c.chainId],
   },
   min_size: {
-    expr: sql`coalesce(${chains.minSizeBytes}, 9007199254740991)`,
-    fromRow: (c) => c.minSizeBytes ?? Number.MAX_SAFE_INTEGER,
-    cast: sql`bigint`,
+    parts: [{ expr: sql`coalesce(${chains.minSizeBytes}, 9007199254740991)`, cast: sql`bigint` }],
+    fromRow: (c) => [c.minSizeBytes ?? Number.MAX_SAFE_INTEGER, c.chainId],
   },
 };
 
@@ -180,19 +215,23 @@ export async function listChains(
     limit: query.limit,
     after: query.after,
     before: query.before,
-    keyOf: (c) => [key.fromRow(c), c.chainId],
+    keyOf: key.fromRow,
     neighbours: query.withPrev ? "check" : "none",
     restartWhenShort: true,
     read: (from, forward, limit) => {
       const { op, asc: ascending } = keysetDirection(query.order === "desc", forward);
-      const position = from
-        ? sql`(${key.expr}, ${chains.chainId}) ${op} (${from[0]}::${key.cast}, ${from[1]})`
-        : undefined;
+      const exprs = [...key.parts.map((p) => p.expr), sql`${chains.chainId}`];
+      // The cursor was decoded against this sort's tuple (decodeChainCursor): one value per part.
+      const values = from?.map((v, i) => {
+        const part = key.parts[i];
+        return part ? sql`${v}::${part.cast}` : sql`${v}`;
+      });
+      const position = values ? sql`(${sql.join(exprs, sql`, `)}) ${op} (${sql.join(values, sql`, `)})` : undefined;
       return db
         .select()
         .from(chains)
         .where(and(...where, position))
-        .orderBy(ascending ? asc(key.expr) : desc(key.expr), ascending ? asc(chains.chainId) : desc(chains.chainId))
+        .orderBy(...exprs.map((e) => (ascending ? asc(e) : desc(e))))
         .limit(limit);
     },
   });

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { col, type Column, onlyRow, queryRows } from "../sql";
 import type { CollapseRateRow } from "@/lib/chains/overview";
@@ -145,27 +145,43 @@ export async function listCollapseRates(origin: Date, strideSeconds: number): Pr
   return rows.map((r) => ({ ...r, bucket: r.bucket.toISOString() }));
 }
 
-/** The latest collapse points, newest first (chains by when their collapse pass was created). */
+/**
+ * The latest collapse points, one per chain: failures first (chains that went past the floor,
+ * newest collapse first), then floors reached that no boundary answered yet. Chains the guard
+ * saved are left out: the overview counts them apart (`chains_guarded`).
+ */
 export async function listRecentCollapses(since: Date | null, limit = 10): Promise<RecentCollapse[]> {
   const db = await getReadDb();
-  const collapsedIn = since ? sql`c.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const collapsedIn = since ? sql`chains.collapse_at >= ${since.toISOString()}::timestamptz` : sql`true`;
+  const collapsed = chainStatusCondition("collapsed");
+  const guarded = chainStatusCondition("guarded");
+  // Each group the newest first by its own read of chains_collapse_at_idx, and only then their
+  // passes: a join in the ordered part let the planner join every collapse of the range.
+  const newest = (condition: SQL, outcome: RecentCollapse["outcome"]) => sql`(
+        select chain_id, content_class, collapse_pass_id, collapse_at, ${outcome}::text as outcome from chains
+        where chains.collapse_at is not null and ${collapsedIn} and ${condition}
+        order by chains.collapse_at desc, chains.chain_id desc
+        limit ${limit})`;
   const rows = await queryRows(
     db,
     sql`
-      select c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive, p.created_at,
+      select c.outcome, c.chain_id, c.content_class, p.pass_id, p.pass_number, p.effective_verdict as verdict,
+        p.directive, p.created_at,
         case when p.effective_verdict <> p.verdict then p.measured_density end as measured_density,
         p.semantic_density_score as claimed_density
       from (
-        -- The newest collapsed chains first, by their index, and only then their passes: a
-        -- join in the ordered part let the planner join every collapse of the range.
-        select chain_id, content_class, collapse_pass_id, collapse_at from chains c
-        where c.collapse_at is not null and ${collapsedIn}
-        order by c.collapse_at desc, c.chain_id desc
+        select * from (
+          ${newest(collapsed, "collapsed")}
+          union all
+          ${newest(sql`not ${collapsed} and not ${guarded}`, "unanswered")}
+        ) as both_groups
+        order by outcome = 'collapsed' desc, collapse_at desc, chain_id desc
         limit ${limit}
       ) as c
       join passes p on p.chain_id = c.chain_id and p.pass_id = c.collapse_pass_id
-      order by c.collapse_at desc, c.chain_id desc`,
+      order by c.outcome = 'collapsed' desc, c.collapse_at desc, c.chain_id desc`,
     {
+      outcome: col.oneOf(["collapsed", "unanswered"] as const),
       chain_id: col.text,
       content_class: col.text,
       pass_id: col.text,

@@ -22,7 +22,9 @@ const chainCounts = () => ({
   activeChains: count("active_chains"),
   integrityFindings: count("integrity_findings"),
   startedChains: count("started_chains"),
+  /** Of `started_chains`, those that have collapsed (went past a floor; a guarded chain is not one). */
   startedCollapsed: count("started_collapsed"),
+  /** Collapsed chains, in the hour of their collapse point. */
   collapsedChains: count("collapsed_chains"),
   // Of `active_chains`, those with each status the overview counts (the chains list's status
   // filters of the same names, db/queries/chains.ts STATUS_FILTER).
@@ -33,6 +35,7 @@ const chainCounts = () => ({
   activeContinuedAfterHalt: count("active_continued_after_halt"),
   activeRestoreNotHonoured: count("active_restore_not_honoured"),
   activeMeasurementMismatch: count("active_measurement_mismatch"),
+  activeGuarded: count("active_guarded"),
 });
 
 export const passRollups = pgTable(

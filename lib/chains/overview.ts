@@ -105,8 +105,10 @@ export interface OverviewFigures {
   chains: number;
   /** Receipts received in the range (not a list: the chains they belong to are `chains`). */
   passes: number;
-  /** Of those chains: collapsed (a floor breach or collapse imminent). */
+  /** Of those chains: collapsed (content went past a floor). */
   chains_collapsed: number;
+  /** Of those chains: guarded (the guard reached a floor and the agent obeyed through a boundary). */
+  chains_guarded: number;
   chains_floor_breached: number;
   chains_client_mismatch: number;
   /** Of those chains: a pass whose measured density (or parseability, schema) changes the guard's verdict on its claims. */
@@ -125,11 +127,18 @@ export const OVERVIEW_FIGURE_STATUS = {
   chains_broken_integrity: "broken_integrity",
   chains_continued_after_halt: "continued_after_halt",
   chains_restore_not_honoured: "restore_not_honoured",
-  // Last: the roll-up tables' columns follow this order, and this one was added last.
+  // Last: the roll-up tables' columns follow this order, and these were added last.
   chains_measurement_mismatch: "measurement_mismatch",
+  chains_guarded: "guarded",
 } as const satisfies Record<Exclude<keyof OverviewFigures, "passes">, ChainStatusFilter | null>;
 
 export interface RecentCollapse {
+  /**
+   * `collapsed`: content went past the floor (listed first); `unanswered`: the guard reached
+   * a floor and no boundary answered it, with nothing after it yet. Guarded chains are not
+   * listed: the overview counts them apart.
+   */
+  outcome: "collapsed" | "unanswered";
   chain_id: string;
   content_class: string;
   pass_id: string;

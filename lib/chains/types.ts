@@ -32,7 +32,7 @@ export interface PassDetail extends PassWire {
   policy: CompressionPolicy & { content_class: string; version: number };
 }
 
-export type ChainKey = [string | number, string];
+export type { ChainKey } from "../schemas/chains";
 
 export interface ChainVersion {
   pass_count: number;

@@ -10,6 +10,17 @@ import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
 /** What a chain can be, as its summary's `statuses` says (every one that applies). */
 const CHAIN_STATUSES = [
+  /**
+   * Content went past a floor: a pass after a halt, a restore not honoured, or a pass numbered
+   * above a floor pass that no boundary answers.
+   */
+  "collapsed",
+  /**
+   * The guard reached a floor (FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT on the verdict the
+   * class's density_source follows), a halt, restore or accept_loss boundary at that pass
+   * answered it, and nothing went past a floor.
+   */
+  "guarded",
   "healthy",
   "collapse_imminent",
   "floor_breached",
@@ -24,9 +35,28 @@ const CHAIN_STATUSES = [
 ] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
 
-/** What the `status` filter takes: any status, or `collapsed` (floor breach or collapse imminent). */
-export const CHAIN_STATUS_FILTERS = ["collapsed", ...CHAIN_STATUSES] as const;
-export type ChainStatusFilter = (typeof CHAIN_STATUS_FILTERS)[number];
+/** What the `status` filter takes: any status. */
+export const CHAIN_STATUS_FILTERS = CHAIN_STATUSES;
+export type ChainStatusFilter = ChainStatus;
+
+/** One line per status, for the API reference (docs/ingest.md#chain-statuses says the same). */
+export const CHAIN_STATUS_MEANINGS: Record<ChainStatus, string> = {
+  collapsed:
+    "content went past a floor: a pass after a halt, a restore not honoured, or a pass after a floor pass that no boundary answers",
+  guarded:
+    "the guard reached a floor (FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT, on the verdict the class's density_source follows) and the agent obeyed: a halt, restore or accept_loss boundary at that pass, and nothing went past a floor",
+  healthy: "no pass reached a floor, no mismatch, no integrity finding",
+  collapse_imminent: "a pass's verdict is COLLAPSE_IMMINENT",
+  floor_breached: "a pass's verdict is FLOOR_BREACH_DETECTED",
+  client_mismatch: "the agent's own verdict or digest disagreed with the server's",
+  checked_mismatch: "a pass's content contradicts what the agent claimed about it",
+  measurement_mismatch: "a pass's measured values change the guard's verdict on the agent's claims",
+  broken_integrity: "any integrity finding",
+  continued_after_halt: "a pass after the chain's halt point",
+  restore_not_honoured: "after a restore boundary, the next pass did not start from the restored pass's output",
+};
+
+const statusMeanings = CHAIN_STATUSES.map((s) => `\`${s}\`: ${CHAIN_STATUS_MEANINGS[s]}`).join("; ");
 
 /**
  * Several statuses at once: a comma list (`status=collapsed,client_mismatch`), and repeated
@@ -50,12 +80,24 @@ export const statusFilterSchema = z
   )
   .transform((values) => [...new Set(values)])
   .meta({
-    description: `Chains with any of these statuses: one, or a comma list (repeated \`status\` keys are joined into one). \`collapsed\` is a floor breach or collapse imminent. An unknown value is a 422 naming it. One of: ${CHAIN_STATUS_FILTERS.join(", ")}.`,
+    description: `Chains with any of these statuses: one, or a comma list (repeated \`status\` keys are joined into one). An unknown value is a 422 naming it. ${statusMeanings}.`,
     // Spaces around the commas are trimmed, as the server does.
     pattern: `^ *(${CHAIN_STATUS_FILTERS.join("|")}) *(, *(${CHAIN_STATUS_FILTERS.join("|")}) *)*$`,
-    examples: ["collapsed", "continued_after_halt,restore_not_honoured"],
+    examples: ["collapsed", "guarded", "continued_after_halt,restore_not_honoured"],
   });
-export const CHAIN_SORTS = ["last_activity", "pass_count", "min_density", "min_measured_density", "min_size"] as const;
+/**
+ * `attention` (the default): chains that need attention first: collapsed, then those with any
+ * other problem (a floor reached that no boundary answered, a mismatch, an integrity finding),
+ * then the rest, each group by last activity, newest first.
+ */
+export const CHAIN_SORTS = [
+  "attention",
+  "last_activity",
+  "pass_count",
+  "min_density",
+  "min_measured_density",
+  "min_size",
+] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
 
 export const chainListQuerySchema = z.object({
@@ -66,7 +108,10 @@ export const chainListQuerySchema = z.object({
   /** The OpenTelemetry `service.name` the chain's receipts came from. */
   service: z.string().min(1).max(256).optional(),
   q: z.string().max(256).optional(),
-  sort: z.enum(CHAIN_SORTS).default("last_activity"),
+  sort: z.enum(CHAIN_SORTS).default("attention").meta({
+    description:
+      "`attention` (the default): collapsed chains first, then chains with any other problem (a floor reached that no boundary answered, a mismatch, an integrity finding), then the rest; within each, newest activity first (`order=asc` reverses all of it). The others sort by that one value, ties by chain id.",
+  }),
   order: z.enum(["asc", "desc"]).optional(),
   cursor: z.string().optional(),
   limit: limitSchema,
@@ -78,9 +123,16 @@ export const chainExportQuerySchema = chainListQuerySchema.omit({ cursor: true, 
 
 export type ChainListQuery = Omit<z.infer<typeof chainListQuerySchema>, "order" | "cursor"> & { order: "asc" | "desc" };
 
+/**
+ * A chains-list row's keyset key: its sort value and chain id, or for `attention` its urgency
+ * (2 collapsed, 1 another problem, 0 none), last activity and chain id.
+ */
+export type ChainKey = [string | number, string] | [number, string, string];
+
 // The cursor's sort key must have the sort's type, or the keyset comparison would fail in
 // the database instead of answering the client.
 const CURSOR_SCHEMAS = {
+  attention: z.tuple([cursorPart.int.min(0).max(2), cursorPart.timestamp, cursorPart.text]),
   last_activity: z.tuple([cursorPart.timestamp, cursorPart.text]),
   pass_count: z.tuple([cursorPart.int32, cursorPart.text]),
   min_density: z.tuple([cursorPart.number.min(0).max(2), cursorPart.text]),
@@ -89,7 +141,7 @@ const CURSOR_SCHEMAS = {
 } satisfies Record<ChainSort, z.ZodTuple>;
 
 /** A chains-list cursor checked against the sort it pages; throws the contract's 422 if it does not fit. */
-export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): [string | number, string] | undefined {
+export function decodeChainCursor(cursor: string | undefined, sort: ChainSort): ChainKey | undefined {
   return decodeCursor(cursor, CURSOR_SCHEMAS[sort]);
 }
 
@@ -134,7 +186,7 @@ export const chainSummarySchema = z
     last_pass_number: count.nullable(),
     last_verdict: verdictSchema.nullable(),
     collapse_point: collapsePointSchema.nullable(),
-    statuses: z.array(chainStatusSchema),
+    statuses: z.array(chainStatusSchema).describe(`Every status that applies. ${statusMeanings}.`),
     client_mismatches: count,
     /** Passes whose content contradicts the client's claims. */
     checked_mismatches: count,

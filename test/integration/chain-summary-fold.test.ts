@@ -8,7 +8,8 @@ import { getDb, summariesSettled } from "@/db/index";
 import { chains } from "@/db/schema";
 import { ingestBoundaries } from "@/db/ingest/boundaries";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
-import { getChain } from "@/db/queries/chains";
+import { getChain, getChainSummary } from "@/db/queries/chains";
+import { chainOutcomeOf } from "@/lib/chains/outcome";
 import { ingestPasses } from "@/db/ingest/passes";
 import { updatePolicy } from "@/db/queries/policies";
 import { boundaryReceiptSchema } from "@/lib/schemas/boundaries";
@@ -34,9 +35,12 @@ async function summaries(): Promise<string> {
   return JSON.stringify(rows);
 }
 
+/** Chains an agent takes to a floor and answers there, made as the test goes (beside CHAINS). */
+const SAVED: string[] = [];
+
 async function recomputeAll(): Promise<void> {
   const db = await getDb();
-  await db.transaction((tx) => refreshChainSummaries(tx, CHAINS));
+  await db.transaction((tx) => refreshChainSummaries(tx, [...CHAINS, ...SAVED]));
 }
 
 describe("chain summaries kept incrementally", () => {
@@ -53,9 +57,51 @@ describe("chain summaries kept incrementally", () => {
     });
 
     let writes = 0;
-    const seen = { continued_after_halt: 0, restore_not_honoured: 0 };
+    const seen = { continued_after_halt: 0, restore_not_honoured: 0, guarded: 0, collapsed: 0 };
+    const savedLast = new Map<string, number>();
+    const savedPass = (chain: string, n: number, floor: boolean) =>
+      passReceiptSchema.parse({
+        chain_id: chain,
+        pass_id: `${chain}-n${n}`,
+        pass_number: n,
+        input_content_hash: n > 1 ? `${chain}-h${n - 1}` : null,
+        current_content_hash: `${chain}-h${n}`,
+        current_size_bytes: 400,
+        is_parseable: !(floor && rnd() < 0.5),
+        schema_valid: true,
+        semantic_density_score: floor ? 0.01 : 0.5,
+        content_class: "fold",
+      });
     for (let round = 0; round < 120; round++) {
-      if (rnd() < 0.15) {
+      if (rnd() < 0.08) {
+        // A chain taken to a floor and answered there, or one more pass on such a chain:
+        // sometimes from the restored pass's output, sometimes past the floor.
+        const known = [...savedLast.keys()];
+        if (known.length > 0 && rnd() < 0.4) {
+          const chain = pick(known);
+          const n = (savedLast.get(chain) ?? 0) + 1;
+          savedLast.set(chain, n);
+          await ingestPasses([
+            { ...savedPass(chain, n, rnd() < 0.3), input_content_hash: `${chain}-h${n - (rnd() < 0.5 ? 2 : 1)}` },
+          ]);
+        } else {
+          const chain = `fold-saved-${seed}-${round}`;
+          const last = 2 + Math.floor(rnd() * 3);
+          SAVED.push(chain);
+          savedLast.set(chain, last);
+          await ingestPasses(Array.from({ length: last }, (_, i) => savedPass(chain, i + 1, i + 1 === last)));
+          const strategy = pick(["halt", "restore", "accept_loss"] as const);
+          await ingestBoundaries([
+            boundaryReceiptSchema.parse({
+              chain_id: chain,
+              pass_number: last,
+              strategy,
+              reason: "floor",
+              restore_pass_id: strategy === "restore" ? `${chain}-n${last - 1}` : undefined,
+            }),
+          ]);
+        }
+      } else if (rnd() < 0.15) {
         const restoreTarget = (chain: string) => {
           const received = [...sent.values()].filter((p) => p.chain_id === chain).map((p) => p.pass_id);
           return received.length > 0 && rnd() < 0.8 ? pick(received) : `${chain}-p${Math.floor(rnd() * 16)}`;
@@ -63,9 +109,15 @@ describe("chain summaries kept incrementally", () => {
         const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
           const chain = pick(CHAINS);
           const strategy = pick(["halt", "restore", "accept_loss"] as const);
+          // Often at a pass that reached its floor (as an agent answers one), else anywhere.
+          const floors = [...sent.values()].filter(
+            (p) =>
+              p.chain_id === chain &&
+              (!p.is_parseable || !p.schema_valid || p.semantic_density_score < 0.02 || p.current_size_bytes < 10),
+          );
           return boundaryReceiptSchema.parse({
             chain_id: chain,
-            pass_number: Math.floor(rnd() * 8),
+            pass_number: floors.length > 0 && rnd() < 0.5 ? pick(floors).pass_number : Math.floor(rnd() * 8),
             strategy,
             reason: `r${seed}`,
             // Mostly a received pass, sometimes one never received.
@@ -122,7 +174,7 @@ describe("chain summaries kept incrementally", () => {
       expect(folded, `round ${round}`).toBe(await summaries());
       // And the counts are the pure rules' (lib/chains/integrity.ts), kind by kind (every few
       // rounds: reading every chain whole each round would make the test slow).
-      for (const chainId of round % 8 === 7 ? CHAINS : []) {
+      for (const chainId of round % 8 === 7 ? [...CHAINS, ...SAVED] : []) {
         const [row] = await (await getDb())
           .select({
             integrity_count: chains.integrityCount,
@@ -140,6 +192,14 @@ describe("chain summaries kept incrementally", () => {
         ).toEqual([count(), count("continued_after_halt"), count("restore_not_honoured")]);
         seen.continued_after_halt += count("continued_after_halt");
         seen.restore_not_honoured += count("restore_not_honoured");
+        // Saves and failures as the summary says them are the plain rule's (lib/chains/outcome.ts).
+        const outcome = chainOutcomeOf(detail.passes, detail.boundaries, detail.integrity);
+        const statuses = (await getChainSummary(chainId))?.statuses ?? [];
+        expect(
+          [statuses.includes("collapsed"), statuses.includes("guarded")],
+          `${chainId} round ${round}: ${outcome}`,
+        ).toEqual([outcome === "collapsed", outcome === "guarded"]);
+        if (outcome) seen[outcome]++;
       }
       writes++;
     }
@@ -147,5 +207,8 @@ describe("chain summaries kept incrementally", () => {
     // The random writes did reach both directive kinds.
     expect(seen.continued_after_halt).toBeGreaterThan(0);
     expect(seen.restore_not_honoured).toBeGreaterThan(0);
+    // And both outcomes.
+    expect(seen.guarded).toBeGreaterThan(0);
+    expect(seen.collapsed).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,9 @@ import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, expectError, post } from "./api-helpers";
 import { at } from "../support/at";
+import { chainOutcomeOf } from "@/lib/chains/outcome";
+import type { IntegrityKind } from "@/lib/chains/integrity";
+import type { Verdict } from "@/lib/guard/guard";
 
 setUpTestDatabase();
 
@@ -216,8 +219,10 @@ describe("GET /api/v1/chains: filters", () => {
     expect(await ids("status=healthy")).toEqual(["Other_Class%", "healthy", "zero-start"].sort());
   });
 
-  it("collapsed is a floor breach or collapse imminent, as the overview counts it", async () => {
+  it("collapsed is content past a floor: both went on after the floor their HALT named, with no boundary", async () => {
     expect(await ids("status=collapsed")).toEqual(["breach", "imminent"]);
+    // The client mismatch's chain says COLLAPSE_IMMINENT only on the client's side: no floor reached.
+    expect(await ids("status=guarded")).toEqual([]);
   });
 
   it("takes several statuses at once, as a comma list or repeated keys: any of them", async () => {
@@ -271,13 +276,14 @@ type Detail = {
     pass_id: string;
     pass_number: number;
     verdict: string;
+    effective_verdict: Verdict;
     client_mismatch: boolean;
     semantic_density_score: number;
     current_size_bytes: number;
     server_checks?: { semantic_density_score?: number } | null;
   }>;
-  boundaries: unknown[];
-  integrity: Array<{ kind: string }>;
+  boundaries: Array<{ pass_number: number }>;
+  integrity: Array<{ kind: IntegrityKind }>;
   collapse_point: unknown;
 };
 
@@ -285,7 +291,10 @@ type Detail = {
 function expectedSummary(chain: Detail) {
   const verdicts = new Set(chain.passes.map((p) => p.verdict));
   const mismatches = chain.passes.filter((p) => p.client_mismatch).length;
+  // A save or a failure, by the plain rule (lib/chains/outcome.ts), first.
+  const outcome = chainOutcomeOf(chain.passes, chain.boundaries, chain.integrity);
   const statuses = [
+    ...(outcome ? [outcome] : []),
     ...(verdicts.has("COLLAPSE_IMMINENT") ? ["collapse_imminent"] : []),
     ...(verdicts.has("FLOOR_BREACH_DETECTED") ? ["floor_breached"] : []),
     ...(mismatches > 0 ? ["client_mismatch"] : []),
@@ -411,9 +420,51 @@ describe("GET /api/v1/chains: sorting and keyset pagination", () => {
     },
   );
 
-  it("the default order is newest activity first", async () => {
-    const byDefault = (await list("limit=500")).items.map((c) => c.chain_id);
-    expect(byDefault).toEqual((await list("sort=last_activity&order=desc&limit=500")).items.map((c) => c.chain_id));
+  it("the default order puts chains that need attention first, then newest activity first", async () => {
+    const byDefault = (await list("limit=500")).items;
+    expect(byDefault.map((c) => c.chain_id)).toEqual(
+      (await list("sort=attention&order=desc&limit=500")).items.map((c) => c.chain_id),
+    );
+    // Collapsed; any other problem (a floor reached is one unless a boundary answered it); none.
+    const urgency = (c: Summary) => {
+      if (c.statuses.includes("collapsed")) return 2;
+      const saved = c.statuses.includes("guarded");
+      const floor = (s: string) => s === "floor_breached" || s === "collapse_imminent";
+      return c.statuses.some((s) => s !== "healthy" && s !== "guarded" && !(saved && floor(s))) ? 1 : 0;
+    };
+    const keys = byDefault.map((c) => [urgency(c), Date.parse(c.last_activity_at), c.chain_id] as const);
+    for (let i = 1; i < keys.length; i++) {
+      const [u0, t0, id0] = at(keys, i - 1);
+      const [u1, t1, id1] = at(keys, i);
+      expect(u1 < u0 || (u1 === u0 && (t1 < t0 || (t1 === t0 && id1 < id0))), `${id0} before ${id1}`).toBe(true);
+    }
+    // Every group is there: collapsed, other problems, and the rest.
+    expect(new Set(keys.map(([u]) => u))).toEqual(new Set([0, 1, 2]));
+    expect(at(keys, 0)[0]).toBe(2);
+  });
+
+  it.each(["desc", "asc"])(
+    "sort=attention order=%s: pages of 7 visit every chain once, in the full list's order",
+    async (order) => {
+      const full = (await list(`sort=attention&order=${order}&limit=500`)).items.map((c) => c.chain_id);
+      expect(full).toHaveLength(70);
+      const walked = (await walk(`sort=attention&order=${order}`, 7)).flat().map((c) => c.chain_id);
+      expect(walked).toEqual(full);
+      // Ascending is the same order backwards.
+      if (order === "asc")
+        expect(full).toEqual((await list("sort=attention&limit=500")).items.map((c) => c.chain_id).reverse());
+    },
+  );
+
+  it("a cursor of another sort is 422 on the attention order, and the attention cursor on another sort", async () => {
+    const { next_cursor } = await list("limit=5");
+    expectError(
+      await call(listChains, jsonRequest(`/api/v1/chains?sort=last_activity&cursor=${next_cursor}`)),
+      422,
+      "invalid_query",
+    );
+    const byActivity = (await list("sort=last_activity&limit=5")).next_cursor;
+    expectError(await call(listChains, jsonRequest(`/api/v1/chains?cursor=${byActivity}`)), 422, "invalid_query");
   });
 
   it("filters hold across pages", async () => {
@@ -435,5 +486,99 @@ describe("GET /api/v1/chains: sorting and keyset pagination", () => {
   it("a tampered cursor is 422, not a wrong page", async () => {
     const { next_cursor } = await list("limit=5");
     expectError(await call(listChains, jsonRequest(`/api/v1/chains?cursor=${next_cursor}x`)), 422, "invalid_query");
+  });
+});
+
+describe("saves and failures: guarded and collapsed", () => {
+  // Their own class and ids, added after the sections above counted theirs.
+  const ids = async (query: string) => (await list(`${query}&q=guard-&limit=500`)).items.map((c) => c.chain_id).sort();
+  const chain = (id: string, passes: P[]) => receipts(id, passes, "lenient");
+  const boundary = async (body: Record<string, unknown>) => {
+    const answer = await post(postBoundaries, "/api/v1/boundaries", { reason: "the guard said so", ...body });
+    expect(answer.status, answer.text).toBe(201);
+  };
+
+  beforeAll(async () => {
+    // Pass 3 falls under the density floor (COLLAPSE_IMMINENT) or stops parsing (a breach).
+    await ingest([
+      ...chain("guard-halted", [{ n: 1 }, { n: 2 }, { n: 3, density: 0.1 }]),
+      ...chain("guard-restored", [{ n: 1 }, { n: 2 }, { n: 3, parseable: false }]),
+      ...chain("guard-accepted", [{ n: 1 }, { n: 2 }, { n: 3, parseable: false }]),
+      ...chain("guard-halt-ignored", [{ n: 1 }, { n: 2 }, { n: 3, density: 0.1 }]),
+      ...chain("guard-restore-ignored", [{ n: 1 }, { n: 2 }, { n: 3, parseable: false }]),
+      ...chain("guard-unanswered", [{ n: 1 }, { n: 2 }, { n: 3, density: 0.1 }]),
+      ...chain("guard-at-floor", [{ n: 1 }, { n: 2, density: 0.1 }]),
+    ]);
+    await boundary({ chain_id: "guard-halted", pass_number: 3, strategy: "halt" });
+    await boundary({
+      chain_id: "guard-restored",
+      pass_number: 3,
+      strategy: "restore",
+      restore_pass_id: "guard-restored-p2",
+    });
+    await boundary({ chain_id: "guard-accepted", pass_number: 3, strategy: "accept_loss" });
+    await boundary({ chain_id: "guard-halt-ignored", pass_number: 3, strategy: "halt" });
+    await boundary({
+      chain_id: "guard-restore-ignored",
+      pass_number: 3,
+      strategy: "restore",
+      restore_pass_id: "guard-restore-ignored-p2",
+    });
+    await ingest([
+      // From the restored pass's output (h2): the restore honoured.
+      ...chain("guard-restored", [{ n: 4, inHash: "h2" }]),
+      // From the breaching output, the loss accepted.
+      ...chain("guard-accepted", [{ n: 4 }]),
+      ...chain("guard-halt-ignored", [{ n: 4 }]),
+      // From pass 3's output, not the restored pass 2's.
+      ...chain("guard-restore-ignored", [{ n: 4, inHash: "h3" }]),
+      // On from content under the floor, no boundary said anything.
+      ...chain("guard-unanswered", [{ n: 4 }]),
+    ]);
+  });
+
+  it("a halt, an honoured restore or an accepted loss at the floor is guarded; going past it is collapsed", async () => {
+    expect(await ids("status=guarded")).toEqual(["guard-accepted", "guard-halted", "guard-restored"]);
+    expect(await ids("status=collapsed")).toEqual(["guard-halt-ignored", "guard-restore-ignored", "guard-unanswered"]);
+    // A floor reached at the last pass, with no word from the agent yet: neither.
+    const atFloor = (await list("q=guard-at-floor")).items[0];
+    expect(atFloor?.statuses).toEqual(["collapse_imminent"]);
+    // A guarded chain still says which floor it reached; never both words.
+    const byId = new Map((await list("q=guard-&limit=500")).items.map((c) => [c.chain_id, c.statuses]));
+    expect(byId.get("guard-halted")).toEqual(["guarded", "collapse_imminent"]);
+    expect(byId.get("guard-restored")).toEqual(["guarded", "floor_breached"]);
+    for (const statuses of byId.values())
+      expect(statuses.includes("guarded") && statuses.includes("collapsed")).toBe(false);
+    expect(await ids("status=guarded,collapsed")).toHaveLength(6);
+  });
+
+  it("the summaries agree with the chain details, by the plain rule", async () => {
+    for (const summary of (await list("q=guard-&limit=500")).items) {
+      expect(summary, summary.chain_id).toMatchObject(expectedSummary(await detail(summary.chain_id)));
+    }
+  });
+
+  it("the export filters the same way", async () => {
+    const response = await exportChains(jsonRequest("/api/v1/exports/chains?format=json&status=guarded&q=guard-"), {
+      params: Promise.resolve({}),
+    });
+    expect(response.status).toBe(200);
+    const items = (await response.json()) as Summary[];
+    expect(items.map((c) => c.chain_id).sort()).toEqual(["guard-accepted", "guard-halted", "guard-restored"]);
+    const csv = await exportChains(jsonRequest("/api/v1/exports/chains?format=csv&status=collapsed&q=guard-"), {
+      params: Promise.resolve({}),
+    });
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).every((l) => l.includes("collapsed"))).toBe(true);
+  });
+
+  it("the default order lists the collapsed first and the saves with the healthy chains, after the unanswered floor", async () => {
+    const order = (await list("q=guard-&limit=500")).items.map((c) => c.chain_id);
+    const position = (id: string) => order.indexOf(id);
+    for (const failed of ["guard-halt-ignored", "guard-restore-ignored", "guard-unanswered"])
+      expect(position(failed)).toBeLessThan(position("guard-at-floor"));
+    for (const saved of ["guard-accepted", "guard-halted", "guard-restored"])
+      expect(position("guard-at-floor")).toBeLessThan(position(saved));
   });
 });

@@ -37,7 +37,17 @@ function receiptsFor(i: number): PassReceipt[] {
   }));
 }
 
+/** Where the default order puts a chain: 2 collapsed, 1 any other problem (an unanswered floor is one), 0 none. */
+function urgency(c: ChainSummaryWire): number {
+  if (c.statuses.includes("collapsed")) return 2;
+  const saved = c.statuses.includes("guarded");
+  const floor = (s: string) => s === "floor_breached" || s === "collapse_imminent";
+  return c.statuses.some((s) => s !== "healthy" && s !== "guarded" && !(saved && floor(s))) ? 1 : 0;
+}
+
 function sortValue(c: ChainSummaryWire, sort: (typeof CHAIN_SORTS)[number]): string | number {
+  // Urgency first, then last activity: one string that sorts the same way.
+  if (sort === "attention") return `${urgency(c)} ${c.last_activity_at}`;
   if (sort === "last_activity") return c.last_activity_at;
   if (sort === "pass_count") return c.pass_count;
   if (sort === "min_density") return c.min_semantic_density ?? 2;
@@ -62,6 +72,9 @@ describe("chains list", () => {
       await ingestPasses(Array.from({ length: Math.min(40, CHAINS - i) }, (_, j) => receiptsFor(i + j)).flat());
     const everything = (await listChains({ sort: "last_activity", order: "desc", limit: 500 })).items;
     expect(everything).toHaveLength(CHAINS);
+    // Chains past the default floor's fourth pass went on past it (collapsed); those that shrink
+    // under it at their last pass wait for their agent's word: the default order has three groups.
+    expect(new Set(everything.map(urgency))).toEqual(new Set([0, 1, 2]));
     for (const sort of CHAIN_SORTS) {
       for (const order of ["asc", "desc"] as const) {
         const expected = [...everything]

@@ -1,6 +1,6 @@
-// Migration 0008 brings chains summarised before it up to the directive integrity kinds, and
-// the overview's roll-ups up to the new counts. Its backfill must give what a full recompute
-// gives (db/queries/chain-summary.ts for the chains, db/ingest/rollups.ts for the roll-ups).
+// Migrations that bring stored chains and the overview's roll-ups up to new columns and
+// counts: each backfill must give what ingest (or a full recompute) gives today
+// (db/queries/chain-summary.ts for the chains, db/ingest/rollups.ts for the roll-ups).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
@@ -11,6 +11,7 @@ import { updatePolicy } from "@/db/queries/policies";
 import { chains } from "@/db/schema";
 import { col, queryRows } from "@/db/sql";
 import { refreshChainSummaries } from "@/db/queries/chain-summary";
+import { chainStatusCondition } from "@/db/queries/chains";
 import { RECOMPUTE_CHAIN_ROLLUPS, RECOMPUTE_CHAIN_ROLLUPS_DAILY } from "@/db/ingest/rollups";
 import { setUpTestDatabase } from "../support/database";
 import { rawRows } from "../support/raw-rows";
@@ -52,8 +53,11 @@ async function rollup(query: SQL): Promise<string> {
   );
 }
 
-// The columns as of migration 0008 (later migrations add more, with backfills of their own).
-const COLUMNS_0008 = `${OLD_COLUMNS}, active_collapsed, active_floor_breached, active_client_mismatch,
+// The columns as of migration 0008 (later migrations add more, with backfills of their own),
+// but for the three whose meaning 0017 changed (a chain that reached a floor counted as
+// collapsed until then; since, one that went past it): active_collapsed, started_collapsed
+// and collapsed_chains have their own test below.
+const COLUMNS_0008 = `active_chains, integrity_findings, started_chains, active_floor_breached, active_client_mismatch,
   active_broken_integrity, active_continued_after_halt, active_restore_not_honoured`;
 const HOURLY = sql.raw(`select hour, content_class, ${COLUMNS_0008} from chain_rollups`);
 const DAILY = sql.raw(`select day, content_class, ${COLUMNS_0008} from chain_rollups_daily`);
@@ -234,5 +238,71 @@ describe("migration 0015 backfill", () => {
 
     expect(await runUpdates("0015_chain_min_measured_density.sql")).toBe(1);
     expect(await snapshot()).toEqual(ingested);
+  });
+});
+
+// Migration 0017 tells the guard's saves from failures: chains stored before it get the two
+// columns the summaries keep from then on, and the overview's roll-ups stop counting a chain
+// that reached a floor as collapsed (only one that went past it) and count the saves.
+describe("migration 0017 backfill", () => {
+  it("gives the outcome columns and roll-ups that ingest gives", async () => {
+    const db = await getDb();
+    const collapsed = chainStatusCondition("collapsed");
+    const guarded = chainStatusCondition("guarded");
+    const CHAINS = sql`select chain_id, unanswered_floor_pass_number, floor_answered from chains order by chain_id`;
+    const COLUMNS = "active_collapsed, active_guarded, started_collapsed, collapsed_chains";
+    const snapshot = async () =>
+      JSON.stringify([
+        await queryRows(db, CHAINS, {
+          chain_id: col.text,
+          unanswered_floor_pass_number: col.int.nullable(),
+          floor_answered: col.bool,
+        }),
+        await rollup(sql.raw(`select hour, content_class, ${COLUMNS} from chain_rollups`)),
+        await rollup(sql.raw(`select day, content_class, ${COLUMNS} from chain_rollups_daily`)),
+      ]);
+    const ingested = await snapshot();
+    // The demo has both: the search agents that restored or accepted the loss, and the chains
+    // that went on after a HALT or a restore.
+    const counts = await queryRows(
+      db,
+      sql`select count(*) filter (where ${guarded}) as guarded, count(*) filter (where ${collapsed}) as collapsed,
+            count(*) filter (where collapse_pass_id is not null and not ${collapsed}) as reached
+          from chains`,
+      { guarded: col.int, collapsed: col.int, reached: col.int },
+    );
+    expect(counts[0]?.guarded).toBeGreaterThan(0);
+    expect(counts[0]?.collapsed).toBeGreaterThan(0);
+    expect(counts[0]?.reached).toBeGreaterThan(counts[0]?.guarded ?? 0);
+
+    // As stored before the migration: a chain counted as collapsed in the roll-ups when it
+    // reached a floor (in the hours of its last activity, its start and its collapse point),
+    // no save counted, and the chains without the two columns.
+    for (const [table, bucket, width] of [
+      ["chain_rollups", "hour", "1 hour"],
+      ["chain_rollups_daily", "day", "1 day"],
+    ] as const) {
+      const at = (column: string) =>
+        sql.raw(`date_bin('${width}', chains.${column}, timestamptz '2000-01-01 00:00:00+00')`);
+      await db.execute(sql`
+        update ${sql.identifier(table)} r set
+          active_collapsed = r.active_collapsed + d.ac, active_guarded = r.active_guarded - d.ag,
+          started_collapsed = r.started_collapsed + d.sc, collapsed_chains = r.collapsed_chains + d.cc
+        from (
+          select v.b, chains.content_class, sum(v.ac) as ac, sum(v.ag) as ag, sum(v.sc) as sc, sum(v.cc) as cc
+          from chains cross join lateral (values
+            (${at("last_activity_at")}, (chains.has_floor_breach or chains.has_collapse_imminent)::int - (${collapsed})::int,
+              (${guarded})::int, 0, 0),
+            (${at("first_seen_at")}, 0, 0, (chains.collapse_pass_id is not null)::int - (${collapsed})::int, 0),
+            (${at("collapse_at")}, 0, 0, 0, 1 - (${collapsed})::int)
+          ) as v(b, ac, ag, sc, cc)
+          where v.b is not null group by 1, 2
+        ) d where r.${sql.identifier(bucket)} = d.b and r.content_class = d.content_class`);
+    }
+    await db.execute(sql`update chains set unanswered_floor_pass_number = null, floor_answered = false`);
+    expect(await snapshot()).not.toBe(ingested);
+
+    expect(await runUpdates("0017_guarded_and_collapsed.sql")).toBe(3);
+    expect(await snapshot()).toBe(ingested);
   });
 });

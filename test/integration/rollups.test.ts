@@ -95,17 +95,65 @@ describe("overview roll-ups kept at ingest", () => {
       density_source: "measured",
     });
 
+    // Chains an agent takes to a floor and answers there (a halt, a restore, an accept_loss):
+    // guarded, until some of them get a pass after it.
+    const saved: { chain: string; last: number; contentClass: string }[] = [];
+    const savedPass = (chain: string, n: number, density: number, contentClass: string) =>
+      passReceiptSchema.parse({
+        chain_id: chain,
+        pass_id: `${chain}-p${n}`,
+        pass_number: n,
+        current_content_hash: `${chain}-h${n}`,
+        input_content_hash: n > 1 ? `${chain}-h${n - 1}` : undefined,
+        current_size_bytes: 500,
+        is_parseable: true,
+        schema_valid: true,
+        semantic_density_score: density,
+        content_class: contentClass,
+        created_at: new Date(base + Math.floor(rnd() * 4 * 24 * HOUR)).toISOString(),
+      });
+
     for (let round = 0; round < 60; round++) {
-      if (rnd() < 0.15) {
+      if (rnd() < 0.12) {
+        if (saved.length > 0 && rnd() < 0.3) {
+          // One more pass, past the floor the boundary answered: no longer guarded.
+          const s = pick(saved);
+          s.last++;
+          await ingestPasses([savedPass(s.chain, s.last, 0.9, s.contentClass)]);
+        } else {
+          const chain = `roll-saved-${seed}-${round}`;
+          const contentClass = pick(CLASSES);
+          const last = 2 + Math.floor(rnd() * 3);
+          await ingestPasses(
+            Array.from({ length: last }, (_, i) => savedPass(chain, i + 1, i + 1 === last ? 0.1 : 0.9, contentClass)),
+          );
+          const strategy = pick(["halt", "restore", "accept_loss"] as const);
+          await ingestBoundaries([
+            boundaryReceiptSchema.parse({
+              chain_id: chain,
+              pass_number: last,
+              strategy,
+              reason: "floor",
+              restore_pass_id: strategy === "restore" ? `${chain}-p${last - 1}` : undefined,
+            }),
+          ]);
+          saved.push({ chain, last, contentClass });
+        }
+      } else if (rnd() < 0.15) {
         const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
           const chain = pick(CHAINS);
           // A restore names a pass the chain was sent: the pass after the boundary honours it or not.
           const restorable = [...sent.values()].filter((p) => p.chain_id === chain);
           const restored = restorable.length > 0 && rnd() < 0.6 ? pick(restorable) : null;
+          // Otherwise a halt or an accept_loss, often at a pass the chain was sent: one at a floor
+          // pass answers it (a guarded chain, unless the chain goes on past a floor).
+          const at = restorable.length > 0 && rnd() < 0.6 ? pick(restorable).pass_number : Math.floor(rnd() * 8);
           return boundaryReceiptSchema.parse({
             chain_id: chain,
-            pass_number: restored ? restored.pass_number + Math.floor(rnd() * 3) : Math.floor(rnd() * 8),
-            ...(restored ? { strategy: "restore", restore_pass_id: restored.pass_id } : { strategy: "halt" }),
+            pass_number: restored ? restored.pass_number + Math.floor(rnd() * 3) : at,
+            ...(restored
+              ? { strategy: "restore", restore_pass_id: restored.pass_id }
+              : { strategy: pick(["halt", "accept_loss"] as const) }),
             reason: `r${seed}`,
           });
         });
@@ -185,10 +233,13 @@ describe("overview roll-ups kept at ingest", () => {
       ).toBe(true);
     }
 
+    // A chain counts as collapsed when it went past a floor, not when it reached one: the saves
+    // reached floors too, and must not count.
     const db = await getDb();
+    const collapsed = chainStatusCondition("collapsed");
     const perClass = await queryRows(
       db,
-      sql`select content_class, count(*) as chains, count(collapse_pass_id) as collapsed from chains
+      sql`select content_class, count(*) as chains, count(*) filter (where ${collapsed}) as collapsed from chains
         group by content_class order by content_class`,
       { content_class: col.text, chains: col.int, collapsed: col.int },
     );
@@ -200,7 +251,7 @@ describe("overview roll-ups kept at ingest", () => {
       const counted = await queryRows(
         db,
         sql`select date_bin(make_interval(secs => ${stride}), first_seen_at, ${origin.toISOString()}::timestamptz) as bucket,
-            content_class, count(*) as started, count(collapse_pass_id) as collapsed
+            content_class, count(*) as started, count(*) filter (where ${collapsed}) as collapsed
           from chains where first_seen_at >= ${origin.toISOString()}::timestamptz group by 1, 2 order by 1, 2`,
         { bucket: col.date, content_class: col.text, started: col.int, collapsed: col.int },
       );
@@ -208,6 +259,14 @@ describe("overview roll-ups kept at ingest", () => {
         counted.map((r) => ({ ...r, bucket: r.bucket.toISOString() })),
       );
     }
+    const reached = onlyRow(
+      await queryRows(
+        db,
+        sql`select count(*) filter (where collapse_pass_id is not null and not ${collapsed}) as n from chains`,
+        { n: col.int },
+      ),
+    );
+    expect(reached.n, "chains that reached a floor without collapsing").toBeGreaterThan(0);
     const first = onlyRow(await queryRows(db, sql`select min(first_seen_at) as t from chains`, { t: col.date }));
     expect(await getFirstActivity()).toEqual(first.t);
   });

@@ -201,6 +201,15 @@ describe("cursors and page sizes", () => {
     expect(thrown(() => decodeChainCursor(activity, "pass_count")).code).toBe("invalid_query");
     expect(thrown(() => decodeChainCursor(count, "last_activity")).code).toBe("invalid_query");
     expect(thrown(() => decodeChainCursor(encodeCursor([2 ** 31, "c"]), "pass_count")).code).toBe("invalid_query");
+    // The default order's key is urgency (0 to 2), last activity and chain id.
+    const attention = encodeCursor([2, "2026-01-01T00:00:00.000Z", "chain"]);
+    expect(decodeChainCursor(attention, "attention")).toEqual([2, "2026-01-01T00:00:00.000Z", "chain"]);
+    expect(thrown(() => decodeChainCursor(activity, "attention")).code).toBe("invalid_query");
+    expect(thrown(() => decodeChainCursor(attention, "last_activity")).code).toBe("invalid_query");
+    for (const urgency of [3, -1, 1.5, "1"])
+      expect(
+        thrown(() => decodeChainCursor(encodeCursor([urgency, "2026-01-01T00:00:00.000Z", "c"]), "attention")).code,
+      ).toBe("invalid_query");
     expect(decodeOriginalCursor(count, "size")).toEqual([3, "chain"]);
     expect(thrown(() => decodeOriginalCursor(count, "created")).code).toBe("invalid_query");
     expect(thrown(() => decodeOriginalCursor(activity, "retrievals")).code).toBe("invalid_query");

@@ -32,10 +32,15 @@ describe("dashboard URL state", () => {
       dir: "next",
       limit: 50,
     });
+    // The default order puts the chains that need attention first.
     expect(parseChainsPageParams({ status: "on-fire", sort: "random", limit: "9999" })).toMatchObject({
       status: undefined,
-      sort: "last_activity",
+      sort: "attention",
       limit: 50,
+    });
+    expect(parseChainsPageParams({ status: "guarded,collapsed" })).toMatchObject({
+      status: ["guarded", "collapsed"],
+      sort: "attention",
     });
   });
 
@@ -148,7 +153,7 @@ describe("URL values a page cannot use are named, never dropped silently", () =>
     expect(typeof (raw.sort as unknown[])[0]).toBe("function");
     const { params, ignored } = parseSearchParamsWithNotices(chainsPageParamsSchema, raw);
     expect(ignored).toEqual([expect.objectContaining({ key: "sort", value: "x" })]);
-    expect(params.sort).toBe("last_activity");
+    expect(params.sort).toBe("attention");
   });
 
   it("a value with a NUL is named and left out: no stored text can match it", () => {
