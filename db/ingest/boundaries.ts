@@ -1,7 +1,7 @@
 // The boundary ingest use case: boundary receipts stored all or nothing, idempotent per
 // (chain_id, pass_number), with the chain summaries refreshed.
 import "server-only";
-import { recordBoundaries, recordIntegrityFindings } from "@/lib/observability/metrics";
+import { recordBoundaries, recordCollapse, recordGuarded, recordIntegrityFindings } from "@/lib/observability/metrics";
 import { sql } from "drizzle-orm";
 import { getDb, summariesSettled } from "../index";
 import { retryTransient } from "../retry";
@@ -94,14 +94,17 @@ export async function ingestBoundaries(
       );
       const after = await readChainSnapshots(tx, [...new Set(insertedRows.map((b) => b.chain_id))]);
       await rollups.commit(after);
-      // A halt or restore that arrives after the passes it judges can make a finding.
-      const integrityKinds = await recordBoundaryEvents(tx, before, after, insertedRows);
+      // A boundary can answer a floor (a save); a halt or restore that arrives after the passes
+      // it judges can make a finding, and a collapse.
+      const effects = await recordBoundaryEvents(tx, before, after, insertedRows);
       await notifyChainsChanged(tx, chainIds);
-      return { stored, strategies, integrityKinds };
+      return { stored, strategies, effects };
     }),
   );
   // Counted once committed: a refused batch counts nothing.
   recordBoundaries(outcome.strategies);
-  recordIntegrityFindings(outcome.integrityKinds);
+  recordIntegrityFindings(outcome.effects.integrityKinds);
+  for (const c of outcome.effects.collapses) recordCollapse(c.content_class, c.verdict);
+  for (const g of outcome.effects.guards) recordGuarded(g.content_class, g.strategy);
   return outcome.stored;
 }

@@ -23,6 +23,7 @@ import { trackRollups } from "./rollups";
 import {
   recordChainStarted,
   recordCollapse,
+  recordGuarded,
   recordIntegrityFindings,
   type SummaryQueueStats,
 } from "@/lib/observability/metrics";
@@ -109,6 +110,7 @@ async function foldOnce(db: Db): Promise<number> {
   // Counted once committed.
   for (const contentClass of outcome.effects.started) recordChainStarted(contentClass);
   for (const c of outcome.effects.collapses) recordCollapse(c.content_class, c.verdict);
+  for (const g of outcome.effects.guards) recordGuarded(g.content_class, g.strategy);
   recordIntegrityFindings(outcome.effects.integrityKinds);
   return outcome.passes;
 }

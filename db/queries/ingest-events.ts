@@ -2,14 +2,16 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { col, queryRows, type RowOf } from "../sql";
 import type { Executor } from "../types";
-import type { ChainSnapshot } from "../ingest/rollups";
+import { type ChainSnapshot, snapshotHas } from "../ingest/rollups";
 import { recordEvents, type OutboxEvent } from "./webhooks";
 import { type ChainLink, findIntegrityIssues, integrityContext, type IntegrityKind } from "@/lib/chains/integrity";
-import type { WebhookEventType } from "@/lib/webhooks/payload";
+import { COLLAPSE_REASONS, type WebhookEventType } from "@/lib/webhooks/payload";
+import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "@/lib/schemas/boundaries";
 import { VERDICTS, type Verdict } from "@/lib/guard/guard";
 
-// What an ingest changed that someone may want to hear about: a chain's collapse point
-// set for the first time, new integrity findings, receipts whose client disagreed. The
+// What an ingest changed that someone may want to hear about: a chain that collapsed (went
+// past a floor) or that the guard saved, new integrity findings, receipts whose client
+// disagreed. The
 // chains' snapshots (db/ingest/rollups.ts) are taken inside the transaction that writes the
 // summaries (the summariser's, the boundary ingest's), which holds the summaries' writers'
 // lock, so "before" and "after" are exact, and the events are recorded in the outbox in that
@@ -32,10 +34,17 @@ export const INSERTED_PASS_ROW = {
 };
 export type InsertedPass = RowOf<typeof INSERTED_PASS_ROW>;
 
-export interface IngestEffects {
+/** What a write did to chains' outcomes, once per chain (as the outbox took the events), for the metrics. */
+export interface OutcomeEffects {
+  /** Chains that collapsed, with the verdict at their collapse point (their last pass's when they never reached a floor). */
+  collapses: { content_class: string; verdict: Verdict }[];
+  /** Chains the guard saved, with the strategy of the boundary that answered the floor. */
+  guards: { content_class: string; strategy: BoundaryStrategy }[];
+}
+
+export interface IngestEffects extends OutcomeEffects {
   /** Content classes of the chains this ingest started. */
   started: string[];
-  collapses: { content_class: string; verdict: Verdict }[];
   integrityKinds: IntegrityKind[];
 }
 
@@ -56,7 +65,7 @@ export async function recordPassEvents(
   after: ReadonlyMap<string, ChainSnapshot>,
   inserted: readonly InsertedPass[],
 ): Promise<IngestEffects> {
-  if (inserted.length === 0) return { started: [], collapses: [], integrityKinds: [] };
+  if (inserted.length === 0) return { started: [], collapses: [], guards: [], integrityKinds: [] };
   // The lowest pass number each chain received, to tell appends from late passes.
   const lowest = new Map<string, number>();
   for (const p of inserted) {
@@ -64,46 +73,19 @@ export async function recordPassEvents(
     if (low === undefined || p.pass_number < low) lowest.set(p.chain_id, p.pass_number);
   }
 
-  const events: OutboxEvent[] = [];
-  const collapses: IngestEffects["collapses"] = [];
-  const collapsed: { c: ChainSnapshot; passId: string; verdict: Verdict }[] = [];
+  const events: OutboxEvent[] = await outcomeEvents(tx, before, after);
   const grown = new Set<string>();
   const started: string[] = [];
   for (const [chainId, low] of lowest) {
-    // Left out by the fold when nothing read here moved: not new, no collapse, no findings to judge.
+    // Left out by the fold when nothing read here moved: not new, no status change, no findings to judge.
     const c = after.get(chainId);
     if (!c) continue;
     const was = before.get(chainId);
     if (!was) started.push(c.content_class);
-    if (c.collapse_pass_id !== null && c.collapse_verdict !== null && (was?.collapse_pass_id ?? null) === null) {
-      collapsed.push({ c, passId: c.collapse_pass_id, verdict: c.collapse_verdict });
-    }
     // Judged again: a chain whose count grew, and a chain with findings that got a pass
     // before its end (a late pass can swap one finding for another without the count moving).
     const late = was?.last_pass_number != null && low <= was.last_pass_number;
     if (c.integrity_count > (was?.integrity_count ?? 0) || (c.integrity_count > 0 && late)) grown.add(chainId);
-  }
-  if (collapsed.length > 0) {
-    // Every stored pass had a safe verdict before (no collapse point), so the collapse pass
-    // is one of this ingest's.
-    const wanted = new Map(collapsed.map(({ c, passId }) => [c.chain_id, passId]));
-    const directiveOf = new Map<string, string>();
-    for (const p of inserted) if (wanted.get(p.chain_id) === p.pass_id) directiveOf.set(p.chain_id, p.directive);
-    for (const { c, passId, verdict } of collapsed) {
-      collapses.push({ content_class: c.content_class, verdict });
-      events.push({
-        type: "chain.collapsed",
-        dedupeKey: dedupe("chain.collapsed", c.chain_id),
-        data: {
-          chain_id: c.chain_id,
-          content_class: c.content_class,
-          pass_id: passId,
-          pass_number: Number(c.collapse_pass_number),
-          verdict,
-          directive: directiveOf.get(c.chain_id) ?? "",
-        },
-      });
-    }
   }
 
   if (grown.size > 0) {
@@ -147,7 +129,133 @@ export async function recordPassEvents(
   }
 
   const { recorded } = await recordEvents(tx, events);
-  return { started, collapses, integrityKinds: findingKinds(recorded) };
+  return { started, ...outcomeEffects(events, recorded), integrityKinds: findingKinds(recorded) };
+}
+
+const FLOOR_VERDICTS = sql.raw(`('FLOOR_BREACH_DETECTED', 'COLLAPSE_IMMINENT')`);
+
+/**
+ * The `chain.collapsed` and `chain.guarded` events of the chains whose outcome a write changed
+ * (db/schema/chains.ts `chainOutcome`, in the snapshots' statuses): once per chain each. An
+ * agent that reports as the SDKs do sends a floor pass's boundary before its next pass, so a
+ * chain it guards is never collapsed on the way; a chain can still be guarded and later
+ * collapse (a pass after its halt), or, when a boundary comes after the passes it answers,
+ * collapse and then be guarded: each is announced as it happens.
+ */
+async function outcomeEvents(
+  tx: Executor,
+  before: ReadonlyMap<string, ChainSnapshot>,
+  after: ReadonlyMap<string, ChainSnapshot>,
+): Promise<OutboxEvent[]> {
+  const became = (status: "collapsed" | "guarded") =>
+    [...after.values()].filter((c) => {
+      const was = before.get(c.chain_id);
+      return snapshotHas(c, status) && !(was && snapshotHas(was, status));
+    });
+  const collapsed = became("collapsed");
+  const guarded = became("guarded");
+  if (collapsed.length === 0 && guarded.length === 0) return [];
+  const ids = JSON.stringify([...new Set([...collapsed, ...guarded].map((c) => c.chain_id))]);
+  const rows = await queryRows(
+    tx,
+    sql`
+      select c.chain_id, c.content_class,
+        p.pass_id, p.pass_number, p.effective_verdict as verdict, p.directive,
+        c.continued_after_halt_count > 0 as continued_after_halt,
+        c.restore_not_honoured_count > 0 as restore_not_honoured,
+        coalesce(c.unanswered_floor_pass_number < c.last_pass_number, false) as floor_passed_without_boundary,
+        g.strategy, g.pass_id as guard_pass_id, g.pass_number as guard_pass_number, g.verdict as guard_verdict,
+        g.directive as guard_directive
+      from chains c
+      -- The collapse point, or the last pass of a chain that collapsed without reaching a floor.
+      left join passes p on p.chain_id = c.chain_id and p.pass_id = coalesce(c.collapse_pass_id, c.last_pass_id)
+      -- The first floor pass a boundary answers, and the boundary's strategy.
+      left join lateral (
+        select b.strategy, fp.pass_id, fp.pass_number, fp.effective_verdict as verdict, fp.directive
+        from passes fp join boundaries b on b.chain_id = fp.chain_id and b.pass_number = fp.pass_number
+        where fp.chain_id = c.chain_id and fp.effective_verdict in ${FLOOR_VERDICTS}
+        order by fp.pass_number, fp.id
+        limit 1
+      ) as g on true
+      where c.chain_id in (select json_array_elements_text(${ids}::json))`,
+    {
+      chain_id: col.text,
+      content_class: col.text,
+      pass_id: col.text.nullable(),
+      pass_number: col.int.nullable(),
+      verdict: col.oneOf(VERDICTS).nullable(),
+      directive: col.text.nullable(),
+      continued_after_halt: col.bool,
+      restore_not_honoured: col.bool,
+      floor_passed_without_boundary: col.bool,
+      strategy: col.oneOf(BOUNDARY_STRATEGIES).nullable(),
+      guard_pass_id: col.text.nullable(),
+      guard_pass_number: col.int.nullable(),
+      guard_verdict: col.oneOf(VERDICTS).nullable(),
+      guard_directive: col.text.nullable(),
+    },
+  );
+  const byId = new Map(rows.map((r) => [r.chain_id, r]));
+  const events: OutboxEvent[] = [];
+  for (const c of collapsed) {
+    const r = byId.get(c.chain_id);
+    if (!r || r.pass_id === null || r.pass_number === null || r.verdict === null) continue;
+    events.push({
+      type: "chain.collapsed",
+      dedupeKey: dedupe("chain.collapsed", c.chain_id),
+      data: {
+        chain_id: r.chain_id,
+        content_class: r.content_class,
+        pass_id: r.pass_id,
+        pass_number: r.pass_number,
+        verdict: r.verdict,
+        directive: r.directive ?? "",
+        reasons: COLLAPSE_REASONS.filter((reason) => r[reason]),
+      },
+    });
+  }
+  for (const c of guarded) {
+    const r = byId.get(c.chain_id);
+    if (
+      !r ||
+      r.strategy === null ||
+      r.guard_pass_id === null ||
+      r.guard_pass_number === null ||
+      r.guard_verdict === null
+    )
+      continue;
+    events.push({
+      type: "chain.guarded",
+      dedupeKey: dedupe("chain.guarded", c.chain_id),
+      data: {
+        chain_id: r.chain_id,
+        content_class: r.content_class,
+        pass_id: r.guard_pass_id,
+        pass_number: r.guard_pass_number,
+        verdict: r.guard_verdict,
+        directive: r.guard_directive ?? "",
+        strategy: r.strategy,
+      },
+    });
+  }
+  return events;
+}
+
+/** Of the outcome events a write made, those the outbox took (each chain's first of its kind), as metrics count them. */
+function outcomeEffects(
+  events: readonly OutboxEvent[],
+  recorded: readonly { type: string; dedupe_key: string | null }[],
+): OutcomeEffects {
+  const taken = new Set(recorded.map((r) => r.dedupe_key));
+  const effects: OutcomeEffects = { collapses: [], guards: [] };
+  for (const e of events) {
+    if (!taken.has(e.dedupeKey ?? null)) continue;
+    if (e.type === "chain.collapsed")
+      effects.collapses.push({ content_class: e.data.content_class, verdict: e.data.verdict });
+    if (e.type === "chain.guarded")
+      effects.guards.push({ content_class: e.data.content_class, strategy: e.data.strategy });
+  }
+  return effects;
 }
 
 /**
@@ -282,33 +390,38 @@ async function integrityFindingEvents(
 }
 
 /**
- * Records the outbox events of one boundary ingest: a halt or restore boundary that arrives
- * after the passes it judges can create a finding (`continued_after_halt`,
- * `restore_not_honoured`) on the pass after it. `before` as for `recordPassEvents`.
+ * Records the outbox events of one boundary ingest: a boundary that answers a floor pass can
+ * make its chain guarded, and a halt or restore boundary that arrives after the passes it
+ * judges can create a finding (`continued_after_halt`, `restore_not_honoured`) on the pass
+ * after it, and so a collapse. `before` as for `recordPassEvents`; `after` the snapshots of
+ * the chains that got a boundary.
  */
 export async function recordBoundaryEvents(
   tx: Executor,
   before: ReadonlyMap<string, ChainSnapshot>,
   after: ReadonlyMap<string, ChainSnapshot>,
   inserted: readonly { chain_id: string; pass_number: number; strategy: string }[],
-): Promise<IntegrityKind[]> {
+): Promise<OutcomeEffects & { integrityKinds: IntegrityKind[] }> {
+  const events = await outcomeEvents(tx, before, after);
   const judging = inserted.filter((b) => b.strategy === "halt" || b.strategy === "restore");
-  if (judging.length === 0) return [];
   const grown = new Set(
     [...new Set(judging.map((b) => b.chain_id))].filter(
       (id) => (after.get(id)?.integrity_count ?? 0) > (before.get(id)?.integrity_count ?? 0),
     ),
   );
-  if (grown.size === 0) return [];
-  const events = await integrityFindingEvents(
-    tx,
-    grown,
-    judging.filter((b) => grown.has(b.chain_id)).map((b) => ({ chain_id: b.chain_id, pass_number: b.pass_number })),
-    new Map(),
-    after,
-  );
+  if (grown.size > 0) {
+    events.push(
+      ...(await integrityFindingEvents(
+        tx,
+        grown,
+        judging.filter((b) => grown.has(b.chain_id)).map((b) => ({ chain_id: b.chain_id, pass_number: b.pass_number })),
+        new Map(),
+        after,
+      )),
+    );
+  }
   const { recorded } = await recordEvents(tx, events);
-  return findingKinds(recorded);
+  return { ...outcomeEffects(events, recorded), integrityKinds: findingKinds(recorded) };
 }
 
 /** The kinds of the integrity findings the outbox took (its dedupe key names the kind). */

@@ -121,8 +121,14 @@ function createMetrics() {
     }),
     collapses: new Counter({
       name: "floorline_collapses_total",
-      help: "Chains that reached their collapse point, by content class and the verdict there.",
+      help: "Chains that collapsed (content went past a floor), once per chain, by content class and the verdict at the collapse point.",
       labelNames: ["content_class", "verdict"] as const,
+      registers: [registry],
+    }),
+    guarded: new Counter({
+      name: "floorline_guarded_total",
+      help: "Chains guarded (the guard reached a floor and the agent obeyed through a boundary), once per chain, by content class and the boundary's strategy.",
+      labelNames: ["content_class", "strategy"] as const,
       registers: [registry],
     }),
     integrityFindings: new Counter({
@@ -296,9 +302,14 @@ export function recordChainStarted(contentClass: string): void {
   metrics().chainsStarted.inc({ content_class: contentClass });
 }
 
-/** A chain whose collapse point was first set by this ingest. */
+/** A chain that collapsed: content went past a floor (the first time for this chain). */
 export function recordCollapse(contentClass: string, verdict: string): void {
   metrics().collapses.inc({ content_class: contentClass, verdict });
+}
+
+/** A chain the guard saved: a boundary answered its floor (the first time for this chain). */
+export function recordGuarded(contentClass: string, strategy: BoundaryStrategy): void {
+  metrics().guarded.inc({ content_class: contentClass, strategy });
 }
 
 export function recordIntegrityFindings(kinds: readonly IntegrityKind[]): void {

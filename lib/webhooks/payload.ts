@@ -2,10 +2,12 @@
 // transaction of the write that caused it); the body is rendered per webhook at delivery
 // time, in the webhook's format.
 import { chainHref, tracesHref, webhooksHref } from "../routes";
+import type { BoundaryStrategy } from "../schemas/boundaries";
 import type { PassWire } from "../schemas/passes";
 
 export const WEBHOOK_EVENT_TYPES = [
   "chain.collapsed",
+  "chain.guarded",
   "chain.integrity_finding",
   "pass.client_mismatch",
   "trace.rejected",
@@ -19,12 +21,25 @@ type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** What every event about one pass of a chain carries: fields of the stored pass, as the API names them. */
 type PassEventData = Pick<PassWire, "chain_id" | "content_class" | "pass_id" | "pass_number">;
-type ChainCollapsedData = PassEventData & Pick<PassWire, "verdict" | "directive">;
+type FloorPassData = PassEventData & Pick<PassWire, "verdict" | "directive">;
+
+/** How content went past a floor (docs/webhooks.md): every one that applies. */
+export const COLLAPSE_REASONS = [
+  "continued_after_halt",
+  "restore_not_honoured",
+  "floor_passed_without_boundary",
+] as const;
+type CollapseReason = (typeof COLLAPSE_REASONS)[number];
+
+/** The chain's collapse point (its first floor pass), or its last pass when it never reached a floor. */
+type ChainCollapsedData = FloorPassData & { reasons: CollapseReason[] };
+/** The floor pass a boundary answered, and how. */
+type ChainGuardedData = FloorPassData & { strategy: BoundaryStrategy };
 type IntegrityFindingData = PassEventData & {
   kind: string;
   detail: string;
 };
-type ClientMismatchData = ChainCollapsedData &
+type ClientMismatchData = FloorPassData &
   Pick<PassWire, "manifest_digest" | "client_verdict" | "client_manifest_digest">;
 interface TraceRejectedData {
   trace_id: string;
@@ -39,6 +54,7 @@ interface TestEventData {
 
 export type EventData =
   | { type: "chain.collapsed"; data: ChainCollapsedData }
+  | { type: "chain.guarded"; data: ChainGuardedData }
   | { type: "chain.integrity_finding"; data: IntegrityFindingData }
   | { type: "pass.client_mismatch"; data: ClientMismatchData }
   | { type: "trace.rejected"; data: TraceRejectedData }
@@ -57,6 +73,7 @@ export function pageUrl(baseUrl: string, event: EventData): string {
   const base = baseUrl.replace(/\/+$/, "");
   switch (event.type) {
     case "chain.collapsed":
+    case "chain.guarded":
     case "chain.integrity_finding":
     case "pass.client_mismatch":
       return `${base}${chainHref(event.data.chain_id)}`;
@@ -76,7 +93,12 @@ function slackText(event: WebhookEvent): string {
   switch (event.type) {
     case "chain.collapsed": {
       const d = event.data;
-      return `:rotating_light: Chain ${link(d.chain_id)} collapsed at pass ${d.pass_number} (${code(d.pass_id)}): ${d.verdict}, class ${code(d.content_class)}.\n>${slackEscape(d.directive)}`;
+      const why = d.reasons.map((r) => r.replaceAll("_", " ")).join(", ");
+      return `:rotating_light: Chain ${link(d.chain_id)} collapsed at pass ${d.pass_number} (${code(d.pass_id)}): ${d.verdict}, class ${code(d.content_class)}; ${why}.\n>${slackEscape(d.directive)}`;
+    }
+    case "chain.guarded": {
+      const d = event.data;
+      return `:shield: Chain ${link(d.chain_id)} was guarded at pass ${d.pass_number} (${code(d.pass_id)}): ${d.verdict}, and the agent chose ${d.strategy.replaceAll("_", " ")}. Class ${code(d.content_class)}.`;
     }
     case "chain.integrity_finding": {
       const d = event.data;

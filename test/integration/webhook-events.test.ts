@@ -47,7 +47,7 @@ beforeAll(async () => {
   process.env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE = "1";
   const created = await post(webhooksRoute.POST, "/api/v1/webhooks", {
     url: "http://127.0.0.1:9/hook",
-    events: ["chain.collapsed", "chain.integrity_finding", "pass.client_mismatch", "trace.rejected"],
+    events: ["chain.collapsed", "chain.guarded", "chain.integrity_finding", "pass.client_mismatch", "trace.rejected"],
   });
   delete process.env.FLOORLINE_WEBHOOK_ALLOW_PRIVATE;
   expect(created.status).toBe(201);
@@ -70,11 +70,13 @@ describe("events recorded by ingest", () => {
     ).toBe(200);
     const collapsed = await events("chain.collapsed");
     expect(collapsed).toHaveLength(1);
+    // At its collapse point, and why it counts as collapsed: passes went on from under the floor.
     expect(collapsed[0]?.data).toMatchObject({
       chain_id: "ev-a",
       pass_id: "ev-a.p2",
       pass_number: 2,
       verdict: "COLLAPSE_IMMINENT",
+      reasons: ["continued_after_halt", "floor_passed_without_boundary"],
     });
     expect(String(collapsed[0]?.data.directive).length).toBeGreaterThan(0);
     expect(collapsed[0]?.deliveries).toBe(1);
@@ -86,6 +88,84 @@ describe("events recorded by ingest", () => {
     expect(metric(after, collapses) - metric(metricsBefore, collapses)).toBe(1);
     const started = 'floorline_chains_started_total{content_class="events-test"}';
     expect(metric(after, started) - metric(metricsBefore, started)).toBe(1);
+  });
+
+  it("announces a chain the guard saved as guarded, never as collapsed, and counts it apart", async () => {
+    const metricsBefore = (await renderMetrics()).body;
+    // As the SDKs report: the passes, the breach's pass among them, then the boundary that
+    // answers it; each kind of answer on a chain of its own.
+    const answers = [
+      { chain: "ev-g-halt", strategy: "halt" },
+      { chain: "ev-g-restore", strategy: "restore", restore_pass_id: "ev-g-restore.p2" },
+      { chain: "ev-g-accept", strategy: "accept_loss" },
+    ];
+    for (const { chain, strategy, ...rest } of answers) {
+      const passes = [receipt(chain, 1, 0.9), receipt(chain, 2, 0.9), receipt(chain, 3, 0.2)];
+      expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: passes })).status).toBe(201);
+      const boundary = { chain_id: chain, pass_number: 3, strategy, reason: "HALT", ...rest };
+      expect((await post(boundariesRoute.POST, "/api/v1/boundaries", boundary)).status).toBe(201);
+    }
+    // The restored chain goes on from the restored pass's output: still a save.
+    const fromRestored = receipt("ev-g-restore", 4, 0.9, { input_content_hash: "ev-g-restore-h2" });
+    expect((await post(passesRoute.POST, "/api/v1/passes", fromRestored)).status).toBe(201);
+
+    const ours = (e: { data: Record<string, unknown> }) => String(e.data.chain_id).startsWith("ev-g-");
+    expect((await events("chain.collapsed")).filter(ours)).toEqual([]);
+    const guarded = (await events("chain.guarded")).filter(ours);
+    expect(guarded.map((e) => [e.data.chain_id, e.data.strategy, e.data.pass_id, e.data.verdict]).sort()).toEqual([
+      ["ev-g-accept", "accept_loss", "ev-g-accept.p3", "COLLAPSE_IMMINENT"],
+      ["ev-g-halt", "halt", "ev-g-halt.p3", "COLLAPSE_IMMINENT"],
+      ["ev-g-restore", "restore", "ev-g-restore.p3", "COLLAPSE_IMMINENT"],
+    ]);
+    expect(guarded.every((e) => e.deliveries === 1)).toBe(true);
+
+    const after = (await renderMetrics()).body;
+    const collapses = 'floorline_collapses_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
+    expect(metric(after, collapses) - metric(metricsBefore, collapses)).toBe(0);
+    for (const strategy of ["halt", "restore", "accept_loss"]) {
+      const series = `floorline_guarded_total{content_class="events-test",strategy="${strategy}"}`;
+      expect(metric(after, series) - metric(metricsBefore, series), strategy).toBe(1);
+    }
+  });
+
+  it("announces a save that did not hold as a collapse, once, with why", async () => {
+    const metricsBefore = (await renderMetrics()).body;
+    // Halted at its floor, then one more pass anyway; restored, then the next pass from the
+    // breaching output instead.
+    const passes = (chain: string) => [receipt(chain, 1, 0.9), receipt(chain, 2, 0.9), receipt(chain, 3, 0.2)];
+    for (const chain of ["ev-x-halt", "ev-x-restore"])
+      expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: passes(chain) })).status).toBe(201);
+    const boundaries = [
+      { chain_id: "ev-x-halt", pass_number: 3, strategy: "halt", reason: "HALT" },
+      {
+        chain_id: "ev-x-restore",
+        pass_number: 3,
+        strategy: "restore",
+        restore_pass_id: "ev-x-restore.p2",
+        reason: "r",
+      },
+    ];
+    expect((await post(boundariesRoute.POST, "/api/v1/boundaries", { boundaries })).status).toBe(201);
+    const onAnyway = [receipt("ev-x-halt", 4, 0.9), receipt("ev-x-restore", 4, 0.9)];
+    expect((await post(passesRoute.POST, "/api/v1/passes", { receipts: onAnyway })).status).toBe(201);
+    expect((await post(passesRoute.POST, "/api/v1/passes", receipt("ev-x-halt", 5, 0.9))).status).toBe(201);
+
+    const ours = (e: { data: Record<string, unknown> }) => String(e.data.chain_id).startsWith("ev-x-");
+    // Each was announced guarded when its boundary came, and collapsed when it went past the floor.
+    expect(
+      (await events("chain.guarded"))
+        .filter(ours)
+        .map((e) => e.data.chain_id)
+        .sort(),
+    ).toEqual(["ev-x-halt", "ev-x-restore"]);
+    const collapsed = (await events("chain.collapsed")).filter(ours);
+    expect(collapsed.map((e) => [e.data.chain_id, e.data.pass_id, e.data.reasons]).sort()).toEqual([
+      ["ev-x-halt", "ev-x-halt.p3", ["continued_after_halt"]],
+      ["ev-x-restore", "ev-x-restore.p3", ["restore_not_honoured"]],
+    ]);
+    const after = (await renderMetrics()).body;
+    const collapses = 'floorline_collapses_total{content_class="events-test",verdict="COLLAPSE_IMMINENT"}';
+    expect(metric(after, collapses) - metric(metricsBefore, collapses)).toBe(2);
   });
 
   it("records nothing for a refused batch (422) or one that conflicts (409)", async () => {

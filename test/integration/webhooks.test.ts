@@ -35,6 +35,7 @@ const collapsed = (chainId: string) => ({
     pass_number: 4,
     verdict: "COLLAPSE_IMMINENT" as const,
     directive: "halt",
+    reasons: ["continued_after_halt" as const],
   },
   dedupeKey: `chain.collapsed:${chainId}`,
 });

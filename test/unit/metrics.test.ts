@@ -10,6 +10,7 @@ import {
   recordDelivery,
   recordEvaluate,
   recordEvictions,
+  recordGuarded,
   recordIntegrityFindings,
   recordPassesIngested,
   recordRetrieval,
@@ -33,6 +34,7 @@ const CONTRACT_SERIES = [
   "floorline_passes_ingested_total",
   "floorline_client_mismatches_total",
   "floorline_collapses_total",
+  "floorline_guarded_total",
   "floorline_chains_started_total",
   "floorline_integrity_findings_total",
   "floorline_boundaries_total",
@@ -78,6 +80,7 @@ describe("metrics module", () => {
       { content_class: "summary", verdict: "SAFE_TO_COMPRESS", client_mismatch: false },
     ]);
     recordCollapse("summary", "COLLAPSE_IMMINENT");
+    recordGuarded("summary", "restore");
     recordIntegrityFindings(["missing_pass", "missing_pass"]);
     recordBoundaries(["halt"]);
     recordTraceStored();
@@ -97,6 +100,7 @@ describe("metrics module", () => {
     expect(value(body, 'floorline_passes_ingested_total{content_class="summary",verdict="COLLAPSE_IMMINENT"}')).toBe(1);
     expect(value(body, 'floorline_client_mismatches_total{content_class="summary"}')).toBe(1);
     expect(value(body, 'floorline_collapses_total{content_class="summary",verdict="COLLAPSE_IMMINENT"}')).toBe(1);
+    expect(value(body, 'floorline_guarded_total{content_class="summary",strategy="restore"}')).toBe(1);
     expect(value(body, 'floorline_integrity_findings_total{kind="missing_pass"}')).toBe(2);
     expect(value(body, 'floorline_integrity_findings_total{kind="hash_mismatch"}')).toBe(0);
     expect(value(body, 'floorline_boundaries_total{strategy="halt"}')).toBe(1);

@@ -29,6 +29,23 @@ const collapsed: WebhookEvent = {
     pass_number: 4,
     verdict: "COLLAPSE_IMMINENT",
     directive: "HALT <now> & restore",
+    reasons: ["continued_after_halt", "floor_passed_without_boundary"],
+  },
+};
+
+const guarded: WebhookEvent = {
+  id: "evt_2",
+  type: "chain.guarded",
+  created_at: "2026-11-30T12:00:00.000Z",
+  url: "http://127.0.0.1:3000/chains/run%2043",
+  data: {
+    chain_id: "run 43",
+    content_class: "summary",
+    pass_id: "p5",
+    pass_number: 5,
+    verdict: "FLOOR_BREACH_DETECTED",
+    directive: "HALT: unparseable",
+    strategy: "accept_loss",
   },
 };
 
@@ -77,10 +94,20 @@ describe("webhook payloads", () => {
     expect(body.text).toContain("<http://127.0.0.1:3000/chains/run%2042|run 42>");
     expect(body.text).toContain("HALT &lt;now&gt; &amp; restore");
     expect(body.text).not.toContain("<now>");
+    // Why it counts as collapsed, in words.
+    expect(body.text).toContain("continued after halt, floor passed without boundary");
+  });
+
+  it("says in Slack what a guarded chain's agent did at the floor", () => {
+    const { text } = JSON.parse(renderBody(guarded, "slack"));
+    expect(text).toContain("<http://127.0.0.1:3000/chains/run%2043|run 43> was guarded at pass 5");
+    expect(text).toContain("the agent chose accept loss");
+    expect(text).not.toContain("collapsed");
   });
 
   it("links each event to its page", () => {
     expect(pageUrl("http://h:1/", collapsed)).toBe("http://h:1/chains/run%2042");
+    expect(pageUrl("http://h:1/", guarded)).toBe("http://h:1/chains/run%2043");
     expect(
       pageUrl("http://h:1", {
         type: "trace.rejected",
