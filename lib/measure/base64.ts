@@ -11,7 +11,7 @@ function sextet(c: number): number {
 }
 
 /** The bytes of strict base64, or null when it is not. */
-export function decodeBase64(s: string): Uint8Array | null {
+function decodeBase64(s: string): Uint8Array | null {
   if (s.length % 4 !== 0) return null;
   let pad = 0;
   if (s.endsWith("==")) pad = 2;

@@ -4,7 +4,7 @@
 // answers never depend on a collision. This is what lets the measurement work on ids and typed
 // arrays instead of building a string or an object per token.
 
-export const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 16777619;
 
 /** A final mix so the table's low bits depend on every character. */

@@ -104,7 +104,7 @@ function forEachNeighbours(lexicon: Lexicon, doc: TextDoc, visit: (a: number, b:
  * (`shared`), how many are neighbours in the source too (`kept`), and how many a random order
  * of the content's tokens would keep on average (`chance`).
  */
-export interface OrderEvidence {
+interface OrderEvidence {
   shared: number;
   kept: number;
   chance: number;

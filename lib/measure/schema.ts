@@ -5,7 +5,7 @@
 // the place of the first, as a Map does).
 import { JSON_NUMBER_ERRORS, jsonNumberEnd, readJsonString } from "./json-escape";
 
-export interface JNumber {
+interface JNumber {
   num: string;
 }
 export type JValue = Map<string, JValue> | JValue[] | string | JNumber | boolean | null;

@@ -59,7 +59,7 @@ export function readCapitals(store: TokenStore, a: number, b: number): void {
 }
 
 /** Logs: at least two non-empty lines, at least half of them led by a time or a level. */
-export function isLogText(doc: TextDoc): boolean {
+function isLogText(doc: TextDoc): boolean {
   const { store } = doc;
   const infos = store.lexicon.infos;
   let nonEmpty = 0;

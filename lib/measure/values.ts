@@ -4,7 +4,7 @@ import { asciiLower, isDigit } from "./chars";
 
 // --- numbers, dates, times ---
 
-export interface NumberRead {
+interface NumberRead {
   value: string;
   end: number;
 }
@@ -117,11 +117,11 @@ export function digitsAt(s: string, i: number, n: number): number {
   return v;
 }
 
-export function validDate(y: number, m: number, d: number): boolean {
+function validDate(y: number, m: number, d: number): boolean {
   return y >= 1000 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-export const dateKey = (y: number, m: number, d: number) => `d:${y}-${pad2(m)}-${pad2(d)}`;
+const dateKey = (y: number, m: number, d: number) => `d:${y}-${pad2(m)}-${pad2(d)}`;
 
 /** YYYY-MM-DD or YYYY/MM/DD at the start of `s`: [key, length] or null. */
 export function readIsoDate(s: string): [string, number] | null {
