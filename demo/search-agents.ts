@@ -2,7 +2,8 @@
 // API's answer crushed pass after pass by one of several agents through the TypeScript SDK.
 // Careful agents protect the fields the consumer needs (`results.url`, `results.title`) and
 // stay healthy; careless ones crush until the title goes, which breaks the schema: some go on
-// regardless, some restore, one accepts the loss. What the floor in force (density 0.3) misses
+// regardless (failures), some are guarded and restore, or halt where the size floor comes
+// first (saves, not failures). What the floor in force (density 0.3) misses
 // and what stricter floors would catch comes out of the measured densities, not out of numbers
 // chosen for it (docs/recommendation.md works the outcome through).
 import { crushJson } from "../lib/compressors/json-crusher";
@@ -11,9 +12,10 @@ import type { Floorline, Policy } from "../sdk/typescript/src/index";
 /**
  * Picks the generator's sequence. Most sequences give the same picture (the floor in force
  * misses every failure; a size floor catches most, at a cost); this one also gives three
- * different options, so that the recommendation has something to choose between.
+ * different options, so that the recommendation has something to choose between, with the
+ * chains the guard saved counted as saves (docs/recommendation.md).
  */
-const SEED = 22;
+const SEED = 20;
 
 export const SEARCH_CLASS = "search-results";
 

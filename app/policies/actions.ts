@@ -32,6 +32,7 @@ export const previewFloorChange = serverAction(
       chains: profile.chains,
       failures: profile.failures,
       healthy: profile.healthy,
+      guarded: profile.guarded,
       inForce: outcomeOf(profile, policy),
       proposed: outcomeOf(profile, proposed.data),
       movements: summariseWhatIf(replayed, 0).counts,

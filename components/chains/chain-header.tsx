@@ -6,6 +6,13 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LiveUpdates } from "./live-updates";
 
+/** What happened at the chain's first floor, in the words of its status: before and after the pass. */
+function floorWords(statuses: ChainSummaryWire["statuses"]): [string, string] {
+  if (statuses.includes("guarded")) return ["guarded at", ""];
+  if (statuses.includes("collapsed")) return ["collapsed at", ""];
+  return ["floor reached at", "no boundary yet"];
+}
+
 export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
   const collapse = summary.collapse_point;
   return (
@@ -29,11 +36,14 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <span data-testid="collapse-summary">
           {collapse ? (
             <>
-              collapsed at{" "}
+              {floorWords(summary.statuses)[0]}{" "}
               <a href={chainHref(summary.chain_id, { pass: collapse.pass_id, from: collapse.pass_number })}>
                 pass {collapse.pass_number}
               </a>{" "}
               <VerdictBadge verdict={collapse.verdict} />
+              {floorWords(summary.statuses)[1] ? (
+                <span className="muted"> {floorWords(summary.statuses)[1]}</span>
+              ) : null}
             </>
           ) : (
             "no collapse"

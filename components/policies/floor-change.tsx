@@ -277,7 +277,7 @@ function Effect({ preview }: { preview: FloorPreview | null }) {
     ["Failures caught", String(preview.inForce.failures_caught), String(preview.proposed.failures_caught)],
     ["Failures missed", String(preview.inForce.failures_missed), String(preview.proposed.failures_missed)],
     [
-      "Healthy chains halted early",
+      preview.guarded > 0 ? "Healthy or guarded chains halted early" : "Healthy chains halted early",
       String(preview.inForce.healthy_halted_early),
       String(preview.proposed.healthy_halted_early),
     ],
@@ -291,7 +291,8 @@ function Effect({ preview }: { preview: FloorPreview | null }) {
       <ScrollBox label="Effect on the recorded chains">
         <table className="data">
           <caption className="muted small">
-            On the {preview.chains} recorded chain(s): {preview.failures} failing, {preview.healthy} healthy
+            On the {preview.chains} recorded chain(s): {preview.failures} failing, {preview.guarded} guarded,{" "}
+            {preview.healthy} healthy
           </caption>
           <thead>
             <tr>

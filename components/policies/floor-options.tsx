@@ -11,7 +11,7 @@ import { type FloorInForce, SaveFloorButton } from "./floor-change";
 export type FloorOptionsData =
   | {
       kind: "ok";
-      based_on: { chains: number; healthy: number; failures: number; passes: number };
+      based_on: { chains: number; healthy: number; guarded: number; failures: number; passes: number };
       current: Outcome;
       options: (Outcome & { name: OptionName; policy: CompressionPolicy })[];
     }
@@ -57,8 +57,9 @@ export function FloorOptions({
     <>
       <p className="muted small">
         From {on.chains} recorded chains ({on.passes} passes): {on.failures} failed (a broken pass, or a restore or
-        accept-loss boundary), {on.healthy} did not. A floor catches a failure when the guard would have halted the
-        chain at an earlier pass.
+        accept-loss boundary, that the guard did not save), {on.guarded} guarded (the guard stopped them at a floor and
+        the agent obeyed: saves, counted with the healthy ones), {on.healthy} healthy. A floor catches a failure when
+        the guard would have halted the chain at an earlier pass.
       </p>
       <div className="floor-options" data-testid="floor-options">
         <OptionCard title={`In force (${inForce.version === 0 ? "default" : `v${inForce.version}`})`} policy={current}>

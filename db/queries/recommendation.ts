@@ -12,6 +12,7 @@ import {
   recommendFloors,
   unpackChains,
 } from "@/lib/recommend";
+import { chainStatusCondition } from "./chains";
 import { getPolicy } from "./policies";
 
 /**
@@ -30,7 +31,7 @@ export async function getClassChains(contentClass: string, executor?: Executor):
   const handle = executor ? null : await getHandle();
   const db = executor ?? (await getDb());
   const parts = handle?.driver === "postgres" ? PARALLEL_READS : 1;
-  const [bounds, boundaries, measured] = await Promise.all([
+  const [bounds, boundaries, measured, guarded] = await Promise.all([
     parts > 1 ? chainIdBounds(db, contentClass, parts) : Promise.resolve([]),
     queryRows(
       db,
@@ -42,9 +43,17 @@ export async function getClassChains(contentClass: string, executor?: Executor):
       { chain_id: col.text, pass_number: col.int },
     ),
     followsMeasurement(db, contentClass),
+    // The class's saves: where the guard stopped each (its collapse point), through chains_class_activity_idx.
+    queryRows(
+      db,
+      sql`select chain_id, collapse_pass_number as pass_number from chains
+          where content_class = ${contentClass} and ${chainStatusCondition("guarded")} and collapse_pass_number is not null`,
+      { chain_id: col.text, pass_number: col.int },
+    ),
   ]);
   const failureBoundaries = new Map(boundaries.map((b) => [b.chain_id, b.pass_number]));
-  return readClassChains(db, contentClass, bounds, failureBoundaries, measured);
+  const guardedAt = new Map(guarded.map((g) => [g.chain_id, g.pass_number]));
+  return readClassChains(db, contentClass, bounds, failureBoundaries, measured, guardedAt);
 }
 
 /** Whether the class's policy in force says `density_source: measured` (docs/measurement.md). */
@@ -119,6 +128,8 @@ export async function readClassChains(
   failureBoundaries: ReadonlyMap<string, number>,
   /** Replay on measured density where there is one (a class with `density_source: measured`). */
   measured = false,
+  /** The guarded chains' floors (`RecordedChain.guarded_at`). */
+  guarded: ReadonlyMap<string, number> = new Map(),
 ): Promise<ChainColumns> {
   const ranges = Array.from({ length: bounds.length + 1 }, (_, i) => [bounds[i - 1], bounds[i]] as const);
   const parts = await Promise.all(
@@ -158,6 +169,7 @@ export async function readClassChains(
         densities: row.densities ?? new Uint8Array(0),
         broken: row.broken ?? "",
         failureBoundaries,
+        guarded,
       });
     }),
   );
@@ -167,7 +179,7 @@ export async function readClassChains(
 /**
  * The pass number of a chain's failure in a class (its first broken pass or its first restore
  * / accept_loss boundary, as `failureOf` finds it), found in the database; null for a healthy
- * chain or one with no pass of the class.
+ * chain, a guarded one (a save, not a failure) or one with no pass of the class.
  */
 export async function getChainFailure(chainId: string, contentClass: string): Promise<number | null> {
   const db = await getDb();
@@ -176,6 +188,7 @@ export async function getChainFailure(chainId: string, contentClass: string): Pr
     await queryRows(
       db,
       sql`select case when exists (select 1 from passes where chain_id = ${chainId} and content_class = ${contentClass})
+          and not exists (select 1 from chains where chain_id = ${chainId} and ${chainStatusCondition("guarded")})
         then least(
           (select pass_number from passes where chain_id = ${chainId} and content_class = ${contentClass}
             and (not is_parseable or not schema_valid or (

@@ -29,6 +29,11 @@ export interface RecordedChain {
   /** In the order they were recorded; replay order is by pass number, ties in this order. */
   passes: readonly RecordedPass[];
   boundaries?: readonly RecordedBoundary[];
+  /**
+   * For a guarded chain (its status: the guard reached a floor and the agent obeyed through a
+   * boundary), the pass number of that floor, its collapse point. A save, not a failure.
+   */
+  guarded_at?: number | null;
 }
 
 export interface ChainColumns {
@@ -42,6 +47,8 @@ export interface ChainColumns {
   broken: Uint8Array;
   /** Per chain: the least pass number of a restore or accept_loss boundary, Infinity if none. */
   boundaryFailure: Float64Array;
+  /** Per chain: where the guard stopped it when it is guarded (RecordedChain.guarded_at), Infinity otherwise. */
+  guardedAt: Float64Array;
 }
 
 /** Boundaries that say content was already lost; a halt boundary is the guard doing its job. */
@@ -69,6 +76,7 @@ export function toColumns(chains: readonly RecordedChain[]): ChainColumns {
     density: new Float64Array(total),
     broken: new Uint8Array(total),
     boundaryFailure: new Float64Array(chains.length),
+    guardedAt: new Float64Array(chains.length),
   };
   let at = 0;
   chains.forEach((chain, c) => {
@@ -85,16 +93,34 @@ export function toColumns(chains: readonly RecordedChain[]): ChainColumns {
       if (isFailureBoundary(b.strategy) && b.pass_number < boundary) boundary = b.pass_number;
     }
     cols.boundaryFailure[c] = boundary;
+    cols.guardedAt[c] = chain.guarded_at ?? Number.POSITIVE_INFINITY;
   });
   cols.offsets[chains.length] = at;
   return cols;
 }
 
 /**
+ * Where a guarded chain ends for the recommendation, null for any other chain: at the floor
+ * the guard stopped it at, or at its first broken pass if one comes before (the guard stops
+ * there under any floor). A floor that stops the chain before that pass halts it early.
+ */
+export function guardedEndOf(cols: ChainColumns, c: number): number | null {
+  const floor = cols.guardedAt[c]!;
+  if (!Number.isFinite(floor)) return null;
+  for (let i = cols.offsets[c]!; i < cols.offsets[c + 1]!; i++) {
+    if (cols.passNumber[i]! >= floor) break;
+    if (cols.broken[i]!) return cols.passNumber[i]!;
+  }
+  return floor;
+}
+
+/**
  * The pass number of chain c's failure: its first broken pass or its first restore /
- * accept_loss boundary, whichever comes first; null for a healthy chain.
+ * accept_loss boundary, whichever comes first; null for a healthy chain, and for a guarded
+ * one: the guard stopped it there and its agent obeyed, a save rather than a failure.
  */
 export function failureOf(cols: ChainColumns, c: number): number | null {
+  if (Number.isFinite(cols.guardedAt[c]!)) return null;
   let failure = cols.boundaryFailure[c]!;
   for (let i = cols.offsets[c]!; i < cols.offsets[c + 1]!; i++) {
     if (cols.passNumber[i]! >= failure) break;
@@ -122,6 +148,8 @@ interface PackedChains {
   broken: string;
   /** Least pass number of a restore or accept_loss boundary, for the chains that have one. */
   failureBoundaries: ReadonlyMap<string, number>;
+  /** The guarded chains' floors (RecordedChain.guarded_at); none when absent. */
+  guarded?: ReadonlyMap<string, number>;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -191,7 +219,9 @@ export function unpackChains(packed: PackedChains): ChainColumns {
   for (let i = 0; i < total; i++) broken[i] = packed.broken.charCodeAt(i) === 49 ? 1 : 0;
   const boundaryFailure = new Float64Array(n);
   for (let c = 0; c < n; c++) boundaryFailure[c] = packed.failureBoundaries.get(packed.chainIds[c]!) ?? Infinity;
-  const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure };
+  const guardedAt = new Float64Array(n);
+  for (let c = 0; c < n; c++) guardedAt[c] = packed.guarded?.get(packed.chainIds[c]!) ?? Infinity;
+  const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure, guardedAt };
   ensureReplayOrder(cols);
   return cols;
 }
@@ -209,6 +239,7 @@ export function concatColumns(parts: readonly ChainColumns[]): ChainColumns {
     density: new Float64Array(passes),
     broken: new Uint8Array(passes),
     boundaryFailure: new Float64Array(chains),
+    guardedAt: new Float64Array(chains),
   };
   let chainAt = 0;
   let passAt = 0;
@@ -216,6 +247,7 @@ export function concatColumns(parts: readonly ChainColumns[]): ChainColumns {
     const n = p.chainIds.length;
     for (let c = 0; c < n; c++) out.offsets[chainAt + c] = passAt + p.offsets[c]!;
     out.boundaryFailure.set(p.boundaryFailure, chainAt);
+    out.guardedAt.set(p.guardedAt, chainAt);
     out.passNumber.set(p.passNumber, passAt);
     out.sizeBytes.set(p.sizeBytes, passAt);
     out.density.set(p.density, passAt);

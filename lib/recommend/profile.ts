@@ -13,13 +13,14 @@
 // is under its minimum. test/unit/recommend-equivalence.test.ts checks this against a replay
 // through the guard itself on random chains and floors.
 import type { CompressionPolicy } from "@/lib/guard/guard";
-import { type ChainColumns, failureOf } from "./chains";
+import { type ChainColumns, failureOf, guardedEndOf } from "./chains";
 
 export interface Outcome {
   failures_caught: number;
   failures_missed: number;
+  /** Healthy and guarded chains the floor would have stopped before their end (a guarded chain's end: its floor). */
   healthy_halted_early: number;
-  /** Over healthy chains, bytes saved up to the halt (or the end) / bytes saved as recorded; 1 when none were saved. */
+  /** Over healthy and guarded chains, bytes saved up to the halt (or the end) / bytes saved as recorded; 1 when none were saved. */
   compression_kept: number;
 }
 
@@ -35,10 +36,18 @@ export interface ClassProfile {
   chains: number;
   passes: number;
   healthy: number;
+  /**
+   * Guarded chains: saves, not failures. Each counts like a healthy chain that ended at the
+   * floor the guard stopped it at: a floor that stops it before that pass halts it early.
+   */
+  guarded: number;
   failures: number;
   /** Failing chains with a pass the guard could stop at before the failure: over passes 2..k-1. */
   catchable: Aggregates & { count: number };
-  /** Healthy chains with a pass the guard could stop at before their last: over passes 2..last-1. */
+  /**
+   * Healthy chains with a pass the guard could stop at before their last: over passes
+   * 2..last-1 (for a guarded chain, the passes before its floor).
+   */
   haltable: Aggregates & {
     count: number;
     /** Those passes, as [zoneStart, zoneEnd) into cols. */
@@ -47,7 +56,7 @@ export interface ClassProfile {
     firstSize: Float64Array;
     recordedSaving: Float64Array;
   };
-  /** Bytes saved as recorded, over every healthy chain. */
+  /** Bytes saved as recorded, over every healthy and guarded chain (a guarded one up to the pass before its floor). */
   recordedSaving: number;
 }
 
@@ -73,6 +82,7 @@ export function profileChains(cols: ChainColumns): ClassProfile {
     recordedSaving: new Float64Array(n),
   };
   let healthy = 0;
+  let guarded = 0;
   let failures = 0;
   let recordedSaving = 0;
   const { offsets, passNumber, sizeBytes, density } = cols;
@@ -82,10 +92,11 @@ export function profileChains(cols: ChainColumns): ClassProfile {
     const end = offsets[c + 1]!;
     if (start === end) continue;
     const failure = failureOf(cols, c);
+    const guardedEnd = guardedEndOf(cols, c);
     // The guard never stops at a pass numbered 0 or 1, so the zone starts past them.
     let zoneStart = start;
     while (zoneStart < end && passNumber[zoneStart]! < 2) zoneStart++;
-    const limit = failure ?? passNumber[end - 1]!;
+    const limit = failure ?? guardedEnd ?? passNumber[end - 1]!;
     let zoneEnd = zoneStart;
     let maxPass = 0;
     let minSize = Number.POSITIVE_INFINITY;
@@ -98,8 +109,15 @@ export function profileChains(cols: ChainColumns): ClassProfile {
     }
     const target = failure === null ? haltable : catchable;
     if (failure === null) {
-      healthy++;
-      const saving = Math.max(sizeBytes[start]! - sizeBytes[end - 1]!, 0);
+      if (guardedEnd !== null) guarded++;
+      else healthy++;
+      // What the recording kept: the last pass, or, for a guarded chain, the last pass before its end.
+      let kept = end - 1;
+      if (guardedEnd !== null) {
+        kept = start;
+        while (kept + 1 < end && passNumber[kept + 1]! < limit) kept++;
+      }
+      const saving = Math.max(sizeBytes[start]! - sizeBytes[kept]!, 0);
       recordedSaving += saving;
       if (zoneEnd > zoneStart) {
         haltable.zoneStart[haltable.count] = zoneStart;
@@ -122,6 +140,7 @@ export function profileChains(cols: ChainColumns): ClassProfile {
     chains: n,
     passes: offsets[n]!,
     healthy,
+    guarded,
     failures,
     catchable,
     haltable,

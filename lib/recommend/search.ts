@@ -30,7 +30,8 @@ interface FloorOption extends Outcome {
 }
 
 export interface Recommendation {
-  based_on: { chains: number; healthy: number; failures: number; passes: number };
+  /** `chains` = `healthy` + `guarded` + `failures`. */
+  based_on: { chains: number; healthy: number; guarded: number; failures: number; passes: number };
   current: Outcome;
   options: FloorOption[];
 }
@@ -415,6 +416,7 @@ export function recommendFloors(
       based_on: {
         chains: profile.chains,
         healthy: profile.healthy,
+        guarded: profile.guarded,
         failures: profile.failures,
         passes: profile.passes,
       },

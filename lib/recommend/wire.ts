@@ -37,6 +37,8 @@ export type FloorPreview =
       chains: number;
       failures: number;
       healthy: number;
+      /** Saves: counted with the healthy chains for halting early (lib/recommend/profile.ts). */
+      guarded: number;
       inForce: Outcome;
       proposed: Outcome;
       movements: Record<Movement, number>;

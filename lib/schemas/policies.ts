@@ -81,14 +81,30 @@ export const policyWithVersionsSchema = policyWireSchema.extend({ versions: z.ar
 const outcomeShape = {
   failures_caught: count,
   failures_missed: count,
-  healthy_halted_early: count,
-  compression_kept: z.number().min(0).max(1),
+  healthy_halted_early: count.describe(
+    "healthy and guarded chains the floor would have stopped before their end (a guarded chain ends at the floor the guard stopped it at)",
+  ),
+  compression_kept: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("over healthy and guarded chains, bytes saved up to where the floor stops them over bytes saved as recorded"),
 };
 
 export const recommendationSchema = z
   .object({
     content_class: z.string(),
-    based_on: z.object({ chains: count, healthy: count, failures: count, passes: count }),
+    based_on: z.object({
+      chains: count.describe("healthy + guarded + failures"),
+      healthy: count,
+      guarded: count.describe(
+        "chains whose guard reached a floor and whose agent obeyed through a boundary (status `guarded`): saves, not failures",
+      ),
+      failures: count.describe(
+        "chains with a pass unparseable or schema-invalid, or a restore or accept_loss boundary, that are not guarded",
+      ),
+      passes: count,
+    }),
     current: z.object({ version: count, policy: z.object(floorShape), ...outcomeShape }),
     options: z.array(z.object({ name: z.string(), policy: z.object(floorShape), ...outcomeShape })),
   })

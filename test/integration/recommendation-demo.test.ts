@@ -16,26 +16,28 @@ describe("demo recommendation", () => {
     );
     expect(answer.status, answer.text).toBe(200);
     const { based_on, current, options } = answer.body;
-    expect(based_on).toMatchObject({ chains: 36, healthy: 22, failures: 14 });
-    expect(current).toMatchObject({ failures_caught: 0, failures_missed: 14, healthy_halted_early: 0 });
+    // Four careless agents were guarded (three restored, one halted at the size floor): saves,
+    // not among the failures.
+    expect(based_on).toMatchObject({ chains: 36, healthy: 22, guarded: 4, failures: 10 });
+    expect(current).toMatchObject({ failures_caught: 0, failures_missed: 10, healthy_halted_early: 0 });
     const byName = Object.fromEntries(options.map((o: { name: string }) => [o.name, o]));
     // docs/recommendation.md works these out from the chains' measured sizes and densities.
     expect(byName.lenient).toMatchObject({
-      policy: { min_size_bytes: 520, min_semantic_density: 0.34, max_pass_number: 10 },
-      failures_caught: 2,
+      policy: { min_size_bytes: 512, min_semantic_density: 0.36, max_pass_number: 10 },
+      failures_caught: 1,
       healthy_halted_early: 0,
       compression_kept: 1,
     });
     expect(byName.balanced).toMatchObject({
-      policy: { min_size_bytes: 720, min_semantic_density: 0.3, max_pass_number: 10 },
-      failures_caught: 9,
-      healthy_halted_early: 1,
+      policy: { min_size_bytes: 700, min_semantic_density: 0.3, max_pass_number: 10 },
+      failures_caught: 6,
+      healthy_halted_early: 3,
     });
     expect(byName.strict).toMatchObject({
-      policy: { min_size_bytes: 880, min_semantic_density: 0.3, max_pass_number: 10 },
-      failures_caught: 12,
+      policy: { min_size_bytes: 830, min_semantic_density: 0.3, max_pass_number: 10 },
+      failures_caught: 8,
       failures_missed: 2,
-      healthy_halted_early: 6,
+      healthy_halted_early: 7,
     });
     expect(byName.strict.compression_kept).toBeLessThan(byName.balanced.compression_kept);
     expect(byName.balanced.compression_kept).toBeLessThan(1);

@@ -8,6 +8,7 @@ import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { GET as getRecommendation } from "@/app/api/v1/policies/[content_class]/recommendation/route";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, countRows, expectError, post } from "./api-helpers";
+import { getChainFailure } from "@/db/queries/recommendation";
 
 setUpTestDatabase();
 
@@ -102,7 +103,7 @@ describe("floor recommendation", () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({
       content_class: "tool-json",
-      based_on: { chains: 16, healthy: 10, failures: 6, passes: 48 },
+      based_on: { chains: 16, healthy: 10, guarded: 0, failures: 6, passes: 48 },
       current: {
         version: 1,
         policy: { min_size_bytes: 100, min_semantic_density: 0.3, max_pass_number: 10 },
@@ -138,6 +139,46 @@ describe("floor recommendation", () => {
         },
       ],
     });
+  });
+
+  it("counts a chain the guard saved as a save, not a failure, and gives it no failure to show", async () => {
+    const floor = { min_size_bytes: 100, min_semantic_density: 0.3, max_pass_number: 10 };
+    const put = await call(
+      putPolicy,
+      jsonRequest("/api/v1/policies/saves", { method: "PUT", body: floor }),
+      params({ content_class: "saves" }),
+    );
+    expect(put.status).toBe(201);
+    // Both break at pass 3 (unparseable: FLOOR_BREACH_DETECTED). One agent restores pass 2 at
+    // that floor; the other goes on from the broken output.
+    const saved = chain("sv-saved", 0.35, { broken: true, contentClass: "saves" });
+    const failed = [
+      ...chain("sv-failed", 0.35, { broken: true, contentClass: "saves" }),
+      { ...chain("sv-failed", 0.35, { contentClass: "saves" })[2], pass_id: "sv-failed.p4", pass_number: 4 },
+    ];
+    const healthy = ["1", "2", "3", "4", "5", "6", "7", "8"].flatMap((n) =>
+      chain(`sv-h-${n}`, 0.9, { contentClass: "saves" }),
+    );
+    await ingest([...saved, ...failed, ...healthy]);
+    const boundary = await post(postBoundaries, "/api/v1/boundaries", {
+      chain_id: "sv-saved",
+      pass_number: 3,
+      strategy: "restore",
+      reason: "HALT: unparseable",
+      restore_pass_id: "sv-saved.p2",
+    });
+    expect(boundary.status, boundary.text).toBe(201);
+
+    const answer = await recommendation("saves");
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.based_on).toEqual({ chains: 10, healthy: 8, guarded: 1, failures: 1, passes: 31 });
+    expect(answer.body.current).toMatchObject({ failures_caught: 0, failures_missed: 1 });
+    // The floor that catches the failure at pass 2 (density over 0.35) stops the save there too,
+    // before the floor the guard stopped it at: halted early.
+    const strict = answer.body.options.find((o: { name: string }) => o.name === "strict");
+    expect(strict).toMatchObject({ failures_caught: 1, healthy_halted_early: 1 });
+    expect(await getChainFailure("sv-saved", "saves")).toBeNull();
+    expect(await getChainFailure("sv-failed", "saves")).toBe(3);
   });
 
   it("keeps a floor save's note with its version; a note alone is no change", async () => {

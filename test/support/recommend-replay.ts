@@ -7,6 +7,7 @@ import {
   failureOf,
   type FloorHalt,
   inReplayOrder,
+  isBroken,
   type OptionCatch,
   type RecordedChain,
   savedUpTo,
@@ -14,7 +15,7 @@ import {
 } from "@/lib/recommend";
 
 export interface ChainReplay {
-  /** Pass number of the chain's failure; null for a healthy chain. */
+  /** Pass number of the chain's failure; null for a healthy or guarded chain. */
   failure: number | null;
   /** The first pass the guard would not have let through under the floor, if any. */
   halt: FloorHalt | null;
@@ -72,9 +73,14 @@ export function replayChain(chain: RecordedChain, floor: CompressionPolicy): Cha
     };
   }
   const first = passes[0]!.current_size_bytes;
-  const last = passes[passes.length - 1]!;
+  // A guarded chain counts as a healthy one that ended where the guard stopped it (its floor,
+  // or a broken pass before it): the passes before that are what the recording kept.
+  const broken = passes.find((p) => isBroken(p))?.pass_number ?? Number.POSITIVE_INFINITY;
+  const end = chain.guarded_at == null ? null : Math.min(chain.guarded_at, broken);
+  const kept = end === null ? passes : passes.filter((p) => p.pass_number < end);
+  const last = kept[kept.length - 1] ?? passes[0]!;
   const recorded = Math.max(first - last.current_size_bytes, 0);
-  const haltedEarly = halt !== null && halt.pass_number < last.pass_number;
+  const haltedEarly = halt !== null && halt.pass_number < (end ?? last.pass_number);
   return {
     failure,
     halt,

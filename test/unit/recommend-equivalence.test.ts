@@ -46,7 +46,9 @@ function randomChain(rand: () => number, id: string, opts: { monotone?: boolean 
     rand() < 0.25
       ? [{ pass_number: Math.floor(rand() * (n + 1)), strategy: pick(["halt", "restore", "accept_loss"] as const) }]
       : [];
-  return { chain_id: id, passes, boundaries };
+  // Some chains are guarded (their status): saved at a floor, mostly at a pass of theirs.
+  const guarded_at = rand() < 0.2 ? (rand() < 0.8 ? pick(passes).pass_number : Math.floor(rand() * (n + 2))) : null;
+  return { chain_id: id, passes, boundaries, guarded_at };
 }
 
 function randomFloor(rand: () => number): CompressionPolicy {

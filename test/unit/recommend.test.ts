@@ -83,7 +83,7 @@ describe("recommendFloors on hand-worked classes", () => {
       healthy(0.7),
       ...Array.from({ length: 7 }, () => healthy(0.9)),
     ]);
-    expect(r.based_on).toEqual({ chains: 15, healthy: 10, failures: 5, passes: 45 });
+    expect(r.based_on).toEqual({ chains: 15, healthy: 10, guarded: 0, failures: 5, passes: 45 });
     expect(r.current).toEqual({
       failures_caught: 0,
       failures_missed: 5,
@@ -230,6 +230,50 @@ describe("recommendFloors on hand-worked classes", () => {
       healthy_halted_early: 1,
     });
     expect(option(r, "balanced")).toMatchObject({ policy: { max_pass_number: 5 }, failures_caught: 3 });
+  });
+});
+
+describe("guarded chains", () => {
+  /** Broken at pass 3 like `failing`, but the guard stopped it there and the agent obeyed. */
+  const saved = (density: number): RecordedChain => ({ ...failing(density), guarded_at: 3 });
+
+  it("are saves, not failures: counted apart, and never caught or missed", () => {
+    const r = recommend([
+      ...Array.from({ length: 4 }, () => failing(0.35)),
+      ...Array.from({ length: 3 }, () => saved(0.9)),
+      ...Array.from({ length: 5 }, () => healthy(0.9)),
+    ]);
+    expect(r.based_on).toEqual({ chains: 12, healthy: 5, guarded: 3, failures: 4, passes: 36 });
+    // A density floor over 0.35 catches the four failures at pass 2 and stops no other chain.
+    expect(option(r, "strict")).toMatchObject({ failures_caught: 4, failures_missed: 0, healthy_halted_early: 0 });
+    expect(r.current).toMatchObject({ failures_caught: 0, failures_missed: 4 });
+  });
+
+  it("are halted early by a floor that stops them before the pass the guard stopped them at", () => {
+    // Saved at pass 4 (500 bytes, broken), so the recording kept pass 3: 400 bytes saved, as
+    // much as a healthy chain. The failures sit at 0.5 at pass 2, the saves at 0.4: a floor
+    // that catches the failures stops the saves at pass 2, keeping 200 of their 400 bytes.
+    const savedAt4 = (): RecordedChain => ({
+      chain_id: `g${seq++}`,
+      passes: [pass(1, 0.95), pass(2, 0.4), pass(3, 0.95), pass(4, 0.95, { schema_valid: false })],
+      guarded_at: 4,
+    });
+    const r = recommend([
+      ...Array.from({ length: 3 }, () => failing(0.5)),
+      ...Array.from({ length: 3 }, savedAt4),
+      ...Array.from({ length: 4 }, () => healthy(0.9)),
+    ]);
+    expect(r.based_on).toMatchObject({ healthy: 4, guarded: 3, failures: 3 });
+    const strict = option(r, "strict");
+    expect(strict).toMatchObject({ failures_caught: 3, healthy_halted_early: 3 });
+    expect(strict.compression_kept).toBeCloseTo((7 * 400 - 3 * 200) / (7 * 400), 12);
+    expect(option(r, "lenient")).toMatchObject({ failures_caught: 0, healthy_halted_early: 0 });
+  });
+
+  it("have no failure for the chain page to show", () => {
+    expect(failureOf(toColumns([saved(0.9)]), 0)).toBeNull();
+    expect(catchesOf(saved(0.9), [{ name: "strict", policy: CURRENT }])).toBeNull();
+    expect(failureOf(toColumns([failing(0.9)]), 0)).toBe(3);
   });
 });
 
