@@ -15,7 +15,7 @@ const FIGURES: Figure[] = [
   {
     key: "chains_collapsed",
     label: "Chains collapsed",
-    hint: "went past a floor: on after a HALT, a restore ignored, a floor pass used",
+    hint: "went past a floor: on after a HALT or with no boundary, or a restore ignored",
     tone: "alert",
   },
   {

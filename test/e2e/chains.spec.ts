@@ -36,6 +36,24 @@ test.describe("chains list", () => {
     await expect(page.getByTestId("chains-table")).toContainText("No chains match these filters.");
   });
 
+  test("the default order puts the chains that need attention first", async ({ page }) => {
+    await page.goto("/chains?q=demo-");
+    await expect(page.getByTestId("filter-sort")).toHaveValue("attention");
+    const demo = async () => (await chainIds(page)).filter((id) => DEMO.includes(id));
+    await expect.poll(demo).toHaveLength(DEMO.length);
+    const order = await demo();
+    // The two that went past their floor, then the three with other problems (receipts that do
+    // not hold together, content and measurement that contradict the claims), then the healthy
+    // chain and the save.
+    expect(order.slice(0, 2).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
+    expect(order.slice(2, 5).sort()).toEqual(["demo-broken-receipts", "demo-claimed-density", "demo-content-check"]);
+    expect(order.slice(5).sort()).toEqual(["demo-encoding-degradation", "demo-healthy-orders"]);
+    // The plain newest-first order is one choice away.
+    await page.getByTestId("filter-sort").selectOption({ label: "Last activity" });
+    await page.getByTestId("filter-apply").click();
+    await expect(page).toHaveURL(/sort=last_activity/);
+  });
+
   test("the measured density stands beside the claim, and its sort puts the void first", async ({ page }) => {
     await page.goto("/chains?q=demo-");
     await page.getByTestId("filter-sort").selectOption({ label: "Lowest measured density" });

@@ -33,11 +33,14 @@ test("each overview figure opens a list of exactly the chains it counts", async 
       }).toPass({ timeout: 30_000 });
     }
   }
-  // The demo: three chains collapsed, and one each ignored a HALT and a restore.
+  // The demo: two chains collapsed (one each ignored a HALT and a restore), one was guarded.
   await page.goto("/?range=all");
   expect(
     number(await page.getByTestId("figure-chains_collapsed").locator(".value").textContent()),
-  ).toBeGreaterThanOrEqual(3);
+  ).toBeGreaterThanOrEqual(2);
+  expect(
+    number(await page.getByTestId("figure-chains_guarded").locator(".value").textContent()),
+  ).toBeGreaterThanOrEqual(1);
   await page.getByTestId("figure-chains_continued_after_halt").click();
   await expect(page.getByTestId("chains-table")).toContainText("demo-semantic-void");
   await page.goto("/?range=all");
@@ -46,16 +49,21 @@ test("each overview figure opens a list of exactly the chains it counts", async 
 });
 
 test("the chains list takes collapsed and several statuses, and names a value it cannot use", async ({ page }) => {
+  // Collapsed: went past a floor. The demo's encoding degradation reached one too, and accepted
+  // the loss through a boundary: guarded, not collapsed.
   await page.goto("/chains?status=collapsed&q=demo-");
   const ids = page.getByTestId("chains-table").locator("tbody tr a.chain-link");
   // In order of last activity: compared as a set.
-  await expect(ids).toHaveCount(3);
-  expect((await ids.allInnerTexts()).sort()).toEqual([
-    "demo-encoding-degradation",
-    "demo-schema-truncation",
-    "demo-semantic-void",
-  ]);
+  await expect(ids).toHaveCount(2);
+  expect((await ids.allInnerTexts()).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
   await expect(page.getByTestId("filter-status")).toHaveValue("collapsed");
+  await page.goto("/chains?status=guarded&q=demo-");
+  await expect(ids).toHaveCount(1);
+  expect(await ids.allInnerTexts()).toEqual(["demo-encoding-degradation"]);
+  const badges = page.getByTestId("chains-table").locator("tbody tr").first().locator(".badge");
+  await expect(badges.first()).toHaveText("guarded");
+  // The floor it reached is shown, but not as an alarm: the guard caught it.
+  await expect(page.getByTestId("chains-table").locator('[data-status="floor_breached"]')).toHaveClass(/\bneutral\b/);
 
   await page.goto("/chains?status=continued_after_halt&status=restore_not_honoured&q=demo-");
   await expect(ids).toHaveCount(2);

@@ -4,12 +4,14 @@ test("the overview shows the headline figures, collapse rates per class and the 
   page,
   request,
 }) => {
-  // A chain of this test's own that collapses now, so it leads the latest collapse points
-  // whatever the other specs add (the demo's collapses are hours old).
+  // A chain of this test's own that collapses now (it goes on under the floor of pass 2), so it
+  // leads the latest collapse points whatever the other specs add (the demo's are hours old);
+  // and one the guard saves now (a halt at that floor), which must not be listed among them.
   const own = `e2e-overview-${Date.now()}`;
-  const receipt = (n: number, density: number) => ({
-    chain_id: own,
-    pass_id: `${own}.p${n}`,
+  const saved = `${own}-saved`;
+  const receipt = (chain: string, n: number, density: number) => ({
+    chain_id: chain,
+    pass_id: `${chain}.p${n}`,
     pass_number: n,
     input_content_hash: n > 1 ? `h${n - 1}` : null,
     current_content_hash: `h${n}`,
@@ -19,8 +21,14 @@ test("the overview shows the headline figures, collapse rates per class and the 
     semantic_density_score: density,
     content_class: "summary",
   });
-  const posted = await request.post("/api/v1/passes", { data: { receipts: [receipt(1, 0.9), receipt(2, 0.31)] } });
+  const posted = await request.post("/api/v1/passes", {
+    data: { receipts: [receipt(saved, 1, 0.9), receipt(saved, 2, 0.31)] },
+  });
   expect(posted.status()).toBe(201);
+  const halt = { chain_id: saved, pass_number: 2, strategy: "halt", reason: "HALT: Density 0.31 < 0.45." };
+  expect((await request.post("/api/v1/boundaries", { data: halt })).status()).toBe(201);
+  const failing = [receipt(own, 1, 0.9), receipt(own, 2, 0.31), receipt(own, 3, 0.3)];
+  expect((await request.post("/api/v1/passes", { data: { receipts: failing } })).status()).toBe(201);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   // Every figure but passes counts chains, all of them in the range, and other specs add
@@ -36,7 +44,10 @@ test("the overview shows the headline figures, collapse rates per class and the 
       "demo-schema-truncation",
       "demo-semantic-void",
     ],
-    chains_collapsed: ["demo-encoding-degradation", "demo-schema-truncation", "demo-semantic-void"],
+    // Saves and failures apart: the agents that went on past their floor, and the one that
+    // accepted the loss through a boundary.
+    chains_collapsed: ["demo-schema-truncation", "demo-semantic-void"],
+    chains_guarded: ["demo-encoding-degradation"],
     chains_floor_breached: ["demo-encoding-degradation", "demo-schema-truncation"],
     chains_client_mismatch: ["demo-broken-receipts", "demo-schema-truncation"],
     chains_broken_integrity: ["demo-broken-receipts", "demo-schema-truncation", "demo-semantic-void"],
@@ -58,6 +69,9 @@ test("the overview shows the headline figures, collapse rates per class and the 
     expect(listed.items.map((c) => c.chain_id).sort(), key).toEqual(demo);
     expect(shown, key).toBeGreaterThanOrEqual(demo.length);
   }
+  // The save reads as one: in the safe colour, not the alarm of a collapse.
+  await expect(page.getByTestId("figure-chains_guarded")).toHaveClass(/\bsaved\b/);
+  await expect(page.getByTestId("figure-chains_collapsed")).toHaveClass(/\balert\b/);
 
   const chart = page.getByTestId("collapse-rate-chart");
   // Few periods with data draw as bars, many as lines.
@@ -73,8 +87,21 @@ test("the overview shows the headline figures, collapse rates per class and the 
     .toEqual(named);
 
   const recent = page.getByTestId("recent-collapses");
-  await expect(recent.getByRole("link", { name: own })).toBeVisible();
-  await recent.getByRole("link", { name: own }).click();
+  await expect(recent.getByRole("link", { name: own, exact: true })).toBeVisible();
+  // Failures first: whatever else is listed, the first entries are collapses, ours among them,
+  // and the save is not listed but counted apart, with a link to the saves.
+  const outcomes = await recent
+    .locator("li")
+    .evaluateAll((items) => items.map((li) => li.getAttribute("data-outcome")));
+  expect(
+    outcomes.indexOf("unanswered") === -1 || outcomes.lastIndexOf("collapsed") < outcomes.indexOf("unanswered"),
+  ).toBe(true);
+  await expect(recent.locator(`li[data-outcome="collapsed"]`, { hasText: own })).toHaveCount(1);
+  await expect(recent.getByRole("link", { name: saved })).toHaveCount(0);
+  const saves = page.getByTestId("recent-saves");
+  await expect(saves).toContainText("guarded in this range, not listed");
+  await expect(saves.getByRole("link")).toHaveAttribute("href", "/chains?status=guarded&range=7d");
+  await recent.getByRole("link", { name: own, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/chains/${own}\\?pass=${own}\\.p2&from=2$`));
   await expect(page.getByTestId("pass-detail")).toContainText("HALT: Density 0.31 < 0.45.");
 });
