@@ -9,3 +9,4 @@ export * from "./access";
 export * from "./webhooks";
 export * from "./summary-queue";
 export * from "./chain-sources";
+export * from "./remeasurements";
