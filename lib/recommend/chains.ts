@@ -221,7 +221,16 @@ export function unpackChains(packed: PackedChains): ChainColumns {
   for (let c = 0; c < n; c++) boundaryFailure[c] = packed.failureBoundaries.get(packed.chainIds[c]!) ?? Infinity;
   const guardedAt = new Float64Array(n);
   for (let c = 0; c < n; c++) guardedAt[c] = packed.guarded?.get(packed.chainIds[c]!) ?? Infinity;
-  const cols = { chainIds: packed.chainIds, offsets, passNumber, sizeBytes, density, broken, boundaryFailure, guardedAt };
+  const cols = {
+    chainIds: packed.chainIds,
+    offsets,
+    passNumber,
+    sizeBytes,
+    density,
+    broken,
+    boundaryFailure,
+    guardedAt,
+  };
   ensureReplayOrder(cols);
   return cols;
 }

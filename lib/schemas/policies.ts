@@ -88,7 +88,9 @@ const outcomeShape = {
     .number()
     .min(0)
     .max(1)
-    .describe("over healthy and guarded chains, bytes saved up to where the floor stops them over bytes saved as recorded"),
+    .describe(
+      "over healthy and guarded chains, bytes saved up to where the floor stops them over bytes saved as recorded",
+    ),
 };
 
 export const recommendationSchema = z
