@@ -38,7 +38,15 @@ const CHAINS_PER_BATCH = MAX_PASS_BATCH / PASSES_PER_CHAIN;
 /** One cached original and one trace per this many chains. */
 const SIDE_EVERY = 100;
 
-const STATUSES = ["healthy", "collapse_imminent", "floor_breached", "client_mismatch", "broken_integrity"];
+const STATUSES = [
+  "healthy",
+  "collapsed",
+  "guarded",
+  "collapse_imminent",
+  "floor_breached",
+  "client_mismatch",
+  "broken_integrity",
+];
 const SORTS = ["pass_count", "min_density", "min_size"];
 const RANGES = ["24h", "7d", "30d", "90d", "all"];
 
@@ -52,7 +60,8 @@ function requests(): [label: string, path: string][] {
     ["/chains", "/chains"],
     ...STATUSES.map((s): [string, string] => [`/chains?status=${s}`, `/chains?status=${s}`]),
     ...SORTS.map((s): [string, string] => [`/chains?sort=${s}`, `/chains?sort=${s}`]),
-    ["/chains?sort=last_activity&order=asc", "/chains?order=asc"],
+    ["/chains?sort=last_activity&order=asc", "/chains?sort=last_activity&order=asc"],
+    ["/chains?order=asc (needs attention, reversed)", "/chains?order=asc"],
     ["/chains?status=collapse_imminent&sort=min_density", "/chains?status=collapse_imminent&sort=min_density"],
     ["/chains?content_class=summary", "/chains?content_class=summary"],
     [`/chains?q=${idPart} (id search)`, `/chains?q=${idPart}`],
