@@ -68,7 +68,7 @@ describe("what-if replay", () => {
       result.chains.newly_collapsing.map((c) => [c.chain_id, c.candidate?.pass_number, c.candidate?.directive]),
     ).toEqual([["demo-broken-receipts", 4, expect.stringMatching(/^HALT: Density 0\.\d\d < 0\.62\.$/)]]);
     expect(result.chains.earlier.map((c) => [c.chain_id, c.current?.pass_number, c.candidate?.pass_number])).toEqual([
-      ["demo-semantic-void", 4, 3],
+      ["demo-semantic-void", 4, 2],
     ]);
 
     const looser = summariseWhatIf(
