@@ -341,12 +341,49 @@ export function bearerTokenOf(header: string | null): string | null {
   return match?.[1] ?? null;
 }
 
+/** The CLI command that makes the first operator, as the pages and messages quote it. */
+export const FIRST_OPERATOR_COMMAND = "npm run floorline -- operators create --name admin --role admin";
+
 /** How to make the first credentials: said at start-up and in every 401 until one exists. */
 export const FIRST_CREDENTIALS = [
-  "  npm run floorline -- operators create --name admin --role admin",
+  `  ${FIRST_OPERATOR_COMMAND}`,
   "  npm run floorline -- keys create --name agent --scopes ingest,read",
-  "(stop the server first when it uses the embedded database: one process per data folder)",
+  "(with the embedded database the CLI goes through the running server; give it the same --data-dir)",
 ].join("\n");
+
+/**
+ * Who this request may create the first admin operator as, while no operator exists: as this
+ * machine (the request gets the open mode's test: loopback peer, loopback listen address, no
+ * proxy), or only by giving FLOORLINE_API_TOKEN; null when it may not at all. The machine is
+ * trusted so only where nothing forces access control on: `FLOORLINE_AUTH=on` says loopback is
+ * not enough. With access control forced off there is nothing to sign in to.
+ */
+export type FirstAdminOffer = "this-machine" | "token";
+
+export function firstAdminOffer(input: {
+  mode: AuthMode;
+  operatorsExist: boolean;
+  legacyToken: boolean;
+  trustedProxiesSet: boolean;
+  facts: RequestFacts;
+}): FirstAdminOffer | null {
+  if (input.operatorsExist || input.mode === "off") return null;
+  if (input.mode === "auto" && isLocalRequest(input.facts, input.trustedProxiesSet)) return "this-machine";
+  return input.legacyToken ? "token" : null;
+}
+
+/**
+ * What creating an API key changed, said in its answer (the API, the CLI, the keys page) while
+ * no operator exists: the dashboard now asks every page for a signed-in operator. Null when
+ * an operator exists, so nothing is locked.
+ */
+export function keyCreatedNotice(input: { turnedAccessOn: boolean; operatorsExist: boolean }): string | null {
+  if (input.operatorsExist) return null;
+  const how = `No operator exists yet: open /sign-in in a browser on the server's machine (or with FLOORLINE_API_TOKEN) to create the first admin, or run on that machine: ${FIRST_OPERATOR_COMMAND}`;
+  return input.turnedAccessOn
+    ? `Access control is now on: every page needs a signed-in operator and every API call a key. ${how}`
+    : `Every page needs a signed-in operator. ${how}`;
+}
 
 /** What the server says about access at start-up: a warning when forced off or on with nothing to sign in with. */
 export function accessStartupMessage(source: Env, credentialsExist: boolean): { warn: boolean; text: string } {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KEY_SCOPES, MIN_PASSWORD_LENGTH, ROLES } from "../auth/credentials";
+import type { ErrorIssue } from "../errors";
 import { limitSchema } from "../http/list";
 import { text, utcTimestamp as timestamp } from "./common";
 
@@ -20,6 +21,16 @@ export const createOperatorSchema = z.object({
   role: z.enum(ROLES),
   password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
 });
+
+/** The sign-in page's form for the first admin: `token` is FLOORLINE_API_TOKEN, where the request needs it. */
+export const firstAdminSchema = z.object({
+  name,
+  password: createOperatorSchema.shape.password,
+  token: z.string().max(4096).optional(),
+});
+
+/** The first-admin action's answer: refusals the form shows in words (wrong token, bad input, one exists now). */
+export type FirstAdminAnswer = { ok: true; name: string } | { ok: false; message: string; issues?: ErrorIssue[] };
 
 export const signInSchema = z.object({
   name: z.string().max(100),
@@ -53,7 +64,15 @@ export const apiKeySchema = z
 export type ApiKeyWire = z.infer<typeof apiKeySchema>;
 
 export const createdApiKeySchema = apiKeySchema
-  .extend({ key: z.string().describe("the full key, `fl_<id>_<secret>`: shown in this answer only") })
+  .extend({
+    key: z.string().describe("the full key, `fl_<id>_<secret>`: shown in this answer only"),
+    notice: z
+      .string()
+      .nullable()
+      .describe(
+        "what creating this key changed, while no operator exists: access control is on and the dashboard needs an operator, and how to create the first one; null otherwise",
+      ),
+  })
   .meta({ id: "CreatedApiKey" });
 export type CreatedApiKeyWire = z.infer<typeof createdApiKeySchema>;
 

@@ -13,7 +13,10 @@ import {
   isLoopbackHost,
   isSameOrigin,
   crossSiteRefusal,
+  firstAdminOffer,
+  keyCreatedNotice,
   mayReadOriginals,
+  type RequestFacts,
   safeNextPath,
   scopesOfRole,
   sessionCookie,
@@ -29,6 +32,7 @@ import {
   secretMatches,
   verifyPassword,
 } from "@/lib/auth/credentials";
+import { localReach } from "@/lib/auth/local-token";
 
 describe("API keys", () => {
   it("look like fl_<id>_<secret> with at least 32 random bytes of secret, and parse back", () => {
@@ -131,6 +135,75 @@ describe("when auth is on", () => {
     expect(accessStartupMessage({}, false).warn).toBe(false);
     expect(accessStartupMessage({ HOST: "0.0.0.0" }, true).text).toContain("FLOORLINE_ALLOWED_HOSTS");
     expect(accessStartupMessage({ HOST: "0.0.0.0", FLOORLINE_ALLOWED_HOSTS: "a.test" }, true).warn).toBe(false);
+  });
+});
+
+describe("the first admin, while no operator exists", () => {
+  const facts = (peer: string, listen = "127.0.0.1", forwarded = false): RequestFacts => ({
+    socket: { peer, listen, forwarded },
+    client: peer,
+    viaTrustedProxy: false,
+    forwarded,
+    https: false,
+  });
+  const base = {
+    mode: "auto" as const,
+    operatorsExist: false,
+    legacyToken: false,
+    trustedProxiesSet: false,
+    facts: facts("127.0.0.1"),
+  };
+
+  it("is offered to this machine, and to the holder of FLOORLINE_API_TOKEN elsewhere", () => {
+    expect(firstAdminOffer(base)).toBe("this-machine");
+    expect(firstAdminOffer({ ...base, facts: facts("::1", "::1") })).toBe("this-machine");
+    expect(firstAdminOffer({ ...base, legacyToken: true })).toBe("this-machine");
+    expect(firstAdminOffer({ ...base, legacyToken: true, facts: facts("203.0.113.9") })).toBe("token");
+    expect(firstAdminOffer({ ...base, mode: "on", legacyToken: true })).toBe("token");
+  });
+
+  it("is not offered to another machine, through a proxy, on every address, when forced, or once an operator exists", () => {
+    expect(firstAdminOffer({ ...base, facts: facts("203.0.113.9") })).toBeNull();
+    expect(firstAdminOffer({ ...base, facts: facts("127.0.0.1", "127.0.0.1", true) })).toBeNull();
+    expect(firstAdminOffer({ ...base, facts: facts("127.0.0.1", "0.0.0.0") })).toBeNull();
+    expect(firstAdminOffer({ ...base, facts: { ...facts("127.0.0.1"), socket: null } })).toBeNull();
+    expect(firstAdminOffer({ ...base, trustedProxiesSet: true })).toBeNull();
+    expect(firstAdminOffer({ ...base, mode: "on" })).toBeNull();
+    expect(firstAdminOffer({ ...base, mode: "off", legacyToken: true })).toBeNull();
+    expect(firstAdminOffer({ ...base, operatorsExist: true })).toBeNull();
+    expect(
+      firstAdminOffer({ ...base, operatorsExist: true, legacyToken: true, facts: facts("203.0.113.9") }),
+    ).toBeNull();
+  });
+
+  it("a key made while none exists says what it changed and how to make one", () => {
+    const turnedOn = keyCreatedNotice({ turnedAccessOn: true, operatorsExist: false });
+    expect(turnedOn).toMatch(/^Access control is now on/);
+    expect(turnedOn).toContain("/sign-in");
+    expect(turnedOn).toContain("npm run floorline -- operators create --name admin --role admin");
+    const already = keyCreatedNotice({ turnedAccessOn: false, operatorsExist: false });
+    expect(already).not.toContain("now on");
+    expect(already).toContain("operators create");
+    expect(keyCreatedNotice({ turnedAccessOn: true, operatorsExist: true })).toBeNull();
+  });
+});
+
+describe("how the CLI reaches the server on its machine", () => {
+  const loopback = allowedHostsOf({});
+  it("connects over loopback with a Host the server answers to", () => {
+    expect(localReach("127.0.0.1", 3000, loopback)).toEqual({ address: "127.0.0.1", host: "127.0.0.1:3000" });
+    expect(localReach("::1", 3000, loopback)).toEqual({ address: "::1", host: "[::1]:3000" });
+    expect(localReach("0.0.0.0", 8080, loopback)).toEqual({ address: "127.0.0.1", host: "127.0.0.1:8080" });
+    expect(localReach("::", 8080, loopback)).toEqual({ address: "::1", host: "[::1]:8080" });
+    const named = ["floorline.example.com"];
+    const reach = localReach("0.0.0.0", 8080, named);
+    expect(reach).toEqual({ address: "127.0.0.1", host: "floorline.example.com:8080" });
+    expect(hostAllowed(reach!.host, named)).toBe(true);
+    expect(hostAllowed(localReach("0.0.0.0", 1, ["*.example.com"])!.host, ["*.example.com"])).toBe(true);
+  });
+
+  it("cannot reach a server that listens on one address other than loopback", () => {
+    expect(localReach("192.0.2.10", 3000, ["192.0.2.10"])).toBeNull();
   });
 });
 
