@@ -7,12 +7,18 @@ import { callApi } from "./api-call";
 export function useAdminList<T>(url: string, initial: T[]) {
   const [items, setItems] = useState(initial);
   const [error, setError] = useState<string | null>(null);
-  /** Runs a change, then reloads the list; a failure shows its message instead. */
-  const change = async (action: () => Promise<unknown>): Promise<boolean> => {
+  /**
+   * Runs a change, then reloads the list (or, when the change returns an item instead, puts it
+   * first: a change that turned access control on leaves this page nothing to reload with).
+   * A failure shows its message instead.
+   */
+  const change = async (action: () => Promise<unknown>, added?: (result: unknown) => T | null): Promise<boolean> => {
     setError(null);
     try {
-      await action();
-      setItems((await callApi<{ items: T[] }>(url, { method: "GET" })).items);
+      const result = await action();
+      const item = added?.(result) ?? null;
+      if (item) setItems((current) => [item, ...current]);
+      else setItems((await callApi<{ items: T[] }>(url, { method: "GET" })).items);
       return true;
     } catch (e) {
       setError((e as Error).message);

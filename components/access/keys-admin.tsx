@@ -18,11 +18,18 @@ export interface KeyRow {
 const SCOPES = ["ingest", "read", "admin"] as const;
 
 /** Create a key (shown once, with a copy button) and revoke keys; every change goes through /api/v1/keys. */
-export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
+export function KeysAdmin({ initial, noOperator }: { initial: KeyRow[]; noOperator: boolean }) {
   const { items: keys, error, change } = useAdminList("/api/v1/keys", initial);
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; key: string; notice: string | null } | null>(null);
   return (
     <>
+      {noOperator && !created?.notice ? (
+        <p className="audit-notice" role="note" data-testid="first-key-warning">
+          No operator exists yet. Creating a key turns access control on: from then on every page asks for a signed-in
+          operator. Create an admin in <a href="/admin/operators">Operators</a> first, or afterwards at{" "}
+          <a href="/sign-in">/sign-in</a> from a browser on this machine.
+        </p>
+      ) : null}
       <form
         className="panel toolbar"
         aria-label="Create an API key"
@@ -30,13 +37,21 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
           event.preventDefault();
           const form = event.currentTarget;
           const data = new FormData(form);
-          const made = await change(async () => {
-            const key = await callApi<KeyRow & { key: string }>("/api/v1/keys", {
-              method: "POST",
-              body: { name: String(data.get("name") ?? ""), scopes: data.getAll("scopes").map(String) },
-            });
-            setCreated({ name: key.name, key: key.key });
-          });
+          const made = await change(
+            async () => {
+              const key = await callApi<KeyRow & { key: string; notice: string | null }>("/api/v1/keys", {
+                method: "POST",
+                body: { name: String(data.get("name") ?? ""), scopes: data.getAll("scopes").map(String) },
+              });
+              setCreated({ name: key.name, key: key.key, notice: key.notice });
+              return key;
+            },
+            // Access control just turned on: this page may no longer list keys until someone signs in.
+            (key) => {
+              const { key: _secret, notice, ...row } = key as KeyRow & { key: string; notice: string | null };
+              return notice ? row : null;
+            },
+          );
           if (made) form.reset();
         }}
       >
@@ -61,6 +76,14 @@ export function KeysAdmin({ initial }: { initial: KeyRow[] }) {
           <p className="new-secret mono">
             <code data-testid="new-key-value">{created.key}</code> <CopyButton value={created.key} label="Copy key" />
           </p>
+          {created.notice ? (
+            <div className="audit-notice" role="status" data-testid="new-key-notice">
+              <p>{created.notice}</p>
+              <p>
+                <a href="/sign-in">Create the first admin now</a>
+              </p>
+            </div>
+          ) : null}
         </div>
       ) : null}
       <ScrollTable

@@ -110,7 +110,7 @@ export async function createApiKey(input: {
   name: string;
   scopes: KeyScope[];
   createdBy: string | null;
-}): Promise<CreatedApiKeyWire> {
+}): Promise<Omit<CreatedApiKeyWire, "notice">> {
   const db = await getDb();
   const generated = generateApiKey();
   const [row] = await db
