@@ -1,16 +1,32 @@
-// `npm run floorline -- <command>`: the first API key and operator, and key management, written
-// straight to the database (the one the server uses: DATABASE_URL, else the embedded folder
-// FLOORLINE_DATA_DIR or .floorline/data), with the migrations applied first. It opens the
-// database and calls the query layer the way the app does (db/index.ts, db/queries/access.ts);
-// run with the `react-server` condition, as the server code it imports expects.
+// `npm run floorline -- <command>`: the first API key and operator, and key management, on the
+// database the server uses: DATABASE_URL, else the embedded folder (--data-dir, read as
+// `npm start` reads it, else FLOORLINE_DATA_DIR, else .floorline/data). While a server holds
+// that folder, the CLI asks the server, over loopback with the token the server wrote into
+// the folder (db/server-record.ts, scripts/floorline-server.ts); otherwise it opens the
+// database itself, under the folder's lock, with the migrations applied first, and calls the
+// query layer the way the app does (db/index.ts, db/queries/access.ts). Run with the
+// `react-server` condition, as the server code it imports expects.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { authMode, keyCreatedNotice } from "../lib/auth/access";
 import { KEY_SCOPES, type KeyScope, MIN_PASSWORD_LENGTH, ROLES, type Role } from "../lib/auth/credentials";
+import { env, envRecord } from "../lib/env";
 import type { ApiKeyWire } from "../lib/schemas/access";
-import { DataFolderLockedError } from "../db/data-lock";
+import { DataFolderLockedError, dataLockOwner } from "../db/data-lock";
 import { closeDb, openDatabase, setHandle } from "../db/index";
 import { configFromEnv } from "../db/config";
-import { createApiKey, createOperator, listApiKeys, listOperators, revokeApiKey } from "../db/queries/access";
+import {
+  createApiKey,
+  createOperator,
+  credentialsExist,
+  listApiKeys,
+  listOperators,
+  operatorsExist,
+  revokeApiKey,
+} from "../db/queries/access";
+import { runningServer, SERVER_COMMAND } from "../db/server-record";
+import { applyDataDirFlag } from "./data-dir";
+import { ServerRefusal, serverBackend } from "./floorline-server";
 
 const USAGE = `Usage: npm run floorline -- <command> [options]
 
@@ -21,10 +37,13 @@ const USAGE = `Usage: npm run floorline -- <command> [options]
         [--password-stdin]                             read the password from stdin (else prompted)
   operators list                                       list operators
 
-  --json   print JSON for scripts
+  --data-dir PATH   the embedded database's folder, as for npm start (FLOORLINE_DATA_DIR;
+                    default .floorline/data)
+  --json            print JSON for scripts
 
-The database is DATABASE_URL, else the embedded folder FLOORLINE_DATA_DIR (default
-.floorline/data). Stop a server that uses the embedded folder first: one process per folder.`;
+The database is DATABASE_URL, else the embedded folder. While a server runs on that folder,
+the CLI goes through it (over loopback, with the token the server keeps in the folder);
+otherwise it opens the folder itself.`;
 
 class UsageError extends Error {}
 
@@ -120,36 +139,88 @@ async function validate(command: Command, values: Record<string, string | boolea
 const keyLine = (k: ApiKeyWire) =>
   `${k.id}  ${k.name.padEnd(20)} ${k.scopes.join(",").padEnd(18)} last used ${k.last_used_at ?? "never"}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ""}`;
 
-async function execute(input: Input, json: boolean): Promise<void> {
+/** Where the commands go: the database itself, or the server that holds its folder. */
+type Backend = ReturnType<typeof serverBackend>;
+
+function databaseBackend(): Backend {
+  // The migrations run as the database opens; the embedded folder's lock refuses (naming the
+  // holder) while another process owns it.
+  setHandle(openDatabase(configFromEnv()));
+  return {
+    async createKey(input) {
+      const first = !(await credentialsExist());
+      const created = await createApiKey({ ...input, createdBy: "cli" });
+      // As the API says it (app/api/v1/keys/route.ts); forced off, a key changes nothing for the pages.
+      const notice =
+        authMode(envRecord()) === "off"
+          ? null
+          : keyCreatedNotice({ turnedAccessOn: first, operatorsExist: await operatorsExist() });
+      return { ...created, notice };
+    },
+    listKeys: listApiKeys,
+    revokeKey: revokeApiKey,
+    createOperator,
+    listOperators,
+    close: closeDb,
+  };
+}
+
+// A server publishes how to reach it once it serves; its start (migrations, the demo's seed)
+// holds the folder's lock before that.
+const SERVER_START_WAIT_MS = 120_000;
+
+/** The server holding the embedded folder, when one runs and said how to reach it (waiting while it starts). */
+async function folderServer(): Promise<Backend | null> {
+  const dataDir = env("DATABASE_URL") ? undefined : configFromEnv().dataDir;
+  if (!dataDir || dataDir.includes("://")) return null;
+  let server = runningServer(dataDir);
+  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  for (let said = false; !server && dataLockOwner(dataDir)?.command === SERVER_COMMAND && Date.now() < deadline; ) {
+    if (!said)
+      console.error(`floorline: waiting for the server (process ${dataLockOwner(dataDir)?.pid}) to finish starting…`);
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    server = runningServer(dataDir);
+  }
+  if (!server) return null;
+  if (server.address === null) {
+    throw new Error(
+      `The data folder ${dataDir} is held by a server (process ${server.pid}) that listens on no loopback address, so the CLI cannot reach it. Use the API with an admin key (or FLOORLINE_API_TOKEN), or stop the server.`,
+    );
+  }
+  return serverBackend(server);
+}
+
+async function execute(input: Input, json: boolean, backend: Backend): Promise<void> {
   switch (input.command) {
     case "keys create": {
-      const created = await createApiKey({ name: input.name, scopes: input.scopes, createdBy: "cli" });
+      const created = await backend.createKey({ name: input.name, scopes: input.scopes });
       print(
         json,
         created,
-        `Created key ${created.name} (${created.id}) with scopes ${created.scopes.join(", ")}.\n\n  ${created.key}\n\nCopy it now: it is shown this once and stored only as a hash. Send it as "Authorization: Bearer <key>".`,
+        `Created key ${created.name} (${created.id}) with scopes ${created.scopes.join(", ")}.\n\n  ${created.key}\n\nCopy it now: it is shown this once and stored only as a hash. Send it as "Authorization: Bearer <key>".${created.notice ? `\n\n${created.notice}` : ""}`,
       );
       return;
     }
     case "keys list": {
-      const keys = await listApiKeys();
+      const keys = await backend.listKeys();
       print(json, keys, keys.length ? keys.map(keyLine).join("\n") : "No API keys.");
       return;
     }
     case "keys revoke": {
-      const key = await revokeApiKey(input.id);
+      const key = await backend.revokeKey(input.id);
       if (!key) throw new UsageError(`There is no key ${input.id}.`);
       print(json, key, `Revoked key ${key.name} (${key.id}); servers refuse it from their next request.`);
       return;
     }
     case "operators create": {
-      const created = await createOperator({ name: input.name, role: input.role, password: input.password });
+      const created = await backend.createOperator({ name: input.name, role: input.role, password: input.password });
       if (!created) throw new UsageError(`An operator named ${input.name} already exists.`);
       print(json, created, `Created ${created.role} ${created.name}; sign in at /sign-in.`);
       return;
     }
     case "operators list": {
-      const list = await listOperators();
+      const list = await backend.listOperators();
       print(
         json,
         list,
@@ -171,6 +242,7 @@ async function run(argv: string[]): Promise<void> {
       scopes: { type: "string" },
       role: { type: "string" },
       "password-stdin": { type: "boolean" },
+      "data-dir": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -179,15 +251,14 @@ async function run(argv: string[]): Promise<void> {
   if (values.help || !noun) return void console.log(USAGE);
   const command = `${noun} ${verb ?? ""}`.trim();
   if (!isCommand(command)) throw new UsageError(`Unknown command "${command}".`);
+  applyDataDirFlag(values["data-dir"]);
   const input = await validate(command, values, arg);
 
-  // The migrations run as the database opens; the embedded folder's lock refuses (naming
-  // the holder) while a server owns it.
-  setHandle(openDatabase(configFromEnv()));
+  const backend = (await folderServer()) ?? databaseBackend();
   try {
-    await execute(input, Boolean(values.json));
+    await execute(input, Boolean(values.json), backend);
   } finally {
-    await closeDb();
+    await backend.close();
   }
 }
 
@@ -195,11 +266,16 @@ run(process.argv.slice(2)).then(
   () => process.exit(0),
   (error) => {
     if (error instanceof DataFolderLockedError) {
-      console.error(`floorline: ${error.message}`);
+      // Held, but by no server that said how to reach it: `npm run db:migrate`, another CLI.
+      console.error(`floorline: ${error.message}\nIf it is a migration or another CLI, try again when it is done.`);
       process.exit(3);
     }
-    if (error instanceof UsageError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-      console.error(`floorline: ${error.message}\n\n${USAGE}`);
+    if (
+      error instanceof UsageError ||
+      error instanceof ServerRefusal ||
+      error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+    ) {
+      console.error(`floorline: ${error.message}${error instanceof ServerRefusal ? "" : `\n\n${USAGE}`}`);
       process.exit(2);
     }
     console.error(`floorline: ${error?.message ?? error}`);

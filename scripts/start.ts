@@ -12,8 +12,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import type { AddressInfo, Socket } from "node:net";
-import { ENV_SCHEMA, env } from "../lib/env";
+import { allowedHostsOf } from "../lib/auth/access";
+import { ENV_SCHEMA, env, envRecord } from "../lib/env";
 import { ensureBuilt } from "./build";
+import { applyDataDirFlag } from "./data-dir";
 import { accessFront, accessSettingsRefusal } from "./start-access";
 import { ApiError, type ErrorCode } from "../lib/errors";
 
@@ -87,8 +89,7 @@ process.env.PORT = String(port);
   const refusal = accessSettingsRefusal(host);
   if (refusal) refuse(refusal);
 }
-const dataDirFlag = flags["data-dir"] ?? env("FLOORLINE_DATA_DIR");
-if (dataDirFlag) process.env.FLOORLINE_DATA_DIR = path.resolve(dataDirFlag);
+applyDataDirFlag(flags["data-dir"]);
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 (process.env as Record<string, string>).NODE_ENV = "production";
@@ -112,11 +113,13 @@ const lifecycle = await import("../db/lifecycle");
 
 const SHUTDOWN_TIMEOUT_MS = env("FLOORLINE_SHUTDOWN_TIMEOUT_MS") ?? 10_000;
 
+// The embedded database's folder (as db/config.ts finds it, from the project folder); none with DATABASE_URL.
+const dataDir = env("DATABASE_URL") ? null : (env("FLOORLINE_DATA_DIR") ?? path.join(root, ".floorline", "data"));
+
 // One server per embedded data folder. The database layer takes the lock when it opens the
 // folder; checking here as well refuses before the (slow) build and start.
-if (!env("DATABASE_URL")) {
+if (dataDir) {
   const { dataLockOwner, DataFolderLockedError } = await import("../db/data-lock");
-  const dataDir = env("FLOORLINE_DATA_DIR") ?? path.join(root, ".floorline", "data");
   const owner = dataLockOwner(dataDir);
   if (owner) {
     logger.fatal(new DataFolderLockedError(dataDir, owner).message);
@@ -197,6 +200,11 @@ const app = next({ dev: false, dir: root, hostname: host, port });
 // The server listens at once (below) and answers "starting" until the app is prepared: Next.js
 // loads, then the database opens, migrates and (on a first start) seeds the demo.
 let handle: ReturnType<typeof app.getRequestHandler> | null = null;
+let bound: (address: AddressInfo) => void = () => {};
+const listening = new Promise<AddressInfo>((resolve) => {
+  bound = resolve;
+});
+let published: { release(): void } | null = null;
 const prepared = (async () => {
   await app.prepare();
   // Next.js runs instrumentation.ts (which opens, migrates and seeds the database, then starts
@@ -206,8 +214,28 @@ const prepared = (async () => {
     "next/dist/server/lib/router-utils/instrumentation-globals.external.js"
   );
   await ensureInstrumentationRegistered(root, distDir);
+  // Before the first answer: whoever saw this server serve finds the CLI's way to it too.
+  if (dataDir) published = await publishForCli(dataDir, await listening);
   handle = app.getRequestHandler();
 })();
+
+/**
+ * The CLI cannot open the embedded folder this server holds: it finds the server through the
+ * folder instead (db/server-record.ts) and sends its requests here, over loopback.
+ */
+async function publishForCli(folder: string, address: AddressInfo): Promise<{ release(): void } | null> {
+  const { publishServer } = await import("../db/server-record");
+  const { localReach } = await import("../lib/auth/local-token");
+  try {
+    return publishServer(folder, localReach(address.address, address.port, allowedHostsOf(envRecord())), address.port);
+  } catch (error) {
+    logger.warn(
+      { err: errorFields(error) },
+      "could not tell the CLI how to reach this server; it will say the folder is in use",
+    );
+    return null;
+  }
+}
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = [...METHODS].join(", ");
@@ -399,8 +427,10 @@ server.on("connect", (_req: IncomingMessage, socket: Socket) => {
 });
 
 server.listen(port, host, () => {
-  front.listening((server.address() as AddressInfo).address);
+  const address = server.address() as AddressInfo;
+  front.listening(address.address);
   logger.info({ host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` }, "listening");
+  bound(address);
 });
 try {
   await prepared;
@@ -429,6 +459,7 @@ async function shutdown(signal: string, exitCode = 0) {
   // gone, a database that never closes), the process ends: an orphan would hold the data folder.
   setTimeout(() => process.exit(exitCode || 1), SHUTDOWN_TIMEOUT_MS + 20_000).unref();
   logger.info({ in_flight: inFlight.size }, `${signal}: stopping; draining requests`);
+  published?.release();
   // From here, new requests on open connections get 503 and event streams end.
   server.close();
   server.closeIdleConnections();

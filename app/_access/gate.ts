@@ -27,7 +27,9 @@ import {
   sessionMaxMs,
   sessionTokenOf,
 } from "@/lib/auth/access";
+import { isLoopbackAddress } from "@/lib/auth/client-address";
 import { constantTimeEqual, KEY_SCOPES } from "@/lib/auth/credentials";
+import { isLocalToken, LOCAL_TOKEN_NAME } from "@/lib/auth/local-token";
 import { env, envRecord } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import type { Scope } from "@/lib/http/registry";
@@ -109,6 +111,11 @@ async function bearerPrincipal(bearer: string, facts: RequestFacts): Promise<Pri
   const legacy = env("FLOORLINE_API_TOKEN");
   if (legacy && constantTimeEqual(bearer, legacy)) {
     return { kind: "token", name: "FLOORLINE_API_TOKEN", scopes: KEY_SCOPES };
+  }
+  // The CLI's token (lib/auth/local-token.ts) counts only on a socket from this machine that
+  // no proxy forwarded: it is meant for the CLI beside the server, never for the network.
+  if (facts.socket && isLoopbackAddress(facts.socket.peer) && !facts.forwarded && isLocalToken(bearer)) {
+    return { kind: "token", name: LOCAL_TOKEN_NAME, scopes: KEY_SCOPES };
   }
   return (await authenticateApiKey(bearer)) ?? refuseBadBearer(facts);
 }

@@ -8,6 +8,7 @@ import { getDb } from "@/db/index";
 import { col, queryRows } from "@/db/sql";
 import { createApiKey, createOperator, revokeApiKey, signIn } from "@/db/queries/access";
 import type { KeyScope } from "@/lib/auth/credentials";
+import { dropLocalToken, newLocalToken } from "@/lib/auth/local-token";
 import { setUpTestDatabase } from "../support/database";
 import { type Answer, expectError } from "./api-helpers";
 import { bearer, callRoute, cookie, fromSocket, ROUTE_METHODS, setUpCleanAccessState } from "./access-helpers";
@@ -36,6 +37,12 @@ let nextPeer = 0;
 const elsewhere = () => {
   nextPeer++;
   return fromSocket(`10.77.${Math.floor(nextPeer / 250)}.${(nextPeer % 250) + 1}`);
+};
+// The same for refusals that must come from this machine: loopback is all of 127.0.0.0/8.
+let nextLoopback = 0;
+const anotherLoopback = () => {
+  nextLoopback++;
+  return `127.9.${Math.floor(nextLoopback / 250)}.${(nextLoopback % 250) + 1}`;
 };
 const LEGACY_TOKEN = "legacy-token-value-that-is-long-enough-0123456789";
 
@@ -148,6 +155,31 @@ describe("with keys", () => {
         401,
         "unauthenticated",
       );
+    });
+
+    it("with the CLI's token: every scope from this machine, nothing from elsewhere or once dropped", async () => {
+      const token = newLocalToken();
+      try {
+        for (const here of [fromSocket("127.0.0.1"), fromSocket("::1", "::1"), fromSocket("127.0.0.1", "0.0.0.0")]) {
+          const a = await answer(await callRoute(r.pattern, r.method, { headers: { ...bearer(token), ...here } }));
+          expect([401, 403], a.text).not.toContain(a.status);
+          expect(a.status, a.text).toBeLessThan(500);
+        }
+        // A proxy on this machine connects from loopback too.
+        const proxied = { ...fromSocket(anotherLoopback(), "127.0.0.1", true), "x-forwarded-for": "203.0.113.5" };
+        for (const away of [elsewhere(), proxied]) {
+          const refused = await answer(
+            await callRoute(r.pattern, r.method, { headers: { ...bearer(token), ...away } }),
+          );
+          expectError(refused, 401, "unauthenticated");
+        }
+      } finally {
+        dropLocalToken();
+      }
+      const dropped = await callRoute(r.pattern, r.method, {
+        headers: { ...bearer(token), ...fromSocket(anotherLoopback()) },
+      });
+      expectError(await answer(dropped), 401, "unauthenticated");
     });
 
     it.each(["viewer", "admin"] as const)(
