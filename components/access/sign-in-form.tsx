@@ -3,7 +3,7 @@ import { useState } from "react";
 import { callApi } from "./api-call";
 
 /** Posts the name and password to /api/v1/session; on success the cookie is set and we go to `next`. */
-export function SignInForm({ next }: { next: string }) {
+export function SignInForm({ next, defaultName }: { next: string; defaultName?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
@@ -29,7 +29,7 @@ export function SignInForm({ next }: { next: string }) {
     >
       <label>
         Name
-        <input name="name" autoComplete="username" required />
+        <input name="name" autoComplete="username" required defaultValue={defaultName} />
       </label>
       <label>
         Password

@@ -205,6 +205,34 @@ export async function createOperator(input: {
   return toOperatorWire(row);
 }
 
+// Any constant will do: it names "the first operator" among the advisory locks of this database.
+const FIRST_OPERATOR_LOCK = 0x666c6f70;
+
+/**
+ * The first operator, an admin, or null when any operator exists already. Two of these at
+ * once (two browsers, two instances on one PostgreSQL) leave exactly one: each checks and
+ * inserts under one transaction-scoped advisory lock, so the second sees the first's row.
+ */
+export async function createFirstOperator(input: { name: string; password: string }): Promise<OperatorWire | null> {
+  const db = await getDb();
+  // Hashed before the lock: the hash takes a fraction of a second that no one should wait on.
+  const passwordHash = await hashPassword(input.password);
+  const row = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_OPERATOR_LOCK})`);
+    const [existing] = await tx.select({ id: operators.id }).from(operators).limit(1);
+    if (existing) return null;
+    const [created] = await tx
+      .insert(operators)
+      .values({ name: input.name, role: "admin", passwordHash })
+      .onConflictDoNothing()
+      .returning();
+    return created ?? null;
+  });
+  if (!row) return null;
+  credentialsCreated();
+  return toOperatorWire(row);
+}
+
 export async function listOperators(): Promise<OperatorWire[]> {
   const db = await getDb();
   return (await db.select().from(operators).orderBy(operators.name)).map(toOperatorWire);
