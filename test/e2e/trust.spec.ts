@@ -2,12 +2,13 @@
 // would: a server action posted signed out or from another site, pages naming nothing
 // stored, sign-in guesses in parallel, with forged X-Forwarded-For and spread over names, bad
 // API keys in a row, and a redirect target that a browser would read as another site.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type AppServer, freePort, startApp } from "../support/app-server";
 import { floorlineCli } from "../support/keys";
+import { actionId, postAction } from "../support/server-actions";
 
 const ADMIN = { name: "alice", password: "alice password 1" };
 const VIEWER = { name: "victor", password: "victor password 1" };
@@ -19,17 +20,6 @@ let app: AppServer | undefined;
 let dir = "";
 
 const cli = (args: string[], input = "") => floorlineCli(path.join(dir, "data"), args, input);
-
-/** The id Next.js gave a server action in this build: what any past viewer of its page holds. */
-function actionId(exportedName: string): string {
-  const dist = process.env.NEXT_DIST_DIR || ".next";
-  const manifest = JSON.parse(readFileSync(path.join(dist, "server", "server-reference-manifest.json"), "utf8"));
-  const entry = Object.entries(manifest.node as Record<string, { exportedName: string }>).find(
-    ([, v]) => v.exportedName === exportedName,
-  );
-  if (!entry) throw new Error(`no server action ${exportedName} in the build`);
-  return entry[0];
-}
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -64,11 +54,7 @@ async function sessionCookie(user: { name: string; password: string }): Promise<
 }
 
 function callAction(id: string, args: unknown[], headers: Record<string, string> = {}) {
-  return fetch(`${app!.base}/policies`, {
-    method: "POST",
-    headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", ...headers },
-    body: JSON.stringify(args),
-  });
+  return postAction(`${app!.base}/policies`, id, args, headers);
 }
 
 test.describe("server actions", () => {
@@ -113,6 +99,29 @@ test.describe("server actions", () => {
     });
     expect(own.status).toBe(200);
     expect(await own.text()).toMatch(/"ok":true/);
+  });
+
+  test("the sign-in page's first-admin action makes nothing once operators exist, even from this machine", async () => {
+    const create = (headers: Record<string, string> = {}) =>
+      postAction(
+        `${app!.base}/sign-in`,
+        actionId("createFirstAdminOperator"),
+        [{ name: "eve", password: "eve password 1" }],
+        headers,
+      );
+    const local = await create();
+    const text = await local.text();
+    expect(local.status, text.slice(0, 300)).toBe(200);
+    expect(text).toMatch(/"ok":false/);
+    expect(text).not.toMatch(/"ok":true/);
+    expect((await create({ "x-forwarded-for": "203.0.113.9" })).status).toBe(401);
+    const away = await create({ origin: "http://evil.example" });
+    expect(away.status).toBe(403);
+    expect((await away.json()).error.code).toBe("cross_site_request");
+    expect((await create({ host: "evil.example" })).status).toBe(403);
+    expect((await signIn("eve", "eve password 1")).status).toBe(401);
+    // The page offers it to no one here.
+    expect(await (await fetch(`${app!.base}/sign-in`)).text()).not.toContain('data-testid="first-admin-offer"');
   });
 });
 
