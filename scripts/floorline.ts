@@ -13,7 +13,9 @@ import { KEY_SCOPES, type KeyScope, MIN_PASSWORD_LENGTH, ROLES, type Role } from
 import { env, envRecord } from "../lib/env";
 import type { ApiKeyWire } from "../lib/schemas/access";
 import { DataFolderLockedError, dataLockOwner } from "../db/data-lock";
-import { closeDb, openDatabase, setHandle } from "../db/index";
+import { closeDb, getDb, openDatabase, setHandle } from "../db/index";
+import { remeasureClass } from "../db/queries/remeasure";
+import { contentClassSchema } from "../lib/schemas/common";
 import { configFromEnv } from "../db/config";
 import {
   createApiKey,
@@ -36,6 +38,8 @@ const USAGE = `Usage: npm run floorline -- <command> [options]
   operators create --name NAME --role viewer|admin     create a dashboard operator
         [--password-stdin]                             read the password from stdin (else prompted)
   operators list                                       list operators
+  remeasure --class NAME                               measure a class's passes again by the method of
+                                                       the day, beside their own answers, and compare
 
   --data-dir PATH   the embedded database's folder, as for npm start (FLOORLINE_DATA_DIR;
                     default .floorline/data)
@@ -43,11 +47,19 @@ const USAGE = `Usage: npm run floorline -- <command> [options]
 
 The database is DATABASE_URL, else the embedded folder. While a server runs on that folder,
 the CLI goes through it (over loopback, with the token the server keeps in the folder);
-otherwise it opens the folder itself.`;
+otherwise it opens the folder itself. remeasure works on the database itself: against the
+embedded folder, stop the server first (docs/measurement.md, "Re-measuring a class").`;
 
 class UsageError extends Error {}
 
-const COMMANDS = ["keys create", "keys list", "keys revoke", "operators create", "operators list"] as const;
+const COMMANDS = [
+  "keys create",
+  "keys list",
+  "keys revoke",
+  "operators create",
+  "operators list",
+  "remeasure",
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** What a command needs, validated before the database is touched. */
@@ -55,7 +67,8 @@ type Input =
   | { command: "keys create"; name: string; scopes: KeyScope[] }
   | { command: "keys revoke"; id: string }
   | { command: "operators create"; name: string; role: Role; password: string }
-  | { command: "keys list" | "operators list" };
+  | { command: "keys list" | "operators list" }
+  | { command: "remeasure"; contentClass: string };
 
 function print(json: boolean, value: unknown, text: string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text);
@@ -131,6 +144,11 @@ async function validate(command: Command, values: Record<string, string | boolea
         throw new UsageError(`The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
       return { command, name, role, password } satisfies Input;
     }
+    case "remeasure": {
+      const parsed = contentClassSchema.safeParse(text("class"));
+      if (!parsed.success) throw new UsageError("remeasure takes --class NAME, a content class as policies name it.");
+      return { command, contentClass: parsed.data } satisfies Input;
+    }
     default:
       return { command } satisfies Input;
   }
@@ -170,12 +188,15 @@ function databaseBackend(): Backend {
 const SERVER_START_WAIT_MS = 120_000;
 
 /** The server holding the embedded folder, when one runs and said how to reach it (waiting while it starts). */
-async function folderServer(): Promise<Backend | null> {
+async function folderServer(wait = true): Promise<Backend | null> {
   const dataDir = env("DATABASE_URL") ? undefined : configFromEnv().dataDir;
   if (!dataDir || dataDir.includes("://")) return null;
   let server = runningServer(dataDir);
   const deadline = Date.now() + SERVER_START_WAIT_MS;
-  for (let said = false; !server && dataLockOwner(dataDir)?.command === SERVER_COMMAND && Date.now() < deadline; ) {
+  for (
+    let said = false;
+    wait && !server && dataLockOwner(dataDir)?.command === SERVER_COMMAND && Date.now() < deadline;
+  ) {
     if (!said)
       console.error(`floorline: waiting for the server (process ${dataLockOwner(dataDir)?.pid}) to finish starting…`);
     said = true;
@@ -191,8 +212,44 @@ async function folderServer(): Promise<Backend | null> {
   return serverBackend(server);
 }
 
+const score = (x: number | null) => (x === null ? "none" : x.toFixed(4));
+
+/** Re-measures a class on the database itself (never through a server: it is a long batch). */
+async function remeasure(contentClass: string, json: boolean): Promise<void> {
+  setHandle(openDatabase(configFromEnv()));
+  try {
+    let last = 0;
+    const report = await remeasureClass(await getDb(), contentClass, ({ done, total }) => {
+      // A line a second at most, and the last one.
+      if (Date.now() - last < 1000 && done < total) return;
+      last = Date.now();
+      console.error(`floorline: re-measured ${done} of ${total} passes of ${contentClass}`);
+    });
+    const moves = report.largest_moves
+      .map((m) => `  ${m.chain_id} pass ${m.pass_number}: ${score(m.before?.score ?? null)} -> ${score(m.after)}`)
+      .join("\n");
+    print(
+      json,
+      report,
+      [
+        `${contentClass}: ${report.measured} of ${report.passes} passes re-measured by ${report.method}` +
+          ` (${report.passes - report.measurable} without a kept source or cached content, ${report.failed} failed).`,
+        `Median before ${score(report.median_before)}, now ${score(report.median_after)}.`,
+        `Against the floor ${report.floor} (the class follows the ${report.density_source} density):` +
+          ` ${report.fell_under_floor} passes fall under it, ${report.rose_above_floor} rise above it.`,
+        ...(moves ? ["Largest moves:", moves] : []),
+        "The passes keep their own answers; the new ones are kept beside them (table remeasurements).",
+      ].join("\n"),
+    );
+  } finally {
+    await closeDb();
+  }
+}
+
 async function execute(input: Input, json: boolean, backend: Backend): Promise<void> {
   switch (input.command) {
+    case "remeasure":
+      throw new Error("remeasure runs on the database itself");
     case "keys create": {
       const created = await backend.createKey({ name: input.name, scopes: input.scopes });
       print(
@@ -243,6 +300,7 @@ async function run(argv: string[]): Promise<void> {
       role: { type: "string" },
       "password-stdin": { type: "boolean" },
       "data-dir": { type: "string" },
+      class: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -253,6 +311,14 @@ async function run(argv: string[]): Promise<void> {
   if (!isCommand(command)) throw new UsageError(`Unknown command "${command}".`);
   applyDataDirFlag(values["data-dir"]);
   const input = await validate(command, values, arg);
+  if (input.command === "remeasure") {
+    if (await folderServer(false)) {
+      throw new UsageError(
+        "remeasure works on the database itself, and a server holds the embedded folder: stop it first, or point DATABASE_URL at the PostgreSQL server.",
+      );
+    }
+    return remeasure(input.contentClass, Boolean(values.json));
+  }
 
   const backend = (await folderServer()) ?? databaseBackend();
   try {

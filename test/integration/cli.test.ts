@@ -15,6 +15,8 @@ import { bearer, callRoute, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 import { secretOf } from "../support/keys";
 import { cliScript } from "../support/scripts";
+import { measure } from "@/lib/measure/index";
+import { contentReceipt } from "./api-helpers";
 
 setUpCleanAccessState();
 
@@ -145,5 +147,41 @@ describe("npm run floorline", () => {
     expect(JSON.parse(revoked.stdout).revoked_at).not.toBeNull();
     useAppDatabase();
     expect((await callRoute("/api/v1/chains", "GET", { headers: bearer(ingestKey) })).status).toBe(401);
+  });
+
+  it("re-measures a class on the database itself and prints the comparison", async () => {
+    await closeDb();
+    const made = cli(["keys", "create", "--name", "remeasure", "--scopes", "ingest", "--json"]);
+    expect(made.status, made.stderr).toBe(0);
+    const key = JSON.parse(made.stdout).key as string;
+    useAppDatabase();
+    const source = "Release 3.9.0 (2026-05-02) adds Parquet export and Postgres 17 support; it fixes a leak (#4412).";
+    const passes = ["Release 3.9.0 adds Parquet export and Postgres 17 support, fixes leak #4412.", "Various updates."];
+    const stored = await callRoute("/api/v1/passes", "POST", {
+      headers: bearer(key),
+      body: {
+        receipts: passes.map((content, i) =>
+          contentReceipt("cli-rm", i + 1, content, {
+            content_class: "cli-remeasure",
+            cache_original: true,
+            ...(i === 0 ? { input_content: source } : {}),
+          }),
+        ),
+      },
+    });
+    expect(stored.status, await stored.clone().text()).toBe(201);
+    await closeDb();
+
+    const run = cli(["remeasure", "--class", "cli-remeasure", "--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain("re-measured 2 of 2 passes of cli-remeasure");
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ content_class: "cli-remeasure", passes: 2, measurable: 2, measured: 2, failed: 0 });
+    expect(report.median_after).toBe(
+      passes.map((c) => measure(c, { source, format: "any" }).semantic_density_score).reduce((a, b) => a + b) / 2,
+    );
+    const text = cli(["remeasure", "--class", "cli-remeasure"]);
+    expect(text.stdout).toContain("2 of 2 passes re-measured by floorline-facts/4");
+    expect(cli(["remeasure"]).status).toBe(2);
   });
 });
