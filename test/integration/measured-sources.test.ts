@@ -154,6 +154,8 @@ describe("measured on ingest, across batches and from cached originals", () => {
       receipts: [
         receipt("ms-4", 1, SOURCE, { input_content: SOURCE, content_class: "ms-measured" }),
         receipt("ms-4", 2, VOID, { content_class: "ms-measured" }),
+        // Used with no boundary: past the floor, the chain has collapsed (not only reached it).
+        receipt("ms-4", 3, VOID, { content_class: "ms-measured" }),
       ],
     };
     const metricsBefore = (await renderMetrics()).body;
@@ -190,12 +192,13 @@ describe("measured on ingest, across batches and from cached originals", () => {
           .find((line) => line.startsWith(`${series} `))
           ?.split(" ")[1] ?? 0,
       );
-    for (const series of [
-      'floorline_collapses_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}',
-      'floorline_passes_ingested_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}',
-      'floorline_measurement_mismatches_total{content_class="ms-measured"}',
-    ])
-      expect(count(metricsAfter, series) - count(metricsBefore, series), series).toBe(1);
+    // One collapse; two passes under the floor by their measured density, each a mismatch.
+    for (const [series, n] of [
+      ['floorline_collapses_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}', 1],
+      ['floorline_passes_ingested_total{content_class="ms-measured",verdict="COLLAPSE_IMMINENT"}', 2],
+      ['floorline_measurement_mismatches_total{content_class="ms-measured"}', 2],
+    ] as const)
+      expect(count(metricsAfter, series) - count(metricsBefore, series), series).toBe(n);
     // The same receipts under density_source client do not collapse.
     const client = await post(postPasses, "/api/v1/passes", {
       receipts: body.receipts.map((r) => ({
