@@ -287,8 +287,12 @@ async function readBody(
     chunks.length = 0;
     parts.length = 0;
     // Refused for room: read the rest and drop it, so the client (still sending) gets the 503
-    // instead of a reset connection. Past the endpoint's limit, or for any other failure, stop.
+    // instead of a reset connection. Past the endpoint's limit, the same, for as much again at
+    // most: a client still sending when the body passed the limit otherwise had its socket
+    // closed under it and never read the 413 (EPIPE). For any other failure, stop.
     if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size, idleMs);
+    else if (error instanceof ApiError && error.code === "payload_too_large")
+      await drain(reader, limit, idleMs);
     // A stalled body's stream may not end its cancel while its socket stays open: do not wait.
     else if (error instanceof ApiError && error.code === "request_timeout") void reader.cancel().catch(() => {});
     else await reader.cancel().catch(() => {});

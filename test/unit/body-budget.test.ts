@@ -184,3 +184,46 @@ describe("each caller's share of the budget", () => {
     expect(bodyBytesInFlight()).toBe(0);
   });
 });
+
+describe("a body that grows past its endpoint's limit", () => {
+  /** A chunked request of `chunks` MiB, counting the chunks the reader pulled and whether it cancelled. */
+  function growing(chunks: number) {
+    const seen = { pulled: 0, cancelled: false };
+    const chunk = new Uint8Array(MiB).fill(0x78);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (seen.pulled === chunks) return controller.close();
+        seen.pulled++;
+        controller.enqueue(seen.pulled === 1 ? new TextEncoder().encode('{"padding": "') : chunk);
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    const request = new Request("http://localhost/api/v1/passes", {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "content-type": "application/json" },
+    } as RequestInit);
+    return { request, seen };
+  }
+
+  it("is refused with 413 after the client has sent the rest, so that it reads the answer", async () => {
+    // Closing the body at the limit closed the socket under a client still sending: EPIPE, no 413.
+    const { request, seen } = growing(13);
+    const error = await failureOf(readJson(request, 10 * MiB));
+    expect(error?.code).toBe("payload_too_large");
+    expect(seen).toEqual({ pulled: 13, cancelled: false });
+    releaseBodyBytes(request);
+  });
+
+  it("stops reading one limit past the limit: a body that never ends is cut off", async () => {
+    const { request, seen } = growing(1000);
+    const error = await failureOf(readJson(request, 2 * MiB));
+    expect(error?.code).toBe("payload_too_large");
+    expect(seen.cancelled).toBe(true);
+    expect(seen.pulled).toBeLessThan(10);
+    releaseBodyBytes(request);
+  });
+});
