@@ -291,8 +291,7 @@ async function readBody(
     // most: a client still sending when the body passed the limit otherwise had its socket
     // closed under it and never read the 413 (EPIPE). For any other failure, stop.
     if (error instanceof ApiError && error.code === "server_busy") await drain(reader, limit - size, idleMs);
-    else if (error instanceof ApiError && error.code === "payload_too_large")
-      await drain(reader, limit, idleMs);
+    else if (error instanceof ApiError && error.code === "payload_too_large") await drain(reader, limit, idleMs);
     // A stalled body's stream may not end its cancel while its socket stays open: do not wait.
     else if (error instanceof ApiError && error.code === "request_timeout") void reader.cancel().catch(() => {});
     else await reader.cancel().catch(() => {});
