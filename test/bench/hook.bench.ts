@@ -4,7 +4,7 @@
 // FLOORLINE_HOOK_TIMING) and the whole process's, median and slowest, beside the target of issue
 // 43: the hook exits within 200 ms. Node's own start is the rest of the wall time.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "./support/paths";
@@ -105,7 +105,16 @@ try {
     ]);
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  // The hooks' background senders may still be writing to the spool (the last one may not have
+  // taken its lock yet): give them a moment, wait for the lock to go, and never fail on cleanup.
+  await new Promise((r) => setTimeout(r, 1000));
+  const lock = path.join(work, "spool", "sender.lock");
+  for (let waited = 0; existsSync(lock) && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  try {
+    rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch {
+    console.error(`bench:hook: left ${work} behind`);
+  }
 }
 console.log(`\nbench:hook: ${RUNS} runs per event, server unreachable`);
 printTable(["event", "own median", "own slowest", "process median", "target", ""], rows);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `floorline-hook claude-code`: a Claude Code hook command. It reads the hook's JSON on stdin,
 // notes what it needs in the spool (at PreCompact, a copy of the transcript: the conversation
-// the compaction is about to replace), starts the sender in the background and exits 0, within
-// 200 ms whatever happens: Claude Code waits for its hooks, and a PreCompact hook's stdout would
-// reach the summarizer, so it prints nothing there. The sender (claude-code-sender.ts) does the
+// the compaction is about to replace), starts the sender in the background and exits 0, in some
+// ten ms (the target is 200 at most; a stuck one ends after STUCK_MS): Claude Code waits for its
+// hooks, and a PreCompact hook's stdout would reach the summarizer, so it prints nothing there. The sender (claude-code-sender.ts) does the
 // measuring and the delivery, and any later call starts it again for what is still waiting.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, writeSync } from "node:fs";
@@ -11,14 +11,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { dirs, ensureDirs, readConfig, senderRunning, sessionKey, stamp, writeAtomic } from "./claude-code-spool";
 
-const BUDGET_MS = 120;
+/**
+ * A hook that cannot finish (a stdin that never closes, a disk that hangs) still ends. Not a
+ * budget for ordinary work, which takes some ten milliseconds (`npm run bench:hook`): a hook
+ * cut off at 120 ms, as it first was, dropped the compaction it was told of whenever the machine
+ * was busy, and a dropped event is lost for good.
+ */
+const STUCK_MS = 2_000;
 const USAGE = "usage: floorline-hook claude-code [--url URL] [--api-key KEY] [--content-class CLASS] [--spool DIR]";
 
 const started = performance.now();
 
 /**
  * Exits 0. With FLOORLINE_HOOK_TIMING set, first says on stderr how long the hook's own work
- * took (from its first line, Node's start aside): what the tests hold to 200 ms.
+ * took (from its first line, Node's start aside): what `npm run bench:hook` prints.
  */
 function done(): never {
   if (process.env.FLOORLINE_HOOK_TIMING)
@@ -26,8 +32,8 @@ function done(): never {
   process.exit(0);
 }
 
-// Whatever is still running when the budget is spent, the hook is done.
-setTimeout(done, BUDGET_MS);
+// Whatever is still running then, the hook is done.
+setTimeout(done, STUCK_MS).unref();
 
 function readStdin(): Promise<string> {
   return new Promise((resolve) => {
