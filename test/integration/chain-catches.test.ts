@@ -6,16 +6,18 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as postBoundaries } from "@/app/api/v1/boundaries/route";
+import { GET as getChainRoute } from "@/app/api/v1/chains/[chain_id]/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { getDb } from "@/db/index";
 import { boundaries, passes } from "@/db/schema";
 import { getChainCatches, getChainFailure } from "@/db/queries/recommendation";
-import type { CompressionPolicy } from "@/lib/guard/guard";
+import { chainOutcomeOf } from "@/lib/chains/outcome";
+import { COLLAPSE_VERDICTS, type CompressionPolicy, type Verdict } from "@/lib/guard/guard";
 import type { RecordedChain } from "@/lib/recommend";
-import { setUpTestDatabase } from "../support/database";
+import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { catchesOf } from "../support/recommend-replay";
 import { seededRandom } from "../support/random";
-import { post } from "./api-helpers";
+import { call, post } from "./api-helpers";
 
 setUpTestDatabase();
 
@@ -42,7 +44,18 @@ async function readWholeChain(chainId: string): Promise<RecordedChain> {
     .select({ pass_number: boundaries.passNumber, strategy: boundaries.strategy })
     .from(boundaries)
     .where(eq(boundaries.chainId, chainId));
-  return { chain_id: chainId, passes: passRows, boundaries: boundaryRows };
+  // A save is no failure: where the guard stopped a guarded chain (its first floor pass), by the
+  // plain rule (lib/chains/outcome.ts) on the chain's detail as the API answers it.
+  const detail = (await call(getChainRoute, jsonRequest(`/api/v1/chains/${chainId}`), params({ chain_id: chainId })))
+    .body as {
+    passes: { pass_number: number; effective_verdict: Verdict }[];
+    boundaries: { pass_number: number }[];
+    integrity: { kind: never }[];
+  };
+  const floors = detail.passes.filter((p) => COLLAPSE_VERDICTS.has(p.effective_verdict)).map((p) => p.pass_number);
+  const guarded_at =
+    chainOutcomeOf(detail.passes, detail.boundaries, detail.integrity) === "guarded" ? Math.min(...floors) : null;
+  return { chain_id: chainId, passes: passRows, boundaries: boundaryRows, guarded_at };
 }
 
 describe(`a chain's catches, found in the database (seed ${SEED})`, () => {
