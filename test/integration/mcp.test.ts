@@ -3,20 +3,17 @@
 // on PGlite, or on PostgreSQL when TEST_DATABASE_URL is set. Each tool's answer is held to what
 // the route it mirrors answers for the same data; the access cases send what a hostile or a
 // misconfigured client would and expect the contract's error body.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../bench/support/postgres";
-import { type AppServer, startApp } from "../support/app-server";
+import { type AppServer, startAppOnOwnDatabase } from "../support/app-server";
 
 const START_TIMEOUT = 300_000;
-const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const TOKEN = "mcp-test-token-0123456789abcdefghijklmnop";
 const SDK_DIR = path.join(import.meta.dirname, "../../sdk/typescript");
 const BIN = path.join(
@@ -27,7 +24,7 @@ const BIN = path.join(
 );
 
 let app: AppServer;
-let cleanup: () => Promise<void>;
+let stopApp: () => Promise<void>;
 const keys: Record<"all" | "read" | "ingest" | "admin", string> = { all: "", read: "", ingest: "", admin: "" };
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are walked as plain JSON, checked by the assertions.
@@ -128,22 +125,7 @@ const SECOND = "orders-api release; a build failed.";
 const ORIGINAL = JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ id: `ord-${i}`, total: i * 7 })));
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "floorline-mcp-"));
-  let env: Record<string, string> = { DATABASE_URL: "" };
-  cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  if (adminUrl) {
-    const database = await createDatabase(adminUrl, "floorline_mcp");
-    env = { DATABASE_URL: database.url };
-    cleanup = async () => {
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  app = await startApp({
-    dataDir,
-    env: { ...env, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn", FLOORLINE_API_TOKEN: TOKEN },
-    healthyWithinMs: START_TIMEOUT,
-  });
+  ({ app, stop: stopApp } = await startAppOnOwnDatabase("mcp", { FLOORLINE_API_TOKEN: TOKEN }, START_TIMEOUT));
   for (const [name, scopes] of [
     ["all", ["ingest", "read"]],
     ["read", ["read"]],
@@ -222,8 +204,7 @@ beforeAll(async () => {
 }, START_TIMEOUT);
 
 afterAll(async () => {
-  await app?.stop();
-  await cleanup?.();
+  await stopApp?.();
 }, 60_000);
 
 describe.each(["http", "stdio"] as const)("MCP over %s", (transport) => {

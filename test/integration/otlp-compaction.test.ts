@@ -1,11 +1,3 @@
-// GenAI compaction spans (`gen_ai.conversation.compacted = true`) sent by the stock
-// OpenTelemetry exporters (http/protobuf and http/json) to the built app, on PGlite or on
-// PostgreSQL when TEST_DATABASE_URL is set: passes of the conversation's chain, numbered in the
-// order the spans started, sized from Floorline's attributes or gen_ai.usage, a retried export
-// writing nothing twice, and bad spans answered as the exporter's partial success.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { type DiagLogger, DiagLogLevel, diag } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
 import { OTLPTraceExporter as HttpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -20,15 +12,13 @@ import {
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../bench/support/postgres";
-import { type AppServer, startApp } from "../support/app-server";
+import { type AppServer, startAppOnOwnDatabase } from "../support/app-server";
 
 const START_TIMEOUT = 300_000;
-const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 const EXPORTERS = { "http/protobuf": HttpProtoExporter, "http/json": HttpJsonExporter } as const;
 
 let app: AppServer;
-let cleanup: () => Promise<void>;
+let stopApp: () => Promise<void>;
 const warnings: string[] = [];
 const logger: DiagLogger = {
   error: (...args) => warnings.push(args.join(" ")),
@@ -40,28 +30,12 @@ const logger: DiagLogger = {
 
 beforeAll(async () => {
   diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-  const dataDir = mkdtempSync(path.join(tmpdir(), "floorline-otlp-compaction-"));
-  let env: Record<string, string> = { DATABASE_URL: "" };
-  cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  if (adminUrl) {
-    const database = await createDatabase(adminUrl, "floorline_compaction");
-    env = { DATABASE_URL: database.url };
-    cleanup = async () => {
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  app = await startApp({
-    dataDir,
-    env: { ...env, FLOORLINE_DEMO: "0", LOG_LEVEL: "warn" },
-    healthyWithinMs: START_TIMEOUT,
-  });
+  ({ app, stop: stopApp } = await startAppOnOwnDatabase("otlp-compaction", {}, START_TIMEOUT));
 }, START_TIMEOUT);
 
 afterAll(async () => {
   diag.disable();
-  await app?.stop();
-  await cleanup?.();
+  await stopApp?.();
 }, 60_000);
 
 function setup(kind: keyof typeof EXPORTERS) {

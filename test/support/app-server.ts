@@ -7,10 +7,11 @@
 // (test/support/data-folders.ts), which saves each start PGlite's initdb (4-10 s of CPU);
 // `from: "empty"` keeps a folder empty when the first start itself is what a test is about.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createDatabase } from "../bench/support/postgres";
 import { fillDataFolder } from "./data-folders";
 import { startScript } from "./scripts";
 
@@ -145,3 +146,39 @@ export const receipt = (chain: string, n: number) => ({
   schema_valid: true,
   semantic_density_score: 0.9,
 });
+
+/**
+ * The built app on a database of its own, for a suite that drives it over HTTP: a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set (the suite's PostgreSQL run), else its own
+ * embedded folder; no demo. `stop()` stops the app and drops what it started on.
+ */
+export async function startAppOnOwnDatabase(
+  name: string,
+  env: Record<string, string> = {},
+  healthyWithinMs = 300_000,
+): Promise<{ app: AppServer; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `floorline-${name}-`));
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
+  const database = adminUrl ? await createDatabase(adminUrl, `floorline_${name.replace(/\W/g, "_")}`) : null;
+  const dropAll = async () => {
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const app = await startApp({
+      dataDir,
+      env: { DATABASE_URL: database?.url ?? "", FLOORLINE_DEMO: "0", LOG_LEVEL: "warn", ...env },
+      healthyWithinMs,
+    });
+    return {
+      app,
+      stop: async () => {
+        await app.stop();
+        await dropAll();
+      },
+    };
+  } catch (error) {
+    await dropAll();
+    throw error;
+  }
+}
