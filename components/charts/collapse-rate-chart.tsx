@@ -46,9 +46,11 @@ export function CollapseRateChart({
   const withData = points.filter((p) => classes.some((c) => (p.started[c] ?? 0) > 0));
   const bars = withData.length <= FEW_PERIODS;
   const domain: [number, number] = [firstPoint.t, lastPoint.t];
+  /** Chains of class `c` started in the range: the n of its shares. */
+  const startedIn = (c: string) => withData.reduce((n, p) => n + (p.started[c] ?? 0), 0);
   const summary = `Collapse rate per content class, ${withData.length} ${withData.length === 1 ? "period" : "periods"} with chains started: ${classes
     .map((c) => {
-      const started = withData.reduce((n, p) => n + (p.started[c] ?? 0), 0);
+      const started = startedIn(c);
       const collapsed = withData.reduce((n, p) => n + (p.collapsed[c] ?? 0), 0);
       return `${c} ${collapsed} of ${started} collapsed`;
     })
@@ -75,9 +77,18 @@ export function CollapseRateChart({
       }}
     />
   );
-  // Legend text in the text colour: the series colours are for lines, too light for words.
+  // Legend text in the text colour: the series colours are for lines, too light for words. Each
+  // class says its n, the chains started in the range: a share of three chains is not one of 300.
   const legend = (
-    <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value) => <span className="legend-text">{value}</span>} />
+    <Legend
+      wrapperStyle={{ fontSize: 12 }}
+      formatter={(value: string) => (
+        <>
+          <span className="legend-text">{value}</span>
+          <span className="legend-n"> (n = {startedIn(value)})</span>
+        </>
+      )}
+    />
   );
   const yAxis = (
     <YAxis

@@ -11,7 +11,7 @@ test("the overview draws few periods as bars with one colour per class in both s
   const legend = chart.locator(".recharts-legend-item");
   // The chart draws after hydration: wait for its legend before reading it.
   await expect(legend.nth(1)).toBeVisible();
-  const classes = await legend.allInnerTexts();
+  const classes = await legend.locator(".legend-text").allInnerTexts();
   expect(classes.length).toBeGreaterThan(1);
   // Each class's legend swatch colour, resolved, per scheme.
   const swatches = async () =>
@@ -30,7 +30,9 @@ test("the overview draws few periods as bars with one colour per class in both s
   await page.reload();
   await expect(page.getByTestId("collapse-rate-chart")).toHaveAttribute("data-kind", "bars");
   // Again, only once the chart has drawn after the reload (toHaveText waits for it).
-  await expect(page.getByTestId("collapse-rate-chart").locator(".recharts-legend-item")).toHaveText(classes);
+  await expect(page.getByTestId("collapse-rate-chart").locator(".recharts-legend-item .legend-text")).toHaveText(
+    classes,
+  );
   const fillsDark = await page
     .getByTestId("collapse-rate-chart")
     .locator(".recharts-legend-item")
@@ -49,6 +51,15 @@ test("the overview draws few periods as bars with one colour per class in both s
   expect(expected.length).toBeGreaterThan(0);
   const shown = (await labels.allTextContents()).filter((text) => text !== "");
   expect(shown.sort()).toEqual(expected.sort());
+  // Each class in the legend says its n; together they are the chains the data table counts.
+  const ns = (await chart.locator(".recharts-legend-item .legend-n").allTextContents()).map((text) => {
+    const m = /^ \(n = (\d+)\)$/.exec(text);
+    expect(m, text).not.toBeNull();
+    return Number(m?.[1]);
+  });
+  expect(ns).toHaveLength(classes.length);
+  const started = cells.reduce((sum, cell) => sum + Number(/ of (\d+)\)$/.exec(cell)?.[1] ?? 0), 0);
+  expect(ns.reduce((a, b) => a + b, 0)).toBe(started);
 });
 
 function luminance(rgb: string): number {
