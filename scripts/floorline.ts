@@ -246,10 +246,13 @@ async function remeasure(contentClass: string, json: boolean): Promise<void> {
   }
 }
 
-async function execute(input: Input, json: boolean, backend: Backend): Promise<void> {
+/** The commands a backend (the database, or the server holding its folder) carries out. */
+async function execute(
+  input: Exclude<Input, { command: "remeasure" }>,
+  json: boolean,
+  backend: Backend,
+): Promise<void> {
   switch (input.command) {
-    case "remeasure":
-      throw new Error("remeasure runs on the database itself");
     case "keys create": {
       const created = await backend.createKey({ name: input.name, scopes: input.scopes });
       print(

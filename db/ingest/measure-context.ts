@@ -80,6 +80,16 @@ export function readableOriginals(readsOriginals: boolean): ReadableOriginals {
  */
 const isFirstPass = (r: MeasuredReceipt) => r.pass_number <= 1;
 
+/**
+ * An original a measurement may read, in table `alias`: the default tenant's (the agents' own),
+ * live, with its text, not expired. Ingest, re-measuring (db/queries/remeasure.ts) and the
+ * lookups below read originals by this one condition.
+ */
+export const measurableOriginal = (alias: string) =>
+  sql.raw(
+    `${alias}.tenant = '' and ${alias}.status = 'live' and ${alias}.original is not null and (${alias}.expires_at is null or ${alias}.expires_at > now())`,
+  );
+
 /** Live originals by full SHA-256, texts only. */
 async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise<Map<string, string>> {
   if (hashes.length === 0) return new Map();
@@ -87,7 +97,7 @@ async function originalsByHash(tx: Executor, hashes: readonly string[]): Promise
     tx,
     sql`select hash, original from originals
         where hash in (select json_array_elements_text(${JSON.stringify([...new Set(hashes)])}::json))
-          and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())`,
+          and ${measurableOriginal("originals")}`,
     { hash: col.text, original: col.text },
   );
   return new Map(rows.map((r) => [r.hash, r.original]));
@@ -105,7 +115,7 @@ async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise
   const parts = unique.map(
     (k) => sql`(select ${k}::text as key, hash, original from originals
       where ((hash ~>=~ ${k} and hash ~<~ ${`${k}g`}) or (alt_hash is not null and alt_hash ~>=~ ${k} and alt_hash ~<~ ${`${k}g`}))
-        and tenant = '' and status = 'live' and original is not null and (expires_at is null or expires_at > now())
+        and ${measurableOriginal("originals")}
       limit 2)`,
   );
   const rows = await queryRows(tx, sql.join(parts, sql` union all `), {

@@ -7,7 +7,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { forEachLimited, measureConcurrency, measureForIngest } from "@/lib/measure/pool";
 import { METHOD } from "@/lib/measure/index";
-import { readableOriginals } from "../ingest/measure-context";
+import { measurableOriginal, readableOriginals } from "../ingest/measure-context";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { getPoliciesInForce } from "./policies";
@@ -76,8 +76,7 @@ export async function remeasureClass(
           count(*) filter (where s.chain_id is not null and o.hash is not null) as measurable
         from passes p
         left join chain_sources s on s.chain_id = p.chain_id
-        left join originals o on o.tenant = '' and o.hash = lower(p.current_content_hash) and o.status = 'live'
-          and o.original is not null and (o.expires_at is null or o.expires_at > now())
+        left join originals o on o.hash = lower(p.current_content_hash) and ${measurableOriginal("o")}
         where p.content_class = ${contentClass}`,
     { passes: col.int, measurable: col.int },
   );
@@ -95,8 +94,7 @@ export async function remeasureClass(
             p.server_checks->>'method' as method
           from passes p
           join chain_sources s on s.chain_id = p.chain_id
-          join originals o on o.tenant = '' and o.hash = lower(p.current_content_hash) and o.status = 'live'
-            and o.original is not null and (o.expires_at is null or o.expires_at > now())
+          join originals o on o.hash = lower(p.current_content_hash) and ${measurableOriginal("o")}
           where p.content_class = ${contentClass} and p.id > ${after}
           order by p.id
           limit ${PAGE}`,
