@@ -1,4 +1,5 @@
 import { getChainSummary } from "@/db/queries/chains";
+import { floorPointOf } from "@/lib/chains/outcome";
 import { getChainSeries } from "@/db/queries/chain-series";
 import { listChainBoundaries } from "@/db/queries/boundaries";
 import { replayClass } from "@/db/queries/what-if";
@@ -113,6 +114,7 @@ async function Overlay({
       <ChainCharts
         series={series}
         collapse={summary.collapse_point}
+        floorPoint={floorPointOf(summary.statuses)}
         boundaries={boundaries}
         selectedPassId={null}
         candidate={{ ...candidate, collapse_pass_number: candidateCollapse }}

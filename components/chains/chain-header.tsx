@@ -1,20 +1,15 @@
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { formatAge, formatCount, formatUtc } from "@/lib/format";
 import { chainHref, chainsHref, policiesHref } from "@/lib/routes";
+import { FLOOR_POINT_WORDS, floorPointOf } from "@/lib/chains/outcome";
 import { StatusBadges } from "@/components/ui/status-badges";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LiveUpdates } from "./live-updates";
 
-/** What happened at the chain's first floor, in the words of its status: before and after the pass. */
-function floorWords(statuses: ChainSummaryWire["statuses"]): [string, string] {
-  if (statuses.includes("guarded")) return ["guarded at", ""];
-  if (statuses.includes("collapsed")) return ["collapsed at", ""];
-  return ["floor reached at", "no boundary yet"];
-}
-
 export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
   const collapse = summary.collapse_point;
+  const words = FLOOR_POINT_WORDS[floorPointOf(summary.statuses)];
   return (
     <header className="page-head">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -36,14 +31,12 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <span data-testid="collapse-summary">
           {collapse ? (
             <>
-              {floorWords(summary.statuses)[0]}{" "}
+              {words.at}{" "}
               <a href={chainHref(summary.chain_id, { pass: collapse.pass_id, from: collapse.pass_number })}>
                 pass {collapse.pass_number}
               </a>{" "}
               <VerdictBadge verdict={collapse.verdict} />
-              {floorWords(summary.statuses)[1] ? (
-                <span className="muted"> {floorWords(summary.statuses)[1]}</span>
-              ) : null}
+              {words.after ? <span className="muted"> {words.after}</span> : null}
             </>
           ) : (
             "no collapse"

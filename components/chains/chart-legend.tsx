@@ -1,7 +1,19 @@
+import { FLOOR_POINT_WORDS, type FloorPoint } from "@/lib/chains/outcome";
 import type { ChainSeries } from "@/lib/chains/series";
 
+const FLOOR_POINT_TONE: Record<FloorPoint, string> = { guarded: "safe", collapsed: "danger", unanswered: "warn" };
+
 /** What the lines and marks mean, and how much of the chain is drawn. */
-export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; hasCandidate: boolean }) {
+export function ChartLegend({
+  series,
+  hasCandidate,
+  floorPoint,
+}: {
+  series: ChainSeries;
+  hasCandidate: boolean;
+  /** What this chain's first floor pass was; null when it reached none. */
+  floorPoint: FloorPoint | null;
+}) {
   const measured = series.points.some((p) => p.measured_density !== null);
   return (
     <div className="chart-legend">
@@ -24,9 +36,12 @@ export function ChartLegend({ series, hasCandidate }: { series: ChainSeries; has
         <li>
           <span className="swatch dashed danger" /> floor of the policy version that judged the pass
         </li>
-        <li>
-          <span className="swatch vline danger" /> collapse point (first floor breach or collapse-imminent verdict)
-        </li>
+        {floorPoint ? (
+          <li>
+            <span className={`swatch vline ${FLOOR_POINT_TONE[floorPoint]}`} /> {FLOOR_POINT_WORDS[floorPoint].mark}:{" "}
+            {FLOOR_POINT_WORDS[floorPoint].meaning}
+          </li>
+        ) : null}
         <li>
           <span className="swatch dashed muted" /> max pass number
         </li>

@@ -22,6 +22,7 @@ import {
   passDomain,
   withGaps,
 } from "@/lib/chart-domain";
+import { FLOOR_POINT_WORDS, type FloorPoint } from "@/lib/chains/outcome";
 import { formatBytes, formatKind } from "@/lib/format";
 import { ChartData } from "./chart-data";
 import { type Metric, PassTooltip } from "./pass-tooltip";
@@ -45,6 +46,8 @@ export interface PassMetricChartProps {
   points: SeriesPoint[];
   floors: FloorSpan[];
   collapse: CollapseMarker | null;
+  /** What the collapse point was: the marker says a save, a collapse or a floor not yet answered. */
+  floorPoint: FloorPoint;
   boundaries: Pick<BoundaryWire, "pass_number" | "strategy" | "reason">[];
   findings: IntegrityFinding[];
   mismatches: Mismatch[];
@@ -65,6 +68,12 @@ const METRIC = {
     floor: (f: FloorSpan) => f.min_semantic_density,
   },
 } as const;
+
+const FLOOR_POINT_COLOR: Record<FloorPoint, string> = {
+  guarded: "var(--safe)",
+  collapsed: "var(--danger)",
+  unanswered: "var(--warn)",
+};
 
 const BOUNDARY_LABEL: Record<BoundaryWire["strategy"], string> = {
   halt: "halt",
@@ -92,6 +101,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
     points,
     floors,
     collapse,
+    floorPoint,
     boundaries,
     findings,
     mismatches,
@@ -184,7 +194,7 @@ export function PassMetricChart(props: PassMetricChartProps) {
       }).length
     : 0;
   const caption = `${m.title} over pass number, passes ${firstPoint.pass_number} to ${lastPoint.pass_number} (${points.length} drawn)${
-    collapse ? `, collapse at pass ${collapse.pass_number}` : ", no collapse"
+    collapse ? `, ${FLOOR_POINT_WORDS[floorPoint].at} pass ${collapse.pass_number}` : ", no floor reached"
   }${underCount > 0 ? `, ${underCount} under the floor` : ""}${
     measuredDrawn
       ? `; measured density drawn beside the claimed one, ${measuredUnder} measured under the floor, ${measuredGaps.length} where the two disagree`
@@ -316,14 +326,14 @@ export function PassMetricChart(props: PassMetricChartProps) {
           {collapse ? (
             <ReferenceLine
               x={collapse.pass_number}
-              stroke="var(--danger)"
+              stroke={FLOOR_POINT_COLOR[floorPoint]}
               strokeWidth={2}
               label={
                 <TopLabel
-                  text={`collapse · pass ${collapse.pass_number}`}
-                  color="var(--danger)"
+                  text={`${FLOOR_POINT_WORDS[floorPoint].mark} · pass ${collapse.pass_number}`}
+                  color={FLOOR_POINT_COLOR[floorPoint]}
                   testId={`${metric}-collapse-marker`}
-                  title={`Collapse point: ${collapse.pass_id} (${collapse.verdict})`}
+                  title={`${FLOOR_POINT_WORDS[floorPoint].meaning}: ${collapse.pass_id} (${collapse.verdict})`}
                 />
               }
             />

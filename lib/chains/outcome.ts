@@ -23,3 +23,37 @@ export function chainOutcomeOf(
   if (disobeyed || floors.some((p) => !answered.has(p.pass_number) && p.pass_number < last)) return "collapsed";
   return floors.some((p) => answered.has(p.pass_number)) ? "guarded" : null;
 }
+
+/**
+ * What a chain's first floor pass (its `collapse_point`) was, read from its statuses: the
+ * guard's save, a collapse, or a floor that no boundary has answered yet. The header, the
+ * charts and their legend say it in these words so one page never calls a save a collapse.
+ */
+export type FloorPoint = "guarded" | "collapsed" | "unanswered";
+
+export function floorPointOf(statuses: readonly string[]): FloorPoint {
+  if (statuses.includes("guarded")) return "guarded";
+  if (statuses.includes("collapsed")) return "collapsed";
+  return "unanswered";
+}
+
+export const FLOOR_POINT_WORDS: Record<FloorPoint, { at: string; after: string; mark: string; meaning: string }> = {
+  guarded: {
+    at: "guarded at",
+    after: "",
+    mark: "guarded",
+    meaning: "the guard's save: a floor reached here, answered by a boundary, and nothing went past it",
+  },
+  collapsed: {
+    at: "collapsed at",
+    after: "",
+    mark: "collapse",
+    meaning: "collapse point: the first floor reached, and content went past a floor",
+  },
+  unanswered: {
+    at: "floor reached at",
+    after: "no boundary yet",
+    mark: "floor reached",
+    meaning: "the first floor reached, no boundary has answered it yet",
+  },
+};

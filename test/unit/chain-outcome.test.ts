@@ -2,7 +2,7 @@
 // docs/ingest.md#chain-statuses states it. The SQL that keeps it on every chain's summary is
 // held to this rule in test/integration/chain-summary-fold.test.ts.
 import { describe, expect, it } from "vitest";
-import { chainOutcomeOf } from "@/lib/chains/outcome";
+import { chainOutcomeOf, FLOOR_POINT_WORDS, floorPointOf } from "@/lib/chains/outcome";
 import type { Verdict } from "@/lib/guard/guard";
 
 const S: Verdict = "SAFE_TO_COMPRESS";
@@ -44,5 +44,15 @@ describe("saves and failures", () => {
     expect(chainOutcomeOf(passes(S, S, S), at(3), [])).toBeNull();
     // Other findings are not disobedience.
     expect(chainOutcomeOf(passes(S, S, S), [], [{ kind: "hash_mismatch" }])).toBeNull();
+  });
+});
+
+describe("floorPointOf", () => {
+  it("names a guarded chain's floor pass a save, never a collapse", () => {
+    // A guarded chain keeps its floor verdict among its statuses: the save wins.
+    expect(floorPointOf(["guarded", "floor_breached"])).toBe("guarded");
+    expect(FLOOR_POINT_WORDS[floorPointOf(["guarded", "floor_breached"])].mark).not.toMatch(/collapse/);
+    expect(floorPointOf(["collapsed", "floor_breached", "continued_after_halt"])).toBe("collapsed");
+    expect(floorPointOf(["collapse_imminent"])).toBe("unanswered");
   });
 });

@@ -1,4 +1,5 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
+import { floorPointOf } from "@/lib/chains/outcome";
 import { getChainSeries } from "@/db/queries/chain-series";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
@@ -14,6 +15,7 @@ export async function ChartsSection(props: {
     <ChainCharts
       series={series}
       collapse={props.summary.collapse_point}
+      floorPoint={floorPointOf(props.summary.statuses)}
       boundaries={props.boundaries}
       selectedPassId={props.selectedPassId}
     />
