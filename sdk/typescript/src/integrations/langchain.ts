@@ -5,7 +5,13 @@
 // It needs two looks: the messages before summarization (its beforeModel, so it goes before
 // summarizationMiddleware in the list) and the request the model gets after every beforeModel
 // ran (wrapModelCall), where a new summary message shows that a summarization happened.
+//
+// What it has recorded lives in the agent's state (its stateSchema), so a checkpointer keeps it
+// with the thread: a thread resumed in a new process, whose state still holds the last summary,
+// does not record that summary again, and numbers its next summarization on from the last.
+import { createRequire } from "node:module";
 import { createMiddleware } from "langchain";
+import { sha256Hex } from "../../../../lib/guard/hash";
 import type { Floorline } from "../client";
 import { later, openChain, recordCompactionNow, warnOnce } from "./record";
 
@@ -59,12 +65,33 @@ function line(m: MessageLike): string {
 const isSummary = (m: MessageLike) =>
   isObject(m.additional_kwargs) && m.additional_kwargs.lc_source === "summarization";
 
+// The state's schema is a zod object, made with the zod langchain itself resolves (it depends on
+// zod), so the SDK needs no dependency of its own for it.
+const { z } = createRequire(createRequire(import.meta.url).resolve("langchain"))("zod") as typeof import("zod");
+
+const stateSchema = z.object({
+  /** The passes this thread's chain has: where a resumed thread's numbering goes on. */
+  floorlinePasses: z.number().default(0),
+  /** The SHA-256 of the last summary recorded: the one a resumed thread's state still holds. */
+  floorlineSummary: z.string().default(""),
+});
+
+interface Recorded {
+  floorlinePasses?: number;
+  floorlineSummary?: string;
+}
+
 /** The middleware; list it before `summarizationMiddleware` in `createAgent({ middleware })`. */
 export function floorlineMiddleware(fl: Floorline, options: FloorlineMiddlewareOptions) {
   let before: MessageLike[] = [];
-  const summaries = new Set<string>();
+  // Summaries recorded by this instance (an agent run without a checkpointer starts from empty
+  // state on every invoke, and may be handed its summary again).
+  const recorded = new Set<string>();
+  let queued = 0;
+  let update: Required<Recorded> | null = null;
   return createMiddleware({
     name: "FloorlineMiddleware",
+    stateSchema,
     beforeModel: (state) => {
       try {
         const messages = (state as { messages?: unknown }).messages;
@@ -76,11 +103,21 @@ export function floorlineMiddleware(fl: Floorline, options: FloorlineMiddlewareO
     },
     wrapModelCall: (request, handler) => {
       try {
+        const state = ((request as { state?: Recorded }).state ?? {}) as Recorded;
         const now = (request as { messages?: MessageLike[] }).messages ?? [];
-        const summary = now.find((m) => isSummary(m) && !summaries.has(text(m.content)));
-        if (summary) {
+        const isNew = (m: MessageLike) => {
+          if (!isSummary(m)) return false;
+          const digest = sha256Hex(text(m.content));
+          return digest !== state.floorlineSummary && !recorded.has(digest);
+        };
+        const summary = now.find(isNew);
+        const chain = summary
+          ? openChain(fl, { ...options, resumeAfter: options.resumeAfter ?? state.floorlinePasses ?? 0 }, "langchain")
+          : null;
+        if (summary && chain) {
           const output = text(summary.content);
-          summaries.add(output);
+          const digest = sha256Hex(output);
+          recorded.add(digest);
           // Kept messages come through with their ids; the summary takes the first replaced one's.
           const kept = new Set(now.filter((m) => m !== summary && m.id !== undefined).map((m) => m.id));
           const replaced = before.filter((m) => !isSummary(m) && !(m.id !== undefined && kept.has(m.id)));
@@ -92,15 +129,23 @@ export function floorlineMiddleware(fl: Floorline, options: FloorlineMiddlewareO
                   .join("\n\n")
               : null;
           const metadata = { framework: "langchain", replaced_messages: replaced.length, kept_messages: kept.size };
+          queued++;
+          update = { floorlinePasses: chain.passes + queued, floorlineSummary: digest };
           later("cannot record a LangChain summarization", () => {
-            const chain = openChain(fl, options, "langchain");
-            if (chain) recordCompactionNow(chain, { input, output, metadata });
+            queued--;
+            recordCompactionNow(chain, { input, output, metadata });
           });
         }
       } catch (error) {
         warnOnce("cannot observe a LangChain summarization", error);
       }
       return handler(request);
+    },
+    // What was recorded goes into the state after the model's turn, for the checkpointer to keep.
+    afterModel: () => {
+      const done = update;
+      update = null;
+      return done ?? undefined;
     },
   });
 }

@@ -2,6 +2,7 @@
 // summarizationMiddleware, with FakeListChatModel from @langchain/core's own testing utilities
 // as both the agent's model and the summarizer: the summarization really happens.
 import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { MemorySaver } from "@langchain/langgraph";
 import { AIMessage, createAgent, HumanMessage, summarizationMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeServer, type FakeServer, receiptsIn } from "../fake-server";
@@ -24,7 +25,7 @@ const earlier = [
   new AIMessage("The Globex contact is Dana Whitfield, accounts payable."),
 ];
 
-function agent(chainId: string) {
+function agent(chainId: string, options: { summary?: string; checkpointer?: MemorySaver } = {}) {
   const fl = new sdk.Floorline({ url: floorline.url, scheduledDelayMs: 10, flushOnExit: false });
   const a = createAgent({
     model: new FakeListChatModel({ responses: ["Sending the reminder now."] }),
@@ -32,11 +33,12 @@ function agent(chainId: string) {
     middleware: [
       langchain.floorlineMiddleware(fl, { chainId }),
       summarizationMiddleware({
-        model: new FakeListChatModel({ responses: [SUMMARY] }),
+        model: new FakeListChatModel({ responses: [options.summary ?? SUMMARY] }),
         trigger: { messages: 6 },
         keep: { messages: 2 },
       }),
     ],
+    ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
   });
   return { fl, a };
 }
@@ -76,5 +78,36 @@ describe("floorlineMiddleware", () => {
     await a.invoke({ messages: [new HumanMessage("Is 5501 paid?")] });
     await fl.close();
     expect(receiptsIn(floorline.seen).filter((r) => r.chain_id === "thread-13")).toEqual([]);
+  });
+
+  it("a thread resumed from its checkpoint by a new middleware records only new summarizations, numbered on", async () => {
+    const checkpointer = new MemorySaver();
+    const thread = { configurable: { thread_id: "thread-14" } };
+    // The first process: a summarization, recorded as the chain's first pass.
+    const first = agent("thread-14", { checkpointer });
+    await first.a.invoke({ messages: [...earlier, new HumanMessage("Please chase 5502.")] }, thread);
+    await until(() => receiptsIn(floorline.seen).some((r) => r.chain_id === "thread-14"));
+    await first.fl.close();
+
+    // A new process (a new client and middleware) resumes the thread: the state it reads back
+    // holds the first summary, which is not a new summarization.
+    const LATER = "Invoice 5502 was chased twice; Globex promised payment by 2026-03-20.";
+    const second = agent("thread-14", { checkpointer, summary: LATER });
+    await second.a.invoke({ messages: [new HumanMessage("Did Globex answer?")] }, thread);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiptsIn(floorline.seen).filter((r) => r.chain_id === "thread-14")).toHaveLength(1);
+    // Two more turns reach the trigger again: that summarization is the chain's second pass.
+    await second.a.invoke({ messages: [new HumanMessage("Chase them again.")] }, thread);
+    const state = await second.a.invoke({ messages: [new HumanMessage("Anything new?")] }, thread);
+    expect(String(state.messages[0]?.content)).toContain(LATER);
+    await until(() => receiptsIn(floorline.seen).filter((r) => r.chain_id === "thread-14").length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    await second.fl.close();
+    const receipts = receiptsIn(floorline.seen).filter((r) => r.chain_id === "thread-14");
+    expect(receipts.map((r) => [r.pass_id, r.pass_number])).toEqual([
+      ["thread-14.p1", 1],
+      ["thread-14.p2", 2],
+    ]);
+    expect(receipts[1]?.current_size_bytes).toBe(Buffer.byteLength(String(state.messages[0]?.content)));
   });
 });
