@@ -38,6 +38,8 @@ const NOT_PASS_ATTRIBUTES = {
   created_at: "the span's end time is the pass's time",
   metadata: "a span's own attributes are its metadata; nothing maps them yet",
   input_content: "a chain's source is sent by the JSON API or the SDKs, not in a span",
+  canaries: "planted and checked by the SDKs, which send receipts to the JSON API",
+  canary_check: "planted and checked by the SDKs, which send receipts to the JSON API",
 } as const;
 const everyReceiptFieldPlaced: [
   Exclude<PassReceiptField, keyof typeof PASS_ATTRIBUTES | keyof typeof NOT_PASS_ATTRIBUTES>,

@@ -10,6 +10,7 @@ import {
   utcTimestamp,
 } from "./common";
 import { compressionPassShape, verdictSchema } from "./guard";
+import { CANARY_KINDS, type CanaryKind, MAX_CANARIES } from "../canaries/canaries";
 import type { ServerChecks } from "../content-checks/check-content";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { bodyDigest, canonicalJson } from "../guard/canonical";
@@ -33,6 +34,29 @@ const contentSchema = z
     (v) => v.length <= MAX_CONTENT_BYTES && Buffer.byteLength(v, "utf8") <= MAX_CONTENT_BYTES,
     `must be at most ${MAX_CONTENT_BYTES / (1024 * 1024)} MiB as UTF-8`,
   );
+
+// Canaries (docs/canaries.md): synthetic facts an SDK planted, so in clear; ids are the chain's.
+const CANARY_ID_MAX = 64;
+const CANARY_TEXT_MAX = 256;
+const canaryIdSchema = text({ min: 1, max: CANARY_ID_MAX });
+export const canarySchema = z
+  .strictObject({
+    id: canaryIdSchema,
+    kind: z.enum(CANARY_KINDS),
+    text: text({ min: 1, max: CANARY_TEXT_MAX }).describe("the canary's distinctive value, exactly as planted"),
+  })
+  .meta({ id: "Canary" });
+const canariesSchema = z
+  .array(canarySchema)
+  .min(1)
+  .max(MAX_CANARIES)
+  .refine((list) => new Set(list.map((c) => c.id)).size === list.length, "must not name a canary id twice");
+export const canaryCheckSchema = z
+  .strictObject({
+    surviving: z.array(canaryIdSchema).max(MAX_CANARIES * 4),
+    checked_text_bytes: nonNegativeInt,
+  })
+  .meta({ id: "CanaryCheck" });
 
 /**
  * Where receipts of a body (one receipt, or `{"receipts": [...]}`) carry `content` or
@@ -77,6 +101,10 @@ const passReceiptObject = z.strictObject({
   input_content: contentSchema.nullish(),
   /** Store `content` as the pass's cached original (shared/API.md, "Server-side content checks"). */
   cache_original: z.boolean().nullish(),
+  /** Canaries planted in this pass's input (docs/canaries.md), at most 16. */
+  canaries: canariesSchema.nullish(),
+  /** Which of the chain's canaries survive in text the client read (its output, or the agent's next). */
+  canary_check: canaryCheckSchema.nullish(),
 });
 const receiptShape = passReceiptObject.shape;
 export type PassReceiptField = keyof typeof receiptShape;
@@ -272,6 +300,27 @@ const contentText = (v: unknown): v is string =>
   v.isWellFormed() &&
   Buffer.byteLength(v, "utf8") <= MAX_CONTENT_BYTES;
 
+const CANARY_KIND_SET: ReadonlySet<string> = new Set(CANARY_KINDS);
+const isCanaryList = (v: unknown): v is { id: string; kind: CanaryKind; text: string }[] => {
+  if (!Array.isArray(v) || v.length < 1 || v.length > MAX_CANARIES) return false;
+  const ids = new Set<string>();
+  for (const c of v) {
+    if (!isRecord(c) || Object.keys(c).length !== 3) return false;
+    if (!shortText(c.id, 1, CANARY_ID_MAX) || ids.has(c.id)) return false;
+    if (!shortText(c.text, 1, CANARY_TEXT_MAX) || typeof c.kind !== "string" || !CANARY_KIND_SET.has(c.kind))
+      return false;
+    ids.add(c.id);
+  }
+  return true;
+};
+const isCanaryCheck = (v: unknown): v is { surviving: string[]; checked_text_bytes: number } =>
+  isRecord(v) &&
+  Object.keys(v).length === 2 &&
+  count(v.checked_text_bytes) &&
+  Array.isArray(v.surviving) &&
+  v.surviving.length <= MAX_CANARIES * 4 &&
+  v.surviving.every((id) => shortText(id, 1, CANARY_ID_MAX));
+
 /** What a quick check answers for a value it leaves to the schema. */
 const REFUSED: unique symbol = Symbol("refused");
 type QuickCheck<T> = (v: unknown) => T | typeof REFUSED;
@@ -306,6 +355,10 @@ const QUICK_CHECKS: { readonly [K in PassReceiptField]-?: QuickCheck<NonNullable
   content: when(contentText),
   input_content: when(contentText),
   cache_original: when((v): v is boolean => typeof v === "boolean"),
+  // Fresh objects in the schema's key order, as the schema answers.
+  canaries: (v) => (isCanaryList(v) ? v.map((c) => ({ id: c.id, kind: c.kind, text: c.text })) : REFUSED),
+  canary_check: (v) =>
+    isCanaryCheck(v) ? { surviving: [...v.surviving], checked_text_bytes: v.checked_text_bytes } : REFUSED,
 };
 const QUICK_FIELDS = PASS_RECEIPT_FIELDS.map(
   (field) => [field, QUICK_CHECKS[field] as QuickCheck<unknown>, ABSENT.has(field), ABSENT.get(field)] as const,

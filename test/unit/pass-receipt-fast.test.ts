@@ -121,6 +121,40 @@ const fields = {
   content: maybe(awkwardText),
   input_content: maybe(awkwardText),
   cache_original: maybe(fc.oneof(fc.boolean(), fc.constant("yes"))),
+  canaries: maybe(
+    fc.oneof(
+      fc.constant([{ id: "cn-1", kind: "number", text: "482137" }]),
+      fc.constant([
+        { id: "cn-1", kind: "hash", text: "a" },
+        { id: "cn-1", kind: "path", text: "b" },
+      ]),
+      fc.array(
+        fc.record(
+          {
+            id: fc.oneof(fc.constant("cn-2"), awkwardText),
+            kind: fc.constantFrom("number", "path", "hash", "error", "fact"),
+            text: fc.oneof(fc.constant("ERR_LEASE_4821"), awkwardText),
+            extra: fc.constant(1),
+          },
+          { requiredKeys: ["kind"] },
+        ),
+        { maxLength: 18 },
+      ),
+    ),
+  ),
+  canary_check: maybe(
+    fc.oneof(
+      fc.constant({ surviving: ["cn-1"], checked_text_bytes: 12 }),
+      fc.record(
+        {
+          surviving: fc.array(fc.oneof(fc.constant("cn-1"), awkwardText), { maxLength: 3 }),
+          checked_text_bytes: numbers,
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constant({ surviving: [], checked_text_bytes: 1, extra: 1 }),
+    ),
+  ),
   extra: maybe(fc.jsonValue({ maxDepth: 1 })),
 };
 const receipts = fc.record(fields, { requiredKeys: [] });

@@ -1,5 +1,13 @@
 // A compression chain as the agent lives it: each pass guarded and recorded at once, and the
 // seeds' decision boundary (proceed while safe; at a breach halt, restore or accept loss).
+import {
+  type Canary,
+  type CanaryCheck,
+  checkCanaries,
+  MAX_CANARIES,
+  type PlantFormat,
+  plantCanaries,
+} from "../../../lib/canaries/canaries";
 import { formatMarker, markerKey } from "../../../lib/originals/marker";
 import { COLLAPSE_VERDICTS, type Verdict } from "../../../lib/guard/guard";
 import { sha256Hex } from "../../../lib/guard/hash";
@@ -32,6 +40,17 @@ export interface PassResult {
   output: string;
   /** With cacheOriginals, the key the input was cached under (the marker's); else null. */
   originalKey: string | null;
+  /** Which of the chain's planted canaries survive in the output (null before any is planted). */
+  canaryCheck: CanaryCheck | null;
+}
+
+export interface PlantOptions {
+  /** How many canaries to plant (1 to 16 per chain in all; default 4, one of each kind). */
+  count?: number;
+  /** By default the chain id: the same chain plants the same canaries. */
+  seed?: string;
+  /** How the content carries facts (json, log or text); detected when absent. */
+  format?: PlantFormat;
 }
 
 export type Measured = Measurement;
@@ -52,6 +71,11 @@ export interface RecordOptions {
    * already holds as it is. Not counted as recoverable by the measurement (nothing points at it).
    */
   original?: string;
+  /**
+   * A check of other text (`checkCanaries`), sent in place of the check of this pass's output:
+   * for a compactor whose output does not show what it kept.
+   */
+  canaryCheck?: CanaryCheck;
 }
 
 /** A pass whose content cannot be read (encrypted, or applied out of sight): sizes, no measurement. */
@@ -62,6 +86,8 @@ export interface OpaquePassOptions {
   hash?: string;
   metadata?: Record<string, unknown>;
   original?: string;
+  /** What the agent's next output or context kept of the planted canaries (`checkCanaries`). */
+  canaryCheck?: CanaryCheck;
 }
 
 /** A compressor's result: the output, or the output with the density the agent claims for it. */
@@ -142,6 +168,9 @@ export class Chain {
   private readonly originals = new Map<string, string>();
   private readonly given: Policy | null;
   private readonly metadata: Record<string, unknown> | undefined;
+  private readonly planted: Canary[] = [];
+  /** Planted since the last receipt: the next receipt carries them. */
+  private unsent: Canary[] = [];
 
   constructor(
     private readonly host: ChainHost,
@@ -175,6 +204,46 @@ export class Chain {
     return this.passNumber;
   }
 
+  /** The canaries planted in this chain, in planting order. */
+  get canaries(): readonly Canary[] {
+    return this.planted;
+  }
+
+  /**
+   * The content with synthetic facts written into it as its format carries facts (a JSON member,
+   * a log line shaped like its neighbours, a sentence): compress the returned content. The next
+   * receipt records them; every pass from then on reports which survive (docs/canaries.md).
+   */
+  plantCanaries(content: string, options: PlantOptions = {}): string {
+    requireString("plantCanaries", "content", content);
+    optionalObject("plantCanaries", "options", options);
+    const count = optionalCount("plantCanaries", "count", options.count) ?? 4;
+    const seed = options.seed === undefined ? this.id : requireString("plantCanaries", "seed", options.seed);
+    if (this.planted.length + count > MAX_CANARIES)
+      throw new RangeError(
+        `plantCanaries: a chain carries at most ${MAX_CANARIES} canaries; ${this.planted.length} are planted, ${count} more asked`,
+      );
+    const planted = plantCanaries(content, { count, seed, start: this.planted.length, format: options.format });
+    this.planted.push(...planted.canaries);
+    this.unsent.push(...planted.canaries);
+    return planted.content;
+  }
+
+  /** Which of this chain's planted canaries survive in `text`: present verbatim (their `text`). */
+  checkCanaries(text: string): CanaryCheck {
+    requireString("checkCanaries", "text", text);
+    return checkCanaries(text, this.planted);
+  }
+
+  /** The canaries and the check a receipt carries: none before any is planted. */
+  private canaryFields(output: string | null, given: CanaryCheck | undefined): CanaryFields {
+    if (this.planted.length === 0 && given === undefined) return { check: null };
+    const check = given ?? (output === null ? null : checkCanaries(output, this.planted));
+    const canaries = this.unsent;
+    this.unsent = [];
+    return { canaries: canaries.length > 0 ? canaries : undefined, check };
+  }
+
   /**
    * Guards and records one pass, without waiting on the network; the receipt is queued. `input`
    * may be null when the compressor's input is not at hand: the receipt then names no input hash.
@@ -190,6 +259,7 @@ export class Chain {
     const compressedItems = optionalCount("recordPass", "compressedItems", options.compressedItems);
     const original =
       options.original === undefined ? undefined : requireString("recordPass", "original", options.original);
+    const givenCheck = optionalCanaryCheck("recordPass", options.canaryCheck);
     const policy = this.policy;
     const passNumber = ++this.passNumber;
     const passId =
@@ -222,6 +292,7 @@ export class Chain {
     if (original !== undefined) this.sendOriginal(original, output, passId);
     const measured = this.host.measure(handed, { source: this.source, policy, originals: this.originals });
     const metadata = this.metadata || given ? { ...this.metadata, ...given } : undefined;
+    const canaries = this.canaryFields(handed, givenCheck);
     const { receipt, manifest } = buildReceipt({
       chainId: this.id,
       contentClass: this.contentClass,
@@ -237,6 +308,8 @@ export class Chain {
       metadata,
       sendContent: this.host.sendContent,
       source: this.source ?? undefined,
+      canaries: canaries.canaries,
+      canaryCheck: canaries.check ?? undefined,
       createdAt: this.host.now(),
     });
     this.last = { passId, output: handed, hash: receipt.current_content_hash };
@@ -249,6 +322,7 @@ export class Chain {
       measured,
       output: handed,
       originalKey,
+      canaryCheck: canaries.check,
     };
   }
 
@@ -263,11 +337,13 @@ export class Chain {
     if (sizeBytes === undefined) throw new TypeError("recordOpaquePass: sizeBytes must be a count, not undefined");
     const hash = options.hash === undefined ? "" : requireString("recordOpaquePass", "hash", options.hash);
     const given = optionalObject("recordOpaquePass", "metadata", options.metadata);
+    const givenCheck = optionalCanaryCheck("recordOpaquePass", options.canaryCheck);
     const policy = this.policy;
     const passNumber = ++this.passNumber;
     const passId = passIdFor(this.id, passNumber);
     if (options.original !== undefined)
       this.sendOriginal(requireString("recordOpaquePass", "original", options.original), null, passId);
+    const canaries = this.canaryFields(null, givenCheck);
     const { receipt, manifest } = buildReceipt({
       chainId: this.id,
       contentClass: this.contentClass,
@@ -281,6 +357,8 @@ export class Chain {
       schemaValid: true,
       policy,
       metadata: { ...this.metadata, ...given, content: "opaque", density_measured: false },
+      canaries: canaries.canaries,
+      canaryCheck: canaries.check ?? undefined,
       createdAt: this.host.now(),
     });
     this.last = null;
@@ -294,6 +372,7 @@ export class Chain {
       measured,
       output: "",
       originalKey: null,
+      canaryCheck: canaries.check,
     };
   }
 
@@ -401,6 +480,25 @@ export class Chain {
  */
 export function defaultStrategy(verdict: Verdict): Strategy {
   return verdict === "FLOOR_BREACH_DETECTED" ? "restore" : "halt";
+}
+
+interface CanaryFields {
+  canaries?: Canary[];
+  check: CanaryCheck | null;
+}
+
+function optionalCanaryCheck(where: string, check: unknown): CanaryCheck | undefined {
+  if (check === undefined) return undefined;
+  const given = optionalObject(where, "canaryCheck", check) as Partial<CanaryCheck> | undefined;
+  if (
+    !given ||
+    !Array.isArray(given.surviving) ||
+    !given.surviving.every((id) => typeof id === "string") ||
+    !Number.isSafeInteger(given.checked_text_bytes) ||
+    (given.checked_text_bytes as number) < 0
+  )
+    throw new TypeError(`${where}: canaryCheck must be what checkCanaries returns ({ surviving, checked_text_bytes })`);
+  return given as CanaryCheck;
 }
 
 function relaxed(policy: Policy): Record<string, unknown> {

@@ -9,6 +9,7 @@ export {
   type CompressOutcome,
   type Measured,
   type PassResult,
+  type PlantOptions,
   type RecordOptions,
   defaultStrategy,
   type Strategy,
@@ -20,6 +21,15 @@ export { type DeliveryReport, type Item, type ItemKind, ReceiptsLostError } from
 export type { MeasureFn } from "./measure";
 export type { PassReceipt, Policy } from "./receipt";
 export { formatMarker, markerKey } from "../../../lib/originals/marker";
+export {
+  type Canary,
+  type CanaryCheck,
+  type CanaryKind,
+  checkCanaries,
+  MAX_CANARIES,
+  type PlantFormat,
+  plantCanaries,
+} from "../../../lib/canaries/canaries";
 export {
   type CompressionManifest,
   type CompressionPass,

@@ -1,5 +1,6 @@
 // A pass receipt from the content itself: hashes, UTF-8 size, the measurement's parseability
 // and schema validity in the class's format, and the guard's manifest on them.
+import type { Canary, CanaryCheck } from "../../../lib/canaries/canaries";
 import type { ContentFormat, DecodedFormat } from "../../../lib/content-checks/formats";
 import {
   type CompressionManifest,
@@ -31,6 +32,10 @@ export interface PassReceipt extends CompressionPass {
   content?: string;
   /** Pass 1's input (the chain's source), sent with its content so the server can measure. */
   input_content?: string;
+  /** Canaries planted since the chain's previous receipt. */
+  canaries?: Canary[];
+  /** Which of the chain's canaries survive in this pass's output (or in text checked in its place). */
+  canary_check?: { surviving: string[]; checked_text_bytes: number };
 }
 
 export interface ReceiptInput {
@@ -50,6 +55,8 @@ export interface ReceiptInput {
   sendContent?: boolean;
   /** The chain's source, sent on its first pass when the content is. */
   source?: string;
+  canaries?: Canary[];
+  canaryCheck?: CanaryCheck;
   createdAt: Date;
 }
 
@@ -76,6 +83,12 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
   receipt.verdict = manifest.verdict;
   receipt.manifest_digest = manifest.manifest_digest;
   if (r.metadata) receipt.metadata = r.metadata;
+  if (r.canaries) receipt.canaries = r.canaries.map((c) => ({ id: c.id, kind: c.kind, text: c.text }));
+  if (r.canaryCheck)
+    receipt.canary_check = {
+      surviving: [...r.canaryCheck.surviving],
+      checked_text_bytes: r.canaryCheck.checked_text_bytes,
+    };
   if (r.sendContent) {
     receipt.content = r.output;
     // The server measures a chain's passes against the source its first pass states.

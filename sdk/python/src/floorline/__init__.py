@@ -7,12 +7,15 @@ from .results import Breach, FloorResult, PassResult, Policy, Retrieval, default
 from .report import DeliveryError, DeliveryReport, ReceiptsLost
 from .guard import CONSERVATIVE_DEFAULT_POLICY, CompressionPolicy, Manifest, evaluate_pass
 from ._measure import measure
+from .canaries import Canary, CanaryCheck, check_canaries, plant_canaries
 from .traces import BindingConclusion, CompressedResidual, MissingVerificationReceipt, compress_trace
 
 __all__ = [
     "__version__",
     "Breach",
     "BindingConclusion",
+    "Canary",
+    "CanaryCheck",
     "Chain",
     "CompressedResidual",
     "CompressionPolicy",
@@ -27,9 +30,11 @@ __all__ = [
     "Policy",
     "ReceiptsLost",
     "Retrieval",
+    "check_canaries",
     "compress_trace",
     "default_policy",
     "default_strategy",
     "evaluate_pass",
     "measure",
+    "plant_canaries",
 ]

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ._args import kind_of, optional_count, optional_density, optional_mapping, require_id, require_str, require_strategy
 from ._measure import MAX_ORIGINALS, measure
+from .canaries import MAX_CANARIES, Canary, CanaryCheck, check_canaries, plant_canaries
 from .delivery import Delivery, ErrorHandler
 from .exit import unwatch_exit, watch_exit
 from .guard import evaluate_pass, sha256_hex
@@ -52,6 +53,9 @@ class Chain:
         self._last: tuple[str, str, str] | None = None
         #: The inputs this chain cached, by the key its markers carry, for measuring what they make recoverable.
         self._originals: OrderedDict[str, str] = OrderedDict()
+        self._canaries: list[Canary] = []
+        #: Planted since the last receipt: the next receipt carries them.
+        self._unsent: list[Canary] = []
 
     @property
     def policy(self) -> Policy:
@@ -63,6 +67,43 @@ class Chain:
     def has_own_policy(self) -> bool:
         return self._given_policy is not None
 
+    @property
+    def canaries(self) -> tuple[Canary, ...]:
+        """The canaries planted in this chain, in planting order."""
+        return tuple(self._canaries)
+
+    def plant_canaries(self, content: str, count: int = 4, seed: str | None = None, format: str | None = None) -> str:
+        """The content with synthetic facts written into it as its format carries facts (a JSON
+        member, a log line shaped like its neighbours, a sentence): compress the returned content.
+        The next receipt records them; every pass from then on reports which survive
+        (docs/canaries.md). `seed` is the chain id by default, so a chain plants the same ones."""
+        require_str("plant_canaries", "content", content)
+        optional_count("plant_canaries", "count", count)
+        if seed is not None:
+            require_str("plant_canaries", "seed", seed)
+        with self._lock:
+            if len(self._canaries) + count > MAX_CANARIES:
+                raise ValueError(f"plant_canaries: a chain carries at most {MAX_CANARIES} canaries; {len(self._canaries)} are planted, {count} more asked")
+            planted = plant_canaries(content, count, self.chain_id if seed is None else seed, len(self._canaries), format)
+            self._canaries.extend(planted.canaries)
+            self._unsent.extend(planted.canaries)
+        return planted.content
+
+    def check_canaries(self, text: str) -> CanaryCheck:
+        """Which of this chain's planted canaries survive in `text`: present verbatim (their `text`)."""
+        require_str("check_canaries", "text", text)
+        with self._lock:
+            planted = list(self._canaries)
+        return check_canaries(text, planted)
+
+    def _canary_fields(self, output: str, given: CanaryCheck | None) -> tuple[list[Canary], CanaryCheck | None]:
+        with self._lock:
+            if not self._canaries and given is None:
+                return [], None
+            unsent, self._unsent = self._unsent, []
+            planted = list(self._canaries)
+        return unsent, given if given is not None else check_canaries(output, planted)
+
     def record_pass(
         self,
         input: str | None,
@@ -73,10 +114,14 @@ class Chain:
         pass_id: str | None = None,
         original_items: int | None = None,
         compressed_items: int | None = None,
+        canary_check: CanaryCheck | None = None,
     ) -> PassResult:
         """Receipts one pass (`input` compressed to `output`), runs the guard locally and queues
         the receipt. Returns at once: nothing here waits on the network. `input` may be None
-        when the compressor's input is not at hand (the receipt then names no input hash)."""
+        when the compressor's input is not at hand (the receipt then names no input hash).
+        With canaries planted, the output is checked for them; `canary_check` (from
+        check_canaries of other text, for a compactor whose output does not show what it kept)
+        is sent in place of that check."""
         if input is not None and not isinstance(input, str):
             raise TypeError(f"record_pass: input must be a str or None, not {kind_of(input)}")
         require_str("record_pass", "output", output)
@@ -86,6 +131,8 @@ class Chain:
         optional_count("record_pass", "compressed_items", compressed_items)
         if pass_id is not None:
             require_id("record_pass", "pass_id", pass_id)
+        if canary_check is not None and not isinstance(canary_check, CanaryCheck):
+            raise TypeError(f"record_pass: canary_check must be what check_canaries returns, not {kind_of(canary_check)}")
         policy = self.policy
         with self._lock:
             number = self._next
@@ -140,10 +187,15 @@ class Chain:
             receipt["content"] = output
             if number == 1 and self.source is not None:
                 receipt["input_content"] = self.source
+        unsent, check = self._canary_fields(output, canary_check)
+        if unsent:
+            receipt["canaries"] = [c.wire() for c in unsent]
+        if check is not None:
+            receipt["canary_check"] = check.wire()
         with self._lock:
             self._last = (pass_id, output, receipt["current_content_hash"])
         self.client._delivery.enqueue("passes", receipt)
-        result = PassResult(manifest.verdict, manifest.directive, manifest.manifest_digest, receipt, measured, output, original_key)
+        result = PassResult(manifest.verdict, manifest.directive, manifest.manifest_digest, receipt, measured, output, original_key, check)
         self.passes.append(result)
         return result
 

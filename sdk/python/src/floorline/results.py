@@ -64,6 +64,8 @@ class PassResult:
     output: str
     #: With cache_originals, the key the input was cached under (the marker's); else None.
     original_key: str | None = None
+    #: Which of the chain's planted canaries survive in the output (None before any is planted).
+    canary_check: Any = None
 
     @property
     def proceed(self) -> bool:
