@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
+import type { Canary } from "@/lib/canaries/canaries";
 import type { ServerChecks } from "@/lib/content-checks/check-content";
 import { safeBigint, timestampMs } from "./columns";
 
@@ -58,6 +59,15 @@ export const passes = pgTable(
       .generatedAlwaysAs(
         sql`not (is_parseable and schema_valid and coalesce((server_checks->>'parseable')::boolean and (server_checks->>'schema_valid')::boolean, true))`,
       ),
+    /** Canaries planted in this pass's input (docs/canaries.md); null on every other pass. */
+    canaries: jsonb("canaries").$type<Canary[]>(),
+    /**
+     * Ids of the chain's canaries (planted at or before this pass) that survive in its content,
+     * as the server read it or as the receipt's canary_check says; null when neither is known.
+     */
+    canariesSurviving: jsonb("canaries_surviving").$type<string[]>(),
+    /** Of the canaries planted by this pass, the share surviving; null with canaries_surviving. */
+    canaryRetention: doublePrecision("canary_retention"),
     /** sha256 of the receipt as received: tells an idempotent retry from a conflicting one. */
     bodyDigest: text("body_digest").notNull(),
     createdAt: timestampMs("created_at").notNull(),
@@ -80,6 +90,11 @@ export const passes = pgTable(
       t.measuredDensity,
     ),
     index("passes_current_hash_idx").on(t.currentContentHash),
+    // The ingest reads a chain's planted canaries; the chain page and overview its retention.
+    index("passes_chain_canaries_idx").on(t.chainId, t.passNumber).where(sql`${t.canaries} is not null`),
+    index("passes_chain_canary_retention_idx")
+      .on(t.chainId, t.passNumber)
+      .where(sql`${t.canaryRetention} is not null`),
     index("passes_input_hash_idx").on(t.inputContentHash),
     // The overview counts passes in a time range and lists the latest collapses.
     index("passes_created_idx").on(t.createdAt),

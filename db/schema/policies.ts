@@ -28,6 +28,8 @@ export const policies = pgTable(
      * FLOORLINE_RETENTION_DAYS; null follows the server-wide setting.
      */
     retentionDays: integer("retention_days"),
+    /** The share of a chain's planted canaries its passes must keep (docs/canaries.md); null: no floor. */
+    minCanaryRetention: doublePrecision("min_canary_retention"),
     /** Why this version was saved: the change note asked for by every floor save. */
     note: text("note"),
     /** Who saved this version: the operator's name or `key:<name>`; null before access control, and with auth off. */
