@@ -10,6 +10,7 @@ import { getChain, getChainSummary } from "@/db/queries/chains";
 import { retrieveOriginal } from "@/db/queries/originals/retrieve";
 import { getPolicy } from "@/db/queries/policies";
 import { getChainTraceConstraints, getTrace } from "@/db/queries/traces";
+import { getLineageConstraints } from "@/db/queries/trace-lineage";
 import { admits, mayReadOriginals, type Principal } from "@/lib/auth/access";
 import { ApiError, zodIssues } from "@/lib/errors";
 import { COLLAPSE_VERDICTS, evaluatePass } from "@/lib/guard/guard";
@@ -154,18 +155,21 @@ async function constraints(args: { trace_id?: string; chain_id?: string }): Prom
     invalid([{ path: "trace_id", message: "give exactly one of trace_id and chain_id" }]);
   }
   if (args.trace_id !== undefined) {
-    const trace = await getTrace(args.trace_id);
-    if (!trace) throw new ApiError("not_found", `No trace ${JSON.stringify(args.trace_id)} has been stored.`);
-    const one: TraceConstraints = {
-      trace_id: trace.trace_id,
-      created_at: trace.created_at,
-      conclusions: trace.conclusions,
-      invalidated_paths: trace.invalidated_paths,
-    };
+    // The trace and its ancestors (docs/lineage.md): a successor inherits every wall of its line.
+    const [trace, lineage] = await Promise.all([getTrace(args.trace_id), getLineageConstraints(args.trace_id)]);
+    if (!trace || !lineage)
+      throw new ApiError("not_found", `No trace ${JSON.stringify(args.trace_id)} has been stored.`);
     return answer({
       trace_id: trace.trace_id,
       chain_id: trace.chain_id,
-      ...constraintsOf([one], trace.omitted_falsified_paths),
+      lineage: lineage.traces.map((t) => t.trace_id),
+      lineage_truncated: lineage.truncated,
+      ...constraintsOf(
+        lineage.traces,
+        lineage.traces.reduce((n, t) => n + t.omitted_falsified_paths, 0),
+      ),
+      // Walls this trace itself already walked into.
+      findings: trace.findings,
     });
   }
   const chainId = args.chain_id as string;

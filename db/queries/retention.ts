@@ -78,6 +78,8 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           -- The chain's source (the input its passes were measured against) goes with it, uncounted.
           s as (delete from chain_sources where chain_id in ${inChains}),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),
+          -- A trace's lineage findings go with it, uncounted (the statements share one snapshot).
+          f as (delete from trace_findings where trace_id in (select trace_id from traces where chain_id in ${inChains})),
           t as (delete from traces where chain_id in ${inChains} returning 1),
           r as (delete from trace_rejections where chain_id in ${inChains} returning 1),
           o as (delete from originals where chain_id in ${inChains} returning 1)

@@ -6,7 +6,7 @@ import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
 import { getDb, getReadDb } from "../index";
 import { onlyRow } from "../sql";
 import type { Db } from "../types";
-import { chains, traceRejections, traces } from "../schema";
+import { chains, traceFindings, traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
 import {
@@ -24,6 +24,9 @@ import {
   type TraceWire,
 } from "@/lib/schemas/traces";
 import { type ChainTraceConstraints, REJECTED_CONTENT_MAX_BYTES, truncateUtf8, utf8Length } from "@/lib/traces/types";
+import { nodeKeysOf } from "@/lib/traces/lineage";
+import type { TraceFindingWire } from "@/lib/schemas/traces";
+import { checkLineage, listTraceFindings, recordLineageFindings } from "./trace-lineage";
 
 type TraceRecord = typeof traces.$inferSelect;
 
@@ -41,10 +44,12 @@ function nodeWire(n: ReasoningNode): ReasoningNode {
   };
 }
 
-function toTraceWire(t: TraceRecord): TraceWire {
+function toTraceWire(t: TraceRecord, findings: TraceFindingWire[]): TraceWire {
   return {
     trace_id: t.traceId,
     chain_id: t.chainId,
+    parent_trace_id: t.parentTraceId,
+    findings,
     conclusions: t.conclusions.map(conclusionWire),
     eviction_boundary_index: t.evictionBoundaryIndex,
     residual_digest: t.residualDigest,
@@ -67,6 +72,8 @@ function submissionDigest(s: TraceSubmission): string {
   return bodyDigest({
     trace_id: s.trace_id,
     chain_id: s.chain_id ?? null,
+    // Only when named, so traces stored before lineages existed keep their fingerprint.
+    ...(s.parent_trace_id ? { parent_trace_id: s.parent_trace_id } : {}),
     residual_digest: s.residual_digest ?? null,
     keep_nodes: s.keep_nodes,
     nodes: s.nodes.map(nodeWire),
@@ -119,44 +126,58 @@ export async function storeTrace(submission: TraceSubmission): Promise<{ trace: 
   const { residual, invalidations, stats } = distilled;
   const digest = submissionDigest(submission);
   const clientDigest = submission.residual_digest ?? null;
-  const [inserted] = await db
-    .insert(traces)
-    .values({
-      traceId: submission.trace_id,
-      chainId: submission.chain_id ?? null,
-      conclusions: residual.conclusions,
-      invalidatedPaths: invalidations,
-      evictionBoundaryIndex: residual.eviction_boundary_index,
-      residualDigest: residual.residual_digest,
-      clientResidualDigest: clientDigest,
-      digestMismatch: clientDigest !== null && clientDigest !== residual.residual_digest,
-      nodeCount: submission.nodes.length,
-      prunedChatterCount: stats.prunedChatter,
-      omittedFalsifiedCount: stats.omittedFalsifiedPaths,
-      nodes: submission.keep_nodes ? submission.nodes.map(nodeWire) : null,
-      bodyDigest: digest,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted) {
-    recordTraceStored();
-    return { trace: toTraceWire(inserted), created: true };
-  }
-
-  const [stored] = await db.select().from(traces).where(eq(traces.traceId, submission.trace_id));
-  if (!stored || stored.bodyDigest !== digest) {
-    throw new ApiError(
-      "idempotency_conflict",
-      `Trace ${JSON.stringify(submission.trace_id)} was already stored with a different body.`,
-    );
-  }
-  return { trace: toTraceWire(stored), created: false };
+  const lineage = {
+    trace_id: submission.trace_id,
+    parent_trace_id: submission.parent_trace_id ?? null,
+    node_keys: nodeKeysOf(submission.nodes),
+    conclusions: residual.conclusions,
+    invalidated_paths: invalidations,
+  };
+  // The trace and the findings its arrival makes (its own, and its waiting descendants') commit together.
+  const stored = await db.transaction(async (tx) => {
+    const ancestors = await checkLineage(tx, lineage);
+    const [inserted] = await tx
+      .insert(traces)
+      .values({
+        traceId: submission.trace_id,
+        chainId: submission.chain_id ?? null,
+        parentTraceId: lineage.parent_trace_id,
+        conclusions: residual.conclusions,
+        invalidatedPaths: invalidations,
+        evictionBoundaryIndex: residual.eviction_boundary_index,
+        residualDigest: residual.residual_digest,
+        clientResidualDigest: clientDigest,
+        digestMismatch: clientDigest !== null && clientDigest !== residual.residual_digest,
+        nodeCount: submission.nodes.length,
+        prunedChatterCount: stats.prunedChatter,
+        omittedFalsifiedCount: stats.omittedFalsifiedPaths,
+        nodes: submission.keep_nodes ? submission.nodes.map(nodeWire) : null,
+        nodeKeys: lineage.node_keys,
+        bodyDigest: digest,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) {
+      await recordLineageFindings(tx, lineage, ancestors);
+      return { row: inserted, created: true, findings: await listTraceFindings(tx, inserted.traceId) };
+    }
+    const [existing] = await tx.select().from(traces).where(eq(traces.traceId, submission.trace_id));
+    if (!existing || existing.bodyDigest !== digest) {
+      throw new ApiError(
+        "idempotency_conflict",
+        `Trace ${JSON.stringify(submission.trace_id)} was already stored with a different body.`,
+      );
+    }
+    return { row: existing, created: false, findings: await listTraceFindings(tx, existing.traceId) };
+  });
+  if (stored.created) recordTraceStored();
+  return { trace: toTraceWire(stored.row, stored.findings), created: stored.created };
 }
 
 export async function getTrace(traceId: string): Promise<TraceWire | null> {
   const db = await getReadDb();
   const [row] = await db.select().from(traces).where(eq(traces.traceId, traceId));
-  return row ? toTraceWire(row) : null;
+  return row ? toTraceWire(row, await listTraceFindings(db, traceId)) : null;
 }
 
 export async function traceExists(traceId: string): Promise<boolean> {
@@ -183,6 +204,7 @@ export async function chainHasActionSpace(chainId: string): Promise<boolean> {
 const summaryColumns = {
   traceId: traces.traceId,
   chainId: traces.chainId,
+  parentTraceId: traces.parentTraceId,
   conclusions: traces.conclusions,
   invalidatedPaths: traces.invalidatedPaths,
   evictionBoundaryIndex: traces.evictionBoundaryIndex,
@@ -193,6 +215,11 @@ const summaryColumns = {
   prunedChatterCount: traces.prunedChatterCount,
   omittedFalsifiedCount: traces.omittedFalsifiedCount,
   nodesKept: sql<boolean>`(${traces.nodes} is not null)`.mapWith(Boolean),
+  // Through the findings' (trace_id, ...) index: one probe per listed row.
+  findingCount:
+    sql<number>`(select count(*) from ${traceFindings} where ${traceFindings.traceId} = ${traces.traceId})`.mapWith(
+      Number,
+    ),
   createdAt: traces.createdAt,
 };
 
@@ -207,6 +234,7 @@ function toSummary(r: SummaryRow): TraceSummary {
   return {
     trace_id: r.traceId,
     chain_id: r.chainId,
+    parent_trace_id: r.parentTraceId,
     conclusions,
     eviction_boundary_index: r.evictionBoundaryIndex,
     residual_digest: r.residualDigest,
@@ -221,6 +249,7 @@ function toSummary(r: SummaryRow): TraceSummary {
     axiom_count: conclusions.length,
     invalidation_count: r.invalidatedPaths.length,
     nodes_kept: r.nodesKept,
+    finding_count: r.findingCount,
   };
 }
 

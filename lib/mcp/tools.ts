@@ -70,8 +70,9 @@ export const TOOLS = {
     title: "What a predecessor established",
     description: [
       "Before you continue work that another agent (or an earlier context of yours) started, read what it",
-      "established and ruled out. Give a `trace_id` of a distilled reasoning trace, or a `chain_id` for every",
-      "trace recorded for that chain. Returns the binding axioms (verified conclusions to treat as true, each",
+      "established and ruled out. Give a `trace_id` of a distilled reasoning trace (the one you continue: its",
+      "ancestors, named by `parent_trace_id`, are read too), or a `chain_id` for every trace recorded for that",
+      "chain. Returns the binding axioms (verified conclusions to treat as true, each",
       "with the receipt that proved it: a test result, an exit code), the invalidations (paths ruled out, with",
       "the evidence), and the superseded hypotheses (approaches not to retry), plus any axiom a later trace",
       "contradicted. Read it before acting, so you neither redo settled work nor retry a dead end.",

@@ -3,6 +3,7 @@ import { ApiError } from "../errors";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";
 import { NODE_TYPES, type MissingVerificationReceiptError } from "../traces/trace";
+import { LINEAGE_FINDING_KINDS, LINEAGE_MAX_DEPTH } from "../traces/lineage";
 import { REJECTED_CONTENT_MAX_BYTES } from "../traces/types";
 import { chainIdSchema, listOf, nonNegativeInt as count, text, utcTimestamp as timestamp } from "./common";
 
@@ -19,12 +20,21 @@ export const compressRequestSchema = z.object({
   nodes: z.array(reasoningNodeSchema).max(MAX_TRACE_NODES),
 });
 
-export const traceSubmissionSchema = compressRequestSchema.extend({
-  trace_id: text({ min: 1, max: 256 }),
-  chain_id: chainIdSchema.nullish(),
-  residual_digest: text({ max: 256 }).nullish(),
-  keep_nodes: z.boolean().default(false),
-});
+const traceIdSchema = text({ min: 1, max: 256 });
+
+export const traceSubmissionSchema = compressRequestSchema
+  .extend({
+    trace_id: traceIdSchema,
+    chain_id: chainIdSchema.nullish(),
+    /** The predecessor this trace continues; it may arrive later (docs/lineage.md). */
+    parent_trace_id: traceIdSchema.nullish(),
+    residual_digest: text({ max: 256 }).nullish(),
+    keep_nodes: z.boolean().default(false),
+  })
+  .refine((s) => s.parent_trace_id !== s.trace_id, {
+    path: ["parent_trace_id"],
+    message: "a trace cannot be its own parent",
+  });
 export type TraceSubmission = z.infer<typeof traceSubmissionSchema>;
 
 /** The contract's fail-closed answer: 422 naming the node, in the message and in `error.node_id`. */
@@ -102,6 +112,7 @@ export const compressedResidualSchema = z
 const traceShape = {
   trace_id: z.string(),
   chain_id: z.string().nullable(),
+  parent_trace_id: z.string().nullable().describe("the predecessor this trace continues, stored or not yet"),
   conclusions: z.array(bindingConclusionSchema),
   eviction_boundary_index: z.int(),
   residual_digest: z.string(),
@@ -114,9 +125,32 @@ const traceShape = {
   created_at: timestamp,
 };
 
+export const traceFindingSchema = z
+  .object({
+    kind: z
+      .enum(LINEAGE_FINDING_KINDS)
+      .describe(
+        "`wall_reexplored`: a node took a path an ancestor ruled out; `axiom_contradicted`: an invalidation of this trace is an ancestor's binding axiom",
+      ),
+    ancestor_trace_id: z.string(),
+    depth: z.int().min(1).describe(`generations up (1 is the parent; at most ${LINEAGE_MAX_DEPTH} are compared)`),
+    node_id: z.string().nullable().describe("this trace's first node on that path"),
+    node_type: z.enum(NODE_TYPES).nullable(),
+    node_count: count.describe("how many of this trace's nodes took that path"),
+    text: z.string().nullable().describe("this trace's invalidation that contradicts the axiom (null for a wall)"),
+    ancestor_text: z.string().describe("the ancestor's ruled-out path, or its binding axiom"),
+    ancestor_receipt: z.string().describe("what ruled the path out, or the axiom's proof receipt"),
+    created_at: timestamp,
+  })
+  .meta({ id: "TraceFinding" });
+export type TraceFindingWire = z.infer<typeof traceFindingSchema>;
+
 export const traceWireSchema = z
   .object({
     ...traceShape,
+    findings: z
+      .array(traceFindingSchema)
+      .describe("walls this trace hit that its ancestors had found (docs/lineage.md), nearest ancestor first"),
     nodes: z
       .array(
         z.object({
@@ -138,6 +172,7 @@ export const traceSummarySchema = z
     axiom_count: count,
     invalidation_count: count,
     nodes_kept: z.boolean(),
+    finding_count: count.describe("how many lineage findings the trace has (walls re-explored, axioms contradicted)"),
   })
   .meta({ id: "TraceSummary" });
 /** A list row: the stored trace without its raw nodes, plus the counts a table shows. */

@@ -40,12 +40,18 @@ export function parseInvalidation(text: string): ParsedInvalidation {
  * happened to contain " -> ".
  */
 export function invalidationPathKeys(text: string): string[] {
-  const keys: string[] = [];
+  return [...new Set(invalidationReadings(text).map((r) => r.key))];
+}
+
+/** Each way of splitting a stored invalidation into path and receipt, with the path's key. */
+export function invalidationReadings(text: string): Array<ParsedInvalidation & { key: string }> {
+  const readings: Array<ParsedInvalidation & { key: string }> = [];
   for (let at = text.indexOf(INVALIDATION_SEPARATOR); at >= 0; at = text.indexOf(INVALIDATION_SEPARATOR, at + 1)) {
-    keys.push(constraintKey(text.slice(0, at)));
+    const path = text.slice(0, at);
+    readings.push({ path, receipt: text.slice(at + INVALIDATION_SEPARATOR.length), key: constraintKey(path) });
   }
-  if (keys.length === 0) keys.push(constraintKey(text));
-  return [...new Set(keys)];
+  if (readings.length === 0) readings.push({ path: text, receipt: "", key: constraintKey(text) });
+  return readings;
 }
 
 export type NodeFate = "axiom" | "invalidation" | "omitted" | "pruned" | "rejected";

@@ -349,6 +349,38 @@ describe.each(["http", "stdio"] as const)("MCP over %s", (transport) => {
     expect(neither.isError).toBe(true);
   });
 
+  it("floorline_constraints gives a successor the walls of its whole lineage", async () => {
+    const successor = `mcp-successor-${transport}`;
+    const stored = await api("POST", "/api/v1/traces", {
+      trace_id: successor,
+      parent_trace_id: "mcp-trace-1",
+      nodes: [
+        { node_id: "s1", node_type: "EXPLORATORY_CHATTER", content: "Raise the pool size" },
+        { node_id: "s2", node_type: "VERIFIED_CONCLUSION", content: "the db is fine", verification_receipt: "ping ok" },
+      ],
+    });
+    expect(stored.status).toBe(201);
+    const result = structured(
+      await client.callTool({ name: "floorline_constraints", arguments: { trace_id: successor } }),
+    );
+    expect(result.lineage).toEqual(["mcp-trace-1", successor]);
+    expect(result.binding_axioms.map((a: { axiom: string }) => a.axiom)).toEqual([
+      "the proxy idle timeout is 30s",
+      "the db is fine",
+    ]);
+    expect(result.superseded_hypotheses).toEqual([
+      { hypothesis: "raise the pool size", ruled_out_by: [{ trace_id: "mcp-trace-1", receipt: "pool=50 still 504" }] },
+    ]);
+    expect(result.findings).toMatchObject([
+      {
+        kind: "wall_reexplored",
+        ancestor_trace_id: "mcp-trace-1",
+        node_id: "s1",
+        ancestor_receipt: "pool=50 still 504",
+      },
+    ]);
+  });
+
   it("floorline_chain answers the chain's statuses, collapse point and findings as GET /api/v1/chains does", async () => {
     const result = structured(await client.callTool({ name: "floorline_chain", arguments: { chain_id: "mcp-chain" } }));
     const detail = await api("GET", "/api/v1/chains/mcp-chain");

@@ -205,6 +205,22 @@ describe("retention leaves nothing behind", () => {
         }),
       ),
     ).rejects.toThrow();
+    // A successor of gone-1 that walked into its ancestor's wall: the finding is the trace's.
+    await storeTrace(
+      traceSubmissionSchema.parse({
+        trace_id: "wall-ancestor",
+        nodes: [{ node_id: "n1", node_type: "FALSIFIED_PATH", content: "retry it", verification_receipt: "failed" }],
+      }),
+    );
+    const successor = await storeTrace(
+      traceSubmissionSchema.parse({
+        trace_id: "wall-successor-gone-1",
+        chain_id: "gone-1",
+        parent_trace_id: "wall-ancestor",
+        nodes: [{ node_id: "n1", node_type: "EXPLORATORY_CHATTER", content: "retry it" }],
+      }),
+    );
+    expect(successor.trace.findings).toHaveLength(1);
     const tables = await tablesWithChainId();
     expect(tables).toContain("trace_rejections");
     const before = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await rowsOfChain(t, "gone-1")])));
@@ -213,5 +229,11 @@ describe("retention leaves nothing behind", () => {
     const after = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await rowsOfChain(t, "gone-1")])));
     expect(after).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
     expect(await rowsOfChain("trace_rejections", "never-stored")).toBe(0);
+    const findings = await queryRows(
+      await getDb(),
+      sql`select count(*) as n from trace_findings where trace_id = 'wall-successor-gone-1'`,
+      { n: col.int },
+    );
+    expect(onlyRow(findings).n).toBe(0);
   });
 });

@@ -162,8 +162,9 @@ describe("every public trace vector through POST /api/v1/traces and back through
     // A list item is the stored trace without its raw nodes.
     const page = await list({ chain_id: "vector-chain", limit: "500" });
     for (const item of page.body.items) {
-      const { nodes, ...detail } = (await get(item.trace_id)).body;
+      const { nodes, findings, ...detail } = (await get(item.trace_id)).body;
       expect(item).toMatchObject(detail);
+      expect(item.finding_count).toBe(findings.length);
       expect(item.nodes_kept).toBe(nodes !== null);
       expect(item.axioms).toEqual(detail.conclusions.map((c: { axiom: string }) => c.axiom));
     }
