@@ -53,6 +53,11 @@ export class FactTable {
   specific = new Uint8Array(64);
   /** 1 for a fact of an error or warning entry (see SALIENT_SHARE). */
   salient = new Uint8Array(64);
+  /**
+   * 1 for a fact a word states (a keyword or a name of letters only): what a language says in its
+   * own words, and a phrase carries (since floorline-facts/4; see measureWith).
+   */
+  word = new Uint8Array(64);
   /** Id (a key sequence) of the keys an index must hold, all of them, for text to state the fact. */
   need = new Int32Array(64);
   /** For JSON facts: two key ids of which one suffices when the content is JSON too; else -1. */
@@ -78,6 +83,7 @@ export class FactTable {
     next: number,
     open: boolean,
     salient = false,
+    word = false,
   ): void {
     const known = this.byText.get(need);
     if (known !== undefined) {
@@ -85,6 +91,7 @@ export class FactTable {
       return;
     }
     const f = this.create(weight, specific, need, -1, -1, salient);
+    this.word[f] = word ? 1 : 0;
     this.byText.set(need, f);
     this.shownA[f] = token;
     this.shownB[f] = next;
@@ -135,6 +142,7 @@ export class FactTable {
       this.weight = growFloat64(this.weight, n);
       this.specific = growUint8(this.specific, n);
       this.salient = growUint8(this.salient, n);
+      this.word = growUint8(this.word, n);
       this.need = growInt32(this.need, n);
       this.pathA = growInt32(this.pathA, n);
       this.pathB = growInt32(this.pathB, n);
@@ -146,6 +154,7 @@ export class FactTable {
     this.weight[f] = weight;
     this.specific[f] = specific ? 1 : 0;
     this.salient[f] = salient ? 1 : 0;
+    this.word[f] = 0;
     this.need[f] = need;
     this.pathA[f] = a;
     this.pathB[f] = b;

@@ -22,6 +22,7 @@ import {
 } from "./read";
 import { fieldHolds, parseJson } from "./schema";
 import { analyseSource, type SourceAnalysis, SourceCache, sourceStats } from "./source";
+import { languageOf, phrasingOf } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
 export const METHOD = "floorline-facts/4";
@@ -85,13 +86,13 @@ export interface DetailedMeasurement extends Measurement {
 }
 
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null, byValue = false): number {
+function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null, byValue = false, filler = true): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
     return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null, byValue);
   }
-  return textEfficiency(lexicon, doc.text, source?.text ?? null, source?.keys ?? null);
+  return textEfficiency(lexicon, doc.text, source?.text ?? null, filler ? (source?.keys ?? null) : null);
 }
 
 function lookup(originals: Originals | undefined, hash: string): string | undefined {
@@ -233,6 +234,23 @@ function measureWith(
 
   // Without a schema to hold it to, JSON may change its shape and keep its values (since /4).
   const byValue = required.length === 0;
+  // What the source's words (facts stated by a word, see FactTable.word) count for: in full, or
+  // in proportion to the content's phrasing, or across languages by the other facts (since /4).
+  const words = wordsCount(doc, source);
+  let wordCredit = words.phrasing;
+  if (words.across && index) {
+    // A translation says the source's words in its own: they count as much as the facts it could
+    // keep as they were (numbers, names, paths, options) are kept.
+    let valueTotal = 0;
+    let valueKept = 0;
+    for (let f = 0; f < facts.count; f++) {
+      if (facts.word[f] === 1) continue;
+      const weight = facts.weight[f] as number;
+      valueTotal += weight;
+      if (facts.states(index, f, byValue)) valueKept += weight;
+    }
+    wordCredit = valueTotal > 0 ? valueKept / valueTotal : 0;
+  }
   let total = 0;
   let kept = 0;
   // Of which the facts of error and warning entries (see SALIENT_SHARE).
@@ -254,14 +272,20 @@ function measureWith(
     if (salient) salientTotal += weight;
     if (entry) entryTotal += weight;
     if (specific) counts.in_source++;
-    if (index && facts.states(index, f, byValue)) {
-      kept += weight;
-      if (salient) salientKept += weight;
-      if (entry) entryKept += weight;
+    const word = facts.word[f] === 1;
+    const stated = index !== null && facts.states(index, f, byValue);
+    if (stated || (word && words.across)) {
+      const credit = word ? weight * wordCredit : weight;
+      kept += credit;
+      if (salient) salientKept += credit;
+      if (entry) entryKept += credit;
+    }
+    if (stated) {
       if (specific) counts.retained++;
       continue;
     }
-    const from = originals.find((o) => facts.states(o.index, f, byValue));
+    // Across languages a word was credited above, stated or not: no original adds to it.
+    const from = word && words.across ? undefined : originals.find((o) => facts.states(o.index, f, byValue));
     if (from) {
       kept += weight * RECOVERABLE_CREDIT;
       if (salient) salientKept += weight * RECOVERABLE_CREDIT;
@@ -292,7 +316,11 @@ function measureWith(
       density = judged.specificity * judged.efficiency;
       parts = judged;
     } else {
-      const judged = { coverage: kept / total, efficiency: efficiency(lexicon, doc, source, byValue) };
+      const judged = {
+        coverage: kept / total,
+        // Across languages no sentence is the source's: only repeats are judged, not filler.
+        efficiency: efficiency(lexicon, doc, source, byValue, !words.across),
+      };
       if (salientTotal > 0 && salientTotal < total) {
         // Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest the rest.
         const rest = (kept - salientKept) / (total - salientTotal);
@@ -304,7 +332,7 @@ function measureWith(
         judged.coverage = (share * (salientKept / salientTotal) + (1 - share) * rest) * gate;
         parts = { ...judged, salience };
       } else parts = judged;
-      if (doc.kind === "text" && source.text) {
+      if (doc.kind === "text" && source.text && !words.across) {
         // A text that keeps the source's words but not their order states none of it.
         const evidence = orderEvidence(lexicon, doc.text, source.text.pairs);
         const order = orderFactor(evidence);
@@ -319,6 +347,31 @@ function measureWith(
   const lost_examples = lost.map((f) => display(facts, f, sourceDoc));
   return answer(decoded, schema_valid, density, parts, counts, lost_examples, recoverable);
 }
+
+/**
+ * How the source's words count in a text content against a text source (since floorline-facts/4):
+ * - `across`: the two are in different languages (languageOf): words cannot be compared, and
+ *   count in proportion to the other facts kept (see measureWith);
+ * - else `phrasing`: a word counts only as much as the content puts its words into phrases,
+ *   relative to the source: in full from PHRASING_NEED of the source's phrased share, in
+ *   proportion under it. A list or a bag of the source's words keeps every word and states
+ *   nothing with them; a terse summary still writes phrases.
+ */
+function wordsCount(doc: Doc | null, source: SourceAnalysis): { across: boolean; phrasing: number } {
+  if (doc?.kind !== "text" || !source.phrasing) return { across: false, phrasing: 1 };
+  const language = languageOf(doc.text);
+  if (source.language > 0 && language > 0 && language !== source.language) return { across: true, phrasing: 1 };
+  const from = source.phrasing;
+  if (from.words < PHRASING_MIN_WORDS || from.phrased === 0) return { across: false, phrasing: 1 };
+  const own = phrasingOf(doc.text);
+  const share = own.words === 0 ? 0 : own.phrased / own.words;
+  return { across: false, phrasing: Math.min(1, share / ((from.phrased / from.words) * PHRASING_NEED)) };
+}
+
+/** Words a source must have before its phrasing is asked of a content. */
+const PHRASING_MIN_WORDS = 12;
+/** The share of the source's phrased share a content needs for its words to count in full. */
+const PHRASING_NEED = 0.5;
 
 /** The answer in the contract's field order. */
 function answer(

@@ -10,10 +10,19 @@
 import { asciiLower } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
 import { PairMap } from "./tables";
-import { CAP_WORD, GERMAN_WORD, LOWER_WORD, NumberFacts, TokenInfo } from "./token-info";
+import {
+  CAP_WORD,
+  GERMAN_WORD,
+  LANGUAGE_BIT,
+  LETTERS_ONLY,
+  LOWER_WORD,
+  NumberFacts,
+  TokenInfo,
+  WORD_LIKE,
+} from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
 import { readTime, shiftDecimal } from "./values";
-import { GERMAN_WORDS } from "./words";
+import { GERMAN_WORDS, LANGUAGE_WORDS } from "./words";
 
 export { KEYWORD, STOP, TokenInfo } from "./token-info";
 
@@ -29,6 +38,9 @@ export class Kept<T> {
   declare private readonly type: T;
   constructor(readonly name: string) {}
 }
+
+/** A token of letters only, in any script. */
+const LETTERS = /^\p{L}+$/u;
 
 export class Lexicon {
   /** Keys, shapes, JSON paths and values: every string the method compares but texts. */
@@ -362,7 +374,13 @@ export class Lexicon {
         const c0 = t.text.charCodeAt(0);
         if (c0 >= 97 && c0 <= 122) info.flags |= LOWER_WORD;
         if (GERMAN_WORDS.has(lower)) info.flags |= GERMAN_WORD;
+        for (let i = 0; i < LANGUAGE_WORDS.length; i++)
+          if ((LANGUAGE_WORDS[i] as ReadonlySet<string>).has(lower)) info.flags |= LANGUAGE_BIT << i;
       }
+    }
+    if (LETTERS.test(t.text)) {
+      info.flags |= LETTERS_ONLY;
+      if (t.key === "" && (t.kind === "name" || t.kind === "keyword")) info.flags |= WORD_LIKE;
     }
     if (t.kind === "number" && t.need.length === 1) {
       const need = t.need[0] as string;

@@ -6,7 +6,7 @@ import { addJsonFacts } from "./json";
 import type { Lexicon } from "./lexicon";
 import { type Doc, readDoc } from "./read";
 import { IdSet } from "./tables";
-import { addTextFacts } from "./text";
+import { addTextFacts, languageOf, type Phrasing, phrasingOf } from "./text";
 
 /**
  * What measuring against a source needs of it, whatever the content: its document, its facts,
@@ -20,6 +20,9 @@ export interface SourceAnalysis {
   keys: KeySet;
   wanted: ReadonlyMap<string, number>;
   text: SourceText | null;
+  /** For text: its language (languageOf) and its words in phrases (phrasingOf); else 0 and null. */
+  language: number;
+  phrasing: Phrasing | null;
 }
 
 export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
@@ -38,7 +41,16 @@ export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
       wanted.set(lexicon.keys.strings[key] as string, key);
     }
   }
-  return { doc, facts, keys, wanted, text: doc.kind === "text" ? new SourceText(lexicon, doc.text) : null };
+  const textDoc = doc.kind === "text" ? doc.text : null;
+  return {
+    doc,
+    facts,
+    keys,
+    wanted,
+    text: textDoc ? new SourceText(lexicon, textDoc) : null,
+    language: textDoc ? languageOf(textDoc) : 0,
+    phrasing: textDoc ? phrasingOf(textDoc) : null,
+  };
 }
 
 /** How many sources were analysed, and how many times an analysis was reused. */

@@ -6,7 +6,8 @@ import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./word
 import { type Counts, growInt32, SeqInterner } from "./intern";
 import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
-import { ENDS, OPEN, type TokenStore } from "./scan";
+import { ENDS, INNER, OPEN, type TokenStore } from "./scan";
+import { LANGUAGE_WORDS } from "./words";
 
 /** How many leading tokens of a line may hold its time and level. */
 const LEAD = 4;
@@ -56,6 +57,95 @@ export function readCapitals(store: TokenStore, a: number, b: number): void {
     const info = infos[store.tokens[k] as number] as TokenInfo;
     if (info.capWord) store.tokens[k] = lexicon.asInitial(info);
   }
+}
+
+/** Function words of one language a text must use before it is said to be in that language. */
+const LANGUAGE_MIN = 8;
+/** And their share of its words (keywords, names and function words of letters only). */
+const LANGUAGE_SHARE = 0.1;
+
+/**
+ * The language of a text (since floorline-facts/4): 1 + its index in LANGUAGE_WORDS, or 0 when
+ * the text uses too few function words of any (code, logs, tables, CJK) or two as much. A
+ * language is the one whose function words the text uses most, at least LANGUAGE_MIN of them
+ * and LANGUAGE_SHARE of its words, and more than of any other.
+ */
+export function languageOf(doc: TextDoc): number {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  const hits = new Int32Array(LANGUAGE_WORDS.length);
+  let words = 0;
+  const to = store.lineStart[doc.endLine] as number;
+  for (let k = store.lineStart[doc.firstLine] as number; k < to; k++) {
+    const info = infos[store.tokens[k] as number] as TokenInfo;
+    const languages = info.languages;
+    if (info.wordLike || languages !== 0) words++;
+    for (let i = 0; languages !== 0 && i < hits.length; i++)
+      if ((languages >> i) & 1) hits[i] = (hits[i] as number) + 1;
+  }
+  let best = -1;
+  let second = 0;
+  for (let i = 0; i < hits.length; i++) {
+    const n = hits[i] as number;
+    if (best < 0 || n > (hits[best] as number)) {
+      if (best >= 0) second = hits[best] as number;
+      best = i;
+    } else if (n > second) second = n;
+  }
+  const n = hits[best] as number;
+  return n >= LANGUAGE_MIN && n >= words * LANGUAGE_SHARE && n > second ? best + 1 : 0;
+}
+
+/** How far from a function word, in tokens of its phrase, a word still stands in the phrase. */
+const PHRASE_REACH = 2;
+
+/** Of a text's words (keywords and names of letters only), how many stand in a phrase. */
+export interface Phrasing {
+  words: number;
+  phrased: number;
+}
+
+/**
+ * Which of a text's words (function words aside) stand in a phrase (since floorline-facts/4):
+ * within PHRASE_REACH tokens of a function word of any language of LANGUAGE_WORDS, or of a
+ * value it may say something of (a number, a date, a path, an option: a fact that is not a
+ * word), in the same stretch of the text (a line, up to the end of a sentence or to punctuation
+ * after a token: a comma, a colon, a quote). Prose and notes put almost every word next to one
+ * ("retries, 5 attempts"); a list or a bag of words puts none.
+ */
+export function phrasingOf(doc: TextDoc): Phrasing {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  let words = 0;
+  let phrased = 0;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const end = store.lineStart[l + 1] as number;
+    let from = store.lineStart[l] as number;
+    while (from < end) {
+      // The stretch [from, to): up to a token that ends a sentence or has punctuation after it.
+      let to = from;
+      for (;;) {
+        const f = store.flags[to++] as number;
+        if (to >= end || ((f & INNER) === 0 && ((f & ENDS) !== 0 || (f & OPEN) === 0))) break;
+      }
+      for (let k = from; k < to; k++) {
+        const info = infos[store.tokens[k] as number] as TokenInfo;
+        if (!info.wordLike || info.languages !== 0) continue;
+        words++;
+        const a = Math.max(from, k - PHRASE_REACH);
+        const b = Math.min(to, k + PHRASE_REACH + 1);
+        for (let j = a; j < b; j++) {
+          const near = infos[store.tokens[j] as number] as TokenInfo;
+          if (near.languages !== 0 || near.valueSign) {
+            phrased++;
+            break;
+          }
+        }
+      }
+      from = to;
+    }
+  }
+  return { words, phrased };
 }
 
 /** Logs: at least two non-empty lines, at least half of them led by a time or a level. */
@@ -302,6 +392,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
         next,
         ((store.flags[k] as number) & OPEN) !== 0,
         inEntry,
+        info.wordLike,
       );
     }
     if (isErrorLine(store, a, b, logs)) {

@@ -17,6 +17,13 @@ export const GERMAN_WORD = 32;
 const LOG_LEAD = 64;
 const ERROR_LEVEL = 128;
 const OPENS_ERROR = 256;
+/** A word of letters only, a keyword or a name: what a phrase is made of (since floorline-facts/4). */
+export const WORD_LIKE = 512;
+/** Letters only, in any script, whatever its kind ("zero" is a number). */
+export const LETTERS_ONLY = 16384;
+/** A function word of language i of LANGUAGE_WORDS is bit LANGUAGE_BIT << i (since floorline-facts/4). */
+export const LANGUAGE_BIT = 1024;
+const LANGUAGE_BITS = LANGUAGE_BIT * 15;
 
 /**
  * A classified token with what every step needs of it. Tokens are ids into `Lexicon.infos`;
@@ -168,6 +175,18 @@ export class TokenInfo {
   }
   get opensError(): boolean {
     return (this.flags & OPENS_ERROR) !== 0;
+  }
+  /** A keyword or a name of letters only. */
+  get wordLike(): boolean {
+    return (this.flags & WORD_LIKE) !== 0;
+  }
+  /** A value written in more than letters (a number in digits, a date, a path, an option): what a word may say something of. */
+  get valueSign(): boolean {
+    return this.word === 0 && (this.flags & LETTERS_ONLY) === 0;
+  }
+  /** The languages (bit i for language i of LANGUAGE_WORDS) of which it is a function word, else 0. */
+  get languages(): number {
+    return (this.flags & LANGUAGE_BITS) / LANGUAGE_BIT;
   }
 }
 

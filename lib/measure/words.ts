@@ -14,6 +14,38 @@ export const GERMAN_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The function words of the languages the measurement tells apart (since floorline-facts/4),
+ * each list the commonest words of its language that are rarely words of the others. A text's
+ * language is the one whose function words it uses (languageOf in text.ts); any of them is
+ * what puts a text's words into phrases (phrasingOf).
+ */
+export const LANGUAGE_WORDS: readonly ReadonlySet<string>[] = [
+  // English
+  new Set(
+    (
+      "the and of to is are was were with that this which from by be been it its or not for when if " +
+      "will can each but their these those there has have"
+    ).split(" "),
+  ),
+  // German
+  GERMAN_WORDS,
+  // French
+  new Set(
+    (
+      "le la les et est sont des une du pour dans qui que sur pas avec ce cette ces par ou au aux il " +
+      "elle ne se son sa ses leur \u00eatre peut"
+    ).split(" "),
+  ),
+  // Spanish
+  new Set(
+    (
+      "el los las y del para una con por al lo como m\u00e1s pero sus su este esta estos la que se " +
+      "cuando tambi\u00e9n puede ser"
+    ).split(" "),
+  ),
+];
+
+/**
  * Words that name nothing specific: function words, and the generic words a summary uses
  * when it has stopped saying anything ("the document discusses various topics").
  */

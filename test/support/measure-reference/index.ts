@@ -24,12 +24,15 @@ import {
   halves,
   isTimeKind,
   type Line,
+  languageOf,
   logLead,
   norm,
   opensError,
+  phrasingOf,
   readLines,
   type Tok,
   valueShape,
+  wordLike,
 } from "./text";
 
 export const METHOD = "floorline-facts/4";
@@ -57,6 +60,9 @@ const SALIENT_NEED = 0.5;
 /** "Density", order: the evidence it needs, and how many times chance counts fully. */
 const ORDER_MIN_PAIRS = 20;
 const ORDER_LIFT = 4;
+/** "Density", words: the words a source needs before phrasing is asked, and the share of its phrasing a content needs. */
+const PHRASING_MIN_WORDS = 12;
+const PHRASING_NEED = 0.5;
 /** How long a listed JSON leaf and a listed error line may be. */
 const MAX_DISPLAY = 120;
 const MAX_ERROR_LINE_CHARS = 160;
@@ -249,6 +255,8 @@ interface Fact {
   salient: boolean;
   /** Whether it is an error line's own fact (salience reads the entries' tokens without these). */
   line: boolean;
+  /** Stated by a word (a keyword or a name of letters only): what a language says in its own words. */
+  word: boolean;
   /** The keys a content must state, all of them, to state it as text states it. */
   need: string[];
   /** A JSON fact: what states it in JSON content (its `j:path=value` or `j:last=value`). */
@@ -441,14 +449,24 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
       if (size > 1 && valueShape(t)) weight = (stating.get(place(template, k, t)) as number) / size;
       const shown = showToken(t, line.tokens[k + 1]);
       const specific = t.kind !== "keyword";
-      facts.add("token", { weight: weight * scale, specific, salient, line: false, need: t.need, path: null, shown });
+      const word = wordLike(t);
+      facts.add("token", {
+        weight: weight * scale,
+        specific,
+        salient,
+        line: false,
+        word,
+        need: t.need,
+        path: null,
+        shown,
+      });
     });
     if (isErrorLine(line.tokens, logs)) {
       // A content states an error line only when it states every key of it but its time stamps.
       const need = needOf(line.tokens, isTimeKind);
       const weight = ERROR_LINE_WEIGHT * scale;
       const shown = showLine(line.text);
-      facts.add("line", { weight, specific: true, salient: true, line: true, need, path: null, shown });
+      facts.add("line", { weight, specific: true, salient: true, line: true, word: false, need, path: null, shown });
     }
   });
 }
@@ -482,6 +500,7 @@ function addJsonFacts(doc: JsonDoc, facts: Facts): void {
       specific: true,
       salient: false,
       line: false,
+      word: false,
       need: needOf(tokens),
       path,
       shown: showLeaf(leaf),
@@ -490,7 +509,17 @@ function addJsonFacts(doc: JsonDoc, facts: Facts): void {
   for (const m of doc.members) {
     const path: [string, string] = [`k:${m.path}`, `k:${m.last}`];
     const need = needOf(classifyRaw(m.last, false, false));
-    facts.add("path", { weight: CONTEXT_WEIGHT, specific: false, salient: false, line: false, need, path, shown: "" });
+    const fact = {
+      weight: CONTEXT_WEIGHT,
+      specific: false,
+      salient: false,
+      line: false,
+      word: false,
+      need,
+      path,
+      shown: "",
+    };
+    facts.add("path", fact);
   }
 }
 
@@ -631,7 +660,7 @@ const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
  * states no key any fact of it needs and names no hash is filler, costing its bytes (or its
  * runs' cost, the larger). Sums run in the content's order.
  */
-function textEfficiency(content: readonly Line[], source: Source | null): number {
+function textEfficiency(content: readonly Line[], source: Source | null, filler = true): number {
   const sourceSentences =
     source?.doc.kind === "text" ? countBy(sentencesOf(source.doc.lines), (s) => s.id) : new Map<string, number>();
   const repeated = repeatedRunTokens(content, source?.doc.kind === "text" ? source.doc.lines : null);
@@ -649,7 +678,7 @@ function textEfficiency(content: readonly Line[], source: Source | null): number
     }
     const repeatedBytes = s.tokens.filter((t) => repeated.has(t)).reduce((sum, t) => sum + bytesOf(t), 0);
     let waste = repeatedBytes * REPEAT_COST;
-    if (source) {
+    if (source && filler) {
       const hits = s.tokens.some((t) => t.kind === "hash" || t.index.some((key) => source.keys.has(key)));
       if (fromSource === 0 && !hits) waste = Math.max(waste, s.bytes);
     }
@@ -690,12 +719,12 @@ function jsonEfficiency(content: JsonDoc, source: JsonDoc | null, byValue: boole
 }
 
 /** Without a source, JSON has no repeats (records repeat values by nature) and text no filler. */
-function efficiency(doc: Doc, source: Source | null, byValue: boolean): number {
+function efficiency(doc: Doc, source: Source | null, byValue: boolean, filler = true): number {
   if (doc.kind === "json") {
     if (!source) return 1;
     return jsonEfficiency(doc.json, source.doc.kind === "json" ? source.doc.json : null, byValue);
   }
-  return textEfficiency(doc.lines, source);
+  return textEfficiency(doc.lines, source, filler);
 }
 
 /**
@@ -834,6 +863,30 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
 
   // Held to a schema, JSON keeps its shape; without one it may change it and keep its values.
   const byValue = required.length === 0;
+  // Words ("Density", words): across languages a word counts as much as the other facts are
+  // kept; within one, as much as the content writes its words in phrases, relative to the source.
+  let across = false;
+  let wordCredit = 1;
+  if (doc?.kind === "text" && source.doc.kind === "text") {
+    const language = languageOf(doc.lines);
+    const sourceLanguage = languageOf(source.doc.lines);
+    across = language > 0 && sourceLanguage > 0 && language !== sourceLanguage;
+    const from = phrasingOf(source.doc.lines);
+    if (across && index) {
+      let valueTotal = 0;
+      let valueKept = 0;
+      for (const fact of source.facts) {
+        if (fact.word) continue;
+        valueTotal += fact.weight;
+        if (states(index, fact, byValue)) valueKept += fact.weight;
+      }
+      wordCredit = valueTotal > 0 ? valueKept / valueTotal : 0;
+    } else if (!across && from.words >= PHRASING_MIN_WORDS && from.phrased > 0) {
+      const own = phrasingOf(doc.lines);
+      const share = own.words === 0 ? 0 : own.phrased / own.words;
+      wordCredit = Math.min(1, share / ((from.phrased / from.words) * PHRASING_NEED));
+    }
+  }
   // Weights are summed fact by fact in the source's order: the same additions in the same
   // order give the same bits on every platform, which rounding to four decimals can expose.
   let total = 0;
@@ -857,12 +910,14 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     if (fact.salient) salientTotal += fact.weight;
     if (entry) entryTotal += fact.weight;
     if (fact.specific) counts.in_source++;
-    if (index && states(index, fact, byValue)) {
-      credit(1);
+    const stated = index !== null && states(index, fact, byValue);
+    if (stated || (fact.word && across)) credit(fact.word ? wordCredit : 1);
+    if (stated) {
       if (fact.specific) counts.retained++;
       continue;
     }
-    const from = originals.find((o) => states(o.index, fact, byValue));
+    // Across languages a word was credited above, stated or not: no original adds to it.
+    const from = fact.word && across ? undefined : originals.find((o) => states(o.index, fact, byValue));
     if (from) {
       credit(RECOVERABLE_CREDIT);
       if (fact.specific) {
@@ -888,7 +943,8 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     return answer(judged.specificity * judged.efficiency, judged, counts, lost_examples, recoverable);
   }
   let coverage = kept / total;
-  const components: Record<string, number> = { coverage, efficiency: efficiency(doc, source, byValue) };
+  // Across languages no sentence is the source's: repeats are judged, not filler.
+  const components: Record<string, number> = { coverage, efficiency: efficiency(doc, source, byValue, !across) };
   if (salientTotal > 0 && salientTotal < total) {
     // Salience: the entries weigh at least SALIENT_SHARE of the coverage (their own share when
     // larger), the rest the rest; and a pass that keeps under SALIENT_NEED of what the entries'
@@ -901,7 +957,7 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     components.coverage = coverage;
     components.salience = salience;
   }
-  if (doc.kind === "text" && source.doc.kind === "text") {
+  if (doc.kind === "text" && source.doc.kind === "text" && !across) {
     const order = orderFactor(doc.lines, source.doc.lines);
     if (order < 1) {
       coverage *= order;

@@ -14,6 +14,7 @@ import {
   ERROR_LEVELS,
   ERROR_OPENERS,
   GERMAN_WORDS,
+  LANGUAGE_WORDS,
   LOG_LEVELS,
   MAGNITUDES,
   MONTHS,
@@ -386,6 +387,67 @@ export function readLines(text: string): Line[] {
   let k = 0;
   for (const line of lines) line.tokens = line.tokens.map(() => read[k++] as Tok);
   return lines;
+}
+
+// --- languages and phrases ("Density", words; version 4) ---
+
+/** Letters only, in any script. */
+const LETTERS = /^\p{L}+$/u;
+/** A word: a keyword or a name of letters only, no `key=`. */
+export const wordLike = (t: Tok) => t.key === "" && (t.kind === "name" || t.kind === "keyword") && LETTERS.test(t.text);
+/** A value written in more than letters: a number in digits, a date, a path, an option. */
+const valueSign = (t: Tok) => t.kind !== "keyword" && t.kind !== "stop" && !LETTERS.test(t.text);
+/** The languages (bit i for LANGUAGE_WORDS[i]) of which a plain lower-case-read word is a function word. */
+function languagesOf(t: Tok): number {
+  if ((t.kind !== "keyword" && t.kind !== "stop") || !plainWord(t)) return 0;
+  const lower = asciiLower(t.text);
+  let bits = 0;
+  LANGUAGE_WORDS.forEach((words, i) => {
+    if (words.has(lower)) bits |= 1 << i;
+  });
+  return bits;
+}
+
+/**
+ * A text's language: 1 + the index in LANGUAGE_WORDS of the language whose function words it
+ * uses most, when that is at least 8 of them, a tenth of its words (words and function words)
+ * and more than of any other language; else 0.
+ */
+export function languageOf(lines: readonly Line[]): number {
+  const tokens = lines.flatMap((l) => l.tokens);
+  const hits = LANGUAGE_WORDS.map((_, i) => tokens.filter((t) => (languagesOf(t) >> i) & 1).length);
+  const words = tokens.filter((t) => wordLike(t) || languagesOf(t) !== 0).length;
+  const best = Math.max(...hits);
+  const at = hits.indexOf(best);
+  const others = hits.filter((_, i) => i !== at);
+  return best >= 8 && best >= words * 0.1 && others.every((n) => n < best) ? at + 1 : 0;
+}
+
+/**
+ * Of a text's words (function words aside), how many stand in a phrase: within two tokens of a
+ * function word (of any language) or of a value sign, in the same stretch. A stretch is a line
+ * cut after each token that ends a sentence or has no whitespace after it (punctuation), except
+ * inside one raw token.
+ */
+export function phrasingOf(lines: readonly Line[]): { words: number; phrased: number } {
+  let words = 0;
+  let phrased = 0;
+  for (const line of lines) {
+    const stretches: Tok[][] = [[]];
+    for (const t of line.tokens) {
+      (stretches[stretches.length - 1] as Tok[]).push(t);
+      if (!t.inner && (t.ends || !t.open)) stretches.push([]);
+    }
+    for (const stretch of stretches) {
+      stretch.forEach((t, k) => {
+        if (!wordLike(t) || languagesOf(t) !== 0) return;
+        words++;
+        const near = stretch.slice(Math.max(0, k - 2), k + 3);
+        if (near.some((n) => languagesOf(n) !== 0 || valueSign(n))) phrased++;
+      });
+    }
+  }
+  return { words, phrased };
 }
 
 // --- what a log line's tokens say ("Facts": logs, error lines) ---

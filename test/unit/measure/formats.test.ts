@@ -240,3 +240,69 @@ describe("CCR markers", () => {
     expect(withOriginal).toBeLessThan(kept(source, source).semantic_density_score);
   });
 });
+
+describe("words: phrases and languages (floorline-facts/4)", () => {
+  const source = [
+    "The backup job copies the database to the archive every night at 02:00.",
+    "When the archive is full, the job removes the oldest copy before it starts.",
+    "A failed copy is retried three times, and the operator gets a mail after the last one.",
+    "The retention of the archive is 30 days; older copies are deleted by the cleanup task.",
+  ].join("\n");
+
+  it("counts the source's words only where the content writes them in phrases", () => {
+    const prose = kept(
+      "Every night at 02:00 the backup job copies the database to the archive, and removes the oldest copy when it is full.",
+      source,
+      "text",
+    );
+    const notes = kept(
+      "backup job: nightly at 02:00, database -> archive; 3 retries; retention 30 days",
+      source,
+      "text",
+    );
+    const bag = kept(
+      "backup job copies database archive night removes oldest copy starts failed retried operator mail retention days older deleted cleanup task",
+      source,
+      "text",
+    );
+    const list = kept(
+      "backup, job, copies, database, archive, night, removes, oldest, copy, failed, retried, operator, mail, retention, cleanup",
+      source,
+      "text",
+    );
+    // A bag or a list of the source's words keeps them all and states nothing with them.
+    expect(bag.semantic_density_score).toBeLessThan(0.1);
+    expect(list.semantic_density_score).toBeLessThan(0.1);
+    // Prose and terse notes put their words next to function words and values.
+    expect(prose.semantic_density_score).toBeGreaterThan(bag.semantic_density_score + 0.2);
+    expect(notes.semantic_density_score).toBeGreaterThan(bag.semantic_density_score + 0.2);
+  });
+
+  it("judges a translation by the facts a language does not translate, and not as filler", () => {
+    const english = [
+      "The scheduler starts each queued backup when its window opens at 02:00.",
+      "If the target disk is nearly full, the scheduler postpones the backup and warns the operator.",
+      "A backup that fails is retried later, and after the last attempt the scheduler marks the job as broken.",
+      "Old backups are removed by the cleanup task cleanup.sh once a newer one has been verified.",
+      "Logs of every run are written to /var/log/backup.log and kept for a month.",
+    ].join("\n");
+    const german = [
+      "Der Planer startet jede wartende Sicherung, wenn ihr Zeitfenster um 02:00 öffnet.",
+      "Wenn die Zielplatte fast voll ist, verschiebt der Planer die Sicherung und warnt den Betreiber.",
+      "Eine fehlgeschlagene Sicherung wird später wiederholt, und nach dem letzten Versuch markiert der Planer den Auftrag als defekt.",
+      "Alte Sicherungen werden von der Bereinigung cleanup.sh entfernt, sobald eine neuere geprüft wurde.",
+      "Die Protokolle jedes Laufs werden nach /var/log/backup.log geschrieben und einen Monat lang aufbewahrt.",
+    ].join("\n");
+    // Every fact kept, every word said in German: nothing of it is lost, and no sentence is filler.
+    const translated = kept(german, english, "text");
+    expect(translated.semantic_density_score).toBeGreaterThanOrEqual(0.9);
+    expect(translated.components).toMatchObject({ efficiency: 1 });
+    // A translation that drops the facts keeps none of the words' credit either.
+    const vague = kept(
+      "Der Planer sichert regelmäßig und räumt alte Sicherungen auf; bei Fehlern wird der Betreiber informiert, und die Protokolle werden aufbewahrt.",
+      english,
+      "text",
+    );
+    expect(vague.semantic_density_score).toBeLessThan(0.2);
+  });
+});
