@@ -1,16 +1,22 @@
 // The framework integrations against the real app, on each database (issue 43): what the SDK's
-// LangChain middleware and the Claude Code hook send lands as chains with the ids, classes,
-// sizes, measured densities and cached originals their docs promise (docs/frameworks.md). The
-// integrations' own tests use a fake server; this one is the app.
+// LangChain middleware, the Claude Code hook, the observed Anthropic client and the observed
+// OpenAI Agents session send lands as chains with the ids, classes, sizes, measured densities
+// and cached originals their docs promise (docs/frameworks.md). The integrations' own tests use
+// a fake Floorline; this one is the app. The model providers are local servers that answer as
+// their APIs document (sdk/typescript/test/integrations/fake-apis.ts), for the real clients.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { MemorySession, OpenAIResponsesCompactionSession } from "@openai/agents";
 import { AIMessage, createAgent, HumanMessage, summarizationMiddleware } from "langchain";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sdk } from "../../sdk/typescript/test/load";
-import { HOOK, langchain } from "../../sdk/typescript/test/integrations/dist";
+import { anthropic, HOOK, langchain, openaiAgents } from "../../sdk/typescript/test/integrations/dist";
+import { type FakeApi, fakeApi, messageEvents } from "../../sdk/typescript/test/integrations/fake-apis";
 import { type AppServer, startAppOnOwnDatabase } from "../support/app-server";
 
 const START_TIMEOUT = 300_000;
@@ -18,11 +24,68 @@ let app: AppServer;
 let stopApp: () => Promise<void>;
 const work = mkdtempSync(path.join(tmpdir(), "floorline-frameworks-app-"));
 
+const ROWS = Array.from(
+  { length: 40 },
+  (_, i) => `row ${i}: order ${9100 + i} shipped to depot-${i % 4} at ${10 + (i % 12)}:00`,
+).join("\n");
+const SUMMARY = "Orders 9100 to 9139 shipped to depot-0 through depot-3; the user asked for the late ones.";
+const STREAMED_SUMMARY = "Orders 9100 to 9139 shipped; four were late, all to depot-2.";
+const EDIT = { type: "clear_tool_uses_20250919", cleared_input_tokens: 800, cleared_tool_uses: 3 };
+const ENCRYPTED = "gAAAAABo".padEnd(600, "x7Q");
+let api: FakeApi;
+
+/** The Messages API (a whole message, or its events when streamed) and the Responses API's compact. */
+function providerAnswer(request: { path: string; body: Record<string, unknown> }) {
+  if (request.path === "/v1/responses/compact")
+    return {
+      json: {
+        id: "cmp_1",
+        object: "response.compaction",
+        created_at: 1767225600,
+        output: [
+          {
+            id: "msg_u1",
+            type: "message",
+            role: "user",
+            status: "completed",
+            content: [{ type: "input_text", text: "Plan the migration." }],
+          },
+          { id: "cmp_item_1", type: "compaction", encrypted_content: ENCRYPTED },
+        ],
+        usage: {
+          input_tokens: 900,
+          output_tokens: 150,
+          total_tokens: 1050,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
+        },
+      },
+    };
+  const message = { id: "msg_1", model: "claude-sonnet-4-5", inputTokens: 1200, outputTokens: 30 };
+  if (request.body.stream === true)
+    return {
+      events: messageEvents({ ...message, summary: STREAMED_SUMMARY, text: "Four.", appliedEdits: [EDIT] }),
+    };
+  return {
+    json: {
+      ...message,
+      type: "message",
+      role: "assistant",
+      content: [{ type: "compaction", content: SUMMARY, encrypted_content: null }],
+      stop_reason: "compaction",
+      stop_sequence: null,
+      usage: { input_tokens: 1200, output_tokens: 30 },
+    },
+  };
+}
+
 beforeAll(async () => {
+  api = await fakeApi(providerAnswer);
   ({ app, stop: stopApp } = await startAppOnOwnDatabase("frameworks", {}, START_TIMEOUT));
 }, START_TIMEOUT);
 
 afterAll(async () => {
+  await api?.close();
   await stopApp?.();
   rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }, 60_000);
@@ -33,6 +96,9 @@ interface ChainDetail {
     pass_id: string;
     pass_number: number;
     content_class: string;
+    current_size_bytes: number;
+    current_content_hash: string;
+    semantic_density_score: number;
     metadata: Record<string, unknown> | null;
     server_checks?: { semantic_density_score: number } | null;
   }[];
@@ -43,6 +109,16 @@ async function chain(id: string): Promise<ChainDetail | null> {
   if (response.status === 404) return null;
   expect(response.status).toBe(200);
   return (await response.json()) as ChainDetail;
+}
+
+/** The chain once it has `passes` passes (the client sends in the background), polled for up to a minute. */
+async function chainWith(id: string, passes: number): Promise<ChainDetail | null> {
+  let stored: ChainDetail | null = null;
+  for (let i = 0; i < 240 && (stored?.passes.length ?? 0) < passes; i++) {
+    stored = await chain(id);
+    if ((stored?.passes.length ?? 0) < passes) await new Promise((r) => setTimeout(r, 250));
+  }
+  return stored;
 }
 
 async function originalsOf(chainId: string): Promise<unknown[]> {
@@ -153,5 +229,113 @@ describe("the framework integrations, into the app", () => {
     ]);
     expect(stored?.passes[0]?.metadata).toMatchObject({ framework: "claude-code", trigger: "manual" });
     expect((await originalsOf("claude-code:cc-1")).length).toBe(1);
+  }, 120_000);
+
+  it("Anthropic: compaction blocks, whole and streamed, and an applied edit are passes of the conversation", async () => {
+    const fl = new sdk.Floorline({ url: app.base, scheduledDelayMs: 10, flushOnExit: false });
+    const client = anthropic.observeAnthropic(fl, new Anthropic({ apiKey: "test", baseURL: api.url, maxRetries: 0 }), {
+      chainId: "anthropic-conv-1",
+    });
+    const messages = [
+      { role: "user" as const, content: "Which orders shipped late?" },
+      {
+        role: "assistant" as const,
+        content: [{ type: "tool_use" as const, id: "tu_1", name: "orders", input: { since: "10:00" } }],
+      },
+      { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "tu_1", content: ROWS }] },
+    ];
+    const whole = await client.beta.messages.create({ model: "claude-sonnet-4-5", max_tokens: 100, messages });
+    expect(whole.content[0]).toMatchObject({ type: "compaction", content: SUMMARY });
+    // The streamed call: the edit and the compaction block arrive as events.
+    const streamed = await client.beta.messages
+      .stream({
+        model: "claude-sonnet-4-5",
+        max_tokens: 100,
+        messages,
+        context_management: { edits: [{ type: "clear_tool_uses_20250919" }, { type: "compact_20260112" }] },
+      })
+      .finalMessage();
+    expect(streamed.content[0]).toMatchObject({ type: "compaction", content: STREAMED_SUMMARY });
+
+    const stored = await chainWith("anthropic-conv-1", 3);
+    await fl.close();
+    expect(stored?.passes.map((p) => [p.pass_id, p.pass_number, p.content_class])).toEqual([
+      ["anthropic-conv-1.p1", 1, "anthropic"],
+      ["anthropic-conv-1.p2", 2, "anthropic"],
+      ["anthropic-conv-1.p3", 3, "anthropic"],
+    ]);
+    const [block, edit, streamedBlock] = stored?.passes ?? [];
+    for (const [pass, summary] of [
+      [block, SUMMARY],
+      [streamedBlock, STREAMED_SUMMARY],
+    ] as const) {
+      expect(pass?.current_size_bytes).toBe(Buffer.byteLength(summary));
+      expect(pass?.metadata).toMatchObject({ framework: "anthropic", block: "compaction", density_measured: true });
+      // Measured against the forty rows it replaced: some of their facts kept, far from all.
+      expect(pass?.semantic_density_score).toBeGreaterThan(0);
+      expect(pass?.semantic_density_score).toBeLessThan(1);
+    }
+    // Applied on the API's side: opaque, its size estimated from the tokens left.
+    expect(edit?.current_content_hash).toBe("");
+    expect(edit?.semantic_density_score).toBe(1);
+    expect(edit?.metadata).toMatchObject({
+      edit: "clear_tool_uses_20250919",
+      cleared_tool_uses: 3,
+      input_tokens_before: 2000,
+      input_tokens_after: 1200,
+      content: "opaque",
+      density_measured: false,
+      size_estimated: true,
+    });
+    const inputBytes = Number(edit?.metadata?.input_size_bytes);
+    expect(edit?.current_size_bytes).toBe(Math.round((inputBytes * 1200) / 2000));
+    // The three passes replaced the same messages: one cached original, by its SHA-256.
+    const originals = (await originalsOf("anthropic-conv-1")) as Array<{ hash: string }>;
+    expect(originals.map((o) => o.hash)).toEqual([block?.metadata?.input_sha256]);
+    expect(new Set(stored?.passes.map((p) => p.metadata?.input_sha256)).size).toBe(1);
+  }, 120_000);
+
+  it("OpenAI Agents: a session's compaction is an opaque pass with the items before cached", async () => {
+    const fl = new sdk.Floorline({ url: app.base, scheduledDelayMs: 10, flushOnExit: false });
+    const session = openaiAgents.observeOpenAICompaction(
+      fl,
+      new OpenAIResponsesCompactionSession({
+        client: new OpenAI({ apiKey: "test", baseURL: `${api.url}/v1`, maxRetries: 0 }),
+        underlyingSession: new MemorySession(),
+        model: "gpt-5.1",
+        compactionMode: "input",
+      }),
+      { chainId: "openai-run-1" },
+    );
+    await session.addItems([
+      { type: "message", role: "user", content: "Plan the migration." },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        type: "message" as const,
+        role: "assistant" as const,
+        status: "completed" as const,
+        content: [{ type: "output_text" as const, text: `Step ${i + 1}: move table t${i} after the ${i}:00 backup.` }],
+      })),
+    ]);
+    expect(await session.runCompaction({ force: true })).not.toBeNull();
+    const after = await session.getItems();
+
+    const stored = await chainWith("openai-run-1", 1);
+    await fl.close();
+    expect(stored?.passes.map((p) => [p.pass_id, p.pass_number, p.content_class])).toEqual([
+      ["openai-run-1.p1", 1, "openai-agents"],
+    ]);
+    const [pass] = stored?.passes ?? [];
+    // Encrypted: hashed and sized, never measured.
+    expect(pass?.current_size_bytes).toBe(Buffer.byteLength(JSON.stringify(after)));
+    expect(pass?.current_content_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(pass?.semantic_density_score).toBe(1);
+    expect(pass?.metadata).toMatchObject({
+      framework: "openai-agents",
+      items_before: 7,
+      items_after: 2,
+      content: "opaque",
+      density_measured: false,
+    });
+    expect((await originalsOf("openai-run-1")).length).toBe(1);
   }, 120_000);
 });
