@@ -560,6 +560,36 @@ def order() -> list[dict]:
     return cases
 
 
+FRENCH = (
+    "La version 9.5 corrige une course dans chmod -R et ajoute l'option --kill-after avec un délai de 15 secondes. "
+    "Le programme sort utilise jusqu'à huit fils sur une machine avec 64 cœurs, et numfmt --to=iec-i ne arrondit plus 1023.5."
+)
+
+
+def words() -> list[dict]:
+    """Words count in phrases, and across languages by the other facts (since floorline-facts/4;
+    index.ts wordsCount, text.ts languageOf and phrasingOf): the development corpus's chains and
+    adversarial cases (its bags of words and translations), and generated bags, lists and
+    texts in other languages."""
+    rng = random.Random(20261205)
+    corpus = json.loads((REPO / "test" / "fixtures" / "measurement-corpus" / "dev.json").read_text())
+    cases: list[dict] = [{"content": a["content"], "source": a["source"], "format": a["format"]} for a in corpus["adversarial"]]
+    for chain in corpus["chains"]:
+        if chain["format"] == "text":
+            cases += [{"content": p["content"], "source": chain["source"], "format": "text"} for p in chain["passes"]]
+    for source in (NEWS, " ".join(GERMAN), MAN_PAGE, FRENCH, PG_LOG):
+        tokens = source.split()
+        plain = list(dict.fromkeys(t for t in tokens if t.isalpha()))
+        variants = [" ".join(plain), ", ".join(plain), "\n".join(plain), " ".join(rng.sample(plain, len(plain)))]
+        # Notes: words next to values; prose in each language; a text in two languages.
+        variants += [NEWS_REWORDED, " ".join(GERMAN[:2]), FRENCH, GERMAN[0] + " " + NEWS_REWORDED, "le la les et est " * 3]
+        variants += [" ".join(rng.sample(tokens, min(len(tokens), 30))) for _ in range(2)]
+        for content in variants:
+            cases.append({"content": content, "source": source, "format": "text"})
+            cases.append({"content": content, "source": source, "format": "any"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -574,7 +604,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words()
     return cases, typescript(cases)
 
 

@@ -11,13 +11,17 @@ from typing import Any, Callable, Mapping, Sequence, Union
 from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
 from .order import SourcePairs, order_evidence, order_factor
-from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, states, text_specificity
+from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, language_of, phrasing_of, states, text_specificity
 
 METHOD = "floorline-facts/4"
 MEASURE_FORMATS = ("text", "json", "base64", "any")
 MAX_LOST_EXAMPLES = 20
 MAX_ORIGINALS = 32
 RECOVERABLE_CREDIT = 0.5
+# Words (since floorline-facts/4, index.ts wordsCount): the words a source needs before its
+# phrasing is asked of a content, and the share of its phrased share a content needs.
+PHRASING_MIN_WORDS = 12
+PHRASING_NEED = 0.5
 REPEAT_COST = 1.5
 # Salience (since floorline-facts/4, facts.ts): when a source reports errors or warnings, the facts
 # of those entries weigh at least this share of its coverage, and a pass must keep this share of
@@ -242,7 +246,7 @@ class _Source:
     JSON unit (and JSON value), sentence and run of tokens. The same for every pass of a chain:
     made once per source (see _source)."""
 
-    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs", "_pairs")
+    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs", "_pairs", "language", "phrasing")
 
     def __init__(self, doc: _Doc, facts: tuple[Fact, ...]) -> None:
         self.doc = doc
@@ -256,6 +260,9 @@ class _Source:
         self.sentences: dict[str, int] = {}
         self.runs: dict[tuple[str, ...], int] = {}
         self._pairs: SourcePairs | None = None
+        # For text: its language and its (words, phrased) (since /4); else 0 and None.
+        self.language = language_of(doc.text) if doc.kind == "text" else 0
+        self.phrasing: tuple[int, int] | None = phrasing_of(doc.text) if doc.kind == "text" else None
         if doc.kind == "json":
             for ident, value, _ in json_units(doc.json):
                 self.units[ident] = self.units.get(ident, 0) + 1
@@ -441,6 +448,29 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
 
     # Without a schema to hold it to, JSON may change its shape and keep its values (since /4).
     by_value = not required_fields
+    # What the source's words count for (index.ts wordsCount, since /4): across languages as much
+    # as the other facts are kept; within one, as much as the content writes them in phrases.
+    across = False
+    word_credit: float = 1
+    if doc is not None and doc.kind == "text" and analysis.phrasing is not None:
+        language = language_of(doc.text)
+        across = analysis.language > 0 and language > 0 and language != analysis.language
+        source_words, source_phrased = analysis.phrasing
+        if across:
+            if index is not None:
+                value_total: float = 0
+                value_kept: float = 0
+                for fact in facts:
+                    if fact.word:
+                        continue
+                    value_total += fact.weight
+                    if states(index, fact, by_value):
+                        value_kept += fact.weight
+                word_credit = value_kept / value_total if value_total > 0 else 0
+        elif source_words >= PHRASING_MIN_WORDS and source_phrased > 0:
+            own_words, own_phrased = phrasing_of(doc.text)
+            share = 0 if own_words == 0 else own_phrased / own_words
+            word_credit = min(1, share / ((source_phrased / source_words) * PHRASING_NEED))
     total: float = 0
     kept: float = 0
     # Of which the facts of error and warning entries, and of those the facts of their tokens (not
@@ -462,16 +492,20 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             entry_total += fact.weight
         if fact.specific:
             counts["in_source"] += 1
-        if index is not None and states(index, fact, by_value):
-            kept += fact.weight
+        stated = index is not None and states(index, fact, by_value)
+        if stated or (fact.word and across):
+            credit = fact.weight * word_credit if fact.word else fact.weight
+            kept += credit
             if salient:
-                salient_kept += fact.weight
+                salient_kept += credit
             if entry:
-                entry_kept += fact.weight
+                entry_kept += credit
+        if stated:
             if fact.specific:
                 counts["retained"] += 1
             continue
-        origin = next((h for h, idx in consulted if states(idx, fact, by_value)), None)
+        # Across languages a word was credited above, stated or not: no original adds to it.
+        origin = None if fact.word and across else next((h for h, idx in consulted if states(idx, fact, by_value)), None)
         if origin is not None:
             kept += fact.weight * RECOVERABLE_CREDIT
             if salient:
@@ -495,7 +529,8 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             parts = {"specificity": _specificity(doc), "efficiency": _efficiency(doc, None, False)}
             density = parts["specificity"] * parts["efficiency"]
         else:
-            parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, True, by_value)}
+            # Across languages no sentence is the source's: repeats are judged, not filler.
+            parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, not across, by_value)}
             if 0 < salient_total < total:
                 # Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest
                 # the rest; a pass keeping under SALIENT_NEED of what their tokens state keeps that
@@ -506,7 +541,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
                 share = max(SALIENT_SHARE, salient_total / total)
                 parts["coverage"] = (share * (salient_kept / salient_total) + (1 - share) * rest) * gate
                 parts["salience"] = salience
-            if doc.kind == "text" and analysis.doc.kind == "text":
+            if doc.kind == "text" and analysis.doc.kind == "text" and not across:
                 # A text that keeps the source's words but not their order states none of it.
                 order = order_factor(*order_evidence(doc.text, analysis.pairs))
                 if order < 1:

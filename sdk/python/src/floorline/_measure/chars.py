@@ -331,6 +331,30 @@ GERMAN_WORDS = frozenset(
     ).split(" ")
 )
 
+# The function words of the languages the measurement tells apart (words.ts LANGUAGE_WORDS,
+# since floorline-facts/4): English, German, French, Spanish.
+LANGUAGE_WORDS: tuple[frozenset[str], ...] = (
+    frozenset(
+        (
+            "the and of to is are was were with that this which from by be been it its or not for when if "
+            "will can each but their these those there has have"
+        ).split(" ")
+    ),
+    GERMAN_WORDS,
+    frozenset(
+        (
+            "le la les et est sont des une du pour dans qui que sur pas avec ce cette ces par ou au aux il "
+            "elle ne se son sa ses leur \u00eatre peut"
+        ).split(" ")
+    ),
+    frozenset(
+        (
+            "el los las y del para una con por al lo como m\u00e1s pero sus su este esta estos la que se "
+            "cuando tambi\u00e9n puede ser"
+        ).split(" ")
+    ),
+)
+
 STOP_WORDS = frozenset(
     (
         "a an the and or nor but if then else so than that this these those there here it its itself "

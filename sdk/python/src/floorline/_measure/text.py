@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from typing import Iterable
 
-from .chars import DETAIL_LEVELS, ERROR_LEVELS, ERROR_OPENERS, GERMAN_WORDS, LEVEL_WORDS, LOG_LEVELS, WARNING_LEVELS, ascii_lower, js_trim, utf8_length
+from .chars import DETAIL_LEVELS, ERROR_LEVELS, ERROR_OPENERS, GERMAN_WORDS, LANGUAGE_WORDS, LEVEL_WORDS, LOG_LEVELS, WARNING_LEVELS, ascii_lower, from16, js_trim, utf8_length
 from .tokens import Token, classify, is_capital_word, tokenize_line
 
 CONTEXT_WEIGHT = 0.2
@@ -24,6 +24,8 @@ class Fact:
     path_need: list[str] | None
     # A fact of an error or warning entry (facts.ts FactTable.salient, since floorline-facts/4).
     salient: bool = False
+    # Stated by a word, a keyword or a name of letters only (facts.ts FactTable.word, since /4).
+    word: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -261,6 +263,73 @@ def _read_capitals(lines: list[list[Token]]) -> None:
                     tokens[k] = again
 
 
+def _letters_only(text: str) -> bool:
+    """Letters only, in any script (lexicon.ts LETTERS, /^\\p{L}+$/u)."""
+    return (text if text.isascii() else from16(text)).isalpha()
+
+
+def word_like(t: Token) -> bool:
+    """A keyword or a name of letters only, no `key=` (token-info.ts wordLike, since /4)."""
+    return not t.key and t.kind in ("name", "keyword") and _letters_only(t.text)
+
+
+def _value_sign(t: Token) -> bool:
+    """A value written in more than letters: a number in digits, a date, a path, an option."""
+    return t.kind not in ("keyword", "stop") and not _letters_only(t.text)
+
+
+def _languages(t: Token) -> int:
+    """Bit i for each language of LANGUAGE_WORDS of which a plain word is a function word."""
+    if t.kind not in ("keyword", "stop") or t.key:
+        return 0
+    lower = ascii_lower(t.text)
+    if t.shape != lower:
+        return 0
+    bits = 0
+    for i, words in enumerate(LANGUAGE_WORDS):
+        if lower in words:
+            bits |= 1 << i
+    return bits
+
+
+def language_of(doc: TextDoc) -> int:
+    """1 + the index of the text's language in LANGUAGE_WORDS, or 0 (text.ts languageOf)."""
+    hits = [0] * len(LANGUAGE_WORDS)
+    words = 0
+    for tokens in doc.lines:
+        for t in tokens:
+            languages = _languages(t)
+            if languages or word_like(t):
+                words += 1
+            for i in range(len(hits)):
+                if (languages >> i) & 1:
+                    hits[i] += 1
+    best = max(hits)
+    at = hits.index(best)
+    others_below = all(n < best for i, n in enumerate(hits) if i != at)
+    return at + 1 if best >= 8 and best >= words * 0.1 and others_below else 0
+
+
+def phrasing_of(doc: TextDoc) -> tuple[int, int]:
+    """(words, phrased): a text's words, function words aside, and those within two tokens of a
+    function word or a value sign in their stretch of the line (text.ts phrasingOf)."""
+    words = phrased = 0
+    for tokens in doc.lines:
+        stretches: list[list[Token]] = [[]]
+        for t in tokens:
+            stretches[-1].append(t)
+            if not t.inner and (t.ends or not t.open):
+                stretches.append([])
+        for stretch in stretches:
+            for k, t in enumerate(stretch):
+                if not word_like(t) or _languages(t):
+                    continue
+                words += 1
+                if any(_languages(n) or _value_sign(n) for n in stretch[max(0, k - 2) : k + 3]):
+                    phrased += 1
+    return words, phrased
+
+
 def analyse_text(text: str) -> TextDoc:
     raw_lines = text.split("\n")
     lines = [tokenize_line(line) for line in raw_lines]
@@ -422,7 +491,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
             if size > 1 and _is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
-            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry))
+            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry, word_like(t)))
         if is_error_line(tokens, doc.logs):
             line = js_trim(doc.raw_lines[row])
             shown = f"{line[:_MAX_EXAMPLE_CHARS]}..." if len(line) > _MAX_EXAMPLE_CHARS else line
