@@ -15,6 +15,7 @@ import { passes } from "../schema";
 import type { ColumnNames } from "../types";
 import { requestSummaries } from "./summaries";
 import { loadMeasureInputs, readableOriginals } from "./measure-context";
+import { fillCanarySurvival } from "./canaries";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
@@ -45,7 +46,14 @@ const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
 
 type StoredResult = Omit<
   PassResult,
-  "server_checks" | "checked_verdict" | "checked_mismatch" | "measurement_mismatch" | "unmeasured" | "effective_verdict"
+  | "server_checks"
+  | "checked_verdict"
+  | "checked_mismatch"
+  | "measurement_mismatch"
+  | "unmeasured"
+  | "effective_verdict"
+  | "canaries_surviving"
+  | "canary_retention"
 > &
   Pick<
     PassWire,
@@ -55,6 +63,8 @@ type StoredResult = Omit<
     | "measurement_mismatch"
     | "unmeasured"
     | "effective_verdict"
+    | "canaries_surviving"
+    | "canary_retention"
   >;
 
 /** A stored receipt's answer, read back for a retry, and the digest of the body that made it. */
@@ -72,6 +82,8 @@ const STORED_ROW = {
   measurement_mismatch: col.bool,
   unmeasured: col.bool,
   effective_verdict: col.oneOf(VERDICTS),
+  canaries_surviving: col.jsonOf(z.array(z.string())).nullable(),
+  canary_retention: col.number.nullable(),
   body_digest: col.text,
 };
 const STORED_COLUMNS = sql.raw(
@@ -113,6 +125,9 @@ function toResult(row: StoredResult): PassResult {
       : {}),
     ...(row.unmeasured ? { unmeasured: true } : {}),
     ...(row.effective_verdict !== row.verdict ? { effective_verdict: row.effective_verdict } : {}),
+    ...(row.canaries_surviving === null
+      ? {}
+      : { canaries_surviving: row.canaries_surviving, canary_retention: row.canary_retention ?? 0 }),
   };
 }
 
@@ -252,7 +267,7 @@ async function storePasses(
       /** Rows of `batch`, judged with what measuring their content gave. */
       const judgeBatch = async (batch: readonly BatchEntry<PassReceipt>[]): Promise<NewPass[]> => {
         const measured = await measureBatch(batch);
-        return batch.map(({ item: r, digest }, i) => {
+        const rows = batch.map(({ item: r, digest }, i) => {
           // Completed in place: a spread of the judged row costs more than the judging.
           const row = judgeReceipt(r, policyOf(r), {
             content: namedContent(r),
@@ -262,6 +277,12 @@ async function storePasses(
           row.created_at = r.created_at ?? now;
           return row;
         });
+        const items = batch.map(({ item }) => item);
+        await fillCanarySurvival(tx, items, rows, (i) => {
+          const r = items[i] as PassReceipt;
+          return r.content ?? namedContent(r);
+        });
+        return rows;
       };
 
       const stored = await storeIdempotentBatch(

@@ -9,7 +9,9 @@ import { keysetDirection, keysetPage } from "../keyset";
 import { boundaries, chainOutcome, chains, passes } from "../schema";
 import { toBoundaryWire } from "./boundaries";
 import { toPassWire } from "./passes";
+import { getPoliciesInForce } from "./policies";
 import { findIntegrityIssues, integrityContext } from "@/lib/chains/integrity";
+import { canaryFindings, type PlantedCanary } from "@/lib/canaries/survival";
 import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard/guard";
 import { rangeStart, type RangeKey } from "@/lib/chains/overview";
 import type {
@@ -34,17 +36,29 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
   if (summary.length === 0 && passRows.length === 0 && boundaryRows.length === 0) return null;
   const wire = passRows.map(toPassWire);
   const boundaryWire = boundaryRows.map(toBoundaryWire);
+  const contentClass = summary[0]?.contentClass ?? wire.at(-1)?.content_class ?? "default";
+  const planted: PlantedCanary[] = wire.flatMap((p) =>
+    (p.canaries ?? []).map((c) => ({ ...c, pass_number: p.pass_number })),
+  );
+  // The class's canary floor, read only for a chain that has canaries.
+  const canaryFloor =
+    planted.length === 0
+      ? null
+      : ((await getPoliciesInForce([contentClass], db)).get(contentClass)?.min_canary_retention ?? null);
   // The chain follows each pass's effective verdict (density_source), as its summary does.
   const collapse = wire.find((p) => COLLAPSE_VERDICTS.has(p.effective_verdict));
   return {
     chain_id: chainId,
-    content_class: summary[0]?.contentClass ?? wire.at(-1)?.content_class ?? "default",
+    content_class: contentClass,
     passes: wire,
     boundaries: boundaryWire,
     collapse_point: collapse
       ? { pass_id: collapse.pass_id, pass_number: collapse.pass_number, verdict: collapse.effective_verdict }
       : null,
-    integrity: findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
+    integrity: [
+      ...findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
+      ...canaryFindings(wire, planted, canaryFloor),
+    ],
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
     checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
     measurement_mismatches: wire.filter((p) => p.measurement_mismatch).length,

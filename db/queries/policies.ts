@@ -28,6 +28,7 @@ function toPolicy(row: PolicyRow): PolicyInForce {
     density_source: row.densitySource,
     description: row.description,
     retention_days: row.retentionDays ?? null,
+    min_canary_retention: row.minCanaryRetention ?? null,
     note: row.note,
     created_at: row.createdAt.toISOString(),
     created_by: row.createdBy,
@@ -114,9 +115,15 @@ function retentionOf(current: PolicyInForce | null, body: PolicyWrite): number |
   return body.retention_days === undefined ? (current?.retention_days ?? null) : body.retention_days;
 }
 
+/** The canary floor a write leaves in force: absent keeps the current one. */
+function canaryFloorOf(current: PolicyInForce | null, body: PolicyWrite): number | null {
+  return body.min_canary_retention === undefined ? (current?.min_canary_retention ?? null) : body.min_canary_retention;
+}
+
 function sameFloor(current: PolicyInForce, body: PolicyWrite): boolean {
   return (
     current.retention_days === retentionOf(current, body) &&
+    current.min_canary_retention === canaryFloorOf(current, body) &&
     current.min_size_bytes === body.min_size_bytes &&
     current.min_semantic_density === body.min_semantic_density &&
     current.max_pass_number === body.max_pass_number &&
@@ -160,6 +167,7 @@ export async function updatePolicy(
         densitySource: densitySourceOf(inForce, body),
         description: body.description ?? null,
         retentionDays: retentionOf(inForce, body),
+        minCanaryRetention: canaryFloorOf(inForce, body),
         note: body.note ?? null,
         createdBy,
       })

@@ -11,6 +11,9 @@ export const INTEGRITY_KINDS = [
   "repeated_pass",
   "continued_after_halt",
   "restore_not_honoured",
+  // From the chain's canaries (lib/canaries/survival.ts), not its hashes: shown with the
+  // chain, not counted in integrity_count.
+  "canary_lost",
 ] as const;
 export type IntegrityKind = (typeof INTEGRITY_KINDS)[number];
 

@@ -73,5 +73,8 @@ export function judgeReceipt(
   row.effective_verdict =
     followsMeasurement && measuredDensity !== null && findings ? findings.checked_verdict : manifest.verdict;
   row.measured_density = measuredDensity;
+  // What survives of the chain's canaries needs its earlier passes: the ingest fills these in.
+  row.canaries_surviving = null;
+  row.canary_retention = null;
   return row;
 }

@@ -14,6 +14,8 @@ export interface PolicyInForce extends CompressionPolicy {
   description: string | null;
   /** Days this class's chains are kept; null follows FLOORLINE_RETENTION_DAYS. */
   retention_days: number | null;
+  /** The share of a chain's planted canaries its passes must keep (docs/canaries.md); null: no floor. */
+  min_canary_retention: number | null;
   /** Why this version was saved (null for the default and for versions saved without one). */
   note: string | null;
   created_at: string | null;
@@ -43,6 +45,7 @@ export function defaultPolicyFor(contentClass: string): PolicyInForce {
     density_source: "client",
     description: "Built-in conservative default: this content class has no policy of its own.",
     retention_days: null,
+    min_canary_retention: null,
     note: null,
     created_at: null,
   };

@@ -200,6 +200,18 @@ export const passResultSchema = z
     effective_verdict: verdict
       .optional()
       .describe("present when it differs from verdict: the verdict the chain follows (density_source measured)"),
+    canaries_surviving: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "present when the chain has canaries and the server read this pass's content or a canary_check came: the ids surviving (docs/canaries.md)",
+      ),
+    canary_retention: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("with canaries_surviving: the share of the canaries planted by this pass that survive"),
   })
   .meta({ id: "PassResult" });
 export type PassResult = z.infer<typeof passResultSchema>;
@@ -242,6 +254,19 @@ export const passWireSchema = z
     effective_verdict: verdict.describe(
       "the verdict the chain follows (collapse point, status, metrics, webhooks): verdict, or checked_verdict where the server measured the pass under density_source measured",
     ),
+    canaries: z.array(canarySchema).nullable().describe("canaries planted in this pass's input (docs/canaries.md)"),
+    canaries_surviving: z
+      .array(z.string())
+      .nullable()
+      .describe(
+        "ids of the chain's canaries planted by this pass that survive in it, where the server read its content or a canary_check came with it; null otherwise",
+      ),
+    canary_retention: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("the share of the canaries planted by this pass that survive; null with canaries_surviving"),
   })
   .meta({ id: "Pass" });
 export type PassWire = z.infer<typeof passWireSchema>;

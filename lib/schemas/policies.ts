@@ -27,6 +27,11 @@ export const policyBodySchema = z.object({
    * version in force says, so a floor saved without it never drops it.
    */
   retention_days: z.number().int().min(1).max(36_500).nullish(),
+  /**
+   * The share of a chain's planted canaries its passes must keep (docs/canaries.md): a pass
+   * below it is a canary_lost finding. Null: no floor; absent keeps the version in force's.
+   */
+  min_canary_retention: unitInterval.nullish(),
   /** Why the floor changes; kept with the version, not part of the floor itself. */
   note: text({ max: 2048 }).nullish(),
 });
@@ -67,6 +72,13 @@ export const policyWireSchema = z
       .nullable()
       .optional()
       .describe("days this class's chains are kept after their last activity; null follows FLOORLINE_RETENTION_DAYS"),
+    min_canary_retention: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .optional()
+      .describe("the share of a chain's planted canaries its passes must keep; below it, a canary_lost finding"),
     note: z.string().nullable().describe("why the floor changed; kept with the version"),
     created_by: z.string().nullable().optional().describe("the operator or key that saved this version"),
   })

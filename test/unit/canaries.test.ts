@@ -9,6 +9,7 @@ import {
   MAX_CANARIES,
   plantCanaries,
 } from "@/lib/canaries/canaries";
+import { canaryFindings, type PlantedCanary, survivalOf } from "@/lib/canaries/survival";
 
 const LOG = [
   "2026-11-30T10:00:07Z INFO checkout started for order 5521",
@@ -134,5 +135,50 @@ describe("survival", () => {
     expect(check.surviving).toEqual([a.id]);
     expect(check.lost).toEqual(canaries.slice(1).map((c) => c.id));
     expect(checkCanaries("", canaries).surviving).toEqual([]);
+  });
+});
+
+describe("survival on the server's passes", () => {
+  const planted: PlantedCanary[] = plantCanaries(LOG, { count: 3, seed: "s" }).canaries.map((c, i) => ({
+    ...c,
+    pass_number: i === 2 ? 3 : 1,
+  }));
+  const [a, b, c] = planted as [PlantedCanary, PlantedCanary, PlantedCanary];
+
+  it("counts only canaries planted by the pass, and takes a check over the content", () => {
+    expect(survivalOf(planted, 1, { content: `${a.text} ${c.text}` })).toEqual({
+      canaries_surviving: [a.id],
+      canary_retention: 0.5,
+    });
+    expect(survivalOf(planted, 3, { content: a.text, check: { surviving: [b.id, c.id, "other"] } })).toEqual({
+      canaries_surviving: [b.id, c.id],
+      canary_retention: 2 / 3,
+    });
+    expect(survivalOf(planted, 2, {})).toBeNull();
+    expect(survivalOf([], 2, { content: "x" })).toBeNull();
+  });
+
+  it("finds each canary lost once, again after it came back, and the first pass below the floor", () => {
+    const pass = (n: number, surviving: string[] | null) => ({
+      pass_id: `p${n}`,
+      pass_number: n,
+      canaries_surviving: surviving,
+      canary_retention: surviving && surviving.length / (n >= 3 ? 3 : 2),
+    });
+    const findings = canaryFindings(
+      [pass(1, [a.id, b.id]), pass(2, [a.id]), pass(3, null), pass(4, [a.id, b.id]), pass(5, [c.id]), pass(6, [])],
+      planted,
+      0.5,
+    );
+    expect(findings.map((f) => [f.pass_number, f.detail.split(" ")[1] ?? ""])).toEqual([
+      [2, b.id],
+      [4, c.id],
+      [5, a.id],
+      [5, b.id],
+      [5, "retention"],
+      [6, c.id],
+    ]);
+    expect(findings.every((f) => f.kind === "canary_lost")).toBe(true);
+    expect(canaryFindings([pass(1, [a.id, b.id])], planted, null)).toEqual([]);
   });
 });
