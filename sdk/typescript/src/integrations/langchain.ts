@@ -66,15 +66,26 @@ const isSummary = (m: MessageLike) =>
   isObject(m.additional_kwargs) && m.additional_kwargs.lc_source === "summarization";
 
 // The state's schema is a zod object, made with the zod langchain itself resolves (it depends on
-// zod), so the SDK needs no dependency of its own for it.
-const { z } = createRequire(createRequire(import.meta.url).resolve("langchain"))("zod") as typeof import("zod");
+// zod), so the SDK needs no dependency of its own for it. Where that zod cannot be loaded (a
+// bundle that cannot resolve it), the middleware still records, remembering what it recorded
+// in this process only.
+function stateSchemaOf() {
+  try {
+    const fromLangchain = createRequire(createRequire(import.meta.url).resolve("langchain"));
+    const { z } = fromLangchain("zod") as typeof import("zod");
+    return z.object({
+      /** The passes this thread's chain has: where a resumed thread's numbering goes on. */
+      floorlinePasses: z.number().default(0),
+      /** The SHA-256 of the last summary recorded: the one a resumed thread's state still holds. */
+      floorlineSummary: z.string().default(""),
+    });
+  } catch (error) {
+    warnOnce("cannot keep what was recorded in the agent's state (no zod beside langchain)", error);
+    return undefined;
+  }
+}
 
-const stateSchema = z.object({
-  /** The passes this thread's chain has: where a resumed thread's numbering goes on. */
-  floorlinePasses: z.number().default(0),
-  /** The SHA-256 of the last summary recorded: the one a resumed thread's state still holds. */
-  floorlineSummary: z.string().default(""),
-});
+const stateSchema = stateSchemaOf();
 
 interface Recorded {
   floorlinePasses?: number;
