@@ -6,6 +6,9 @@ const COMPONENT_HELP: Record<string, string> = {
   coverage: "the weight of the source's facts this pass states (a recoverable one at half)",
   efficiency: "the share of the pass that is not repeats or filler",
   specificity: "the share of the pass that is specific (no source to compare with)",
+  salience: "the share of what the source's error and warning entries state that this pass keeps",
+  words: "what each of the source's words counted for: its phrases against the source's, or across languages the share of its other facts kept",
+  order: "how far this pass keeps the source's words next to each other beyond chance",
 };
 
 /**

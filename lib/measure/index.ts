@@ -332,6 +332,8 @@ function measureWith(
         judged.coverage = (share * (salientKept / salientTotal) + (1 - share) * rest) * gate;
         parts = { ...judged, salience };
       } else parts = judged;
+      // What the source's words counted for, when not in full or across languages.
+      if (wordCredit < 1 || words.across) parts = { ...parts, words: wordCredit };
       if (doc.kind === "text" && source.text && !words.across) {
         // A text that keeps the source's words but not their order states none of it.
         const evidence = orderEvidence(lexicon, doc.text, source.text.pairs);

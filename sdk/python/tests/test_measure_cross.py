@@ -566,6 +566,9 @@ FRENCH = (
 )
 
 
+FUNCTION_WORDS = frozenset("the a an and of to in on for with is are was by from as at or not no now may up where this that it its der die das und ist mit von le la les et est des".split())
+
+
 def words() -> list[dict]:
     """Words count in phrases, and across languages by the other facts (since floorline-facts/4;
     index.ts wordsCount, text.ts languageOf and phrasingOf): the development corpus's chains and
@@ -581,6 +584,9 @@ def words() -> list[dict]:
         tokens = source.split()
         plain = list(dict.fromkeys(t for t in tokens if t.isalpha()))
         variants = [" ".join(plain), ", ".join(plain), "\n".join(plain), " ".join(rng.sample(plain, len(plain)))]
+        # A bag without function words, shuffled: no phrases, and an order no better than chance.
+        content_words = [t for t in plain if t.lower() not in FUNCTION_WORDS]
+        variants.append(" ".join(rng.sample(content_words, len(content_words))))
         # Notes: words next to values; prose in each language; a text in two languages.
         variants += [NEWS_REWORDED, " ".join(GERMAN[:2]), FRENCH, GERMAN[0] + " " + NEWS_REWORDED, "le la les et est " * 3]
         variants += [" ".join(rng.sample(tokens, min(len(tokens), 30))) for _ in range(2)]
@@ -637,6 +643,8 @@ def test_the_cases_reach_every_format_and_outcome(compared):
     assert {tuple(a["components"]) for a in answers} == {
         (), ("specificity", "efficiency"), with_source,
         (*with_source, "salience"), (*with_source, "order"), (*with_source, "salience", "order"),
+        (*with_source, "words"), (*with_source, "words", "order"), (*with_source, "salience", "words"),
+        (*with_source, "salience", "words", "order"),
     }
     # Entries kept in part (the gate below half) and in full; orders at chance and between it and four times chance.
     salience = {a["components"]["salience"] for a in answers if "salience" in a["components"]}

@@ -957,6 +957,8 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     components.coverage = coverage;
     components.salience = salience;
   }
+  // Words: what the source's words counted for, when not in full or across languages.
+  if (wordCredit < 1 || across) components.words = wordCredit;
   if (doc.kind === "text" && source.doc.kind === "text" && !across) {
     const order = orderFactor(doc.lines, source.doc.lines);
     if (order < 1) {

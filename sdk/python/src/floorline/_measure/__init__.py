@@ -541,6 +541,9 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
                 share = max(SALIENT_SHARE, salient_total / total)
                 parts["coverage"] = (share * (salient_kept / salient_total) + (1 - share) * rest) * gate
                 parts["salience"] = salience
+            # What the source's words counted for, when not in full or across languages.
+            if word_credit < 1 or across:
+                parts["words"] = word_credit
             if doc.kind == "text" and analysis.doc.kind == "text" and not across:
                 # A text that keeps the source's words but not their order states none of it.
                 order = order_factor(*order_evidence(doc.text, analysis.pairs))
