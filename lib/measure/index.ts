@@ -55,7 +55,7 @@ export interface FactCounts {
  * content cannot be read.
  */
 type Components =
-  | { coverage: number; efficiency: number; salience?: number; order?: number }
+  | { coverage: number; efficiency: number; salience?: number; words?: number; order?: number }
   | { specificity: number; efficiency: number }
   | Record<string, never>;
 
