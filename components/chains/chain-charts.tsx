@@ -2,6 +2,8 @@ import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import type { ChainSeries } from "@/lib/chains/series";
 import type { FloorPoint } from "@/lib/chains/outcome";
 import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/components/charts/pass-metric-chart";
+import { CanaryChart } from "@/components/charts/canary-chart";
+import type { CanaryPoint } from "@/lib/canaries/survival";
 import { ChartLegend } from "./chart-legend";
 
 export interface ChainChartsProps {
@@ -11,10 +13,20 @@ export interface ChainChartsProps {
   boundaries: BoundaryWire[];
   selectedPassId: string | null;
   candidate?: CandidateOverlay | null;
+  /** The canary line (docs/canaries.md), for a chain with canaries; its class's floor, if any. */
+  canaries?: { points: CanaryPoint[]; floor: number | null };
 }
 
 /** Both curves of a chain, one above the other on the same pass-number axis. */
-export function ChainCharts({ series, collapse, floorPoint, boundaries, selectedPassId, candidate }: ChainChartsProps) {
+export function ChainCharts({
+  series,
+  collapse,
+  floorPoint,
+  boundaries,
+  selectedPassId,
+  candidate,
+  canaries,
+}: ChainChartsProps) {
   const common = {
     points: series.points,
     floors: series.floors,
@@ -38,6 +50,19 @@ export function ChainCharts({ series, collapse, floorPoint, boundaries, selected
         <span className="muted">0 to 1</span>
       </div>
       <PassMetricChart metric="density" {...common} />
+      {canaries && canaries.points.length > 0 ? (
+        <>
+          <div className="chart-head">
+            <h2>Canaries surviving over passes</h2>
+            <span className="muted">share of planted canaries, where known</span>
+          </div>
+          <CanaryChart
+            points={canaries.points}
+            floor={canaries.floor}
+            domain={[series.points[0]?.pass_number ?? 0, series.points.at(-1)?.pass_number ?? 1]}
+          />
+        </>
+      ) : null}
       <ChartLegend series={series} hasCandidate={Boolean(candidate)} floorPoint={collapse ? floorPoint : null} />
     </section>
   );

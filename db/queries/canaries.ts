@@ -5,18 +5,7 @@ import { sql } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { col, onlyRow, queryRows } from "../sql";
 import type { Executor } from "../types";
-
-export interface CanaryRetentionCounts {
-  /** Chains with canaries whose survival is known. */
-  chains: number;
-  /** Every planted canary survives at the latest known pass. */
-  intact: number;
-  partial: number;
-  /** None survives. */
-  lost: number;
-  /** Below their class's min_canary_retention. */
-  below_floor: number;
-}
+import { type CanaryPoint, type CanaryRetentionCounts, canaryPoints } from "@/lib/canaries/survival";
 
 /** Chains last active since `since` (all when null), counted by their latest canary retention. */
 export async function countCanaryRetention(since: Date | null, executor?: Executor): Promise<CanaryRetentionCounts> {
@@ -48,4 +37,29 @@ export async function countCanaryRetention(since: Date | null, executor?: Execut
     ),
   );
   return row;
+}
+
+/** The chain chart's canary line: passes whose survival is known, downsampled (lib/canaries/survival.ts). */
+export async function getCanarySeries(chainId: string, executor?: Executor): Promise<CanaryPoint[]> {
+  const db = executor ?? (await getReadDb());
+  const [known, planted] = await Promise.all([
+    queryRows(
+      db,
+      sql`select pass_id, pass_number, canary_retention as retention,
+            jsonb_array_length(canaries_surviving) as surviving
+          from passes where chain_id = ${chainId} and canary_retention is not null
+          order by pass_number, id`,
+      { pass_id: col.text, pass_number: col.int, retention: col.number, surviving: col.int },
+    ),
+    queryRows(
+      db,
+      sql`select pass_number, jsonb_array_length(canaries) as count
+          from passes where chain_id = ${chainId} and canaries is not null`,
+      { pass_number: col.int, count: col.int },
+    ),
+  ]);
+  return canaryPoints(
+    known,
+    planted.flatMap((p) => Array.from({ length: p.count }, () => ({ pass_number: p.pass_number }))),
+  );
 }

@@ -313,8 +313,13 @@ function plantLog(content: string, made: Fact[]): string {
 }
 
 function plantText(content: string, made: Fact[]): string {
+  // After a sentence that ends in a space, and at the start of a line after one that ends a sentence.
   const places: number[] = [];
-  for (let i = content.indexOf(". "); i >= 0; i = content.indexOf(". ", i + 1)) places.push(i + 2);
+  for (let i = 1; i < content.length - 1; i++) {
+    const c = content[i];
+    if ((c === " " || c === "\n") && content[i - 1] === "." && content[i + 1] !== " " && content[i + 1] !== "\n")
+      places.push(i + 1);
+  }
   places.push(content.length);
   const pieces: { at: number; text: string }[] = [];
   const atEnd: string[] = [];

@@ -94,3 +94,54 @@ export function canaryFindings(
 function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
+
+/** One point of the chain chart's canary line. */
+export interface CanaryPoint {
+  pass_id: string;
+  pass_number: number;
+  retention: number;
+  surviving: number;
+  planted: number;
+}
+
+/**
+ * The canary line's points, from the passes whose survival is known (chain order) and the
+ * chain's planted canaries; past `max` points, the lowest retention of each stretch is kept,
+ * with the first and last, so a loss never disappears from a long chain's line.
+ */
+export function canaryPoints(
+  passes: readonly { pass_id: string; pass_number: number; surviving: number; retention: number }[],
+  planted: readonly Pick<PlantedCanary, "pass_number">[],
+  max = 1000,
+): CanaryPoint[] {
+  const points = passes.map((p) => ({
+    ...p,
+    planted: planted.filter((c) => c.pass_number <= p.pass_number).length,
+  }));
+  if (points.length <= max) return points;
+  const kept: CanaryPoint[] = [points[0] as CanaryPoint];
+  const stride = (points.length - 2) / (max - 2);
+  for (let k = 0; k < max - 2; k++) {
+    const stretch = points.slice(1 + Math.floor(k * stride), 1 + Math.floor((k + 1) * stride));
+    const lowest = stretch.reduce<CanaryPoint | null>(
+      (low, p) => (!low || p.retention < low.retention ? p : low),
+      null,
+    );
+    if (lowest) kept.push(lowest);
+  }
+  kept.push(points.at(-1) as CanaryPoint);
+  return kept;
+}
+
+/** Chains with canaries by their latest known retention (the overview's figure). */
+export interface CanaryRetentionCounts {
+  /** Chains with canaries whose survival is known. */
+  chains: number;
+  /** Every planted canary survives at the latest known pass. */
+  intact: number;
+  partial: number;
+  /** None survives. */
+  lost: number;
+  /** Below their class's min_canary_retention. */
+  below_floor: number;
+}

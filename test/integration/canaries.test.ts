@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getChainRoute } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { countCanaryRetention } from "@/db/queries/canaries";
+import { countCanaryRetention, getCanarySeries } from "@/db/queries/canaries";
 import { type Canary, plantCanaries } from "@/lib/canaries/canaries";
 import { call, contentReceipt, countRows, expectError, issuePaths, post } from "./api-helpers";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
@@ -49,6 +49,12 @@ describe("canaries on receipts", () => {
     const detail = await chain("cn-chain");
     expect(detail.passes.map((p: { canaries: unknown }) => p.canaries)).toEqual([canaries, null, null, null]);
     expect(detail.passes.map((p: { canary_retention: unknown }) => p.canary_retention)).toEqual([0.75, 0.25, null, 1]);
+    // The chart's canary line: the passes whose survival is known.
+    expect((await getCanarySeries("cn-chain")).map((p) => [p.pass_number, p.surviving, p.planted])).toEqual([
+      [1, 3, 4],
+      [2, 1, 4],
+      [4, 4, 4],
+    ]);
     const lost = detail.integrity.filter((f: { kind: string }) => f.kind === "canary_lost");
     expect(lost.map((f: { pass_number: number; detail: string }) => [f.pass_number, f.detail.split(" ")[1]])).toEqual([
       [1, d.id],

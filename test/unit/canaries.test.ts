@@ -9,7 +9,7 @@ import {
   MAX_CANARIES,
   plantCanaries,
 } from "@/lib/canaries/canaries";
-import { canaryFindings, type PlantedCanary, survivalOf } from "@/lib/canaries/survival";
+import { canaryFindings, canaryPoints, type PlantedCanary, survivalOf } from "@/lib/canaries/survival";
 
 const LOG = [
   "2026-11-30T10:00:07Z INFO checkout started for order 5521",
@@ -180,5 +180,26 @@ describe("survival on the server's passes", () => {
     ]);
     expect(findings.every((f) => f.kind === "canary_lost")).toBe(true);
     expect(canaryFindings([pass(1, [a.id, b.id])], planted, null)).toEqual([]);
+  });
+});
+
+describe("the canary line", () => {
+  it("keeps each stretch's lowest retention, the first and the last past its limit", () => {
+    const passes = Array.from({ length: 500 }, (_, i) => ({
+      pass_id: `p${i + 1}`,
+      pass_number: i + 1,
+      surviving: i === 250 ? 0 : 4,
+      retention: i === 250 ? 0 : 1,
+    }));
+    const points = canaryPoints(
+      passes,
+      [{ pass_number: 1 }, { pass_number: 1 }, { pass_number: 1 }, { pass_number: 1 }],
+      50,
+    );
+    expect(points).toHaveLength(50);
+    expect(points[0]?.pass_number).toBe(1);
+    expect(points.at(-1)?.pass_number).toBe(500);
+    expect(points.some((p) => p.pass_number === 251 && p.retention === 0)).toBe(true);
+    expect(points.every((p) => p.planted === 4)).toBe(true);
   });
 });

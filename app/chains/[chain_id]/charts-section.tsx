@@ -1,6 +1,8 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { floorPointOf } from "@/lib/chains/outcome";
 import { getChainSeries } from "@/db/queries/chain-series";
+import { getCanarySeries } from "@/db/queries/canaries";
+import { getPolicy } from "@/db/queries/policies";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 
@@ -10,7 +12,13 @@ export async function ChartsSection(props: {
   boundaries: BoundaryWire[];
   selectedPassId: string | null;
 }) {
-  const series = await getChainSeries(props.chainId, props.boundaries, props.summary);
+  const [series, canaryPoints] = await Promise.all([
+    getChainSeries(props.chainId, props.boundaries, props.summary),
+    getCanarySeries(props.chainId),
+  ]);
+  // The class's canary floor, read only for a chain whose survival is known.
+  const canaryFloor =
+    canaryPoints.length > 0 ? (await getPolicy(props.summary.content_class)).min_canary_retention : null;
   return (
     <ChainCharts
       series={series}
@@ -18,6 +26,7 @@ export async function ChartsSection(props: {
       floorPoint={floorPointOf(props.summary.statuses)}
       boundaries={props.boundaries}
       selectedPassId={props.selectedPassId}
+      canaries={{ points: canaryPoints, floor: canaryFloor }}
     />
   );
 }

@@ -276,11 +276,8 @@ def _plant_log(content: str, made: list[_Fact]) -> str:
 
 
 def _plant_text(content: str, made: list[_Fact]) -> str:
-    places: list[int] = []
-    i = content.find(". ")
-    while i >= 0:
-        places.append(i + 2)
-        i = content.find(". ", i + 1)
+    # After a sentence that ends in a space, and at the start of a line after one that ends a sentence.
+    places = [i + 1 for i in range(1, len(content) - 1) if content[i] in " \n" and content[i - 1] == "." and content[i + 1] not in " \n"]
     places.append(len(content))
     pieces: list[tuple[int, str]] = []
     at_end: list[str] = []
