@@ -31,18 +31,6 @@ function issues(count: number): string {
   );
 }
 
-function orders(count: number, withSku: boolean): string {
-  return JSON.stringify(
-    Array.from({ length: count }, (_, i) => ({
-      id: `ord_${10_000 + i}`,
-      status: ["paid", "shipped", "refunded"][i % 3],
-      items: Array.from({ length: 1 + (i % 3) }, (_, j) =>
-        withSku ? { sku: `SKU-${(i * 31 + j) % 997}`, quantity: 1 + ((i + j) % 4) } : { quantity: 1 + ((i + j) % 4) },
-      ),
-    })),
-  );
-}
-
 function buildLog(lines: number): string {
   return Array.from(
     { length: lines },
@@ -51,8 +39,20 @@ function buildLog(lines: number): string {
   ).join("\n");
 }
 
-/** Seeds demo originals once; returns how many were stored (0 when the store is not empty). */
-export async function seedDemoOriginals(): Promise<number> {
+/** The content a demo restore boundary rolls back to (demo/scenarios.ts `RestoredContent`). */
+interface RestoredContent {
+  chain_id: string;
+  pass_id: string;
+  original: string;
+  compressed: string;
+}
+
+/**
+ * Seeds demo originals once; returns how many were stored (0 when the store is not empty).
+ * `restored`: what the demo chains' restore boundaries roll back to, each kept as the original
+ * of the restored pass's output, so its hash is the one that pass's receipt names.
+ */
+export async function seedDemoOriginals(restored: readonly RestoredContent[] = []): Promise<number> {
   const db = await getDb();
   const { n } = onlyRow(await db.select({ n: count() }).from(originals));
   if (n > 0) return 0;
@@ -103,20 +103,21 @@ export async function seedDemoOriginals(): Promise<number> {
     },
     { now: minutesAgo(95), config },
   );
-  // The orders that pass 4 of the schema-truncation chain compressed; its restore boundary rolls back to them.
-  await storeOriginal(
-    {
-      original: orders(120, true),
-      compressed: orders(12, false),
-      content_type: "application/json",
-      tool_name: "orders_api.list",
-      chain_id: "demo-schema-truncation",
-      pass_id: "demo-schema-truncation.p4",
-      original_items: 120,
-      compressed_items: 12,
-    },
-    { now: minutesAgo(130), config },
-  );
+  // The orders the schema-truncation chain's restore rolls back to: pass 4's output, which
+  // pass 5 compressed past the schema.
+  for (const r of restored) {
+    await storeOriginal(
+      {
+        original: r.original,
+        compressed: r.compressed,
+        content_type: "application/json",
+        tool_name: "orders_api.list",
+        chain_id: r.chain_id,
+        pass_id: r.pass_id,
+      },
+      { now: minutesAgo(130), config },
+    );
+  }
   await storeOriginal(
     {
       original: buildLog(20_000),
@@ -138,5 +139,5 @@ export async function seedDemoOriginals(): Promise<number> {
   for (const key of [stale.result.hash, shortLived.result.hash, sha256Hex("an agent's typo").slice(0, 24)]) {
     await retrieveOriginal(key, { now: minutesAgo(10) }).catch(() => undefined);
   }
-  return 5;
+  return 4 + restored.length;
 }

@@ -64,6 +64,18 @@ export interface DemoEnv {
 export interface DemoLine {
   chain: string;
   what: string;
+  /**
+   * The content a restore boundary rolls back to (the restored pass's output) and what the
+   * breaching pass made of it: the seed keeps it as the cached original the restore links to.
+   */
+  restored?: RestoredContent;
+}
+
+export interface RestoredContent {
+  chain_id: string;
+  pass_id: string;
+  original: string;
+  compressed: string;
 }
 
 const ORDER_FIELDS_KEPT = ["id", "status", "items", "sku", "quantity", "price_eur", "_ccr"];
@@ -170,8 +182,14 @@ async function schemaTruncation(env: DemoEnv, fl: Floorline): Promise<DemoLine> 
     .client()
     .chain(chain.id, { contentClass: env.classes.orders, resumeAfter: chain.passes, source: ordersResponse() });
   const ignored = worker.recordPass(last, crush(last));
+  const kept = outcome.passes.find((p) => p.receipt.pass_id === outcome.boundary?.restore_pass_id);
+  const breach = outcome.passes.find((p) => p.receipt.pass_number === outcome.boundary?.pass_number);
   return {
     chain: chain.id,
+    restored:
+      kept && breach
+        ? { chain_id: chain.id, pass_id: kept.receipt.pass_id, original: kept.output, compressed: breach.output }
+        : undefined,
     what: `${outcome.strategy} at pass ${outcome.boundary?.pass_number}: ${outcome.reason}; then pass ${ignored.receipt.pass_number} from pass ${chain.passes}'s output (${ignored.directive})`,
   };
 }

@@ -144,7 +144,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     residual_digest: null,
   });
   await seedDemoTraces();
-  await seedDemoOriginals();
+  await seedDemoOriginals(lines.flatMap((line) => (line.restored ? [line.restored] : [])));
   logger.info(`demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return lines.length;
 }

@@ -1,5 +1,6 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { chainHref } from "@/lib/routes";
+import type { RestoreMatch } from "@/lib/originals/types";
 import type { OriginalLinkProps } from "./original-links";
 
 const LABEL: Record<BoundaryWire["strategy"], string> = {
@@ -17,7 +18,7 @@ export function BoundaryList({
   chainId: string;
   boundaries: BoundaryWire[];
   /** Per restored pass id, the cached original of that pass's output. */
-  restoreLinks: Record<string, OriginalLinkProps>;
+  restoreLinks: Record<string, OriginalLinkProps & { match: RestoreMatch }>;
 }) {
   if (boundaries.length === 0) return null;
   return (
@@ -48,12 +49,18 @@ export function BoundaryList({
   );
 }
 
-function RestoreLink({ link }: { link: OriginalLinkProps | undefined }) {
+/**
+ * Only an original with the restored pass's output hash is what the restore brings back; one
+ * found otherwise is named for what it is, as its own page names it.
+ */
+function RestoreLink({ link }: { link: (OriginalLinkProps & { match: RestoreMatch }) | undefined }) {
   if (!link) return null;
-  return (
-    <>
-      {" "}
-      from its <a href={link.href}>cached original</a>
-    </>
+  const anchor = (
+    <a href={link.href} data-testid="restore-original" data-match={link.match}>
+      cached original
+    </a>
   );
+  if (link.match === "output_hash") return <> from its {anchor}</>;
+  if (link.match === "input_hash") return <>; the {anchor} of its input is stored</>;
+  return <>; the agent recorded a {anchor} at that pass, not its output</>;
 }

@@ -263,22 +263,24 @@ test("an original links back to the chain it came from and to every pass whose h
   await expect(page).toHaveURL(`/chains/${chainId}?pass=${encodeURIComponent(`${chainId}.p2`)}`);
 });
 
-test("the demo's restore boundary links to the original recorded for the restored pass", async ({ page }) => {
-  // The demo's restored pass has no stored original under its own output hash; the link
-  // comes from the original the agent recorded with that chain and pass.
+test("the demo's restore boundary links to the restored pass's own output", async ({ page }) => {
+  // What a restore rolls back to is the restored pass's output: the demo caches exactly that
+  // content, so the original's page confirms the hash its link was found by.
   await page.goto("/chains/demo-schema-truncation");
   const link = page.getByRole("link", { name: "cached original" }).first();
   await expect(link).toBeVisible();
   await link.click();
   await expect(page).toHaveURL(/\/originals\/[0-9a-f]{64}$/);
   await expect(page.getByText("demo-schema-truncation.p4").first()).toBeVisible();
-  // One account of the source: recorded by the agent, and why no receipt names this hash.
-  await expect(page.getByTestId("provenance-source")).toHaveAttribute("data-check", "hashes_differ");
-  await expect(page.getByTestId("no-matching-passes")).toContainText("No pass receipt names this hash");
-  // The loss, at the top: the dropped sku and the shortened array, counted.
-  const loss = page.getByTestId("loss-paths");
-  await expect(loss).toContainText("[].items[].sku dropped in all 24 items");
-  await expect(loss).toContainText("(root) shortened in 1 of 1 array: 120 → 12 elements");
+  await expect(page.getByTestId("provenance-source")).toHaveAttribute("data-check", "confirmed");
+  await expect(page.getByTestId("provenance-source")).toContainText("names this hash as its output");
+  // Pass 5 compressed it past the schema: the breach the restore answered.
+  const matching = page.getByTestId("matching-passes");
+  await expect(matching.locator("li", { hasText: "demo-schema-truncation.p5" })).toContainText(
+    "compressed this original",
+  );
+  // The loss: what pass 5 made of it, the sku the schema requires.
+  await expect(page.getByTestId("loss-paths")).toContainText("items[].sku dropped in all 96 items");
 });
 
 test("stored content answered as text keeps its own sandbox policy; so does the API reference", async ({ request }) => {
