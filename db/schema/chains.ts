@@ -71,6 +71,8 @@ export const chains = pgTable(
     /** Of `integrity_count`: passes that continued after the halt point, and restores not honoured. */
     continuedAfterHaltCount: integer("continued_after_halt_count").notNull().default(0),
     restoreNotHonouredCount: integer("restore_not_honoured_count").notNull().default(0),
+    /** Marker integrity findings of the chain's passes (table marker_findings, docs/markers.md); not in `integrity_count`. */
+    markerFindingCount: integer("marker_finding_count").notNull().default(0),
     /** The halt point (lib/chains/integrity.ts `integrityContext`); null while the chain never halted. */
     haltPassNumber: safeBigint("halt_pass_number"),
     /**
@@ -130,6 +132,9 @@ export const chains = pgTable(
       index("chains_restore_not_honoured_idx")
         .on(t.lastActivityAt, t.chainId)
         .where(sql`${t.restoreNotHonouredCount} > 0`),
+      index("chains_marker_finding_idx")
+        .on(t.lastActivityAt, t.chainId)
+        .where(sql`${t.markerFindingCount} > 0`),
       // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
       // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
       // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each

@@ -10,3 +10,4 @@ export * from "./webhooks";
 export * from "./summary-queue";
 export * from "./chain-sources";
 export * from "./remeasurements";
+export * from "./markers";

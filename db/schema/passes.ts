@@ -68,6 +68,8 @@ export const passes = pgTable(
     canariesSurviving: jsonb("canaries_surviving").$type<string[]>(),
     /** Of the canaries planted by this pass, the share surviving; null with canaries_surviving. */
     canaryRetention: doublePrecision("canary_retention"),
+    /** The tool names the agent's context offered when this pass's output was used (receipt's context_tools); null when not sent. */
+    contextTools: jsonb("context_tools").$type<string[]>(),
     /** sha256 of the receipt as received: tells an idempotent retry from a conflicting one. */
     bodyDigest: text("body_digest").notNull(),
     createdAt: timestampMs("created_at").notNull(),
