@@ -7,9 +7,20 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LiveUpdates } from "./live-updates";
 
+/**
+ * A chain with no floor pass: its verdicts follow the agent's claims, so where the server found
+ * the content itself broken or under a floor (a content or measurement mismatch) the header
+ * says the claims reached no floor, not that nothing broke.
+ */
+function noFloorWords(statuses: ChainSummaryWire["statuses"]): string {
+  const contradicted = statuses.includes("checked_mismatch") || statuses.includes("measurement_mismatch");
+  return contradicted ? "no floor reached on the agent's claims" : "no floor reached";
+}
+
 export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: Date }) {
   const collapse = summary.collapse_point;
-  const words = FLOOR_POINT_WORDS[floorPointOf(summary.statuses)];
+  const floorPoint = floorPointOf(summary.statuses);
+  const words = FLOOR_POINT_WORDS[floorPoint];
   return (
     <header className="page-head">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -28,7 +39,11 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
         <span>
           last verdict <VerdictBadge verdict={summary.last_verdict} />
         </span>
-        <span data-testid="collapse-summary">
+        <span
+          data-testid="collapse-summary"
+          data-floor-point={collapse ? floorPoint : "none"}
+          data-pass={collapse?.pass_number}
+        >
           {collapse ? (
             <>
               {words.at}{" "}
@@ -39,7 +54,7 @@ export function ChainHeader({ summary, now }: { summary: ChainSummaryWire; now: 
               {words.after ? <span className="muted"> {words.after}</span> : null}
             </>
           ) : (
-            "no collapse"
+            noFloorWords(summary.statuses)
           )}
         </span>
         {typeof summary.min_measured_density === "number" && summary.min_semantic_density !== null ? (

@@ -5,11 +5,14 @@ import type { OptionCatch } from "@/lib/recommend/wire";
 export function RecommendedCatch({
   contentClass,
   failure,
+  cause,
   options,
   notEnough,
 }: {
   contentClass: string;
   failure: number;
+  /** What failed there, in words (a roll-back, or content that broke). */
+  cause: string;
   options: OptionCatch[];
   /** Set when the class has too few chains for a recommendation. */
   notEnough?: { chains: number; minimum: number };
@@ -18,7 +21,10 @@ export function RecommendedCatch({
     <section className="panel recommended-catch" aria-label="Recommended floors" data-testid="recommended-catch">
       <h3>Would a recommended floor have caught this?</h3>
       <p className="muted small">
-        This chain failed at pass {failure}. Replayed through the guard under each floor recommended for{" "}
+        <span data-testid="chain-failure" data-pass={failure}>
+          This chain failed at pass {failure}: {cause}.
+        </span>{" "}
+        Replayed through the guard under each floor recommended for{" "}
         <a href={`/policies?class=${encodeURIComponent(contentClass)}#recommendation`}>{contentClass}</a>:
       </p>
       {notEnough ? (

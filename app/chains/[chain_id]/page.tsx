@@ -46,7 +46,7 @@ export default async function ChainPage({ params, searchParams }: Props) {
         <BoundariesSection chainId={chainId} boundaries={boundaries} />
       </Suspense>
       <Suspense fallback={null}>
-        <RecommendationSection chainId={chainId} contentClass={summary.content_class} />
+        <RecommendationSection summary={summary} boundaries={boundaries} />
       </Suspense>
       <Suspense fallback={<TableSkeleton label="Loading passes" />}>
         <PassesSection chainId={chainId} query={query} boundaries={boundaries} />
