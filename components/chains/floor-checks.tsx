@@ -40,6 +40,11 @@ export function FloorChecks({ pass, serverChecks }: { pass: PassDetail; serverCh
             </th>
             <td>
               <code>{c.value}</code>
+              {c.checked !== null && c.checked !== c.ok ? (
+                <span className="checked-value danger-text" data-testid="checked-value">
+                  checked: <code>{c.checked ? "yes" : "no"}</code>
+                </span>
+              ) : null}
             </td>
             <td>
               <code>{c.limit}</code>
@@ -57,6 +62,8 @@ function resultText(c: ReturnType<typeof explainPass>["checks"][number]) {
   if (c.key === "first_pass") return c.decided ? <strong>decided: {verdict}</strong> : "no: the checks below judge it";
   if (c.decided) return <strong className="danger-text">fails: decided {verdict}</strong>;
   if (c.unreached_failure) return <span className="warn-text">fails too (the guard stopped earlier)</span>;
+  // The gate judged the claim; the content the server checked says otherwise.
+  if (c.ok && c.checked === false) return <span className="danger-text">holds on the claim; fails as checked</span>;
   return c.ok ? "holds" : "fails";
 }
 

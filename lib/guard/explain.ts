@@ -32,6 +32,11 @@ interface GateCheck {
   unreached_failure: boolean;
   /** What the server found in the content itself, when it checked (missing fields, parse errors). */
   problems: string[];
+  /**
+   * For parseable and schema_valid: the server's own check of the content (null when it made
+   * none). The gate judges the claim; where the two disagree the check is shown beside it.
+   */
+  checked: boolean | null;
 }
 
 /** What the server measured in the pass's content, when the receipt carried it (see server_checks). */
@@ -61,6 +66,8 @@ export function explainPass(
   const problems = serverChecks?.problems ?? [];
   const parseProblems = serverChecks && !serverChecks.parseable ? problems : [];
   const schemaProblems = serverChecks && serverChecks.parseable && !serverChecks.schema_valid ? problems : [];
+  // A schema is checked only on content that parses: unparseable content fails it too.
+  const checkedSchema = serverChecks ? serverChecks.parseable && serverChecks.schema_valid : null;
   const gates: Omit<GateCheck, "decided" | "unreached_failure">[] = [
     {
       key: "first_pass",
@@ -71,6 +78,7 @@ export function explainPass(
       ok: pass.pass_number <= 1,
       verdict: "NO_RECURSIVE_COMPRESSION",
       problems: [],
+      checked: null,
     },
     {
       key: "max_pass_number",
@@ -81,6 +89,7 @@ export function explainPass(
       ok: !(pass.pass_number > policy.max_pass_number),
       verdict: "COLLAPSE_IMMINENT",
       problems: [],
+      checked: null,
     },
     {
       key: "parseable",
@@ -91,6 +100,7 @@ export function explainPass(
       ok: pass.is_parseable,
       verdict: "FLOOR_BREACH_DETECTED",
       problems: parseProblems,
+      checked: serverChecks ? serverChecks.parseable : null,
     },
     {
       key: "schema_valid",
@@ -101,6 +111,7 @@ export function explainPass(
       ok: pass.schema_valid,
       verdict: "FLOOR_BREACH_DETECTED",
       problems: schemaProblems,
+      checked: checkedSchema,
     },
     {
       key: "min_size_bytes",
@@ -111,6 +122,7 @@ export function explainPass(
       ok: !(pass.current_size_bytes < policy.min_size_bytes),
       verdict: "COLLAPSE_IMMINENT",
       problems: [],
+      checked: null,
     },
     {
       key: "min_semantic_density",
@@ -121,6 +133,7 @@ export function explainPass(
       ok: !(pass.semantic_density_score < policy.min_semantic_density),
       verdict: "COLLAPSE_IMMINENT",
       problems: [],
+      checked: null,
     },
   ];
   // The first pass decides when it holds; every other gate decides when it fails.

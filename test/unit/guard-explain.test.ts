@@ -95,4 +95,30 @@ describe("explainPass", () => {
     expect(schema).toMatchObject({ decided: true, problems });
     expect(explainPass(pass, policy).checks.every((c) => c.problems.length === 0)).toBe(true);
   });
+
+  it("keeps the server's check beside a claim it contradicts (the gate still judges the claim)", () => {
+    const pass = {
+      pass_id: "c.p3",
+      current_content_hash: "h3",
+      pass_number: 3,
+      current_size_bytes: 3525,
+      is_parseable: true,
+      schema_valid: true,
+      semantic_density_score: 0.67,
+    };
+    const policy = { min_size_bytes: 2048, min_semantic_density: 0.5, max_pass_number: 6 };
+    const problems = ["required field 'items.quantity' is missing"];
+    const checks = explainPass(pass, policy, { parseable: true, schema_valid: false, problems }).checks;
+    expect(checks.find((c) => c.key === "schema_valid")).toMatchObject({ ok: true, checked: false, problems });
+    expect(checks.find((c) => c.key === "parseable")).toMatchObject({ ok: true, checked: true });
+    expect(checks.find((c) => c.key === "min_size_bytes")?.checked).toBeNull();
+    // Content that does not parse fails its schema too, as checked.
+    const unparsed = explainPass(pass, policy, {
+      parseable: false,
+      schema_valid: false,
+      problems: ["bad JSON"],
+    }).checks;
+    expect(unparsed.find((c) => c.key === "schema_valid")?.checked).toBe(false);
+    expect(explainPass(pass, policy).checks.every((c) => c.checked === null)).toBe(true);
+  });
 });
