@@ -116,11 +116,12 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
 
+/** Kept with the tombstone: the budget named is the one in force at the eviction, not today's. */
 export function evictionReason(maxBytes: number, lastRetrievedAt: Date | null, createdAt: Date): string {
   const recency = lastRetrievedAt
     ? `last retrieved ${lastRetrievedAt.toISOString()}`
     : `never retrieved since it was stored ${createdAt.toISOString()}`;
-  return `Evicted to keep the store within its byte budget (CCR_MAX_BYTES=${maxBytes}); it was the least recently retrieved entry (${recency}).`;
+  return `Evicted to keep the store within its byte budget as it was then (CCR_MAX_BYTES=${maxBytes}; the budget may have changed since); it was the least recently retrieved entry (${recency}).`;
 }
 
 export function deletionReason(route: string, at: Date): string {
