@@ -132,9 +132,7 @@ export const chains = pgTable(
       index("chains_restore_not_honoured_idx")
         .on(t.lastActivityAt, t.chainId)
         .where(sql`${t.restoreNotHonouredCount} > 0`),
-      index("chains_marker_finding_idx")
-        .on(t.lastActivityAt, t.chainId)
-        .where(sql`${t.markerFindingCount} > 0`),
+      index("chains_marker_finding_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.markerFindingCount} > 0`),
       // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
       // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the
       // bare column the planner also used it for `chain_id = ...` lookups, at tens of ms each

@@ -94,9 +94,7 @@ export const passes = pgTable(
     index("passes_current_hash_idx").on(t.currentContentHash),
     // The ingest reads a chain's planted canaries; the chain page and overview its retention.
     index("passes_chain_canaries_idx").on(t.chainId, t.passNumber).where(sql`${t.canaries} is not null`),
-    index("passes_chain_canary_retention_idx")
-      .on(t.chainId, t.passNumber)
-      .where(sql`${t.canaryRetention} is not null`),
+    index("passes_chain_canary_retention_idx").on(t.chainId, t.passNumber).where(sql`${t.canaryRetention} is not null`),
     index("passes_input_hash_idx").on(t.inputContentHash),
     // The overview counts passes in a time range and lists the latest collapses.
     index("passes_created_idx").on(t.createdAt),
