@@ -9,6 +9,7 @@ import { crushLogs } from "../lib/compressors/logs";
 import { summarise } from "../lib/compressors/summarise";
 import type { Floorline, FloorlineOptions, Policy } from "../sdk/typescript/src/index";
 import { INCIDENT_REPORT } from "./incident-report";
+import { opaqueCanaries } from "./canaries";
 
 export type DemoRole = "orders" | "summary" | "base64" | "logs";
 
@@ -318,6 +319,7 @@ export async function runDemoChains(env: DemoEnv, options: { logs?: boolean } = 
     await brokenReceipts(env, fl),
     await contentCheck(env),
     await claimedDensity(env),
+    await opaqueCanaries(env),
   ];
   if (options.logs) lines.push(await logCrush(env, fl));
   return lines;

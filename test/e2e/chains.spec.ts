@@ -9,6 +9,7 @@ const DEMO = [
   "demo-broken-receipts",
   "demo-content-check",
   "demo-claimed-density",
+  "demo-opaque-canaries",
 ];
 
 const chainIds = (page: Page) => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts();
@@ -47,7 +48,7 @@ test.describe("chains list", () => {
     // chain and the save.
     expect(order.slice(0, 2).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
     expect(order.slice(2, 5).sort()).toEqual(["demo-broken-receipts", "demo-claimed-density", "demo-content-check"]);
-    expect(order.slice(5).sort()).toEqual(["demo-encoding-degradation", "demo-healthy-orders"]);
+    expect(order.slice(5).sort()).toEqual(["demo-encoding-degradation", "demo-healthy-orders", "demo-opaque-canaries"]);
     // The plain newest-first order is one choice away.
     await page.getByTestId("filter-sort").selectOption({ label: "Last activity" });
     await page.getByTestId("filter-apply").click();

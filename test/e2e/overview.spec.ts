@@ -41,6 +41,7 @@ test("the overview shows the headline figures, collapse rates per class and the 
       "demo-content-check",
       "demo-encoding-degradation",
       "demo-healthy-orders",
+      "demo-opaque-canaries",
       "demo-schema-truncation",
       "demo-semantic-void",
     ],
