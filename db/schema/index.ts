@@ -11,3 +11,4 @@ export * from "./summary-queue";
 export * from "./chain-sources";
 export * from "./remeasurements";
 export * from "./markers";
+export * from "./chain-facts";
