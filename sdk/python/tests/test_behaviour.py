@@ -252,3 +252,15 @@ def test_a_trace_is_named_by_its_nodes_as_the_typescript_sdk_names_it(serving):
     canonical = '[{"content": "it holds", "node_id": "n1", "node_type": "VERIFIED_CONCLUSION", "verification_receipt": "r1"}]'
     assert sent["trace_id"] == f"trace-{sha(canonical)[:24]}"
     assert re.fullmatch(r"trace-[0-9a-f]{24}", sent["trace_id"])
+
+
+def test_a_trace_names_its_parent_checked_like_a_trace_id(serving):
+    server = serving(None)
+    nodes = [{"node_id": "n1", "node_type": "EXPLORATORY_CHATTER", "content": "again"}]
+    with Floorline(server.base, fetch_policies=False) as fl:
+        fl.distill(nodes, trace_id="child", parent_trace_id="parent")
+        assert error_of(lambda: fl.distill(nodes, parent_trace_id="")) == "ValueError: distill: parent_trace_id must be 1 to 256 characters, not 0"
+        assert error_of(lambda: fl.distill(nodes, parent_trace_id=7)) == "TypeError: distill: parent_trace_id must be a str, not int"
+        assert error_of(lambda: fl.distill(nodes, trace_id="same", parent_trace_id="same")) == "ValueError: distill: parent_trace_id cannot be the trace's own id"
+    sent = [body for _, path, body in server.requests if path == "/api/v1/traces"]
+    assert [(b["trace_id"], b.get("parent_trace_id")) for b in sent] == [("child", "parent")]

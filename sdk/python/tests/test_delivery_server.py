@@ -118,3 +118,24 @@ def test_what_is_queued_at_exit_is_delivered(server):
 
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60, env={"PYTHONPATH": str(SDK / "src")})
     assert [p["pass_number"] for p in server.get("/api/v1/chains/at-exit")["passes"]] == [1, 2, 3, 4, 5]
+
+
+def test_a_successor_names_its_parent_and_the_server_finds_the_wall(server):
+    with Floorline(server.base, flush_interval=0.05) as fl:
+        fl.distill(
+            [{"node_id": "a", "node_type": "FALSIFIED_PATH", "content": "Raise the pool size", "verification_receipt": "pool=64 still 504"}],
+            trace_id="py-lineage-parent",
+        )
+        assert fl.flush(30)
+        fl.distill(
+            [{"node_id": "s1", "node_type": "EXPLORATORY_CHATTER", "content": "raise the pool size"}],
+            trace_id="py-lineage-child",
+            parent_trace_id="py-lineage-parent",
+        )
+        assert fl.flush(30)
+        assert fl.stats["failed"] == 0
+    child = server.get("/api/v1/traces/py-lineage-child")
+    assert child["parent_trace_id"] == "py-lineage-parent"
+    assert [(f["kind"], f["ancestor_trace_id"], f["ancestor_receipt"]) for f in child["findings"]] == [
+        ("wall_reexplored", "py-lineage-parent", "pool=64 still 504")
+    ]

@@ -166,18 +166,23 @@ export class Floorline {
   /** Runs the trace compressor locally (throwing as the reference does) and sends the trace. */
   distill(
     nodes: readonly ReasoningNode[],
-    options: { traceId?: string; chainId?: string; keepNodes?: boolean } = {},
+    options: { traceId?: string; chainId?: string; keepNodes?: boolean; parentTraceId?: string } = {},
   ): CompressedResidual & { trace_id: string } {
     if (!Array.isArray(nodes)) throw new TypeError(`distill: nodes must be an array, not ${kindOf(nodes)}`);
     optionalObject("distill", "options", options);
     const residual = compressTrace(nodes);
     const traceId =
       options.traceId === undefined ? traceIdFor(nodes) : requireId("distill", "traceId", options.traceId);
+    // The predecessor this trace continues: the server compares the two (docs/lineage.md).
+    const parentTraceId =
+      options.parentTraceId === undefined ? undefined : requireId("distill", "parentTraceId", options.parentTraceId);
+    if (parentTraceId === traceId) throw new RangeError("distill: parentTraceId cannot be the trace's own id");
     this.send("trace", {
       trace_id: traceId,
       nodes: nodes.map(wireNode),
       residual_digest: residual.residual_digest,
       ...(options.chainId ? { chain_id: options.chainId } : {}),
+      ...(parentTraceId ? { parent_trace_id: parentTraceId } : {}),
       ...(options.keepNodes ? { keep_nodes: true } : {}),
     });
     return { ...residual, trace_id: traceId };

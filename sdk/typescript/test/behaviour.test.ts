@@ -234,6 +234,19 @@ describe("wrong arguments", () => {
     );
   });
 
+  it("get a parent trace id checked like a trace id", () => {
+    const nodes = [{ node_id: "n1", node_type: "EXPLORATORY_CHATTER" as const, content: "again" }];
+    expect(call(() => fl.distill(nodes, { parentTraceId: "" }))).toBe(
+      "RangeError: distill: parentTraceId must be 1 to 256 characters, not 0",
+    );
+    expect(call(() => fl.distill(nodes, { parentTraceId: 7 as never }))).toBe(
+      "TypeError: distill: parentTraceId must be a string, not number",
+    );
+    expect(call(() => fl.distill(nodes, { traceId: "same", parentTraceId: "same" }))).toBe(
+      "RangeError: distill: parentTraceId cannot be the trace's own id",
+    );
+  });
+
   it("compressUntilFloor rejects a strategy it does not know", async () => {
     const outcome = fl
       .chain("args-2")

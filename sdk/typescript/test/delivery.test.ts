@@ -160,9 +160,10 @@ describe("delivery", () => {
     const chain = fl.chain("b-9");
     chain.recordPass("x ".repeat(250), "x ".repeat(200), { density: 0.9 });
     chain.recordBoundary({ pass_number: 1, strategy: "halt", reason: "enough" });
-    const trace = fl.distill([
-      { node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "it holds", verification_receipt: "r1" },
-    ]);
+    const trace = fl.distill(
+      [{ node_id: "n1", node_type: "VERIFIED_CONCLUSION", content: "it holds", verification_receipt: "r1" }],
+      { parentTraceId: "the-predecessor" },
+    );
     await fl.flush();
     expect(server.seen.filter((s) => s.method === "POST").map((s) => s.path)).toEqual([
       "/api/v1/originals",
@@ -171,7 +172,11 @@ describe("delivery", () => {
       "/api/v1/traces",
     ]);
     const traceBody = server.seen.find((s) => s.path === "/api/v1/traces")?.body as Record<string, unknown>;
-    expect(traceBody).toMatchObject({ trace_id: trace.trace_id, residual_digest: trace.residual_digest });
+    expect(traceBody).toMatchObject({
+      trace_id: trace.trace_id,
+      residual_digest: trace.residual_digest,
+      parent_trace_id: "the-predecessor",
+    });
     await fl.close();
   });
 });

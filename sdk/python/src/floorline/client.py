@@ -391,7 +391,7 @@ class Floorline:
             self._policies.start(cls, again=True)
         return chain
 
-    def distill(self, nodes: Iterable[Any], *, trace_id: str | None = None, chain_id: str | None = None, keep_nodes: bool = False) -> CompressedResidual:
+    def distill(self, nodes: Iterable[Any], *, trace_id: str | None = None, chain_id: str | None = None, keep_nodes: bool = False, parent_trace_id: str | None = None) -> CompressedResidual:
         """Runs the trace compressor locally (raising MissingVerificationReceipt as the reference
         fails closed) and queues the trace."""
         if isinstance(nodes, (str, bytes, Mapping)) or not isinstance(nodes, Iterable):
@@ -402,6 +402,11 @@ class Floorline:
         body: dict[str, Any] = {"trace_id": trace_id, "nodes": wire, "residual_digest": residual.residual_digest}
         if chain_id is not None:
             body["chain_id"] = chain_id
+        if parent_trace_id is not None:
+            # The predecessor this trace continues: the server compares the two (docs/lineage.md).
+            body["parent_trace_id"] = require_id("distill", "parent_trace_id", parent_trace_id)
+            if body["parent_trace_id"] == trace_id:
+                raise ValueError("distill: parent_trace_id cannot be the trace's own id")
         if keep_nodes:
             body["keep_nodes"] = True
         self._delivery.enqueue("traces", body)
