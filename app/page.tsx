@@ -18,6 +18,8 @@ import { parseSearchParams, type RawSearchParams } from "@/lib/url-state";
 import { overviewParamsSchema } from "./search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
+import { LineageFigure } from "@/components/overview/lineage-figure";
+import { countSuccessorsThatHitAWall } from "@/db/queries/trace-lineage";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
 import { requirePage } from "@/app/_access/page-access";
@@ -88,10 +90,13 @@ async function RetentionNote({ now }: { now: Date }) {
 
 async function FiguresSection({ since, range }: { since: Date | null; range: RangeKey }) {
   // "All time" with nothing recorded yet has no start: count everything, which is nothing.
-  const figures = await getOverviewFigures(range === "all" ? null : since);
+  const from = range === "all" ? null : since;
+  const [figures, walls] = await Promise.all([getOverviewFigures(from), countSuccessorsThatHitAWall(from)]);
   return (
     <>
-      <Figures figures={figures} range={range} />
+      <Figures figures={figures} range={range}>
+        <LineageFigure count={walls} />
+      </Figures>
       {figures.chains === 0 ? (
         <p className="panel empty" data-testid="overview-empty">
           No receipts {range === "all" ? "yet" : "in this range"}. Agents send them with{" "}

@@ -15,6 +15,7 @@ import { seedDemoTraces } from "@/db/demo-traces";
 import { seedDemoOriginals } from "@/db/demo-originals";
 import { DEMO_FLOORS, type DemoEnv, type DemoRole, runDemoChains } from "./scenarios";
 import { runSearchAgents, SEARCH_CLASS, SEARCH_FLOOR } from "./search-agents";
+import { runDemoLineage } from "./lineage";
 import { logger } from "@/lib/observability/log";
 import { Floorline, type FloorlineError, type Item } from "@/sdk/typescript/src/index";
 
@@ -96,6 +97,7 @@ export async function seedDemoIfEmpty(): Promise<number> {
     },
   };
   const lines = await runDemoChains(env);
+  runDemoLineage(env);
   // Two to three weeks back, outside the overview's default week, so the chains above keep its figures.
   await runSearchAgents(env.client(), (index) =>
     timeline.start(Date.now() - 20 * DAY + index * 9 * 60 * MINUTE, 5 * MINUTE),

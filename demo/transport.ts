@@ -8,6 +8,9 @@ import { getPolicy } from "@/db/queries/policies";
 import { ApiError } from "@/lib/errors";
 import { boundaryReceiptsOf } from "@/lib/schemas/boundaries";
 import { passReceiptsOf } from "@/lib/schemas/passes";
+import { storeTrace } from "@/db/queries/traces";
+import { parseBody } from "@/lib/http/batch";
+import { traceSubmissionSchema } from "@/lib/schemas/traces";
 import { FloorlineError, type Transport } from "@/sdk/typescript/src/index";
 
 const POLICY = "/api/v1/policies/";
@@ -24,6 +27,9 @@ async function answer(method: string, path: string, body: unknown): Promise<unkn
     const { items, batch } = boundaryReceiptsOf(body);
     const { results } = await ingestBoundaries(items);
     return batch ? { results } : results[0];
+  }
+  if (method === "POST" && path === "/api/v1/traces") {
+    return (await storeTrace(parseBody(body, traceSubmissionSchema))).trace;
   }
   throw new ApiError("not_found", `The demo's agents do not send ${method} ${path}.`);
 }

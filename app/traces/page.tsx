@@ -18,7 +18,14 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
     quiet: ["after", "before", "r_after", "r_before"],
   });
   // Keys make each list suspend again when its own page or the filters change.
-  const traceKey = JSON.stringify([params.q, params.chain_id, params.mismatch, params.after, params.before]);
+  const traceKey = JSON.stringify([
+    params.q,
+    params.chain_id,
+    params.mismatch,
+    params.walls,
+    params.after,
+    params.before,
+  ]);
   const rejectionKey = JSON.stringify([params.chain_id, params.r_after, params.r_before]);
   return (
     <>
@@ -31,7 +38,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
       <div className="traces-layout">
         <section aria-labelledby="traces-heading">
           <h2 id="traces-heading">Traces</h2>
-          <TraceFilters q={params.q} chainId={params.chain_id} mismatch={params.mismatch} />
+          <TraceFilters q={params.q} chainId={params.chain_id} mismatch={params.mismatch} walls={params.walls} />
           <Suspense key={traceKey} fallback={<TableSkeleton rows={8} label="Loading traces" />}>
             <TraceListSection params={params} />
           </Suspense>

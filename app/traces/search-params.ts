@@ -14,6 +14,11 @@ export const tracesPageParamsSchema = z.object({
     .transform((v) => v === "true")
     .optional()
     .catch(undefined),
+  walls: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .catch(undefined),
   after: text,
   before: text,
   r_after: text,
@@ -36,6 +41,7 @@ export function tracesPageHref(
     q: current.q,
     chain_id: current.chain_id,
     mismatch: current.mismatch === undefined ? undefined : String(current.mismatch),
+    walls: current.walls === undefined ? undefined : String(current.walls),
     after: current.after,
     before: current.before,
     r_after: current.r_after,

@@ -11,13 +11,14 @@ export async function TraceListSection({ params }: { params: TracesPageParams })
   const page = await listTraces({
     chain_id: params.chain_id,
     mismatch: params.mismatch,
+    walls: params.walls,
     q: params.q,
     limit: TRACE_PAGE_SIZE,
     after: after.key,
     before: before.key,
   });
   const paged = Boolean(params.after || params.before);
-  const filtered = Boolean(params.q || params.chain_id || params.mismatch !== undefined);
+  const filtered = Boolean(params.q || params.chain_id || params.mismatch !== undefined || params.walls !== undefined);
   return (
     <>
       {after.rejected || before.rejected ? (

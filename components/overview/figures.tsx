@@ -70,7 +70,16 @@ export function figureHref(key: keyof OverviewFigures, range: RangeKey): string 
 }
 
 /** The headline figures; each chain figure opens the chains it counts, in the same range. */
-export function Figures({ figures, range }: { figures: OverviewFigures; range: RangeKey }) {
+export function Figures({
+  figures,
+  range,
+  children,
+}: {
+  figures: OverviewFigures;
+  range: RangeKey;
+  /** Figures of other kinds (traces), drawn after the chain figures in the same grid. */
+  children?: React.ReactNode;
+}) {
   return (
     <section className="figures" aria-label="Headline figures">
       {FIGURES.map((f) => {
@@ -94,6 +103,7 @@ export function Figures({ figures, range }: { figures: OverviewFigures; range: R
           </div>
         );
       })}
+      {children}
     </section>
   );
 }

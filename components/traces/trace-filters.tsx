@@ -3,8 +3,18 @@ import { tracesHref } from "@/lib/routes";
 import { FilterForm } from "@/components/ui/filter-form";
 
 /** Submitting starts from the newest page: the form carries no cursor. */
-export function TraceFilters({ q, chainId, mismatch }: { q?: string; chainId?: string; mismatch?: boolean }) {
-  const active = Boolean(q || chainId || mismatch !== undefined);
+export function TraceFilters({
+  q,
+  chainId,
+  mismatch,
+  walls,
+}: {
+  q?: string;
+  chainId?: string;
+  mismatch?: boolean;
+  walls?: boolean;
+}) {
+  const active = Boolean(q || chainId || mismatch !== undefined || walls !== undefined);
   return (
     <FilterForm label="Search traces" action="/traces">
       <input
@@ -20,6 +30,11 @@ export function TraceFilters({ q, chainId, mismatch }: { q?: string; chainId?: s
         <option value="">Any digest status</option>
         <option value="true">Client digest differs</option>
         <option value="false">No disagreement</option>
+      </select>
+      <select name="walls" defaultValue={walls === undefined ? "" : String(walls)} aria-label="Lineage walls">
+        <option value="">Any lineage</option>
+        <option value="true">Hit an ancestor&apos;s wall</option>
+        <option value="false">Hit no wall</option>
       </select>
       <button type="submit">Search</button>
       {active ? <Link href={tracesHref()}>Clear</Link> : null}

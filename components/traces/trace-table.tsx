@@ -81,6 +81,24 @@ const columns: ColumnDef<TraceSummary>[] = [
       ),
   },
   {
+    id: "walls",
+    header: "Walls hit",
+    cell: ({ row }) =>
+      row.original.finding_count > 0 ? (
+        <span
+          className="badge danger"
+          title="Lineage findings: paths an ancestor ruled out, or axioms it held, walked into again"
+          data-testid="finding-count"
+        >
+          {row.original.finding_count}
+        </span>
+      ) : (
+        <span className="audit-subtle" data-testid="finding-count">
+          0
+        </span>
+      ),
+  },
+  {
     id: "digest",
     header: "Digest",
     cell: ({ row }) => (

@@ -279,6 +279,8 @@ function newestFirst(createdAt: SQL | AnyColumn, tiebreak: SQL | AnyColumn, cast
 export interface TraceListQuery {
   chain_id?: string;
   mismatch?: boolean;
+  /** Only traces with (true) or without (false) lineage findings. */
+  walls?: boolean;
   q?: string;
   limit: number;
   after?: ListKey<string>;
@@ -290,6 +292,10 @@ export async function listTraces(query: TraceListQuery): Promise<Page<TraceSumma
   const where: SQL[] = [];
   if (query.chain_id !== undefined) where.push(eq(traces.chainId, query.chain_id));
   if (query.mismatch !== undefined) where.push(eq(traces.digestMismatch, query.mismatch));
+  if (query.walls !== undefined) {
+    const hit = sql`exists (select 1 from ${traceFindings} where ${traceFindings.traceId} = ${traces.traceId})`;
+    where.push(query.walls ? hit : sql`not ${hit}`);
+  }
   if (query.q) {
     const pattern = likePattern(query.q);
     // Element by element: casting the jsonb to text would also match key names and JSON escapes.

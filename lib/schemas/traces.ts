@@ -81,6 +81,11 @@ export const traceListQuerySchema = z.object({
     .enum(["true", "false", ""])
     .optional()
     .transform((v) => (v ? v === "true" : undefined)),
+  /** "true": only traces with lineage findings (docs/lineage.md); "false": only those without. */
+  walls: z
+    .enum(["true", "false", ""])
+    .optional()
+    .transform((v) => (v ? v === "true" : undefined)),
   /** Text in an axiom, its proof receipt, or an invalidation (case-insensitive substring). */
   q: searchText,
   cursor: z.string().optional(),

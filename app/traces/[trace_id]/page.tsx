@@ -2,10 +2,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getTrace } from "@/db/queries/traces";
+import { listFindingsAgainst } from "@/db/queries/trace-lineage";
+import { LineageFindingList } from "@/components/traces/lineage-findings";
+import { LINEAGE_MAX_DEPTH } from "@/lib/traces/lineage";
 import { nodeOutcomes, parseInvalidation } from "@/lib/traces/action-space";
 import { DigestBadge } from "@/components/traces/digest-badge";
 import { formatUtc } from "@/lib/format";
-import { actionSpaceHref, chainHref, tracesHref } from "@/lib/routes";
+import { actionSpaceHref, chainHref, traceHref, tracesHref } from "@/lib/routes";
 import { decodeSegment } from "@/lib/url-state";
 import { NodeTable, type NodeRow } from "@/components/traces/node-table";
 import { requirePage } from "@/app/_access/page-access";
@@ -23,7 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function TracePage({ params }: Props) {
   await requirePage("/traces/{trace_id}", await params);
   const trace_id = decodeSegment((await params).trace_id);
-  const trace = await getTrace(trace_id);
+  const [trace, successors] = await Promise.all([getTrace(trace_id), listFindingsAgainst(trace_id)]);
   if (!trace) notFound();
 
   // nodeOutcomes answers one outcome per node, in order.
@@ -60,7 +63,32 @@ export default async function TracePage({ params }: Props) {
           <>No chain · </>
         )}
         stored <time dateTime={trace.created_at}>{formatUtc(trace.created_at)}</time>
+        {trace.parent_trace_id ? (
+          <>
+            {" "}
+            · continues{" "}
+            <Link href={traceHref(trace.parent_trace_id)} className="mono" data-testid="parent-trace">
+              {trace.parent_trace_id}
+            </Link>
+          </>
+        ) : null}
       </p>
+
+      {trace.findings.length > 0 ? (
+        <section className="panel audit-section" aria-labelledby="lineage-heading" data-testid="lineage-section">
+          <h2 id="lineage-heading">Walls hit again ({trace.findings.length})</h2>
+          <p className="subtitle">
+            This trace walked into what an ancestor (up to {LINEAGE_MAX_DEPTH} generations up) had already settled:
+            paths it ruled out, or axioms it held binding. Matched by wording, case and spacing aside; a paraphrase is
+            not caught.
+          </p>
+          <LineageFindingList findings={trace.findings} />
+        </section>
+      ) : trace.parent_trace_id ? (
+        <p className="subtitle" data-testid="lineage-clear">
+          No wall of its lineage hit again.
+        </p>
+      ) : null}
 
       <section className="panel audit-section" aria-labelledby="digest-heading">
         <h2 id="digest-heading">Residual digest</h2>
@@ -178,6 +206,25 @@ export default async function TracePage({ params }: Props) {
           </p>
         )}
       </section>
+
+      {successors.length > 0 ? (
+        <section className="panel audit-section" aria-labelledby="successors-heading" data-testid="successor-findings">
+          <h2 id="successors-heading">Successors that hit this trace&apos;s walls</h2>
+          <ul className="audit-sources">
+            {successors.map((f) => (
+              <li key={`${f.trace_id}:${f.kind}:${f.ancestor_text}`}>
+                <Link href={traceHref(f.trace_id)} className="mono">
+                  {f.trace_id}
+                </Link>{" "}
+                <span className={`badge ${f.kind === "axiom_contradicted" ? "danger" : "warn"}`}>
+                  {f.kind === "axiom_contradicted" ? "axiom contradicted" : "wall re-explored"}
+                </span>{" "}
+                <span className="audit-pre">{f.ancestor_text}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <details className="panel audit-section audit-residual">
         <summary>Residual as handed to a successor (JSON)</summary>

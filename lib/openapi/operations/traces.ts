@@ -22,7 +22,13 @@ export const TRACES_OPERATIONS = {
     },
     POST: {
       summary: "Distil and store a reasoning trace",
-      description: "A VERIFIED_CONCLUSION without a receipt fails closed: 422 `missing_verification_receipt`.",
+      description: [
+        "A VERIFIED_CONCLUSION without a receipt fails closed: 422 `missing_verification_receipt`.",
+        "`parent_trace_id` names the predecessor this trace continues; it may not be stored yet (the link is made when it",
+        "arrives). The trace is compared with up to 8 generations of ancestors and the answer's `findings` lists the walls",
+        "it hit (`wall_reexplored`, `axiom_contradicted`; docs/lineage.md). A parent that would close a cycle, or the",
+        "trace's own id, is refused: 422 `validation_failed` naming `parent_trace_id`.",
+      ].join(" "),
       tag: "Traces",
       body: traceSubmissionSchema,
       responses: {

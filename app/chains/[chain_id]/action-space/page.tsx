@@ -7,7 +7,9 @@ import {
   getChainTraceConstraints,
   listTraceRejections,
 } from "@/db/queries/traces";
+import { listFindingsOfTraces } from "@/db/queries/trace-lineage";
 import { buildActionSpace } from "@/lib/traces/action-space";
+import { LineageFindingList } from "@/components/traces/lineage-findings";
 import { AxiomTable, ForbiddenTable } from "@/components/traces/action-space-tables";
 import { chainHref, chainsHref, traceHref, tracesHref } from "@/lib/routes";
 import { decodeSegment } from "@/lib/url-state";
@@ -45,6 +47,7 @@ export default async function ActionSpacePage({ params }: Props) {
     listTraceRejections({ chain_id, limit: 1 }),
   ]);
   if (!known) notFound();
+  const findings = [...(await listFindingsOfTraces(traces.map((t) => t.trace_id)))];
   const space = buildActionSpace(traces);
   const omitted = traces.reduce((n, t) => n + t.omitted_falsified_paths, 0);
   const mismatched = traces.filter((t) => t.digest_mismatch).length;
@@ -102,6 +105,10 @@ export default async function ActionSpacePage({ params }: Props) {
             </Link>
           )}
         </dd>
+        <dt>Successors that hit a wall</dt>
+        <dd data-testid="lineage-total">
+          {findings.length === 0 ? "0" : <span className="badge danger">{findings.length}</span>}
+        </dd>
         <dt>Client digest disagreements</dt>
         <dd>{mismatched === 0 ? "0" : <span className="badge danger">{mismatched}</span>}</dd>
       </dl>
@@ -135,6 +142,26 @@ export default async function ActionSpacePage({ params }: Props) {
               </li>
             ))}
           </ul>
+        </section>
+      ) : null}
+
+      {findings.length > 0 ? (
+        <section className="panel audit-section" aria-labelledby="lineage-heading" data-testid="lineage-section">
+          <h2 id="lineage-heading">Walls hit again across a lineage</h2>
+          <p className="subtitle">
+            Traces of this chain that walked into what one of their ancestors (named by parent_trace_id) had settled,
+            with the ancestor&apos;s receipt beside each.
+          </p>
+          {findings.map(([traceId, list]) => (
+            <div key={traceId} className="audit-section">
+              <h3>
+                <Link href={traceHref(traceId)} className="mono">
+                  {traceId}
+                </Link>
+              </h3>
+              <LineageFindingList findings={list} />
+            </div>
+          ))}
         </section>
       ) : null}
 
