@@ -10,12 +10,15 @@
 // of content each (pass 1 bringing the chain's source, so every pass is checked and measured
 // against it: docs/measurement.md), in 1,000-receipt batches (5,000 receipts of 4 KiB would
 // pass the body limit), and the ratio of their receipts/s. BENCH_INGEST_ONLY=content runs
-// only that case; BENCH_CONTENT_BYTES changes the content size.
+// only that case; BENCH_CONTENT_BYTES changes the content size. Beside it, the same measured
+// receipts with four canaries planted on each chain's pass 1 (docs/canaries.md), so every later
+// pass's content is read for them, and the ratio to the same without canaries.
 import os from "node:os";
 import postgres from "postgres";
 import { openDatabase } from "@/db/index";
 import { CONSERVATIVE_DEFAULT_POLICY } from "@/lib/guard/policy";
 import { MAX_PASS_BATCH } from "@/lib/schemas/passes";
+import { plantCanaries } from "@/lib/canaries/canaries";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
 import { contentBatches, type ContentReceipt } from "./support/content-receipts";
 import {
@@ -88,6 +91,7 @@ const WARMUP: Scenario = { name: "warm-up", prefix: "warm", chains: 1_000, passe
 /** The content case: 1,000-receipt batches (200 chains, +5 passes each), with and without content. */
 const CONTENT_CASE = { chains: 200, passesPerBatch: 5, batches: 6 };
 const CONTENT_TARGET = 0.5;
+const CANARY_TARGET = 0.9;
 
 /** Seconds per batch, in order. */
 type BatchTimes = number[];
@@ -227,20 +231,31 @@ async function postAll(app: RunningApp, batches: readonly ContentReceipt[][]): P
  */
 async function runContentCase(app: RunningApp): Promise<void> {
   const bytes = Number(process.env.BENCH_CONTENT_BYTES ?? 4096);
-  const times = { bare: 0, checked: 0, content: 0 };
+  const times = { bare: 0, checked: 0, content: 0, canaries: 0 };
   let receipts = 0;
   for (let round = 0; round < 2; round++) {
-    for (const side of ["bare", "checked", "content"] as const) {
+    for (const side of ["bare", "checked", "content", "canaries"] as const) {
       const batches = contentBatches({
         ...CONTENT_CASE,
         prefix: `${side}${round}`,
         contentBytes: bytes,
         contentClass: "bench",
         withContent: side !== "bare",
-        withSource: side === "content",
+        withSource: side === "content" || side === "canaries",
         seed: 500 + round,
       });
-      times[side] += await postAll(app, batches);
+      // Planted on pass 1, as the SDKs send them: every later pass's content is read for them.
+      const sent =
+        side === "canaries"
+          ? batches.map((batch) =>
+              batch.map((r) =>
+                r.pass_number === 1
+                  ? { ...r, canaries: plantCanaries(r.input_content ?? "", { count: 4, seed: r.chain_id }).canaries }
+                  : r,
+              ),
+            )
+          : batches;
+      times[side] += await postAll(app, sent);
       if (side === "bare") receipts += batches.reduce((n, b) => n + b.length, 0);
     }
   }
@@ -260,12 +275,18 @@ async function runContentCase(app: RunningApp): Promise<void> {
         receipts.toLocaleString("en-US"),
         formatRate(contentRate),
       ],
+      [
+        "the same, measured, with 4 canaries planted on each chain's pass 1",
+        receipts.toLocaleString("en-US"),
+        formatRate(receipts / times.canaries),
+      ],
     ],
   );
   console.log(
     `${CONTENT_CASE.chains * CONTENT_CASE.passesPerBatch}-receipt batches, ${CONTENT_CASE.batches} per run, two runs each side (alternating), each until folded`,
   );
   console.log(ratioLine("with content / without", contentRate / bareRate, CONTENT_TARGET));
+  console.log(ratioLine("with content and canaries / with content", times.content / times.canaries, CANARY_TARGET));
 }
 
 /** The stored receipts of both databases, reduced to one digest: equal digests mean the baseline wrote the same rows. */
