@@ -5,6 +5,7 @@
 import { getHeapStatistics } from "node:v8";
 import type { MessagePort } from "node:worker_threads";
 import { clearMeasureCache, type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
+import { clearFactLedgerCache, type FactStates, factStates, listSourceFacts, type SourceFacts } from "./fact-ledger";
 
 export interface MeasureTask {
   content: string;
@@ -23,6 +24,8 @@ export interface MeasureTask {
    * entries). Absent: nothing is dropped for it.
    */
   keepHeapBytes?: number;
+  /** For the facts ledger (fact-ledger.ts): each listed fact's state, with the list itself when "list". */
+  facts?: "states" | "list";
 }
 
 export interface MeasureTaskResult {
@@ -31,6 +34,8 @@ export interface MeasureTaskResult {
   unknownMarkers: string[];
   /** The kept lexicon and analyses were dropped after this measurement (see keepHeapBytes). */
   cacheDropped: boolean;
+  /** What `facts` asked for, when the task had a source. */
+  facts?: FactStates & { list?: SourceFacts };
 }
 
 export default function measureTask(task: MeasureTask): MeasureTaskResult {
@@ -38,19 +43,31 @@ export default function measureTask(task: MeasureTask): MeasureTaskResult {
   task.started?.close();
   const unknown = new Set<string>();
   const { originals, prefixOf } = task;
-  const measurement = measureDetailed(task.content, {
+  const options = {
     source: task.source,
     format: task.format,
     requiredFields: task.requiredFields,
-    originals: (key) => {
+    originals: (key: string) => {
       if (prefixOf?.hash.startsWith(key)) return prefixOf.text;
       const text = originals?.get(key);
       if (text === undefined) unknown.add(key);
       return text ?? undefined;
     },
-  });
+  };
+  const measurement = measureDetailed(task.content, options);
+  const source = task.source;
+  const facts =
+    task.facts && source != null
+      ? {
+          ...factStates(task.content, { ...options, source }),
+          ...(task.facts === "list" ? { list: listSourceFacts(source, task.format) } : {}),
+        }
+      : undefined;
   // Heap in use includes garbage not yet collected: a drop may come early, never late.
   const cacheDropped = task.keepHeapBytes !== undefined && getHeapStatistics().used_heap_size > task.keepHeapBytes;
-  if (cacheDropped) clearMeasureCache();
-  return { measurement, unknownMarkers: [...unknown], cacheDropped };
+  if (cacheDropped) {
+    clearMeasureCache();
+    clearFactLedgerCache();
+  }
+  return { measurement, unknownMarkers: [...unknown], cacheDropped, ...(facts ? { facts } : {}) };
 }

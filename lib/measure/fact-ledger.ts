@@ -1,0 +1,266 @@
+// The facts of a chain's source one by one, for the facts ledger (docs/facts.md): which of them
+// a content states, which an original its markers name states, and which neither, decided
+// exactly as measureDetailed decides them (FactTable.states, the same originals, the same rule
+// for words across languages), so the ledger's counts are the measurement's counts. Kept apart
+// from index.ts: the measurement answers counts, the ledger needs each fact.
+import { type FactIndex, type FactTable, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
+import { Lexicon, type TokenInfo } from "./lexicon";
+import { findMarkers } from "./markers";
+import { contentStore, decode, type Doc, indexOf, type MeasureFormat, readDoc, sourceText } from "./read";
+import { type SourceAnalysis, SourceCache } from "./source";
+import { languageOf } from "./text";
+import { MAX_ORIGINALS, type Originals } from "./index";
+
+/**
+ * Facts a ledger keeps per chain, the heaviest first: a source of a million records has a
+ * million facts, and a page that lists them would list noise past the first thousands.
+ */
+export const MAX_LEDGER_FACTS = 10_000;
+
+/** A fact of the source as the ledger lists it. */
+export interface SourceFact {
+  /** Its identity (what the measurement tells facts apart by), hashed: 16 hex. */
+  key: string;
+  /** As the source states it (a lost example's text). */
+  fact: string;
+  /** A token's kind (`number`, `path`, `name`, …), `error_line`, or `json_value`. */
+  kind: string;
+  /** Its share of what the source's coverage weighs (see salienceOf); the list's order. */
+  salience: number;
+}
+
+export interface SourceFacts {
+  /** At most MAX_LEDGER_FACTS, by salience, then in the order the source first states them. */
+  facts: SourceFact[];
+  /** Specific facts of the source, all of them (`facts.in_source` of a measurement). */
+  inSource: number;
+  /** Digest of the listed facts' keys in order: states are comparable only under one digest. */
+  digest: string;
+}
+
+/** A listed fact's state in one content: LOST, RETAINED, or RECOVERABLE + i for `hashes[i]`. */
+export const LOST = 0;
+export const RETAINED = 1;
+export const RECOVERABLE = 2;
+
+export interface FactStates {
+  digest: string;
+  /** One per listed fact, in the list's order. */
+  states: Uint8Array;
+  /** The markers' hashes that states at RECOVERABLE + i name. */
+  hashes: string[];
+}
+
+interface Listed {
+  /** Fact indices of the FactTable, in the list's order. */
+  order: Int32Array;
+  digest: string;
+  inSource: number;
+  facts: SourceFact[] | null;
+}
+
+const LEXICON_LIMIT = 1 << 18;
+let cache: SourceCache | null = null;
+const listedOf = new WeakMap<SourceAnalysis, Listed>();
+
+/** Forgets every source analysed for the ledger (a worker past its kept heap). */
+export function clearFactLedgerCache(): void {
+  cache = null;
+}
+
+function analysisOf(source: string): SourceAnalysis {
+  if (cache && cache.lexicon.size > LEXICON_LIMIT && !cache.has(source)) cache = null;
+  cache ??= new SourceCache(new Lexicon());
+  return cache.get(source);
+}
+
+/**
+ * Each fact's share of the coverage's weight: its weight over the source's, or, when some but
+ * not all of the weight is salient (error and warning entries), the share SALIENT_SHARE (or
+ * more) spread over the salient facts by weight and the rest over the others.
+ */
+function salienceOf(facts: FactTable): Float64Array {
+  let total = 0;
+  let salientTotal = 0;
+  for (let f = 0; f < facts.count; f++) {
+    const w = facts.weight[f] as number;
+    total += w;
+    if (facts.salient[f] === 1) salientTotal += w;
+  }
+  const out = new Float64Array(facts.count);
+  if (total === 0) return out;
+  const split = salientTotal > 0 && salientTotal < total;
+  const share = Math.max(SALIENT_SHARE, salientTotal / total);
+  for (let f = 0; f < facts.count; f++) {
+    const w = facts.weight[f] as number;
+    if (!split) out[f] = w / total;
+    else out[f] = facts.salient[f] === 1 ? (share * w) / salientTotal : ((1 - share) * w) / (total - salientTotal);
+  }
+  return out;
+}
+
+/** What tells fact `f` from every other: its kind of identity and its keys' texts. */
+function identity(facts: FactTable, f: number): string {
+  const keys = facts.lexicon.keys.strings;
+  const a = facts.pathA[f] as number;
+  if (a >= 0) return `p\u0001${keys[a]}\u0001${keys[facts.pathB[f] as number]}`;
+  const seqs = facts.lexicon.seqs;
+  const need = facts.need[f] as number;
+  let s = facts.show[f] === SHOW_LINE ? "l" : "t";
+  for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++)
+    s += `\u0001${keys[seqs.pool[k] as number]}`;
+  return s;
+}
+
+/** FNV-1a, 64 bits as two 32-bit halves, in hex: enough to tell keys apart, and pure. */
+function fnv(s: string, h0 = 0x811c9dc5, h1 = 0x01000193): [number, number] {
+  let a = h0;
+  let b = h1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ (c + i), 0x01000193) >>> 0;
+  }
+  return [a, b];
+}
+const hex = ([a, b]: [number, number]) => a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+
+function listed(analysis: SourceAnalysis): Listed {
+  const known = listedOf.get(analysis);
+  if (known) return known;
+  const { facts } = analysis;
+  const salience = salienceOf(facts);
+  const specific: number[] = [];
+  for (let f = 0; f < facts.count; f++) if (facts.specific[f] === 1) specific.push(f);
+  // Heaviest first; among equals the source's order (the sort is stable).
+  specific.sort((x, y) => (salience[y] as number) - (salience[x] as number));
+  const order = Int32Array.from(specific.slice(0, MAX_LEDGER_FACTS));
+  let h: [number, number] = [0x811c9dc5, 0x01000193];
+  for (const f of order) h = fnv(identity(facts, f), h[0], h[1]);
+  const made: Listed = { order, digest: hex(h), inSource: specific.length, facts: null };
+  listedOf.set(analysis, made);
+  return made;
+}
+
+const MAX_ERROR_LINE_CHARS = 160;
+
+/** A fact as the source states it: the same text a measurement's lost examples give. */
+function display(facts: FactTable, f: number, source: Doc): string {
+  const lexicon = facts.lexicon;
+  const show = facts.show[f];
+  if (show === SHOW_LEAF && source.kind === "json") return source.json.display(facts.shownA[f] as number);
+  if (show === SHOW_LINE) {
+    const store = source.kind === "json" ? source.json.store : source.text.store;
+    const line = store.lineString(facts.shownA[f] as number).trim();
+    return line.length > MAX_ERROR_LINE_CHARS ? `${line.slice(0, MAX_ERROR_LINE_CHARS)}...` : line;
+  }
+  if (show !== SHOW_TOKEN) return "";
+  const t = lexicon.infos[facts.shownA[f] as number] as TokenInfo;
+  const text = t.key ? `${t.key}=${t.text}` : t.text;
+  const nextId = facts.shownB[f] as number;
+  const next = nextId >= 0 ? (lexicon.infos[nextId] as TokenInfo) : null;
+  if (t.kind === "number" && !t.key && facts.shownOpen[f] === 1 && next && next.kind === "keyword")
+    return `${text} ${next.text}`;
+  return text;
+}
+
+function kindOf(facts: FactTable, f: number): string {
+  const show = facts.show[f];
+  if (show === SHOW_LINE) return "error_line";
+  if (show === SHOW_LEAF) return "json_value";
+  return (facts.lexicon.infos[facts.shownA[f] as number] as TokenInfo).kind;
+}
+
+/** The source's facts as the ledger lists them (the same list, in the same order, every time). */
+export function listSourceFacts(source: string, format: MeasureFormat = "any"): SourceFacts {
+  const analysis = analysisOf(sourceText(source, format));
+  const made = listed(analysis);
+  if (!made.facts) {
+    const { facts, doc } = analysis;
+    const salience = salienceOf(facts);
+    made.facts = Array.from(made.order, (f) => ({
+      key: hex(fnv(identity(facts, f))),
+      fact: display(facts, f, doc),
+      kind: kindOf(facts, f),
+      salience: salience[f] as number,
+    }));
+  }
+  return { facts: made.facts, inSource: made.inSource, digest: made.digest };
+}
+
+export interface FactStateOptions {
+  source: string;
+  format?: MeasureFormat;
+  requiredFields?: readonly string[];
+  originals?: Originals;
+}
+
+function lookup(originals: Originals | undefined, hash: string): string | undefined {
+  if (!originals) return undefined;
+  return (typeof originals === "function" ? originals(hash) : originals.get(hash)) ?? undefined;
+}
+
+/**
+ * Which listed facts `content` states (RETAINED), which only an original one of its markers
+ * names states (RECOVERABLE + the marker's place in `hashes`), and which neither (LOST): for a
+ * specific fact, what measureDetailed counts as retained, recoverable and lost.
+ */
+export function factStates(content: string, options: FactStateOptions): FactStates {
+  const format = options.format ?? "any";
+  const analysis = analysisOf(sourceText(options.source, format));
+  const made = listed(analysis);
+  const lexicon = analysis.facts.lexicon;
+  lexicon.wanted = analysis.wanted;
+  lexicon.mark();
+  try {
+    const store = contentStore(lexicon);
+    const decoded = decode(lexicon, content, format, store);
+    const doc = decoded.doc;
+    const states = new Uint8Array(made.order.length);
+    const hashes: string[] = [];
+    if (!doc) return { digest: made.digest, states, hashes };
+    const index = indexOf(lexicon, doc);
+    const originals: { hash: string; index: FactIndex }[] = [];
+    if (options.originals) {
+      for (const hash of findMarkers(decoded.text, MAX_ORIGINALS)) {
+        const text = lookup(options.originals, hash);
+        const found = text === undefined ? null : readDoc(lexicon, text, false, store);
+        if (found) originals.push({ hash, index: indexOf(lexicon, found) });
+      }
+    }
+    const byValue = (options.requiredFields ?? []).length === 0;
+    // Across languages the measurement credits the source's words by the other facts kept and
+    // follows no original for them (index.ts, wordsCount): such a word is retained or lost.
+    const across =
+      doc.kind === "text" &&
+      analysis.phrasing !== null &&
+      analysis.language > 0 &&
+      (() => {
+        const language = languageOf(doc.text);
+        return language > 0 && language !== analysis.language;
+      })();
+    const { facts } = analysis;
+    const hashAt = new Map<string, number>();
+    for (let i = 0; i < made.order.length; i++) {
+      const f = made.order[i] as number;
+      if (facts.states(index, f, byValue)) {
+        states[i] = RETAINED;
+        continue;
+      }
+      if (across && facts.word[f] === 1) continue;
+      const from = originals.find((o) => facts.states(o.index, f, byValue));
+      if (!from) continue;
+      let at = hashAt.get(from.hash);
+      if (at === undefined) {
+        at = hashes.length;
+        hashes.push(from.hash);
+        hashAt.set(from.hash, at);
+      }
+      states[i] = RECOVERABLE + at;
+    }
+    return { digest: made.digest, states, hashes };
+  } finally {
+    lexicon.rollback();
+    lexicon.release();
+  }
+}
