@@ -58,6 +58,11 @@ export class FactTable {
    * own words, and a phrase carries (since floorline-facts/4; see measureWith).
    */
   word = new Uint8Array(64);
+  /**
+   * 1 for a fact a value states (a number, a hash, a version, a date, a path: written in more
+   * than letters, and no name): what a sentence must tie to a word or a name (since /4).
+   */
+  value = new Uint8Array(64);
   /** Id (a key sequence) of the keys an index must hold, all of them, for text to state the fact. */
   need = new Int32Array(64);
   /** For JSON facts: two key ids of which one suffices when the content is JSON too; else -1. */
@@ -84,6 +89,7 @@ export class FactTable {
     open: boolean,
     salient = false,
     word = false,
+    value = false,
   ): void {
     const known = this.byText.get(need);
     if (known !== undefined) {
@@ -92,6 +98,7 @@ export class FactTable {
     }
     const f = this.create(weight, specific, need, -1, -1, salient);
     this.word[f] = word ? 1 : 0;
+    this.value[f] = value ? 1 : 0;
     this.byText.set(need, f);
     this.shownA[f] = token;
     this.shownB[f] = next;
@@ -143,6 +150,7 @@ export class FactTable {
       this.specific = growUint8(this.specific, n);
       this.salient = growUint8(this.salient, n);
       this.word = growUint8(this.word, n);
+      this.value = growUint8(this.value, n);
       this.need = growInt32(this.need, n);
       this.pathA = growInt32(this.pathA, n);
       this.pathB = growInt32(this.pathB, n);
@@ -155,6 +163,7 @@ export class FactTable {
     this.specific[f] = specific ? 1 : 0;
     this.salient[f] = salient ? 1 : 0;
     this.word[f] = 0;
+    this.value[f] = 0;
     this.need[f] = need;
     this.pathA[f] = a;
     this.pathB[f] = b;

@@ -55,7 +55,7 @@ export interface FactCounts {
  * content cannot be read.
  */
 type Components =
-  | { coverage: number; efficiency: number; salience?: number; words?: number; order?: number }
+  | { coverage: number; efficiency: number; salience?: number; words?: number; values?: number; order?: number }
   | { specificity: number; efficiency: number }
   | Record<string, never>;
 
@@ -275,7 +275,7 @@ function measureWith(
     const word = facts.word[f] === 1;
     const stated = index !== null && facts.states(index, f, byValue);
     if (stated || (word && words.across)) {
-      const credit = word ? weight * wordCredit : weight;
+      const credit = word ? weight * wordCredit : facts.value[f] === 1 ? weight * words.binding : weight;
       kept += credit;
       if (salient) salientKept += credit;
       if (entry) entryKept += credit;
@@ -334,6 +334,8 @@ function measureWith(
       } else parts = judged;
       // What the source's words counted for, when not in full or across languages.
       if (wordCredit < 1 || words.across) parts = { ...parts, words: wordCredit };
+      // And what its values counted for, when not in full.
+      if (words.binding < 1) parts = { ...parts, values: words.binding };
       if (doc.kind === "text" && source.text && !words.across) {
         // A text that keeps the source's words but not their order states none of it.
         const evidence = orderEvidence(lexicon, doc.text, source.text.pairs);
@@ -359,15 +361,22 @@ function measureWith(
  *   proportion under it. A list or a bag of the source's words keeps every word and states
  *   nothing with them; a terse summary still writes phrases.
  */
-function wordsCount(doc: Doc | null, source: SourceAnalysis): { across: boolean; phrasing: number } {
-  if (doc?.kind !== "text" || !source.phrasing) return { across: false, phrasing: 1 };
-  const language = languageOf(doc.text);
-  if (source.language > 0 && language > 0 && language !== source.language) return { across: true, phrasing: 1 };
+function wordsCount(doc: Doc | null, source: SourceAnalysis): { across: boolean; phrasing: number; binding: number } {
+  if (doc?.kind !== "text" || !source.phrasing) return { across: false, phrasing: 1, binding: 1 };
   const from = source.phrasing;
-  if (from.words < PHRASING_MIN_WORDS || from.phrased === 0) return { across: false, phrasing: 1 };
   const own = phrasingOf(doc.text);
+  // A value counts as much as the content ties its values to words, relative to the source.
+  let binding = 1;
+  if (from.values >= PHRASING_MIN_WORDS && from.bound > 0) {
+    const share = own.values === 0 ? 0 : own.bound / own.values;
+    binding = Math.min(1, share / ((from.bound / from.values) * PHRASING_NEED));
+  }
+  const language = languageOf(doc.text);
+  if (source.language > 0 && language > 0 && language !== source.language)
+    return { across: true, phrasing: 1, binding };
+  if (from.words < PHRASING_MIN_WORDS || from.phrased === 0) return { across: false, phrasing: 1, binding };
   const share = own.words === 0 ? 0 : own.phrased / own.words;
-  return { across: false, phrasing: Math.min(1, share / ((from.phrased / from.words) * PHRASING_NEED)) };
+  return { across: false, phrasing: Math.min(1, share / ((from.phrased / from.words) * PHRASING_NEED)), binding };
 }
 
 /** Words a source must have before its phrasing is asked of a content. */

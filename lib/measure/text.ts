@@ -103,6 +103,9 @@ const PHRASE_REACH = 2;
 export interface Phrasing {
   words: number;
   phrased: number;
+  /** Of its values (numbers, hashes, versions, dates, paths: not names), how many share a sentence with a word or a name. */
+  values: number;
+  bound: number;
 }
 
 /**
@@ -112,14 +115,36 @@ export interface Phrasing {
  * word), in the same stretch of the text (a line, up to the end of a sentence or to punctuation
  * after a token: a comma, a colon, a quote). Prose and notes put almost every word next to one
  * ("retries, 5 attempts"); a list or a bag of words puts none.
+ *
+ * And which of its values (isValue) are tied to something: their sentence (within the line)
+ * holds a word, a function word or a name. "ports: 80, 443" ties both; a column of hashes or a
+ * line of numbers ties none.
  */
 export function phrasingOf(doc: TextDoc): Phrasing {
   const { store } = doc;
   const infos = store.lexicon.infos;
   let words = 0;
   let phrased = 0;
+  let values = 0;
+  let bound = 0;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const end = store.lineStart[l + 1] as number;
+    // Values: by sentence, within the line.
+    for (let s = store.lineStart[l] as number; s < end; ) {
+      let e = s;
+      let count = 0;
+      let named = false;
+      for (;;) {
+        const info = infos[store.tokens[e] as number] as TokenInfo;
+        if (info.isValue) count++;
+        else if (info.kind === "name" || info.word !== 0) named = true;
+        const f = store.flags[e++] as number;
+        if (e >= end || (f & ENDS) !== 0) break;
+      }
+      values += count;
+      if (named) bound += count;
+      s = e;
+    }
     let from = store.lineStart[l] as number;
     while (from < end) {
       // The stretch [from, to): up to a token that ends a sentence or has punctuation after it.
@@ -145,7 +170,7 @@ export function phrasingOf(doc: TextDoc): Phrasing {
       from = to;
     }
   }
-  return { words, phrased };
+  return { words, phrased, values, bound };
 }
 
 /** Logs: at least two non-empty lines, at least half of them led by a time or a level. */
@@ -393,6 +418,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
         ((store.flags[k] as number) & OPEN) !== 0,
         inEntry,
         info.wordLike,
+        info.isValue,
       );
     }
     if (isErrorLine(store, a, b, logs)) {

@@ -184,6 +184,10 @@ export class TokenInfo {
   get valueSign(): boolean {
     return this.word === 0 && (this.flags & LETTERS_ONLY) === 0;
   }
+  /** A value a sentence must tie to a word or a name: a value sign that is no name (since /4). */
+  get isValue(): boolean {
+    return this.valueSign && this.kind !== "name";
+  }
   /** The languages (bit i for language i of LANGUAGE_WORDS) of which it is a function word, else 0. */
   get languages(): number {
     return (this.flags & LANGUAGE_BITS) / LANGUAGE_BIT;

@@ -23,6 +23,7 @@ import {
   errorLevel,
   halves,
   isTimeKind,
+  isValue,
   type Line,
   languageOf,
   logLead,
@@ -257,6 +258,8 @@ interface Fact {
   line: boolean;
   /** Stated by a word (a keyword or a name of letters only): what a language says in its own words. */
   word: boolean;
+  /** Stated by a value (a number, hash, version, date, path; no name): what a sentence ties to a word. */
+  value: boolean;
   /** The keys a content must state, all of them, to state it as text states it. */
   need: string[];
   /** A JSON fact: what states it in JSON content (its `j:path=value` or `j:last=value`). */
@@ -456,6 +459,7 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
         salient,
         line: false,
         word,
+        value: isValue(t),
         need: t.need,
         path: null,
         shown,
@@ -466,7 +470,18 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
       const need = needOf(line.tokens, isTimeKind);
       const weight = ERROR_LINE_WEIGHT * scale;
       const shown = showLine(line.text);
-      facts.add("line", { weight, specific: true, salient: true, line: true, word: false, need, path: null, shown });
+      const fact = {
+        weight,
+        specific: true,
+        salient: true,
+        line: true,
+        word: false,
+        value: false,
+        need,
+        path: null,
+        shown,
+      };
+      facts.add("line", fact);
     }
   });
 }
@@ -501,6 +516,7 @@ function addJsonFacts(doc: JsonDoc, facts: Facts): void {
       salient: false,
       line: false,
       word: false,
+      value: false,
       need: needOf(tokens),
       path,
       shown: showLeaf(leaf),
@@ -515,6 +531,7 @@ function addJsonFacts(doc: JsonDoc, facts: Facts): void {
       salient: false,
       line: false,
       word: false,
+      value: false,
       need,
       path,
       shown: "",
@@ -867,11 +884,18 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
   // kept; within one, as much as the content writes its words in phrases, relative to the source.
   let across = false;
   let wordCredit = 1;
+  // Values ("Density", words): as much as the content ties its values to words, relative to the source.
+  let binding = 1;
   if (doc?.kind === "text" && source.doc.kind === "text") {
     const language = languageOf(doc.lines);
     const sourceLanguage = languageOf(source.doc.lines);
     across = language > 0 && sourceLanguage > 0 && language !== sourceLanguage;
     const from = phrasingOf(source.doc.lines);
+    if (from.values >= PHRASING_MIN_WORDS && from.bound > 0) {
+      const own = phrasingOf(doc.lines);
+      const share = own.values === 0 ? 0 : own.bound / own.values;
+      binding = Math.min(1, share / ((from.bound / from.values) * PHRASING_NEED));
+    }
     if (across && index) {
       let valueTotal = 0;
       let valueKept = 0;
@@ -911,7 +935,7 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     if (entry) entryTotal += fact.weight;
     if (fact.specific) counts.in_source++;
     const stated = index !== null && states(index, fact, byValue);
-    if (stated || (fact.word && across)) credit(fact.word ? wordCredit : 1);
+    if (stated || (fact.word && across)) credit(fact.word ? wordCredit : fact.value ? binding : 1);
     if (stated) {
       if (fact.specific) counts.retained++;
       continue;
@@ -959,6 +983,7 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
   }
   // Words: what the source's words counted for, when not in full or across languages.
   if (wordCredit < 1 || across) components.words = wordCredit;
+  if (binding < 1) components.values = binding;
   if (doc.kind === "text" && source.doc.kind === "text" && !across) {
     const order = orderFactor(doc.lines, source.doc.lines);
     if (order < 1) {

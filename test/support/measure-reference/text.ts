@@ -397,6 +397,8 @@ const LETTERS = /^\p{L}+$/u;
 export const wordLike = (t: Tok) => t.key === "" && (t.kind === "name" || t.kind === "keyword") && LETTERS.test(t.text);
 /** A value written in more than letters: a number in digits, a date, a path, an option. */
 const valueSign = (t: Tok) => t.kind !== "keyword" && t.kind !== "stop" && !LETTERS.test(t.text);
+/** A value a sentence must tie to a word or a name: a value sign that is no name. */
+export const isValue = (t: Tok) => valueSign(t) && t.kind !== "name";
 /** The languages (bit i for LANGUAGE_WORDS[i]) of which a plain lower-case-read word is a function word. */
 function languagesOf(t: Tok): number {
   if ((t.kind !== "keyword" && t.kind !== "stop") || !plainWord(t)) return 0;
@@ -427,12 +429,26 @@ export function languageOf(lines: readonly Line[]): number {
  * Of a text's words (function words aside), how many stand in a phrase: within two tokens of a
  * function word (of any language) or of a value sign, in the same stretch. A stretch is a line
  * cut after each token that ends a sentence or has no whitespace after it (punctuation), except
- * inside one raw token.
+ * inside one raw token. And of its values, how many are tied: their sentence (a line cut after
+ * each token that ends a sentence) holds a name, a keyword or a stop word.
  */
-export function phrasingOf(lines: readonly Line[]): { words: number; phrased: number } {
+export function phrasingOf(lines: readonly Line[]): { words: number; phrased: number; values: number; bound: number } {
   let words = 0;
   let phrased = 0;
+  let values = 0;
+  let bound = 0;
   for (const line of lines) {
+    const sentences: Tok[][] = [[]];
+    for (const t of line.tokens) {
+      (sentences[sentences.length - 1] as Tok[]).push(t);
+      if (t.ends) sentences.push([]);
+    }
+    for (const sentence of sentences) {
+      const count = sentence.filter(isValue).length;
+      values += count;
+      if (sentence.some((t) => !isValue(t) && (t.kind === "name" || t.kind === "keyword" || t.kind === "stop")))
+        bound += count;
+    }
     const stretches: Tok[][] = [[]];
     for (const t of line.tokens) {
       (stretches[stretches.length - 1] as Tok[]).push(t);
@@ -447,7 +463,7 @@ export function phrasingOf(lines: readonly Line[]): { words: number; phrased: nu
       });
     }
   }
-  return { words, phrased };
+  return { words, phrased, values, bound };
 }
 
 // --- what a log line's tokens say ("Facts": logs, error lines) ---

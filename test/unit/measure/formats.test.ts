@@ -305,4 +305,33 @@ describe("words: phrases and languages (floorline-facts/4)", () => {
     );
     expect(vague.semantic_density_score).toBeLessThan(0.2);
   });
+
+  it("counts the source's values only as much as the content ties them to words", () => {
+    const log = [
+      "commit 9fbd47ba6bdf38b618795541ee517b7e2fa2c6df fixes the proxy header on /responses (#1663)",
+      "commit 646e7055143638ac4a2bc9980649fd046cea7840 aligns the savings headline (#1653)",
+      "commit 5fe4e7b19530da0c2d07d17f20b18d79b6fab367 exposes persistent savings metrics (#1647)",
+      "commit c600e314b3758e2a4a10f7cd39c5a3a171f08c51 honours CLAUDE_CONFIG_DIR for logs (#1642)",
+      "The release listens on ports 80, 443 and 8080 and retries 3 times within 250 ms.",
+      "Version 2.4.1 ships on 2026-07-02 with 14 fixes and 3 features in 12 files.",
+    ].join("\n");
+    const values = [
+      "9fbd47ba6bdf38b618795541ee517b7e2fa2c6df",
+      "646e7055143638ac4a2bc9980649fd046cea7840",
+      "5fe4e7b19530da0c2d07d17f20b18d79b6fab367",
+      "c600e314b3758e2a4a10f7cd39c5a3a171f08c51",
+      "#1663 #1653 #1647 #1642 80 443 8080 3 250 ms 2.4.1 2026-07-02 14 3 12",
+    ].join("\n");
+    const lone = kept(values, log, "text");
+    expect(lone.semantic_density_score).toBe(0);
+    expect(lone.components).toMatchObject({ values: 0 });
+    // Values in a list after their label, or in notes, are tied to what they are.
+    const notes = kept(
+      "Commits 9fbd47ba6bdf38b618795541ee517b7e2fa2c6df, 646e7055143638ac4a2bc9980649fd046cea7840, 5fe4e7b19530da0c2d07d17f20b18d79b6fab367, c600e314b3758e2a4a10f7cd39c5a3a171f08c51 (#1663, #1653, #1647, #1642); ports: 80, 443, 8080; 3 retries in 250 ms; v2.4.1 on 2026-07-02: 14 fixes, 3 features, 12 files.",
+      log,
+      "text",
+    );
+    expect(notes.components).not.toHaveProperty("values");
+    expect(notes.semantic_density_score).toBeGreaterThan(0.3);
+  });
 });

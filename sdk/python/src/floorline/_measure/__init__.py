@@ -262,7 +262,7 @@ class _Source:
         self._pairs: SourcePairs | None = None
         # For text: its language and its (words, phrased) (since /4); else 0 and None.
         self.language = language_of(doc.text) if doc.kind == "text" else 0
-        self.phrasing: tuple[int, int] | None = phrasing_of(doc.text) if doc.kind == "text" else None
+        self.phrasing: tuple[int, int, int, int] | None = phrasing_of(doc.text) if doc.kind == "text" else None
         if doc.kind == "json":
             for ident, value, _ in json_units(doc.json):
                 self.units[ident] = self.units.get(ident, 0) + 1
@@ -452,10 +452,16 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
     # as the other facts are kept; within one, as much as the content writes them in phrases.
     across = False
     word_credit: float = 1
+    # Values: as much as the content ties its values to words, relative to the source.
+    binding: float = 1
     if doc is not None and doc.kind == "text" and analysis.phrasing is not None:
         language = language_of(doc.text)
         across = analysis.language > 0 and language > 0 and language != analysis.language
-        source_words, source_phrased = analysis.phrasing
+        source_words, source_phrased, source_values, source_bound = analysis.phrasing
+        if source_values >= PHRASING_MIN_WORDS and source_bound > 0:
+            _, _, own_values, own_bound = phrasing_of(doc.text)
+            share = 0 if own_values == 0 else own_bound / own_values
+            binding = min(1, share / ((source_bound / source_values) * PHRASING_NEED))
         if across:
             if index is not None:
                 value_total: float = 0
@@ -468,7 +474,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
                         value_kept += fact.weight
                 word_credit = value_kept / value_total if value_total > 0 else 0
         elif source_words >= PHRASING_MIN_WORDS and source_phrased > 0:
-            own_words, own_phrased = phrasing_of(doc.text)
+            own_words, own_phrased, _, _ = phrasing_of(doc.text)
             share = 0 if own_words == 0 else own_phrased / own_words
             word_credit = min(1, share / ((source_phrased / source_words) * PHRASING_NEED))
     total: float = 0
@@ -494,7 +500,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             counts["in_source"] += 1
         stated = index is not None and states(index, fact, by_value)
         if stated or (fact.word and across):
-            credit = fact.weight * word_credit if fact.word else fact.weight
+            credit = fact.weight * word_credit if fact.word else fact.weight * binding if fact.value else fact.weight
             kept += credit
             if salient:
                 salient_kept += credit
@@ -544,6 +550,8 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             # What the source's words counted for, when not in full or across languages.
             if word_credit < 1 or across:
                 parts["words"] = word_credit
+            if binding < 1:
+                parts["values"] = binding
             if doc.kind == "text" and analysis.doc.kind == "text" and not across:
                 # A text that keeps the source's words but not their order states none of it.
                 order = order_factor(*order_evidence(doc.text, analysis.pairs))

@@ -26,6 +26,8 @@ class Fact:
     salient: bool = False
     # Stated by a word, a keyword or a name of letters only (facts.ts FactTable.word, since /4).
     word: bool = False
+    # Stated by a value, no name (facts.ts FactTable.value, since /4).
+    value: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -278,6 +280,11 @@ def _value_sign(t: Token) -> bool:
     return t.kind not in ("keyword", "stop") and not _letters_only(t.text)
 
 
+def is_value(t: Token) -> bool:
+    """A value a sentence must tie to a word or a name: a value sign that is no name (token-info.ts isValue)."""
+    return _value_sign(t) and t.kind != "name"
+
+
 def _languages(t: Token) -> int:
     """Bit i for each language of LANGUAGE_WORDS of which a plain word is a function word."""
     if t.kind not in ("keyword", "stop") or t.key:
@@ -310,11 +317,22 @@ def language_of(doc: TextDoc) -> int:
     return at + 1 if best >= 8 and best >= words * 0.1 and others_below else 0
 
 
-def phrasing_of(doc: TextDoc) -> tuple[int, int]:
-    """(words, phrased): a text's words, function words aside, and those within two tokens of a
-    function word or a value sign in their stretch of the line (text.ts phrasingOf)."""
-    words = phrased = 0
+def phrasing_of(doc: TextDoc) -> tuple[int, int, int, int]:
+    """(words, phrased, values, bound): a text's words, function words aside, and those within two
+    tokens of a function word or a value sign in their stretch of the line; its values, and those
+    whose sentence holds a name, a keyword or a stop word (text.ts phrasingOf)."""
+    words = phrased = values = bound = 0
     for tokens in doc.lines:
+        sentences: list[list[Token]] = [[]]
+        for t in tokens:
+            sentences[-1].append(t)
+            if t.ends:
+                sentences.append([])
+        for sentence in sentences:
+            count = sum(1 for t in sentence if is_value(t))
+            values += count
+            if any(not is_value(t) and t.kind in ("name", "keyword", "stop") for t in sentence):
+                bound += count
         stretches: list[list[Token]] = [[]]
         for t in tokens:
             stretches[-1].append(t)
@@ -327,7 +345,7 @@ def phrasing_of(doc: TextDoc) -> tuple[int, int]:
                 words += 1
                 if any(_languages(n) or _value_sign(n) for n in stretch[max(0, k - 2) : k + 3]):
                     phrased += 1
-    return words, phrased
+    return words, phrased, values, bound
 
 
 def analyse_text(text: str) -> TextDoc:
@@ -491,7 +509,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
             if size > 1 and _is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
-            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry, word_like(t)))
+            into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry, word_like(t), is_value(t)))
         if is_error_line(tokens, doc.logs):
             line = js_trim(doc.raw_lines[row])
             shown = f"{line[:_MAX_EXAMPLE_CHARS]}..." if len(line) > _MAX_EXAMPLE_CHARS else line
