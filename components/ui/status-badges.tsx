@@ -50,6 +50,12 @@ const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }
     tone: "danger",
     title: "After a restore, the next pass did not start from the restored pass's output",
   },
+  broken_markers: {
+    label: "broken markers",
+    tone: "warn",
+    title:
+      "A CCR marker that leads nowhere (no original, expired, evicted, nested), a retrieve's answer compressed again, or markers sent without the retrieve tool",
+  },
 };
 
 export const STATUS_LABEL: Record<ChainStatus, string> = Object.fromEntries(

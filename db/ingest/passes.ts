@@ -2,6 +2,7 @@
 // the client's verdict and digest compared with it, stored all or nothing and queued for the
 // summariser (db/ingest/summaries.ts), idempotent per (chain_id, pass_id).
 import "server-only";
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb } from "../index";
 import { z } from "zod";
@@ -16,6 +17,10 @@ import type { ColumnNames } from "../types";
 import { requestSummaries } from "./summaries";
 import { loadMeasureInputs, readableOriginals } from "./measure-context";
 import { fillCanarySurvival } from "./canaries";
+import { type MarkedPassRow, recordIngestMarkerFindings } from "../queries/marker-findings";
+import { findMarkers } from "@/lib/measure/markers";
+import { MAX_MARKERS_PER_PASS } from "@/lib/markers/findings";
+import { recordIntegrityFindings } from "@/lib/observability/metrics";
 import { recordPassesIngested } from "@/lib/observability/metrics";
 import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
@@ -202,6 +207,23 @@ export async function ingestPasses(
   return outcome;
 }
 
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+const sha256Hex = (hash: string | null) => (hash !== null && SHA256_HEX.test(hash) ? hash.toLowerCase() : null);
+
+/**
+ * Whether a marker names an original the batch is about to store (its receipts' `content` with
+ * `cache_original`, stored after the commit): such a marker is not unknown. Hashed only when asked.
+ */
+function heldBy(receipts: readonly PassReceipt[]): (marker: string) => boolean {
+  let held: string[] | null = null;
+  return (marker) => {
+    held ??= receipts.flatMap((r) =>
+      r.cache_original && r.content != null ? [createHash("sha256").update(r.content, "utf8").digest("hex")] : [],
+    );
+    return held.some((h) => h.startsWith(marker));
+  };
+}
+
 async function storePasses(
   receipts: readonly PassReceipt[],
   options: IngestPassOptions,
@@ -227,6 +249,8 @@ async function storePasses(
       // The originals CCR markers name, by the marker's key (null: none, or several); filled
       // when a measurement first asks, so content without markers is measured once.
       const markerTexts = new Map<string, string | null>();
+      // The markers each judged receipt's content carries, by key: for the marker findings.
+      const markersOf = new Map<string, string[]>();
       const policyOf = (r: PassReceipt) => {
         const policy = policyByClass.get(r.content_class);
         if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
@@ -278,6 +302,11 @@ async function storePasses(
           return row;
         });
         const items = batch.map(({ item }) => item);
+        for (const { item: r } of batch) {
+          const content = r.content ?? namedContent(r);
+          const markers = content == null ? [] : findMarkers(content, MAX_MARKERS_PER_PASS);
+          if (markers.length > 0) markersOf.set(key(r), markers);
+        }
         await fillCanarySurvival(tx, items, rows, (i) => {
           const r = items[i] as PassReceipt;
           return r.content ?? namedContent(r);
@@ -354,11 +383,23 @@ async function storePasses(
         },
         entries,
       );
-      return { stored, insertedRows };
+      const markerKinds = await recordIngestMarkerFindings(
+        tx,
+        insertedRows.flatMap((row): MarkedPassRow[] => {
+          const markers = markersOf.get(keyOf(row.chain_id, row.pass_id)) ?? [];
+          const input = sha256Hex(row.input_content_hash);
+          if (markers.length === 0 && input === null) return [];
+          const { chain_id, pass_id, pass_number, content_class, context_tools } = row;
+          return [{ chain_id, pass_id, pass_number, content_class, markers, input_hash: input, context_tools }];
+        }),
+        heldBy(receipts),
+      );
+      return { stored, insertedRows, markerKinds };
     }),
   );
   // Counted once committed: a refused or conflicting batch counts nothing.
   recordPassesIngested(outcome.insertedRows);
+  recordIntegrityFindings(outcome.markerKinds);
   // The chain summaries, roll-ups and outbox events follow, folded by the summariser.
   if (outcome.insertedRows.length > 0) await requestSummaries();
   return outcome.stored;

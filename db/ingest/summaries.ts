@@ -18,6 +18,7 @@ import { col, onlyRow, queryRows } from "../sql";
 import { retryTransient } from "../retry";
 import { foldPasses, lockSummaries } from "../queries/chain-summary";
 import { notifyChainsChanged } from "../queries/chain-events";
+import { refreshMarkerFindingCounts } from "../queries/marker-findings";
 import { recordPassEvents } from "../queries/ingest-events";
 import { trackRollups } from "./rollups";
 import {
@@ -87,6 +88,8 @@ async function foldOnce(db: Db): Promise<number> {
     const chainIds = [...new Set(taken.flatMap((t) => t.chain_ids))];
     const passIds = taken.flatMap((t) => t.pass_ids).sort((a, b) => a - b);
     const folded = await foldPasses(tx, passIds);
+    // Marker findings are recorded with their passes, before the chain's summary exists.
+    await refreshMarkerFindingCounts(tx, chainIds);
     const named = taken.flatMap((t) =>
       Object.entries(t.service_names ?? {}).map(([chain_id, name]) => ({ chain_id, name })),
     );

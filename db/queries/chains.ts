@@ -14,6 +14,7 @@ import { findIntegrityIssues, integrityContext } from "@/lib/chains/integrity";
 import { canaryFindings, type PlantedCanary } from "@/lib/canaries/survival";
 import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard/guard";
 import { rangeStart, type RangeKey } from "@/lib/chains/overview";
+import { getMarkerFindings } from "./marker-findings";
 import type {
   ChainListQuery,
   ChainSort,
@@ -28,10 +29,11 @@ type ChainRecord = typeof chains.$inferSelect;
 
 export async function getChain(chainId: string): Promise<ChainDetail | null> {
   const db = await getReadDb();
-  const [summary, passRows, boundaryRows] = await Promise.all([
+  const [summary, passRows, boundaryRows, markerFindings] = await Promise.all([
     db.select().from(chains).where(eq(chains.chainId, chainId)),
     db.select().from(passes).where(eq(passes.chainId, chainId)).orderBy(asc(passes.passNumber), asc(passes.id)),
     db.select().from(boundaries).where(eq(boundaries.chainId, chainId)).orderBy(asc(boundaries.passNumber)),
+    getMarkerFindings(chainId, db),
   ]);
   if (summary.length === 0 && passRows.length === 0 && boundaryRows.length === 0) return null;
   const wire = passRows.map(toPassWire);
@@ -58,6 +60,7 @@ export async function getChain(chainId: string): Promise<ChainDetail | null> {
     integrity: [
       ...findIntegrityIssues(wire, integrityContext(wire, boundaryWire, wire)),
       ...canaryFindings(wire, planted, canaryFloor),
+      ...markerFindings,
     ],
     client_mismatches: wire.filter((p) => p.client_mismatch).length,
     checked_mismatches: wire.filter((p) => p.checked_mismatch).length,
@@ -89,6 +92,7 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.integrityCount > 0) s.push("broken_integrity");
   if (c.continuedAfterHaltCount > 0) s.push("continued_after_halt");
   if (c.restoreNotHonouredCount > 0) s.push("restore_not_honoured");
+  if (c.markerFindingCount > 0) s.push("broken_markers");
   return s.length > 0 ? s : ["healthy"];
 }
 
@@ -126,13 +130,15 @@ const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
   guarded: OUTCOME.guarded,
   continued_after_halt: sql`${chains.continuedAfterHaltCount} > 0`,
   restore_not_honoured: sql`${chains.restoreNotHonouredCount} > 0`,
-  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.measurementMismatchCount} = 0 and ${chains.integrityCount} = 0`,
+  // The marker count's conjunct is extra to chains_healthy_idx's predicate, which still implies it.
+  healthy: sql`not ${chains.hasFloorBreach} and not ${chains.hasCollapseImminent} and ${chains.mismatchCount} = 0 and ${chains.checkedMismatchCount} = 0 and ${chains.measurementMismatchCount} = 0 and ${chains.integrityCount} = 0 and ${chains.markerFindingCount} = 0`,
   collapse_imminent: sql`${chains.hasCollapseImminent}`,
   floor_breached: sql`${chains.hasFloorBreach}`,
   client_mismatch: sql`${chains.mismatchCount} > 0`,
   checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
   measurement_mismatch: sql`${chains.measurementMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
+  broken_markers: sql`${chains.markerFindingCount} > 0`,
 };
 
 /** The SQL condition of one status filter over `chains` (the overview counts with the same ones). */

@@ -3,6 +3,7 @@
 // lib/chains/downsample.ts flags the same passes; keep them in step.
 
 import type { BoundaryStrategy } from "../schemas/boundaries";
+import { MARKER_FINDING_KINDS } from "../markers/findings";
 
 /** Every kind of finding, as the wire's enum and the metric's `kind` label name them. */
 export const INTEGRITY_KINDS = [
@@ -14,6 +15,10 @@ export const INTEGRITY_KINDS = [
   // From the chain's canaries (lib/canaries/survival.ts), not its hashes: shown with the
   // chain, not counted in integrity_count.
   "canary_lost",
+  // From the passes' CCR markers (lib/markers/findings.ts, table marker_findings), found at
+  // ingest, on retrieval and when an original goes: shown with the chain, counted apart
+  // (marker_finding_count), not in integrity_count.
+  ...MARKER_FINDING_KINDS,
 ] as const;
 export type IntegrityKind = (typeof INTEGRITY_KINDS)[number];
 
@@ -23,6 +28,8 @@ export interface IntegrityFinding {
   pass_id: string;
   pass_number: number;
   detail: string;
+  /** The marker's hash (the original's, for retrieve_recompressed): marker findings only. */
+  hash?: string;
 }
 
 export interface ChainLink {

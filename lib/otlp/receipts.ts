@@ -40,6 +40,7 @@ const NOT_PASS_ATTRIBUTES = {
   input_content: "a chain's source is sent by the JSON API or the SDKs, not in a span",
   canaries: "planted and checked by the SDKs, which send receipts to the JSON API",
   canary_check: "planted and checked by the SDKs, which send receipts to the JSON API",
+  context_tools: "a span says nothing of the tools the agent's context offered; the JSON API and the SDKs send them",
 } as const;
 const everyReceiptFieldPlaced: [
   Exclude<PassReceiptField, keyof typeof PASS_ATTRIBUTES | keyof typeof NOT_PASS_ATTRIBUTES>,

@@ -32,6 +32,8 @@ const CHAIN_STATUSES = [
   "broken_integrity",
   "continued_after_halt",
   "restore_not_honoured",
+  /** A marker integrity finding (docs/markers.md): a CCR marker that leads nowhere, or an original that came back compressed. */
+  "broken_markers",
 ] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
 
@@ -45,7 +47,7 @@ export const CHAIN_STATUS_MEANINGS: Record<ChainStatus, string> = {
     "content went past a floor: a pass after a halt, a restore not honoured, or a pass after a floor pass that no boundary answers",
   guarded:
     "the guard reached a floor (FLOOR_BREACH_DETECTED or COLLAPSE_IMMINENT, on the verdict the class's density_source follows) and the agent obeyed: a halt, restore or accept_loss boundary at that pass, and nothing went past a floor",
-  healthy: "no pass reached a floor, no mismatch, no integrity finding",
+  healthy: "no pass reached a floor, no mismatch, no integrity or marker finding",
   collapse_imminent: "a pass's verdict is COLLAPSE_IMMINENT",
   floor_breached: "a pass's verdict is FLOOR_BREACH_DETECTED",
   client_mismatch: "the agent's own verdict or digest disagreed with the server's",
@@ -54,6 +56,8 @@ export const CHAIN_STATUS_MEANINGS: Record<ChainStatus, string> = {
   broken_integrity: "any integrity finding",
   continued_after_halt: "a pass after the chain's halt point",
   restore_not_honoured: "after a restore boundary, the next pass did not start from the restored pass's output",
+  broken_markers:
+    "a marker integrity finding: a marker naming no original, an original expired or evicted, nested, re-compressed, or sent without the retrieve tool",
 };
 
 const statusMeanings = CHAIN_STATUSES.map((s) => `\`${s}\`: ${CHAIN_STATUS_MEANINGS[s]}`).join("; ");
@@ -164,11 +168,15 @@ const integrityFindingSchema = z
     kind: z
       .enum(INTEGRITY_KINDS)
       .describe(
-        "missing_pass: passes never received before this one; repeated_pass: a pass number seen twice; hash_mismatch: the input hash is not the previous pass's output hash; continued_after_halt: the first pass above the chain's halt point (a halt boundary or an unanswered HALT directive); restore_not_honoured: after a restore boundary, the input hash is not the restored pass's output hash.",
+        "missing_pass: passes never received before this one; repeated_pass: a pass number seen twice; hash_mismatch: the input hash is not the previous pass's output hash; continued_after_halt: the first pass above the chain's halt point (a halt boundary or an unanswered HALT directive); restore_not_honoured: after a restore boundary, the input hash is not the restored pass's output hash; canary_lost: a planted canary no longer survives (docs/canaries.md). Marker findings (docs/markers.md): marker_unknown: a marker names no original this store holds; marker_expired: a marker's original expired or was evicted while the chain was active; marker_nested: a marker's original is itself compressed content with a marker; retrieve_recompressed: the pass compressed a retrieved original's text again; marker_without_tool: the pass sent markers to a context (context_tools) without a retrieve tool.",
       ),
     pass_id: z.string(),
     pass_number: count,
     detail: z.string(),
+    hash: z
+      .string()
+      .optional()
+      .describe("marker findings: the marker's hash (the original's, for retrieve_recompressed)"),
   })
   .meta({ id: "IntegrityFinding" }) satisfies z.ZodType<IntegrityFinding>;
 export type { IntegrityFinding };

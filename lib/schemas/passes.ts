@@ -51,6 +51,11 @@ const canariesSchema = z
   .min(1)
   .max(MAX_CANARIES)
   .refine((list) => new Set(list.map((c) => c.id)).size === list.length, "must not name a canary id twice");
+// docs/markers.md: a pass whose markers reach an agent without the retrieve tool is a finding.
+const contextToolsSchema = z
+  .array(text({ min: 1, max: 128 }))
+  .max(64)
+  .describe("the tool names the agent's context offered when this pass's output was used (docs/markers.md)");
 export const canaryCheckSchema = z
   .strictObject({
     surviving: z.array(canaryIdSchema).max(MAX_CANARIES * 4),
@@ -105,6 +110,8 @@ const passReceiptObject = z.strictObject({
   canaries: canariesSchema.nullish(),
   /** Which of the chain's canaries survive in text the client read (its output, or the agent's next). */
   canary_check: canaryCheckSchema.nullish(),
+  /** The tool names the agent's context offered when this pass's output was used (docs/markers.md). */
+  context_tools: contextToolsSchema.nullish(),
 });
 const receiptShape = passReceiptObject.shape;
 export type PassReceiptField = keyof typeof receiptShape;
@@ -267,6 +274,12 @@ export const passWireSchema = z
       .max(1)
       .nullable()
       .describe("the share of the canaries planted by this pass that survive; null with canaries_surviving"),
+    context_tools: z
+      .array(z.string())
+      .nullable()
+      .describe(
+        "the receipt's context_tools: the tools the agent's context offered (docs/markers.md); null when not sent",
+      ),
   })
   .meta({ id: "Pass" });
 export type PassWire = z.infer<typeof passWireSchema>;
@@ -384,6 +397,8 @@ const QUICK_CHECKS: { readonly [K in PassReceiptField]-?: QuickCheck<NonNullable
   canaries: (v) => (isCanaryList(v) ? v.map((c) => ({ id: c.id, kind: c.kind, text: c.text })) : REFUSED),
   canary_check: (v) =>
     isCanaryCheck(v) ? { surviving: [...v.surviving], checked_text_bytes: v.checked_text_bytes } : REFUSED,
+  context_tools: (v) =>
+    Array.isArray(v) && v.length <= 64 && v.every((t) => shortText(t, 1, 128)) ? [...(v as string[])] : REFUSED,
 };
 const QUICK_FIELDS = PASS_RECEIPT_FIELDS.map(
   (field) => [field, QUICK_CHECKS[field] as QuickCheck<unknown>, ABSENT.has(field), ABSENT.get(field)] as const,

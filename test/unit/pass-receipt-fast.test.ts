@@ -155,6 +155,25 @@ const fields = {
       fc.constant({ surviving: [], checked_text_bytes: 1, extra: 1 }),
     ),
   ),
+  context_tools: maybe(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(["floorline_retrieve", "bash"], []) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          Array.from({ length: 65 }, (_, i) => `t${i}`),
+          Array.from({ length: 64 }, (_, i) => `t${i}`),
+          ["x".repeat(129)],
+          ["x".repeat(128)],
+          "bash",
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.array(fc.oneof(fc.constant("read_file"), awkwardText, fc.constant(1)), { maxLength: 4 }),
+      },
+    ),
+  ),
   extra: maybe(fc.jsonValue({ maxDepth: 1 })),
 };
 const receipts = fc.record(fields, { requiredKeys: [] });

@@ -1,7 +1,8 @@
 // The CCR store's budget and expiry: sweeps expired entries and evicts the least recently
 // retrieved until the store fits CCR_MAX_BYTES, leaving tombstones.
 import "server-only";
-import { type EvictionReason, recordEvictions } from "@/lib/observability/metrics";
+import { type EvictionReason, recordEvictions, recordIntegrityFindings } from "@/lib/observability/metrics";
+import { recordGoneMarkerFindings } from "../marker-findings";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../index";
 import { col, onlyRow, queryRows } from "../../sql";
@@ -167,5 +168,19 @@ export async function tombstone(
       status === "evicted" ? { evictions: count, evicted_bytes: bytes } : { expiries: count, expired_bytes: bytes },
     );
   }
+  // Chains still pointing at an original of the agents' namespace get a marker_expired finding.
+  const reasonOf = new Map(rows.map((r) => [idOf(r), r.reason]));
+  const markerKinds = await recordGoneMarkerFindings(
+    tx,
+    gone
+      .filter((r) => r.tenant === "")
+      .map((r) => ({
+        hash: r.hash,
+        status,
+        gone_at: must(goneAt.get(idOf(r))),
+        reason: reasonOf.get(idOf(r)) ?? null,
+      })),
+  );
+  recordIntegrityFindings(markerKinds);
   return gone;
 }

@@ -36,6 +36,8 @@ import {
   altStartsWith,
 } from "./shared";
 import { tombstone } from "./eviction";
+import { recordGoneMarkerFindings } from "../marker-findings";
+import { recordIntegrityFindings } from "@/lib/observability/metrics";
 import { cachedOriginalFor, rememberOriginal } from "@/lib/originals/content-cache";
 
 const MAX_CANDIDATES = 10;
@@ -312,6 +314,13 @@ async function retrieve(
       status = "expired";
     }
     const gone = status as "evicted" | "expired";
+    // An agent asks for an original that has gone: the passes whose markers named it point
+    // nowhere (one just marked expired above was judged by tombstone already).
+    if (tenant === DEFAULT_TENANT && row.status !== "live") {
+      recordIntegrityFindings(
+        await recordGoneMarkerFindings(tx, [{ hash, status: gone, gone_at: must(goneAt), reason, at: now }]),
+      );
+    }
     await countMiss(tx, now, gone);
     return missError(gone, parsed.key, {
       hash,

@@ -1,0 +1,310 @@
+// Marker integrity findings (docs/markers.md), recorded where they become known: at the ingest
+// of a pass whose content carries markers (or whose input is a retrieved original), when an
+// original a chain still points at expires or is evicted, and when an agent asks for such an
+// original. Every lookup goes through an index by hash (originals' key and prefix indexes,
+// pass_markers_original_idx); the findings go with their pass.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { col, queryRows } from "../sql";
+import type { Executor } from "../types";
+import { getReadDb } from "../index";
+import { recordEvents, type OutboxEvent } from "./webhooks";
+import type { IntegrityFinding } from "@/lib/chains/integrity";
+import {
+  ACTIVE_CHAIN_WINDOW_MS,
+  goneDetail,
+  judgeMarkers,
+  MARKER_FINDING_KINDS,
+  type MarkerFindingKind,
+  type MarkerJudgement,
+  type MarkerOriginal,
+  recompressedDetail,
+} from "@/lib/markers/findings";
+
+/** One inserted pass as its marker findings need it. */
+export interface MarkedPassRow {
+  chain_id: string;
+  pass_id: string;
+  pass_number: number;
+  content_class: string;
+  /** The markers its content carries (lib/measure/markers.ts findMarkers), distinct. */
+  markers: readonly string[];
+  /** Its input hash when it is a SHA-256 (lower case): a retrieved original compressed again. */
+  input_hash: string | null;
+  context_tools: readonly string[] | null;
+}
+
+interface FindingRow extends MarkerJudgement {
+  chain_id: string;
+  pass_id: string;
+  pass_number: number;
+  content_class: string;
+}
+
+// A marker the original's text itself carries: the two forms lib/measure/markers.ts reads.
+const NESTED_MARKER = String.raw`hash=[0-9a-fA-F]{12,64}([^0-9a-fA-F]|$)|<<ccr:[0-9a-fA-F]{12,64}>>`;
+
+/** What a marker lookup answers per key: up to two originals (two: the key is ambiguous). */
+const LOOKUP_ROW = {
+  key: col.text,
+  part: col.oneOf(["marker", "input"] as const),
+  hash: col.text,
+  status: col.text,
+  gone_at: col.date.nullable(),
+  gone_reason: col.text.nullable(),
+  expired: col.bool,
+  nested: col.bool,
+  retrieval_count: col.int,
+  chain_id: col.text.nullable(),
+};
+
+/**
+ * Judges the markers and inputs of passes this ingest inserted and records the findings (with
+ * their webhook events) and the passes' markers that named an original. `heldInBatch` says
+ * whether a marker names an original this same batch is about to store (`cache_original`).
+ * One lookup and one insert for the batch; nothing at all for passes without markers or a
+ * SHA-256 input. Answers the kinds the outbox took, for the metrics once committed.
+ */
+export async function recordIngestMarkerFindings(
+  tx: Executor,
+  rows: readonly MarkedPassRow[],
+  heldInBatch: (marker: string) => boolean = () => false,
+): Promise<MarkerFindingKind[]> {
+  const keys = [...new Set(rows.flatMap((r) => r.markers))];
+  const inputs = [...new Set(rows.flatMap((r) => (r.input_hash ? [r.input_hash] : [])))];
+  if (keys.length === 0 && inputs.length === 0) return [];
+  const parts = [
+    ...keys.map(
+      (k) => sql`(select ${k}::text as key, 'marker' as part, hash, status, gone_at, gone_reason,
+          (status = 'live' and expires_at is not null and expires_at <= now()) as expired,
+          coalesce(original ~ ${NESTED_MARKER}, false) as nested, retrieval_count, chain_id
+        from originals
+        where tenant = '' and ((hash ~>=~ ${k} and hash ~<~ ${`${k}g`}) or (alt_hash is not null and alt_hash ~>=~ ${k} and alt_hash ~<~ ${`${k}g`}))
+        limit 2)`,
+    ),
+    ...(inputs.length === 0
+      ? []
+      : [
+          sql`(select hash as key, 'input' as part, hash, status, gone_at, gone_reason, false as expired, false as nested,
+              retrieval_count, chain_id
+            from originals
+            where tenant = '' and retrieval_count > 0
+              and hash in (select json_array_elements_text(${JSON.stringify(inputs)}::json)))`,
+        ]),
+  ];
+  const found = await queryRows(tx, sql.join(parts, sql` union all `), LOOKUP_ROW);
+  const byMarker = new Map<string, (typeof found)[number][]>();
+  const retrieved = new Map<string, (typeof found)[number]>();
+  for (const f of found) {
+    if (f.part === "input") retrieved.set(f.key, f);
+    else byMarker.set(f.key, [...(byMarker.get(f.key) ?? []), f]);
+  }
+  const originalOf = (marker: string): MarkerOriginal => {
+    const hits = byMarker.get(marker) ?? [];
+    const [o, other] = hits;
+    if (!o) return heldInBatch(marker) ? { state: "held" } : { state: "none" };
+    if (other) return { state: "ambiguous" };
+    if (o.status !== "live" || o.expired) {
+      return {
+        state: "gone",
+        hash: o.hash,
+        status: o.status === "evicted" ? "evicted" : "expired",
+        gone_at: o.gone_at ?? new Date(),
+        reason: o.gone_reason ?? (o.expired ? "its time to live ran out" : null),
+      };
+    }
+    return { state: "live", hash: o.hash, nested: o.nested };
+  };
+  const findings: FindingRow[] = [];
+  const links: { chain_id: string; pass_id: string; pass_number: number; marker: string; original_hash: string }[] = [];
+  for (const r of rows) {
+    const at = { chain_id: r.chain_id, pass_id: r.pass_id, pass_number: r.pass_number, content_class: r.content_class };
+    for (const j of judgeMarkers(r, originalOf)) findings.push({ ...at, ...j });
+    for (const marker of r.markers) {
+      const o = originalOf(marker);
+      if (o.state === "live" || o.state === "gone") links.push({ ...at, marker, original_hash: o.hash });
+    }
+    const input = r.input_hash ? retrieved.get(r.input_hash) : undefined;
+    // An original cached from this chain's own output is the chain going on, not a retrieve's answer.
+    if (input && input.chain_id !== r.chain_id) {
+      findings.push({
+        ...at,
+        kind: "retrieve_recompressed",
+        hash: input.hash,
+        detail: recompressedDetail(input.hash, input.retrieval_count),
+      });
+    }
+  }
+  return insertFindings(tx, findings, links);
+}
+
+/**
+ * An original went (expired, evicted or deleted: db/queries/originals/eviction.ts `tombstone`),
+ * or an agent asked for one that had gone: each pass whose markers named it, of a chain active
+ * within ACTIVE_CHAIN_WINDOW_MS before `at` (the time it went, or the ask), gets a
+ * `marker_expired` finding. At most MAX_GONE_FINDINGS per call, through pass_markers_original_idx.
+ */
+export async function recordGoneMarkerFindings(
+  tx: Executor,
+  gone: readonly { hash: string; status: "evicted" | "expired"; gone_at: Date; reason: string | null; at?: Date }[],
+): Promise<MarkerFindingKind[]> {
+  if (gone.length === 0) return [];
+  const given = gone.map((g) => ({
+    hash: g.hash,
+    since: new Date((g.at ?? g.gone_at).getTime() - ACTIVE_CHAIN_WINDOW_MS).toISOString(),
+  }));
+  const hits = await queryRows(
+    tx,
+    sql`select m.chain_id, m.pass_id, m.pass_number, m.marker, m.original_hash, p.content_class
+        from json_to_recordset(${JSON.stringify(given)}::json) as g(hash text, since timestamptz)
+        join pass_markers m on m.original_hash = g.hash
+        join passes p on p.chain_id = m.chain_id and p.pass_id = m.pass_id
+        left join chains c on c.chain_id = m.chain_id
+        where greatest(c.last_activity_at, p.received_at) >= g.since
+        limit ${MAX_GONE_FINDINGS}`,
+    {
+      chain_id: col.text,
+      pass_id: col.text,
+      pass_number: col.int,
+      marker: col.text,
+      original_hash: col.text,
+      content_class: col.text,
+    },
+  );
+  if (hits.length === 0) return [];
+  const byHash = new Map(gone.map((g) => [g.hash, g]));
+  const findings = hits.flatMap((h): FindingRow[] => {
+    const g = byHash.get(h.original_hash);
+    if (!g) return [];
+    return [
+      {
+        chain_id: h.chain_id,
+        pass_id: h.pass_id,
+        pass_number: h.pass_number,
+        content_class: h.content_class,
+        kind: "marker_expired",
+        hash: h.marker,
+        detail: goneDetail(h.marker, { hash: g.hash, status: g.status, gone_at: g.gone_at, reason: g.reason }),
+      },
+    ];
+  });
+  const kinds = await insertFindings(tx, findings, []);
+  // The chains summarised already count them now; one not yet summarised counts them when it is.
+  await refreshMarkerFindingCounts(tx, [...new Set(findings.map((f) => f.chain_id))]);
+  return kinds;
+}
+
+const MAX_GONE_FINDINGS = 1_000;
+
+async function insertFindings(
+  tx: Executor,
+  findings: readonly FindingRow[],
+  links: readonly { chain_id: string; pass_id: string; pass_number: number; marker: string; original_hash: string }[],
+): Promise<MarkerFindingKind[]> {
+  if (findings.length === 0 && links.length === 0) return [];
+  const now = new Date().toISOString();
+  const inserted = await queryRows(
+    tx,
+    sql`with linked as (
+          insert into pass_markers (chain_id, pass_id, pass_number, marker, original_hash, created_at)
+          select chain_id, pass_id, pass_number, marker, original_hash, ${now}::timestamptz
+          from json_to_recordset(${JSON.stringify(links)}::json)
+            as l(chain_id text, pass_id text, pass_number bigint, marker text, original_hash text)
+          on conflict do nothing
+          returning 1
+        ),
+        found as (
+          insert into marker_findings (chain_id, pass_id, pass_number, kind, hash, detail, found_at)
+          select chain_id, pass_id, pass_number, kind, hash, detail, ${now}::timestamptz
+          from json_to_recordset(${JSON.stringify(findings.map(({ content_class: _, ...f }) => f))}::json)
+            as f(chain_id text, pass_id text, pass_number bigint, kind text, hash text, detail text)
+          on conflict do nothing
+          returning chain_id, pass_id, kind, hash
+        )
+        select chain_id, pass_id, kind, hash from found`,
+    { chain_id: col.text, pass_id: col.text, kind: col.oneOf(MARKER_FINDING_KINDS), hash: col.text },
+  );
+  if (inserted.length === 0) return [];
+  const key = (f: { chain_id: string; pass_id: string; kind: string; hash: string }) =>
+    JSON.stringify([f.chain_id, f.pass_id, f.kind, f.hash]);
+  const fresh = new Set(inserted.map(key));
+  const events: OutboxEvent[] = findings
+    .filter((f) => fresh.has(key(f)))
+    .map((f) => ({
+      type: "chain.integrity_finding",
+      dedupeKey: JSON.stringify(["chain.integrity_finding", f.chain_id, f.kind, f.pass_id, f.pass_number, f.hash]),
+      data: {
+        chain_id: f.chain_id,
+        content_class: f.content_class,
+        pass_id: f.pass_id,
+        pass_number: f.pass_number,
+        kind: f.kind,
+        hash: f.hash,
+        detail: f.detail,
+      },
+    }));
+  await recordEvents(tx, events);
+  // Counted as the findings are, whether or not a webhook wants them.
+  return inserted.map((f) => f.kind);
+}
+
+/**
+ * Sets the summaries' marker_finding_count of these chains from their findings (the summariser
+ * calls it for the chains it folds: findings found at ingest precede their chain's summary).
+ */
+export async function refreshMarkerFindingCounts(tx: Executor, chainIds: readonly string[]): Promise<void> {
+  if (chainIds.length === 0) return;
+  await tx.execute(sql`
+    update chains c set marker_finding_count = f.n
+    from (
+      select chain_id, count(*)::int as n from marker_findings
+      where chain_id in (select json_array_elements_text(${JSON.stringify(chainIds)}::json))
+      group by chain_id
+    ) as f
+    where c.chain_id = f.chain_id and c.marker_finding_count <> f.n`);
+}
+
+/** The chain page shows at most this many marker findings (the count says how many there are). */
+const CHAIN_FINDINGS_LIMIT = 500;
+
+/** A chain's marker findings in chain order, as the wire's integrity findings (with the hash). */
+export async function getMarkerFindings(chainId: string, executor?: Executor): Promise<IntegrityFinding[]> {
+  const rows = await queryRows(
+    executor ?? (await getReadDb()),
+    sql`select pass_id, pass_number, kind, hash, detail from marker_findings
+        where chain_id = ${chainId} order by pass_number, id limit ${CHAIN_FINDINGS_LIMIT}`,
+    {
+      pass_id: col.text,
+      pass_number: col.int,
+      kind: col.oneOf(MARKER_FINDING_KINDS),
+      hash: col.text,
+      detail: col.text,
+    },
+  );
+  return rows;
+}
+
+export interface MarkerFindingCounts {
+  /** Findings found in the range, by kind (every kind, zero included). */
+  by_kind: Record<MarkerFindingKind, number>;
+  /** Chains with a finding found in the range. */
+  chains: number;
+}
+
+/** The overview's marker findings: found since `since` (all time when null), through marker_findings_found_idx. */
+export async function getMarkerFindingCounts(since: Date | null): Promise<MarkerFindingCounts> {
+  const rows = await queryRows(
+    await getReadDb(),
+    sql`select kind, count(*)::int as n, count(distinct chain_id)::int as chains,
+          (select count(distinct chain_id) from marker_findings
+            where ${since ? sql`found_at >= ${since.toISOString()}::timestamptz` : sql`true`})::int as all_chains
+        from marker_findings
+        where ${since ? sql`found_at >= ${since.toISOString()}::timestamptz` : sql`true`}
+        group by kind`,
+    { kind: col.text, n: col.int, chains: col.int, all_chains: col.int },
+  );
+  const by_kind = Object.fromEntries(MARKER_FINDING_KINDS.map((k) => [k, 0])) as Record<MarkerFindingKind, number>;
+  for (const r of rows)
+    if ((MARKER_FINDING_KINDS as readonly string[]).includes(r.kind)) by_kind[r.kind as MarkerFindingKind] = r.n;
+  return { by_kind, chains: rows[0]?.all_chains ?? 0 };
+}
