@@ -48,7 +48,7 @@ export const FLOOR_POINT_WORDS: Record<FloorPoint, { at: string; after: string; 
     at: "collapsed at",
     after: "",
     mark: "collapse",
-    meaning: "collapse point: the first floor reached, and content went past a floor",
+    meaning: "the first floor reached, and content went past a floor after it",
   },
   unanswered: {
     at: "floor reached at",

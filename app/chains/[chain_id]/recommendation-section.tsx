@@ -12,13 +12,19 @@ function failureCause(failure: number, summary: ChainSummaryWire, boundaries: re
   const boundary = boundaries.find(
     (b) => b.pass_number === failure && (b.strategy === "restore" || b.strategy === "accept_loss"),
   );
-  if (boundary)
-    return boundary.strategy === "restore"
+  const answer = boundary
+    ? boundary.strategy === "restore"
       ? "its agent restored an earlier pass there"
-      : "its agent accepted the loss there";
+      : "its agent accepted the loss there"
+    : null;
   const floor = summary.collapse_point;
-  if (floor !== null && floor.pass_number <= failure) return "its content was unparseable or failed its schema there";
-  return "the server's check of its content found it unparseable or failing its schema there, where the agent's claims reached no floor";
+  if (floor?.pass_number === failure && floor.verdict === "FLOOR_BREACH_DETECTED") {
+    return `its content was unparseable or failed its schema there${answer ? `, and ${answer}` : ""}`;
+  }
+  if (answer) return answer;
+  return floor === null
+    ? "the server's check of its content found it unparseable or failing its schema there, where the agent's claims reached no floor"
+    : "the server's check of its content found it unparseable or failing its schema there";
 }
 
 /** For a chain that failed: which of its class's recommended floors would have caught it, and where. */
