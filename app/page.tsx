@@ -19,6 +19,8 @@ import { overviewParamsSchema } from "./search-params";
 import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { LineageFigure } from "@/components/overview/lineage-figure";
+import { CanaryFigure } from "@/components/overview/canary-figure";
+import { countCanaryRetention } from "@/db/queries/canaries";
 import { countSuccessorsThatHitAWall } from "@/db/queries/trace-lineage";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
 import { RecentCollapses } from "@/components/overview/recent-collapses";
@@ -91,11 +93,16 @@ async function RetentionNote({ now }: { now: Date }) {
 async function FiguresSection({ since, range }: { since: Date | null; range: RangeKey }) {
   // "All time" with nothing recorded yet has no start: count everything, which is nothing.
   const from = range === "all" ? null : since;
-  const [figures, walls] = await Promise.all([getOverviewFigures(from), countSuccessorsThatHitAWall(from)]);
+  const [figures, walls, canaries] = await Promise.all([
+    getOverviewFigures(from),
+    countSuccessorsThatHitAWall(from),
+    countCanaryRetention(from),
+  ]);
   return (
     <>
       <Figures figures={figures} range={range}>
         <LineageFigure count={walls} />
+        {canaries.chains > 0 ? <CanaryFigure counts={canaries} /> : null}
       </Figures>
       {figures.chains === 0 ? (
         <p className="panel empty" data-testid="overview-empty">

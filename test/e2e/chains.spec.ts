@@ -99,11 +99,15 @@ test.describe("chains list", () => {
         "demo-healthy-orders",
         "demo-content-check",
         "demo-claimed-density",
+        // An opaque compaction's receipts claim no measurement: density 1.
+        "demo-opaque-canaries",
       ]);
     await page.getByTestId("filter-order").selectOption({ label: "highest first" });
     await page.getByTestId("filter-apply").click();
     await expect(page).toHaveURL(/order=desc/);
-    await expect.poll(async () => (await chainIds(page))[0]).toBe("demo-claimed-density");
+    await expect
+      .poll(async () => (await chainIds(page)).slice(0, 2))
+      .toEqual(["demo-opaque-canaries", "demo-claimed-density"]);
 
     // A new sort starts in its own natural order: smallest size first.
     await page.getByTestId("filter-sort").selectOption("min_size");
@@ -118,6 +122,7 @@ test.describe("chains list", () => {
         "demo-encoding-degradation",
         "demo-broken-receipts",
         "demo-schema-truncation",
+        "demo-opaque-canaries",
         "demo-content-check",
         "demo-healthy-orders",
       ]);
@@ -303,4 +308,15 @@ test.describe("chain page", () => {
       page.getByRole("navigation", { name: "Chain views" }).getByRole("link", { name: "Admissible action space" }),
     ).toHaveAttribute("href", "/chains/demo-healthy-orders/action-space");
   });
+});
+
+test("an opaque compactor's chain draws its canary line beside size and density", async ({ page }) => {
+  await page.goto("/chains/demo-opaque-canaries");
+  const chart = page.getByTestId("canary-chart");
+  await expect(chart.locator(".recharts-line-curve")).toHaveCount(1);
+  await expect(chart).toHaveAttribute("data-points", "3");
+  await expect(page.getByRole("heading", { name: "Canaries surviving over passes" })).toBeVisible();
+  const data = page.getByTestId("canary-chart-data");
+  await data.locator("summary").click();
+  await expect(data.locator("tbody tr")).toHaveText([/^1\s*3\s*4\s*75%$/, /^2\s*1\s*4\s*25%$/, /^3\s*0\s*4\s*0%$/]);
 });

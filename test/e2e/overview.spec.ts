@@ -70,6 +70,10 @@ test("the overview shows the headline figures, collapse rates per class and the 
     expect(listed.items.map((c) => c.chain_id).sort(), key).toEqual(demo);
     expect(shown, key).toBeGreaterThanOrEqual(demo.length);
   }
+  // The demo's opaque compactor lost every canary it was given (docs/canaries.md).
+  const canaries = page.getByTestId("figure-canaries");
+  await expect(canaries).toHaveClass(/\balert\b/);
+  await expect(page.getByTestId("figure-canaries-split")).toContainText(/[1-9][0-9,]* all lost/);
   // The save reads as one: in the safe colour, not the alarm of a collapse.
   await expect(page.getByTestId("figure-chains_guarded")).toHaveClass(/\bsaved\b/);
   await expect(page.getByTestId("figure-chains_collapsed")).toHaveClass(/\balert\b/);
