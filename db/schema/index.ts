@@ -12,3 +12,4 @@ export * from "./chain-sources";
 export * from "./remeasurements";
 export * from "./markers";
 export * from "./chain-facts";
+export * from "./refused-receipts";
