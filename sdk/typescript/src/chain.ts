@@ -219,6 +219,11 @@ export class Chain {
     optionalObject("plantCanaries", "options", options);
     const count = optionalCount("plantCanaries", "count", options.count) ?? 4;
     const seed = options.seed === undefined ? this.id : requireString("plantCanaries", "seed", options.seed);
+    // A sentence in base64 would corrupt it; the decoded text is where facts go.
+    if (this.policy.format === "base64")
+      throw new RangeError(
+        "plantCanaries: this class's content is base64; plant into the decoded text and encode it again",
+      );
     if (this.planted.length + count > MAX_CANARIES)
       throw new RangeError(
         `plantCanaries: a chain carries at most ${MAX_CANARIES} canaries; ${this.planted.length} are planted, ${count} more asked`,

@@ -24,6 +24,11 @@ describe("canaries on a chain", () => {
       sdk.plantCanaries(planted, { count: 2, seed: "canary-chain", start: 4 }).canaries,
     );
     expect(() => c.plantCanaries(LOG, { count: 11 })).toThrow(/at most 16/);
+    const blobs = new sdk.Floorline({
+      policies: { blob: { ...loose, format: "base64" } },
+      flushOnExit: false,
+    }).chain("b", { contentClass: "blob" });
+    expect(() => blobs.plantCanaries("aGVsbG8=")).toThrow(/base64/);
   });
 
   it("ride on the next receipt, and every receipt after carries the check of its output", () => {

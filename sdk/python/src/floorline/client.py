@@ -81,6 +81,9 @@ class Chain:
         optional_count("plant_canaries", "count", count)
         if seed is not None:
             require_str("plant_canaries", "seed", seed)
+        # A sentence in base64 would corrupt it; the decoded text is where facts go.
+        if self.policy.format == "base64":
+            raise ValueError("plant_canaries: this class's content is base64; plant into the decoded text and encode it again")
         with self._lock:
             if len(self._canaries) + count > MAX_CANARIES:
                 raise ValueError(f"plant_canaries: a chain carries at most {MAX_CANARIES} canaries; {len(self._canaries)} are planted, {count} more asked")
