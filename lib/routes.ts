@@ -36,6 +36,14 @@ export function actionSpaceHref(chainId: string): string {
   return `/chains/${segment(chainId)}/action-space`;
 }
 
+/** A chain's facts ledger (docs/facts.md): filtered by fate, searched, paged by rank. */
+export function chainFactsHref(
+  chainId: string,
+  query: { fate?: string; q?: string; after?: number; before?: number } = {},
+): string {
+  return hrefWith(`/chains/${segment(chainId)}/facts`, query);
+}
+
 export function originalHref(hash: string): string {
   return `/originals/${segment(hash)}`;
 }

@@ -18,6 +18,7 @@ type Params = Record<string, string>;
 const SUBJECTS: Record<PageWithParams, (params: Params) => Promise<boolean>> = {
   "/chains/{chain_id}": (p) => chainExists(decodeSegment(p.chain_id ?? "")),
   "/chains/{chain_id}/action-space": (p) => chainHasActionSpace(decodeSegment(p.chain_id ?? "")),
+  "/chains/{chain_id}/facts": (p) => chainExists(decodeSegment(p.chain_id ?? "")),
   "/originals/{hash}": (p) => originalKeyExists(p.hash ?? ""),
   "/traces/{trace_id}": (p) => traceExists(decodeSegment(p.trace_id ?? "")),
 };

@@ -17,6 +17,7 @@ import type { ColumnNames } from "../types";
 import { requestSummaries } from "./summaries";
 import { loadMeasureInputs, readableOriginals } from "./measure-context";
 import { fillCanarySurvival } from "./canaries";
+import { chainsWithLedger, foldFactLedgers, type LedgerPass } from "./fact-ledger";
 import { type MarkedPassRow, recordIngestMarkerFindings } from "../queries/marker-findings";
 import { findMarkers } from "@/lib/measure/markers";
 import { MAX_MARKERS_PER_PASS } from "@/lib/markers/findings";
@@ -249,6 +250,8 @@ async function storePasses(
       // The originals CCR markers name, by the marker's key (null: none, or several); filled
       // when a measurement first asks, so content without markers is measured once.
       const markerTexts = new Map<string, string | null>();
+      // Each measured receipt's facts, by key, for its chain's facts ledger (db/ingest/fact-ledger.ts).
+      const ledgerPasses = new Map<string, LedgerPass>();
       // The markers each judged receipt's content carries, by key: for the marker findings.
       const markersOf = new Map<string, string[]>();
       const policyOf = (r: PassReceipt) => {
@@ -261,12 +264,18 @@ async function storePasses(
       /** Each receipt's content measured against its chain's source, where both are known. */
       const measureBatch = async (batch: readonly BatchEntry<PassReceipt>[]) => {
         const measured = new Map<number, MeasuredContent>();
+        // A chain with a ledger needs only each fact's state; one without, the list to make it.
+        const withLedger = await chainsWithLedger(
+          tx,
+          batch.flatMap(({ item: r }) => (inputs.sourceOf(r.chain_id) === undefined ? [] : [r.chain_id])),
+        );
         const tasks = batch.flatMap(({ item: r }, i) => {
           const source = inputs.sourceOf(r.chain_id);
           const content = r.content ?? namedContent(r);
           if (source === undefined || content == null) return [];
           const { format, required_fields } = policyOf(r);
-          return [{ i, task: { content, source, format, requiredFields: required_fields } }];
+          const facts = withLedger.has(r.chain_id) ? ("states" as const) : ("list" as const);
+          return [{ i, task: { content, source, format, requiredFields: required_fields, facts } }];
         });
         let asking = tasks;
         // Twice at most: the second time for the contents whose markers name an original the
@@ -277,6 +286,9 @@ async function storePasses(
           await forEachLimited(asking, measureConcurrency(), async ({ i, task }) => {
             const result = await measureForIngest({ ...task, originals: markerTexts });
             measured.set(i, result === "failed" ? result : result.measurement);
+            const r = (batch[i] as BatchEntry<PassReceipt>).item;
+            if (result === "failed" || !result.facts) ledgerPasses.delete(key(r));
+            else ledgerPasses.set(key(r), { chainId: r.chain_id, passNumber: r.pass_number, facts: result.facts });
             if (result !== "failed" && round === 0 && result.unknownMarkers.length > 0)
               named.set(i, result.unknownMarkers);
           });
@@ -393,6 +405,11 @@ async function storePasses(
           return [{ chain_id, pass_id, pass_number, content_class, markers, input_hash: input, context_tools }];
         }),
         heldBy(receipts),
+      );
+      // Only passes this batch stored: a resent receipt was folded when it was first stored.
+      await foldFactLedgers(
+        tx,
+        insertedRows.flatMap((row) => ledgerPasses.get(keyOf(row.chain_id, row.pass_id)) ?? []),
       );
       return { stored, insertedRows, markerKinds };
     }),

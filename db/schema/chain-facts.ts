@@ -1,10 +1,7 @@
 import { doublePrecision, foreignKey, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { safeBigint, timestampMs } from "./columns";
 import { chainSources } from "./chain-sources";
-
-/** A fact's fate at the chain's latest pass folded (docs/facts.md). */
-export const FACT_FATES = ["retained", "lost", "restored", "recoverable"] as const;
-export type FactFate = (typeof FACT_FATES)[number];
+import type { FactFate } from "@/lib/schemas/facts";
 
 /**
  * A chain's facts ledger (docs/facts.md): which facts of its source it keeps (their digest, so

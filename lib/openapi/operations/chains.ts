@@ -6,6 +6,7 @@ import {
   chainSummarySchema,
 } from "../../schemas/chains";
 import { listOf } from "../../schemas/common";
+import { chainFactPageSchema, chainFactQuerySchema } from "../../schemas/facts";
 import type { Operations } from "./spec";
 
 export const CHAINS_OPERATIONS = {
@@ -35,6 +36,17 @@ export const CHAINS_OPERATIONS = {
         200: { description: "An event stream.", media: { "text/event-stream": { schema: { type: "string" } } } },
       },
       errors: [404, 429],
+    },
+  },
+  "/api/v1/chains/{chain_id}/facts": {
+    GET: {
+      summary: "The fate of each fact of a chain's source (the facts ledger)",
+      description:
+        "Facts by salience, at most the 10,000 heaviest of the source, each with the pass where it was first lost, the pass that brought it back, and the marker whose original states it while the latest pass does not. `fate` filters by the fate at the latest pass folded; `q` finds a piece of the fact's text (any case). Empty for a chain none of whose passes was measured against a source.",
+      tag: "Chains",
+      query: chainFactQuerySchema,
+      responses: { 200: { description: "A page of facts.", schema: chainFactPageSchema } },
+      errors: [404],
     },
   },
   "/api/v1/exports/chains": {
