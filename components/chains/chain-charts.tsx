@@ -4,6 +4,8 @@ import type { FloorPoint } from "@/lib/chains/outcome";
 import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/components/charts/pass-metric-chart";
 import { CanaryChart } from "@/components/charts/canary-chart";
 import type { CanaryPoint } from "@/lib/canaries/survival";
+import { FactsChart } from "@/components/charts/facts-chart";
+import type { FactPoint } from "@/lib/facts/series";
 import { ChartLegend } from "./chart-legend";
 
 export interface ChainChartsProps {
@@ -15,6 +17,8 @@ export interface ChainChartsProps {
   candidate?: CandidateOverlay | null;
   /** The canary line (docs/canaries.md), for a chain with canaries; its class's floor, if any. */
   canaries?: { points: CanaryPoint[]; floor: number | null };
+  /** The facts-surviving line (docs/facts.md), for a chain whose passes were measured against its source. */
+  facts?: FactPoint[];
 }
 
 /** Both curves of a chain, one above the other on the same pass-number axis. */
@@ -26,6 +30,7 @@ export function ChainCharts({
   selectedPassId,
   candidate,
   canaries,
+  facts,
 }: ChainChartsProps) {
   const common = {
     points: series.points,
@@ -50,6 +55,18 @@ export function ChainCharts({
         <span className="muted">0 to 1</span>
       </div>
       <PassMetricChart metric="density" {...common} />
+      {facts && facts.length > 0 ? (
+        <>
+          <div className="chart-head">
+            <h2>Facts surviving over passes</h2>
+            <span className="muted">share of the source&apos;s facts each measured pass states</span>
+          </div>
+          <FactsChart
+            points={facts}
+            domain={[series.points[0]?.pass_number ?? 0, series.points.at(-1)?.pass_number ?? 1]}
+          />
+        </>
+      ) : null}
       {canaries && canaries.points.length > 0 ? (
         <>
           <div className="chart-head">

@@ -2,6 +2,7 @@ import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { floorPointOf } from "@/lib/chains/outcome";
 import { getChainSeries } from "@/db/queries/chain-series";
 import { getCanarySeries } from "@/db/queries/canaries";
+import { getFactSeries } from "@/db/queries/chain-facts";
 import { getPolicy } from "@/db/queries/policies";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
@@ -12,9 +13,10 @@ export async function ChartsSection(props: {
   boundaries: BoundaryWire[];
   selectedPassId: string | null;
 }) {
-  const [series, canaryPoints] = await Promise.all([
+  const [series, canaryPoints, factPoints] = await Promise.all([
     getChainSeries(props.chainId, props.boundaries, props.summary),
     getCanarySeries(props.chainId),
+    getFactSeries(props.chainId),
   ]);
   // The class's canary floor, read only for a chain whose survival is known.
   const canaryFloor =
@@ -27,6 +29,7 @@ export async function ChartsSection(props: {
       boundaries={props.boundaries}
       selectedPassId={props.selectedPassId}
       canaries={{ points: canaryPoints, floor: canaryFloor }}
+      facts={factPoints}
     />
   );
 }
