@@ -5,6 +5,7 @@ import { getChainSummary } from "@/db/queries/chains";
 import { listChainBoundaries } from "@/db/queries/boundaries";
 import { decodeSegment, parseSearchParams, type RawSearchParams } from "@/lib/url-state";
 import { ChainHeader } from "@/components/chains/chain-header";
+import { ChainWaiting } from "@/components/chains/chain-waiting";
 import { ChainTabs } from "@/components/chains/chain-tabs";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { TableSkeleton } from "@/components/ui/skeleton";
@@ -13,6 +14,8 @@ import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
 import { RecommendationSection } from "./recommendation-section";
+import { RefusedReceipts, RefusedSection } from "./refused-section";
+import { listRefusedReceipts } from "@/db/queries/refused-receipts";
 import { requirePage } from "@/app/_access/page-access";
 
 export const dynamic = "force-dynamic";
@@ -29,7 +32,17 @@ export default async function ChainPage({ params, searchParams }: Props) {
   const chainId = decodeSegment((await params).chain_id);
   const query = parseSearchParams(chainPageParamsSchema, await searchParams);
   const [summary, boundaries] = await Promise.all([getChainSummary(chainId), listChainBoundaries(chainId)]);
-  if (!summary) notFound();
+  if (!summary) {
+    // No receipt of the chain was taken yet: the page waits for one, and says what was refused.
+    const refused = await listRefusedReceipts(chainId);
+    if (refused.total === 0) notFound();
+    return (
+      <>
+        <ChainWaiting />
+        <RefusedReceipts {...refused} />
+      </>
+    );
+  }
   return (
     <>
       <ChainHeader summary={summary} now={new Date()} />
@@ -50,6 +63,9 @@ export default async function ChainPage({ params, searchParams }: Props) {
       </Suspense>
       <Suspense fallback={<TableSkeleton label="Loading passes" />}>
         <PassesSection chainId={chainId} query={query} boundaries={boundaries} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <RefusedSection chainId={chainId} />
       </Suspense>
     </>
   );
