@@ -1,7 +1,7 @@
 // Demo originals that teach the CCR store: a tool output compressed hard and retrieved
 // back, the cached orders a restore boundary rolls back to, an expired and an evicted
 // entry that still answer 410, and a few misses so every counter has something to show.
-import { count } from "drizzle-orm";
+import { count, isNull } from "drizzle-orm";
 import { getDb } from "./index";
 import { originals } from "./schema";
 import { onlyRow } from "./sql";
@@ -54,7 +54,8 @@ interface RestoredContent {
  */
 export async function seedDemoOriginals(restored: readonly RestoredContent[] = []): Promise<number> {
   const db = await getDb();
-  const { n } = onlyRow(await db.select({ n: count() }).from(originals));
+  // The demo's own entries have no pass; a demo chain's client may have cached its passes' inputs already.
+  const { n } = onlyRow(await db.select({ n: count() }).from(originals).where(isNull(originals.passId)));
   if (n > 0) return 0;
   const config = getOriginalsConfig();
 

@@ -9,6 +9,8 @@ import { ApiError } from "@/lib/errors";
 import { boundaryReceiptsOf } from "@/lib/schemas/boundaries";
 import { passReceiptsOf } from "@/lib/schemas/passes";
 import { storeTrace } from "@/db/queries/traces";
+import { storeOriginal } from "@/db/queries/originals/store";
+import { storeOriginalSchema } from "@/lib/schemas/originals";
 import { parseBody } from "@/lib/http/batch";
 import { traceSubmissionSchema } from "@/lib/schemas/traces";
 import { FloorlineError, type Transport } from "@/sdk/typescript/src/index";
@@ -27,6 +29,10 @@ async function answer(method: string, path: string, body: unknown): Promise<unkn
     const { items, batch } = boundaryReceiptsOf(body);
     const { results } = await ingestBoundaries(items);
     return batch ? { results } : results[0];
+  }
+  // A client with cacheOriginals stores each pass's input (demo/nested-marker.ts).
+  if (method === "POST" && path === "/api/v1/originals") {
+    return (await storeOriginal(parseBody(body, storeOriginalSchema), { readsOriginals: true })).result;
   }
   if (method === "POST" && path === "/api/v1/traces") {
     return (await storeTrace(parseBody(body, traceSubmissionSchema))).trace;

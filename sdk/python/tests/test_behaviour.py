@@ -164,6 +164,18 @@ def test_the_same_chain_id_is_the_same_chain():
         fl.chain("again", "other")
 
 
+def test_context_tools_are_sent_when_given_and_refused_as_the_server_would():
+    chain = offline().chain("tools-1")
+    tools = ["read_file", "mcp__floorline__floorline_retrieve"]
+    sent = chain.record_pass("a b c d", "a b", semantic_density_score=0.9, context_tools=tools)
+    assert sent.receipt["context_tools"] == tools
+    assert "context_tools" not in chain.record_pass("a b", "a", semantic_density_score=0.9).receipt
+    with pytest.raises(ValueError, match="context_tools"):
+        chain.record_pass("a", "b", context_tools=["x" * 129])
+    with pytest.raises(TypeError, match="context_tools"):
+        chain.record_pass("a", "b", context_tools="bash")
+
+
 # -- markers and what they make recoverable ---------------------------------------------------
 
 

@@ -76,6 +76,12 @@ export interface RecordOptions {
    * for a compactor whose output does not show what it kept.
    */
   canaryCheck?: CanaryCheck;
+  /**
+   * The tool names the agent's context offered when this pass's output was used (at most 64 of
+   * at most 128 characters): markers sent to a context without a retrieve tool are a finding
+   * (docs/markers.md).
+   */
+  contextTools?: readonly string[];
 }
 
 /** A pass whose content cannot be read (encrypted, or applied out of sight): sizes, no measurement. */
@@ -265,6 +271,7 @@ export class Chain {
     const original =
       options.original === undefined ? undefined : requireString("recordPass", "original", options.original);
     const givenCheck = optionalCanaryCheck("recordPass", options.canaryCheck);
+    const contextTools = optionalToolNames("recordPass", options.contextTools);
     const policy = this.policy;
     const passNumber = ++this.passNumber;
     const passId =
@@ -315,6 +322,7 @@ export class Chain {
       source: this.source ?? undefined,
       canaries: canaries.canaries,
       canaryCheck: canaries.check ?? undefined,
+      contextTools,
       createdAt: this.host.now(),
     });
     this.last = { passId, output: handed, hash: receipt.current_content_hash };
@@ -504,6 +512,17 @@ function optionalCanaryCheck(where: string, check: unknown): CanaryCheck | undef
   )
     throw new TypeError(`${where}: canaryCheck must be what checkCanaries returns ({ surviving, checked_text_bytes })`);
   return given as CanaryCheck;
+}
+
+function optionalToolNames(where: string, tools: unknown): readonly string[] | undefined {
+  if (tools === undefined) return undefined;
+  if (
+    !Array.isArray(tools) ||
+    tools.length > 64 ||
+    !tools.every((t) => typeof t === "string" && t.length >= 1 && t.length <= 128)
+  )
+    throw new TypeError(`${where}: contextTools must be at most 64 tool names of 1 to 128 characters`);
+  return tools;
 }
 
 function relaxed(policy: Policy): Record<string, unknown> {

@@ -36,6 +36,8 @@ export interface PassReceipt extends CompressionPass {
   canaries?: Canary[];
   /** Which of the chain's canaries survive in this pass's output (or in text checked in its place). */
   canary_check?: { surviving: string[]; checked_text_bytes: number };
+  /** The tools the agent's context offered when this pass's output was used (docs/markers.md). */
+  context_tools?: string[];
 }
 
 export interface ReceiptInput {
@@ -57,6 +59,7 @@ export interface ReceiptInput {
   source?: string;
   canaries?: Canary[];
   canaryCheck?: CanaryCheck;
+  contextTools?: readonly string[];
   createdAt: Date;
 }
 
@@ -89,6 +92,7 @@ export function buildReceipt(r: ReceiptInput): { receipt: PassReceipt; manifest:
       surviving: [...r.canaryCheck.surviving],
       checked_text_bytes: r.canaryCheck.checked_text_bytes,
     };
+  if (r.contextTools) receipt.context_tools = [...r.contextTools];
   if (r.sendContent) {
     receipt.content = r.output;
     // The server measures a chain's passes against the source its first pass states.

@@ -39,6 +39,17 @@ describe("recordPass", () => {
     expect(b.receipt.manifest_digest).toBe(expected.manifest_digest);
   });
 
+  it("sends the context's tools when given (docs/markers.md), and refuses what the server would", () => {
+    const chain = new sdk.Floorline({ policies: { notes: loose } }).chain("c-tools", { contentClass: "notes" });
+    const tools = ["read_file", "mcp__floorline__floorline_retrieve"];
+    const sent = chain.recordPass("x".repeat(200), "y".repeat(100), { density: 0.9, contextTools: tools });
+    expect(sent.receipt.context_tools).toEqual(tools);
+    const without = chain.recordPass("y".repeat(100), "z".repeat(50), { density: 0.9 });
+    expect(without.receipt).not.toHaveProperty("context_tools");
+    expect(() => chain.recordPass("a", "b", { contextTools: ["x".repeat(129)] })).toThrow(/contextTools/);
+    expect(() => chain.recordPass("a", "b", { contextTools: "bash" as unknown as string[] })).toThrow(/contextTools/);
+  });
+
   it("judges parseability and required fields in the class's format", () => {
     const policy = { ...loose, format: "json" as const, required_fields: ["items.id"] };
     const chain = new sdk.Floorline({ policies: { docs: policy } }).chain("c-2", { contentClass: "docs" });

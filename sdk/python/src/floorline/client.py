@@ -32,6 +32,18 @@ MAX_CHAINS = 10_000
 Compressed = Union[str, "tuple[str, float]"]
 
 
+def _tool_names(where: str, tools: Sequence[str] | None) -> list[str] | None:
+    """A receipt's context_tools: at most 64 tool names of 1 to 128 characters (docs/markers.md)."""
+    if tools is None:
+        return None
+    if isinstance(tools, (str, bytes)) or not isinstance(tools, Sequence):
+        raise TypeError(f"{where}: context_tools must be a sequence of tool names, not {kind_of(tools)}")
+    names = list(tools)
+    if len(names) > 64 or not all(isinstance(t, str) and 1 <= len(t) <= 128 for t in names):
+        raise ValueError(f"{where}: context_tools must be at most 64 tool names of 1 to 128 characters")
+    return names
+
+
 def _iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -118,13 +130,16 @@ class Chain:
         original_items: int | None = None,
         compressed_items: int | None = None,
         canary_check: CanaryCheck | None = None,
+        context_tools: Sequence[str] | None = None,
     ) -> PassResult:
         """Receipts one pass (`input` compressed to `output`), runs the guard locally and queues
         the receipt. Returns at once: nothing here waits on the network. `input` may be None
         when the compressor's input is not at hand (the receipt then names no input hash).
         With canaries planted, the output is checked for them; `canary_check` (from
         check_canaries of other text, for a compactor whose output does not show what it kept)
-        is sent in place of that check."""
+        is sent in place of that check. `context_tools` names the tools the agent's context
+        offered when the output was used: markers sent without a retrieve tool are a finding
+        (docs/markers.md)."""
         if input is not None and not isinstance(input, str):
             raise TypeError(f"record_pass: input must be a str or None, not {kind_of(input)}")
         require_str("record_pass", "output", output)
@@ -136,6 +151,7 @@ class Chain:
             require_id("record_pass", "pass_id", pass_id)
         if canary_check is not None and not isinstance(canary_check, CanaryCheck):
             raise TypeError(f"record_pass: canary_check must be what check_canaries returns, not {kind_of(canary_check)}")
+        tools = _tool_names("record_pass", context_tools)
         policy = self.policy
         with self._lock:
             number = self._next
@@ -195,6 +211,8 @@ class Chain:
             receipt["canaries"] = [c.wire() for c in unsent]
         if check is not None:
             receipt["canary_check"] = check.wire()
+        if tools is not None:
+            receipt["context_tools"] = tools
         with self._lock:
             self._last = (pass_id, output, receipt["current_content_hash"])
         self.client._delivery.enqueue("passes", receipt)

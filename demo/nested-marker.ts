@@ -1,0 +1,41 @@
+// The demo's nested marker (docs/markers.md): an agent compresses its context with the SDK's
+// cached originals, then compresses the compressed context again. The second marker names an
+// original that is itself compressed content with a marker: retrieving it gives back another
+// marker, not the report (the shape of headroomlabs-ai/headroom#1077). The last pass hands the
+// result to a sub-agent whose tools cannot retrieve at all.
+import { summarise } from "../lib/compressors/summarise";
+import type { Floorline, FloorlineOptions } from "../sdk/typescript/src/index";
+import { INCIDENT_REPORT } from "./incident-report";
+
+/** The part of demo/scenarios.ts's DemoEnv this chain needs (named here: scenarios.ts imports this file). */
+interface MarkerEnv {
+  client(options?: Partial<FloorlineOptions>): Floorline;
+  id(name: string): string;
+  classes: { summary: string };
+  startChain(minutesAgo: number): void;
+}
+
+export async function nestedMarker(env: MarkerEnv): Promise<{ chain: string; what: string }> {
+  env.startChain(8);
+  const fl = env.client({ cacheOriginals: true, sendContent: true });
+  // A class of its own, as the opaque compactor's: this chain must not move the summary class's what-if or recommendation.
+  const chain = fl.chain(env.id("nested-marker"), { contentClass: `${env.classes.summary}-markers` });
+  await chain.ready();
+  // The report is cached; the summary carries its marker.
+  const first = chain.recordPass(INCIDENT_REPORT, summarise(INCIDENT_REPORT, 0.6), { density: 0.9 });
+  // Each original is stored before the receipt whose marker names it is judged.
+  await fl.flush();
+  // The summary, marker and all, compressed again: its own original is cached with the marker inside.
+  const second = chain.recordPass(first.output, summarise(first.output, 0.7), { density: 0.85 });
+  await fl.flush();
+  // Handed to a sub-agent that has no retrieve tool.
+  chain.recordPass(second.output, summarise(second.output, 0.9), {
+    density: 0.8,
+    contextTools: ["read_file", "run_tests"],
+  });
+  await fl.flush();
+  return {
+    chain: chain.id,
+    what: `a marker inside a marker (${second.originalKey}), then handed to a sub-agent without a retrieve tool`,
+  };
+}
