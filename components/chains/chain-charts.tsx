@@ -3,6 +3,7 @@ import type { ChainSeries } from "@/lib/chains/series";
 import type { FloorPoint } from "@/lib/chains/outcome";
 import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/components/charts/pass-metric-chart";
 import { CanaryChart } from "@/components/charts/canary-chart";
+import { passDomain } from "@/lib/chart-domain";
 import type { CanaryPoint } from "@/lib/canaries/survival";
 import { FactsChart } from "@/components/charts/facts-chart";
 import type { FactPoint } from "@/lib/facts/series";
@@ -43,6 +44,12 @@ export function ChainCharts({
     selectedPassId,
     candidate,
   };
+  // The size and density curves' pass axis (their max-pass limits included), for the canary line.
+  const passAxis = passDomain(
+    series.points[0]?.pass_number ?? 0,
+    series.points.at(-1)?.pass_number ?? 1,
+    series.floors.map((f) => f.max_pass_number),
+  ).domain;
   return (
     <section className="panel chain-charts" aria-label="Curves">
       <div className="chart-head">
@@ -71,13 +78,9 @@ export function ChainCharts({
         <>
           <div className="chart-head">
             <h2>Canaries surviving over passes</h2>
-            <span className="muted">share of planted canaries, where known</span>
+            <span className="muted">of those planted, where known</span>
           </div>
-          <CanaryChart
-            points={canaries.points}
-            floor={canaries.floor}
-            domain={[series.points[0]?.pass_number ?? 0, series.points.at(-1)?.pass_number ?? 1]}
-          />
+          <CanaryChart points={canaries.points} floor={canaries.floor} domain={passAxis} />
         </>
       ) : null}
       <ChartLegend series={series} hasCandidate={Boolean(candidate)} floorPoint={collapse ? floorPoint : null} />
