@@ -5,6 +5,7 @@ import { PassMetricChart, type CandidateOverlay, type CollapseMarker } from "@/c
 import { CanaryChart } from "@/components/charts/canary-chart";
 import { passDomain } from "@/lib/chart-domain";
 import type { CanaryPoint } from "@/lib/canaries/survival";
+import type { IntegrityFinding } from "@/lib/schemas/chains";
 import { FactsChart } from "@/components/charts/facts-chart";
 import type { FactPoint } from "@/lib/facts/series";
 import { ChartLegend } from "./chart-legend";
@@ -17,7 +18,7 @@ export interface ChainChartsProps {
   selectedPassId: string | null;
   candidate?: CandidateOverlay | null;
   /** The canary line (docs/canaries.md), for a chain with canaries; its class's floor, if any. */
-  canaries?: { points: CanaryPoint[]; floor: number | null };
+  canaries?: { points: CanaryPoint[]; floor: number | null; findings?: IntegrityFinding[] };
   /** The facts-surviving line (docs/facts.md), for a chain whose passes were measured against its source. */
   facts?: FactPoint[];
 }
@@ -80,7 +81,12 @@ export function ChainCharts({
             <h2>Canaries surviving over passes</h2>
             <span className="muted">of those planted, where known</span>
           </div>
-          <CanaryChart points={canaries.points} floor={canaries.floor} domain={passAxis} />
+          <CanaryChart
+            points={canaries.points}
+            floor={canaries.floor}
+            domain={passAxis}
+            findings={canaries.findings ?? []}
+          />
         </>
       ) : null}
       <ChartLegend series={series} hasCandidate={Boolean(candidate)} floorPoint={collapse ? floorPoint : null} />

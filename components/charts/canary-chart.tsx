@@ -4,6 +4,7 @@
 // with the class's min_canary_retention when the policy sets one.
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { CanaryPoint } from "@/lib/canaries/survival";
+import type { IntegrityFinding } from "@/lib/schemas/chains";
 import { ChartData } from "./chart-data";
 import { FloorLabel } from "./chart-marks";
 
@@ -12,12 +13,17 @@ export interface CanaryChartProps {
   /** The pass-number axis of the chain's other curves, so the three line up. */
   domain: [number, number];
   floor: number | null;
+  /** The chain's canary_lost findings, listed under the line. */
+  findings?: IntegrityFinding[];
   height?: number;
 }
 
+/** Findings listed at most; the chain's API answer has them all. */
+const LISTED = 20;
+
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-export function CanaryChart({ points, domain, floor, height = 180 }: CanaryChartProps) {
+export function CanaryChart({ points, domain, floor, findings = [], height = 180 }: CanaryChartProps) {
   const lowest = points.reduce((low, p) => Math.min(low, p.retention), 1);
   const caption = `Canary survival over ${points.length} passes whose survival is known: lowest ${percent(lowest)}${
     floor === null ? "" : `, floor ${percent(floor)}`
@@ -88,6 +94,16 @@ export function CanaryChart({ points, domain, floor, height = 180 }: CanaryChart
         }))}
         testId="canary-chart-data"
       />
+      {findings.length > 0 ? (
+        <ul className="muted small" data-testid="canary-findings">
+          {findings.slice(0, LISTED).map((f) => (
+            <li key={`${f.pass_id}-${f.detail}`}>{f.detail}</li>
+          ))}
+          {findings.length > LISTED ? (
+            <li>and {findings.length - LISTED} more (the chain API lists them all)</li>
+          ) : null}
+        </ul>
+      ) : null}
     </figure>
   );
 }

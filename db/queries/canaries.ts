@@ -5,7 +5,17 @@ import { sql } from "drizzle-orm";
 import { getReadDb } from "../index";
 import { col, onlyRow, queryRows } from "../sql";
 import type { Executor } from "../types";
-import { type CanaryPoint, type CanaryRetentionCounts, canaryPoints } from "@/lib/canaries/survival";
+import { z } from "zod";
+import { getPoliciesInForce } from "./policies";
+import {
+  type CanaryPoint,
+  type CanaryRetentionCounts,
+  canaryFindings,
+  canaryPoints,
+  type PlantedCanary,
+} from "@/lib/canaries/survival";
+import type { IntegrityFinding } from "@/lib/chains/integrity";
+import { canarySchema } from "@/lib/schemas/passes";
 
 /** Chains last active since `since` (all when null), counted by their latest canary retention. */
 export async function countCanaryRetention(since: Date | null, executor?: Executor): Promise<CanaryRetentionCounts> {
@@ -41,25 +51,61 @@ export async function countCanaryRetention(since: Date | null, executor?: Execut
 
 /** The chain chart's canary line: passes whose survival is known, downsampled (lib/canaries/survival.ts). */
 export async function getCanarySeries(chainId: string, executor?: Executor): Promise<CanaryPoint[]> {
+  const { known, planted } = await readCanaries(chainId, executor);
+  return canaryPoints(
+    known.map((p) => ({ ...p, surviving: p.canaries_surviving.length, retention: p.canary_retention })),
+    planted,
+  );
+}
+
+/** What the chain page shows of a chain's canaries: its line, its class's floor, its canary_lost findings. */
+export interface CanaryView {
+  points: CanaryPoint[];
+  floor: number | null;
+  findings: IntegrityFinding[];
+}
+
+export async function getCanaryView(chainId: string, contentClass: string): Promise<CanaryView> {
+  const db = await getReadDb();
+  const { known, planted } = await readCanaries(chainId, db);
+  if (known.length === 0) return { points: [], floor: null, findings: [] };
+  const floor = (await getPoliciesInForce([contentClass], db)).get(contentClass)?.min_canary_retention ?? null;
+  return {
+    points: canaryPoints(
+      known.map((p) => ({ ...p, surviving: p.canaries_surviving.length, retention: p.canary_retention })),
+      planted,
+    ),
+    floor,
+    findings: canaryFindings(known, planted, floor),
+  };
+}
+
+/** A chain's passes whose survival is known, and its planted canaries: both through partial indexes. */
+async function readCanaries(chainId: string, executor?: Executor) {
   const db = executor ?? (await getReadDb());
-  const [known, planted] = await Promise.all([
+  const [known, stored] = await Promise.all([
     queryRows(
       db,
-      sql`select pass_id, pass_number, canary_retention as retention,
-            jsonb_array_length(canaries_surviving) as surviving
+      sql`select pass_id, pass_number, canaries_surviving, canary_retention
           from passes where chain_id = ${chainId} and canary_retention is not null
           order by pass_number, id`,
-      { pass_id: col.text, pass_number: col.int, retention: col.number, surviving: col.int },
+      {
+        pass_id: col.text,
+        pass_number: col.int,
+        canaries_surviving: col.jsonOf(z.array(z.string())),
+        canary_retention: col.number,
+      },
     ),
     queryRows(
       db,
-      sql`select pass_number, jsonb_array_length(canaries) as count
-          from passes where chain_id = ${chainId} and canaries is not null`,
-      { pass_number: col.int, count: col.int },
+      sql`select pass_number, canaries from passes
+          where chain_id = ${chainId} and canaries is not null order by pass_number, id`,
+      { pass_number: col.int, canaries: col.jsonOf(z.array(canarySchema)) },
     ),
   ]);
-  return canaryPoints(
-    known,
-    planted.flatMap((p) => Array.from({ length: p.count }, () => ({ pass_number: p.pass_number }))),
-  );
+  const planted: PlantedCanary[] = [];
+  for (const row of stored)
+    for (const c of row.canaries)
+      if (!planted.some((p) => p.id === c.id)) planted.push({ ...c, pass_number: row.pass_number });
+  return { known, planted };
 }

@@ -319,4 +319,11 @@ test("an opaque compactor's chain draws its canary line beside size and density"
   const data = page.getByTestId("canary-chart-data");
   await data.locator("summary").click();
   await expect(data.locator("tbody tr")).toHaveText([/^1\s*3\s*4\s*75%$/, /^2\s*1\s*4\s*25%$/, /^3\s*0\s*4\s*0%$/]);
+  // Each canary at the pass it was lost.
+  await expect(page.getByTestId("canary-findings").locator("li")).toHaveText([
+    /did not survive pass 1\.$/,
+    /did not survive pass 2\.$/,
+    /did not survive pass 2\.$/,
+    /did not survive pass 3\.$/,
+  ]);
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getChainRoute } from "@/app/api/v1/chains/[chain_id]/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { countCanaryRetention, getCanarySeries } from "@/db/queries/canaries";
+import { countCanaryRetention, getCanarySeries, getCanaryView } from "@/db/queries/canaries";
 import { type Canary, plantCanaries } from "@/lib/canaries/canaries";
 import { call, contentReceipt, countRows, expectError, issuePaths, post } from "./api-helpers";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
@@ -86,6 +86,10 @@ describe("canaries on receipts", () => {
     const floor = findings.filter((f) => f.detail.includes("min_canary_retention"));
     expect(floor.map((f) => [f.kind, f.pass_number])).toEqual([["canary_lost", 3]]);
     expect(floor[0]?.detail).toContain("25%");
+    // The chain page lists the same findings under its canary line, with the class's floor.
+    const view = await getCanaryView("cn-floor", "cn-floor");
+    expect(view.floor).toBe(0.5);
+    expect(view.findings).toEqual(findings.filter((f) => f.kind === "canary_lost"));
     // Planted in the same batch as the passes that report on them.
     expect(findings.filter((f) => !f.detail.includes("min_canary")).map((f) => f.pass_number)).toEqual([2, 2, 3]);
   });

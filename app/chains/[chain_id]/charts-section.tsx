@@ -1,9 +1,8 @@
 import type { BoundaryWire } from "@/lib/schemas/boundaries";
 import { floorPointOf } from "@/lib/chains/outcome";
 import { getChainSeries } from "@/db/queries/chain-series";
-import { getCanarySeries } from "@/db/queries/canaries";
+import { getCanaryView } from "@/db/queries/canaries";
 import { getFactSeries } from "@/db/queries/chain-facts";
-import { getPolicy } from "@/db/queries/policies";
 import type { ChainSummaryWire } from "@/lib/schemas/chains";
 import { ChainCharts } from "@/components/chains/chain-charts";
 
@@ -13,14 +12,11 @@ export async function ChartsSection(props: {
   boundaries: BoundaryWire[];
   selectedPassId: string | null;
 }) {
-  const [series, canaryPoints, factPoints] = await Promise.all([
+  const [series, canaries, factPoints] = await Promise.all([
     getChainSeries(props.chainId, props.boundaries, props.summary),
-    getCanarySeries(props.chainId),
+    getCanaryView(props.chainId, props.summary.content_class),
     getFactSeries(props.chainId),
   ]);
-  // The class's canary floor, read only for a chain whose survival is known.
-  const canaryFloor =
-    canaryPoints.length > 0 ? (await getPolicy(props.summary.content_class)).min_canary_retention : null;
   return (
     <ChainCharts
       series={series}
@@ -28,7 +24,7 @@ export async function ChartsSection(props: {
       floorPoint={floorPointOf(props.summary.statuses)}
       boundaries={props.boundaries}
       selectedPassId={props.selectedPassId}
-      canaries={{ points: canaryPoints, floor: canaryFloor }}
+      canaries={canaries}
       facts={factPoints}
     />
   );
