@@ -10,6 +10,7 @@ import { summarise } from "../lib/compressors/summarise";
 import type { Floorline, FloorlineOptions, Policy } from "../sdk/typescript/src/index";
 import { INCIDENT_REPORT } from "./incident-report";
 import { opaqueCanaries } from "./canaries";
+import { restoredFacts } from "./facts";
 import { nestedMarker } from "./nested-marker";
 
 export type DemoRole = "orders" | "summary" | "base64" | "logs";
@@ -321,6 +322,7 @@ export async function runDemoChains(env: DemoEnv, options: { logs?: boolean } = 
     await contentCheck(env),
     await claimedDensity(env),
     await opaqueCanaries(env),
+    await restoredFacts(env),
     await nestedMarker(env),
   ];
   if (options.logs) lines.push(await logCrush(env, fl));

@@ -125,6 +125,12 @@ const CASES: Record<string, () => Case[]> = {
     { name: "stream", path: { chain_id: "demo-healthy-orders" }, status: 200 },
     { name: "unknown", path: { chain_id: "no-such-chain" }, status: 404 },
   ],
+  "GET /api/v1/chains/{chain_id}/facts": () => [
+    { name: "demo restore", path: { chain_id: "demo-facts-restored" }, status: 200 },
+    { name: "by fate", path: { chain_id: "demo-facts-restored" }, query: "fate=restored&limit=2", status: 200 },
+    { name: "bad fate", path: { chain_id: "demo-facts-restored" }, query: "fate=gone", status: 422 },
+    { name: "unknown", path: { chain_id: "no-such-chain" }, status: 404 },
+  ],
   "GET /api/v1/exports/chains": () => [
     { name: "csv", status: 200 },
     { name: "json", query: "format=json", status: 200 },
