@@ -2,7 +2,7 @@
 // on a pass whose content it read, the canaries whose text is present; on a pass whose receipt
 // came with a canary_check, the ids it names. Either way only canaries planted at or before the
 // pass count: a canary planted at pass n is in pass n's input.
-import type { Canary } from "./canaries";
+import type { Canary, CanaryKind } from "./canaries";
 import type { IntegrityFinding } from "../chains/integrity";
 
 export interface PlantedCanary extends Canary {
@@ -74,7 +74,7 @@ export function canaryFindings(
         kind: "canary_lost",
         pass_id: p.pass_id,
         pass_number: p.pass_number,
-        detail: `Canary ${c.id} (a ${c.kind}, ${JSON.stringify(c.text)}), planted at pass ${c.pass_number}, did not survive pass ${p.pass_number}.`,
+        detail: `Canary ${c.id} (${KIND_WORDS[c.kind]} ${JSON.stringify(c.text)}), planted at pass ${c.pass_number}, did not survive pass ${p.pass_number}.`,
       });
     }
     const low = minRetention !== null && p.canary_retention !== null && p.canary_retention < minRetention;
@@ -90,6 +90,13 @@ export function canaryFindings(
   }
   return findings;
 }
+
+const KIND_WORDS: Record<CanaryKind, string> = {
+  number: "the number",
+  path: "the path",
+  hash: "the hash",
+  error: "the error code",
+};
 
 function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
