@@ -20,6 +20,8 @@ import { CollapseRateChart } from "@/components/charts/collapse-rate-chart";
 import { Figures } from "@/components/overview/figures";
 import { LineageFigure } from "@/components/overview/lineage-figure";
 import { CanaryFigure } from "@/components/overview/canary-figure";
+import { MarkerFigure } from "@/components/overview/marker-figure";
+import { getMarkerFindingCounts } from "@/db/queries/marker-findings";
 import { countCanaryRetention } from "@/db/queries/canaries";
 import { countSuccessorsThatHitAWall } from "@/db/queries/trace-lineage";
 import { FiguresSkeleton, PanelSkeleton } from "@/components/overview/overview-skeletons";
@@ -93,16 +95,18 @@ async function RetentionNote({ now }: { now: Date }) {
 async function FiguresSection({ since, range }: { since: Date | null; range: RangeKey }) {
   // "All time" with nothing recorded yet has no start: count everything, which is nothing.
   const from = range === "all" ? null : since;
-  const [figures, walls, canaries] = await Promise.all([
+  const [figures, walls, canaries, markers] = await Promise.all([
     getOverviewFigures(from),
     countSuccessorsThatHitAWall(from),
     countCanaryRetention(from),
+    getMarkerFindingCounts(from),
   ]);
   return (
     <>
       <Figures figures={figures} range={range}>
         <LineageFigure count={walls} />
         {canaries.chains > 0 ? <CanaryFigure counts={canaries} /> : null}
+        <MarkerFigure counts={markers} range={range} />
       </Figures>
       {figures.chains === 0 ? (
         <p className="panel empty" data-testid="overview-empty">

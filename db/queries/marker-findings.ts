@@ -284,11 +284,26 @@ export async function getMarkerFindings(chainId: string, executor?: Executor): P
   return rows;
 }
 
+/** The chain page's section: the first findings in chain order, and how many there are. */
+export async function listMarkerFindings(chainId: string): Promise<{ total: number; items: IntegrityFinding[] }> {
+  const db = await getReadDb();
+  const [items, counted] = await Promise.all([
+    getMarkerFindings(chainId, db),
+    queryRows(db, sql`select count(*)::int as n from marker_findings where chain_id = ${chainId}`, { n: col.int }),
+  ]);
+  return { total: counted[0]?.n ?? items.length, items };
+}
+
 export interface MarkerFindingCounts {
   /** Findings found in the range, by kind (every kind, zero included). */
   by_kind: Record<MarkerFindingKind, number>;
   /** Chains with a finding found in the range. */
   chains: number;
+  /**
+   * Chains active in the range that have a marker finding: what `status=broken_markers` with the
+   * same range lists (through chains_marker_finding_idx).
+   */
+  active_chains: number;
 }
 
 /** The overview's marker findings: found since `since` (all time when null), through marker_findings_found_idx. */
@@ -303,8 +318,14 @@ export async function getMarkerFindingCounts(since: Date | null): Promise<Marker
         group by kind`,
     { kind: col.text, n: col.int, chains: col.int, all_chains: col.int },
   );
+  const active = await queryRows(
+    await getReadDb(),
+    sql`select count(*)::int as n from chains where marker_finding_count > 0
+        and ${since ? sql`last_activity_at >= ${since.toISOString()}::timestamptz` : sql`true`}`,
+    { n: col.int },
+  );
   const by_kind = Object.fromEntries(MARKER_FINDING_KINDS.map((k) => [k, 0])) as Record<MarkerFindingKind, number>;
   for (const r of rows)
     if ((MARKER_FINDING_KINDS as readonly string[]).includes(r.kind)) by_kind[r.kind as MarkerFindingKind] = r.n;
-  return { by_kind, chains: rows[0]?.all_chains ?? 0 };
+  return { by_kind, chains: rows[0]?.all_chains ?? 0, active_chains: active[0]?.n ?? 0 };
 }

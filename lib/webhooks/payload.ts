@@ -38,6 +38,8 @@ type ChainGuardedData = FloorPassData & { strategy: BoundaryStrategy };
 type IntegrityFindingData = PassEventData & {
   kind: string;
   detail: string;
+  /** A marker finding's marker hash (docs/markers.md). */
+  hash?: string;
 };
 type ClientMismatchData = FloorPassData &
   Pick<PassWire, "manifest_digest" | "client_verdict" | "client_manifest_digest">;
@@ -102,7 +104,8 @@ function slackText(event: WebhookEvent): string {
     }
     case "chain.integrity_finding": {
       const d = event.data;
-      return `:warning: Integrity finding on chain ${link(d.chain_id)}: ${d.kind} at pass ${d.pass_number} (${code(d.pass_id)}).\n>${slackEscape(d.detail)}`;
+      const hash = d.hash === undefined ? "" : `, marker ${code(d.hash)}`;
+      return `:warning: Integrity finding on chain ${link(d.chain_id)}: ${d.kind} at pass ${d.pass_number} (${code(d.pass_id)})${hash}.\n>${slackEscape(d.detail)}`;
     }
     case "pass.client_mismatch": {
       const d = event.data;

@@ -10,6 +10,7 @@ import { ChainTabs } from "@/components/chains/chain-tabs";
 import { ChartsSkeleton } from "@/components/chains/charts-skeleton";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { BoundariesSection } from "./boundaries-section";
+import { MarkerFindingsSection } from "./marker-findings-section";
 import { ChartsSection } from "./charts-section";
 import { chainPageParamsSchema } from "../search-params";
 import { PassesSection } from "./passes-section";
@@ -57,6 +58,9 @@ export default async function ChainPage({ params, searchParams }: Props) {
       </Suspense>
       <Suspense fallback={null}>
         <BoundariesSection chainId={chainId} boundaries={boundaries} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <MarkerFindingsSection chainId={chainId} />
       </Suspense>
       <Suspense fallback={null}>
         <RecommendationSection summary={summary} boundaries={boundaries} />
