@@ -45,7 +45,7 @@ export function ChainCharts({
     selectedPassId,
     candidate,
   };
-  // The size and density curves' pass axis (their max-pass limits included), for the canary line.
+  // The size and density curves' pass axis (their max-pass limits included), for the canary and facts lines.
   const passAxis = passDomain(
     series.points[0]?.pass_number ?? 0,
     series.points.at(-1)?.pass_number ?? 1,
@@ -67,12 +67,9 @@ export function ChainCharts({
         <>
           <div className="chart-head">
             <h2>Facts surviving over passes</h2>
-            <span className="muted">share of the source&apos;s facts each measured pass states</span>
+            <span className="muted">share of the source&apos;s facts stated</span>
           </div>
-          <FactsChart
-            points={facts}
-            domain={[series.points[0]?.pass_number ?? 0, series.points.at(-1)?.pass_number ?? 1]}
-          />
+          <FactsChart points={facts} domain={passAxis} />
         </>
       ) : null}
       {canaries && canaries.points.length > 0 ? (

@@ -59,12 +59,19 @@ export default async function ChainFactsPage({ params, searchParams }: Props) {
         ) : (
           <>
             <p className="subtitle" data-testid="facts-summary">
-              The {formatCount(ledger.kept)} heaviest
-              {ledger.kept < ledger.in_source ? ` of the source's ${formatCount(ledger.in_source)}` : ""} facts of the
-              source, by salience, as of pass {ledger.last_pass ?? "none"} ({formatCount(ledger.passes_folded)} measured{" "}
+              {ledger.kept < ledger.in_source
+                ? `The ${formatCount(ledger.kept)} heaviest of the source's ${formatCount(ledger.in_source)} facts`
+                : `The source's ${formatCount(ledger.kept)} facts`}
+              , by salience, as of pass {ledger.last_pass ?? "none"} ({formatCount(ledger.passes_folded)} measured{" "}
               {ledger.passes_folded === 1 ? "pass" : "passes"} followed).
             </p>
-            <nav className="tabs" aria-label="Facts by fate" data-testid="facts-fates">
+            <nav
+              className="tabs"
+              aria-label="Facts by fate"
+              data-testid="facts-fates"
+              // Five filters do not fit a phone's width on one line.
+              style={{ flexWrap: "wrap" }}
+            >
               <a href={chainFactsHref(chainId, { q: query.q })} aria-current={query.fate ? undefined : "page"}>
                 All {formatCount(ledger.kept)}
               </a>
