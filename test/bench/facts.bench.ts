@@ -15,6 +15,9 @@ import { GET as getFacts } from "@/app/api/v1/chains/[chain_id]/facts/route";
 import { sha256Hex } from "@/lib/guard/hash";
 import { encodeCursor } from "@/lib/http/cursor";
 import type { PassReceipt } from "@/lib/schemas/passes";
+import { factStates } from "@/lib/measure/fact-ledger";
+import { measureDetailed } from "@/lib/measure/index";
+import { contentBatches } from "./support/content-receipts";
 import { adminUrlFromEnv, createDatabase, unreachableReason } from "./support/postgres";
 import { median, printTable } from "./support/report";
 
@@ -129,6 +132,43 @@ async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]
   }
 }
 
+/**
+ * What the ledger adds to a measured pass in its measurement thread: the fact states beside the
+ * measurement, on bench:ingest's content case (4 KiB logs against their chain's source), in
+ * process, each side timed over the same passes after a warm-up round.
+ */
+function measurementCost(): void {
+  const [batch] = contentBatches({
+    prefix: "cost",
+    chains: 50,
+    passesPerBatch: 8,
+    batches: 1,
+    contentBytes: 4096,
+    contentClass: "cost",
+    withContent: true,
+    seed: 7,
+  });
+  const sources = new Map<string, string>();
+  for (const r of batch ?? []) if (r.input_content) sources.set(r.chain_id, r.input_content);
+  const passes = (batch ?? []).flatMap((r) => {
+    const source = sources.get(r.chain_id);
+    return source && r.content ? [{ content: r.content, source }] : [];
+  });
+  const time = (run: (p: { content: string; source: string }) => unknown) => {
+    for (const p of passes) run(p);
+    const start = performance.now();
+    for (let round = 0; round < 5; round++) for (const p of passes) run(p);
+    return ((performance.now() - start) * 1000) / (5 * passes.length);
+  };
+  const measured = time((p) => measureDetailed(p.content, { source: p.source }));
+  const states = time((p) => factStates(p.content, { source: p.source }));
+  console.log(
+    `\nmeasurement thread, per 4 KiB pass (${passes.length} passes of bench:ingest's content case): measure ${measured.toFixed(0)} us, ` +
+      `the ledger's fact states ${states.toFixed(0)} us more (+${Math.round((states / measured) * 100)}%)`,
+  );
+}
+
+measurementCost();
 await benchOn("embedded (PGlite)", { dataDir: "memory://" });
 const admin = adminUrlFromEnv();
 if (admin) {
