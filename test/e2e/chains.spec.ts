@@ -10,6 +10,8 @@ const DEMO = [
   "demo-content-check",
   "demo-claimed-density",
   "demo-opaque-canaries",
+  "demo-facts-restored",
+  "demo-nested-marker",
 ];
 
 const chainIds = (page: Page) => page.getByTestId("chains-table").locator("tbody tr a.chain-link").allInnerTexts();
@@ -45,10 +47,16 @@ test.describe("chains list", () => {
     const order = await demo();
     // The two that went past their floor, then the three with other problems (receipts that do
     // not hold together, content and measurement that contradict the claims), then the healthy
-    // chain and the save.
+    // chains and the saves (a chain's broken markers do not move it up: docs/markers.md).
     expect(order.slice(0, 2).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
     expect(order.slice(2, 5).sort()).toEqual(["demo-broken-receipts", "demo-claimed-density", "demo-content-check"]);
-    expect(order.slice(5).sort()).toEqual(["demo-encoding-degradation", "demo-healthy-orders", "demo-opaque-canaries"]);
+    expect(order.slice(5).sort()).toEqual([
+      "demo-encoding-degradation",
+      "demo-facts-restored",
+      "demo-healthy-orders",
+      "demo-nested-marker",
+      "demo-opaque-canaries",
+    ]);
     // The plain newest-first order is one choice away.
     await page.getByTestId("filter-sort").selectOption({ label: "Last activity" });
     await page.getByTestId("filter-apply").click();
@@ -93,11 +101,13 @@ test.describe("chains list", () => {
       .poll(() => chainIds(page))
       .toEqual([
         "demo-encoding-degradation",
+        "demo-facts-restored",
         "demo-semantic-void",
         "demo-broken-receipts",
         "demo-schema-truncation",
         "demo-healthy-orders",
         "demo-content-check",
+        "demo-nested-marker",
         "demo-claimed-density",
         // An opaque compaction's receipts claim no measurement: density 1.
         "demo-opaque-canaries",
@@ -119,8 +129,10 @@ test.describe("chains list", () => {
       .toEqual([
         "demo-claimed-density",
         "demo-semantic-void",
+        "demo-facts-restored",
         "demo-encoding-degradation",
         "demo-broken-receipts",
+        "demo-nested-marker",
         "demo-schema-truncation",
         "demo-opaque-canaries",
         "demo-content-check",
@@ -131,7 +143,7 @@ test.describe("chains list", () => {
   test("export downloads the filtered rows as CSV and JSON", async ({ page }) => {
     await page.goto("/chains?q=demo-&status=collapse_imminent");
     const shown = (await chainIds(page)).sort();
-    expect(shown).toEqual(["demo-semantic-void"]);
+    expect(shown).toEqual(["demo-facts-restored", "demo-semantic-void"]);
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
     expect(csv.suggestedFilename()).toMatch(/^floorline-chains-.*\.csv$/);

@@ -40,7 +40,9 @@ test("the overview shows the headline figures, collapse rates per class and the 
       "demo-claimed-density",
       "demo-content-check",
       "demo-encoding-degradation",
+      "demo-facts-restored",
       "demo-healthy-orders",
+      "demo-nested-marker",
       "demo-opaque-canaries",
       "demo-schema-truncation",
       "demo-semantic-void",
@@ -48,7 +50,7 @@ test("the overview shows the headline figures, collapse rates per class and the 
     // Saves and failures apart: the agents that went on past their floor, and the one that
     // accepted the loss through a boundary.
     chains_collapsed: ["demo-schema-truncation", "demo-semantic-void"],
-    chains_guarded: ["demo-encoding-degradation"],
+    chains_guarded: ["demo-encoding-degradation", "demo-facts-restored"],
     chains_floor_breached: ["demo-encoding-degradation", "demo-schema-truncation"],
     chains_client_mismatch: ["demo-broken-receipts", "demo-schema-truncation"],
     chains_broken_integrity: ["demo-broken-receipts", "demo-schema-truncation", "demo-semantic-void"],
@@ -70,6 +72,17 @@ test("the overview shows the headline figures, collapse rates per class and the 
     expect(listed.items.map((c) => c.chain_id).sort(), key).toEqual(demo);
     expect(shown, key).toBeGreaterThanOrEqual(demo.length);
   }
+  // The demo's nested marker (docs/markers.md): its figure opens the chains with broken markers.
+  const markers = page.getByTestId("figure-broken-markers");
+  await expect(markers).toHaveClass(/\balert\b/);
+  const markerQuery = new URL((await markers.getAttribute("href")) ?? "", "http://x").searchParams;
+  expect(markerQuery.get("status")).toBe("broken_markers");
+  markerQuery.set("q", "demo-");
+  const broken = (await (await page.request.get(`/api/v1/chains?${markerQuery}`)).json()) as {
+    items: { chain_id: string }[];
+  };
+  expect(broken.items.map((c) => c.chain_id)).toEqual(["demo-nested-marker"]);
+  await expect(page.getByTestId("figure-broken-markers-kinds")).toContainText("marker nested");
   // The demo's opaque compactor lost every canary it was given (docs/canaries.md).
   const canaries = page.getByTestId("figure-canaries");
   await expect(canaries).toHaveClass(/\balert\b/);
