@@ -58,9 +58,9 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     if (!ledger) {
       const list = pass.facts.list;
       if (!list || list.digest !== pass.facts.digest) continue;
-      await createLedger(tx, pass.chainId, list);
-      ledger = { digest: list.digest, lastPass: null };
+      ledger = await createLedger(tx, pass.chainId, list);
       ledgers.set(pass.chainId, ledger);
+      if (ledger.digest !== pass.facts.digest) continue;
     }
     if (ledger.lastPass !== null && pass.passNumber <= ledger.lastPass) continue;
     await foldPass(tx, pass);
@@ -68,7 +68,15 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
   }
 }
 
-async function createLedger(tx: Executor, chainId: string, list: SourceFacts): Promise<void> {
+/**
+ * Makes the chain's ledger from the list, and answers it as stored: a batch of the same chain
+ * that made it first (its insert waits for that one's commit) keeps its own, and its passes.
+ */
+async function createLedger(
+  tx: Executor,
+  chainId: string,
+  list: SourceFacts,
+): Promise<{ digest: string; lastPass: number | null }> {
   // The source is stored (measure-context.ts) before any pass of its chain is measured.
   await tx.execute(sql`
     insert into chain_fact_ledgers (chain_id, digest, in_source)
@@ -84,6 +92,13 @@ async function createLedger(tx: Executor, chainId: string, list: SourceFacts): P
       ${numberArray(facts, (f) => f.salience)}::float8[]
     ) as f(rank, fact_key, fact, kind, salience)
     on conflict (chain_id, rank) do nothing`);
+  const [stored] = await queryRows(
+    tx,
+    sql`select digest, last_pass from chain_fact_ledgers where chain_id = ${chainId} for update`,
+    { digest: col.text, last_pass: col.number.nullable() },
+  );
+  if (!stored) throw new Error(`the facts ledger of ${JSON.stringify(chainId)} was not stored`);
+  return { digest: stored.digest, lastPass: stored.last_pass };
 }
 
 /**
