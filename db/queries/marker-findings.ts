@@ -44,18 +44,31 @@ interface FindingRow extends MarkerJudgement {
 // A marker the original's text itself carries: the two forms lib/measure/markers.ts reads.
 const NESTED_MARKER = String.raw`hash=[0-9a-fA-F]{12,64}([^0-9a-fA-F]|$)|<<ccr:[0-9a-fA-F]{12,64}>>`;
 
-/** What a marker lookup answers per key: up to two originals (two: the key is ambiguous). */
-const LOOKUP_ROW = {
-  key: col.text,
-  part: col.oneOf(["marker", "input"] as const),
+/** An original's state as the findings read it (by hash, the primary key). */
+const STATE_ROW = {
   hash: col.text,
   status: col.text,
   gone_at: col.date.nullable(),
   gone_reason: col.text.nullable(),
   expired: col.bool,
-  nested: col.bool,
   retrieval_count: col.int,
   chain_id: col.text.nullable(),
+};
+
+interface MarkerLink {
+  chain_id: string;
+  pass_id: string;
+  pass_number: number;
+  marker: string;
+  original_hash: string;
+}
+
+/** Marker key → the one original it names and whether that original's text carries a marker. */
+const RESOLVED = new Map<string, { hash: string; nested: boolean }>();
+const RESOLVED_MAX = 20_000;
+const remember = (key: string, named: { hash: string; nested: boolean }) => {
+  if (RESOLVED.size >= RESOLVED_MAX) RESOLVED.delete(RESOLVED.keys().next().value as string);
+  RESOLVED.set(key, named);
 };
 
 /**
@@ -73,37 +86,63 @@ export async function recordIngestMarkerFindings(
   const keys = [...new Set(rows.flatMap((r) => r.markers))];
   const inputs = [...new Set(rows.flatMap((r) => (r.input_hash ? [r.input_hash] : [])))];
   if (keys.length === 0 && inputs.length === 0) return [];
-  const parts = [
-    ...keys.map(
-      (k) => sql`(select ${k}::text as key, 'marker' as part, hash, status, gone_at, gone_reason,
-          (status = 'live' and expires_at is not null and expires_at <= now()) as expired,
-          coalesce(original ~ ${NESTED_MARKER}, false) as nested, retrieval_count, chain_id
-        from originals
-        where tenant = '' and ((hash ~>=~ ${k} and hash ~<~ ${`${k}g`}) or (alt_hash is not null and alt_hash ~>=~ ${k} and alt_hash ~<~ ${`${k}g`}))
-        limit 2)`,
-    ),
-    ...(inputs.length === 0
-      ? []
-      : [
-          sql`(select hash as key, 'input' as part, hash, status, gone_at, gone_reason, false as expired, false as nested,
-              retrieval_count, chain_id
-            from originals
-            where tenant = '' and retrieval_count > 0
-              and hash in (select json_array_elements_text(${JSON.stringify(inputs)}::json)))`,
-        ]),
-  ];
-  const found = await queryRows(tx, sql.join(parts, sql` union all `), LOOKUP_ROW);
-  const byMarker = new Map<string, (typeof found)[number][]>();
-  const retrieved = new Map<string, (typeof found)[number]>();
-  for (const f of found) {
-    if (f.part === "input") retrieved.set(f.key, f);
-    else byMarker.set(f.key, [...(byMarker.get(f.key) ?? []), f]);
+  // Which original a key names, and whether its text carries a marker, never change (an original
+  // is stored under the hash of its text): known keys are not looked up by prefix again.
+  const unresolved = keys.filter((k) => !RESOLVED.has(k));
+  // Keys that name several originals (looked up again each time).
+  const ambiguousNow = new Set<string>();
+  if (unresolved.length > 0) {
+    const named = await queryRows(
+      tx,
+      sql`select k.key, o.hash, coalesce(o.original ~ ${NESTED_MARKER}, false) as nested
+          from json_array_elements_text(${JSON.stringify(unresolved)}::json) as k(key)
+          cross join lateral (
+            (select hash, original from originals
+              where tenant = '' and hash ~>=~ k.key and hash ~<~ (k.key || 'g') limit 2)
+            union all
+            (select hash, original from originals
+              where tenant = '' and alt_hash is not null and alt_hash ~>=~ k.key and alt_hash ~<~ (k.key || 'g') limit 2)
+          ) as o`,
+      { key: col.text, hash: col.text, nested: col.bool },
+    );
+    const byKey = new Map<string, { hash: string; nested: boolean }[]>();
+    for (const n of named) {
+      const hits = byKey.get(n.key) ?? [];
+      // Its hash and its alternate key can both match the one original.
+      if (!hits.some((h) => h.hash === n.hash)) byKey.set(n.key, [...hits, { hash: n.hash, nested: n.nested }]);
+    }
+    for (const [key, hits] of byKey) {
+      // One original only: a key that names none may name one later, an ambiguous one is left as it is.
+      const [only, other] = hits;
+      if (only && !other) remember(key, only);
+      else ambiguousNow.add(key);
+    }
   }
+  // The state of the originals the keys name (it changes: expiry, eviction) and of the inputs
+  // that are originals an agent retrieved, by the primary key.
+  const resolvedHashes = keys.flatMap((k) => {
+    const r = RESOLVED.get(k);
+    return r ? [r.hash] : [];
+  });
+  const lookup = [...new Set([...resolvedHashes, ...inputs])];
+  const states =
+    lookup.length === 0
+      ? []
+      : await queryRows(
+          tx,
+          sql`select hash, status, gone_at, gone_reason,
+                (status = 'live' and expires_at is not null and expires_at <= now()) as expired,
+                retrieval_count, chain_id
+              from originals
+              where tenant = '' and hash in (select json_array_elements_text(${JSON.stringify(lookup)}::json))`,
+          STATE_ROW,
+        );
+  const stateOf = new Map(states.map((o) => [o.hash, o]));
   const originalOf = (marker: string): MarkerOriginal => {
-    const hits = byMarker.get(marker) ?? [];
-    const [o, other] = hits;
-    if (!o) return heldInBatch(marker) ? { state: "held" } : { state: "none" };
-    if (other) return { state: "ambiguous" };
+    if (ambiguousNow.has(marker)) return { state: "ambiguous" };
+    const named = RESOLVED.get(marker);
+    const o = named ? stateOf.get(named.hash) : undefined;
+    if (!named || !o) return heldInBatch(marker) ? { state: "held" } : { state: "none" };
     if (o.status !== "live" || o.expired) {
       return {
         state: "gone",
@@ -113,18 +152,27 @@ export async function recordIngestMarkerFindings(
         reason: o.gone_reason ?? (o.expired ? "its time to live ran out" : null),
       };
     }
-    return { state: "live", hash: o.hash, nested: o.nested };
+    return { state: "live", hash: o.hash, nested: named.nested };
+  };
+  const retrieved = (hash: string) => {
+    const o = stateOf.get(hash);
+    return o && o.retrieval_count > 0 ? o : undefined;
   };
   const findings: FindingRow[] = [];
-  const links: { chain_id: string; pass_id: string; pass_number: number; marker: string; original_hash: string }[] = [];
+  const linked = new Map<string, MarkerLink & { content_class: string }>();
   for (const r of rows) {
     const at = { chain_id: r.chain_id, pass_id: r.pass_id, pass_number: r.pass_number, content_class: r.content_class };
     for (const j of judgeMarkers(r, originalOf)) findings.push({ ...at, ...j });
     for (const marker of r.markers) {
       const o = originalOf(marker);
-      if (o.state === "live" || o.state === "gone") links.push({ ...at, marker, original_hash: o.hash });
+      if (o.state !== "live" && o.state !== "gone") continue;
+      // The first pass of the batch per chain and original is enough for an expiry to find the chain.
+      const link = `${r.chain_id}\u0000${o.hash}`;
+      const seen = linked.get(link);
+      if (!seen) linked.set(link, { ...at, marker, original_hash: o.hash });
+      else if (r.pass_number < seen.pass_number) Object.assign(seen, { ...at, marker });
     }
-    const input = r.input_hash ? retrieved.get(r.input_hash) : undefined;
+    const input = r.input_hash ? retrieved(r.input_hash) : undefined;
     // An original cached from this chain's own output is the chain going on, not a retrieve's answer.
     if (input && input.chain_id !== r.chain_id) {
       findings.push({
@@ -135,7 +183,11 @@ export async function recordIngestMarkerFindings(
       });
     }
   }
-  return insertFindings(tx, findings, links);
+  return insertFindings(
+    tx,
+    findings,
+    [...linked.values()].map(({ content_class: _, ...l }) => l),
+  );
 }
 
 /**
@@ -199,7 +251,7 @@ const MAX_GONE_FINDINGS = 1_000;
 async function insertFindings(
   tx: Executor,
   findings: readonly FindingRow[],
-  links: readonly { chain_id: string; pass_id: string; pass_number: number; marker: string; original_hash: string }[],
+  links: readonly MarkerLink[],
 ): Promise<MarkerFindingKind[]> {
   if (findings.length === 0 && links.length === 0) return [];
   const now = new Date().toISOString();

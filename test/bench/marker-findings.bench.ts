@@ -1,0 +1,152 @@
+// `npm run bench:markers`: what the marker findings (docs/markers.md) add to the ingest of
+// receipts with markers. The same receipts (content of about 2 KiB with two CCR markers naming
+// stored originals, SHA-256 input hashes) go through the ingest use case (ingestPasses, then
+// the summariser) twice per round, alternately: as they are, and with their markers and input
+// hashes made unrecognisable (`hash~` for `hash=`, `h:` before the hash), which leaves every
+// other step the same and skips the findings' work (reading the markers, the lookup by hash, the
+// passes' markers written). Target: with findings at least 0.9 of the receipts/s without, that
+// is at most 10% added. Runs on the embedded database, and on PostgreSQL too when
+// BENCH_DATABASE_URL or TEST_DATABASE_URL is set. BENCH_MARKER_RECEIPTS changes the receipts
+// per round.
+import { performance } from "node:perf_hooks";
+import { closeDb, openDatabase, setHandle, summariesSettled } from "@/db/index";
+import { ingestPasses } from "@/db/ingest/passes";
+import { storeOriginal } from "@/db/queries/originals/store";
+import { sha256Hex } from "@/lib/guard/hash";
+import { formatMarker, markerKey } from "@/lib/originals/marker";
+import type { PassReceipt } from "@/lib/schemas/passes";
+import { adminUrlFromEnv, createDatabase, unreachableReason } from "./support/postgres";
+import { formatRate, median, printTable, ratioLine } from "./support/report";
+
+const TARGET = 0.9;
+const RECEIPTS = Number(process.env.BENCH_MARKER_RECEIPTS ?? 2_000);
+const BATCH = 500;
+const PASSES_PER_CHAIN = 10;
+const ROUNDS = 5;
+const ORIGINALS = 200;
+
+const originalText = (i: number) =>
+  Array.from({ length: 40 }, (_, k) => `row ${i}-${k}: worker-${k % 8} handled request ${i * 97 + k}`).join("\n");
+const markers = Array.from({ length: ORIGINALS }, (_, i) => formatMarker(markerKey(sha256Hex(originalText(i)))));
+
+/**
+ * How a chain's passes carry markers: `carried`, the two markers of the chain's tool outputs
+ * stay in its context pass after pass (as a compressed context keeps them); `fresh`, every pass
+ * names two other originals (the worst case: nothing is the same from pass to pass).
+ */
+type Shape = "carried" | "fresh";
+
+function content(chain: number, n: number, shape: Shape): string {
+  const body = Array.from(
+    { length: 24 },
+    (_, k) =>
+      `Step ${n}.${k} of chain ${chain}: the agent read the build log and kept error E${(chain * 31 + k) % 997}.`,
+  ).join(" ");
+  const step = shape === "carried" ? 0 : n;
+  return `${body}\n${markers[(chain + step) % ORIGINALS]}\n${markers[(chain * 7 + 1 + step) % ORIGINALS]}`;
+}
+
+/** A round's receipts: chains of PASSES_PER_CHAIN passes, each pass's input the previous output. */
+function receipts(prefix: string, markersOn: boolean, shape: Shape): PassReceipt[] {
+  const out: PassReceipt[] = [];
+  for (let c = 0; out.length < RECEIPTS; c++) {
+    let previous: string | null = null;
+    for (let n = 1; n <= PASSES_PER_CHAIN && out.length < RECEIPTS; n++) {
+      const raw = content(c, n, shape);
+      const text = markersOn ? raw : raw.replaceAll("hash=", "hash~");
+      const inputHash = previous === null ? null : sha256Hex(previous);
+      out.push({
+        chain_id: `${prefix}-${c}`,
+        pass_id: `${prefix}-${c}.p${n}`,
+        pass_number: n,
+        current_content_hash: sha256Hex(text),
+        current_size_bytes: Buffer.byteLength(text),
+        is_parseable: true,
+        schema_valid: true,
+        semantic_density_score: 0.9,
+        content_class: "bench-markers",
+        ...(inputHash === null ? {} : { input_content_hash: markersOn ? inputHash : `h:${inputHash}` }),
+        content: text,
+      } as PassReceipt);
+      previous = text;
+    }
+  }
+  return out;
+}
+
+async function ingestRound(list: readonly PassReceipt[]): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < list.length; i += BATCH) await ingestPasses(list.slice(i, i + BATCH));
+  await summariesSettled();
+  return performance.now() - started;
+}
+
+async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]): Promise<void> {
+  setHandle(openDatabase(config));
+  try {
+    for (let i = 0; i < ORIGINALS; i++) await storeOriginal({ original: originalText(i) });
+    const rows: string[][] = [];
+    const ratios: string[] = [];
+    for (const shape of ["carried", "fresh"] as const) {
+      // A warm-up of each, not counted: plans, caches, the pool.
+      await ingestRound(receipts(`warm-with-${shape}`, true, shape).slice(0, BATCH));
+      await ingestRound(receipts(`warm-without-${shape}`, false, shape).slice(0, BATCH));
+      const withMs: number[] = [];
+      const withoutMs: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternating, so that a slower moment of a shared machine falls on both.
+        const a = () => ingestRound(receipts(`with-${shape}-${round}`, true, shape)).then((ms) => withMs.push(ms));
+        const b = () =>
+          ingestRound(receipts(`without-${shape}-${round}`, false, shape)).then((ms) => withoutMs.push(ms));
+        if (round % 2 === 0) {
+          await a();
+          await b();
+        } else {
+          await b();
+          await a();
+        }
+      }
+      const rate = (ms: number) => (RECEIPTS / ms) * 1000;
+      const withRate = rate(median(withMs));
+      const withoutRate = rate(median(withoutMs));
+      rows.push(
+        [`${shape}: markers, with the findings`, formatRate(withRate), median(withMs).toFixed(0)],
+        [`${shape}: markers unrecognised`, formatRate(withoutRate), median(withoutMs).toFixed(0)],
+      );
+      ratios.push(
+        shape === "carried"
+          ? ratioLine("markers carried along each chain, with findings / without", withRate / withoutRate, TARGET)
+          : `new markers every pass (worst case), with findings / without: ${(withRate / withoutRate).toFixed(2)}`,
+      );
+    }
+    console.log(
+      `\n${label}: ${RECEIPTS} receipts a round with two markers each, ${ROUNDS} rounds, batches of ${BATCH}`,
+    );
+    printTable(["ingest (median of rounds)", "receipts/s", "ms a round"], rows);
+    for (const line of ratios) console.log(line);
+  } finally {
+    await closeDb();
+  }
+}
+
+async function main(): Promise<void> {
+  await benchOn("embedded database (PGlite)", { dataDir: "memory://" });
+  const admin = adminUrlFromEnv();
+  if (!admin) {
+    console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)");
+    return;
+  }
+  const unreachable = await unreachableReason(admin);
+  if (unreachable) {
+    console.log(`\nPostgreSQL: skipped (${unreachable})`);
+    return;
+  }
+  const db = await createDatabase(admin, "bench_markers");
+  try {
+    await benchOn("PostgreSQL", { url: db.url });
+  } finally {
+    await db.drop();
+  }
+}
+
+await main();
