@@ -16,6 +16,7 @@ const PAGE_NAMES = [
   "chain-pass",
   "chain-waiting",
   "action-space",
+  "facts",
   "policies",
   "policy",
   "originals",

@@ -22,6 +22,7 @@ export async function everyPage(request: APIRequestContext): Promise<PageCase[]>
     { name: "chain-pass", path: "/chains/demo-schema-truncation?pass=demo-schema-truncation.p5&from=5" },
     { name: "chain-waiting", path: "/chains/no-receipts-yet" },
     { name: "action-space", path: "/chains/demo-healthy-orders/action-space" },
+    { name: "facts", path: "/chains/demo-facts-restored/facts?fate=recoverable" },
     { name: "policies", path: "/policies" },
     { name: "policy", path: "/policies?class=summary" },
     { name: "originals", path: "/originals" },
