@@ -7,7 +7,10 @@ const COMPONENT_HELP: Record<string, string> = {
   efficiency: "the share of the pass that is not repeats or filler",
   specificity: "the share of the pass that is specific (no source to compare with)",
   salience: "the share of what the source's error and warning entries state that this pass keeps",
-  words: "what each of the source's words counted for: its phrases against the source's, or across languages the share of its other facts kept",
+  words:
+    "what each of the source's words counted for: its phrases against the source's, or across languages the share of its other facts kept",
+  values:
+    "what each of the source's values counted for: how many of this pass's values share a sentence with a word or a name, against the source's",
   order: "how far this pass keeps the source's words next to each other beyond chance",
 };
 
