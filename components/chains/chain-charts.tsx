@@ -69,7 +69,7 @@ export function ChainCharts({
             <h2>Facts surviving over passes</h2>
             <span className="muted">share of the source&apos;s facts stated</span>
           </div>
-          <FactsChart points={facts} domain={passAxis} />
+          <FactsChart points={facts} domain={passAxis} floor={collapse ? { collapse, point: floorPoint } : null} />
         </>
       ) : null}
       {canaries && canaries.points.length > 0 ? (

@@ -69,7 +69,7 @@ const METRIC = {
   },
 } as const;
 
-const FLOOR_POINT_COLOR: Record<FloorPoint, string> = {
+export const FLOOR_POINT_COLOR: Record<FloorPoint, string> = {
   guarded: "var(--safe)",
   collapsed: "var(--danger)",
   unanswered: "var(--warn)",

@@ -18,6 +18,8 @@ test("the chain's curves draw the facts surviving at each measured pass", async 
   const chart = page.getByTestId("facts-chart");
   await expect(chart).toHaveAttribute("data-points", "4");
   await expect(chart.locator(".recharts-line-curve")).toHaveCount(1);
+  // The breach the guard caught, marked as the size and density curves mark it.
+  await expect(chart.getByTestId("facts-collapse-marker").locator("text")).toHaveText("guarded · pass 2");
   const data = page.getByTestId("facts-chart-data");
   await data.locator("summary").click();
   const rows = data.locator("tbody tr");
