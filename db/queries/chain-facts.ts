@@ -90,7 +90,10 @@ export async function listChainFacts(
   });
 }
 
-/** The chain chart's facts line: each pass whose stored measurement counted facts, downsampled. */
+/**
+ * The chain chart's facts line, for a chain with a ledger: each pass whose stored measurement
+ * counted facts, downsampled.
+ */
 export async function getFactSeries(chainId: string, executor?: Executor): Promise<FactPoint[]> {
   const db = executor ?? (await getReadDb());
   const rows = await queryRows(
@@ -100,7 +103,11 @@ export async function getFactSeries(chainId: string, executor?: Executor): Promi
           (server_checks->'facts'->>'recoverable')::int as recoverable,
           (server_checks->'facts'->>'in_source')::int as in_source
         from passes
-        where chain_id = ${chainId} and jsonb_typeof(server_checks->'facts') = 'object'
+        where chain_id = ${chainId}
+          -- Read once: a chain without a ledger (none of its passes measured against a source
+          -- since the ledger exists) draws no line, and its passes, however many, are not read.
+          and exists (select 1 from chain_fact_ledgers where chain_id = ${chainId})
+          and measured_density is not null and jsonb_typeof(server_checks->'facts') = 'object'
         order by pass_number, id`,
     { pass_id: col.text, pass_number: col.number, retained: col.int, recoverable: col.int, in_source: col.int },
   );
