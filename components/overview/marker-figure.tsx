@@ -1,4 +1,4 @@
-import type { MarkerFindingCounts } from "@/db/queries/marker-findings";
+import type { MarkerFindingCounts } from "@/lib/markers/findings";
 import type { RangeKey } from "@/lib/chains/overview";
 import { formatCount, formatKind } from "@/lib/format";
 import { chainsHref } from "@/lib/routes";

@@ -15,6 +15,7 @@ import {
   goneDetail,
   judgeMarkers,
   MARKER_FINDING_KINDS,
+  type MarkerFindingCounts,
   type MarkerFindingKind,
   type MarkerJudgement,
   type MarkerOriginal,
@@ -344,18 +345,6 @@ export async function listMarkerFindings(chainId: string): Promise<{ total: numb
     queryRows(db, sql`select count(*)::int as n from marker_findings where chain_id = ${chainId}`, { n: col.int }),
   ]);
   return { total: counted[0]?.n ?? items.length, items };
-}
-
-export interface MarkerFindingCounts {
-  /** Findings found in the range, by kind (every kind, zero included). */
-  by_kind: Record<MarkerFindingKind, number>;
-  /** Chains with a finding found in the range. */
-  chains: number;
-  /**
-   * Chains active in the range that have a marker finding: what `status=broken_markers` with the
-   * same range lists (through chains_marker_finding_idx).
-   */
-  active_chains: number;
 }
 
 /** The overview's marker findings: found since `since` (all time when null), through marker_findings_found_idx. */

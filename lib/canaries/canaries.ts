@@ -7,12 +7,12 @@
 // regexes are ASCII-only with explicit classes (no \d, \s, /i), and whitespace is [ \t\r\n] only.
 import { sha256Hex } from "../guard/hash";
 
-export const CANARY_METHOD = "floorline-canaries/1";
+const CANARY_METHOD = "floorline-canaries/1";
 export const CANARY_KINDS = ["number", "path", "hash", "error"] as const;
 export type CanaryKind = (typeof CANARY_KINDS)[number];
 /** At most this many canaries per receipt (and per chain in the SDKs). */
 export const MAX_CANARIES = 16;
-export const PLANT_FORMATS = ["json", "log", "text"] as const;
+const PLANT_FORMATS = ["json", "log", "text"] as const;
 export type PlantFormat = (typeof PLANT_FORMATS)[number];
 
 /** A canary as the wire carries it: `text` is its distinctive value, exactly as planted. */

@@ -9,13 +9,13 @@ export interface PlantedCanary extends Canary {
   pass_number: number;
 }
 
-export interface Survival {
+interface Survival {
   canaries_surviving: string[];
   canary_retention: number;
 }
 
 /** The canaries planted at or before `passNumber`, in planting order. */
-export function plantedBy(planted: readonly PlantedCanary[], passNumber: number): PlantedCanary[] {
+function plantedBy(planted: readonly PlantedCanary[], passNumber: number): PlantedCanary[] {
   return planted.filter((c) => c.pass_number <= passNumber);
 }
 
@@ -42,7 +42,7 @@ export function survivalOf(
   return { canaries_surviving: surviving, canary_retention: surviving.length / by.length };
 }
 
-export interface CanaryPass {
+interface CanaryPass {
   pass_id: string;
   pass_number: number;
   canaries_surviving: readonly string[] | null;

@@ -46,7 +46,7 @@ export type MarkerOriginal =
   | { state: "gone"; hash: string; status: "evicted" | "expired"; gone_at: Date; reason: string | null };
 
 /** One pass as its marker findings need it. */
-export interface MarkedPass {
+interface MarkedPass {
   markers: readonly string[];
   /** The receipt's context_tools; null when it sent none (then no `marker_without_tool`). */
   context_tools: readonly string[] | null;
@@ -107,4 +107,17 @@ export function goneDetail(
 
 export function recompressedDetail(hash: string, retrievals: number): string {
   return `This pass compressed the text of original ${short(hash)}, which had been retrieved ${retrievals === 1 ? "once" : `${retrievals} times`}: a retrieve's answer compressed again.`;
+}
+
+/** The overview's figure of marker findings (db/queries/marker-findings.ts getMarkerFindingCounts). */
+export interface MarkerFindingCounts {
+  /** Findings found in the range, by kind (every kind, zero included). */
+  by_kind: Record<MarkerFindingKind, number>;
+  /** Chains with a finding found in the range. */
+  chains: number;
+  /**
+   * Chains active in the range that have a marker finding: what `status=broken_markers` with the
+   * same range lists (through chains_marker_finding_idx).
+   */
+  active_chains: number;
 }

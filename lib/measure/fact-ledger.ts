@@ -18,7 +18,7 @@ import { MAX_ORIGINALS, type Originals } from "./index";
 export const MAX_LEDGER_FACTS = 10_000;
 
 /** A fact of the source as the ledger lists it. */
-export interface SourceFact {
+interface SourceFact {
   /** Its identity (what the measurement tells facts apart by), hashed: 16 hex. */
   key: string;
   /** As the source states it (a lost example's text). */
@@ -188,7 +188,7 @@ export function listSourceFacts(source: string, format: MeasureFormat = "any"): 
   return { facts: made.facts, inSource: made.inSource, digest: made.digest };
 }
 
-export interface FactStateOptions {
+interface FactStateOptions {
   source: string;
   format?: MeasureFormat;
   requiredFields?: readonly string[];

@@ -8,7 +8,7 @@ import { listOf } from "./common";
 export const FACT_FATES = ["retained", "lost", "restored", "recoverable"] as const;
 export type FactFate = (typeof FACT_FATES)[number];
 
-export const chainFactSchema = z
+const chainFactSchema = z
   .object({
     fact: z.string().describe("The fact as the chain's source states it."),
     kind: z.string().describe("A token's kind (`number`, `path`, `name`, …), `error_line` or `json_value`."),
@@ -42,7 +42,7 @@ export const chainFactQuerySchema = z.object({
 });
 
 /** A facts-page cursor: the last item's rank in the ledger. */
-export const factCursorSchema = z.tuple([cursorPart.int32]);
+const factCursorSchema = z.tuple([cursorPart.int32]);
 export function decodeFactCursor(cursor: string | undefined): number | undefined {
   return decodeCursor(cursor, factCursorSchema)?.[0];
 }

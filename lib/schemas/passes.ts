@@ -56,7 +56,7 @@ const contextToolsSchema = z
   .array(text({ min: 1, max: 128 }))
   .max(64)
   .describe("the tool names the agent's context offered when this pass's output was used (docs/markers.md)");
-export const canaryCheckSchema = z
+const canaryCheckSchema = z
   .strictObject({
     surviving: z.array(canaryIdSchema).max(MAX_CANARIES * 4),
     checked_text_bytes: nonNegativeInt,

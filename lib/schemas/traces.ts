@@ -130,7 +130,7 @@ const traceShape = {
   created_at: timestamp,
 };
 
-export const traceFindingSchema = z
+const traceFindingSchema = z
   .object({
     kind: z
       .enum(LINEAGE_FINDING_KINDS)

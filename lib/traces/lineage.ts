@@ -29,7 +29,7 @@ export interface NodeKey {
 }
 
 /** The digest a wording is matched by: the texts themselves need not be kept to match later. */
-export function matchKeyOf(text: string): string {
+function matchKeyOf(text: string): string {
   return sha256Hex(constraintKey(text));
 }
 
@@ -46,7 +46,7 @@ export function nodeKeysOf(nodes: ReadonlyArray<{ node_id: string; node_type: st
   return [...byKey.values()];
 }
 
-export interface LineageSuccessor {
+interface LineageSuccessor {
   trace_id: string;
   node_keys: readonly NodeKey[];
   invalidated_paths: readonly string[];
@@ -60,7 +60,7 @@ export interface LineageAncestor {
   invalidated_paths: readonly string[];
 }
 
-export interface LineageFinding {
+interface LineageFinding {
   trace_id: string;
   kind: LineageFindingKind;
   ancestor_trace_id: string;
