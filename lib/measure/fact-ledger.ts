@@ -5,6 +5,7 @@
 // from index.ts: the measurement answers counts, the ledger needs each fact.
 import { type FactIndex, type FactTable, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
 import { Lexicon, type TokenInfo } from "./lexicon";
+import { display } from "./display";
 import { findMarkers } from "./markers";
 import { contentStore, decode, type Doc, indexOf, type MeasureFormat, readDoc, sourceText } from "./read";
 import { type SourceAnalysis, SourceCache } from "./source";
@@ -140,28 +141,6 @@ function listed(analysis: SourceAnalysis): Listed {
   const made: Listed = { order, digest: hex(h), inSource: specific.length, facts: null };
   listedOf.set(analysis, made);
   return made;
-}
-
-const MAX_ERROR_LINE_CHARS = 160;
-
-/** A fact as the source states it: the same text a measurement's lost examples give. */
-function display(facts: FactTable, f: number, source: Doc): string {
-  const lexicon = facts.lexicon;
-  const show = facts.show[f];
-  if (show === SHOW_LEAF && source.kind === "json") return source.json.display(facts.shownA[f] as number);
-  if (show === SHOW_LINE) {
-    const store = source.kind === "json" ? source.json.store : source.text.store;
-    const line = store.lineString(facts.shownA[f] as number).trim();
-    return line.length > MAX_ERROR_LINE_CHARS ? `${line.slice(0, MAX_ERROR_LINE_CHARS)}...` : line;
-  }
-  if (show !== SHOW_TOKEN) return "";
-  const t = lexicon.infos[facts.shownA[f] as number] as TokenInfo;
-  const text = t.key ? `${t.key}=${t.text}` : t.text;
-  const nextId = facts.shownB[f] as number;
-  const next = nextId >= 0 ? (lexicon.infos[nextId] as TokenInfo) : null;
-  if (t.kind === "number" && !t.key && facts.shownOpen[f] === 1 && next && next.kind === "keyword")
-    return `${text} ${next.text}`;
-  return text;
 }
 
 function kindOf(facts: FactTable, f: number): string {
