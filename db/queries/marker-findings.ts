@@ -4,7 +4,7 @@
 // original. Every lookup goes through an index by hash (originals' key and prefix indexes,
 // pass_markers_original_idx); the findings go with their pass.
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { getReadDb } from "../index";
@@ -42,8 +42,22 @@ interface FindingRow extends MarkerJudgement {
   content_class: string;
 }
 
-// A marker the original's text itself carries: the two forms lib/measure/markers.ts reads.
-const NESTED_MARKER = String.raw`hash=[0-9a-fA-F]{12,64}([^0-9a-fA-F]|$)|<<ccr:[0-9a-fA-F]{12,64}>>`;
+// A marker the original's text itself carries, its key captured: the two forms
+// lib/measure/markers.ts reads.
+const INNER_MARKER = String.raw`(?:hash=|<<ccr:)([0-9a-fA-F]{12,64})(?:[^0-9a-fA-F]|$)`;
+/**
+ * Whether an original's text carries a marker that leads nowhere: one whose key names no live
+ * original of the default tenant (by hash or alternate key). A marker inside an original that
+ * this store still holds is one more retrieval, not a dead end: a chain whose compressor caches
+ * its input each pass (the SDKs' cacheOriginals) nests by construction and stays whole.
+ */
+const NESTED_DEAD_END = (original: SQL) => sql`coalesce((
+    select bool_or(not exists (
+      select 1 from originals i
+      where i.tenant = '' and i.status = 'live' and (i.expires_at is null or i.expires_at > now())
+        and ((i.hash ~>=~ lower(m[1]) and i.hash ~<~ (lower(m[1]) || 'g'))
+          or (i.alt_hash is not null and i.alt_hash ~>=~ lower(m[1]) and i.alt_hash ~<~ (lower(m[1]) || 'g')))))
+    from regexp_matches(${original}, ${INNER_MARKER}, 'g') as m), false)`;
 
 /** An original's state as the findings read it (by hash, the primary key). */
 const STATE_ROW = {
@@ -95,7 +109,7 @@ export async function recordIngestMarkerFindings(
   if (unresolved.length > 0) {
     const named = await queryRows(
       tx,
-      sql`select k.key, o.hash, coalesce(o.original ~ ${NESTED_MARKER}, false) as nested
+      sql`select k.key, o.hash, ${NESTED_DEAD_END(sql`o.original`)} as nested
           from json_array_elements_text(${JSON.stringify(unresolved)}::json) as k(key)
           cross join lateral (
             (select hash, original from originals

@@ -81,7 +81,7 @@ export function judgeMarkers(pass: MarkedPass, originalOf: (marker: string) => M
       out.push({
         kind: "marker_nested",
         hash: marker,
-        detail: `The original behind hash=${marker} (${short(o.hash)}) is itself compressed content with a marker: retrieving it gives back another marker, not the text.`,
+        detail: `The original behind hash=${marker} (${short(o.hash)}) is itself compressed content whose marker leads nowhere: retrieving it gives back a marker this store cannot resolve, not the text.`,
       });
     }
   }

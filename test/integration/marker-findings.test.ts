@@ -100,20 +100,35 @@ describe("marker findings at ingest", () => {
     expect(await markerFindings("mk-held")).toEqual([]);
   });
 
-  it("marker_nested: the original behind a marker is itself compressed content with a marker", async () => {
+  it("marker_nested: the original behind a marker carries a marker that leads nowhere", async () => {
+    // The inner original was never stored here (another store's, or re-compressed away).
     const inner = "the inner original: every row of the table";
     const outer = `rows 1-3 of the table. ${markerFor(inner)}`;
-    await storeOriginal({ original: inner });
     await storeOriginal({ original: outer });
     await passes({
       receipts: [
         contentReceipt("mk-nested", 1, `the agent's view. ${markerFor(outer)}`),
-        contentReceipt("mk-nested", 2, `the agent's view. ${markerFor(inner)}`),
+        contentReceipt("mk-nested", 2, "the agent's view, written out again"),
       ],
     });
     const found = await markerFindings("mk-nested");
     expect(kinds(found)).toEqual([["marker_nested", 1, markerKey(sha(outer))]]);
-    expect(found[0]?.detail).toContain("itself compressed content with a marker");
+    expect(found[0]?.detail).toContain("leads nowhere");
+  });
+
+  it("a marker inside an original this store holds is one more retrieval, no finding", async () => {
+    // What the SDKs' cacheOriginals makes each pass: the cached input carries the last marker.
+    const report = "the incident report: every line of it";
+    const summary = `the summary. ${markerFor(report)}`;
+    await storeOriginal({ original: report });
+    await storeOriginal({ original: summary });
+    await passes({
+      receipts: [
+        contentReceipt("mk-nested-held", 1, summary),
+        contentReceipt("mk-nested-held", 2, `the summary, shorter. ${markerFor(summary)}`),
+      ],
+    });
+    expect(await markerFindings("mk-nested-held")).toEqual([]);
   });
 
   it("marker_expired: a later pass names an original that expired", async () => {
