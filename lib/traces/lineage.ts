@@ -16,6 +16,12 @@ export type LineageFindingKind = (typeof LINEAGE_FINDING_KINDS)[number];
 
 /** How many generations up a successor is compared with (1 is its parent). */
 export const LINEAGE_MAX_DEPTH = 8;
+/**
+ * Findings kept per trace: the first found, walls re-explored before axioms contradicted, nearer
+ * ancestors first. A successor that repeats hundreds of its line's walls is one finding's worth
+ * of news to an operator, and each finding is a row written in the trace's ingest.
+ */
+export const LINEAGE_MAX_FINDINGS = 256;
 
 /** One distinct node wording of a trace, kept as a digest of its constraint key. */
 export interface NodeKey {
@@ -91,7 +97,7 @@ export function lineageFindings(successor: LineageSuccessor, ancestors: readonly
   const findings = new Map<string, LineageFinding>();
   const add = (finding: LineageFinding) => {
     const id = `${finding.kind}\u0000${finding.ancestor_trace_id}\u0000${finding.match_key}`;
-    if (!findings.has(id)) findings.set(id, finding);
+    if (findings.size < LINEAGE_MAX_FINDINGS && !findings.has(id)) findings.set(id, finding);
   };
 
   for (const ancestor of ancestors) {

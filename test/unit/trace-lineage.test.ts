@@ -1,7 +1,7 @@
 // The lineage rule on its own: which successor texts meet which ancestor walls, and where the
 // matching stops (docs/lineage.md).
 import { describe, expect, it } from "vitest";
-import { type LineageAncestor, lineageFindings, nodeKeysOf } from "@/lib/traces/lineage";
+import { LINEAGE_MAX_FINDINGS, type LineageAncestor, lineageFindings, nodeKeysOf } from "@/lib/traces/lineage";
 
 const ancestor = (over: Partial<LineageAncestor> = {}): LineageAncestor => ({
   trace_id: "a",
@@ -74,5 +74,17 @@ describe("lineage findings", () => {
       [ancestor()],
     );
     expect(findings).toEqual([]);
+  });
+
+  it("keeps at most LINEAGE_MAX_FINDINGS per trace, nearer ancestors first", () => {
+    const walls = Array.from({ length: 40 }, (_, i) => `Try fix ${i} -> test ${i} failed`);
+    const nodes = walls.map((_, i): [string, string, string] => [`n${i}`, "EXPLORATORY_CHATTER", `try fix ${i}`]);
+    const line = Array.from({ length: 8 }, (_, d) =>
+      ancestor({ trace_id: `a${d + 1}`, depth: d + 1, invalidated_paths: walls, conclusions: [] }),
+    );
+    const findings = lineageFindings(successor(nodes), line);
+    expect(findings).toHaveLength(LINEAGE_MAX_FINDINGS);
+    expect(findings[0]?.ancestor_trace_id).toBe("a1");
+    expect(findings.some((f) => f.ancestor_trace_id === "a8")).toBe(false);
   });
 });
