@@ -37,7 +37,6 @@ describe("delivery", () => {
     record(fl, "b-2", 3);
     // Sent without a flush or a full batch: waited for (a loaded machine is slow), not slept on.
     await vi.waitFor(() => expect(receiptsIn(server.seen)).toHaveLength(3), { timeout: 10_000, interval: 20 });
-    expect(fl.stats).toMatchObject({ sent: 3, queued: 0 });
     await fl.close();
   });
 
