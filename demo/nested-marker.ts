@@ -35,10 +35,10 @@ export async function nestedMarker(env: MarkerEnv): Promise<{ chain: string; wha
   // Each original is stored before the receipt whose marker names it is judged.
   await fl.flush();
   // The summary, marker and all, compressed again: its own original is cached with the marker inside.
-  const second = chain.recordPass(first.output, summarise(first.output, 0.7), { density: 0.85 });
+  const second = chain.recordPass(first.output, summarise(first.output, 0.85), { density: 0.85 });
   await fl.flush();
   // Handed to a sub-agent that has no retrieve tool.
-  chain.recordPass(second.output, summarise(second.output, 0.9), {
+  chain.recordPass(second.output, summarise(second.output, 0.95), {
     density: 0.8,
     contextTools: ["read_file", "run_tests"],
   });
