@@ -15,7 +15,8 @@ import { AIMessage, createAgent, HumanMessage, summarizationMiddleware } from "l
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sdk } from "../../sdk/typescript/test/load";
-import { anthropic, HOOK, langchain, openaiAgents } from "../../sdk/typescript/test/integrations/dist";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { anthropic, claudeAgent, HOOK, langchain, openaiAgents } from "../../sdk/typescript/test/integrations/dist";
 import { type FakeApi, fakeApi, messageEvents } from "../../sdk/typescript/test/integrations/fake-apis";
 import { type AppServer, startAppOnOwnDatabase } from "../support/app-server";
 
@@ -293,6 +294,65 @@ describe("the framework integrations, into the app", () => {
     const originals = (await originalsOf("anthropic-conv-1")) as Array<{ hash: string }>;
     expect(originals.map((o) => o.hash)).toEqual([block?.metadata?.input_sha256]);
     expect(new Set(stored?.passes.map((p) => p.metadata?.input_sha256)).size).toBe(1);
+  }, 120_000);
+
+  it("Claude Agent SDK: a compact_boundary of the stream is a measured pass of claude-code:<session>", async () => {
+    // A stream of the Agent SDK's documented message types (SDKMessage, sdk.d.ts), replayed: its
+    // query() spawns the Claude Code CLI, which cannot run here.
+    const session = "7c2e9a14-3b5d-4f6e-8a9b-0c1d2e3f4a5b";
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+    const summary =
+      "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nThe user is fixing order 9117's late shipment; depot-2 was 3 days behind.";
+    const text = (n: number, role: "user" | "assistant", content: string) =>
+      (role === "user"
+        ? { type: "user", message: { role, content }, parent_tool_use_id: null, uuid: id(n), session_id: session }
+        : {
+            type: "assistant",
+            message: {
+              id: `msg_${n}`,
+              type: "message",
+              role,
+              model: "claude-sonnet-4-5",
+              content: [{ type: "text", text: content }],
+              stop_reason: "end_turn",
+              stop_sequence: null,
+              usage: { input_tokens: 10, output_tokens: 10 },
+            },
+            parent_tool_use_id: null,
+            uuid: id(n),
+            session_id: session,
+          }) as unknown as SDKMessage;
+    const stream: SDKMessage[] = [
+      text(1, "user", "Why did order 9117 ship late? It went to depot-2 on 2026-11-20."),
+      text(2, "assistant", "Depot-2 was 3 days behind after the 2026-11-18 outage; 12 orders waited there."),
+      {
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: "manual", pre_tokens: 120_000, post_tokens: 3_000 },
+        uuid: id(3),
+        session_id: session,
+      } as SDKMessage,
+      { ...(text(4, "user", summary) as object), isSynthetic: true } as SDKMessage,
+    ];
+    async function* replay() {
+      for (const m of stream) yield m;
+    }
+    const fl = new sdk.Floorline({ url: app.base, scheduledDelayMs: 10, flushOnExit: false });
+    const seen: SDKMessage[] = [];
+    for await (const m of claudeAgent.observeClaudeAgent(fl, replay())) seen.push(m);
+    expect(seen).toEqual(stream);
+
+    const chainId = `claude-code:${session}`;
+    const stored = await chainWith(chainId, 1);
+    await fl.close();
+    expect(stored?.passes.map((p) => [p.pass_id, p.content_class])).toEqual([[`${chainId}.p1`, "claude-code"]]);
+    const [pass] = stored?.passes ?? [];
+    expect(pass?.current_size_bytes).toBe(Buffer.byteLength(summary));
+    expect(pass?.metadata).toMatchObject({ framework: "claude-agent-sdk", trigger: "manual", density_measured: true });
+    // Measured (by the SDK, as the server would) against the conversation the stream showed, which is cached.
+    expect(pass?.semantic_density_score).toBeGreaterThan(0);
+    expect(pass?.semantic_density_score).toBeLessThan(1);
+    expect((await originalsOf(chainId)).length).toBe(1);
   }, 120_000);
 
   it("OpenAI Agents: a session's compaction is an opaque pass with the items before cached", async () => {
