@@ -65,38 +65,26 @@ const columns: ColumnDef<TraceSummary>[] = [
   {
     id: "omitted",
     header: "Omitted",
-    cell: ({ row }) =>
-      row.original.omitted_falsified_paths > 0 ? (
-        <span
-          className="badge warn"
-          title="Falsified paths dropped because they carried no deterministic receipt"
-          data-testid="omitted-count"
-        >
-          {row.original.omitted_falsified_paths}
-        </span>
-      ) : (
-        <span className="audit-subtle" data-testid="omitted-count">
-          0
-        </span>
-      ),
+    cell: ({ row }) => (
+      <CountBadge
+        count={row.original.omitted_falsified_paths}
+        tone="warn"
+        title="Falsified paths dropped because they carried no deterministic receipt"
+        testId="omitted-count"
+      />
+    ),
   },
   {
     id: "walls",
     header: "Walls hit",
-    cell: ({ row }) =>
-      row.original.finding_count > 0 ? (
-        <span
-          className="badge danger"
-          title="Lineage findings: paths an ancestor ruled out, or axioms it held, walked into again"
-          data-testid="finding-count"
-        >
-          {row.original.finding_count}
-        </span>
-      ) : (
-        <span className="audit-subtle" data-testid="finding-count">
-          0
-        </span>
-      ),
+    cell: ({ row }) => (
+      <CountBadge
+        count={row.original.finding_count}
+        tone="danger"
+        title="Lineage findings: paths an ancestor ruled out, or axioms it held, walked into again"
+        testId="finding-count"
+      />
+    ),
   },
   {
     id: "digest",
@@ -124,5 +112,18 @@ export function TraceTable({ rows, empty }: { rows: TraceSummary[]; empty: React
         testId="trace-table"
       />
     </div>
+  );
+}
+
+/** A count that stands out as a badge when above 0, and stays quiet at 0. */
+function CountBadge({ count, tone, title, testId }: { count: number; tone: string; title: string; testId: string }) {
+  return count > 0 ? (
+    <span className={`badge ${tone}`} title={title} data-testid={testId}>
+      {count}
+    </span>
+  ) : (
+    <span className="audit-subtle" data-testid={testId}>
+      0
+    </span>
   );
 }

@@ -50,8 +50,8 @@ void newPassIsTheColumns;
 // parts unambiguously; cheaper than JSON for the several lookups per receipt.
 const keyOf = (chainId: string, passId: string) => `${chainId}\u0000${passId}`;
 
-type StoredResult = Omit<
-  PassResult,
+/** What a stored pass answers as the wire has it, not as the judged result types it. */
+type StoredOnWire =
   | "server_checks"
   | "checked_verdict"
   | "checked_mismatch"
@@ -59,19 +59,8 @@ type StoredResult = Omit<
   | "unmeasured"
   | "effective_verdict"
   | "canaries_surviving"
-  | "canary_retention"
-> &
-  Pick<
-    PassWire,
-    | "server_checks"
-    | "checked_verdict"
-    | "checked_mismatch"
-    | "measurement_mismatch"
-    | "unmeasured"
-    | "effective_verdict"
-    | "canaries_surviving"
-    | "canary_retention"
-  >;
+  | "canary_retention";
+type StoredResult = Omit<PassResult, StoredOnWire> & Pick<PassWire, StoredOnWire>;
 
 /** A stored receipt's answer, read back for a retry, and the digest of the body that made it. */
 const STORED_ROW = {

@@ -458,8 +458,8 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         language = language_of(doc.text)
         across = analysis.language > 0 and language > 0 and language != analysis.language
         source_words, source_phrased, source_values, source_bound = analysis.phrasing
+        own_words, own_phrased, own_values, own_bound = phrasing_of(doc.text)
         if source_values >= PHRASING_MIN_WORDS and source_bound > 0:
-            _, _, own_values, own_bound = phrasing_of(doc.text)
             share = 0 if own_values == 0 else own_bound / own_values
             binding = min(1, share / ((source_bound / source_values) * PHRASING_NEED))
         if across:
@@ -474,7 +474,6 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
                         value_kept += fact.weight
                 word_credit = value_kept / value_total if value_total > 0 else 0
         elif source_words >= PHRASING_MIN_WORDS and source_phrased > 0:
-            own_words, own_phrased, _, _ = phrasing_of(doc.text)
             share = 0 if own_words == 0 else own_phrased / own_words
             word_credit = min(1, share / ((source_phrased / source_words) * PHRASING_NEED))
     total: float = 0
