@@ -27,7 +27,10 @@ test.beforeAll(() => {
 
 test.afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-async function example(heading: string, baseURL: string): Promise<{ code: string; printed: string[] }> {
+async function example(
+  heading: string,
+  baseURL: string,
+): Promise<{ code: string; printed: string[]; warned: string }> {
   const blocks = blocksUnder(PAGE, heading).filter((b) => b.lang === "js");
   expect(blocks, `${heading}: one example`).toHaveLength(1);
   const code = (blocks[0]?.code ?? "").replaceAll(DOCUMENTED, baseURL);
@@ -37,8 +40,8 @@ async function example(heading: string, baseURL: string): Promise<{ code: string
   // As in a user's shell: no key (access is off here), no colours forced by the test runner.
   const { FLOORLINE_API_KEY: _, FORCE_COLOR: __, ...inherited } = process.env;
   const env = { ...inherited, NO_COLOR: "1" };
-  const { stdout } = await run(process.execPath, [file], { cwd: project, env, timeout: 60_000 });
-  return { code, printed: stdout.trimEnd().split("\n") };
+  const { stdout, stderr } = await run(process.execPath, [file], { cwd: project, env, timeout: 60_000 });
+  return { code, printed: stdout.trimEnd().split("\n"), warned: stderr };
 }
 
 type Stored = {
@@ -63,14 +66,28 @@ test("the recordPass example prints the receipts the server stores, and stops at
 }) => {
   if (!baseURL) throw new Error("no baseURL");
   const { printed } = await example("## Record each pass", baseURL);
-  const chain = await stored(request, "jobs-42");
+  // A new chain on every run, named in each pass id.
+  const chainId = /^(jobs-[0-9a-f]{8})\.p1 /.exec(printed[0] ?? "")?.[1];
+  if (!chainId) throw new Error(`no chain id in ${printed[0]}`);
+  const chain = await stored(request, chainId);
   expect(printed).toEqual(
     chain.passes.map((p) => `${p.pass_id} ${p.semantic_density_score} ${p.verdict} ${p.directive}`),
   );
   expect(printed.at(-1)).toMatch(/COLLAPSE_IMMINENT HALT: Density 0\.\d\d < 0\.50\.$/);
+  // It says what it did at the halt, so the chain is guarded rather than left unanswered.
+  expect(chain.boundaries).toEqual([
+    expect.objectContaining({ pass_number: chain.passes.length, strategy: "halt", reason: chain.passes.at(-1)?.directive }),
+  ]);
   // What the page shows it printing.
   const page = blocksUnder(PAGE, "## Record each pass").find((b) => b.lang === "");
-  if (page) expect(printed).toEqual(page.code.trimEnd().split("\n"));
+  const shown = page?.code.trimEnd().split("\n") ?? [];
+  expect(printed.map((line) => line.replaceAll(chainId, "<chain>"))).toEqual(
+    shown.map((line) => line.replaceAll(/jobs-[0-9a-f]{8}/g, "<chain>")),
+  );
+  // Run as a user runs it again: a chain of its own, nothing refused.
+  const again = await example("## Record each pass", baseURL);
+  expect(again.warned).toBe("");
+  expect(again.printed[0]).not.toContain(chainId);
 });
 
 test("the compressUntilFloor example halts where the guard says, sends its boundary, keeps the last safe output", async ({
@@ -79,9 +96,11 @@ test("the compressUntilFloor example halts where the guard says, sends its bound
 }) => {
   if (!baseURL) throw new Error("no baseURL");
   const { printed } = await example("## Compress until the floor", baseURL);
-  const chain = await stored(request, "jobs-7");
+  const chainId = / of (jobs-[0-9a-f]{8})$/.exec(printed[0] ?? "")?.[1];
+  if (!chainId) throw new Error(`no chain id in ${printed[0]}`);
+  const chain = await stored(request, chainId);
   const last = chain.passes.at(-1);
-  expect(printed[0]).toBe(`halt ${last?.directive} after ${chain.passes.length} passes`);
+  expect(printed[0]).toBe(`halt ${last?.directive} after ${chain.passes.length} passes of ${chainId}`);
   expect(chain.boundaries).toEqual([
     expect.objectContaining({ pass_number: chain.passes.length, strategy: "halt", reason: last?.directive }),
   ]);
@@ -90,5 +109,5 @@ test("the compressUntilFloor example halts where the guard says, sends its bound
   expect(createHash("sha256").update(content).digest("hex")).toBe(chain.passes.at(-2)?.current_content_hash);
   // What the page says it prints.
   const said = /it prints `([^`]+)`/.exec(section(readFileSync(PAGE, "utf8"), "## Compress until the floor"))?.[1];
-  expect(printed[0]).toBe(said);
+  expect(printed[0].replace(chainId, "<chain>")).toBe(said?.replace(/jobs-[0-9a-f]{8}/, "<chain>"));
 });

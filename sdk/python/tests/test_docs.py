@@ -31,5 +31,9 @@ def test_an_example_runs_and_its_receipts_arrive(server, example):
     stored = server.get(f"/api/v1/chains/{chain_id}")
     assert len(stored["passes"]) >= 2
     assert "SAFE_TO_COMPRESS" in done.stdout or "breach" in done.stdout
+    # Where the guard said halt, the example says what it did: the chain is guarded, not left
+    # with a floor no boundary answered.
+    if "HALT" in done.stdout:
+        assert [b["strategy"] for b in stored["boundaries"]] == ["halt"]
     # Nothing refused, nothing left undelivered: the client would have said so on stderr.
     assert "floorline:" not in done.stderr, done.stderr
