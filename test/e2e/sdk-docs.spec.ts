@@ -27,10 +27,7 @@ test.beforeAll(() => {
 
 test.afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-async function example(
-  heading: string,
-  baseURL: string,
-): Promise<{ code: string; printed: string[]; warned: string }> {
+async function example(heading: string, baseURL: string): Promise<{ code: string; printed: string[]; warned: string }> {
   const blocks = blocksUnder(PAGE, heading).filter((b) => b.lang === "js");
   expect(blocks, `${heading}: one example`).toHaveLength(1);
   const code = (blocks[0]?.code ?? "").replaceAll(DOCUMENTED, baseURL);
@@ -76,7 +73,11 @@ test("the recordPass example prints the receipts the server stores, and stops at
   expect(printed.at(-1)).toMatch(/COLLAPSE_IMMINENT HALT: Density 0\.\d\d < 0\.50\.$/);
   // It says what it did at the halt, so the chain is guarded rather than left unanswered.
   expect(chain.boundaries).toEqual([
-    expect.objectContaining({ pass_number: chain.passes.length, strategy: "halt", reason: chain.passes.at(-1)?.directive }),
+    expect.objectContaining({
+      pass_number: chain.passes.length,
+      strategy: "halt",
+      reason: chain.passes.at(-1)?.directive,
+    }),
   ]);
   // What the page shows it printing.
   const page = blocksUnder(PAGE, "## Record each pass").find((b) => b.lang === "");
