@@ -28,7 +28,7 @@ export function FirstAdminForm(props: {
       <>
         <h1>Sign in</h1>
         <div className="first-admin">
-          <p className="note" role="status" data-testid="first-admin-created">
+          <p className="note done" role="status" data-testid="first-admin-created">
             The admin operator <strong>{created}</strong> is created. Sign in with its password.
           </p>
           <SignInForm next={next} defaultName={created} />
