@@ -4,7 +4,7 @@
 // The shared modules import without file extensions (the app's bundler resolves them);
 // Node's ESM loader does not, so the emitted specifiers are completed here.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,8 +12,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, "dist");
 const tsc = path.join(here, "../../node_modules/typescript/bin/tsc");
 
-rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.json")], { stdio: "inherit" });
+// Compiled beside dist/ and swapped in only when complete: a compile error leaves the last good
+// build in place for whatever else uses it meanwhile (tests, another checkout's install).
+const next = path.join(here, `dist.building-${process.pid}`);
+rmSync(next, { recursive: true, force: true });
+try {
+  execFileSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.json"), "--outDir", next], { stdio: "inherit" });
+} catch (error) {
+  rmSync(next, { recursive: true, force: true });
+  throw error;
+}
 
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']*)\2/g;
 
@@ -36,4 +44,6 @@ function walk(dir) {
     }
   }
 }
-walk(dist);
+walk(next);
+rmSync(dist, { recursive: true, force: true });
+renameSync(next, dist);
