@@ -1,8 +1,18 @@
-// Route files import `route` from here: the registry's scope for each method, checked by the
-// one access gate. (The wrapper itself is pure and lives in lib/http/route.ts; this module
-// only binds it to the gate, which reads the database, so lib/ stays free of db/.)
+// Route files serve their route's declaration from here: `serve(ROUTE, { GET: handler })`
+// gives all five method exports, each declared method with its scope checked by the one
+// access gate. (The wrapper itself is pure and lives in lib/http/route.ts; this module only
+// binds it to the gate, which reads the database, so lib/ stays free of db/.)
 import "server-only";
-import { BATCH_ANSWER_HEADERS, type Handler, json, methodNotAllowed, wrapRoute } from "@/lib/http/route";
+import type { RouteContract } from "@/lib/http/contract";
+import {
+  BATCH_ANSWER_HEADERS,
+  type Handler,
+  json,
+  methodNotAllowed,
+  type RouteHandlers,
+  serveRoute,
+  wrapRoute,
+} from "@/lib/http/route";
 import type { RoutePattern } from "@/lib/http/registry";
 import { authorizeRequest } from "./gate";
 
@@ -10,6 +20,10 @@ type Context = { params: Promise<Record<string, string | string[]>> };
 
 export function route<C extends Context>(pattern: RoutePattern, handler: Handler<C>) {
   return wrapRoute(pattern, handler, (request, _pattern, scope) => authorizeRequest(request, scope));
+}
+
+export function serve<R extends RouteContract>(declared: R, handlers: RouteHandlers<R>) {
+  return serveRoute(declared, handlers, (request, _pattern, scope) => authorizeRequest(request, scope));
 }
 
 export { BATCH_ANSWER_HEADERS, json, methodNotAllowed };

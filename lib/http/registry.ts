@@ -1,77 +1,59 @@
-// Every HTTP route the app serves, with the scope each method needs. The route wrapper reads
-// its scope from here, so a handler cannot forget to declare one, and the route list feeds
-// everything that must cover every route (the access check, the fuzz tests, metrics labels,
-// the OpenAPI document). `test/unit/route-registry.test.ts` fails when a route file under
-// `app/` and this list disagree.
+// Every HTTP route the app serves, with the scope each method needs, gathered from the route
+// declarations under lib/routes/ (lib/http/contract.ts): a route file serves one of them with
+// `serve`, so the scope the wrapper checks, the methods a 405 names and the OpenAPI operation
+// all come from that one object. The route list feeds everything that must cover every route
+// (the access check, the fuzz tests, metrics labels, the OpenAPI document).
+// `test/unit/route-registry.test.ts` fails when a route file under `app/` and this list disagree.
+import { METHODS, type Method, type RouteContract, type Scope } from "./contract";
+import { ACCESS_ROUTES } from "../routes/access";
+import { CHAIN_ROUTES } from "../routes/chains";
+import { INGEST_ROUTES } from "../routes/ingest";
+import { MCP_ROUTES } from "../routes/mcp";
+import { ORIGINAL_ROUTES } from "../routes/originals";
+import { POLICY_ROUTES } from "../routes/policies";
+import { SERVICE_ROUTES } from "../routes/service";
+import { TRACE_ROUTES } from "../routes/traces";
+import { WEBHOOK_ROUTES } from "../routes/webhooks";
 
-export const SCOPES = ["public", "ingest", "read", "admin", "ingest or read"] as const;
-/**
- * `public`: no credential ever (health). `ingest or read`: a key with either (measuring reads
- * and writes nothing, and both an agent and a dashboard call it). The others are the API key
- * scopes of the contract.
- */
-export type Scope = (typeof SCOPES)[number];
+export { METHODS, type Method, SCOPES, type Scope } from "./contract";
 
-export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-export type Method = (typeof METHODS)[number];
+// Each concept's table in the order the OpenAPI document lists them (its tags group them again).
+const TABLES = [
+  SERVICE_ROUTES,
+  INGEST_ROUTES,
+  CHAIN_ROUTES,
+  POLICY_ROUTES,
+  ORIGINAL_ROUTES,
+  TRACE_ROUTES,
+  ACCESS_ROUTES,
+  WEBHOOK_ROUTES,
+  MCP_ROUTES,
+] as const;
 
-type RouteTable = Record<string, Partial<Record<Method, Scope>>>;
+type RoutesOf<T> = T extends unknown ? T[keyof T] : never;
+type DeclaredRoute = RoutesOf<(typeof TABLES)[number]>;
+
+/** Every declared route; a path declared twice does not load. */
+export const ROUTE_LIST: readonly DeclaredRoute[] = TABLES.flatMap((table) => Object.values(table) as DeclaredRoute[]);
+
+type ScopeTable = {
+  [R in DeclaredRoute as R["path"]]: {
+    [M in keyof R["methods"] & Method]: R["methods"][M] extends { scope: infer S } ? S : never;
+  };
+};
 
 /** Path patterns use `{name}` for a dynamic segment, as in OpenAPI. */
-export const ROUTES = {
-  "/api/v1/health": { GET: "public" },
-  "/api/v1/evaluate": { POST: "ingest" },
-  "/api/v1/measure": { POST: "ingest or read" },
-  "/api/v1/passes": { POST: "ingest" },
-  "/api/v1/boundaries": { POST: "ingest" },
-  "/api/v1/chains": { GET: "read" },
-  "/api/v1/chains/{chain_id}": { GET: "read" },
-  "/api/v1/chains/{chain_id}/events": { GET: "read" },
-  "/api/v1/chains/{chain_id}/facts": { GET: "read" },
-  "/api/v1/exports/chains": { GET: "read" },
-  "/api/v1/policies": { GET: "read" },
-  "/api/v1/policies/{content_class}": { GET: "read", PUT: "admin" },
-  "/api/v1/policies/{content_class}/recommendation": { GET: "read" },
-  // Deletions are `admin`, as every deletion is (a key that only stores cannot erase what an
-  // operator may need to see); a client's report of a retrieval it served replaces the
-  // entry's metadata, as storing it does: `ingest`.
-  "/api/v1/originals": { GET: "read", POST: "ingest", DELETE: "admin" },
-  "/api/v1/originals/{hash}": { GET: "read", DELETE: "admin" },
-  "/api/v1/originals/{hash}/retrievals": { POST: "ingest" },
-  "/api/v1/originals/count": { GET: "read" },
-  "/api/v1/originals/stats": { GET: "read" },
-  "/api/v1/retrieve": { POST: "read" },
-  "/api/v1/otlp/v1/traces": { POST: "ingest" },
-  // Headroom-compatible retrieval at the root, where Headroom's clients look for their proxy.
-  "/v1/retrieve": { POST: "read" },
-  "/v1/retrieve/{hash}": { GET: "read" },
-  "/v1/retrieve/tool_call": { POST: "read" },
-  "/v1/retrieve/stats": { GET: "read" },
-  "/api/v1/traces": { GET: "read", POST: "ingest" },
-  "/api/v1/traces/{trace_id}": { GET: "read" },
-  "/api/v1/traces/compress": { POST: "ingest" },
-  "/api/v1/trace-rejections": { GET: "read" },
-  "/api/v1/keys": { GET: "admin", POST: "admin" },
-  "/api/v1/keys/{id}": { DELETE: "admin" },
-  "/api/v1/operators": { GET: "admin", POST: "admin" },
-  "/api/v1/operators/{id}": { DELETE: "admin" },
-  // Signing in and out needs no credential (it is how one gets one); GET answers who is signed in.
-  "/api/v1/session": { GET: "public", POST: "public", DELETE: "public" },
-  "/originals/{hash}/content": { GET: "read" },
-  "/api/v1/webhooks": { GET: "admin", POST: "admin" },
-  "/api/v1/webhooks/{id}": { GET: "admin", PATCH: "admin", DELETE: "admin" },
-  "/api/v1/webhooks/{id}/deliveries": { GET: "admin" },
-  "/api/v1/webhooks/{id}/test": { POST: "admin" },
-  "/metrics": { GET: "read" },
-  // MCP over streamable HTTP: a key with either scope may talk to it; each tool called then
-  // needs the scopes of the routes it mirrors (lib/mcp/tools.ts `scopesOfCall`).
-  "/mcp": { POST: "ingest or read" },
-  // The document describes the API and holds no data; the reference page that reads it
-  // shows nothing else, and its script is a static asset.
-  "/api/v1/openapi.json": { GET: "public" },
-  "/docs/api": { GET: "read" },
-  "/docs/api/scalar.js": { GET: "public" },
-} as const satisfies RouteTable;
+export const ROUTES = Object.fromEntries(
+  ROUTE_LIST.map((route: RouteContract) => [
+    route.path,
+    Object.fromEntries(METHODS.flatMap((m) => (route.methods[m] ? [[m, route.methods[m].scope]] : []))),
+  ]),
+) as ScopeTable;
+
+if (Object.keys(ROUTES).length !== ROUTE_LIST.length) {
+  const paths = ROUTE_LIST.map((r) => r.path);
+  throw new Error(`A route is declared twice: ${paths.filter((p, i) => paths.indexOf(p) !== i).join(", ")}`);
+}
 
 export type RoutePattern = keyof typeof ROUTES;
 

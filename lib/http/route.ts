@@ -3,7 +3,9 @@ import { ApiError, toErrorResponse } from "../errors";
 import { observeRequest } from "../observability/metrics";
 import { isStorableText } from "../schemas/common";
 import { releaseBodyBytes } from "./body";
-import { methodsOf, type RoutePattern, type Scope, scopeOf } from "./registry";
+import { headroom, headroomMethodNotAllowed } from "../originals/headroom/http";
+import { METHODS, type Method, methodsOfRoute, type ParamsOf, type RouteContract } from "./contract";
+import { methodsOf, ROUTES, type RoutePattern, type Scope, scopeOf } from "./registry";
 
 type Context = { params: Promise<Record<string, string | string[]>> };
 /** A handler gets the principal the access check admitted (anonymous when auth is off). */
@@ -84,9 +86,64 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 
 /** The 405 answer for the methods a route does not take, naming the ones it does. */
 export function methodNotAllowed(pattern: RoutePattern): NextHandler<Context> {
-  const allowed = methodsOf(pattern).join(", ");
+  return notAllowedIn(methodsOf(pattern).join(", "));
+}
+
+function notAllowedIn(allowed: string): NextHandler<Context> {
   return async () =>
     new ApiError("method_not_allowed", `This endpoint accepts ${allowed}.`, {
       headers: { Allow: allowed },
     }).toResponse();
+}
+
+function inHeadroomDialect<C extends Context>(handler: Handler<C>): Handler<C> {
+  return (request, context, principal) => headroom((r, c: C) => handler(r, c, principal))(request, context);
+}
+
+/** What Next.js passes a handler of this route as its second argument. */
+export type RouteContext<R extends RouteContract> = { params: Promise<ParamsOf<R["path"]>> };
+
+/** A handler for each method the route declares, and for no other. */
+export type RouteHandlers<R extends RouteContract> = {
+  [M in keyof R["methods"] & Method]: Handler<RouteContext<R>>;
+};
+
+/** What a route file exports: all five methods, those the route does not take answering 405. */
+export type RouteExports<R extends RouteContract> = Record<Method, NextHandler<RouteContext<R>>>;
+
+/**
+ * A route file's exports from its declaration and its handlers: each declared method through
+ * the wrapper (scope, access check, content type, metrics), every other method the 405 naming
+ * the declared ones. A Headroom-compatible route (`errorBody: "detail"`) answers its client
+ * errors, that 405 included, as Headroom does.
+ */
+export function serveRoute<R extends RouteContract>(
+  route: R,
+  handlers: RouteHandlers<R>,
+  authorize: Authorize,
+): RouteExports<R> {
+  const declared = methodsOfRoute(route);
+  const given = handlers as Partial<Record<string, Handler<RouteContext<R>>>>;
+  const stray = Object.keys(given).filter((m) => !declared.includes(m as Method));
+  const missing = declared.filter((m) => !given[m]);
+  if (stray.length > 0 || missing.length > 0) {
+    throw new Error(
+      `${route.path} declares ${declared.join(", ")}; its file handles ${Object.keys(given).join(", ")}.`,
+    );
+  }
+  if (!(route.path in ROUTES)) throw new Error(`${route.path} is declared outside the registry's tables.`);
+  const pattern = route.path as RoutePattern;
+  const detail = declared.every((m) => route.methods[m]?.errorBody === "detail");
+  const allowed = declared.join(", ");
+  const notAllowed = detail ? headroomMethodNotAllowed(allowed) : notAllowedIn(allowed);
+  const exports = {} as RouteExports<R>;
+  for (const method of METHODS) {
+    const handler = given[method];
+    if (!handler) {
+      exports[method] = notAllowed;
+      continue;
+    }
+    exports[method] = wrapRoute(pattern, detail ? inHeadroomDialect(handler) : handler, authorize);
+  }
+  return exports;
 }

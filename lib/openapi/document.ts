@@ -1,11 +1,13 @@
-// The OpenAPI 3.1 document, generated: paths and methods from the route registry, security
-// from each method's scope, and every schema from the zod schemas the handlers use
-// (`z.toJSONSchema`), so there is no second, hand-written copy to fall out of date.
+// The OpenAPI 3.1 document, generated from the route declarations (lib/routes/): paths and
+// methods as declared, security from each method's scope, and every schema from the zod
+// schemas the handlers use (`z.toJSONSchema`), so there is no second, hand-written copy to
+// fall out of date.
 import { z } from "zod";
-import { METHODS, ROUTES, type RoutePattern, scopeOf } from "../http/registry";
+import { METHODS, type Operation, type RouteContract } from "../http/contract";
+import { ROUTE_LIST } from "../http/registry";
 import { headroomErrorSchema } from "../schemas/headroom";
 import { errorBodySchema } from "../schemas/errors";
-import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
+import { TAGS } from "./tags";
 
 type Json = Record<string, unknown>;
 
@@ -88,10 +90,10 @@ function pathParamNames(pattern: string): string[] {
 }
 
 /** The error statuses an operation can answer, from its shape and its own list. */
-function errorStatuses(pattern: RoutePattern, method: string, spec: OperationSpec): number[] {
+function errorStatuses(spec: Operation): number[] {
   // 403 for everyone: a Host that is not allowed is refused whatever the route's scope.
   const statuses = new Set([...(spec.errors ?? []), 403]);
-  if (scopeOf(pattern, method) !== "public") statuses.add(401);
+  if (spec.scope !== "public") statuses.add(401);
   // A Headroom endpoint reads loose JSON and answers what it cannot use with a 400, never a 422.
   if (spec.body || spec.bodyMedia)
     for (const s of spec.errorBody === "detail" ? [400, 413, 415] : [400, 413, 415, 422]) statuses.add(s);
@@ -109,8 +111,8 @@ function operationId(pattern: string, method: string): string {
   return [method.toLowerCase(), ...words.map((w) => w.charAt(0).toUpperCase() + w.slice(1))].join("");
 }
 
-function buildOperation(collector: SchemaCollector, pattern: RoutePattern, method: string, spec: OperationSpec): Json {
-  const scope = scopeOf(pattern, method) ?? "admin";
+function buildOperation(collector: SchemaCollector, pattern: string, method: string, spec: Operation): Json {
+  const { scope } = spec;
   const parameters: Json[] = pathParamNames(pattern).map((name) => ({
     name,
     in: "path",
@@ -144,7 +146,7 @@ function buildOperation(collector: SchemaCollector, pattern: RoutePattern, metho
   }
   const errorRef = collector.convert(errorBodySchema, "output");
   const detailRef = spec.errorBody === "detail" ? collector.convert(headroomErrorSchema, "output") : null;
-  for (const status of errorStatuses(pattern, method, spec)) {
+  for (const status of errorStatuses(spec)) {
     // Refused before the handler (credential, Host) or a server error: the API's own contract.
     const ours = detailRef === null || status === 401 || status === 403 || status >= 500;
     responses[String(status)] = {
@@ -179,16 +181,13 @@ interface DocumentOptions {
 export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
   const collector = new SchemaCollector();
   const paths: Record<string, Json> = {};
-  for (const pattern of Object.keys(ROUTES) as RoutePattern[]) {
+  for (const route of ROUTE_LIST as readonly RouteContract[]) {
     const item: Json = {};
-    const specs = OPERATIONS[pattern] as Partial<Record<string, OperationSpec>>;
     for (const method of METHODS) {
-      if (!scopeOf(pattern, method)) continue;
-      const spec = specs[method];
-      if (!spec) throw new Error(`${method} ${pattern} is in the route registry but has no OpenAPI operation.`);
-      item[method.toLowerCase()] = buildOperation(collector, pattern, method, spec);
+      const spec: Operation | undefined = route.methods[method];
+      if (spec) item[method.toLowerCase()] = buildOperation(collector, route.path, method, spec);
     }
-    paths[pattern] = item;
+    paths[route.path] = item;
   }
   const usedTags = new Set(
     Object.values(paths).flatMap((item) => Object.values(item).map((op) => (op as { tags: string[] }).tags[0])),

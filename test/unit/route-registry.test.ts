@@ -1,12 +1,16 @@
-// The route registry and the route and page files under app/ must agree: a route file that
-// declares no scope, a method missing from the registry, a registry entry with no file, or a
-// page that is not in PAGES or does not call requirePage with its own pattern fails here.
+// The route declarations, the registry and the route and page files under app/ must agree: a
+// route file that serves no declaration (or another path's), a handler for a method its
+// declaration does not name (or none for one it does), a stray method export, a declaration
+// with no file, or a page that is not in PAGES or does not call requirePage with its own
+// pattern fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { METHODS, PAGES, ROUTES, SCOPES, scopeOf } from "@/lib/http/registry";
+import { METHODS, methodsOfRoute, type RouteContract } from "@/lib/http/contract";
+import { PAGES, ROUTE_LIST, ROUTES, SCOPES, scopeOf } from "@/lib/http/registry";
 
 const appDir = path.join(process.cwd(), "app");
+const routesDir = path.join(process.cwd(), "lib", "routes");
 
 function filesNamed(dir: string, names: string[]): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,15 +30,68 @@ function patternOf(file: string): string {
 // The catch-all answers unknown API paths with the contract's 404; it serves no route.
 const files = routeFiles(appDir).filter((f) => !f.includes("[...path]"));
 
+/** Every table of route declarations under lib/routes/, by its exported name. */
+const tables: Record<string, Record<string, RouteContract>> = {};
+for (const file of readdirSync(routesDir).filter((f) => f.endsWith(".ts"))) {
+  const module = (await import(path.join(routesDir, file))) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(module)) {
+    const entries = typeof value === "object" && value !== null ? Object.values(value) : [];
+    if (entries.length > 0 && entries.every((e) => typeof e?.path === "string" && typeof e?.methods === "object"))
+      tables[name] = value as Record<string, RouteContract>;
+  }
+}
+
+const HTTP_METHOD = "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS";
+const SERVE = /^export const \{ GET, POST, PUT, PATCH, DELETE \} = serve\((\w+)\.(\w+), \{$/gm;
+
+/**
+ * What is wrong with a route file's source: it must export the five methods from one
+ * `serve(TABLE.route, { ... })` of the declaration of its own path, imported from lib/routes/,
+ * with a handler for exactly the methods that declaration names, and export no method otherwise.
+ * The handlers' keys are read at the indentation Biome gives an object's own properties.
+ */
+function routeFileProblems(source: string, pattern: string): string[] {
+  const serves = [...source.matchAll(SERVE)];
+  if (serves.length !== 1)
+    return [`must export its methods from one serve(TABLE.route, {...}), found ${serves.length}`];
+  const [call = "", table = "", name = ""] = serves[0] ?? [];
+  const problems: string[] = [];
+  if (!new RegExp(`^import \\{[^}]*\\b${table}\\b[^}]*\\} from "@/lib/routes/[a-z-]+";$`, "m").test(source))
+    problems.push(`${table} is not imported from lib/routes/`);
+  const declared = tables[table]?.[name];
+  if (!declared) return [...problems, `${table}.${name} is no route declaration`];
+  if (declared.path !== pattern) problems.push(`serves ${declared.path}, not its own path ${pattern}`);
+  if (!ROUTE_LIST.includes(declared as never)) problems.push(`${table}.${name} is not in the registry's tables`);
+  const after = source.slice(source.indexOf(call) + call.length);
+  const body = after.slice(0, after.search(/^\}\);$/m));
+  const handled = [...body.matchAll(new RegExp(`^  (?:async )?(${HTTP_METHOD}|\\w+)\\b\\s*[:(,]`, "gm"))].map(
+    (m) => m[1],
+  );
+  const expected = methodsOfRoute(declared);
+  if (JSON.stringify([...handled].sort()) !== JSON.stringify([...expected].sort()))
+    problems.push(`handles ${handled.join(", ") || "nothing"}; ${declared.path} declares ${expected.join(", ")}`);
+  const stray = [
+    ...source.matchAll(new RegExp(`^export (?:async )?(?:const|let|var|function) (${HTTP_METHOD})\\b`, "gm")),
+    ...source.matchAll(new RegExp(`^export \\{[^}]*\\bas (${HTTP_METHOD})\\b`, "gm")),
+  ];
+  for (const [line] of stray) problems.push(`exports a method outside serve: ${line}`);
+  return problems;
+}
+
 describe("route registry", () => {
-  it("finds the route files", () => {
+  it("finds the route files and the declarations", () => {
     expect(files.length).toBeGreaterThan(10);
+    expect(Object.keys(tables).length).toBeGreaterThan(5);
   });
 
-  it.each(files.map((f) => [path.relative(process.cwd(), f), f]))("%s declares every method it serves", (_, file) => {
+  it.each(files.map((f) => [path.relative(process.cwd(), f), f]))("%s serves its own declaration", (_, file) => {
     const pattern = patternOf(file);
     expect(Object.keys(ROUTES), `${pattern} is missing from lib/http/registry.ts`).toContain(pattern);
     const source = readFileSync(file, "utf8");
+    if (source.includes(" = serve(")) {
+      expect(routeFileProblems(source, pattern)).toEqual([]);
+      return;
+    }
     const served = [
       ...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b[^=]*=\s*route(?:<[^(]*>)?\(\s*"([^"]+)"/g),
     ];
@@ -48,9 +105,35 @@ describe("route registry", () => {
     expect(servedMethods).toEqual(declaredMethods);
   });
 
-  it("has no entry without a route file", () => {
+  it("has no declaration without a route file", () => {
     const patterns = new Set(files.map(patternOf));
-    for (const pattern of Object.keys(ROUTES)) expect(patterns, pattern).toContain(pattern);
+    for (const route of ROUTE_LIST) expect(patterns, route.path).toContain(route.path);
+    for (const table of Object.values(tables))
+      for (const route of Object.values(table)) expect(ROUTE_LIST, route.path).toContain(route);
+  });
+
+  it("the check catches a file with no declaration, another path's, a method too many or too few, a stray export", () => {
+    const ok = [
+      'import { json, serve } from "@/app/_access/api-route";',
+      'import { CHAIN_ROUTES } from "@/lib/routes/chains";',
+      "",
+      "export const { GET, POST, PUT, PATCH, DELETE } = serve(CHAIN_ROUTES.list, {",
+      "  GET: async (request) => {",
+      "    return json({ items: [], next: { POST: 1 } });",
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    const chains = (source: string) => routeFileProblems(source, "/api/v1/chains");
+    expect(chains(ok)).toEqual([]);
+    expect(routeFileProblems(ok, "/api/v1/chains/{chain_id}")).not.toEqual([]);
+    expect(chains(ok.replace("CHAIN_ROUTES.list", "CHAIN_ROUTES.nothing"))).not.toEqual([]);
+    expect(chains(ok.replace(" = serve(", " = route("))).not.toEqual([]);
+    expect(chains(ok.replace('"@/lib/routes/chains"', '"./chains"'))).not.toEqual([]);
+    expect(chains(ok.replace("  GET: async", "  POST: async"))).not.toEqual([]);
+    expect(chains(ok.replace("  },\n});", "  },\n  DELETE: async () => json({}),\n});"))).not.toEqual([]);
+    expect(chains(`${ok}export const OPTIONS = async () => json({});\n`)).not.toEqual([]);
+    expect(chains(`${ok}export { other as HEAD };\n`)).not.toEqual([]);
   });
 });
 

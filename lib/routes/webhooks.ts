@@ -1,5 +1,6 @@
-// The OpenAPI operations of webhooks and their deliveries.
-import { listOf } from "../../schemas/common";
+// The routes of webhooks and their deliveries.
+import { defineRoute } from "../http/contract";
+import { listOf } from "../schemas/common";
 import {
   createdWebhookSchema,
   createWebhookSchema,
@@ -8,12 +9,12 @@ import {
   webhookDeliveryWireSchema,
   webhookListQuerySchema,
   webhookWireSchema,
-} from "../../schemas/webhooks";
-import type { Operations } from "./spec";
+} from "../schemas/webhooks";
 
-export const WEBHOOKS_OPERATIONS = {
-  "/api/v1/webhooks": {
+export const WEBHOOK_ROUTES = {
+  list: defineRoute("/api/v1/webhooks", {
     GET: {
+      scope: "admin",
       summary: "List webhooks",
       tag: "Webhooks",
       query: webhookListQuerySchema,
@@ -22,6 +23,7 @@ export const WEBHOOKS_OPERATIONS = {
       },
     },
     POST: {
+      scope: "admin",
       summary: "Create a webhook",
       description:
         "Only http(s) URLs; a URL whose host resolves to a private, loopback or link-local address is refused unless the server runs with `FLOORLINE_WEBHOOK_ALLOW_PRIVATE=1`. The secret is in this answer only.",
@@ -29,15 +31,17 @@ export const WEBHOOKS_OPERATIONS = {
       body: createWebhookSchema,
       responses: { 201: { description: "Created, with its signing secret.", schema: createdWebhookSchema } },
     },
-  },
-  "/api/v1/webhooks/{id}": {
+  }),
+  detail: defineRoute("/api/v1/webhooks/{id}", {
     GET: {
+      scope: "admin",
       summary: "A webhook",
       tag: "Webhooks",
       responses: { 200: { description: "The webhook.", schema: webhookWireSchema } },
       errors: [404],
     },
     PATCH: {
+      scope: "admin",
       summary: "Change a webhook (`active: false` pauses it)",
       tag: "Webhooks",
       body: updateWebhookSchema,
@@ -45,14 +49,16 @@ export const WEBHOOKS_OPERATIONS = {
       errors: [404],
     },
     DELETE: {
+      scope: "admin",
       summary: "Delete a webhook and its pending deliveries",
       tag: "Webhooks",
       responses: { 204: { description: "Deleted." } },
       errors: [404],
     },
-  },
-  "/api/v1/webhooks/{id}/deliveries": {
+  }),
+  deliveries: defineRoute("/api/v1/webhooks/{id}/deliveries", {
     GET: {
+      scope: "admin",
       summary: "A webhook's delivery log",
       tag: "Webhooks",
       query: webhookListQuerySchema,
@@ -61,14 +67,15 @@ export const WEBHOOKS_OPERATIONS = {
       },
       errors: [404],
     },
-  },
-  "/api/v1/webhooks/{id}/test": {
+  }),
+  test: defineRoute("/api/v1/webhooks/{id}/test", {
     POST: {
+      scope: "admin",
       summary: "Send a test event to this webhook",
       description: "Queues a `webhook.test` event for this webhook only; see its delivery log for the outcome.",
       tag: "Webhooks",
       responses: { 202: { description: "Queued.", schema: testEventResultSchema } },
       errors: [404],
     },
-  },
-} satisfies Operations;
+  }),
+};

@@ -1,5 +1,6 @@
-// The OpenAPI operations of floor policies and their recommendation.
-import { contentClassSchema } from "../../schemas/common";
+// The routes of floor policies and their recommendation.
+import { defineRoute } from "../http/contract";
+import { contentClassSchema } from "../schemas/common";
 import {
   policyBodySchema,
   policyListQuerySchema,
@@ -7,20 +8,21 @@ import {
   policyWireSchema,
   policyWithVersionsSchema,
   recommendationSchema,
-} from "../../schemas/policies";
-import type { Operations } from "./spec";
+} from "../schemas/policies";
 
-export const POLICIES_OPERATIONS = {
-  "/api/v1/policies": {
+export const POLICY_ROUTES = {
+  list: defineRoute("/api/v1/policies", {
     GET: {
+      scope: "read",
       summary: "List the policies in force",
       tag: "Policies",
       query: policyListQuerySchema,
       responses: { 200: { description: "A page of policies and the default floor.", schema: policyListSchema } },
     },
-  },
-  "/api/v1/policies/{content_class}": {
+  }),
+  detail: defineRoute("/api/v1/policies/{content_class}", {
     GET: {
+      scope: "read",
       summary: "The policy in force for a content class, with its versions",
       tag: "Policies",
       pathParams: { content_class: contentClassSchema },
@@ -30,6 +32,7 @@ export const POLICIES_OPERATIONS = {
       errors: [422],
     },
     PUT: {
+      scope: "admin",
       summary: "Set a content class's floor (a new version)",
       tag: "Policies",
       pathParams: { content_class: contentClassSchema },
@@ -39,9 +42,10 @@ export const POLICIES_OPERATIONS = {
         201: { description: "A new version.", schema: policyWireSchema },
       },
     },
-  },
-  "/api/v1/policies/{content_class}/recommendation": {
+  }),
+  recommendation: defineRoute("/api/v1/policies/{content_class}/recommendation", {
     GET: {
+      scope: "read",
       summary: "Recommended floors for a content class, replayed over its recorded chains",
       description:
         "Each option is a floor with what it would have done to the class's recorded chains: failures caught and missed, healthy chains halted early, and the compression kept. Needs enough recorded chains: otherwise 422 `not_enough_data` with `chains` and `minimum`.",
@@ -50,5 +54,5 @@ export const POLICIES_OPERATIONS = {
       responses: { 200: { description: "The floor in force and the options.", schema: recommendationSchema } },
       errors: [422],
     },
-  },
-} satisfies Operations;
+  }),
+};

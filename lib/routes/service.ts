@@ -1,17 +1,19 @@
-// The OpenAPI operations of health, metrics and this reference.
-import { healthSchema } from "../../schemas/health";
-import type { Operations } from "./spec";
+// The routes of health, metrics and this reference.
+import { defineRoute } from "../http/contract";
+import { healthSchema } from "../schemas/health";
 
-export const SERVICE_OPERATIONS = {
-  "/api/v1/health": {
+export const SERVICE_ROUTES = {
+  health: defineRoute("/api/v1/health", {
     GET: {
+      scope: "public",
       summary: "Is the server and its database up",
       tag: "Health",
       responses: { 200: { description: "Up.", schema: healthSchema } },
     },
-  },
-  "/metrics": {
+  }),
+  metrics: defineRoute("/metrics", {
     GET: {
+      scope: "read",
       summary: "Prometheus metrics of this instance",
       tag: "Metrics",
       responses: {
@@ -21,9 +23,12 @@ export const SERVICE_OPERATIONS = {
         },
       },
     },
-  },
-  "/api/v1/openapi.json": {
+  }),
+  // The document describes the API and holds no data; the reference page that reads it shows
+  // nothing else, and its script is a static asset.
+  openapi: defineRoute("/api/v1/openapi.json", {
     GET: {
+      scope: "public",
       summary: "This document",
       tag: "Docs",
       responses: {
@@ -33,16 +38,18 @@ export const SERVICE_OPERATIONS = {
         },
       },
     },
-  },
-  "/docs/api": {
+  }),
+  reference: defineRoute("/docs/api", {
     GET: {
+      scope: "read",
       summary: "The API reference page",
       tag: "Docs",
       responses: { 200: { description: "An HTML page.", media: { "text/html": { schema: { type: "string" } } } } },
     },
-  },
-  "/docs/api/scalar.js": {
+  }),
+  referenceScript: defineRoute("/docs/api/scalar.js", {
     GET: {
+      scope: "public",
       summary: "The API reference page's script",
       tag: "Docs",
       responses: {
@@ -52,5 +59,5 @@ export const SERVICE_OPERATIONS = {
         },
       },
     },
-  },
-} satisfies Operations;
+  }),
+};

@@ -1,5 +1,6 @@
-// The OpenAPI operations of distilled reasoning traces.
-import { listOf } from "../../schemas/common";
+// The routes of distilled reasoning traces.
+import { defineRoute } from "../http/contract";
+import { listOf } from "../schemas/common";
 import {
   compressedResidualSchema,
   compressRequestSchema,
@@ -9,18 +10,19 @@ import {
   traceSubmissionSchema,
   traceSummarySchema,
   traceWireSchema,
-} from "../../schemas/traces";
-import type { Operations } from "./spec";
+} from "../schemas/traces";
 
-export const TRACES_OPERATIONS = {
-  "/api/v1/traces": {
+export const TRACE_ROUTES = {
+  list: defineRoute("/api/v1/traces", {
     GET: {
+      scope: "read",
       summary: "List distilled traces",
       tag: "Traces",
       query: traceListQuerySchema,
       responses: { 200: { description: "A page of traces (without raw nodes).", schema: listOf(traceSummarySchema) } },
     },
     POST: {
+      scope: "ingest",
       summary: "Distil and store a reasoning trace",
       description: [
         "A VERIFIED_CONCLUSION without a receipt fails closed: 422 `missing_verification_receipt`.",
@@ -37,17 +39,19 @@ export const TRACES_OPERATIONS = {
       },
       errors: [409],
     },
-  },
-  "/api/v1/traces/{trace_id}": {
+  }),
+  detail: defineRoute("/api/v1/traces/{trace_id}", {
     GET: {
+      scope: "read",
       summary: "A stored trace",
       tag: "Traces",
       responses: { 200: { description: "The trace.", schema: traceWireSchema } },
       errors: [404],
     },
-  },
-  "/api/v1/traces/compress": {
+  }),
+  compress: defineRoute("/api/v1/traces/compress", {
     POST: {
+      scope: "ingest",
       summary: "Distil a reasoning trace (stateless)",
       tag: "Traces",
       body: compressRequestSchema,
@@ -55,13 +59,14 @@ export const TRACES_OPERATIONS = {
         200: { description: "The residual, byte for byte as the reference.", schema: compressedResidualSchema },
       },
     },
-  },
-  "/api/v1/trace-rejections": {
+  }),
+  rejections: defineRoute("/api/v1/trace-rejections", {
     GET: {
+      scope: "read",
       summary: "Trace submissions refused fail-closed",
       tag: "Traces",
       query: rejectionListQuerySchema,
       responses: { 200: { description: "A page of refusals.", schema: traceRejectionListSchema } },
     },
-  },
-} satisfies Operations;
+  }),
+};

@@ -1,33 +1,31 @@
-// The OpenAPI operations of chains as recorded.
-import {
-  chainDetailSchema,
-  chainExportQuerySchema,
-  chainListQuerySchema,
-  chainSummarySchema,
-} from "../../schemas/chains";
-import { listOf } from "../../schemas/common";
-import { chainFactPageSchema, chainFactQuerySchema } from "../../schemas/facts";
-import type { Operations } from "./spec";
+// The routes of chains as recorded.
+import { defineRoute } from "../http/contract";
+import { chainDetailSchema, chainExportQuerySchema, chainListQuerySchema, chainSummarySchema } from "../schemas/chains";
+import { listOf } from "../schemas/common";
+import { chainFactPageSchema, chainFactQuerySchema } from "../schemas/facts";
 
-export const CHAINS_OPERATIONS = {
-  "/api/v1/chains": {
+export const CHAIN_ROUTES = {
+  list: defineRoute("/api/v1/chains", {
     GET: {
+      scope: "read",
       summary: "List chains",
       tag: "Chains",
       query: chainListQuerySchema,
       responses: { 200: { description: "A page of chains.", schema: listOf(chainSummarySchema) } },
     },
-  },
-  "/api/v1/chains/{chain_id}": {
+  }),
+  detail: defineRoute("/api/v1/chains/{chain_id}", {
     GET: {
+      scope: "read",
       summary: "A chain with its passes, boundaries, collapse point and integrity findings",
       tag: "Chains",
       responses: { 200: { description: "The chain.", schema: chainDetailSchema } },
       errors: [404],
     },
-  },
-  "/api/v1/chains/{chain_id}/events": {
+  }),
+  events: defineRoute("/api/v1/chains/{chain_id}/events", {
     GET: {
+      scope: "read",
       summary: "Live changes of a chain (server-sent events)",
       description:
         "`version` once, then `change` whenever a pass or boundary arrives. 429 with `Retry-After` past the server's stream limit or the caller's own share of it.",
@@ -37,9 +35,10 @@ export const CHAINS_OPERATIONS = {
       },
       errors: [404, 429],
     },
-  },
-  "/api/v1/chains/{chain_id}/facts": {
+  }),
+  facts: defineRoute("/api/v1/chains/{chain_id}/facts", {
     GET: {
+      scope: "read",
       summary: "The fate of each fact of a chain's source (the facts ledger)",
       description:
         "Facts by salience, at most the 10,000 heaviest of the source, each with the pass where it was first lost, the pass that brought it back, and the marker whose original states it while the latest pass does not. `fate` filters by the fate at the latest pass folded; `q` finds a piece of the fact's text (any case). Empty for a chain none of whose passes was measured against a source.",
@@ -48,9 +47,10 @@ export const CHAINS_OPERATIONS = {
       responses: { 200: { description: "A page of facts.", schema: chainFactPageSchema } },
       errors: [404],
     },
-  },
-  "/api/v1/exports/chains": {
+  }),
+  export: defineRoute("/api/v1/exports/chains", {
     GET: {
+      scope: "read",
       summary: "Export the filtered chains as CSV or JSON (streamed)",
       tag: "Chains",
       query: chainExportQuerySchema,
@@ -64,5 +64,5 @@ export const CHAINS_OPERATIONS = {
         },
       },
     },
-  },
-} satisfies Operations;
+  }),
+};
