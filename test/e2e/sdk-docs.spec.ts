@@ -110,5 +110,5 @@ test("the compressUntilFloor example halts where the guard says, sends its bound
   expect(createHash("sha256").update(content).digest("hex")).toBe(chain.passes.at(-2)?.current_content_hash);
   // What the page says it prints.
   const said = /it prints `([^`]+)`/.exec(section(readFileSync(PAGE, "utf8"), "## Compress until the floor"))?.[1];
-  expect(printed[0].replace(chainId, "<chain>")).toBe(said?.replace(/jobs-[0-9a-f]{8}/, "<chain>"));
+  expect((printed[0] ?? "").replace(chainId, "<chain>")).toBe(said?.replace(/jobs-[0-9a-f]{8}/, "<chain>"));
 });

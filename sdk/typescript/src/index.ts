@@ -1,19 +1,18 @@
 // @floorline/sdk: the agent side of Floorline.
+export { Chain, type ChainOptions } from "./chain";
+export type { Strategy } from "./args";
 export {
   type BoundaryReceipt,
   type BreachContext,
-  Chain,
   type Compressed,
-  type ChainOptions,
   type CompressOptions,
   type CompressOutcome,
+  defaultStrategy,
   type Measured,
   type PassResult,
   type PlantOptions,
   type RecordOptions,
-  defaultStrategy,
-  type Strategy,
-} from "./chain";
+} from "./results";
 export { type CloseOptions, DEFAULTS, Floorline, type FloorlineOptions, type Original } from "./client";
 export type { DeliveryCounters, DeliveryStats } from "./delivery";
 export { FloorlineError, type Issue, type Transport } from "./http";
