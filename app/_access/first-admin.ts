@@ -7,8 +7,9 @@
 import "server-only";
 import { forbidden, unauthorized } from "next/navigation";
 import { bearerWaitSeconds, createFirstOperator, operatorsExist, recordBearerFailure } from "@/db/queries/access";
-import { authMode, crossSiteRefusal, type FirstAdminOffer, firstAdminOffer } from "@/lib/auth/access";
+import { crossSiteRefusal } from "@/lib/auth/access";
 import { constantTimeEqual } from "@/lib/auth/credentials";
+import { accessSettings, type FirstAdminOffer, firstAdminOffer } from "@/lib/auth/decision";
 import { HashGateBusy } from "@/lib/auth/hash-gate";
 import { env, envRecord } from "@/lib/env";
 import { ApiError, zodIssues } from "@/lib/errors";
@@ -20,11 +21,9 @@ import { requestFacts } from "./request-facts";
 /** How this request may make the first admin, ignoring whether one exists; null when it never may. */
 function offerFor(headers: Headers, operatorsExist: boolean): FirstAdminOffer | null {
   return firstAdminOffer({
-    mode: authMode(envRecord()),
+    ...accessSettings(envRecord()),
     operatorsExist,
-    legacyToken: env("FLOORLINE_API_TOKEN") !== undefined,
-    trustedProxiesSet: env("FLOORLINE_TRUSTED_PROXIES") !== undefined,
-    facts: requestFacts(headers, "http://localhost/"),
+    request: requestFacts(headers, "http://localhost/"),
   });
 }
 

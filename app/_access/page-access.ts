@@ -1,6 +1,7 @@
 // Every page calls `requirePage(<its pattern>)` first (the route-registry test makes sure):
-// the Host allow-list, then, when the request needs a credential, a live session (else a
-// redirect to /sign-in) and the role the page needs (else 403). A path segment naming
+// the Host allow-list, then the one access decision (lib/auth/decision.ts) with the session
+// as the credential: when the request needs one, a live session (else a redirect to
+// /sign-in) and the role the page needs (else 403). A path segment naming
 // nothing that can be stored (a NUL, an unpaired surrogate) is a 404 before any query sees
 // it, as on the API. Served by scripts/start.ts, the same answers are given before the page
 // starts to stream (`page-gate.ts`), so they go out with their real status codes; this is
@@ -8,9 +9,11 @@
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, notFound, redirect } from "next/navigation";
-import { fillPattern, hasScope, type Principal } from "@/lib/auth/access";
+import { fillPattern } from "@/lib/auth/access";
+import type { Principal } from "@/lib/auth/decision";
+import { pageRefusal } from "@/lib/auth/page-gate";
 import { PAGES, type PagePattern } from "@/lib/http/registry";
-import { ANONYMOUS, authIsOn, checkPageHost, sessionOperator } from "./gate";
+import { authIsOn, checkPageHost, decideBySession } from "./gate";
 import { paramsStorable } from "./page-subjects";
 import { requestFacts } from "./request-facts";
 
@@ -18,13 +21,11 @@ export async function requirePage(pattern: PagePattern, params?: Record<string, 
   const incoming = await headers();
   checkPageHost(incoming);
   if (params && !paramsStorable(params)) notFound();
-  const facts = requestFacts(incoming, "http://localhost/");
-  const operator = await sessionOperator(incoming, facts);
-  const scope = PAGES[pattern];
-  if (scope === "public" || !(await authIsOn(facts))) return operator ?? ANONYMOUS;
-  if (!operator) redirect(`/sign-in?next=${encodeURIComponent(fillPattern(pattern, params))}`);
-  if (scope === "admin" && !hasScope(operator, "admin")) forbidden();
-  return operator;
+  const decision = await decideBySession(incoming, requestFacts(incoming, "http://localhost/"), PAGES[pattern]);
+  if ("admit" in decision) return decision.admit;
+  const answer = pageRefusal(decision, fillPattern(pattern, params));
+  if (answer.status === 307) redirect(answer.location);
+  forbidden();
 }
 
 /** Whether this page request needs a credential (the sign-in page says when it does not). */

@@ -1,15 +1,22 @@
 // The page check, asked by scripts/start.ts before a page starts to stream (the contract is
-// lib/auth/page-gate.ts). It makes the same decisions as `requirePage`, which stays the
-// check of record inside the page, then asks whether the path names anything stored
-// (page-subjects.ts): this one only lets the answer carry its real status.
+// lib/auth/page-gate.ts). It asks the one access decision as `requirePage` does and says a
+// refusal in the same words (`pageRefusal`); the page's own check stays the check of record.
+// Then it asks whether the path names anything stored (page-subjects.ts): this one only lets
+// the answer carry its real status.
 import "server-only";
 import { checkDatabase } from "@/db/queries/health";
-import { hasScope } from "@/lib/auth/access";
-import { PAGE_GATE, type PageAnswer, type PageGate, type PageRequest, pageParams } from "@/lib/auth/page-gate";
+import {
+  PAGE_GATE,
+  type PageAnswer,
+  type PageGate,
+  type PageRequest,
+  pageParams,
+  pageRefusal,
+} from "@/lib/auth/page-gate";
 import { databaseTrouble } from "@/lib/errors";
 import { PAGES } from "@/lib/http/registry";
 import { processSingleton } from "@/lib/process-singleton";
-import { authIsOn, checkHost, sessionOperator } from "./gate";
+import { checkHost, decideBySession } from "./gate";
 import { pageSubjectExists } from "./page-subjects";
 import { requestFacts } from "./request-facts";
 
@@ -47,12 +54,8 @@ async function accessAnswer(
   target: string,
   headers: Headers,
 ): Promise<PageAnswer | null> {
-  const facts = requestFacts(headers, "http://localhost/");
-  const operator = await sessionOperator(headers, facts);
-  if (scope === "public" || !(await authIsOn(facts))) return null;
-  if (!operator) return { status: 307, location: `/sign-in?next=${encodeURIComponent(target)}` };
-  if (scope === "admin" && !hasScope(operator, "admin")) return { status: 403 };
-  return null;
+  const decision = await decideBySession(headers, requestFacts(headers, "http://localhost/"), scope);
+  return "admit" in decision ? null : pageRefusal(decision, target);
 }
 
 /** Makes the gate findable by the HTTP server (called once at start-up). */

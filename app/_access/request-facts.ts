@@ -2,7 +2,6 @@
 // scripts/start.ts stamped on it (lib/auth/client-address.ts), the trusted proxies, and
 // what those proxies say. Everything the access check decides by address starts here.
 import "server-only";
-import type { RequestFacts } from "@/lib/auth/access";
 import { isHttps } from "@/lib/auth/access";
 import {
   clientAddressOf,
@@ -14,6 +13,7 @@ import {
   socketSecret,
   stamplessFacts,
 } from "@/lib/auth/client-address";
+import type { RequestFacts } from "@/lib/auth/decision";
 import { env } from "@/lib/env";
 
 export function requestFacts(headers: Headers, url: string): RequestFacts {

@@ -1,25 +1,24 @@
 // Every server action is made with `serverAction(<scope>, fn)`: Next.js runs an action before
 // (and without) rendering the page that offered it, so the page's `requirePage` does not
 // protect it. Anyone who learnt an action's id can post to it; this wrapper checks the Host,
-// the session and the scope exactly as a page would, answering 401/403 instead of running.
+// then asks the one access decision with the session as a page does, answering 401/403
+// instead of running.
 // `test/unit/route-registry.test.ts` fails on a "use server" file exporting anything else.
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, unauthorized } from "next/navigation";
-import { admits, type Principal } from "@/lib/auth/access";
+import type { Principal } from "@/lib/auth/decision";
 import type { Scope } from "@/lib/http/registry";
-import { ANONYMOUS, authIsOn, checkPageHost, sessionOperator } from "./gate";
+import { checkPageHost, decideBySession } from "./gate";
 import { requestFacts } from "./request-facts";
 
 async function authorizeAction(scope: Scope): Promise<Principal> {
   const incoming = await headers();
   checkPageHost(incoming);
-  const facts = requestFacts(incoming, "http://localhost/");
-  const operator = await sessionOperator(incoming, facts);
-  if (scope === "public" || !(await authIsOn(facts))) return operator ?? ANONYMOUS;
-  if (!operator) unauthorized();
-  if (!admits(operator, scope)) forbidden();
-  return operator;
+  const decision = await decideBySession(incoming, requestFacts(incoming, "http://localhost/"), scope);
+  if ("admit" in decision) return decision.admit;
+  if (decision.refuse === "insufficient_scope") forbidden();
+  unauthorized();
 }
 
 /** A server action that runs only for a caller the scope admits; the action gets who it is. */

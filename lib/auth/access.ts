@@ -1,46 +1,18 @@
-// Pure access decisions: when auth is on, what a principal may do,
-// which Host headers are ours, and whether a write came from our own origin. No I/O here:
-// the route wrapper and the page helper feed these the request and what the database says.
+// Pure access rules around the one decision (lib/auth/decision.ts `decideAccess`): which Host
+// headers are ours, whether a write came from our own origin, what a principal may read of
+// originals, session cookies and tokens, and what the server says about access at start-up.
+// No I/O here: the route wrapper and the page helper feed these the request and what the
+// database says.
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { ROUTES } from "../http/registry";
-import { isLoopbackAddress, type SocketFacts } from "./client-address";
-import type { KeyScope, Role } from "./credentials";
+import { type AuthMode, accessSettings, authMode, hasScope, type Principal } from "./decision";
 
-export type { KeyScope, Role };
+// The decision's names that the rest of the app has always imported from here.
+export { admits, authMode, hasScope, type Principal, scopesOfRole } from "./decision";
 
 /** Environment variables as read here (process.env in the app, a plain object in tests). */
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** What is known of where a request came from (app/_access/request-facts.ts reads it). */
-export interface RequestFacts {
-  /** The socket as the HTTP server saw it; null when the request did not come through it. */
-  socket: SocketFacts | null;
-  /** The client's address: the socket peer, or what a trusted proxy says; "unknown" without a socket. */
-  client: string;
-  /** Whether the socket peer is a proxy named in FLOORLINE_TRUSTED_PROXIES. */
-  viaTrustedProxy: boolean;
-  /** Whether X-Forwarded-For, Forwarded or X-Real-IP is present. */
-  forwarded: boolean;
-  /** Whether the client reached us over https (said by a trusted proxy). */
-  https: boolean;
-}
-
-/** Who is asking: nobody (auth off or public route), a key, the legacy token, or an operator. */
-export type Principal =
-  | { kind: "anonymous" }
-  | { kind: "key"; id: string; name: string; scopes: readonly KeyScope[] }
-  | { kind: "token"; name: string; scopes: readonly KeyScope[] }
-  | { kind: "operator"; id: number; name: string; role: Role; sessionId: string; scopes: readonly KeyScope[] };
-
-/** What an operator's role lets the dashboard do, in key scopes: viewers read, admins also administer. */
-export function scopesOfRole(role: Role): KeyScope[] {
-  return role === "admin" ? ["read", "admin"] : ["read"];
-}
-
-export function hasScope(principal: Principal, scope: KeyScope): boolean {
-  return principal.kind === "anonymous" || principal.scopes.includes(scope);
-}
 
 /**
  * Whether a principal may read cached originals, and so anything derived from one: the facts a
@@ -51,13 +23,6 @@ export function hasScope(principal: Principal, scope: KeyScope): boolean {
  */
 export function mayReadOriginals(principal: Principal): boolean {
   return hasScope(principal, ROUTES["/api/v1/originals/{hash}"].GET);
-}
-
-/** Whether a principal may call a route of this (non-public) scope: `ingest or read` takes either key scope. */
-export function admits(principal: Principal, scope: KeyScope | "ingest or read"): boolean {
-  return scope === "ingest or read"
-    ? hasScope(principal, "ingest") || hasScope(principal, "read")
-    : hasScope(principal, scope);
 }
 
 /** The name recorded on what a principal writes (policy versions): the operator or the key. */
@@ -74,13 +39,11 @@ export function actorName(principal: Principal): string | null {
   }
 }
 
-type AuthMode = "on" | "off" | "auto";
-
-export function authMode(source: Env): AuthMode {
-  return env("FLOORLINE_AUTH", source) ?? "auto";
-}
-
-/** Why auth is on for every request (for the start-up message), or null when it depends on the request. */
+/**
+ * Why access control is on for every request, or null when it depends on the request: the
+ * one decision's `accessOn` (lib/auth/decision.ts) said of the server as a whole at start-up,
+ * with the address it listens on standing for every request's socket.
+ */
 export function authReason(input: {
   mode: AuthMode;
   listenHost: string;
@@ -95,31 +58,6 @@ export function authReason(input: {
   if (!isLoopbackHost(input.listenHost)) return `the server listens on ${input.listenHost}, which is not loopback`;
   if (input.trustedProxies) return "FLOORLINE_TRUSTED_PROXIES is set: requests come through a proxy";
   return null;
-}
-
-/**
- * Whether a request gets the open mode of a fresh install (no credential of any kind, not
- * forced either way): only one that provably comes from this machine, i.e. its socket peer
- * is loopback, the server listens on loopback only, and no proxy was involved. A proxy on
- * the same machine connects from loopback too, which is why any forwarding header, or a
- * trusted proxy configured at all, rules it out.
- */
-export function isLocalRequest(facts: RequestFacts, trustedProxiesSet: boolean): boolean {
-  if (!facts.socket || trustedProxiesSet || facts.forwarded || facts.viaTrustedProxy) return false;
-  return isLoopbackAddress(facts.socket.listen) && isLoopbackAddress(facts.socket.peer);
-}
-
-/** Whether a request must carry a credential. */
-export function accessRequired(input: {
-  mode: AuthMode;
-  credentialsExist: boolean;
-  legacyToken: boolean;
-  trustedProxiesSet: boolean;
-  facts: RequestFacts;
-}): boolean {
-  if (input.mode !== "auto") return input.mode === "on";
-  if (input.credentialsExist || input.legacyToken) return true;
-  return !isLocalRequest(input.facts, input.trustedProxiesSet);
 }
 
 /** The address the server listens on: `HOST` as scripts/start.ts sets it from its flags. */
@@ -352,27 +290,6 @@ export const FIRST_CREDENTIALS = [
 ].join("\n");
 
 /**
- * Who this request may create the first admin operator as, while no operator exists: as this
- * machine (the request gets the open mode's test: loopback peer, loopback listen address, no
- * proxy), or only by giving FLOORLINE_API_TOKEN; null when it may not at all. The machine is
- * trusted so only where nothing forces access control on: `FLOORLINE_AUTH=on` says loopback is
- * not enough. With access control forced off there is nothing to sign in to.
- */
-export type FirstAdminOffer = "this-machine" | "token";
-
-export function firstAdminOffer(input: {
-  mode: AuthMode;
-  operatorsExist: boolean;
-  legacyToken: boolean;
-  trustedProxiesSet: boolean;
-  facts: RequestFacts;
-}): FirstAdminOffer | null {
-  if (input.operatorsExist || input.mode === "off") return null;
-  if (input.mode === "auto" && isLocalRequest(input.facts, input.trustedProxiesSet)) return "this-machine";
-  return input.legacyToken ? "token" : null;
-}
-
-/**
  * What creating an API key changed, said in its answer (the API, the CLI, the keys page) while
  * no operator exists: the dashboard now asks every page for a signed-in operator. Null when
  * an operator exists, so nothing is locked.
@@ -399,7 +316,7 @@ function hostsMessage(source: Env): string | null {
 }
 
 function accessMessage(source: Env, credentialsExist: boolean): { warn: boolean; text: string } {
-  const mode = authMode(source);
+  const { mode, legacyToken, trustedProxiesSet } = accessSettings(source);
   const listenHost = listenHostOf(source);
   if (mode === "off") {
     return {
@@ -411,14 +328,7 @@ function accessMessage(source: Env, credentialsExist: boolean): { warn: boolean;
       ].join("\n"),
     };
   }
-  const legacyToken = env("FLOORLINE_API_TOKEN", source) !== undefined;
-  const reason = authReason({
-    mode,
-    listenHost,
-    credentialsExist,
-    legacyToken,
-    trustedProxies: env("FLOORLINE_TRUSTED_PROXIES", source) !== undefined,
-  });
+  const reason = authReason({ mode, listenHost, credentialsExist, legacyToken, trustedProxies: trustedProxiesSet });
   if (!reason) {
     return {
       warn: false,

@@ -6,6 +6,7 @@
 // (app/_access/page-gate.ts) as a process singleton; the server finds it by name, as it
 // cannot import the app's bundle.
 import { existingSingleton } from "../process-singleton";
+import type { Refusal } from "./decision";
 
 export const PAGE_GATE = "page-gate";
 
@@ -29,6 +30,16 @@ export type PageAnswer =
   | { status: 403 }
   | { status: 404 }
   | { status: 503; retryAfterSeconds: number };
+
+/**
+ * A page's words for a refusal of the one decision (lib/auth/decision.ts): sign in first, and
+ * come back to `target`; or 403 for a page the operator's role does not cover. Said as this
+ * answer by the page gate, and with Next.js's redirect() / forbidden() by the page itself.
+ */
+export function pageRefusal(refusal: Refusal, target: string): { status: 307; location: string } | { status: 403 } {
+  if (refusal.refuse === "insufficient_scope") return { status: 403 };
+  return { status: 307, location: `/sign-in?next=${encodeURIComponent(target)}` };
+}
 
 export type PageGate = (request: PageRequest) => Promise<PageAnswer | null>;
 

@@ -2,7 +2,7 @@
 // and X-Forwarded-For, the open mode of a fresh install, the FLOORLINE_AUTH=off refusal,
 // and the hash gate's lanes.
 import { describe, expect, it } from "vitest";
-import { accessRequired, authOffRefusal, isLocalRequest, type RequestFacts } from "@/lib/auth/access";
+import { authOffRefusal } from "@/lib/auth/access";
 import {
   clientAddressOf,
   formatSocketStamp,
@@ -12,6 +12,7 @@ import {
   parseSocketStamp,
   trustedProxyList,
 } from "@/lib/auth/client-address";
+import { type AccessFacts, accessOn, isLocalRequest, type RequestFacts } from "@/lib/auth/decision";
 import { HashGate, HashGateBusy } from "@/lib/auth/hash-gate";
 import { pageParams } from "@/lib/auth/page-gate";
 import { env, envInvalid } from "@/lib/env";
@@ -73,13 +74,13 @@ describe("the open mode of a fresh install", () => {
     forwarded: false,
     https: false,
   };
-  const required = (facts: RequestFacts, more: Partial<Parameters<typeof accessRequired>[0]> = {}) =>
-    accessRequired({
+  const required = (request: RequestFacts, more: Partial<AccessFacts> = {}) =>
+    accessOn({
       mode: "auto",
       credentialsExist: false,
       legacyToken: false,
       trustedProxiesSet: false,
-      facts,
+      request,
       ...more,
     });
 

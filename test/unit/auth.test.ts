@@ -13,15 +13,14 @@ import {
   isLoopbackHost,
   isSameOrigin,
   crossSiteRefusal,
-  firstAdminOffer,
   keyCreatedNotice,
   mayReadOriginals,
-  type RequestFacts,
   safeNextPath,
   scopesOfRole,
   sessionCookie,
   sessionTokenOf,
 } from "@/lib/auth/access";
+import { firstAdminOffer, type RequestFacts } from "@/lib/auth/decision";
 import {
   constantTimeEqual,
   generateApiKey,
@@ -151,28 +150,28 @@ describe("the first admin, while no operator exists", () => {
     operatorsExist: false,
     legacyToken: false,
     trustedProxiesSet: false,
-    facts: facts("127.0.0.1"),
+    request: facts("127.0.0.1"),
   };
 
   it("is offered to this machine, and to the holder of FLOORLINE_API_TOKEN elsewhere", () => {
     expect(firstAdminOffer(base)).toBe("this-machine");
-    expect(firstAdminOffer({ ...base, facts: facts("::1", "::1") })).toBe("this-machine");
+    expect(firstAdminOffer({ ...base, request: facts("::1", "::1") })).toBe("this-machine");
     expect(firstAdminOffer({ ...base, legacyToken: true })).toBe("this-machine");
-    expect(firstAdminOffer({ ...base, legacyToken: true, facts: facts("203.0.113.9") })).toBe("token");
+    expect(firstAdminOffer({ ...base, legacyToken: true, request: facts("203.0.113.9") })).toBe("token");
     expect(firstAdminOffer({ ...base, mode: "on", legacyToken: true })).toBe("token");
   });
 
   it("is not offered to another machine, through a proxy, on every address, when forced, or once an operator exists", () => {
-    expect(firstAdminOffer({ ...base, facts: facts("203.0.113.9") })).toBeNull();
-    expect(firstAdminOffer({ ...base, facts: facts("127.0.0.1", "127.0.0.1", true) })).toBeNull();
-    expect(firstAdminOffer({ ...base, facts: facts("127.0.0.1", "0.0.0.0") })).toBeNull();
-    expect(firstAdminOffer({ ...base, facts: { ...facts("127.0.0.1"), socket: null } })).toBeNull();
+    expect(firstAdminOffer({ ...base, request: facts("203.0.113.9") })).toBeNull();
+    expect(firstAdminOffer({ ...base, request: facts("127.0.0.1", "127.0.0.1", true) })).toBeNull();
+    expect(firstAdminOffer({ ...base, request: facts("127.0.0.1", "0.0.0.0") })).toBeNull();
+    expect(firstAdminOffer({ ...base, request: { ...facts("127.0.0.1"), socket: null } })).toBeNull();
     expect(firstAdminOffer({ ...base, trustedProxiesSet: true })).toBeNull();
     expect(firstAdminOffer({ ...base, mode: "on" })).toBeNull();
     expect(firstAdminOffer({ ...base, mode: "off", legacyToken: true })).toBeNull();
     expect(firstAdminOffer({ ...base, operatorsExist: true })).toBeNull();
     expect(
-      firstAdminOffer({ ...base, operatorsExist: true, legacyToken: true, facts: facts("203.0.113.9") }),
+      firstAdminOffer({ ...base, operatorsExist: true, legacyToken: true, request: facts("203.0.113.9") }),
     ).toBeNull();
   });
 
