@@ -1,3 +1,8 @@
+// The pass receipt, declared once (README, "A receipt field"): each field's zod schema with its
+// fast-path check beside it, the stored pass's wire shape, the digest's key order, and the reader
+// of a `POST /api/v1/passes` body (limits, unknown fields named, the fast path, then the schema).
+// Longer than most modules on purpose: the declaration and what is derived from it change
+// together, and test/unit/receipt-fields.test.ts checks them against each other from here.
 import { z } from "zod";
 import {
   chainIdSchema,
