@@ -1,7 +1,8 @@
 import { iterateChains } from "@/db/queries/chains";
 import { CHAIN_CSV_HEADER, chainCsvRow } from "@/lib/chains/export";
 import { parseSearchParams } from "@/lib/http/list";
-import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { serve } from "@/app/_access/api-route";
+import { CHAIN_ROUTES } from "@/lib/routes/chains";
 import { errorFields, logger } from "@/lib/observability/log";
 import { chainExportQuerySchema, defaultOrder } from "@/lib/schemas/chains";
 
@@ -12,9 +13,8 @@ const CONTENT_TYPE = { csv: "text/csv; charset=utf-8", json: "application/json; 
  * the objects `GET /api/v1/chains` lists. Streamed page by page: memory stays flat whatever
  * the number of chains, and the download starts at once.
  */
-export const GET = route(
-  "/api/v1/exports/chains",
-  async (request) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(CHAIN_ROUTES.export, {
+  GET: async (request) => {
     const { format, ...filter } = parseSearchParams(request.url, chainExportQuerySchema, ["status"]);
     const pages = iterateChains({ ...filter, order: filter.order ?? defaultOrder(filter.sort) });
     const encoder = new TextEncoder();
@@ -61,9 +61,4 @@ export const GET = route(
       },
     });
   },
-  // Dashboard feeds: they show what the dashboard pages (not token-gated) already show, and
-  // the browser cannot hold the API token.
-);
-
-const notAllowed = methodNotAllowed("/api/v1/exports/chains");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+});

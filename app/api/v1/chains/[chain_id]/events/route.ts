@@ -5,7 +5,8 @@ import type { ChainVersion } from "@/lib/chains/types";
 import { chainNotificationsLive, getSharedChainVersion, subscribeChainChanges } from "@/db/queries/chain-events";
 import { ApiError } from "@/lib/errors";
 import { errorFields, logger } from "@/lib/observability/log";
-import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { serve } from "@/app/_access/api-route";
+import { CHAIN_ROUTES } from "@/lib/routes/chains";
 import { authorizeRequest } from "@/app/_access/gate";
 import { processSingleton } from "@/lib/process-singleton";
 import { callerOf, type Slot, SlotCounter, type SlotRefusal } from "@/lib/http/slots";
@@ -57,9 +58,8 @@ const same = (a: ChainVersion | null, b: ChainVersion) =>
  * An unknown chain is a 404, unless `?wait=1` (a chain page opened before the chain's first
  * receipt): then `waiting` once, and `change` when the first receipt lands.
  */
-export const GET = route<{ params: Promise<{ chain_id: string }> }>(
-  "/api/v1/chains/{chain_id}/events",
-  async (request, { params }, principal) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(CHAIN_ROUTES.events, {
+  GET: async (request, { params }, principal) => {
     const slot = openStreams.take(callerOf(principal), limits());
     if (typeof slot === "string") throw refused(slot);
     try {
@@ -69,7 +69,7 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       throw error;
     }
   },
-);
+});
 
 /** The stream itself; `slot` is given back when it ends (or by the caller, if this throws). */
 async function openStream(request: Request, chainId: string, slot: Slot): Promise<Response> {
@@ -157,6 +157,3 @@ async function openStream(request: Request, chainId: string, slot: Slot): Promis
     },
   });
 }
-
-const notAllowed = methodNotAllowed("/api/v1/chains/{chain_id}/events");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,12 +4,12 @@ import { ApiError } from "@/lib/errors";
 import { encodeCursor } from "@/lib/http/cursor";
 import { parseSearchParams } from "@/lib/http/list";
 import { chainFactQuerySchema, decodeFactCursor } from "@/lib/schemas/facts";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { json, serve } from "@/app/_access/api-route";
+import { CHAIN_ROUTES } from "@/lib/routes/chains";
 
 /** The chain's facts ledger (docs/facts.md): a page of its source's facts by salience, each with its fate. */
-export const GET = route<{ params: Promise<{ chain_id: string }> }>(
-  "/api/v1/chains/{chain_id}/facts",
-  async (request, { params }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(CHAIN_ROUTES.facts, {
+  GET: async (request, { params }) => {
     const query = parseSearchParams(request.url, chainFactQuerySchema);
     const after = decodeFactCursor(query.cursor);
     const { chain_id } = await params;
@@ -21,7 +21,4 @@ export const GET = route<{ params: Promise<{ chain_id: string }> }>(
       next_cursor: next === null ? null : encodeCursor([next]),
     });
   },
-);
-
-const notAllowed = methodNotAllowed("/api/v1/chains/{chain_id}/facts");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+});
