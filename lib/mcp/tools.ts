@@ -1,4 +1,4 @@
-// The MCP tools Floorline serves (shared/API.md, "MCP"): their names, the descriptions a model
+// The MCP tools Floorline serves (docs/mcp.md): their names, the descriptions a model
 // chooses them by, their input shapes, and the scope each call needs. Pure: the route
 // (app/mcp/route.ts) checks the scopes before the MCP transport sees the call, and the tools
 // (app/mcp/tools.ts) run the mirrored routes' own queries.

@@ -51,7 +51,7 @@ void everyReceiptFieldPlaced;
 void NOT_PASS_ATTRIBUTES;
 
 /**
- * A GenAI compaction (shared/API.md, "Ways in from agent frameworks"): a span with
+ * A GenAI compaction (docs/frameworks.md): a span with
  * `gen_ai.conversation.compacted = true` is a pass of the chain `gen_ai.conversation.id`. The
  * `floorline.compaction.*` attributes are our proposal for the GenAI conventions (docs/otlp.md).
  */

@@ -1,5 +1,4 @@
-// The facts ledger on the wire (shared/API.md, v3 additions, "Facts, canaries, markers,
-// lineage"; docs/facts.md): `GET /api/v1/chains/{id}/facts`.
+// The facts ledger on the wire (docs/facts.md): `GET /api/v1/chains/{id}/facts`.
 import { z } from "zod";
 import { cursorPart, decodeCursor } from "../http/cursor";
 import { limitSchema } from "../http/list";

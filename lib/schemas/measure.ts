@@ -1,4 +1,4 @@
-// POST /api/v1/measure (shared/API.md, "Measured density"): the request and the answer.
+// POST /api/v1/measure (docs/measurement.md): the request and the answer.
 import { z } from "zod";
 import { MAX_CONTENT_BYTES } from "../content-checks/formats";
 import { MAX_LOST_EXAMPLES, MAX_ORIGINALS, MEASURE_FORMATS, METHOD } from "../measure/index";

@@ -71,7 +71,7 @@ const canaryCheckSchema = z
 /**
  * Where receipts of a body (one receipt, or `{"receipts": [...]}`) carry `content` or
  * `input_content` over the content limit: a body too large for what it asks, answered 413 with
- * these paths rather than 422 (shared/API.md, "Measured density").
+ * these paths rather than 422 (docs/measurement.md).
  */
 function oversizedContentPaths(body: unknown): string[] {
   const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
@@ -109,7 +109,7 @@ const passReceiptObject = z.strictObject({
   content: contentSchema.nullish(),
   /** Pass 1's input, the chain's source: passes with content are measured against it (not stored). */
   input_content: contentSchema.nullish(),
-  /** Store `content` as the pass's cached original (shared/API.md, "Server-side content checks"). */
+  /** Store `content` as the pass's cached original (docs/ingest.md, "Server-side content checks"). */
   cache_original: z.boolean().nullish(),
   /** Canaries planted in this pass's input (docs/canaries.md), at most 16. */
   canaries: canariesSchema.nullish(),
