@@ -3,7 +3,8 @@
 // each request with its socket's facts (lib/auth/client-address.ts), gives pages a
 // Content-Security-Policy with a fresh nonce and https answers HSTS, refuses writes to pages
 // (server actions) from other sites before Next.js sees them, and asks the app's page gate
-// (lib/auth/page-gate.ts) before a page streams, so its answer keeps its status code.
+// (lib/auth/page-gate.ts, which asks the one access decision of lib/auth/decision.ts) before
+// a page streams, so its answer keeps its status code.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authOffRefusal, crossSiteRefusal, safeNextPath } from "../lib/auth/access";
 import {
