@@ -1,5 +1,8 @@
 // A compression chain as the agent lives it: each pass guarded and recorded at once, and the
 // seeds' decision boundary (proceed while safe; at a breach halt, restore or accept loss).
+// Longer than most modules on purpose: Chain is the one object an agent holds, and its methods
+// share the pass counter, the last output, the policy and the canaries; what they take and
+// give is in results.ts.
 import {
   type Canary,
   type CanaryCheck,
