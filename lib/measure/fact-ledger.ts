@@ -2,15 +2,20 @@
 // a content states, which an original its markers name states, and which neither, decided
 // exactly as measureDetailed decides them (FactTable.states, the same originals, the same rule
 // for words across languages), so the ledger's counts are the measurement's counts. Kept apart
-// from index.ts: the measurement answers counts, the ledger needs each fact.
-import { type FactIndex, type FactTable, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
-import { Lexicon, type TokenInfo } from "./lexicon";
+// from index.ts: the measurement answers counts, the ledger needs each fact. It reads what the
+// measurement itself read (measureDetailed's MeasureView): the content is decoded once.
+import { type FactTable, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE } from "./facts";
+import type { TokenInfo } from "./lexicon";
 import { display } from "./display";
-import { findMarkers } from "./markers";
-import { contentStore, decode, type Doc, indexOf, type MeasureFormat, readDoc, sourceText } from "./read";
-import { type SourceAnalysis, SourceCache } from "./source";
-import { languageOf } from "./text";
-import { MAX_ORIGINALS, type Originals } from "./index";
+import type { MeasureFormat } from "./read";
+import type { SourceAnalysis } from "./source";
+import {
+  type DetailedMeasurement,
+  type MeasureOptions,
+  type MeasureView,
+  measureDetailed,
+  sourceAnalysis,
+} from "./index";
 
 /**
  * Facts a ledger keeps per chain, the heaviest first: a source of a million records has a
@@ -60,20 +65,8 @@ interface Listed {
   facts: SourceFact[] | null;
 }
 
-const LEXICON_LIMIT = 1 << 18;
-let cache: SourceCache | null = null;
+/** The list of each analysed source, gone with its analysis. */
 const listedOf = new WeakMap<SourceAnalysis, Listed>();
-
-/** Forgets every source analysed for the ledger (a worker past its kept heap). */
-export function clearFactLedgerCache(): void {
-  cache = null;
-}
-
-function analysisOf(source: string): SourceAnalysis {
-  if (cache && cache.lexicon.size > LEXICON_LIMIT && !cache.has(source)) cache = null;
-  cache ??= new SourceCache(new Lexicon());
-  return cache.get(source);
-}
 
 /**
  * Each fact's share of the coverage's weight: its weight over the source's, or, when some but
@@ -152,7 +145,7 @@ function kindOf(facts: FactTable, f: number): string {
 
 /** The source's facts as the ledger lists them (the same list, in the same order, every time). */
 export function listSourceFacts(source: string, format: MeasureFormat = "any"): SourceFacts {
-  const analysis = analysisOf(sourceText(source, format));
+  const analysis = sourceAnalysis(source, format);
   const made = listed(analysis);
   if (!made.facts) {
     const { facts, doc } = analysis;
@@ -167,79 +160,56 @@ export function listSourceFacts(source: string, format: MeasureFormat = "any"): 
   return { facts: made.facts, inSource: made.inSource, digest: made.digest };
 }
 
-interface FactStateOptions {
-  source: string;
-  format?: MeasureFormat;
-  requiredFields?: readonly string[];
-  originals?: Originals;
-}
-
-function lookup(originals: Originals | undefined, hash: string): string | undefined {
-  if (!originals) return undefined;
-  return (typeof originals === "function" ? originals(hash) : originals.get(hash)) ?? undefined;
-}
-
 /**
- * Which listed facts `content` states (RETAINED), which only an original one of its markers
- * names states (RECOVERABLE + the marker's place in `hashes`), and which neither (LOST): for a
- * specific fact, what measureDetailed counts as retained, recoverable and lost.
+ * Which listed facts the measured content states (RETAINED), which only an original one of its
+ * markers names states (RECOVERABLE + the marker's place in `hashes`), and which neither
+ * (LOST): for a specific fact, what measureDetailed counts as retained, recoverable and lost.
  */
-export function factStates(content: string, options: FactStateOptions): FactStates {
-  const format = options.format ?? "any";
-  const analysis = analysisOf(sourceText(options.source, format));
-  const made = listed(analysis);
-  const lexicon = analysis.facts.lexicon;
-  lexicon.wanted = analysis.wanted;
-  lexicon.mark();
-  try {
-    const store = contentStore(lexicon);
-    const decoded = decode(lexicon, content, format, store);
-    const doc = decoded.doc;
-    const states = new Uint8Array(made.order.length);
-    const hashes: string[] = [];
-    if (!doc) return { digest: made.digest, states, hashes };
-    const index = indexOf(lexicon, doc);
-    const originals: { hash: string; index: FactIndex }[] = [];
-    if (options.originals) {
-      for (const hash of findMarkers(decoded.text, MAX_ORIGINALS)) {
-        const text = lookup(options.originals, hash);
-        const found = text === undefined ? null : readDoc(lexicon, text, false, store);
-        if (found) originals.push({ hash, index: indexOf(lexicon, found) });
-      }
+function statesOf(view: MeasureView): FactStates {
+  const { source, index, originals, byValue, across } = view;
+  const made = listed(source);
+  const states = new Uint8Array(made.order.length);
+  const hashes: string[] = [];
+  if (!index) return { digest: made.digest, states, hashes };
+  const { facts } = source;
+  const hashAt = new Map<string, number>();
+  for (let i = 0; i < made.order.length; i++) {
+    const f = made.order[i] as number;
+    if (facts.states(index, f, byValue)) {
+      states[i] = RETAINED;
+      continue;
     }
-    const byValue = (options.requiredFields ?? []).length === 0;
     // Across languages the measurement credits the source's words by the other facts kept and
     // follows no original for them (index.ts, wordsCount): such a word is retained or lost.
-    const across =
-      doc.kind === "text" &&
-      analysis.phrasing !== null &&
-      analysis.language > 0 &&
-      (() => {
-        const language = languageOf(doc.text);
-        return language > 0 && language !== analysis.language;
-      })();
-    const { facts } = analysis;
-    const hashAt = new Map<string, number>();
-    for (let i = 0; i < made.order.length; i++) {
-      const f = made.order[i] as number;
-      if (facts.states(index, f, byValue)) {
-        states[i] = RETAINED;
-        continue;
-      }
-      if (across && facts.word[f] === 1) continue;
-      const from = originals.find((o) => facts.states(o.index, f, byValue));
-      if (!from) continue;
-      let at = hashAt.get(from.hash);
-      if (at === undefined) {
-        at = hashes.length;
-        hashes.push(from.hash);
-        hashAt.set(from.hash, at);
-      }
-      states[i] = RECOVERABLE + at;
+    if (across && facts.word[f] === 1) continue;
+    const from = originals.find((o) => facts.states(o.index, f, byValue));
+    if (!from) continue;
+    let at = hashAt.get(from.hash);
+    if (at === undefined) {
+      at = hashes.length;
+      hashes.push(from.hash);
+      hashAt.set(from.hash, at);
     }
-    return { digest: made.digest, states, hashes };
-  } finally {
-    lexicon.rollback();
-    lexicon.release();
+    states[i] = RECOVERABLE + at;
   }
+  return { digest: made.digest, states, hashes };
+}
+
+/** Measures `content` against its source and gives each listed fact's state from that very measurement. */
+export function measureWithFacts(
+  content: string,
+  options: MeasureOptions & { source: string },
+): { measurement: DetailedMeasurement; facts: FactStates } {
+  let facts: FactStates | null = null;
+  const measurement = measureDetailed(content, options, (view) => {
+    facts = statesOf(view);
+  });
+  // measureDetailed shows every measurement against a source its view.
+  if (facts === null) throw new Error("the measurement showed no view of its source");
+  return { measurement, facts };
+}
+
+/** Each listed fact's state in `content` (see statesOf). */
+export function factStates(content: string, options: MeasureOptions & { source: string }): FactStates {
+  return measureWithFacts(content, options).facts;
 }

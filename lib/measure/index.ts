@@ -81,6 +81,24 @@ export interface MeasureOptions {
   originals?: Originals;
 }
 
+/**
+ * What a measurement against a source read, handed to a caller that asks more of it (the facts
+ * ledger, fact-ledger.ts) while it is still valid: inside the measurement, before its lexicon
+ * may drop what the content added. Read only.
+ */
+export interface MeasureView {
+  source: SourceAnalysis;
+  /** The content's document and what it states; null when it cannot be read. */
+  doc: Doc | null;
+  index: FactIndex | null;
+  /** The cached originals its markers name that could be read, in the markers' order. */
+  originals: readonly { hash: string; index: FactIndex }[];
+  /** JSON facts may be stated by their values anywhere (no field is required). */
+  byValue: boolean;
+  /** The content and the source are in two languages (see wordsCount). */
+  across: boolean;
+}
+
 /** A measurement with what the answer leaves out: which original makes each fact recoverable. */
 export interface DetailedMeasurement extends Measurement {
   recoverable_examples: { fact: string; hash: string }[];
@@ -113,23 +131,32 @@ export function roundScore(x: number): number {
  * The lexicon is kept from one measurement to the next, with the analyses of the sources
  * measured in it: a chain's source is measured against with every pass. Ids only ever stand
  * for equal strings, so what the lexicon already holds changes no answer, only the cost. What
- * a measurement adds for its content (and the originals its markers name) is taken out again
- * when it ends (Lexicon.rollback): contents bring tokens no other pass states, and would fill
- * the lexicon. Sources stay, up to LEXICON_LIMIT entries (about a hundred bytes each, and
- * beyond while the same source is measured against), then the lexicon and its analyses are
- * dropped and started afresh. A measurement started from inside
+ * measurements add for their contents (and the originals their markers name) goes to the
+ * lexicon's zone (Lexicon.begin), which the next passes reuse (a chain's passes share most of
+ * the tokens its source does not state) and which is taken out whole (Lexicon.rollback) when it
+ * holds more than ZONE_LIMIT entries or before a new source is analysed: contents bring tokens
+ * no other pass states, and would fill the lexicon. Sources stay, up to LEXICON_LIMIT entries
+ * (about a hundred bytes each, and beyond while the same source is measured against), then the
+ * lexicon and its analyses are dropped and started afresh. A measurement started from inside
  * another (an `originals` function that measures) gets a lexicon of its own.
  */
 const LEXICON_LIMIT = 1 << 18;
+/** Entries the zone may hold after a measurement; past it the zone is taken out. */
+export const ZONE_LIMIT = 1 << 17;
 let shared: SourceCache | null = null;
 let busy = false;
 
 /**
- * How many sources were analysed, how many measurements reused an analysis, and the size of the
- * kept lexicon (for tests and benches).
+ * How many sources were analysed, how many measurements reused an analysis, and the sizes of the
+ * kept lexicon and of its zone (for tests and benches).
  */
-export function measureStats(): { sourcesAnalysed: number; sourcesReused: number; lexiconSize: number } {
-  return { ...sourceStats, lexiconSize: shared?.lexicon.size ?? 0 };
+export function measureStats(): {
+  sourcesAnalysed: number;
+  sourcesReused: number;
+  lexiconSize: number;
+  zoneSize: number;
+} {
+  return { ...sourceStats, lexiconSize: shared?.lexicon.size ?? 0, zoneSize: shared?.lexicon.zoneSize ?? 0 };
 }
 
 /** Forgets every token and source seen so far (benches time a first measurement; a worker past its kept heap). */
@@ -137,12 +164,20 @@ export function clearMeasureCache(): void {
   if (!busy) shared = null;
 }
 
-export function measureDetailed(content: string, options: MeasureOptions = {}): DetailedMeasurement {
+/**
+ * The measurement with its details; `inspect`, when given, is shown what a measurement against
+ * a source read (MeasureView) before it returns.
+ */
+export function measureDetailed(
+  content: string,
+  options: MeasureOptions = {},
+  inspect?: (view: MeasureView) => void,
+): DetailedMeasurement {
   const format = options.format ?? "any";
   const source = options.source === undefined || options.source === null ? null : sourceText(options.source, format);
   if (busy) {
     const lexicon = new Lexicon();
-    return measureIn(lexicon, source === null ? null : analyseSource(lexicon, source), content, options);
+    return measureIn(lexicon, source === null ? null : analyseSource(lexicon, source), content, options, inspect);
   }
   // A lexicon grown past its limit is started afresh, unless it holds this very source: a large
   // source (a 4 MiB log) is worth keeping for the passes measured against it next.
@@ -152,25 +187,50 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
   shared = cache;
   busy = true;
   try {
-    return measureIn(cache.lexicon, source === null ? null : cache.get(source), content, options);
+    return measureIn(cache.lexicon, source === null ? null : analysisIn(cache, source), content, options, inspect);
   } finally {
     busy = false;
   }
 }
 
-/** Measures `content` against the analysed source, taking out on the way out what the content added. */
+/**
+ * The analysis of `source` (as read in `format`) that measurements against it use, kept with
+ * them: for the facts ledger's list. Its lexicon may change with the next measurement; read it
+ * before then.
+ */
+export function sourceAnalysis(source: string, format: MeasureFormat = "any"): SourceAnalysis {
+  const text = sourceText(source, format);
+  if (busy) return analyseSource(new Lexicon(), text);
+  let cache = shared;
+  if (cache && cache.lexicon.size > LEXICON_LIMIT && !cache.has(text)) cache = null;
+  cache ??= new SourceCache(new Lexicon());
+  shared = cache;
+  return analysisIn(cache, text);
+}
+
+/** The source's analysis, kept or made: made outside the zone, so that it stays when the zone goes. */
+function analysisIn(cache: SourceCache, source: string): SourceAnalysis {
+  if (!cache.has(source)) cache.lexicon.rollback();
+  return cache.get(source);
+}
+
+/** Measures `content` against the analysed source, in the lexicon's zone (taken out past its bound). */
 function measureIn(
   lexicon: Lexicon,
   source: SourceAnalysis | null,
   content: string,
   options: MeasureOptions,
+  inspect?: (view: MeasureView) => void,
 ): DetailedMeasurement {
-  lexicon.wanted = source?.wanted ?? null;
-  lexicon.mark();
+  lexicon.begin();
+  let done = false;
   try {
-    return measureWith(lexicon, content, options, source);
+    const measured = measureWith(lexicon, content, options, source, inspect);
+    done = true;
+    return measured;
   } finally {
-    lexicon.rollback();
+    // A measurement that did not finish may have left its tokens half made.
+    if (!done || lexicon.zoneSize > ZONE_LIMIT) lexicon.rollback();
     lexicon.release();
   }
 }
@@ -180,6 +240,7 @@ function measureWith(
   content: string,
   options: MeasureOptions,
   source: SourceAnalysis | null,
+  inspect?: (view: MeasureView) => void,
 ): DetailedMeasurement {
   const format = options.format ?? "any";
   const required = options.requiredFields ?? [];
@@ -229,6 +290,7 @@ function measureWith(
     }
     wordCredit = valueTotal > 0 ? valueKept / valueTotal : 0;
   }
+  inspect?.({ source, doc, index, originals, byValue, across: words.across });
   let total = 0;
   let kept = 0;
   // Of which the facts of error and warning entries (see SALIENT_SHARE).

@@ -5,8 +5,9 @@
 // record templates over and over; the lexicon turns every distinct raw token into the ids of
 // its classified tokens (`classify` runs once per distinct token, not per occurrence) and keeps,
 // per classified token, everything the later steps ask of it (TokenInfo). It is kept from one
-// measurement to the next for the sources measured in it; what a content adds is taken out when
-// its measurement ends (mark, rollback), so ids only ever stand for equal strings.
+// measurement to the next for the sources measured in it; what contents add lives in a zone
+// after a mark (begin, rollback) that is taken out whole when it grows past its bound or before
+// a new source is analysed, so ids only ever stand for equal strings.
 import { asciiLower } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
 import { PairMap } from "./tables";
@@ -47,11 +48,6 @@ export class Lexicon {
   readonly keys = new StringIds();
   /** Texts of tokens in lower case (what sentences and runs are compared by), interned by their characters. */
   readonly atoms = new Interner();
-  /**
-   * After a mark, the keys a content's token may state to any effect, with their ids: those the
-   * source's facts need (see SourceAnalysis); null without a source, where no key counts.
-   */
-  wanted: ReadonlyMap<string, number> | null = null;
   /**
    * What other modules keep with the lexicon from one measurement to the next, so that their
    * arrays are allocated once (read.ts's content store, efficiency.ts's scratch). On the
@@ -94,13 +90,17 @@ export class Lexicon {
   private readonly taken: Counts[] = [];
 
   /**
-   * Sizes at `mark()`, or null outside one. Everything added after a mark is taken out again by
-   * `rollback()`: a pass's content brings tokens no later pass will state (request ids, paths),
-   * and keeping them would fill the lexicon until it is dropped, with every source analysed in
-   * it (see index.ts). Ids are given in order, so what came after the mark is an id range; the
-   * maps keyed by ids log what they were given, to take it out.
+   * Sizes at `mark()`, or null outside one. Everything added after a mark (the zone) is taken out
+   * again by `rollback()`: contents bring tokens no later pass will state (request ids, paths),
+   * and keeping them for good would fill the lexicon until it is dropped, with every source
+   * analysed in it (see index.ts). Until then the zone serves the next measurements: a chain's
+   * passes share most of the tokens its source does not state. Every token is classified in full
+   * whatever the source, so what the zone holds is true for any measurement. Ids are given in
+   * order, so the zone is an id range; the maps keyed by ids log what they were given, to take
+   * it out.
    */
   private marked: {
+    size: number;
     keys: number;
     atoms: number;
     seqs: number;
@@ -119,9 +119,10 @@ export class Lexicon {
   private readonly undoInfos: number[] = [];
   /**
    * Raw tokens a content brought that the lexicon did not hold, by text: how many measurements
-   * brought them. One brought by a second measurement is one contents share (a time stamp, a
-   * latency, a status) and is taken in for good once the measurement ends (`promoted`), so that
-   * later ones find it classified; one no other measurement brings (a request id) never is.
+   * brought them. One brought by a second measurement (after the zone that held it went) is one
+   * contents share (a time stamp, a latency, a status) and is taken in for good when the zone
+   * goes (`promoted`), so that later ones find it classified; one no other measurement brings (a
+   * request id) never is.
    */
   private readonly recent = new Int32Array(RECENT_SLOTS);
   private readonly promoted: string[] = [];
@@ -138,10 +139,16 @@ export class Lexicon {
     return value;
   }
 
+  /** A measurement begins: what it adds goes to the zone (marked here unless it is already). */
+  begin(): void {
+    if (this.marked === null) this.mark();
+  }
+
   /** Everything added from here on is taken out by `rollback`. */
   mark(): void {
     this.keys.mark();
     this.marked = {
+      size: this.size,
       keys: this.keys.size,
       atoms: this.atoms.size,
       seqs: this.seqs.count,
@@ -242,8 +249,17 @@ export class Lexicon {
     this.taken.length = 0;
   }
 
-  /** How much the lexicon holds, to tell when to start afresh. */
+  /** How much the lexicon holds for good (the zone aside), to tell when to start afresh. */
   get size(): number {
+    return this.marked?.size ?? this.held();
+  }
+
+  /** How much the zone holds, in the same units, to tell when to take it out. */
+  get zoneSize(): number {
+    return this.marked === null ? 0 : this.held() - this.marked.size;
+  }
+
+  private held(): number {
     return this.infos.length + this.keys.size + this.atoms.size + (this.seqs.start[this.seqs.count] as number);
   }
 
@@ -318,43 +334,28 @@ export class Lexicon {
   }
 
   /**
-   * Takes in a classified token. After a mark (a content's tokens, which the measurement drops
-   * when it ends) only what a content is asked is kept: its atoms, and those of its index keys
-   * that the source's facts need (`wanted`), since no other key changes an answer. Its needs,
-   * its shape and its log flags serve a source's facts alone.
+   * Takes in a classified token, in full: what it states, needs and is shaped like, whatever
+   * the source (so that a token the zone keeps serves a measurement against any source).
    */
   private add(t: Token, parts: readonly TokenInfo[] | null): number {
     const lower = asciiLower(t.text);
     const keys = this.keys;
-    const full = this.marked === null;
     // A word's shape is its lower-case text, the same string as its atom: one lookup for both.
     const atom = parts ? -1 : this.atoms.range(t.text, 0, t.text.length, true);
-    const shapeId = full ? keys.id(t.shape) : -1;
-    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape, full);
+    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, keys.id(t.shape), t.key, t.shape);
     const seqs = this.seqs;
     const index = withYearless(t.index);
     info.indexFrom = this.poolSize;
-    if (full) {
-      for (const k of index) this.poolPush(keys.id(k));
-      info.indexTo = this.poolSize;
-      // What a token needs is mostly among what it states, often the very same strings.
-      for (const k of t.need) {
-        const at = index.indexOf(k);
-        seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
-      }
-      info.needSeq = seqs.take();
-      info.needFrom = seqs.start[info.needSeq] as number;
-      info.needTo = seqs.start[info.needSeq + 1] as number;
-    } else {
-      const wanted = this.wanted;
-      if (wanted !== null) {
-        for (const k of index) {
-          const id = wanted.get(k);
-          if (id !== undefined) this.poolPush(id);
-        }
-      }
-      info.indexTo = this.poolSize;
+    for (const k of index) this.poolPush(keys.id(k));
+    info.indexTo = this.poolSize;
+    // What a token needs is mostly among what it states, often the very same strings.
+    for (const k of t.need) {
+      const at = index.indexOf(k);
+      seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
     }
+    info.needSeq = seqs.take();
+    info.needFrom = seqs.start[info.needSeq] as number;
+    info.needTo = seqs.start[info.needSeq + 1] as number;
     // Its atoms follow what it states in the pool (TokenInfo.atomsFrom).
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);

@@ -16,9 +16,8 @@ import { addTextFacts, languageOf, type Phrasing, phrasingOf } from "./text";
 export interface SourceAnalysis {
   doc: Doc;
   facts: FactTable;
-  /** The keys some fact needs, as ids and by their text. */
+  /** The keys some fact needs. */
   keys: KeySet;
-  wanted: ReadonlyMap<string, number>;
   text: SourceText | null;
   /** For text: its language (languageOf) and its words in phrases (phrasingOf); else 0 and null. */
   language: number;
@@ -31,14 +30,12 @@ export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
   if (doc.kind === "json") addJsonFacts(doc.json, facts);
   else addTextFacts(doc.text, facts);
   const keys = new IdSet();
-  const wanted = new Map<string, number>();
   const seqs = lexicon.seqs;
   for (let f = 0; f < facts.count; f++) {
     const need = facts.need[f] as number;
     for (let k = seqs.start[need] as number; k < (seqs.start[need + 1] as number); k++) {
       const key = seqs.pool[k] as number;
       keys.add(key);
-      wanted.set(lexicon.keys.strings[key] as string, key);
     }
   }
   const textDoc = doc.kind === "text" ? doc.text : null;
@@ -46,7 +43,6 @@ export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {
     doc,
     facts,
     keys,
-    wanted,
     text: textDoc ? new SourceText(lexicon, textDoc) : null,
     language: textDoc ? languageOf(textDoc) : 0,
     phrasing: textDoc ? phrasingOf(textDoc) : null,

@@ -5,7 +5,7 @@
 import { getHeapStatistics } from "node:v8";
 import type { MessagePort } from "node:worker_threads";
 import { clearMeasureCache, type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
-import { clearFactLedgerCache, type FactStates, factStates, listSourceFacts, type SourceFacts } from "./fact-ledger";
+import { type FactStates, listSourceFacts, measureWithFacts, type SourceFacts } from "./fact-ledger";
 
 export interface MeasureTask {
   content: string;
@@ -54,20 +54,19 @@ export default function measureTask(task: MeasureTask): MeasureTaskResult {
       return text ?? undefined;
     },
   };
-  const measurement = measureDetailed(task.content, options);
   const source = task.source;
-  const facts =
-    task.facts && source != null
-      ? {
-          ...factStates(task.content, { ...options, source }),
-          ...(task.facts === "list" ? { list: listSourceFacts(source, task.format) } : {}),
-        }
-      : undefined;
+  let measurement: DetailedMeasurement;
+  let facts: (FactStates & { list?: SourceFacts }) | undefined;
+  if (task.facts && source != null) {
+    // The ledger reads the measurement's own reading of the content.
+    const measured = measureWithFacts(task.content, { ...options, source });
+    measurement = measured.measurement;
+    facts = { ...measured.facts, ...(task.facts === "list" ? { list: listSourceFacts(source, task.format) } : {}) };
+  } else measurement = measureDetailed(task.content, options);
   // Heap in use includes garbage not yet collected: a drop may come early, never late.
   const cacheDropped = task.keepHeapBytes !== undefined && getHeapStatistics().used_heap_size > task.keepHeapBytes;
   if (cacheDropped) {
     clearMeasureCache();
-    clearFactLedgerCache();
   }
   return { measurement, unknownMarkers: [...unknown], cacheDropped, ...(facts ? { facts } : {}) };
 }

@@ -1,8 +1,8 @@
 // A chain measures every pass against one source: the source is analysed once and its analysis
-// reused, while what each content brings (request ids, paths) is not kept from one measurement
-// to the next. The answers themselves are held to the reference implementation (reference.test.ts).
+// reused, while what contents bring (request ids, paths) is kept only in the lexicon's zone,
+// bounded, and emptied before a new source is analysed. The answers themselves are held to the reference implementation (reference.test.ts).
 import { describe, expect, it } from "vitest";
-import { clearMeasureCache, measure, measureDetailed, measureStats } from "@/lib/measure/index";
+import { clearMeasureCache, measure, measureDetailed, measureStats, ZONE_LIMIT } from "@/lib/measure/index";
 import * as reference from "../../support/measure-reference/index";
 
 const logLine = (pass: number, i: number) =>
@@ -36,15 +36,54 @@ describe("the source's analysis", () => {
     expect(measureStats().lexiconSize).toBe(size);
   });
 
-  it("takes in a token that a second content brings too", () => {
+  it("keeps what contents bring in a zone for the next passes, emptied before a new source", () => {
     clearMeasureCache();
     const source = log(0);
     measure(log(1), { source, format: "text" });
     const size = measureStats().lexiconSize;
-    measure(`${log(2)}\nshared-token-77x`, { source, format: "text" });
-    expect(measureStats().lexiconSize).toBe(size);
-    measure(`${log(3)}\nshared-token-77x`, { source, format: "text" });
+    const zone = measureStats().zoneSize;
+    expect(zone).toBeGreaterThan(0);
+    // The same content again brings nothing new: its tokens are in the zone.
+    measure(log(1), { source, format: "text" });
+    expect(measureStats().zoneSize).toBe(zone);
+    // A new source is analysed outside the zone, which goes first.
+    measure("", { source: log(30), format: "text" });
+    expect(measureStats().zoneSize).toBe(0);
     expect(measureStats().lexiconSize).toBeGreaterThan(size);
+  });
+
+  it("takes in for good a token that contents of two zones bring", () => {
+    clearMeasureCache();
+    measure(`${log(2)}\nshared-token-77x`, { source: log(0), format: "text" });
+    measure("", { source: log(40), format: "text" });
+    const size = measureStats().lexiconSize;
+    measure(`${log(3)}\nshared-token-77x`, { source: log(40), format: "text" });
+    expect(measureStats().lexiconSize).toBe(size);
+    // When the zone goes, the token that two of its contents brought stays.
+    measure("", { source: log(50), format: "text" });
+    const grown = measureStats().lexiconSize;
+    expect(grown).toBeGreaterThan(size);
+    // And is no longer in the zone: measuring it adds nothing there.
+    measure("shared-token-77x", { source: log(50), format: "text" });
+    expect(measureStats().zoneSize).toBe(0);
+  });
+
+  it("takes the zone out once it holds more than its bound", () => {
+    clearMeasureCache();
+    const source = log(0);
+    let largest = 0;
+    let emptied = false;
+    for (let pass = 1; pass < 400 && !emptied; pass++) {
+      const before = measureStats().zoneSize;
+      // About 4,000 tokens no earlier content brought.
+      const content = Array.from({ length: 4000 }, (_, i) => `t${pass}x${i}`).join(" ");
+      measure(content, { source, format: "text" });
+      const after = measureStats().zoneSize;
+      largest = Math.max(largest, after);
+      emptied = after < before;
+    }
+    expect(emptied).toBe(true);
+    expect(largest).toBeLessThanOrEqual(ZONE_LIMIT);
   });
 
   it("leaves the lexicon as it was when a measurement throws half way", () => {
