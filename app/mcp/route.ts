@@ -6,7 +6,8 @@
 // and an oversized body.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { serve } from "@/app/_access/api-route";
+import { MCP_ROUTES } from "@/lib/routes/mcp";
 import { requestFacts } from "@/app/_access/request-facts";
 import { admits, crossSiteRefusal, type Principal } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
@@ -81,31 +82,31 @@ function checkToolScopes(messages: unknown[], principal: Principal): void {
   }
 }
 
-export const POST = route("/mcp", async (request, _context, principal) => {
-  refuseForeignOrigin(request);
-  checkHeaders(request);
-  const body = await readJson(request);
-  checkToolScopes(messagesOf(body), principal);
-  let failure: { error: unknown } | undefined;
-  const server = mcpServerFor(principal, (error) => {
-    failure ??= { error };
-  });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    // The database down or a bug: the contract's 503 (with Retry-After) or 500, not a result.
-    if (failure) throw failure.error;
-    return response;
-  } finally {
-    await server.close();
-  }
+export const { GET, POST, PUT, PATCH, DELETE } = serve(MCP_ROUTES.mcp, {
+  POST: async (request, _context, principal) => {
+    refuseForeignOrigin(request);
+    checkHeaders(request);
+    const body = await readJson(request);
+    checkToolScopes(messagesOf(body), principal);
+    let failure: { error: unknown } | undefined;
+    const server = mcpServerFor(principal, (error) => {
+      failure ??= { error };
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, { parsedBody: body });
+      // The database down or a bug: the contract's 503 (with Retry-After) or 500, not a result.
+      if (failure) throw failure.error;
+      return response;
+    } finally {
+      await server.close();
+    }
+  },
 });
 
 // Stateless: no stream of server-initiated messages to open (GET) and no session to end
 // (DELETE). MCP's clients take 405 for both.
-const notAllowed = methodNotAllowed("/mcp");
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

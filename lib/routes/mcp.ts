@@ -4,7 +4,7 @@ import { mcpAnswerSchema, mcpRequestSchema } from "../schemas/mcp";
 
 export const MCP_ROUTES = {
   // A key with either scope may talk to it; each tool called then needs the scopes of the
-  // routes it mirrors (app/mcp/tools.ts `scopesOfCall`).
+  // routes it mirrors (lib/mcp/tools.ts `scopesOfCall`).
   mcp: defineRoute("/mcp", {
     POST: {
       scope: "ingest or read",

@@ -184,6 +184,7 @@ export const ORIGINAL_ROUTES = {
       errorBody: "detail",
     },
   }),
+  // `read`, like the pages that link here: the operator's session cookie or a key with `read`.
   content: defineRoute("/originals/{hash}/content", {
     GET: {
       scope: "read",

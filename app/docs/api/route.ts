@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { methodNotAllowed, route } from "@/app/_access/api-route";
+import { serve } from "@/app/_access/api-route";
+import { SERVICE_ROUTES } from "@/lib/routes/service";
 
 export const dynamic = "force-dynamic";
 
@@ -39,18 +40,17 @@ const html = `<!doctype html>
 `;
 
 /** The API reference (Scalar), rendered from the generated OpenAPI document. */
-export const GET = route("/docs/api", async () => {
-  return new Response(html, {
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy":
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "same-origin",
-      "cache-control": "no-cache",
-    },
-  });
+export const { GET, POST, PUT, PATCH, DELETE } = serve(SERVICE_ROUTES.reference, {
+  GET: async () => {
+    return new Response(html, {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy":
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "same-origin",
+        "cache-control": "no-cache",
+      },
+    });
+  },
 });
-
-const notAllowed = methodNotAllowed("/docs/api");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -5,12 +5,11 @@ import { FULL_HASH_LENGTH, parseHashKey } from "@/lib/originals/rules";
 import { ApiError } from "@/lib/errors";
 import { parseSearchParams } from "@/lib/http/list";
 import { originalContentQuerySchema } from "@/lib/schemas/originals";
-import { json, route } from "@/app/_access/api-route";
+import { json, serve } from "@/app/_access/api-route";
+import { ORIGINAL_ROUTES } from "@/lib/routes/originals";
 
-// `read`, like the pages that link here: the operator's session cookie or a key with `read`.
-export const GET = route<{ params: Promise<{ hash: string }> }>(
-  "/originals/{hash}/content",
-  async (request, { params }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(ORIGINAL_ROUTES.content, {
+  GET: async (request, { params }) => {
     const { hash } = await params;
     const key = parseHashKey(hash);
     const query = parseSearchParams(request.url, originalContentQuerySchema);
@@ -38,4 +37,4 @@ export const GET = route<{ params: Promise<{ hash: string }> }>(
       },
     });
   },
-);
+});

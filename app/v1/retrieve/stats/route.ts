@@ -1,16 +1,12 @@
 // Headroom's `GET /v1/retrieve/stats` (its plugins also probe it to recognise a Headroom store).
 import { getHeadroomStoreStats } from "@/db/queries/originals/headroom";
-import { route } from "@/app/_access/api-route";
-import { headroom, headroomMethodNotAllowed } from "@/lib/originals/headroom/http";
+import { serve } from "@/app/_access/api-route";
+import { ORIGINAL_ROUTES } from "@/lib/routes/originals";
 import { statsResponse } from "@/lib/originals/headroom/shapes";
 
-export const GET = route(
-  "/v1/retrieve/stats",
-  headroom(async () => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(ORIGINAL_ROUTES.headroomStats, {
+  GET: async () => {
     const { stats, recent } = await getHeadroomStoreStats();
     return Response.json(statsResponse(stats, recent), { headers: { "cache-control": "no-store" } });
-  }),
-);
-
-const notAllowed = headroomMethodNotAllowed("GET");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+  },
+});

@@ -5,14 +5,14 @@ import { retrieveOriginal } from "@/db/queries/originals/retrieve";
 import { ApiError } from "@/lib/errors";
 import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
-import { route } from "@/app/_access/api-route";
-import { detail, headroom, headroomMethodNotAllowed, missFrom, parseHeadroom } from "@/lib/originals/headroom/http";
+import { serve } from "@/app/_access/api-route";
+import { ORIGINAL_ROUTES } from "@/lib/routes/originals";
+import { detail, missFrom, parseHeadroom } from "@/lib/originals/headroom/http";
 import { CCR_TOOL_NAME, hashFromToolCall, toolCallResponse } from "@/lib/originals/headroom/shapes";
 import { headroomToolCallRequestSchema, type ToolCallData } from "@/lib/schemas/headroom";
 
-export const POST = route(
-  "/v1/retrieve/tool_call",
-  headroom(async (request) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(ORIGINAL_ROUTES.headroomToolCall, {
+  POST: async (request) => {
     const body = parseHeadroom(headroomToolCallRequestSchema, await readJson(request), { body: true });
     if (body instanceof Response) return body;
     const { tool_call: toolCall, provider = "anthropic" } = body;
@@ -38,8 +38,5 @@ export const POST = route(
       };
     }
     return Response.json(toolCallResponse(toolCall, provider, data), { headers: RETRIEVAL_HEADERS });
-  }),
-);
-
-const notAllowed = headroomMethodNotAllowed("POST");
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+  },
+});

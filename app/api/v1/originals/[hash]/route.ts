@@ -3,7 +3,8 @@ import { peekOriginal, retrieveOriginal } from "@/db/queries/originals/retrieve"
 import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { retrievalResponse, retrievalText } from "@/lib/originals/content-cache";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { json, serve } from "@/app/_access/api-route";
+import { ORIGINAL_ROUTES } from "@/lib/routes/originals";
 import { originalDeleteQuerySchema, originalGetQuerySchema } from "@/lib/schemas/originals";
 
 /** A client that asks for plain text (and not JSON) gets the bare original, as with `?raw=1`. */
@@ -14,21 +15,6 @@ function wantsRaw(request: Request, raw: boolean | undefined): boolean {
 }
 
 // A retrieval like POST /retrieve: it refreshes recency and is counted. A peek is neither.
-export const GET = route<{ params: Promise<{ hash: string }> }>(
-  "/api/v1/originals/{hash}",
-  async (request, { params }) => {
-    const { hash } = await params;
-    const { raw, peek, tenant } = parseSearchParams(request.url, originalGetQuerySchema);
-    if (peek) {
-      const peeked = await peekOriginal(hash, { tenant });
-      if (!wantsRaw(request, raw)) return json(peeked, 200, RETRIEVAL_HEADERS);
-      return textAnswer(peeked);
-    }
-    const found = await retrieveOriginal(hash, { tenant });
-    if (!wantsRaw(request, raw)) return retrievalResponse(found);
-    return textAnswer(found);
-  },
-);
 
 function textAnswer(found: { hash: string; original: string }): Response {
   return new Response(retrievalText(found), {
@@ -44,14 +30,22 @@ function textAnswer(found: { hash: string; original: string }): Response {
 }
 
 /** Deletes this tenant's entry: it becomes a tombstone (evicted, deleted by a client). */
-export const DELETE = route<{ params: Promise<{ hash: string }> }>(
-  "/api/v1/originals/{hash}",
-  async (request, { params }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(ORIGINAL_ROUTES.detail, {
+  GET: async (request, { params }) => {
+    const { hash } = await params;
+    const { raw, peek, tenant } = parseSearchParams(request.url, originalGetQuerySchema);
+    if (peek) {
+      const peeked = await peekOriginal(hash, { tenant });
+      if (!wantsRaw(request, raw)) return json(peeked, 200, RETRIEVAL_HEADERS);
+      return textAnswer(peeked);
+    }
+    const found = await retrieveOriginal(hash, { tenant });
+    if (!wantsRaw(request, raw)) return retrievalResponse(found);
+    return textAnswer(found);
+  },
+  DELETE: async (request, { params }) => {
     const { hash } = await params;
     const { tenant } = parseSearchParams(request.url, originalDeleteQuerySchema);
     return json(await deleteOriginal(hash, { tenant }));
   },
-);
-
-const notAllowed = methodNotAllowed("/api/v1/originals/{hash}");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };
+});

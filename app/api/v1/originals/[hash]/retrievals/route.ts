@@ -3,7 +3,8 @@ import { mayReadOriginals } from "@/lib/auth/access";
 import { RETRIEVAL_HEADERS } from "@/lib/originals/rules";
 import { readJson } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/batch";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { json, serve } from "@/app/_access/api-route";
+import { ORIGINAL_ROUTES } from "@/lib/routes/originals";
 import { recordRetrievalSchema } from "@/lib/schemas/originals";
 
 /**
@@ -13,9 +14,8 @@ import { recordRetrievalSchema } from "@/lib/schemas/originals";
  * original's: a caller who may not read it gets the answer of a key never stored, and
  * nothing is counted or written.
  */
-export const POST = route<{ params: Promise<{ hash: string }> }>(
-  "/api/v1/originals/{hash}/retrievals",
-  async (request, { params }, principal) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(ORIGINAL_ROUTES.retrievals, {
+  POST: async (request, { params }, principal) => {
     const { hash } = await params;
     const { tenant, metadata } = parseBody(await readJson(request), recordRetrievalSchema);
     if (!mayReadOriginals(principal)) throw notStoredError(hash);
@@ -25,7 +25,4 @@ export const POST = route<{ params: Promise<{ hash: string }> }>(
       RETRIEVAL_HEADERS,
     );
   },
-);
-
-const notAllowed = methodNotAllowed("/api/v1/originals/{hash}/retrievals");
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+});

@@ -3,14 +3,14 @@ import { getWebhook, listDeliveries } from "@/db/queries/webhooks";
 import { ApiError } from "@/lib/errors";
 import { cursorPart, decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { parseSearchParams } from "@/lib/http/list";
-import { json, methodNotAllowed, route } from "@/app/_access/api-route";
+import { json, serve } from "@/app/_access/api-route";
+import { WEBHOOK_ROUTES } from "@/lib/routes/webhooks";
 import { webhookListQuerySchema } from "@/lib/schemas/webhooks";
 
 const cursorSchema = z.tuple([cursorPart.id]);
 
-export const GET = route<{ params: Promise<{ id: string }> }>(
-  "/api/v1/webhooks/{id}/deliveries",
-  async (request, { params }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = serve(WEBHOOK_ROUTES.deliveries, {
+  GET: async (request, { params }) => {
     const { id } = await params;
     const { cursor, limit } = parseSearchParams(request.url, webhookListQuerySchema);
     const after = decodeCursor(cursor, cursorSchema)?.[0];
@@ -18,7 +18,4 @@ export const GET = route<{ params: Promise<{ id: string }> }>(
     const { items, next } = await listDeliveries(id, { limit, after });
     return json({ items, next_cursor: next === null ? null : encodeCursor([next]) });
   },
-);
-
-const notAllowed = methodNotAllowed("/api/v1/webhooks/{id}/deliveries");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+});
