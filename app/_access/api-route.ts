@@ -4,29 +4,14 @@
 // binds it to the gate, which reads the database, so lib/ stays free of db/.)
 import "server-only";
 import type { RouteContract } from "@/lib/http/contract";
-import {
-  BATCH_ANSWER_HEADERS,
-  type Handler,
-  json,
-  methodNotAllowed,
-  type RouteHandlers,
-  serveRoute,
-  wrapRoute,
-} from "@/lib/http/route";
-import type { RoutePattern } from "@/lib/http/registry";
+import { BATCH_ANSWER_HEADERS, json, type RouteHandlers, serveRoute } from "@/lib/http/route";
 import { authorizeRequest } from "./gate";
-
-type Context = { params: Promise<Record<string, string | string[]>> };
-
-export function route<C extends Context>(pattern: RoutePattern, handler: Handler<C>) {
-  return wrapRoute(pattern, handler, (request, _pattern, scope) => authorizeRequest(request, scope));
-}
 
 export function serve<R extends RouteContract>(declared: R, handlers: RouteHandlers<R>) {
   return serveRoute(declared, handlers, (request, _pattern, scope) => authorizeRequest(request, scope));
 }
 
-export { BATCH_ANSWER_HEADERS, json, methodNotAllowed };
+export { BATCH_ANSWER_HEADERS, json };
 
 /**
  * A JSON answer its handler has already encoded as UTF-8, sent as those bytes: as a stream of

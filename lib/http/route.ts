@@ -40,8 +40,8 @@ function sendableWithoutPreflight(header: string | null): boolean {
 /**
  * The pure half of the route wrapper: the scope the method needs (from the route registry),
  * the access check it is given, the JSON content type of a write, then the handler, with
- * any failure answered per the contract. `app/_access/api-route.ts` gives it the access
- * check that reads the database; route files use that one.
+ * any failure answered per the contract. `serveRoute` below wraps each declared method with
+ * it; `app/_access/api-route.ts` `serve` gives it the access check that reads the database.
  */
 export function wrapRoute<C extends Context>(
   pattern: RoutePattern,
@@ -85,10 +85,6 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 /** The 405 answer for the methods a route does not take, naming the ones it does. */
-export function methodNotAllowed(pattern: RoutePattern): NextHandler<Context> {
-  return notAllowedIn(methodsOf(pattern).join(", "));
-}
-
 function notAllowedIn(allowed: string): NextHandler<Context> {
   return async () =>
     new ApiError("method_not_allowed", `This endpoint accepts ${allowed}.`, {
