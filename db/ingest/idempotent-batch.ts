@@ -58,7 +58,21 @@ export async function storeIdempotentBatch<T, R>(
   spec: IdempotentBatch<T, R>,
   entries: readonly BatchEntry<T>[] = uniqueEntries(items, spec.key, spec.conflict),
 ): Promise<{ results: R[]; created: number }> {
-  const results = await spec.insert(entries);
+  return answerIdempotentBatch(items, spec, entries, await spec.insert(entries));
+}
+
+/**
+ * The second half of storeIdempotentBatch, for a caller that inserted the entries itself (and
+ * needs more from that insert than a result per key): `inserted` holds a result for each key
+ * the insert stored; the others are read back and checked against their digests.
+ */
+export async function answerIdempotentBatch<T, R>(
+  items: readonly T[],
+  spec: Omit<IdempotentBatch<T, R>, "insert">,
+  entries: readonly BatchEntry<T>[],
+  inserted: ReadonlyMap<string, R>,
+): Promise<{ results: R[]; created: number }> {
+  const results = new Map(inserted);
   const created = results.size;
   const retried = entries.filter((e) => !results.has(e.key));
   if (retried.length > 0) {
