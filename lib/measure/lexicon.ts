@@ -94,8 +94,8 @@ export class Lexicon {
    * again by `rollback()`: contents bring tokens no later pass will state (request ids, paths),
    * and keeping them for good would fill the lexicon until it is dropped, with every source
    * analysed in it (see index.ts). Until then the zone serves the next measurements: a chain's
-   * passes share most of the tokens its source does not state. Every token is classified in full
-   * whatever the source, so what the zone holds is true for any measurement. Ids are given in
+   * passes share most of the tokens its source does not state. What a token in the zone holds
+   * does not depend on the source (see add), so it serves any measurement. Ids are given in
    * order, so the zone is an id range; the maps keyed by ids log what they were given, to take
    * it out.
    */
@@ -146,7 +146,6 @@ export class Lexicon {
 
   /** Everything added from here on is taken out by `rollback`. */
   mark(): void {
-    this.keys.mark();
     this.marked = {
       size: this.size,
       keys: this.keys.size,
@@ -334,28 +333,35 @@ export class Lexicon {
   }
 
   /**
-   * Takes in a classified token, in full: what it states, needs and is shaped like, whatever
-   * the source (so that a token the zone keeps serves a measurement against any source).
+   * Takes in a classified token. In the zone (after a mark: a content's tokens) only what a
+   * content is asked is kept: its atoms and every key it states, whatever the source, so that
+   * the zone serves a measurement against any source. Its needs, its shape and its log flags
+   * serve a source's facts alone, and a source is never read in the zone (index.ts analyses a
+   * new source only once the zone is gone).
    */
   private add(t: Token, parts: readonly TokenInfo[] | null): number {
     const lower = asciiLower(t.text);
     const keys = this.keys;
+    const full = this.marked === null;
     // A word's shape is its lower-case text, the same string as its atom: one lookup for both.
     const atom = parts ? -1 : this.atoms.range(t.text, 0, t.text.length, true);
-    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, keys.id(t.shape), t.key, t.shape);
+    const shapeId = full ? keys.id(t.shape) : -1;
+    const info = new TokenInfo(this.infos.length, t.text, lower, t.kind, shapeId, t.key, t.shape, full);
     const seqs = this.seqs;
     const index = withYearless(t.index);
     info.indexFrom = this.poolSize;
     for (const k of index) this.poolPush(keys.id(k));
     info.indexTo = this.poolSize;
-    // What a token needs is mostly among what it states, often the very same strings.
-    for (const k of t.need) {
-      const at = index.indexOf(k);
-      seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
+    if (full) {
+      // What a token needs is mostly among what it states, often the very same strings.
+      for (const k of t.need) {
+        const at = index.indexOf(k);
+        seqs.push(at >= 0 ? (this.pool[info.indexFrom + at] as number) : keys.id(k));
+      }
+      info.needSeq = seqs.take();
+      info.needFrom = seqs.start[info.needSeq] as number;
+      info.needTo = seqs.start[info.needSeq + 1] as number;
     }
-    info.needSeq = seqs.take();
-    info.needFrom = seqs.start[info.needSeq] as number;
-    info.needTo = seqs.start[info.needSeq + 1] as number;
     // Its atoms follow what it states in the pool (TokenInfo.atomsFrom).
     if (parts) {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);

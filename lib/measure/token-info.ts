@@ -66,6 +66,8 @@ export class TokenInfo {
     readonly shape: number,
     readonly key: string,
     readonly shapeText: string,
+    /** False for a content's token (see Lexicon.add): what only a source's facts ask is left out. */
+    full: boolean,
   ) {
     this.bytes = utf8Length(text) + 1;
     this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
@@ -87,19 +89,21 @@ export class TokenInfo {
       if (month > 0 || unit !== "" || magnitude > 0 || currency !== "")
         this.words = new WordFacts(month, unit, magnitude, currency);
     }
-    let level = lower;
-    if (key) {
-      const k = asciiLower(key);
-      level = k === "level" || k === "lvl" || k === "severity" ? lower : "";
+    if (full) {
+      let level = lower;
+      if (key) {
+        const k = asciiLower(key);
+        level = k === "level" || k === "lvl" || k === "severity" ? lower : "";
+      }
+      if (isTime || LOG_LEVELS.has(level)) flags |= LOG_LEAD;
+      if (ERROR_LEVELS.has(level)) flags |= ERROR_LEVEL;
+      // "TypeError", "IOException"; not a flag ("--exit-on-error", since floorline-facts/4).
+      if (
+        ERROR_OPENERS.has(lower) ||
+        (lower.length > 5 && !lower.startsWith("-") && (lower.endsWith("error") || lower.endsWith("exception")))
+      )
+        flags |= OPENS_ERROR;
     }
-    if (isTime || LOG_LEVELS.has(level)) flags |= LOG_LEAD;
-    if (ERROR_LEVELS.has(level)) flags |= ERROR_LEVEL;
-    // "TypeError", "IOException"; not a flag ("--exit-on-error", since floorline-facts/4).
-    if (
-      ERROR_OPENERS.has(lower) ||
-      (lower.length > 5 && !lower.startsWith("-") && (lower.endsWith("error") || lower.endsWith("exception")))
-    )
-      flags |= OPENS_ERROR;
     this.flags = flags;
   }
 
