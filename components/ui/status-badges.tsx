@@ -50,6 +50,11 @@ const STATUS: Record<ChainStatus, { label: string; tone: string; title: string }
     tone: "danger",
     title: "After a restore, the next pass did not start from the restored pass's output",
   },
+  canary_lost: {
+    label: "canary lost",
+    tone: "warn",
+    title: "A planted canary did not survive a pass, or canary retention fell below the class's min_canary_retention",
+  },
   broken_markers: {
     label: "broken markers",
     tone: "warn",

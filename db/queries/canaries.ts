@@ -1,5 +1,7 @@
-// Chains by canary retention (docs/canaries.md), for the overview: each chain by its latest
-// pass whose survival is known. Reads only passes with a retention (a partial index).
+// Canaries of chains (docs/canaries.md): the overview's chains by canary retention (each chain
+// by its latest pass whose survival is known), the chain page's canary line and findings, and
+// the summariser's count of each chain's canary_lost findings. Reads only passes with a
+// retention or a planting (partial indexes).
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getReadDb } from "../index";
@@ -7,6 +9,7 @@ import { col, onlyRow, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { z } from "zod";
 import { getPoliciesInForce } from "./policies";
+import { type OutboxEvent, recordEvents } from "./webhooks";
 import {
   type CanaryPoint,
   type CanaryRetentionCounts,
@@ -103,9 +106,106 @@ async function readCanaries(chainId: string, executor?: Executor) {
       { pass_number: col.int, canaries: col.jsonOf(z.array(canarySchema)) },
     ),
   ]);
+  return { known, planted: plantedOf(stored) };
+}
+
+/**
+ * Judges again the canary_lost findings of chains whose folded passes report on canaries (or
+ * plant them), and keeps the chains' summaries in step: `canary_finding_count`, and
+ * `integrity_count`, of which it is a part. Runs in the summariser's transaction, after the
+ * fold, under its lock. Each new finding goes to the outbox as a `chain.integrity_finding`
+ * event, announced once (its dedupe key); answers the chains whose count moved and the kinds
+ * the outbox took, for the metric.
+ *
+ * A chain's findings are judged over all its passes with a known survival (a partial index),
+ * with the class's min_canary_retention in force now: a canary's loss depends on whether it
+ * was missing at the pass before, and passes may arrive late.
+ */
+export async function refreshCanaryFindings(
+  tx: Executor,
+  chainIds: readonly string[],
+): Promise<{ changed: string[]; kinds: "canary_lost"[] }> {
+  if (chainIds.length === 0) return { changed: [], kinds: [] };
+  const ids = [...new Set(chainIds)];
+  // One after another: they share the transaction's connection.
+  const known = await queryRows(
+    tx,
+    sql`select chain_id, pass_id, pass_number, canaries_surviving, canary_retention
+          from passes where chain_id in ${ids} and canary_retention is not null
+          order by chain_id, pass_number, id`,
+    {
+      chain_id: col.text,
+      pass_id: col.text,
+      pass_number: col.int,
+      canaries_surviving: col.jsonOf(z.array(z.string())),
+      canary_retention: col.number,
+    },
+  );
+  const stored = await queryRows(
+    tx,
+    sql`select chain_id, pass_number, canaries from passes
+        where chain_id in ${ids} and canaries is not null order by chain_id, pass_number, id`,
+    { chain_id: col.text, pass_number: col.int, canaries: col.jsonOf(z.array(canarySchema)) },
+  );
+  const summaries = await queryRows(
+    tx,
+    sql`select chain_id, content_class, canary_finding_count from chains where chain_id in ${ids}`,
+    { chain_id: col.text, content_class: col.text, canary_finding_count: col.int },
+  );
+  const knownBy = groupBy(known, (p) => p.chain_id);
+  const storedBy = groupBy(stored, (p) => p.chain_id);
+  const floors = await getPoliciesInForce([...new Set(summaries.map((s) => s.content_class))], tx);
+  const counts: { chain_id: string; n: number }[] = [];
+  const events: OutboxEvent[] = [];
+  for (const summary of summaries) {
+    const planted = plantedOf(storedBy.get(summary.chain_id) ?? []);
+    const passes = knownBy.get(summary.chain_id) ?? [];
+    const floor = floors.get(summary.content_class)?.min_canary_retention ?? null;
+    const findings = planted.length === 0 ? [] : canaryFindings(passes, planted, floor);
+    if (findings.length !== summary.canary_finding_count)
+      counts.push({ chain_id: summary.chain_id, n: findings.length });
+    for (const f of findings)
+      events.push({
+        type: "chain.integrity_finding",
+        // The detail names the canary (or the floor): one pass can lose several.
+        dedupeKey: JSON.stringify([
+          "chain.integrity_finding",
+          summary.chain_id,
+          f.kind,
+          f.pass_id,
+          f.pass_number,
+          f.detail,
+        ]),
+        data: { chain_id: summary.chain_id, content_class: summary.content_class, ...f },
+      });
+  }
+  if (counts.length > 0)
+    await tx.execute(sql`
+      update chains c set canary_finding_count = n.n, integrity_count = c.integrity_count - c.canary_finding_count + n.n
+      from json_to_recordset(${JSON.stringify(counts)}::json) as n(chain_id text, n int)
+      where c.chain_id = n.chain_id`);
+  const { recorded } = await recordEvents(tx, events);
+  return {
+    changed: counts.map((c) => c.chain_id),
+    kinds: recorded.filter((r) => r.type === "chain.integrity_finding").map(() => "canary_lost" as const),
+  };
+}
+
+/** A chain's planted canaries from its planting passes (chain order): the first planting of an id counts. */
+function plantedOf(rows: readonly { pass_number: number; canaries: readonly z.infer<typeof canarySchema>[] }[]) {
   const planted: PlantedCanary[] = [];
-  for (const row of stored)
+  for (const row of rows)
     for (const c of row.canaries)
       if (!planted.some((p) => p.id === c.id)) planted.push({ ...c, pass_number: row.pass_number });
-  return { known, planted };
+  return planted;
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }

@@ -12,6 +12,8 @@ import {
   readChainSnapshots,
 } from "../ingest/rollups";
 import { INSERTED_PASS_ROW, type InsertedPass } from "./ingest-events";
+import { refreshCanaryFindings } from "./canaries";
+import { recordIntegrityFindings } from "@/lib/observability/metrics";
 
 // Any fixed number: the lock every writer of `chains` holds (lockSummaries).
 export const SUMMARY_WRITER_LOCK_KEY = 0x53756d6d;
@@ -106,7 +108,10 @@ const FOLDED_PASS_COLUMNS = sql.raw(`id, chain_id, pass_id, pass_number, input_c
 
 /** The passes to fold (`new`), what they add per chain (`agg`), and each chain as stored (`prior`). */
 const newAndPrior = (passIds: readonly number[]) => sql`
-  with new as (select ${FOLDED_PASS_COLUMNS} from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])),
+  with new as (
+    select ${FOLDED_PASS_COLUMNS}, (canary_retention is not null or canaries is not null) as reports_canaries
+    from passes where id = any(${`{${passIds.join(",")}}`}::bigint[])
+  ),
   agg as (
     select chain_id,
       min(pass_number) as min_number,
@@ -275,17 +280,21 @@ const REPORT = sql`
   ),
   written as (select * from updated union all select * from created),
   stale as (select chain_id from agg where chain_id not in (select chain_id from appendable)),
+  -- Chains whose canary_lost findings are judged again after this statement (refreshCanaryFindings).
+  canary as (select distinct chain_id from new where reports_canaries),
   -- The folded chains the roll-ups or the outbox can tell apart from what they were: new
   -- ones, and those whose time buckets, statuses, collapse point or integrity findings
   -- moved. For any other chain both would compute nothing (db/ingest/rollups.ts,
   -- db/queries/ingest-events.ts), so its snapshots are not sent: with 2,500 chains a batch
   -- they were most of the answer. A late pass, which the outbox judges again even when the
   -- count stays, never gets here: its chain is stale, or shares its stored last pass's
-  -- number, a finding of its own.
+  -- number, a finding of its own. A chain with canaries is kept: its canary findings, judged
+  -- after this statement, can move its integrity count.
   noted as (
     select w.chain_id from written w
     left join before b on b.chain_id = w.chain_id
     where b.chain_id is null
+      or w.chain_id in (select chain_id from canary)
       or (w.content_class, w.active_hour, w.first_hour, w.collapse_hour, w.collapse_pass_id, w.integrity_count, w.statuses)
         is distinct from (b.content_class, b.active_hour, b.first_hour, b.collapse_hour, b.collapse_pass_id, b.integrity_count, b.statuses)
   )
@@ -295,6 +304,7 @@ const REPORT = sql`
     (select json_agg(b) from before as b
       where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
     (select array_agg(chain_id) from stale) as stale,
+    (select array_agg(chain_id) from canary) as canary,
     (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups,
     -- What the outbox reads of the new passes, from the rows read above: reading them back
     -- by id after the fold took from a tenth to nearly half of a run (bench:ingest).
@@ -330,6 +340,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
         chains: col.rowsOf(CHAIN_SNAPSHOT_ROW),
         before: col.rowsOf(CHAIN_SNAPSHOT_ROW),
         stale: col.textArray.nullable(),
+        canary: col.textArray.nullable(),
         pass_groups: col.rowsOf(PASS_GROUP_ROW),
         passes: col.rowsOf({ id: col.int, ...INSERTED_PASS_ROW }),
       },
@@ -343,6 +354,13 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
     await refreshChainSummaries(tx, stale);
     for (const [id, snapshot] of await readChainSnapshots(tx, stale)) after.set(id, snapshot);
   }
+  // Canary findings are judged over the chain's passes in code (lib/canaries/survival.ts), once
+  // the summaries above exist; only batches with passes that plant or report on canaries pay.
+  const canary = await refreshCanaryFindings(tx, outcome.canary ?? []);
+  for (const [id, snapshot] of await readChainSnapshots(tx, canary.changed)) after.set(id, snapshot);
+  // Counted before the summariser commits (it counts only what recordPassEvents took): a run
+  // retried after a transient failure counts its canary findings again.
+  recordIntegrityFindings(canary.kinds);
   return {
     before,
     after,
@@ -353,7 +371,8 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
 
 /**
  * Recomputes the `chains` summary rows of the given chains from their passes and
- * boundaries. The integrity count mirrors lib/chains/integrity.ts.
+ * boundaries. The integrity count mirrors lib/chains/integrity.ts, plus the canary findings
+ * the row holds (refreshCanaryFindings judges those).
  */
 export async function refreshChainSummaries(tx: Executor, chainIds: readonly string[]): Promise<void> {
   if (chainIds.length === 0) return;
@@ -368,7 +387,7 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       col.pass_id, col.pass_number, col.verdict, col.created_at,
       coalesce(agg.has_breach, false), coalesce(agg.has_imminent, false),
       coalesce(agg.mismatch_count, 0), coalesce(agg.checked_mismatch_count, 0), coalesce(agg.measurement_mismatch_count, 0),
-      coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0),
+      coalesce(integ.n, 0) + coalesce(integ.rnh, 0) + coalesce(integ.cah, 0) + coalesce(cf.n, 0),
       coalesce(integ.cah, 0), coalesce(integ.rnh, 0), h.halt_at,
       agg.unanswered_floor, coalesce(agg.floor_answered, false),
       agg.min_density, agg.min_measured_density, agg.min_size,
@@ -419,6 +438,8 @@ export async function refreshChainSummaries(tx: Executor, chainIds: readonly str
       left join boundaries rb on rb.chain_id = ids.chain_id and rb.strategy = 'restore' and rb.pass_number = seq.prev_num
       left join passes k on k.chain_id = ids.chain_id and k.pass_id = rb.restore_pass_id
     ) as integ on true
+    -- The chain's canary_lost findings as last judged (refreshCanaryFindings): part of integrity_count.
+    left join lateral (select canary_finding_count as n from chains cc where cc.chain_id = ids.chain_id) as cf on true
     on conflict (chain_id) do update set
       content_class = excluded.content_class,
       pass_count = excluded.pass_count,

@@ -15,6 +15,7 @@ import { canaryFindings, type PlantedCanary } from "@/lib/canaries/survival";
 import { COLLAPSE_VERDICTS, type Verdict } from "@/lib/guard/guard";
 import { rangeStart, type RangeKey } from "@/lib/chains/overview";
 import { getMarkerFindings } from "./marker-findings";
+import type { MarkerFindingKind } from "@/lib/markers/findings";
 import type {
   ChainListQuery,
   ChainSort,
@@ -92,6 +93,7 @@ export function statusesOf(c: ChainRecord): ChainStatus[] {
   if (c.integrityCount > 0) s.push("broken_integrity");
   if (c.continuedAfterHaltCount > 0) s.push("continued_after_halt");
   if (c.restoreNotHonouredCount > 0) s.push("restore_not_honoured");
+  if (c.canaryFindingCount > 0) s.push("canary_lost");
   if (c.markerFindingCount > 0) s.push("broken_markers");
   return s.length > 0 ? s : ["healthy"];
 }
@@ -138,6 +140,7 @@ const STATUS_FILTER: Record<ChainStatusFilter, SQL> = {
   checked_mismatch: sql`${chains.checkedMismatchCount} > 0`,
   measurement_mismatch: sql`${chains.measurementMismatchCount} > 0`,
   broken_integrity: sql`${chains.integrityCount} > 0`,
+  canary_lost: sql`${chains.canaryFindingCount} > 0`,
   broken_markers: sql`${chains.markerFindingCount} > 0`,
 };
 
@@ -154,6 +157,7 @@ function urgencyOf(c: ChainRecord): number {
     c.checkedMismatchCount > 0 ||
     c.measurementMismatchCount > 0 ||
     c.integrityCount > 0 ||
+    c.markerFindingCount > 0 ||
     ((c.hasFloorBreach || c.hasCollapseImminent) && !c.floorAnswered);
   return problem ? 1 : 0;
 }
@@ -194,6 +198,8 @@ const SORT_KEYS: Record<ChainSort, { parts: { expr: SQL; cast: SQL }[]; fromRow:
 export interface ChainFilter {
   /** Any of these (an empty list filters nothing). */
   status?: ChainStatusFilter[];
+  /** A marker finding of any of these kinds. */
+  marker_kind?: MarkerFindingKind[];
   content_class?: string;
   service?: string;
   q?: string;
@@ -209,6 +215,15 @@ function chainFilter(filter: ChainFilter): SQL[] {
         filter.status.map((s) => STATUS_FILTER[s]),
         sql` or `,
       )})`,
+    );
+  // Through the chains that have marker findings (chains_marker_finding_idx), then each one's
+  // findings by chain (marker_findings_chain_idx): never a scan of every finding.
+  if (filter.marker_kind?.length)
+    where.push(
+      sql`${chains.markerFindingCount} > 0 and exists (select 1 from marker_findings mf where mf.chain_id = ${chains.chainId} and mf.kind in (${sql.join(
+        filter.marker_kind.map((k) => sql`${k}`),
+        sql`, `,
+      )}))`,
     );
   const since = filter.range ? rangeStart(filter.range, new Date(), null) : null;
   if (since) where.push(sql`${chains.lastActivityAt} >= ${since.toISOString()}::timestamptz`);

@@ -13,7 +13,8 @@ type OutcomeColumns = Record<
   | "mismatchCount"
   | "checkedMismatchCount"
   | "measurementMismatchCount"
-  | "integrityCount",
+  | "integrityCount"
+  | "markerFindingCount",
   AnyPgColumn
 >;
 
@@ -26,14 +27,14 @@ type OutcomeColumns = Record<
  * - `guarded`: the guard reached a floor, a boundary at that pass answered it, and nothing
  *   went past a floor.
  * - `urgency`: 2 collapsed, 1 any other problem (a floor reached that no boundary answers,
- *   mismatches, integrity findings), 0 otherwise: the chains list shows chains that need
- *   attention first.
+ *   mismatches, integrity findings, canary loss among them, marker findings), 0 otherwise: the
+ *   chains list shows chains that need attention first.
  */
 export function chainOutcome(t: OutcomeColumns): { collapsed: SQL; guarded: SQL; urgency: SQL } {
   const passedFloor = sql`coalesce(${t.unansweredFloorPassNumber} < ${t.lastPassNumber}, false)`;
   const collapsed = sql`(${t.continuedAfterHaltCount} > 0 or ${t.restoreNotHonouredCount} > 0 or ${passedFloor})`;
   const guarded = sql`(${t.floorAnswered} and ${t.continuedAfterHaltCount} = 0 and ${t.restoreNotHonouredCount} = 0 and not ${passedFloor})`;
-  const problem = sql`(${t.mismatchCount} > 0 or ${t.checkedMismatchCount} > 0 or ${t.measurementMismatchCount} > 0 or ${t.integrityCount} > 0 or ((${t.hasFloorBreach} or ${t.hasCollapseImminent}) and not ${t.floorAnswered}))`;
+  const problem = sql`(${t.mismatchCount} > 0 or ${t.checkedMismatchCount} > 0 or ${t.measurementMismatchCount} > 0 or ${t.integrityCount} > 0 or ${t.markerFindingCount} > 0 or ((${t.hasFloorBreach} or ${t.hasCollapseImminent}) and not ${t.floorAnswered}))`;
   const urgency = sql`(case when ${collapsed} then 2 when ${problem} then 1 else 0 end)`;
   return { collapsed, guarded, urgency };
 }
@@ -71,6 +72,11 @@ export const chains = pgTable(
     /** Of `integrity_count`: passes that continued after the halt point, and restores not honoured. */
     continuedAfterHaltCount: integer("continued_after_halt_count").notNull().default(0),
     restoreNotHonouredCount: integer("restore_not_honoured_count").notNull().default(0),
+    /**
+     * Of `integrity_count`: the chain's `canary_lost` findings (lib/canaries/survival.ts), judged
+     * by the summariser when it folds passes that report on canaries (docs/canaries.md).
+     */
+    canaryFindingCount: integer("canary_finding_count").notNull().default(0),
     /** Marker integrity findings of the chain's passes (table marker_findings, docs/markers.md); not in `integrity_count`. */
     markerFindingCount: integer("marker_finding_count").notNull().default(0),
     /** The halt point (lib/chains/integrity.ts `integrityContext`); null while the chain never halted. */
@@ -132,6 +138,7 @@ export const chains = pgTable(
       index("chains_restore_not_honoured_idx")
         .on(t.lastActivityAt, t.chainId)
         .where(sql`${t.restoreNotHonouredCount} > 0`),
+      index("chains_canary_lost_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.canaryFindingCount} > 0`),
       index("chains_marker_finding_idx").on(t.lastActivityAt, t.chainId).where(sql`${t.markerFindingCount} > 0`),
       // Substring search of chain ids (`q`, matched as lower(chain_id) like lower(pattern)); needs
       // the pg_trgm extension (created by the migration). On lower(chain_id), not chain_id: on the

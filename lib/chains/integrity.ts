@@ -12,8 +12,8 @@ export const INTEGRITY_KINDS = [
   "repeated_pass",
   "continued_after_halt",
   "restore_not_honoured",
-  // From the chain's canaries (lib/canaries/survival.ts), not its hashes: shown with the
-  // chain, not counted in integrity_count.
+  // From the chain's canaries (lib/canaries/survival.ts), not its hashes: judged by the
+  // summariser (db/queries/canaries.ts) and counted in integrity_count (canary_finding_count).
   "canary_lost",
   // From the passes' CCR markers (lib/markers/findings.ts, table marker_findings), found at
   // ingest, on retrieval and when an original goes: shown with the chain, counted apart

@@ -6,6 +6,7 @@ import { boundaryWireSchema } from "./boundaries";
 import { verdictSchema } from "./guard";
 import { passWireSchema } from "./passes";
 import { INTEGRITY_KINDS, type IntegrityFinding } from "../chains/integrity";
+import { MARKER_FINDING_KINDS } from "../markers/findings";
 import { RANGE_KEYS, type RangeKey } from "../chains/ranges";
 
 /** What a chain can be, as its summary's `statuses` says (every one that applies). */
@@ -32,6 +33,8 @@ const CHAIN_STATUSES = [
   "broken_integrity",
   "continued_after_halt",
   "restore_not_honoured",
+  /** A planted canary lost, or canary retention below the class's floor (docs/canaries.md); also `broken_integrity`. */
+  "canary_lost",
   /** A marker integrity finding (docs/markers.md): a CCR marker that leads nowhere, or an original that came back compressed. */
   "broken_markers",
 ] as const;
@@ -53,9 +56,12 @@ export const CHAIN_STATUS_MEANINGS: Record<ChainStatus, string> = {
   client_mismatch: "the agent's own verdict or digest disagreed with the server's",
   checked_mismatch: "a pass's content contradicts what the agent claimed about it",
   measurement_mismatch: "a pass's measured values change the guard's verdict on the agent's claims",
-  broken_integrity: "any integrity finding",
+  broken_integrity:
+    "any integrity finding of the chain's hashes, directives or canaries (marker findings are `broken_markers`)",
   continued_after_halt: "a pass after the chain's halt point",
   restore_not_honoured: "after a restore boundary, the next pass did not start from the restored pass's output",
+  canary_lost:
+    "a canary_lost finding: a planted canary did not survive a pass, or canary retention fell below the class's min_canary_retention",
   broken_markers:
     "a marker integrity finding: a marker naming no original, an original expired or evicted, nested, re-compressed, or sent without the retrieve tool",
 };
@@ -91,8 +97,9 @@ export const statusFilterSchema = z
   });
 /**
  * `attention` (the default): chains that need attention first: collapsed, then those with any
- * other problem (a floor reached that no boundary answered, a mismatch, an integrity finding),
- * then the rest, each group by last activity, newest first.
+ * other problem (a floor reached that no boundary answered, a mismatch, an integrity finding,
+ * canary loss among them, a marker finding), then the rest, each group by last activity,
+ * newest first.
  */
 export const CHAIN_SORTS = [
   "attention",
@@ -104,8 +111,33 @@ export const CHAIN_SORTS = [
 ] as const;
 export type ChainSort = (typeof CHAIN_SORTS)[number];
 
+/**
+ * Chains with a marker finding of any of these kinds (docs/markers.md): one, or a comma list.
+ * Narrows `broken_markers` to the kinds asked for; an unknown kind is refused, naming it.
+ */
+export const markerKindFilterSchema = z
+  .string()
+  .transform(statusListParts)
+  .pipe(
+    z
+      .array(
+        z.enum(MARKER_FINDING_KINDS, {
+          error: (issue) =>
+            `unknown marker finding kind ${JSON.stringify(issue.input)}; one of ${MARKER_FINDING_KINDS.join(", ")}`,
+        }),
+      )
+      .min(1),
+  )
+  .transform((values) => [...new Set(values)])
+  .meta({
+    description: `Chains with a marker finding of any of these kinds (docs/markers.md): one, or a comma list. An unknown kind is a 422 naming it. Kinds: ${MARKER_FINDING_KINDS.join(", ")}.`,
+    pattern: `^ *(${MARKER_FINDING_KINDS.join("|")}) *(, *(${MARKER_FINDING_KINDS.join("|")}) *)*$`,
+    examples: ["marker_nested", "marker_unknown,marker_expired"],
+  });
+
 export const chainListQuerySchema = z.object({
   status: statusFilterSchema.optional(),
+  marker_kind: markerKindFilterSchema.optional(),
   /** Only chains with activity in the last 24h, 7d, 30d or 90d (`all`: no limit), as the overview counts them. */
   range: z.enum(RANGE_KEYS as [RangeKey, ...RangeKey[]]).optional(),
   content_class: contentClassSchema.optional(),
@@ -114,7 +146,7 @@ export const chainListQuerySchema = z.object({
   q: z.string().max(256).optional(),
   sort: z.enum(CHAIN_SORTS).default("attention").meta({
     description:
-      "`attention` (the default): collapsed chains first, then chains with any other problem (a floor reached that no boundary answered, a mismatch, an integrity finding), then the rest; within each, newest activity first (`order=asc` reverses all of it). The others sort by that one value, ties by chain id.",
+      "`attention` (the default): collapsed chains first, then chains with any other problem (a floor reached that no boundary answered, a mismatch, an integrity finding including canary loss, a marker finding), then the rest; within each, newest activity first (`order=asc` reverses all of it). The others sort by that one value, ties by chain id.",
   }),
   order: z.enum(["asc", "desc"]).optional(),
   cursor: z.string().optional(),

@@ -75,12 +75,13 @@ describe("directive integrity kinds on the demo chains", () => {
       order: "desc",
       limit: 50,
     });
+    // The opaque compactor's demo chain lost canaries (docs/canaries.md): integrity findings too.
     expect(
       items
         .map((c) => c.chain_id)
         .filter((id) => !id.startsWith("sr-"))
         .sort(),
-    ).toEqual(["demo-broken-receipts", "demo-schema-truncation", "demo-semantic-void"]);
+    ).toEqual(["demo-broken-receipts", "demo-opaque-canaries", "demo-schema-truncation", "demo-semantic-void"]);
   });
 });
 

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
 import { col, queryRows } from "@/db/sql";
-import { getChain } from "@/db/queries/chains";
+import { getChain, listChains } from "@/db/queries/chains";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase({ from: "demo" });
@@ -35,5 +35,13 @@ describe("demo-nested-marker", () => {
       { marker_finding_count: col.int },
     );
     expect(summary).toEqual([{ marker_finding_count: 2 }]);
+    // The chains list's marker filter, by kind.
+    const listed = async (...kinds: ("marker_nested" | "marker_without_tool" | "marker_unknown")[]) =>
+      (await listChains({ marker_kind: kinds, sort: "attention", order: "desc", limit: 50 })).items.map(
+        (c) => c.chain_id,
+      );
+    expect(await listed("marker_nested")).toEqual(["demo-nested-marker"]);
+    expect(await listed("marker_without_tool")).toEqual(["demo-nested-marker"]);
+    expect(await listed("marker_unknown")).toEqual([]);
   });
 });

@@ -92,6 +92,18 @@ describe("migration 0008 backfill", () => {
     );
     expect(hourly).toMatch(/active_continued_after_halt\\":\\"[1-9]/);
 
+    // Migration 0008 predates canaries: its backfill counts the hash and directive findings of
+    // passes, not the canary findings the summariser judges since 0024. The figures it must
+    // reach are today's without those.
+    await db.execute(
+      sql`update chains set integrity_count = integrity_count - canary_finding_count, canary_finding_count = 0`,
+    );
+    const withoutCanaries = await figures();
+    const recompute = async (bucket: "hour" | "day", query: SQL) =>
+      rollup(sql`select ${sql.raw(bucket)}, content_class, ${sql.raw(COLUMNS_0008)} from (${query}) as r`);
+    const hourlyWithoutCanaries = await recompute("hour", RECOMPUTE_CHAIN_ROLLUPS);
+    const dailyWithoutCanaries = await recompute("day", RECOMPUTE_CHAIN_ROLLUPS_DAILY);
+
     // As written before the migration: summaries with the old kinds only, roll-ups without the
     // status columns and with the old integrity counts.
     await db.execute(sql`update chains set integrity_count = integrity_count - continued_after_halt_count - restore_not_honoured_count,
@@ -114,15 +126,15 @@ describe("migration 0008 backfill", () => {
     const backfill = file.slice(file.indexOf("-- Backfill.")).split("--> statement-breakpoint");
     expect(backfill).toHaveLength(6);
     for (const statement of backfill) await db.execute(sql.raw(statement));
-    expect(await figures()).toBe(recomputed);
-    expect(await rollup(HOURLY)).toBe(hourly);
-    expect(await rollup(DAILY)).toBe(daily);
+    expect(await figures()).toBe(withoutCanaries);
+    expect(await rollup(HOURLY)).toBe(hourlyWithoutCanaries);
+    expect(await rollup(DAILY)).toBe(dailyWithoutCanaries);
 
     await db.transaction(async (tx) => {
       const ids = (await tx.select({ chain_id: chains.chainId }).from(chains)).map((r) => r.chain_id);
       await refreshChainSummaries(tx, ids);
     });
-    expect(await figures()).toBe(recomputed);
+    expect(await figures()).toBe(withoutCanaries);
   });
 });
 

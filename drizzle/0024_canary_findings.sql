@@ -1,0 +1,4 @@
+DROP INDEX "chains_attention_idx";--> statement-breakpoint
+ALTER TABLE "chains" ADD COLUMN "canary_finding_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "chains_canary_lost_idx" ON "chains" USING btree ("last_activity_at","chain_id") WHERE "chains"."canary_finding_count" > 0;--> statement-breakpoint
+CREATE INDEX "chains_attention_idx" ON "chains" USING btree ((case when ("continued_after_halt_count" > 0 or "restore_not_honoured_count" > 0 or coalesce("unanswered_floor_pass_number" < "last_pass_number", false)) then 2 when ("mismatch_count" > 0 or "checked_mismatch_count" > 0 or "measurement_mismatch_count" > 0 or "integrity_count" > 0 or "marker_finding_count" > 0 or (("has_floor_breach" or "has_collapse_imminent") and not "floor_answered")) then 1 else 0 end),"last_activity_at","chain_id");
