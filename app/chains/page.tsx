@@ -23,6 +23,7 @@ export const metadata: Metadata = { title: "Chains" };
 function filterParams(p: ChainsPageParams, order: "asc" | "desc") {
   return {
     status: p.status?.join(","),
+    marker_kind: p.marker_kind?.join(","),
     range: p.range,
     content_class: p.content_class,
     service: p.service,
@@ -54,6 +55,7 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
       <IgnoredParamsNotice ignored={ignored} />
       <ChainFilters
         status={p.status?.join(",")}
+        markerKind={p.marker_kind?.join(",")}
         range={p.range}
         contentClass={p.content_class}
         service={p.service}
@@ -76,6 +78,7 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
   const [page, total] = await Promise.all([
     listChains({
       status: p.status,
+      marker_kind: p.marker_kind,
       range: p.range,
       content_class: p.content_class,
       service: p.service,
@@ -86,12 +89,19 @@ async function ChainsResults({ params: p, order }: { params: ChainsPageParams; o
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({ status: p.status, range: p.range, content_class: p.content_class, service: p.service, q: p.q }),
+    countChains({
+      status: p.status,
+      marker_kind: p.marker_kind,
+      range: p.range,
+      content_class: p.content_class,
+      service: p.service,
+      q: p.q,
+    }),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
   const exportHref = (format: "csv" | "json") => chainsExportHref(format, filters);
-  const filtered = Boolean(p.status || p.range || p.content_class || p.service || p.q);
+  const filtered = Boolean(p.status || p.marker_kind || p.range || p.content_class || p.service || p.q);
   const totalText = total ? `${formatCount(total.count)}${total.capped ? "+" : ""}` : null;
   return (
     <>

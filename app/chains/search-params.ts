@@ -38,6 +38,7 @@ const knownStatuses = ({ input }: { input: unknown }): ChainStatusFilter[] | und
 
 export const chainsPageParamsSchema = z.object({
   status: chainsShape.status.catch(knownStatuses),
+  marker_kind: chainsShape.marker_kind.catch(undefined),
   range: chainsShape.range.catch(undefined),
   content_class: chainsShape.content_class.catch(undefined),
   service: chainsShape.service.catch(undefined),

@@ -13,7 +13,17 @@ import {
   defaultOrder,
   type ChainSort,
 } from "@/lib/schemas/chains";
+import { MARKER_FINDING_KINDS, type MarkerFindingKind } from "@/lib/markers/findings";
 import { STATUS_FILTER_LABEL } from "@/components/ui/status-badges";
+
+/** The marker filter's choices: each marker finding kind (docs/markers.md), in a few words. */
+export const MARKER_KIND_LABEL: Record<MarkerFindingKind, string> = {
+  marker_unknown: "names no original",
+  marker_expired: "original expired or evicted",
+  marker_nested: "nested marker",
+  retrieve_recompressed: "retrieve re-compressed",
+  marker_without_tool: "no retrieve tool",
+};
 
 export const SORT_LABEL: Record<ChainSort, string> = {
   attention: "Needs attention",
@@ -36,6 +46,8 @@ const ORDER_LABEL: Record<ChainSort, { asc: string; desc: string }> = {
 export interface ChainFiltersProps {
   /** A comma list of statuses (any of them). */
   status?: string;
+  /** A comma list of marker finding kinds (any of them). */
+  markerKind?: string;
   range?: RangeKey;
   contentClass?: string;
   /** The OpenTelemetry service filter; the control shows only when some chain came with one. */
@@ -50,6 +62,7 @@ export interface ChainFiltersProps {
 
 export function ChainFilters({
   status,
+  markerKind,
   range,
   contentClass,
   service,
@@ -119,6 +132,30 @@ export function ChainFilters({
                 {status
                   .split(",")
                   .map((s) => STATUS_FILTER_LABEL[s as ChainStatusFilter] ?? s)
+                  .join(" or ")}
+              </option>
+            ) : null}
+          </select>
+        </label>
+        <label>
+          Markers{" "}
+          <select
+            key={markerKind ?? ""}
+            name="marker_kind"
+            defaultValue={markerKind ?? ""}
+            data-testid="filter-marker-kind"
+          >
+            <option value="">any</option>
+            {MARKER_FINDING_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {MARKER_KIND_LABEL[k]}
+              </option>
+            ))}
+            {markerKind?.includes(",") ? (
+              <option value={markerKind}>
+                {markerKind
+                  .split(",")
+                  .map((k) => MARKER_KIND_LABEL[k as MarkerFindingKind] ?? k)
                   .join(" or ")}
               </option>
             ) : null}
