@@ -109,30 +109,35 @@ async function readCanaries(chainId: string, executor?: Executor) {
   return { known, planted: plantedOf(stored) };
 }
 
+/** The canary findings of some chains as judged now: their new counts, and the findings to announce. */
+export interface CanaryJudgement {
+  /** The chains whose count of canary_lost findings is not what their summary holds. */
+  counts: { chain_id: string; n: number }[];
+  /** Their findings at or after the lowest pass number of the batch (older ones were announced). */
+  events: OutboxEvent[];
+}
+
 /**
  * Judges again the canary_lost findings of chains whose folded passes report on canaries (or
- * plant them), and keeps the chains' summaries in step: `canary_finding_count`, and
- * `integrity_count`, of which it is a part. Runs in the summariser's transaction, after the
- * fold, under its lock. Each new finding goes to the outbox as a `chain.integrity_finding`
- * event, announced once (its dedupe key); answers the chains whose count moved and the kinds
- * the outbox took, for the metric.
- *
- * A chain's findings are judged over all its passes with a known survival (a partial index),
- * with the class's min_canary_retention in force now: a canary's loss depends on whether it
- * was missing at the pass before, and passes may arrive late.
+ * plant them), from `from_number`, the lowest such pass number of the batch: in the
+ * summariser's transaction, after the fold, under its lock. A chain's findings are judged over
+ * all its passes with a known survival (a partial index), with the class's
+ * min_canary_retention in force now: a canary's loss depends on whether it was missing at the
+ * pass before, and passes may arrive late.
  */
-export async function refreshCanaryFindings(
+export async function judgeCanaryFindings(
   tx: Executor,
-  chainIds: readonly string[],
-): Promise<{ changed: string[]; kinds: "canary_lost"[] }> {
-  if (chainIds.length === 0) return { changed: [], kinds: [] };
-  const ids = [...new Set(chainIds)];
+  chains: readonly { chain_id: string; from_number: number }[],
+): Promise<CanaryJudgement> {
+  if (chains.length === 0) return { counts: [], events: [] };
+  const from = new Map(chains.map((c) => [c.chain_id, c.from_number]));
+  const ids = [...from.keys()];
   // One after another: they share the transaction's connection.
   const known = await queryRows(
     tx,
     sql`select chain_id, pass_id, pass_number, canaries_surviving, canary_retention
-          from passes where chain_id in ${ids} and canary_retention is not null
-          order by chain_id, pass_number, id`,
+        from passes where chain_id in ${ids} and canary_retention is not null
+        order by chain_id, pass_number, id`,
     {
       chain_id: col.text,
       pass_id: col.text,
@@ -155,17 +160,18 @@ export async function refreshCanaryFindings(
   const knownBy = groupBy(known, (p) => p.chain_id);
   const storedBy = groupBy(stored, (p) => p.chain_id);
   const floors = await getPoliciesInForce([...new Set(summaries.map((s) => s.content_class))], tx);
-  const counts: { chain_id: string; n: number }[] = [];
-  const events: OutboxEvent[] = [];
+  const judgement: CanaryJudgement = { counts: [], events: [] };
   for (const summary of summaries) {
     const planted = plantedOf(storedBy.get(summary.chain_id) ?? []);
-    const passes = knownBy.get(summary.chain_id) ?? [];
+    if (planted.length === 0 && summary.canary_finding_count === 0) continue;
     const floor = floors.get(summary.content_class)?.min_canary_retention ?? null;
-    const findings = planted.length === 0 ? [] : canaryFindings(passes, planted, floor);
+    const findings = planted.length === 0 ? [] : canaryFindings(knownBy.get(summary.chain_id) ?? [], planted, floor);
     if (findings.length !== summary.canary_finding_count)
-      counts.push({ chain_id: summary.chain_id, n: findings.length });
-    for (const f of findings)
-      events.push({
+      judgement.counts.push({ chain_id: summary.chain_id, n: findings.length });
+    const lowest = from.get(summary.chain_id) ?? 0;
+    for (const f of findings) {
+      if (f.pass_number < lowest) continue;
+      judgement.events.push({
         type: "chain.integrity_finding",
         // The detail names the canary (or the floor): one pass can lose several.
         dedupeKey: JSON.stringify([
@@ -178,17 +184,24 @@ export async function refreshCanaryFindings(
         ]),
         data: { chain_id: summary.chain_id, content_class: summary.content_class, ...f },
       });
+    }
   }
-  if (counts.length > 0)
+  return judgement;
+}
+
+/**
+ * Writes a judgement: each chain's `canary_finding_count`, and its `integrity_count`, of which
+ * it is a part; each finding to the outbox as a `chain.integrity_finding` event, announced once
+ * (its dedupe key). Answers the kinds the outbox took, for the metric.
+ */
+export async function recordCanaryFindings(tx: Executor, judgement: CanaryJudgement): Promise<"canary_lost"[]> {
+  if (judgement.counts.length > 0)
     await tx.execute(sql`
       update chains c set canary_finding_count = n.n, integrity_count = c.integrity_count - c.canary_finding_count + n.n
-      from json_to_recordset(${JSON.stringify(counts)}::json) as n(chain_id text, n int)
+      from json_to_recordset(${JSON.stringify(judgement.counts)}::json) as n(chain_id text, n int)
       where c.chain_id = n.chain_id`);
-  const { recorded } = await recordEvents(tx, events);
-  return {
-    changed: counts.map((c) => c.chain_id),
-    kinds: recorded.filter((r) => r.type === "chain.integrity_finding").map(() => "canary_lost" as const),
-  };
+  const { recorded } = await recordEvents(tx, judgement.events);
+  return recorded.filter((r) => r.type === "chain.integrity_finding").map(() => "canary_lost" as const);
 }
 
 /** A chain's planted canaries from its planting passes (chain order): the first planting of an id counts. */

@@ -180,21 +180,20 @@ const WHAT_CHANGED = sql`
   ),
   written as (select * from updated union all select * from created),
   stale as (select chain_id from agg where chain_id not in (select chain_id from appendable)),
-  -- Chains whose canary_lost findings are judged again after this statement (refreshCanaryFindings).
-  canary as (select distinct chain_id from new where reports_canaries),
+  -- Chains whose canary_lost findings are judged again after this statement (judgeCanaryFindings),
+  -- with the lowest pass number that can hold a new one.
+  canary as (select chain_id, min(pass_number) as from_number from new where reports_canaries group by chain_id),
   -- The folded chains the roll-ups or the outbox can tell apart from what they were: new
   -- ones, and those whose time buckets, statuses, collapse point or integrity findings
   -- moved. For any other chain both would compute nothing (db/ingest/rollups.ts,
   -- db/queries/ingest-events.ts), so its snapshots are not sent: with 2,500 chains a batch
   -- they were most of the answer. A late pass, which the outbox judges again even when the
   -- count stays, never gets here: its chain is stale, or shares its stored last pass's
-  -- number, a finding of its own. A chain with canaries is kept: its canary findings, judged
-  -- after this statement, can move its integrity count.
+  -- number, a finding of its own.
   noted as (
     select w.chain_id from written w
     left join before b on b.chain_id = w.chain_id
     where b.chain_id is null
-      or w.chain_id in (select chain_id from canary)
       or (w.content_class, w.active_hour, w.first_hour, w.collapse_hour, w.collapse_pass_id, w.integrity_count, w.statuses)
         is distinct from (b.content_class, b.active_hour, b.first_hour, b.collapse_hour, b.collapse_pass_id, b.integrity_count, b.statuses)
   )`;
@@ -207,7 +206,7 @@ const ANSWER = sql`
     (select json_agg(b) from before as b
       where b.chain_id in (select chain_id from noted) or b.chain_id in (select chain_id from stale)) as before,
     (select array_agg(chain_id) from stale) as stale,
-    (select array_agg(chain_id) from canary) as canary,
+    (select json_agg(c) from canary as c) as canary,
     (select json_agg(g) from (select ${passGroupColumns("p")} from new p group by 1, 2, 3) as g) as pass_groups,
     -- What the outbox reads of the new passes, from the rows read above: reading them back
     -- by id after the fold took from a tenth to nearly half of a run (bench:ingest).

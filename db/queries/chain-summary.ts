@@ -10,7 +10,7 @@ import {
   readChainSnapshots,
 } from "../ingest/rollups";
 import { INSERTED_PASS_ROW, type InsertedPass } from "./ingest-events";
-import { refreshCanaryFindings } from "./canaries";
+import { judgeCanaryFindings, recordCanaryFindings } from "./canaries";
 import { foldStatement } from "./chain-fold-steps";
 import {
   chainSummaryColumns,
@@ -70,7 +70,7 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
       chains: col.rowsOf(CHAIN_SNAPSHOT_ROW),
       before: col.rowsOf(CHAIN_SNAPSHOT_ROW),
       stale: col.textArray.nullable(),
-      canary: col.textArray.nullable(),
+      canary: col.rowsOf({ chain_id: col.text, from_number: col.int }),
       pass_groups: col.rowsOf(PASS_GROUP_ROW),
       passes: col.rowsOf({ id: col.int, ...INSERTED_PASS_ROW }),
     }),
@@ -85,11 +85,20 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
   }
   // Canary findings are judged over the chain's passes in code (lib/canaries/survival.ts), once
   // the summaries above exist; only batches with passes that plant or report on canaries pay.
-  const canary = await refreshCanaryFindings(tx, outcome.canary ?? []);
-  for (const [id, snapshot] of await readChainSnapshots(tx, canary.changed)) after.set(id, snapshot);
+  const judged = await judgeCanaryFindings(tx, outcome.canary);
+  const moved = judged.counts.map((c) => c.chain_id);
+  // A chain the fold left out of `after` changed nothing the roll-ups see: as the fold left it
+  // is how they last counted it.
+  for (const [id, snapshot] of await readChainSnapshots(
+    tx,
+    moved.filter((id) => !after.has(id)),
+  ))
+    before.set(id, snapshot);
+  const kinds = await recordCanaryFindings(tx, judged);
+  for (const [id, snapshot] of await readChainSnapshots(tx, moved)) after.set(id, snapshot);
   // Counted before the summariser commits (it counts only what recordPassEvents took): a run
   // retried after a transient failure counts its canary findings again.
-  recordIntegrityFindings(canary.kinds);
+  recordIntegrityFindings(kinds);
   return {
     before,
     after,

@@ -10,7 +10,8 @@ import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getChainRoute } from "@/app/api/v1/chains/[chain_id]/route";
 import { GET as listChains } from "@/app/api/v1/chains/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { getDb } from "@/db/index";
+import { getDb, summariesSettled } from "@/db/index";
+import { RECOMPUTE_CHAIN_ROLLUPS } from "@/db/ingest/rollups";
 import { col, queryRows } from "@/db/sql";
 import { storeOriginal } from "@/db/queries/originals/store";
 import { type Canary, plantCanaries } from "@/lib/canaries/canaries";
@@ -18,6 +19,7 @@ import { formatMarker, markerKey } from "@/lib/originals/marker";
 import { renderMetrics } from "@/lib/observability/metrics";
 import { call, contentReceipt, expectError, post } from "./api-helpers";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
+import { rawRows } from "../support/raw-rows";
 
 setUpTestDatabase();
 
@@ -70,6 +72,23 @@ async function lenientClass(contentClass: string, minCanaryRetention?: number) {
   expect(put.status, put.text).toBe(201);
 }
 
+/** The chain roll-ups' non-zero rows as sorted JSON, to hold what the writers keep to a full recompute. */
+async function rollupRows(query: ReturnType<typeof sql>): Promise<string> {
+  await summariesSettled();
+  const found = await rawRows(await getDb(), query);
+  return JSON.stringify(
+    found
+      .map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, k === "hour" ? new Date(v as string).toISOString() : String(v)]),
+        ),
+      )
+      .filter((r) => Object.entries(r).some(([k, v]) => !["hour", "content_class"].includes(k) && v !== "0"))
+      .map((r) => JSON.stringify(r))
+      .sort(),
+  );
+}
+
 describe("canary loss is a finding like the others", () => {
   it("counts in integrity_findings and the statuses, once per finding, across batches", async () => {
     await lenientClass("cf-open");
@@ -110,6 +129,9 @@ describe("canary loss is a finding like the others", () => {
     expect(announced.map((e) => e.pass_number)).toEqual([1, 2, 2, 4]);
     expect(announced[3]?.detail).toContain(a.id);
     expect(metric((await renderMetrics()).body, "canary_lost")).toBe(metricBefore + 4);
+
+    // The overview's roll-ups count the findings as a full recompute of the summaries does.
+    expect(await rollupRows(sql`select * from chain_rollups`)).toBe(await rollupRows(RECOMPUTE_CHAIN_ROLLUPS));
 
     expect(ids(await list("status=canary_lost&limit=200"))).toContain("cf-canary");
     expect(ids(await list("status=broken_integrity&limit=200"))).toContain("cf-canary");
