@@ -15,7 +15,7 @@ export type Scope = (typeof SCOPES)[number];
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
 
-export interface ResponseSpec {
+interface ResponseSpec {
   description: string;
   /** JSON body; omit for a body that is not JSON. */
   schema?: z.ZodType;

@@ -97,7 +97,7 @@ function inHeadroomDialect<C extends Context>(handler: Handler<C>): Handler<C> {
 }
 
 /** What Next.js passes a handler of this route as its second argument. */
-export type RouteContext<R extends RouteContract> = { params: Promise<ParamsOf<R["path"]>> };
+type RouteContext<R extends RouteContract> = { params: Promise<ParamsOf<R["path"]>> };
 
 /** A handler for each method the route declares, and for no other. */
 export type RouteHandlers<R extends RouteContract> = {
@@ -105,7 +105,7 @@ export type RouteHandlers<R extends RouteContract> = {
 };
 
 /** What a route file exports: all five methods, those the route does not take answering 405. */
-export type RouteExports<R extends RouteContract> = Record<Method, NextHandler<RouteContext<R>>>;
+type RouteExports<R extends RouteContract> = Record<Method, NextHandler<RouteContext<R>>>;
 
 /**
  * A route file's exports from its declaration and its handlers: each declared method through
