@@ -1,13 +1,14 @@
 // The facts ledger at ingest (docs/facts.md): each pass measured against its chain's source is
 // folded into the chain's ledger, in pass order, from the states the measurement pool's worker
 // gave for each listed fact (lib/measure/fact-ledger.ts). A chain's ledger is made from the list
-// the first such pass brings; every later pass sends only the facts it does not state.
+// the first such pass brings; every later pass sends only the facts it does not state, and a
+// batch's passes are folded together (a few statements per batch).
 import "server-only";
 import { sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
-import { numberArray, textArray } from "./pg-arrays";
-import { type FactStates, LOST, RECOVERABLE, type SourceFacts } from "@/lib/measure/fact-ledger";
+import { booleanArray, numberArray, textArray } from "./pg-arrays";
+import { type FactStates, LOST, RECOVERABLE, RETAINED, type SourceFacts } from "@/lib/measure/fact-ledger";
 
 /** One measured pass's states, and the list when its chain had no ledger yet. */
 export interface LedgerPass {
@@ -35,6 +36,8 @@ const byChainThenPass = (a: LedgerPass, b: LedgerPass) =>
  * late arrival) is not folded: the ledger reads a chain forwards. A pass measured under another
  * list of facts than the ledger's (the method changed) starts the ledger again from itself
  * when it brought the list, and otherwise drops the ledger, so the chain's next pass brings one.
+ * The passes to fold are then folded all at once (foldRuns): a few statements per batch, not
+ * one per pass.
  */
 export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[]): Promise<void> {
   if (passes.length === 0) return;
@@ -48,11 +51,15 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
   );
   const ledgers = new Map(held.map((l) => [l.chain_id, { digest: l.digest, lastPass: l.last_pass }]));
+  // Per chain, the passes to fold, in pass order, since its ledger was last made.
+  const runs = new Map<string, LedgerPass[]>();
   for (const pass of sorted) {
     let ledger = ledgers.get(pass.chainId);
     if (ledger && ledger.digest !== pass.facts.digest) {
+      // Its facts go with it (on delete cascade), and what this batch would have folded in.
       await tx.execute(sql`delete from chain_fact_ledgers where chain_id = ${pass.chainId}`);
       ledgers.delete(pass.chainId);
+      runs.delete(pass.chainId);
       ledger = undefined;
     }
     if (!ledger) {
@@ -63,9 +70,12 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
       if (ledger.digest !== pass.facts.digest) continue;
     }
     if (ledger.lastPass !== null && pass.passNumber <= ledger.lastPass) continue;
-    await foldPass(tx, pass);
+    const run = runs.get(pass.chainId);
+    if (run) run.push(pass);
+    else runs.set(pass.chainId, [pass]);
     ledger.lastPass = pass.passNumber;
   }
+  await foldRuns(tx, [...runs.values()]);
 }
 
 /**
@@ -102,39 +112,139 @@ async function createLedger(
 }
 
 /**
- * One pass: the facts it does not state become lost or recoverable (first lost here if never
- * before), and every fact lost or recoverable until now that it states again is restored here.
- * Rows that do not change are not written. (Data-modifying CTEs run whether or not the main
- * statement reads them, and the two touch disjoint rows.)
+ * What a run of passes does to one fact, as the passes one by one would (each pass: a fact it
+ * does not state becomes lost or recoverable, first lost there if never before; a fact lost or
+ * recoverable until then that it states again is restored there), for the fact's fate before
+ * the run lost or recoverable (`ifLost`) and otherwise (`ifKept`). Null where a field is left
+ * as it was.
  */
-async function foldPass(tx: Executor, pass: LedgerPass): Promise<void> {
-  const { states, hashes } = pass.facts;
-  const unstated: { rank: number; hash: string | null }[] = [];
-  for (let rank = 0; rank < states.length; rank++) {
-    const s = states[rank] as number;
-    if (s === LOST) unstated.push({ rank, hash: null });
-    else if (s >= RECOVERABLE) unstated.push({ rank, hash: hashes[s - RECOVERABLE] ?? null });
+interface FactOutcome {
+  fate: string | null;
+  restoredAt: number | null;
+  /** Whether recoverable_from is set (to `from`, maybe null) or left as it was. */
+  setFrom: boolean;
+  from: string | null;
+}
+
+function outcomeOf(run: readonly LedgerPass[], rank: number, lostBefore: boolean): FactOutcome {
+  const out: FactOutcome = { fate: null, restoredAt: null, setFrom: false, from: null };
+  let lost = lostBefore;
+  for (const pass of run) {
+    const s = pass.facts.states[rank] as number;
+    if (s === LOST || s >= RECOVERABLE) {
+      out.fate = s === LOST ? "lost" : "recoverable";
+      out.setFrom = true;
+      out.from = s === LOST ? null : (pass.facts.hashes[s - RECOVERABLE] ?? null);
+      lost = true;
+    } else if (lost) {
+      out.fate = "restored";
+      out.restoredAt = pass.passNumber;
+      out.setFrom = true;
+      out.from = null;
+      lost = false;
+    }
   }
-  const p = pass.passNumber;
-  await tx.execute(sql`
-    with s as (
-      select * from unnest(${numberArray(unstated, (u) => u.rank)}::int[], ${textArray(unstated, (u) => u.hash)}::text[])
-        as s(rank, hash)
-    ),
-    gone as (
+  return out;
+}
+
+/**
+ * Folds each chain's run of passes into its ledger in three statements for the whole batch.
+ * A fact some pass of its run does not state is written once, with what the run does to it
+ * (outcomeOf, both ways: whether it was lost before the run is read in the statement); a fact
+ * every pass of the run states is restored at the run's first pass if it was lost or
+ * recoverable, and left alone otherwise. Rows that do not change are not written. The same
+ * rows as folding the passes one by one.
+ */
+async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]): Promise<void> {
+  if (runs.length === 0) return;
+  const unstated: {
+    chainId: string;
+    rank: number;
+    firstLost: number;
+    ifLost: FactOutcome;
+    ifKept: FactOutcome;
+  }[] = [];
+  for (const run of runs) {
+    const first = run[0] as LedgerPass;
+    const facts = first.facts.states.length;
+    for (let rank = 0; rank < facts; rank++) {
+      let firstLost = -1;
+      for (const pass of run) {
+        if (pass.facts.states[rank] !== RETAINED) {
+          firstLost = pass.passNumber;
+          break;
+        }
+      }
+      if (firstLost < 0) continue;
+      unstated.push({
+        chainId: first.chainId,
+        rank,
+        firstLost,
+        ifLost: outcomeOf(run, rank, true),
+        ifKept: outcomeOf(run, rank, false),
+      });
+    }
+  }
+  if (unstated.length > 0) {
+    await tx.execute(sql`
+      with s as (
+        select * from unnest(
+          ${textArray(unstated, (u) => u.chainId)}::text[], ${numberArray(unstated, (u) => u.rank)}::int[],
+          ${numberArray(unstated, (u) => u.firstLost)}::bigint[],
+          ${textArray(unstated, (u) => u.ifLost.fate)}::text[], ${numberArray(unstated, (u) => u.ifLost.restoredAt)}::bigint[],
+          ${booleanArray(unstated, (u) => u.ifLost.setFrom)}::boolean[], ${textArray(unstated, (u) => u.ifLost.from)}::text[],
+          ${textArray(unstated, (u) => u.ifKept.fate)}::text[], ${numberArray(unstated, (u) => u.ifKept.restoredAt)}::bigint[],
+          ${booleanArray(unstated, (u) => u.ifKept.setFrom)}::boolean[], ${textArray(unstated, (u) => u.ifKept.from)}::text[]
+        ) as s(chain_id, rank, first_lost, lost_fate, lost_restored, lost_set_from, lost_from,
+               kept_fate, kept_restored, kept_set_from, kept_from)
+      ),
+      next as (
+        select f.chain_id, f.rank,
+          coalesce(case when l.lost then s.lost_fate else s.kept_fate end, f.fate) as fate,
+          coalesce(f.first_lost_pass, s.first_lost) as first_lost_pass,
+          coalesce(case when l.lost then s.lost_restored else s.kept_restored end, f.restored_at_pass) as restored_at_pass,
+          case when (case when l.lost then s.lost_set_from else s.kept_set_from end)
+            then (case when l.lost then s.lost_from else s.kept_from end)
+            else f.recoverable_from end as recoverable_from,
+          f.fate as old_fate, f.first_lost_pass as old_first_lost, f.restored_at_pass as old_restored,
+          f.recoverable_from as old_from
+        from s
+        join chain_facts f on f.chain_id = s.chain_id and f.rank = s.rank
+        cross join lateral (select f.fate in ('lost', 'recoverable') as lost) l
+      )
       update chain_facts f set
-        fate = case when s.hash is null then 'lost' else 'recoverable' end,
-        first_lost_pass = coalesce(f.first_lost_pass, ${p}::bigint),
-        recoverable_from = s.hash
-      from s
-      where f.chain_id = ${pass.chainId} and f.rank = s.rank
-        and (f.fate not in ('lost', 'recoverable') or f.recoverable_from is distinct from s.hash)
+        fate = next.fate, first_lost_pass = next.first_lost_pass,
+        restored_at_pass = next.restored_at_pass, recoverable_from = next.recoverable_from
+      from next
+      where f.chain_id = next.chain_id and f.rank = next.rank
+        and (next.fate, next.first_lost_pass, next.restored_at_pass, next.recoverable_from)
+          is distinct from (next.old_fate, next.old_first_lost, next.old_restored, next.old_from)`);
+  }
+  const chains = runs.map((run) => ({
+    chainId: (run[0] as LedgerPass).chainId,
+    first: (run[0] as LedgerPass).passNumber,
+    last: (run[run.length - 1] as LedgerPass).passNumber,
+    count: run.length,
+  }));
+  // A fact every pass of its chain's run states: restored at the run's first pass if it was
+  // lost or recoverable (its rank is among none of the rows written above).
+  await tx.execute(sql`
+    with c as (
+      select * from unnest(${textArray(chains, (c) => c.chainId)}::text[], ${numberArray(chains, (c) => c.first)}::bigint[])
+        as c(chain_id, first_pass)
     ),
-    back as (
-      update chain_facts f set fate = 'restored', restored_at_pass = ${p}::bigint, recoverable_from = null
-      where f.chain_id = ${pass.chainId} and f.fate in ('lost', 'recoverable')
-        and not exists (select 1 from s where s.rank = f.rank)
+    s as (
+      select * from unnest(${textArray(unstated, (u) => u.chainId)}::text[], ${numberArray(unstated, (u) => u.rank)}::int[])
+        as s(chain_id, rank)
     )
-    update chain_fact_ledgers set last_pass = ${p}::bigint, passes_folded = passes_folded + 1, updated_at = now()
-    where chain_id = ${pass.chainId}`);
+    update chain_facts f set fate = 'restored', restored_at_pass = c.first_pass, recoverable_from = null
+    from c
+    where f.chain_id = c.chain_id and f.fate in ('lost', 'recoverable')
+      and not exists (select 1 from s where s.chain_id = f.chain_id and s.rank = f.rank)`);
+  await tx.execute(sql`
+    update chain_fact_ledgers l set last_pass = c.last_pass, passes_folded = l.passes_folded + c.count,
+      updated_at = now()
+    from unnest(${textArray(chains, (c) => c.chainId)}::text[], ${numberArray(chains, (c) => c.last)}::bigint[],
+      ${numberArray(chains, (c) => c.count)}::int[]) as c(chain_id, last_pass, count)
+    where l.chain_id = c.chain_id`);
 }
