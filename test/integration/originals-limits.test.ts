@@ -174,6 +174,18 @@ describe("TTL", () => {
     expect(shorter.result.expires_at).toBe(longer.result.expires_at);
   });
 
+  it("a store of an entry past its TTL that no sweep reached starts it afresh and counts its expiry once", async () => {
+    const config = budget(1_000_000);
+    await storeOriginal({ original: "unswept", ttl_seconds: 60 }, { now: at(0), config });
+    expect(await statusOf("unswept")).toBe("live");
+    const again = await storeOriginal({ original: "unswept", ttl_seconds: 60 }, { now: at(5), config });
+    expect(again.created).toBe(true);
+    expect(again.result.expires_at).toBe(new Date(at(5).getTime() + 60_000).toISOString());
+    const stats = await getOriginalStats(24, { now: at(5), config });
+    expect(stats.totals).toMatchObject({ expiries: 1, expired_bytes: Buffer.byteLength("unswept") });
+    expect(stats.store.live_bytes).toBe(Buffer.byteLength("unswept"));
+  });
+
   it("sweeps expired entries during writes, keeping a tombstone dated when the TTL ran out", async () => {
     const config = budget(1_000_000);
     await storeOriginal({ original: "sweep me", ttl_seconds: 60 }, { now: at(0), config });
