@@ -8,6 +8,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
 import type { Executor } from "../types";
 import { getReadDb } from "../index";
+import { numberArray, textArray } from "../ingest/pg-arrays";
 import { recordEvents, type OutboxEvent } from "./webhooks";
 import type { IntegrityFinding } from "@/lib/chains/integrity";
 import {
@@ -272,13 +273,15 @@ async function insertFindings(
   const now = new Date().toISOString();
   const inserted = await queryRows(
     tx,
+    // The links as one array per column (db/ingest/pg-arrays.ts), and with no conflict clause:
+    // they name passes this transaction inserted, at most one per chain and original, so none
+    // can be stored already; the worst case (new markers every pass) writes two a pass.
     sql`with linked as (
           insert into pass_markers (chain_id, pass_id, pass_number, marker, original_hash, created_at)
-          select chain_id, pass_id, pass_number, marker, original_hash, ${now}::timestamptz
-          from json_to_recordset(${JSON.stringify(links)}::json)
-            as l(chain_id text, pass_id text, pass_number bigint, marker text, original_hash text)
-          on conflict do nothing
-          returning 1
+          select *, ${now}::timestamptz
+          from unnest(${textArray(links, (l) => l.chain_id)}::text[], ${textArray(links, (l) => l.pass_id)}::text[],
+            ${numberArray(links, (l) => l.pass_number)}::bigint[], ${textArray(links, (l) => l.marker)}::text[],
+            ${textArray(links, (l) => l.original_hash)}::text[])
         ),
         found as (
           insert into marker_findings (chain_id, pass_id, pass_number, kind, hash, detail, found_at)
