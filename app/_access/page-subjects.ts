@@ -7,7 +7,8 @@
 import "server-only";
 import { chainExists } from "@/db/queries/chains";
 import { originalKeyExists } from "@/db/queries/originals/view";
-import { chainHasActionSpace, traceExists } from "@/db/queries/traces";
+import { chainHasActionSpace } from "@/db/queries/action-space";
+import { traceExists } from "@/db/queries/traces";
 import type { PagePattern } from "@/lib/http/registry";
 import { isStorableText } from "@/lib/schemas/common";
 import { decodeSegment } from "@/lib/url-state";

@@ -6,7 +6,7 @@ import { keysetDirection, type KeysetPage, keysetPage } from "../keyset";
 import { getDb, getReadDb } from "../index";
 import { onlyRow } from "../sql";
 import type { Db } from "../types";
-import { chains, traceFindings, traceRejections, traces } from "../schema";
+import { traceFindings, traceRejections, traces } from "../schema";
 import { ApiError } from "@/lib/errors";
 import { bodyDigest } from "@/lib/guard/canonical";
 import {
@@ -23,7 +23,7 @@ import {
   type TraceSummary,
   type TraceWire,
 } from "@/lib/schemas/traces";
-import { type ChainTraceConstraints, REJECTED_CONTENT_MAX_BYTES, truncateUtf8, utf8Length } from "@/lib/traces/types";
+import { REJECTED_CONTENT_MAX_BYTES, truncateUtf8, utf8Length } from "@/lib/traces/types";
 import { nodeKeysOf } from "@/lib/traces/lineage";
 import type { TraceFindingWire } from "@/lib/schemas/traces";
 import { checkLineage, listTraceFindings, recordLineageFindings } from "./trace-lineage";
@@ -184,20 +184,6 @@ export async function traceExists(traceId: string): Promise<boolean> {
   const db = await getReadDb();
   const rows = await db.select({ id: traces.traceId }).from(traces).where(eq(traces.traceId, traceId)).limit(1);
   return rows.length > 0;
-}
-
-/**
- * Whether a chain has an action space to show: it has receipts, or a stored trace names it
- * (traces may name a chain before, or without, its receipts). A refused submission stores
- * no trace, so it alone does not make one.
- */
-export async function chainHasActionSpace(chainId: string): Promise<boolean> {
-  const db = await getReadDb();
-  const [chain, trace] = await Promise.all([
-    db.select({ id: chains.chainId }).from(chains).where(eq(chains.chainId, chainId)).limit(1),
-    db.select({ id: traces.traceId }).from(traces).where(eq(traces.chainId, chainId)).limit(1),
-  ]);
-  return chain.length > 0 || trace.length > 0;
 }
 
 // Explicit columns are load-bearing: `nodes` is never read for a list.
@@ -376,41 +362,6 @@ export async function listTraceRejections(
       content_truncated: r.content !== null && r.contentBytes !== null && utf8Length(r.content) < r.contentBytes,
       reason: r.reason,
       created_at: r.createdAt.toISOString(),
-    })),
-  };
-}
-
-/** Enough of a chain's traces to build its action space; more than this is shown as truncated. */
-export const ACTION_SPACE_TRACE_LIMIT = 2_000;
-
-/** Oldest first, so the first wording of a constraint is the one that established it. */
-export async function getChainTraceConstraints(chainId: string): Promise<ChainTraceConstraints> {
-  const db = await getReadDb();
-  const rows = await db
-    .select({
-      traceId: traces.traceId,
-      createdAt: traces.createdAt,
-      // Both drivers answer jsonb parsed; the shape is the stored trace's, checked on ingest.
-      conclusions: sql<
-        Array<{ axiom: string; proof_receipt: string }>
-      >`(select coalesce(jsonb_agg(jsonb_build_object('axiom', c.v -> 'axiom', 'proof_receipt', c.v -> 'proof_receipt') order by c.i), '[]'::jsonb) from jsonb_array_elements(${traces.conclusions}) with ordinality as c(v, i))`,
-      invalidatedPaths: traces.invalidatedPaths,
-      omittedFalsifiedCount: traces.omittedFalsifiedCount,
-      digestMismatch: traces.digestMismatch,
-    })
-    .from(traces)
-    .where(eq(traces.chainId, chainId))
-    .orderBy(asc(traces.createdAt), asc(traces.traceId))
-    .limit(ACTION_SPACE_TRACE_LIMIT + 1);
-  return {
-    truncated: rows.length > ACTION_SPACE_TRACE_LIMIT,
-    traces: rows.slice(0, ACTION_SPACE_TRACE_LIMIT).map((r) => ({
-      trace_id: r.traceId,
-      created_at: r.createdAt.toISOString(),
-      conclusions: r.conclusions,
-      invalidated_paths: r.invalidatedPaths,
-      omitted_falsified_paths: r.omittedFalsifiedCount,
-      digest_mismatch: r.digestMismatch,
     })),
   };
 }

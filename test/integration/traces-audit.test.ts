@@ -8,7 +8,7 @@ import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/index";
 import { traces } from "@/db/schema";
-import { getChainTraceConstraints } from "@/db/queries/traces";
+import { getChainTraceConstraints } from "@/db/queries/action-space";
 import { buildActionSpace } from "@/lib/traces/action-space";
 import { sha256Hex } from "@/lib/guard/hash";
 import type { ReasoningNode } from "@/lib/traces/trace";

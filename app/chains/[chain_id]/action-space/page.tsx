@@ -1,12 +1,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import {
-  ACTION_SPACE_TRACE_LIMIT,
-  chainHasActionSpace,
-  getChainTraceConstraints,
-  listTraceRejections,
-} from "@/db/queries/traces";
+import { ACTION_SPACE_TRACE_LIMIT, chainHasActionSpace, getChainTraceConstraints } from "@/db/queries/action-space";
+import { listTraceRejections } from "@/db/queries/traces";
 import { listFindingsOfTraces } from "@/db/queries/trace-lineage";
 import { buildActionSpace } from "@/lib/traces/action-space";
 import { LineageFindingList } from "@/components/traces/lineage-findings";
