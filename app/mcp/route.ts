@@ -1,4 +1,4 @@
-// MCP over streamable HTTP (shared/API.md, "MCP"). Stateless: each POST carries its own
+// MCP over streamable HTTP (docs/mcp.md). Stateless: each POST carries its own
 // JSON-RPC messages and gets its answer as JSON, so any instance answers any call and no
 // session outlives a request. What the transport would refuse in JSON-RPC's shape (a wrong
 // Accept, an unknown protocol version, a body that is no JSON-RPC message) is refused here

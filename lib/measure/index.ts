@@ -1,8 +1,10 @@
-// Measured density (shared/API.md, "Measured density"; the method: docs/measurement.md).
+// Measured density (the method and its answer: docs/measurement.md).
 // One pure function, the same in the server and in the SDKs: content (and the chain's
 // source) in, parseability, schema validity, density and the facts a pass kept, can get
 // back from a cached original, or lost, out. Pure code with relative imports only, so the
 // TypeScript SDK compiles it as it is and the Python SDK ports it line by line.
+// Longer than most modules on purpose: it is the method's one entry, composing the rules in the
+// order docs/measurement.md gives them, and reads top to bottom as that page does.
 import { jsonEfficiency, textEfficiency } from "./efficiency";
 import { display } from "./display";
 import { orderEvidence, orderFactor } from "./order";

@@ -1,5 +1,8 @@
 // Text (and logs, which are text): its facts, what it states, its sentences. A text is a range
 // of lines of a token store; everything here walks token ids.
+// Longer than most modules on purpose: every rule that reads a text's lines (logs, error lines,
+// salience, incidental lines, languages, phrasing) walks the same store with the same private
+// helpers, and the Python port (sdk/python/.../_measure/text.py) mirrors it in one file too.
 import { CONTEXT_WEIGHT, ERROR_LINE_WEIGHT, type FactIndex, type FactTable, mark } from "./facts";
 import { asciiLower } from "./chars";
 import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./words";

@@ -1,5 +1,8 @@
 """Measured density, `floorline-facts/4`: the Python port of lib/measure (docs/measurement.md),
-line by line, held to the TypeScript by a cross-language test on every field."""
+line by line, held to the TypeScript by a cross-language test on every field.
+
+Longer than most modules on purpose: it ports lib/measure/index.ts with base64.ts, read.ts, source.ts and
+efficiency.ts, and is read side by side with them; one file keeps that comparison in one place."""
 
 from __future__ import annotations
 
