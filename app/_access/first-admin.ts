@@ -6,7 +6,8 @@
 // is gone, and two creations at once leave one (db/queries/access.ts `createFirstOperator`).
 import "server-only";
 import { forbidden, unauthorized } from "next/navigation";
-import { bearerWaitSeconds, createFirstOperator, operatorsExist, recordBearerFailure } from "@/db/queries/access";
+import { createFirstOperator, operatorsExist } from "@/db/queries/access";
+import { bearerWaitSeconds, recordBearerFailure } from "@/db/queries/sessions";
 import { crossSiteRefusal } from "@/lib/auth/access";
 import { constantTimeEqual } from "@/lib/auth/credentials";
 import { accessSettings, type FirstAdminOffer, firstAdminOffer } from "@/lib/auth/decision";

@@ -6,13 +6,8 @@
 // decision's refusal its own way.
 import "server-only";
 import { forbidden } from "next/navigation";
-import {
-  authenticateApiKey,
-  authenticateSession,
-  bearerWaitSeconds,
-  credentialsExist,
-  recordBearerFailure,
-} from "@/db/queries/access";
+import { authenticateApiKey, credentialsExist } from "@/db/queries/access";
+import { authenticateSession, bearerWaitSeconds, recordBearerFailure } from "@/db/queries/sessions";
 import {
   allowedHostsOf,
   bearerTokenOf,

@@ -1,7 +1,7 @@
 // Operators sign in and out here (the /sign-in page posts to it). The cookie holds a random
 // token; the sessions table holds its hash. Guessing is slowed per name and address pair,
 // with the address taken from the socket (or a trusted proxy): lib/auth/throttle.ts.
-import { endSession, signIn } from "@/db/queries/access";
+import { endSession, signIn } from "@/db/queries/sessions";
 import { clearedSessionCookie, sessionCookie, sessionIdleMs, sessionMaxMs, sessionTokenOf } from "@/lib/auth/access";
 import { ApiError } from "@/lib/errors";
 import { readSecretJson } from "@/app/_access/secret-body";
