@@ -1,5 +1,7 @@
 // The chain summaries: the filtered, sorted list, the content classes, one chain whole (for
-// the API) and the cheap version the live view polls.
+// the API) and the cheap version the live view polls. Longer than most modules on purpose: the
+// statuses a row shows (statusesOf), the SQL that filters and orders by them (STATUS_FILTER,
+// the attention order) and the keyset keys must agree, and they are read side by side here.
 import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, getSettledDb, getReadDb } from "../index";

@@ -1,3 +1,10 @@
+// What an ingest changed that someone may want to hear about: a chain that collapsed (went
+// past a floor) or that the guard saved, new integrity findings, receipts whose client
+// disagreed. The chains' snapshots (db/ingest/rollups.ts) are taken inside the transaction
+// that writes the summaries (the summariser's, the boundary ingest's), which holds the
+// summaries' writers' lock, so "before" and "after" are exact, and the events are recorded in
+// the outbox in that same transaction. Longer than most modules on purpose: every event type
+// is judged from the same before and after snapshots, and the rules read as one list.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { col, queryRows, type RowOf } from "../sql";
@@ -8,14 +15,6 @@ import { type ChainLink, findIntegrityIssues, integrityContext, type IntegrityKi
 import { COLLAPSE_REASONS, type WebhookEventType } from "@/lib/webhooks/payload";
 import { BOUNDARY_STRATEGIES, type BoundaryStrategy } from "@/lib/schemas/boundaries";
 import { VERDICTS, type Verdict } from "@/lib/guard/guard";
-
-// What an ingest changed that someone may want to hear about: a chain that collapsed (went
-// past a floor) or that the guard saved, new integrity findings, receipts whose client
-// disagreed. The
-// chains' snapshots (db/ingest/rollups.ts) are taken inside the transaction that writes the
-// summaries (the summariser's, the boundary ingest's), which holds the summaries' writers'
-// lock, so "before" and "after" are exact, and the events are recorded in the outbox in that
-// same transaction.
 
 /** A receipt this ingest inserted, with the server's verdict. */
 export const INSERTED_PASS_ROW = {
