@@ -1,3 +1,5 @@
+// Long because its cases (bare, content, canaries) share the app's start, the raw-insert
+// baseline and the receipts they post.
 // `npm run bench:ingest`: receipts per second through POST /api/v1/passes (the built app over
 // real HTTP, 5,000-receipt batches, PostgreSQL) against the fastest raw insert of the same
 // rows into the same table (postgres.js, `insert ... select from unnest(...)` of one array

@@ -1,3 +1,4 @@
+// Long because the matrix and what holds across it share one server and one set of credentials.
 // The auth matrix, generated from the route registry so a new route is covered the day it is
 // added: every route and method × no key / malformed / unknown / revoked / each scope / the
 // legacy token / each operator role → the contract's status. Then what holds whatever the

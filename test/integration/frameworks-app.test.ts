@@ -1,3 +1,4 @@
+// Long because each framework needs its own local provider and agent around the one app.
 // The framework integrations against the real app, on each database (issue 43): what the SDK's
 // LangChain middleware, the Claude Code hook, the observed Anthropic client and the observed
 // OpenAI Agents session send lands as chains with the ids, classes, sizes, measured densities

@@ -1,3 +1,4 @@
+// Long because every tool is held to the route it mirrors, over both transports.
 // MCP against the built app, with the official MCP TypeScript SDK's client over both transports:
 // streamable HTTP at /mcp, and stdio through the SDK package's `floorline-mcp` bin (as built),
 // on PGlite, or on PostgreSQL when TEST_DATABASE_URL is set. Each tool's answer is held to what

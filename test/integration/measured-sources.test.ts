@@ -1,3 +1,5 @@
+// Long because each way a source or a content reaches the measurement (listed below) is a
+// chain of its own.
 // Measured on ingest beyond one batch: the chain's source kept from an earlier batch or copied
 // from the cached original pass 1 names, a pass's content from the cached original its hash
 // names, CCR markers that make facts recoverable, `density_source: measured` moving the

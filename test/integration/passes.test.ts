@@ -1,3 +1,6 @@
+// POST /api/v1/passes through the real route handler on a real database: the server's verdicts
+// under each policy version, client mismatches, idempotency, concurrency and range, and
+// all-or-nothing batches. Long because each of those is a section of its own over one route.
 import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { GET as getChain } from "@/app/api/v1/chains/[chain_id]/route";

@@ -1,6 +1,7 @@
 """The Python measurement against the TypeScript one, field for field: every labelled chain of
 test/fixtures/measurement/chains.json, the worked examples of docs/measurement.md, and
-generated cases (seeded) that walk the tokeniser's corners."""
+generated cases (seeded) that walk the tokeniser's corners. Long because the generator of those
+cases (`generated`) writes out every corner it walks, one kind of input after another."""
 
 from __future__ import annotations
 

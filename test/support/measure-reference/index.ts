@@ -1,3 +1,5 @@
+// Long because it is the whole method written plainly in one place; being plain is what makes
+// it long (text.ts holds the reading of a text).
 // The reference implementation of floorline-facts/4: the method of docs/measurement.md written
 // to be read, top to bottom, in the order the docs state it. lib/measure/ is the fast
 // implementation (interned ids, typed arrays, a lexicon kept between measurements, rollback);

@@ -1,3 +1,5 @@
+// Long because reading a text into tokens is written out plainly here, not imported from the
+// fast code.
 // The reference implementation of floorline-facts/4, part one: a text read into lines of
 // tokens (docs/measurement.md, "Tokens"). Part two, index.ts, measures with them.
 //
