@@ -115,7 +115,7 @@ export type ChainSort = (typeof CHAIN_SORTS)[number];
  * Chains with a marker finding of any of these kinds (docs/markers.md): one, or a comma list.
  * Narrows `broken_markers` to the kinds asked for; an unknown kind is refused, naming it.
  */
-export const markerKindFilterSchema = z
+const markerKindFilterSchema = z
   .string()
   .transform(statusListParts)
   .pipe(

@@ -64,12 +64,12 @@ describe("a receipt's fields, declared once", () => {
   });
 
   it("bound what the Python SDK sends", () => {
-    const client = readFileSync("sdk/python/src/floorline/client.py", "utf8");
-    const literal = client.match(/receipt: dict\[str, Any\] = \{([\s\S]*?)\n {8}\}/)?.[1];
+    const chain = readFileSync("sdk/python/src/floorline/chain.py", "utf8");
+    const literal = chain.match(/receipt: dict\[str, Any\] = \{([\s\S]*?)\n {8}\}/)?.[1];
     expect(literal, "the Python SDK's receipt literal").toBeDefined();
     const keys = new Set([
       ...[...(literal ?? "").matchAll(/^\s*"(\w+)":/gm)].map((m) => m[1]),
-      ...[...client.matchAll(/receipt\["(\w+)"\] =/g)].map((m) => m[1]),
+      ...[...chain.matchAll(/receipt\["(\w+)"\] =/g)].map((m) => m[1]),
     ]);
     expect(keys.size).toBeGreaterThan(10);
     expect([...keys].filter((k) => !PASS_RECEIPT_FIELDS.includes(k as PassReceiptField))).toEqual([]);
