@@ -45,18 +45,19 @@ test.describe("chains list", () => {
     const demo = async () => (await chainIds(page)).filter((id) => DEMO.includes(id));
     await expect.poll(demo).toHaveLength(DEMO.length);
     const order = await demo();
-    // The two that went past their floor, then the three with other problems (receipts that do
-    // not hold together, content and measurement that contradict the claims), then the healthy
-    // chains and the saves (a chain's broken markers do not move it up: docs/markers.md).
+    // The two that went past their floor, then the five with other problems (receipts that do
+    // not hold together, content and measurement that contradict the claims, a marker that
+    // leads nowhere, canaries lost: docs/markers.md, docs/canaries.md), then the healthy chains
+    // and the saves.
     expect(order.slice(0, 2).sort()).toEqual(["demo-schema-truncation", "demo-semantic-void"]);
-    expect(order.slice(2, 5).sort()).toEqual(["demo-broken-receipts", "demo-claimed-density", "demo-content-check"]);
-    expect(order.slice(5).sort()).toEqual([
-      "demo-encoding-degradation",
-      "demo-facts-restored",
-      "demo-healthy-orders",
+    expect(order.slice(2, 7).sort()).toEqual([
+      "demo-broken-receipts",
+      "demo-claimed-density",
+      "demo-content-check",
       "demo-nested-marker",
       "demo-opaque-canaries",
     ]);
+    expect(order.slice(7).sort()).toEqual(["demo-encoding-degradation", "demo-facts-restored", "demo-healthy-orders"]);
     // The plain newest-first order is one choice away.
     await page.getByTestId("filter-sort").selectOption({ label: "Last activity" });
     await page.getByTestId("filter-apply").click();

@@ -53,7 +53,13 @@ test("the overview shows the headline figures, collapse rates per class and the 
     chains_guarded: ["demo-encoding-degradation", "demo-facts-restored"],
     chains_floor_breached: ["demo-encoding-degradation", "demo-schema-truncation"],
     chains_client_mismatch: ["demo-broken-receipts", "demo-schema-truncation"],
-    chains_broken_integrity: ["demo-broken-receipts", "demo-schema-truncation", "demo-semantic-void"],
+    // Canary loss is an integrity finding of the chain's own (docs/canaries.md).
+    chains_broken_integrity: [
+      "demo-broken-receipts",
+      "demo-opaque-canaries",
+      "demo-schema-truncation",
+      "demo-semantic-void",
+    ],
     chains_continued_after_halt: ["demo-semantic-void"],
     chains_restore_not_honoured: ["demo-schema-truncation"],
     // The server's checks of their content disagree with what the agents claimed.
