@@ -107,7 +107,7 @@ async function foldOnce(db: Db): Promise<number> {
     // read the folded passes of the chains the fold reports changed, and those whose client
     // disagreed, which the fold answers with.
     const effects = await recordPassEvents(tx, folded.before, folded.after, folded.passes);
-    return { passes: passIds.length, effects };
+    return { passes: passIds.length, effects, canaryFindings: folded.canaryFindings };
   });
   if (!outcome) return 0;
   // Counted once committed.
@@ -115,6 +115,7 @@ async function foldOnce(db: Db): Promise<number> {
   for (const c of outcome.effects.collapses) recordCollapse(c.content_class, c.verdict);
   for (const g of outcome.effects.guards) recordGuarded(g.content_class, g.strategy);
   recordIntegrityFindings(outcome.effects.integrityKinds);
+  recordIntegrityFindings(outcome.canaryFindings);
   return outcome.passes;
 }
 

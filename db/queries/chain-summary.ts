@@ -20,7 +20,6 @@ import {
   PASS_AGGREGATES,
   setSummaryColumns,
 } from "./chain-summary-sql";
-import { recordIntegrityFindings } from "@/lib/observability/metrics";
 
 // Any fixed number: the lock every writer of `chains` holds (lockSummaries).
 export const SUMMARY_WRITER_LOCK_KEY = 0x53756d6d;
@@ -52,6 +51,8 @@ export interface FoldedPasses {
    * `after` and those whose client disagreed (db/queries/ingest-events.ts reads no other).
    */
   passes: InsertedPass[];
+  /** One `canary_lost` per canary finding this fold recorded, for the metric once committed. */
+  canaryFindings: "canary_lost"[];
 }
 
 /**
@@ -96,14 +97,12 @@ export async function foldPasses(tx: Executor, passIds: readonly number[]): Prom
     before.set(id, snapshot);
   const kinds = await recordCanaryFindings(tx, judged);
   for (const [id, snapshot] of await readChainSnapshots(tx, moved)) after.set(id, snapshot);
-  // Counted before the summariser commits (it counts only what recordPassEvents took): a run
-  // retried after a transient failure counts its canary findings again.
-  recordIntegrityFindings(kinds);
   return {
     before,
     after,
     passGroups: outcome.pass_groups,
     passes: outcome.passes,
+    canaryFindings: kinds,
   };
 }
 
