@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { countChains, listChainClasses, listChainServices, listChains } from "@/db/queries/chains";
+import { type ChainFilter, countChains, listChainClasses, listChainServices, listChains } from "@/db/queries/chains";
 import type { ChainKey } from "@/lib/chains/types";
 import { encodeCursor } from "@/lib/http/cursor";
 import { decodeChainCursor, defaultOrder } from "@/lib/schemas/chains";
@@ -75,28 +75,25 @@ export default async function ChainsPage({ searchParams }: { searchParams: Promi
 
 async function ChainsResults({ params: p, order }: { params: ChainsPageParams; order: "asc" | "desc" }) {
   const key: ChainKey | undefined = safeCursor((c) => decodeChainCursor(c, p.sort), p.cursor).key;
+  // The filter the page lists and counts alike.
+  const filter: ChainFilter = {
+    status: p.status,
+    marker_kind: p.marker_kind,
+    range: p.range,
+    content_class: p.content_class,
+    service: p.service,
+    q: p.q,
+  };
   const [page, total] = await Promise.all([
     listChains({
-      status: p.status,
-      marker_kind: p.marker_kind,
-      range: p.range,
-      content_class: p.content_class,
-      service: p.service,
-      q: p.q,
+      ...filter,
       sort: p.sort,
       order,
       limit: p.limit,
       ...(key && p.dir === "prev" ? { before: key } : { after: key }),
       withPrev: true,
     }),
-    countChains({
-      status: p.status,
-      marker_kind: p.marker_kind,
-      range: p.range,
-      content_class: p.content_class,
-      service: p.service,
-      q: p.q,
-    }),
+    countChains(filter),
   ]);
   const filters = filterParams(p, order);
   const limit = p.limit === DEFAULT_PAGE_SIZE ? undefined : p.limit;
