@@ -12,17 +12,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, "dist");
 const tsc = path.join(here, "../../node_modules/typescript/bin/tsc");
 
-// Compiled beside dist/ and swapped in only when complete: a compile error leaves the last good
-// build in place for whatever else uses it meanwhile (tests, another checkout's install).
-const next = path.join(here, `dist.building-${process.pid}`);
-rmSync(next, { recursive: true, force: true });
-try {
-  execFileSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.json"), "--outDir", next], { stdio: "inherit" });
-} catch (error) {
-  rmSync(next, { recursive: true, force: true });
-  throw error;
-}
-
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']*)\2/g;
 
 function complete(file, specifier) {
@@ -44,6 +33,29 @@ function walk(dir) {
     }
   }
 }
-walk(next);
+
+// Compiled beside dist/ and swapped in only when complete: a compile error leaves the last good
+// build in place for whatever else uses it meanwhile (tests, another checkout's install).
+// A build killed half-way leaves its folder behind: the folders of builds no longer running go.
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+for (const name of readdirSync(here)) {
+  const pid = Number(/^dist\.building-(\d+)$/.exec(name)?.[1]);
+  if (pid && !running(pid)) rmSync(path.join(here, name), { recursive: true, force: true });
+}
+const next = path.join(here, `dist.building-${process.pid}`);
+try {
+  execFileSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.json"), "--outDir", next], { stdio: "inherit" });
+  walk(next);
+} catch (error) {
+  rmSync(next, { recursive: true, force: true });
+  throw error;
+}
 rmSync(dist, { recursive: true, force: true });
 renameSync(next, dist);
