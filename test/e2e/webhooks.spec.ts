@@ -8,6 +8,7 @@ import { expect, test } from "@playwright/test";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { type AppServer, freePort, postJson, startApp } from "../support/app-server";
 import { nth, type Received, type Receiver, startReceiver, startStuckReceiver } from "../support/receiver";
+import { settled } from "./settled";
 
 const receipt = (chain: string, n: number, density: number) => ({
   chain_id: chain,
@@ -168,6 +169,7 @@ test.describe("with a loopback receiver", () => {
     test.setTimeout(120_000);
     await page.goto(`${app.base}/webhooks`);
     await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+    await settled(page);
 
     const form = page.getByRole("form", { name: "Add a webhook" });
     await form.getByLabel("URL").fill(`${receiver.url}?from=page`);
@@ -181,9 +183,11 @@ test.describe("with a loopback receiver", () => {
     await expect(row.getByRole("status")).toHaveText("Test event queued.");
     await expect.poll(() => eventsOf(receiver.received, "webhook.test").length, { timeout: 30_000 }).toBe(1);
 
+    // The URL is a plain link: a full page load, whose buttons do nothing until it hydrates.
     await row.getByRole("link").click();
     const log = page.getByTestId("deliveries-table");
     await expect(log.getByRole("row").filter({ hasText: "webhook.test" })).toContainText("delivered");
+    await settled(page);
 
     await row.getByRole("button", { name: "Pause" }).click();
     await expect(row.getByRole("cell", { name: "paused" })).toBeVisible();
