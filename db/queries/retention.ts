@@ -75,6 +75,9 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           returning chain_id
         ),
           p as (delete from passes where chain_id in ${inChains} returning 1),
+          -- A pass's markers have no foreign key to it (writing them at ingest stays cheap):
+          -- they go here, uncounted, by pass_markers_pass_original_key.
+          m as (delete from pass_markers where chain_id in ${inChains}),
           -- The chain's source (the input its passes were measured against) goes with it, uncounted.
           s as (delete from chain_sources where chain_id in ${inChains}),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),

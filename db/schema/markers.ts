@@ -6,7 +6,9 @@ import { passes } from "./passes";
  * The CCR markers a pass's content carries that name an original of the store (docs/markers.md):
  * one row per pass and original, written at ingest. An eviction or expiry finds the passes that
  * still point at an original by its hash here, and a retrieval the passes whose marker it answers.
- * It goes with its pass.
+ * No foreign key to its pass: checking it cost about as much as writing the rows, which is most
+ * of what the findings add to an ingest (bench:markers). Whatever deletes passes deletes their
+ * rows in the same statement (db/queries/retention.ts), through the unique key's chain_id.
  */
 export const passMarkers = pgTable(
   "pass_markers",
@@ -23,11 +25,6 @@ export const passMarkers = pgTable(
   (t) => [
     unique("pass_markers_pass_original_key").on(t.chainId, t.passId, t.originalHash),
     index("pass_markers_original_idx").on(t.originalHash),
-    foreignKey({
-      name: "pass_markers_pass_fkey",
-      columns: [t.chainId, t.passId],
-      foreignColumns: [passes.chainId, passes.passId],
-    }).onDelete("cascade"),
   ],
 );
 

@@ -7,7 +7,7 @@
 // passes' markers written). Target: with findings at least 0.9 of the receipts/s without, that
 // is at most 10% added. Runs on the embedded database, and on PostgreSQL too when
 // BENCH_DATABASE_URL or TEST_DATABASE_URL is set. BENCH_MARKER_RECEIPTS changes the receipts
-// per round.
+// per round, BENCH_MARKER_ROUNDS the rounds (more steady the ratio on a busy machine).
 import { performance } from "node:perf_hooks";
 import { closeDb, openDatabase, setHandle, summariesSettled } from "@/db/index";
 import { ingestPasses } from "@/db/ingest/passes";
@@ -22,7 +22,7 @@ const TARGET = 0.9;
 const RECEIPTS = Number(process.env.BENCH_MARKER_RECEIPTS ?? 2_000);
 const BATCH = 500;
 const PASSES_PER_CHAIN = 10;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_MARKER_ROUNDS ?? 5);
 const ORIGINALS = 200;
 
 const originalText = (i: number) =>
