@@ -86,7 +86,7 @@ export class Interner {
       const id = entry - 1;
       if (this.hashes[id] === h) {
         const known = this.strings[id] as string;
-        if (known.length === length && sameChars(known, s, from, lower)) return id;
+        if (known.length === length && (lower ? sameChars(known, s, from, true) : s.startsWith(known, from))) return id;
       }
       slot = (slot + 1) & this.mask;
     }

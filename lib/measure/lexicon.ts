@@ -43,6 +43,30 @@ export class Kept<T> {
 /** A token of letters only, in any script. */
 const LETTERS = /^\p{L}+$/u;
 
+/** LETTERS' test, without the regular expression for the ASCII tokens that are most of a text. */
+function lettersOnly(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return LETTERS.test(text);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
+  }
+  return true;
+}
+
+/**
+ * A function word's flags, GERMAN_WORD and its LANGUAGE_BITs, in one lookup: every new word
+ * asks, and most are in none of the lists.
+ */
+const FUNCTION_WORD_FLAGS: ReadonlyMap<string, number> = (() => {
+  const flags = new Map<string, number>();
+  for (const word of GERMAN_WORDS) flags.set(word, GERMAN_WORD);
+  LANGUAGE_WORDS.forEach((words, i) => {
+    for (const word of words) flags.set(word, (flags.get(word) ?? 0) | (LANGUAGE_BIT << i));
+  });
+  return flags;
+})();
+
 export class Lexicon {
   /** Keys, shapes, JSON paths and values: every string the method compares but texts. */
   readonly keys = new StringIds();
@@ -292,7 +316,9 @@ export class Lexicon {
     if (raw === before && this.marked !== null) this.broughtByContent(raw, atStart);
     const known = atStart ? (this.groupInitial[raw] as number) : (this.groupOther[raw] as number);
     if (known >= 0) return known;
-    const ids = classify(this.raws.strings[raw] as string, atStart).map((t) => this.add(t, null));
+    const tokens = classify(this.raws.strings[raw] as string, atStart);
+    const ids: number[] = [];
+    for (const t of tokens) ids.push(this.add(t, null));
     const g = this.membersSize;
     if (g + ids.length + 1 > this.members.length) this.members = growInt32(this.members, g + ids.length + 1);
     this.members[g] = ids.length;
@@ -380,12 +406,10 @@ export class Lexicon {
       } else if (t.kind === "keyword" || t.kind === "stop") {
         const c0 = t.text.charCodeAt(0);
         if (c0 >= 97 && c0 <= 122) info.flags |= LOWER_WORD;
-        if (GERMAN_WORDS.has(lower)) info.flags |= GERMAN_WORD;
-        for (let i = 0; i < LANGUAGE_WORDS.length; i++)
-          if ((LANGUAGE_WORDS[i] as ReadonlySet<string>).has(lower)) info.flags |= LANGUAGE_BIT << i;
+        info.flags |= FUNCTION_WORD_FLAGS.get(lower) ?? 0;
       }
     }
-    if (LETTERS.test(t.text)) {
+    if (lettersOnly(t.text)) {
       info.flags |= LETTERS_ONLY;
       if (t.key === "" && (t.kind === "name" || t.kind === "keyword")) info.flags |= WORD_LIKE;
     }

@@ -111,8 +111,11 @@ interface OrderEvidence {
 }
 
 export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: SourcePairs): OrderEvidence {
-  // How often the content states each token it shares with the source.
-  const counts = new Map<number, number>();
+  // How often the content states each token it shares with the source, and those tokens once
+  // each. Counted by norm in the lexicon's reusable counts, not a Map: this runs for every text
+  // pass. The chance below is a sum of whole numbers, exact in any order.
+  const counts = lexicon.counts();
+  const tokens: number[] = [];
   const { store } = content;
   const infos = lexicon.infos;
   let n = 0;
@@ -121,7 +124,7 @@ export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: Source
   for (let k = from; k < to; k++) {
     const norm = (infos[store.tokens[k] as number] as TokenInfo).norm;
     if (norm < 0 || !source.holds(norm)) continue;
-    counts.set(norm, (counts.get(norm) ?? 0) + 1);
+    if (counts.add(norm) === 1) tokens.push(norm);
     n++;
   }
   let shared = 0;
@@ -135,10 +138,10 @@ export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: Source
   // A random order of these n tokens puts a given two next to each other, at a given place, with
   // probability c(a) c(b) / n²: summed over the source's pairs, the share of places keeping one.
   let chance = 0;
-  for (const [a, ca] of counts) {
+  for (const a of tokens) {
+    const ca = counts.get(a);
     source.forEachFollower(a, (b) => {
-      const cb = counts.get(b);
-      if (cb !== undefined) chance += ca * cb;
+      if (counts.has(b)) chance += ca * counts.get(b);
     });
   }
   return { shared, kept, chance: (chance / (n * n)) * shared };

@@ -255,6 +255,12 @@ export class TokenStore {
     for (let i = start; i < end; i++) {
       const t = infos[tokens[i] as number] as TokenInfo;
       const f = flags[i] as number;
+      // Every join below opens with a month, a currency, a number or a time: most tokens are none.
+      if (t.words === null && t.num === null && t.kind !== "number" && t.kind !== "time") {
+        tokens[w] = tokens[i] as number;
+        flags[w++] = f;
+        continue;
+      }
       const next = i + 1 < end ? (infos[tokens[i + 1] as number] as TokenInfo) : null;
       let joined = -1;
       let span = 1;

@@ -3,6 +3,19 @@ import { asciiLower, utf8Length } from "./chars";
 import type { TokenKind } from "./tokens";
 import { ATTACHED_ONLY_UNITS, ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, MAGNITUDES, MONTHS, UNITS } from "./words";
 
+/** Every word the words block of TokenInfo's constructor reads something from: most words are none. */
+const NAMING_WORDS: ReadonlySet<string> = new Set([
+  ...MONTHS.keys(),
+  ...UNITS.keys(),
+  ...MAGNITUDES.keys(),
+  "am",
+  "pm",
+  "a.m",
+  "p.m",
+]);
+/** Every word a source's token is flagged for whatever its length: the log levels, error levels and openers. */
+const LEAD_WORDS: ReadonlySet<string> = new Set([...LOG_LEVELS, ...ERROR_LEVELS, ...ERROR_OPENERS]);
+
 export const KEYWORD = 1;
 export const STOP = 2;
 
@@ -79,7 +92,11 @@ export class TokenInfo {
     // Words only: a month, a unit, am/pm, a level, an error opener hold no digit and no dot but
     // "a.m", and open with a letter or a unit's sign.
     const c0 = lower.charCodeAt(0);
-    if (lower.length <= 16 && ((c0 >= 97 && c0 <= 122) || c0 === 37 || c0 === 36 || c0 === 0x20ac || c0 === 0xa3)) {
+    if (
+      lower.length <= 16 &&
+      ((c0 >= 97 && c0 <= 122) || c0 === 37 || c0 === 36 || c0 === 0x20ac || c0 === 0xa3) &&
+      NAMING_WORDS.has(lower)
+    ) {
       const month = MONTHS.get(lower) ?? 0;
       const named = UNITS.get(lower);
       const unit = named && !ATTACHED_ONLY_UNITS.has(lower) ? named : "";
@@ -89,7 +106,7 @@ export class TokenInfo {
       if (month > 0 || unit !== "" || magnitude > 0 || currency !== "")
         this.words = new WordFacts(month, unit, magnitude, currency);
     }
-    if (full) {
+    if (full && (isTime || key !== "" || lower.length > 5 || LEAD_WORDS.has(lower))) {
       let level = lower;
       if (key) {
         const k = asciiLower(key);

@@ -248,14 +248,22 @@ function wordToken(text: string, initial: boolean): Token {
   // "export to Parquet", "CSV time zones" by "CSV-Zeitzonen"'s CSV.
   const parts = lower.indexOf("-") > 0 ? hyphenParts(lower) : null;
   const index = wordIndex(lower);
+  // Without a leading hyphen, the index's own strings are the keys a whole word needs.
+  const own = lower.charCodeAt(0) !== 45;
   if (parts) for (const part of parts) index.push(...wordIndex(part));
   // A capital word is a name unless it merely opens a sentence; acronyms and inner capitals
   // (CSV, PostgreSQL) are names wherever they stand.
   if (capital && (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2) || (shape & UPPER_INSIDE) !== 0)) {
-    return token(text, "name", partsNeed(parts, "c") ?? [`c:${lower}`], index, lower);
+    return token(text, "name", partsNeed(parts, "c") ?? [own ? (index[1] as string) : `c:${lower}`], index, lower);
   }
   if (lower.length < 3) return token(text, "stop", [], [], lower);
-  return token(text, "keyword", partsNeed(parts, "w") ?? [`w:${stem(lower)}`], index, lower);
+  return token(
+    text,
+    "keyword",
+    partsNeed(parts, "w") ?? [own ? (index[0] as string) : `w:${stem(lower)}`],
+    index,
+    lower,
+  );
 }
 
 function hyphenParts(lower: string): string[] | null {
@@ -321,6 +329,11 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   // A percent sign written apart from its number ("38 %") is read as the number's unit.
   if (text === "%") return [token(text, "stop", [], [], "%")];
   const lower = asciiLower(text);
+  // A word of ASCII letters alone, most of any text, meets none of the tests before the word's.
+  if (asciiLettersOnly(text)) {
+    const spelled = numberWord(lower);
+    return [spelled === null ? wordToken(text, initial) : spelledNumber(text, spelled)];
+  }
   const eq = allowPairs ? text.indexOf("=") : -1;
   if (eq > 0 && eq < text.length - 1 && isLetter(text.charCodeAt(0))) {
     const key = text.slice(0, eq);
@@ -451,6 +464,14 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   }
   if (plain && !letters && !digit) return [];
   return compound(text, initial);
+}
+
+function asciiLettersOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
+  }
+  return text.length > 0;
 }
 
 /** The value of a number written as a word ("fifteen", "twenty-one", "zwölf"), or null. */
