@@ -15,13 +15,7 @@ import type { PassWire } from "@/lib/chains/types";
 import { judgeReceipt } from "@/lib/guard/judge";
 import type { PolicyInForce } from "@/lib/guard/policy";
 import type { MeasuredContent } from "@/lib/content-checks/check-content";
-import {
-  forEachLimited,
-  type MeasureTask,
-  type MeasureTaskResult,
-  measureConcurrency,
-  measureForIngest,
-} from "@/lib/measure/pool";
+import { type MeasureTask, type MeasureTaskResult, measureAllForIngest } from "@/lib/measure/pool";
 import type { PassReceipt } from "@/lib/schemas/passes";
 
 /** A pass as it is inserted: the wire row less what the database sets, plus the idempotency digest. */
@@ -180,9 +174,6 @@ async function measureEach(
   jobs: readonly MeasureJob[],
   markerTexts: ReadonlyMap<string, string | null>,
 ): Promise<Map<number, MeasureTaskResult | "failed">> {
-  const results = new Map<number, MeasureTaskResult | "failed">();
-  await forEachLimited(jobs, measureConcurrency(), async ({ i, task }) => {
-    results.set(i, await measureForIngest({ ...task, originals: markerTexts }));
-  });
-  return results;
+  const results = await measureAllForIngest(jobs.map(({ task }) => ({ ...task, originals: markerTexts })));
+  return new Map(jobs.map(({ i }, k) => [i, results[k] as MeasureTaskResult | "failed"]));
 }

@@ -1,17 +1,16 @@
 // Measurement off the request thread: a pool of worker threads (Piscina), one per core by
-// default, each task with a time budget and each worker with a heap of its own. A content
+// default, each measurement with a time budget and each worker with a heap of its own. A content
 // that takes too long, or too much memory, ends its worker (the pool starts another) and
 // fails alone: its caller gets a MeasureFailure, the server and every other request go on.
 // docs/measurement.md, "Off the request thread", says what an operator sees.
 import "server-only";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { processSingleton } from "../process-singleton";
-import type { MeasureTask, MeasureTaskResult } from "./worker";
+import { type MeasureRun, type MeasureTask, type MeasureTaskResult, progressOf } from "./worker";
 
 export type { MeasureTask, MeasureTaskResult } from "./worker";
 
@@ -55,7 +54,7 @@ function threads(): number {
 const pool = () =>
   processSingleton("measure-pool", () => {
     const maxThreads = threads();
-    return new Piscina<MeasureTask, MeasureTaskResult>({
+    return new Piscina<MeasureRun, MeasureTaskResult[]>({
       // The start script and the tests run from the repository's root; the file is not bundled.
       filename: path.join(process.cwd(), "lib/measure/worker-entry.mjs"),
       minThreads: 0,
@@ -67,30 +66,80 @@ const pool = () =>
     });
   });
 
+/** Measurements one run of the pool carries at most (lib/measure/worker.ts), and bytes of content and sources. */
+const RUN_TASKS = 64;
+const RUN_BYTES = MIB;
+/** Runs per thread a batch is cut into at least, so the threads share the work evenly. */
+const RUNS_PER_THREAD = 4;
+
+const bytesOf = (task: MeasureTask) => task.content.length + (task.source?.length ?? 0);
+
+/**
+ * Measures the tasks as one run of a worker thread: each answer, or the MeasureFailure of a
+ * measurement that could not finish. Each measurement has its own budget, from the moment the
+ * thread starts it (a wait in the queue, or for the measurements before it, does not count);
+ * one that runs past it, or past the thread's memory, ends the thread and fails alone: the
+ * measurements before it and after it are run again, on another thread. Throws the busy
+ * MeasureFailure when the queue is full, and any other error as it came.
+ */
+async function measureRun(tasks: readonly MeasureTask[]): Promise<(MeasureTaskResult | MeasureFailure)[]> {
+  const budgets = tasks.map((task) => measureBudgetMs(bytesOf(task)));
+  const sources: string[] = [];
+  const sourceIndex = new Map<string, number>();
+  const run: MeasureRun = {
+    sources,
+    tasks: tasks.map(({ source, ...task }) => {
+      let index: number | null = null;
+      if (source != null) {
+        index = sourceIndex.get(source) ?? sources.push(source) - 1;
+        sourceIndex.set(source, index);
+      }
+      return { keepHeapBytes: KEEP_HEAP_MB * MIB, ...task, source: index };
+    }),
+    progress: new SharedArrayBuffer(16),
+  };
+  const { started, startedAt } = progressOf(run.progress);
+  const abort = new AbortController();
+  let over = -1;
+  let timer: NodeJS.Timeout | undefined;
+  // Wakes once per budget at most, not per measurement: the worker tells none of its progress.
+  const watch = (ms: number) => {
+    timer = setTimeout(() => {
+      const count = Atomics.load(started, 0);
+      if (count === 0) return watch(budgets[0] as number);
+      const left = (budgets[count - 1] as number) - (Date.now() - Number(Atomics.load(startedAt, 0)));
+      if (left > 0) return watch(left);
+      over = count - 1;
+      abort.abort();
+    }, ms);
+  };
+  watch(budgets[0] as number);
+  try {
+    return await pool().run(run, { signal: abort.signal });
+  } catch (error) {
+    const failed = over >= 0 ? over : Atomics.load(started, 0) - 1;
+    const failure = failureOf(error, budgets[Math.max(0, failed)] as number);
+    if (!(failure instanceof MeasureFailure) || failure.reason === "busy") throw failure;
+    if (tasks.length === 1) return [failure];
+    // A thread that failed before its first measurement says nothing of which failed: halve.
+    const cut = failed < 0 ? tasks.length >> 1 : failed;
+    const before = cut > 0 ? await measureRun(tasks.slice(0, cut)) : [];
+    if (failed < 0) return [...before, ...(await measureRun(tasks.slice(cut)))];
+    const after = failed + 1 < tasks.length ? await measureRun(tasks.slice(failed + 1)) : [];
+    return [...before, failure, ...after];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Measures in a worker thread; throws MeasureFailure when the measurement cannot finish. The
  * budget runs from the moment a thread takes the task: a wait in the queue does not count.
  */
-export async function measureOffThread(task: Omit<MeasureTask, "started">): Promise<MeasureTaskResult> {
-  const bytes = task.content.length + (task.source?.length ?? 0);
-  const budget = measureBudgetMs(bytes);
-  const { port1: started, port2: tellStarted } = new MessageChannel();
-  const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  started.once("message", () => {
-    timer = setTimeout(() => abort.abort(), budget);
-  });
-  try {
-    return await pool().run(
-      { keepHeapBytes: KEEP_HEAP_MB * MIB, ...task, started: tellStarted },
-      { signal: abort.signal, transferList: [tellStarted] },
-    );
-  } catch (error) {
-    throw failureOf(error, budget);
-  } finally {
-    clearTimeout(timer);
-    started.close();
-  }
+export async function measureOffThread(task: MeasureTask): Promise<MeasureTaskResult> {
+  const [outcome] = await measureRun([task]);
+  if (outcome instanceof MeasureFailure || outcome === undefined) throw outcome;
+  return outcome;
 }
 
 function failureOf(error: unknown, budget: number): unknown {
@@ -130,6 +179,40 @@ export async function measureForIngest(task: MeasureTask): Promise<MeasureTaskRe
     if (error.reason === "busy") throw measurementBusy();
     return "failed";
   }
+}
+
+/**
+ * For the ingest, a batch's measurements: each as measureForIngest answers it, in the tasks'
+ * order. They go to the threads in runs of neighbouring tasks (a chain's passes share a run,
+ * and its source crosses once), a few runs per thread, one run per thread at a time.
+ */
+export async function measureAllForIngest(tasks: readonly MeasureTask[]): Promise<(MeasureTaskResult | "failed")[]> {
+  const perRun = Math.min(RUN_TASKS, Math.ceil(tasks.length / (threads() * RUNS_PER_THREAD)));
+  const runs: { from: number; tasks: MeasureTask[] }[] = [];
+  let bytes = 0;
+  for (const [i, task] of tasks.entries()) {
+    const last = runs.at(-1);
+    if (!last || last.tasks.length >= perRun || bytes + bytesOf(task) > RUN_BYTES) {
+      runs.push({ from: i, tasks: [task] });
+      bytes = bytesOf(task);
+    } else {
+      last.tasks.push(task);
+      bytes += bytesOf(task);
+    }
+  }
+  const results: (MeasureTaskResult | "failed")[] = new Array(tasks.length);
+  await forEachLimited(runs, threads(), async (run) => {
+    let outcomes: (MeasureTaskResult | MeasureFailure)[];
+    try {
+      outcomes = await measureRun(run.tasks);
+    } catch (error) {
+      if (error instanceof MeasureFailure && error.reason === "busy") throw measurementBusy();
+      throw error;
+    }
+    for (const [k, outcome] of outcomes.entries())
+      results[run.from + k] = outcome instanceof MeasureFailure ? "failed" : outcome;
+  });
+  return results;
 }
 
 /** Runs `work` on every item, at most `limit` at a time; rejects with the first failure. */

@@ -1,9 +1,10 @@
-// One measurement as a task of the measurement pool (lib/measure/pool.ts), run in a worker
-// thread. The originals a content's markers name cross the thread as a map, not a function:
-// a key the map does not answer is reported back, and the caller looks it up and asks again
-// (the ingest reads the store only for markers a content names).
+// Measurements as tasks of the measurement pool (lib/measure/pool.ts), run in a worker thread.
+// One task carries a run of measurements, so a batch of receipts crosses the thread a few times,
+// not once per receipt: each crossing waits for both threads to be scheduled, which on a busy
+// machine costs more than the measurement. The originals a content's markers name cross the
+// thread as a map, not a function: a key the map does not answer is reported back, and the
+// caller looks it up and asks again (the ingest reads the store only for markers a content names).
 import { getHeapStatistics } from "node:v8";
-import type { MessagePort } from "node:worker_threads";
 import { clearMeasureCache, type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
 import { type FactStates, listSourceFacts, measureWithFacts, type SourceFacts } from "./fact-ledger";
 
@@ -16,8 +17,6 @@ export interface MeasureTask {
   originals?: ReadonlyMap<string, string | null>;
   /** An original a marker names by any prefix of its hash (the originals page's diff). */
   prefixOf?: { hash: string; text: string };
-  /** Told when the task starts (its budget counts from there, not from its wait in the queue). */
-  started?: MessagePort;
   /**
    * The thread's heap a measurement may leave in use: past it, the lexicon and source analyses
    * kept for the next measurements are dropped (what is kept is bounded in bytes, not only in
@@ -38,9 +37,38 @@ export interface MeasureTaskResult {
   facts?: FactStates & { list?: SourceFacts };
 }
 
-export default function measureTask(task: MeasureTask): MeasureTaskResult {
-  task.started?.postMessage("started");
-  task.started?.close();
+/** Where a run has got to, in memory both threads see: the caller's budget reads it. */
+export interface MeasureProgress {
+  /** How many of the run's measurements have started: the one under way is the last. */
+  started: Int32Array;
+  /** When the last started, in ms since the epoch. */
+  startedAt: BigInt64Array;
+}
+
+/** Views of a run's progress: `buffer` is made by the caller (16 bytes, zeroed) and shared with the worker. */
+export function progressOf(buffer: SharedArrayBuffer): MeasureProgress {
+  return { startedAt: new BigInt64Array(buffer, 0, 1), started: new Int32Array(buffer, 8, 1) };
+}
+
+/** A run of measurements; each task's `source` is an index into `sources`, so a chain's source crosses once. */
+export interface MeasureRun {
+  sources: string[];
+  tasks: (Omit<MeasureTask, "source"> & { source: number | null })[];
+  /** Told which task is under way (see progressOf). */
+  progress: SharedArrayBuffer;
+}
+
+export default function measureRun(run: MeasureRun): MeasureTaskResult[] {
+  const { started, startedAt } = progressOf(run.progress);
+  return run.tasks.map((task, i) => {
+    // The time first: a reader that sees this count reads this start or a later one.
+    Atomics.store(startedAt, 0, BigInt(Date.now()));
+    Atomics.store(started, 0, i + 1);
+    return measureTask({ ...task, source: task.source === null ? null : run.sources[task.source] });
+  });
+}
+
+function measureTask(task: MeasureTask): MeasureTaskResult {
   const unknown = new Set<string>();
   const { originals, prefixOf } = task;
   const options = {
