@@ -129,11 +129,18 @@ export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: Source
   }
   let shared = 0;
   let kept = 0;
-  forEachNeighbours(lexicon, content, (a, b) => {
-    if (!counts.has(a) || !counts.has(b)) return;
-    shared++;
-    if (source.has(a, b)) kept++;
-  });
+  // forEachNeighbours, written out: this loop runs over every content's tokens.
+  for (let l = content.firstLine; l < content.endLine; l++) {
+    const end = (store.lineStart[l + 1] as number) - 1;
+    for (let k = store.lineStart[l] as number; k < end; k++) {
+      if (((store.flags[k] as number) & (ENDS | INNER)) !== 0) continue;
+      const a = (infos[store.tokens[k] as number] as TokenInfo).norm;
+      const b = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
+      if (a < 0 || b < 0 || !counts.has(a) || !counts.has(b)) continue;
+      shared++;
+      if (source.has(a, b)) kept++;
+    }
+  }
   if (shared < ORDER_MIN_PAIRS) return { shared, kept, chance: 0 };
   // A random order of these n tokens puts a given two next to each other, at a given place, with
   // probability c(a) c(b) / n²: summed over the source's pairs, the share of places keeping one.

@@ -35,7 +35,8 @@ export const WORD_LIKE = 512;
 /** Letters only, in any script, whatever its kind ("zero" is a number). */
 export const LETTERS_ONLY = 16384;
 /** A function word of language i of LANGUAGE_WORDS is bit LANGUAGE_BIT << i (since floorline-facts/4). */
-export const LANGUAGE_BIT = 1024;
+const LANGUAGE_SHIFT = 10;
+export const LANGUAGE_BIT = 1 << LANGUAGE_SHIFT;
 const LANGUAGE_BITS = LANGUAGE_BIT * 15;
 
 /**
@@ -207,7 +208,7 @@ export class TokenInfo {
   }
   /** The languages (bit i for language i of LANGUAGE_WORDS) of which it is a function word, else 0. */
   get languages(): number {
-    return (this.flags & LANGUAGE_BITS) / LANGUAGE_BIT;
+    return (this.flags & LANGUAGE_BITS) >> LANGUAGE_SHIFT;
   }
 }
 
