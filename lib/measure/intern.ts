@@ -4,7 +4,7 @@
 // answers never depend on a collision. This is what lets the measurement work on ids and typed
 // arrays instead of building a string or an object per token.
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 16777619;
 
 /** A final mix so the table's low bits depend on every character. */
@@ -77,7 +77,15 @@ export class Interner {
       if (lower && c >= 65 && c <= 90) c += 32;
       h = Math.imul(h ^ c, FNV_PRIME);
     }
-    h = mix(h);
+    return this.hashedRange(s, from, to, lower, h);
+  }
+
+  /**
+   * As `range`, with `h` the FNV-1a state over the range's characters as `range` computes it
+   * (before the final mix): for a caller that read the characters already (the scanner).
+   */
+  hashedRange(s: string, from: number, to: number, lower: boolean, unmixed: number): number {
+    const h = mix(unmixed);
     const length = to - from;
     let slot = h & this.mask;
     for (;;) {

@@ -289,10 +289,12 @@ export class Lexicon {
   /**
    * The classified tokens of raw token `s[from, to)`, read at the start of a sentence or not:
    * the offset of their group in `members` (read `members` after the call: it may grow).
+   * `hash`, when given, is the characters' FNV-1a state (see Interner.hashedRange).
    */
-  group(s: string, from: number, to: number, initial: boolean): number {
+  group(s: string, from: number, to: number, initial: boolean, hash?: number): number {
     const before = this.raws.size;
-    const raw = this.raws.range(s, from, to, false);
+    const raw =
+      hash === undefined ? this.raws.range(s, from, to, false) : this.raws.hashedRange(s, from, to, false, hash);
     if (raw === before) {
       if (raw >= this.upper.length) {
         this.upper = growUint8(this.upper, raw + 1);

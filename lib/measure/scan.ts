@@ -3,7 +3,7 @@
 // and a text's tokens are one array of token ids with a byte of flags each. The rules are those
 // of docs/measurement.md, "Tokens"; `classify` (tokens.ts) still decides what a token is.
 import { isWideSeparator } from "./chars";
-import { growInt32, growUint8 } from "./intern";
+import { FNV_OFFSET, FNV_PRIME, growInt32, growUint8 } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import type { TokenKind } from "./tokens";
 
@@ -199,13 +199,23 @@ export class TokenStore {
       // A token is of one script: CJK text has no spaces, so its runs end where Latin letters,
       // digits or punctuation begin ("最大8 GB" is 最大, 8 and GB).
       const cjk = isCjk(s.charCodeAt(start));
+      // The raw token's hash as the lexicon's interner computes it, read on the way: up to the
+      // last character the trimming below keeps (`hashEnd`), if nothing is trimmed at its start.
+      let h = FNV_OFFSET;
+      let hash = h;
+      let hashEnd = start;
       while (i < to) {
         const c = s.charCodeAt(i);
         if (c < 128) {
           if (cjk || ((ASCII[c] as number) & BREAK) !== 0) break;
           if ((c === 44 || c === 39) && breaksAt(s, i, from, to)) break;
         } else if (isWideSeparator(c) || isCjkPunctuation(c) || isCjk(c) !== cjk) break;
+        h = Math.imul(h ^ c, FNV_PRIME);
         i++;
+        if (c >= 128 || ((ASCII[c] as number) & TRAIL) === 0) {
+          hash = h;
+          hashEnd = i;
+        }
       }
       let a = start;
       let b = i;
@@ -226,7 +236,7 @@ export class TokenStore {
       }
       const open = b === i && (i >= to || after <= 32);
       if (b > a) {
-        const g = lexicon.group(s, a, b, initial);
+        const g = lexicon.group(s, a, b, initial, a === start && b === hashEnd ? hash : undefined);
         const members = lexicon.members;
         const size = members[g] as number;
         for (let k = 1; k <= size; k++) this.push(members[g + k] as number, k < size ? INNER : 0);
