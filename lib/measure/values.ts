@@ -137,6 +137,10 @@ export function readIsoDate(s: string): [string, number] | null {
 /** DD.MM.YYYY, or MM/DD/YYYY (DD/MM/YYYY when the first part cannot be a month): the whole token. */
 export function readDottedOrSlashedDate(s: string): string | null {
   const sep = s.indexOf(".") > 0 ? 46 : 47;
+  // Three parts are two separators: most digit-led tokens (times, versions) are out before the split.
+  let seps = 0;
+  for (let i = 0; i < s.length && seps <= 2; i++) if (s.charCodeAt(i) === sep) seps++;
+  if (seps !== 2) return null;
   const parts = s.split(String.fromCharCode(sep));
   if (parts.length !== 3) return null;
   const [a, b, c] = parts.map((p) =>
