@@ -51,11 +51,15 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
   );
   const ledgers = new Map(held.map((l) => [l.chain_id, { digest: l.digest, lastPass: l.last_pass }]));
+  const made = await makeLedgers(tx, sorted, ledgers);
   // Per chain, the passes to fold, in pass order, since its ledger was last made.
   const runs = new Map<string, LedgerPass[]>();
   for (const pass of sorted) {
     let ledger = ledgers.get(pass.chainId);
-    if (ledger && ledger.digest !== pass.facts.digest) {
+    if (made.has(pass)) {
+      // makeLedgers did for it what the lines below would have.
+      if (!ledger || ledger.digest !== pass.facts.digest) continue;
+    } else if (ledger && ledger.digest !== pass.facts.digest) {
       // Its facts go with it (on delete cascade), and what this batch would have folded in.
       await tx.execute(sql`delete from chain_fact_ledgers where chain_id = ${pass.chainId}`);
       ledgers.delete(pass.chainId);
@@ -76,6 +80,58 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     ledger.lastPass = pass.passNumber;
   }
   await foldRuns(tx, [...runs.values()]);
+}
+
+/**
+ * The ledgers each chain's first pass makes, made together: for a chain whose ledger is missing
+ * or of another list (dropped first), from the list its first pass brought. Three statements for
+ * the batch instead of three per chain, with the same rows and the same answer as createLedger's
+ * (the ledger as stored, `ledgers` updated). Answers the passes whose ledger it made; the rest
+ * (a first pass without its list) go through foldFactLedgers' own steps.
+ */
+async function makeLedgers(
+  tx: Executor,
+  sorted: readonly LedgerPass[],
+  ledgers: Map<string, { digest: string; lastPass: number | null }>,
+): Promise<Set<LedgerPass>> {
+  const firsts: LedgerPass[] = [];
+  for (const [i, pass] of sorted.entries()) {
+    if (i > 0 && (sorted[i - 1] as LedgerPass).chainId === pass.chainId) continue;
+    const list = pass.facts.list;
+    if (ledgers.get(pass.chainId)?.digest === pass.facts.digest || !list || list.digest !== pass.facts.digest) continue;
+    firsts.push(pass);
+  }
+  if (firsts.length === 0) return new Set();
+  const stale = firsts.filter((p) => ledgers.has(p.chainId)).map((p) => p.chainId);
+  // Their facts go with them (on delete cascade).
+  if (stale.length > 0) await tx.execute(sql`delete from chain_fact_ledgers where chain_id in ${stale}`);
+  const lists = firsts.map((p) => ({ chainId: p.chainId, list: p.facts.list as SourceFacts }));
+  await tx.execute(sql`
+    insert into chain_fact_ledgers (chain_id, digest, in_source)
+    select * from unnest(${textArray(lists, (l) => l.chainId)}::text[], ${textArray(lists, (l) => l.list.digest)}::text[],
+      ${numberArray(lists, (l) => l.list.inSource)}::int[])
+    on conflict (chain_id) do nothing`);
+  const facts = lists.flatMap(({ chainId, list }) => list.facts.map((f, rank) => ({ ...f, chainId, rank })));
+  await tx.execute(sql`
+    insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience)
+    select * from unnest(
+      ${textArray(facts, (f) => f.chainId)}::text[], ${numberArray(facts, (f) => f.rank)}::int[],
+      ${textArray(facts, (f) => f.key)}::text[], ${textArray(facts, (f) => f.fact)}::text[],
+      ${textArray(facts, (f) => f.kind)}::text[], ${numberArray(facts, (f) => f.salience)}::float8[]
+    )
+    on conflict (chain_id, rank) do nothing`);
+  const chains = lists.map((l) => l.chainId);
+  const stored = await queryRows(
+    tx,
+    sql`select chain_id, digest, last_pass from chain_fact_ledgers
+        where chain_id in ${chains} order by chain_id for update`,
+    { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
+  );
+  const found = new Set(stored.map((l) => l.chain_id));
+  const missing = chains.find((c) => !found.has(c));
+  if (missing !== undefined) throw new Error(`the facts ledger of ${JSON.stringify(missing)} was not stored`);
+  for (const l of stored) ledgers.set(l.chain_id, { digest: l.digest, lastPass: l.last_pass });
+  return new Set(firsts);
 }
 
 /**
