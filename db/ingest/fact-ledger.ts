@@ -204,12 +204,14 @@ function outcomeOf(run: readonly LedgerPass[], rank: number, lostBefore: boolean
 }
 
 /**
- * Folds each chain's run of passes into its ledger in three statements for the whole batch.
+ * Folds each chain's run of passes into its ledger in four statements for the whole batch.
  * A fact some pass of its run does not state is written once, with what the run does to it
- * (outcomeOf, both ways: whether it was lost before the run is read in the statement); a fact
- * every pass of the run states is restored at the run's first pass if it was lost or
- * recoverable, and left alone otherwise. Rows that do not change are not written. The same
- * rows as folding the passes one by one.
+ * (outcomeOf, both ways: whether it was lost before the run is read in the statement), and one
+ * no pass states nor finds recoverable is made lost unless it is already; a fact every pass
+ * of the run states is restored at the run's first pass if it was lost or recoverable, and left
+ * alone otherwise. Rows that do not change are not written, and the two last kinds, most of a
+ * chain's facts, are sought by rank among the facts of the chain's other fates (the fate index),
+ * not one by one. The same rows as folding the passes one by one.
  */
 async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]): Promise<void> {
   if (runs.length === 0) return;
@@ -220,6 +222,10 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
     ifLost: FactOutcome;
     ifKept: FactOutcome;
   }[] = [];
+  // Facts no pass of the run states nor finds recoverable: outcomeOf makes them lost either way.
+  const lostThroughout: { chainId: string; rank: number }[] = [];
+  // Facts every pass of the run states.
+  const statedThroughout: { chainId: string; rank: number }[] = [];
   for (const run of runs) {
     const first = run[0] as LedgerPass;
     const facts = first.facts.states.length;
@@ -231,7 +237,14 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
           break;
         }
       }
-      if (firstLost < 0) continue;
+      if (firstLost < 0) {
+        statedThroughout.push({ chainId: first.chainId, rank });
+        continue;
+      }
+      if (run.every((pass) => pass.facts.states[rank] === LOST)) {
+        lostThroughout.push({ chainId: first.chainId, rank });
+        continue;
+      }
       unstated.push({
         chainId: first.chainId,
         rank,
@@ -282,25 +295,51 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
     last: (run[run.length - 1] as LedgerPass).passNumber,
     count: run.length,
   }));
+  // A fact lost throughout its run: lost, first lost at the run's first pass unless before, no
+  // original to recover it from. Only a fact not lost already changes (a lost fact always has
+  // its first loss and no original: only this fold writes them), so the statement reads those
+  // through the fate index, not every fact the run loses; most are lost long since.
+  if (lostThroughout.length > 0) {
+    const lost = withRanks(chains, lostThroughout);
+    await tx.execute(sql`
+      update chain_facts f set fate = 'lost', first_lost_pass = coalesce(f.first_lost_pass, c.first_pass),
+        recoverable_from = null
+      from unnest(${textArray(lost, (c) => c.chainId)}::text[], ${numberArray(lost, (c) => c.first)}::bigint[],
+        ${textArray(lost, (c) => c.ranks)}::text[]) as c(chain_id, first_pass, ranks)
+      where f.chain_id = c.chain_id and f.fate in ('retained', 'restored', 'recoverable')
+        and f.rank = any(c.ranks::int[])`);
+  }
   // A fact every pass of its chain's run states: restored at the run's first pass if it was
-  // lost or recoverable (its rank is among none of the rows written above).
-  await tx.execute(sql`
-    with c as (
-      select * from unnest(${textArray(chains, (c) => c.chainId)}::text[], ${numberArray(chains, (c) => c.first)}::bigint[])
-        as c(chain_id, first_pass)
-    ),
-    s as (
-      select * from unnest(${textArray(unstated, (u) => u.chainId)}::text[], ${numberArray(unstated, (u) => u.rank)}::int[])
-        as s(chain_id, rank)
-    )
-    update chain_facts f set fate = 'restored', restored_at_pass = c.first_pass, recoverable_from = null
-    from c
-    where f.chain_id = c.chain_id and f.fate in ('lost', 'recoverable')
-      and not exists (select 1 from s where s.chain_id = f.chain_id and s.rank = f.rank)`);
+  // lost or recoverable.
+  if (statedThroughout.length > 0) {
+    const stated = withRanks(chains, statedThroughout);
+    await tx.execute(sql`
+      update chain_facts f set fate = 'restored', restored_at_pass = c.first_pass, recoverable_from = null
+      from unnest(${textArray(stated, (c) => c.chainId)}::text[], ${numberArray(stated, (c) => c.first)}::bigint[],
+        ${textArray(stated, (c) => c.ranks)}::text[]) as c(chain_id, first_pass, ranks)
+      where f.chain_id = c.chain_id and f.fate in ('lost', 'recoverable') and f.rank = any(c.ranks::int[])`);
+  }
   await tx.execute(sql`
     update chain_fact_ledgers l set last_pass = c.last_pass, passes_folded = l.passes_folded + c.count,
       updated_at = now()
     from unnest(${textArray(chains, (c) => c.chainId)}::text[], ${numberArray(chains, (c) => c.last)}::bigint[],
       ${numberArray(chains, (c) => c.count)}::int[]) as c(chain_id, last_pass, count)
     where l.chain_id = c.chain_id`);
+}
+
+/** The chains that have facts among `facts`, each with their ranks as an int[] literal. */
+function withRanks<C extends { chainId: string }>(
+  chains: readonly C[],
+  facts: readonly { chainId: string; rank: number }[],
+): (C & { ranks: string })[] {
+  const ranksOf = new Map<string, number[]>();
+  for (const { chainId, rank } of facts) {
+    const ranks = ranksOf.get(chainId);
+    if (ranks) ranks.push(rank);
+    else ranksOf.set(chainId, [rank]);
+  }
+  return chains.flatMap((c) => {
+    const ranks = ranksOf.get(c.chainId);
+    return ranks ? [{ ...c, ranks: `{${ranks.join(",")}}` }] : [];
+  });
 }
