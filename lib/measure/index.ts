@@ -8,8 +8,8 @@
 import { jsonEfficiency, textEfficiency } from "./efficiency";
 import { display } from "./display";
 import { orderEvidence, orderFactor } from "./order";
-import { type FactIndex, type FactTable, SALIENT_NEED, SALIENT_SHARE, SHOW_LEAF, SHOW_LINE, SHOW_TOKEN } from "./facts";
-import { Lexicon, type TokenInfo } from "./lexicon";
+import { type FactIndex, SALIENT_NEED, SALIENT_SHARE, SHOW_LINE } from "./facts";
+import { Lexicon } from "./lexicon";
 import { findMarkers } from "./markers";
 import {
   contentStore,
