@@ -92,7 +92,8 @@ const SCENARIOS: Scenario[] = [
 const WARMUP: Scenario = { name: "warm-up", prefix: "warm", chains: 1_000, passesPerBatch: 5, batches: 2 };
 /** The content case: 1,000-receipt batches (200 chains, +5 passes each), with and without content. */
 const CONTENT_CASE = { chains: 200, passesPerBatch: 5, batches: 6 };
-const CONTENT_TARGET = 0.5;
+/** The content case's target: issue 40's, measured receipts against the same without content. */
+const CONTENT_TARGET = 0.3;
 const CANARY_TARGET = 0.9;
 
 /** Seconds per batch, in order. */
