@@ -10,6 +10,8 @@ import type { Executor } from "../types";
 import { booleanArray, numberArray, textArray } from "./pg-arrays";
 import { type FactStates, LOST, RECOVERABLE, RETAINED, type SourceFacts } from "@/lib/measure/fact-ledger";
 
+type SourceFact = SourceFacts["facts"][number];
+
 /** One measured pass's states, and the list when its chain had no ledger yet. */
 export interface LedgerPass {
   chainId: string;
@@ -51,7 +53,7 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
   );
   const ledgers = new Map(held.map((l) => [l.chain_id, { digest: l.digest, lastPass: l.last_pass }]));
-  const made = await makeLedgers(tx, sorted, ledgers);
+  const { made, fresh } = await makeLedgers(tx, sorted, ledgers);
   // Per chain, the passes to fold, in pass order, since its ledger was last made.
   const runs = new Map<string, LedgerPass[]>();
   for (const pass of sorted) {
@@ -79,21 +81,27 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
     else runs.set(pass.chainId, [pass]);
     ledger.lastPass = pass.passNumber;
   }
-  await foldRuns(tx, [...runs.values()]);
+  // A ledger made here whose run starts at the pass that made it (it was not dropped since):
+  // its facts are written once, folded, rather than written and then folded.
+  const freshLists = new Map<string, SourceFacts>();
+  for (const [pass, list] of fresh) if (runs.get(pass.chainId)?.[0] === pass) freshLists.set(pass.chainId, list);
+  await foldRuns(tx, [...runs.values()], freshLists);
 }
 
 /**
  * The ledgers each chain's first pass makes, made together: for a chain whose ledger is missing
  * or of another list (dropped first), from the list its first pass brought. Three statements for
  * the batch instead of three per chain, with the same rows and the same answer as createLedger's
- * (the ledger as stored, `ledgers` updated). Answers the passes whose ledger it made; the rest
- * (a first pass without its list) go through foldFactLedgers' own steps.
+ * (the ledger as stored, `ledgers` updated). Answers the passes whose ledger it made (the rest,
+ * a first pass without its list, go through foldFactLedgers' own steps), and among them those
+ * whose ledger row this batch inserted: their fact rows are left to foldRuns, which writes them
+ * folded. A ledger another batch made meanwhile keeps its rows.
  */
 async function makeLedgers(
   tx: Executor,
   sorted: readonly LedgerPass[],
   ledgers: Map<string, { digest: string; lastPass: number | null }>,
-): Promise<Set<LedgerPass>> {
+): Promise<{ made: Set<LedgerPass>; fresh: Map<LedgerPass, SourceFacts> }> {
   const firsts: LedgerPass[] = [];
   for (const [i, pass] of sorted.entries()) {
     if (i > 0 && (sorted[i - 1] as LedgerPass).chainId === pass.chainId) continue;
@@ -101,18 +109,27 @@ async function makeLedgers(
     if (ledgers.get(pass.chainId)?.digest === pass.facts.digest || !list || list.digest !== pass.facts.digest) continue;
     firsts.push(pass);
   }
-  if (firsts.length === 0) return new Set();
+  if (firsts.length === 0) return { made: new Set(), fresh: new Map() };
   const stale = firsts.filter((p) => ledgers.has(p.chainId)).map((p) => p.chainId);
   // Their facts go with them (on delete cascade).
   if (stale.length > 0) await tx.execute(sql`delete from chain_fact_ledgers where chain_id in ${stale}`);
   const lists = firsts.map((p) => ({ chainId: p.chainId, list: p.facts.list as SourceFacts }));
-  await tx.execute(sql`
+  const inserted = await queryRows(
+    tx,
+    sql`
     insert into chain_fact_ledgers (chain_id, digest, in_source)
     select * from unnest(${textArray(lists, (l) => l.chainId)}::text[], ${textArray(lists, (l) => l.list.digest)}::text[],
       ${numberArray(lists, (l) => l.list.inSource)}::int[])
-    on conflict (chain_id) do nothing`);
-  const facts = lists.flatMap(({ chainId, list }) => list.facts.map((f, rank) => ({ ...f, chainId, rank })));
-  await tx.execute(sql`
+    on conflict (chain_id) do nothing
+    returning chain_id`,
+    { chain_id: col.text },
+  );
+  const created = new Set(inserted.map((l) => l.chain_id));
+  const facts = lists
+    .filter((l) => !created.has(l.chainId))
+    .flatMap(({ chainId, list }) => list.facts.map((f, rank) => ({ ...f, chainId, rank })));
+  if (facts.length > 0)
+    await tx.execute(sql`
     insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience)
     select * from unnest(
       ${textArray(facts, (f) => f.chainId)}::text[], ${numberArray(facts, (f) => f.rank)}::int[],
@@ -131,7 +148,10 @@ async function makeLedgers(
   const missing = chains.find((c) => !found.has(c));
   if (missing !== undefined) throw new Error(`the facts ledger of ${JSON.stringify(missing)} was not stored`);
   for (const l of stored) ledgers.set(l.chain_id, { digest: l.digest, lastPass: l.last_pass });
-  return new Set(firsts);
+  const fresh = new Map(
+    firsts.flatMap((p) => (created.has(p.chainId) ? [[p, p.facts.list as SourceFacts] as const] : [])),
+  );
+  return { made: new Set(firsts), fresh };
 }
 
 /**
@@ -182,6 +202,8 @@ interface FactOutcome {
   from: string | null;
 }
 
+const NO_CHANGE: FactOutcome = { fate: null, restoredAt: null, setFrom: false, from: null };
+
 function outcomeOf(run: readonly LedgerPass[], rank: number, lostBefore: boolean): FactOutcome {
   const out: FactOutcome = { fate: null, restoredAt: null, setFrom: false, from: null };
   let lost = lostBefore;
@@ -213,7 +235,11 @@ function outcomeOf(run: readonly LedgerPass[], rank: number, lostBefore: boolean
  * chain's facts, are sought by rank among the facts of the chain's other fates (the fate index),
  * not one by one. The same rows as folding the passes one by one.
  */
-async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]): Promise<void> {
+async function foldRuns(
+  tx: Executor,
+  runs: readonly (readonly LedgerPass[])[],
+  freshLists: ReadonlyMap<string, SourceFacts>,
+): Promise<void> {
   if (runs.length === 0) return;
   const unstated: {
     chainId: string;
@@ -226,9 +252,13 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
   const lostThroughout: { chainId: string; rank: number }[] = [];
   // Facts every pass of the run states.
   const statedThroughout: { chainId: string; rank: number }[] = [];
+  // The fact rows of ledgers made in this batch, as the statements below would leave them.
+  const freshRows: (SourceFact & { chainId: string; rank: number; outcome: FactOutcome; firstLost: number | null })[] =
+    [];
   for (const run of runs) {
     const first = run[0] as LedgerPass;
     const facts = first.facts.states.length;
+    const list = freshLists.get(first.chainId);
     for (let rank = 0; rank < facts; rank++) {
       let firstLost = -1;
       for (const pass of run) {
@@ -236,6 +266,13 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
           firstLost = pass.passNumber;
           break;
         }
+      }
+      if (list) {
+        // Nothing was lost before the run: what outcomeOf says of it then, over retained.
+        const outcome = firstLost < 0 ? NO_CHANGE : outcomeOf(run, rank, false);
+        const fact = list.facts[rank] as SourceFact;
+        freshRows.push({ ...fact, chainId: first.chainId, rank, outcome, firstLost: firstLost < 0 ? null : firstLost });
+        continue;
       }
       if (firstLost < 0) {
         statedThroughout.push({ chainId: first.chainId, rank });
@@ -254,6 +291,18 @@ async function foldRuns(tx: Executor, runs: readonly (readonly LedgerPass[])[]):
       });
     }
   }
+  if (freshRows.length > 0)
+    await tx.execute(sql`
+      insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience, fate, first_lost_pass, restored_at_pass,
+        recoverable_from)
+      select * from unnest(
+        ${textArray(freshRows, (f) => f.chainId)}::text[], ${numberArray(freshRows, (f) => f.rank)}::int[],
+        ${textArray(freshRows, (f) => f.key)}::text[], ${textArray(freshRows, (f) => f.fact)}::text[],
+        ${textArray(freshRows, (f) => f.kind)}::text[], ${numberArray(freshRows, (f) => f.salience)}::float8[],
+        ${textArray(freshRows, (f) => f.outcome.fate ?? "retained")}::text[], ${numberArray(freshRows, (f) => f.firstLost)}::bigint[],
+        ${numberArray(freshRows, (f) => f.outcome.restoredAt)}::bigint[],
+        ${textArray(freshRows, (f) => (f.outcome.setFrom ? f.outcome.from : null))}::text[]
+      )`);
   if (unstated.length > 0) {
     await tx.execute(sql`
       with s as (
