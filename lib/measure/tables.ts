@@ -62,9 +62,14 @@ export class PairMap {
 
 /** Runs of four integers to dense ids, without copying them anywhere but the table. */
 export class QuadIds {
-  private keys = new Int32Array(4 * 1024);
-  private ids = new Int32Array(1024);
+  /** Per slot: the id of the run there plus one, 0 when empty. */
+  private slots = new Int32Array(1024);
   private mask = 1023;
+  /**
+   * The runs by id, four numbers each, in the order given. Not by slot: a table of a large
+   * content's runs is mostly empty slots, and a lookup that meets an empty slot reads no key.
+   */
+  private keys = new Int32Array(4 * 512);
   count = 0;
 
   /** Makes room for `n` runs at once, rather than doubling the table step by step as they come. */
@@ -72,32 +77,28 @@ export class QuadIds {
     if (this.count > 0 || n * 2 <= this.mask) return;
     let size = this.mask + 1;
     while (n * 2 > size - 1) size *= 2;
-    this.keys = new Int32Array(size * 4);
-    this.ids = new Int32Array(size);
+    this.slots = new Int32Array(size);
     this.mask = size - 1;
   }
 
   /** Forgets every run, keeping the table unless it grew large. */
   clear(): void {
     if (this.count === 0) return;
-    if (this.ids.length > 1 << 16) {
-      this.keys = new Int32Array(4 * 1024);
-      this.ids = new Int32Array(1024);
+    if (this.slots.length > 1 << 16) {
+      this.slots = new Int32Array(1024);
+      this.keys = new Int32Array(4 * 512);
       this.mask = 1023;
-    } else this.ids.fill(0);
+    } else this.slots.fill(0);
     this.count = 0;
   }
 
   /** The slot that holds the run (a, b, c, d), or the empty slot where it would go. */
   private slotOf(a: number, b: number, c: number, d: number): number {
-    let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-    h = Math.imul(h ^ b, FNV_PRIME);
-    h = Math.imul(h ^ c, FNV_PRIME);
-    h = mix(Math.imul(h ^ d, FNV_PRIME));
-    let slot = h & this.mask;
+    let slot = quadHash(a, b, c, d) & this.mask;
     for (;;) {
-      if (this.ids[slot] === 0) return slot;
-      const k = slot * 4;
+      const entry = this.slots[slot] as number;
+      if (entry === 0) return slot;
+      const k = (entry - 1) * 4;
       if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c && this.keys[k + 3] === d) return slot;
       slot = (slot + 1) & this.mask;
     }
@@ -105,48 +106,47 @@ export class QuadIds {
 
   /** The id of the run (a, b, c, d) if it has one, else -1 (nothing is added). */
   find(a: number, b: number, c: number, d: number): number {
-    return (this.ids[this.slotOf(a, b, c, d)] as number) - 1;
+    return (this.slots[this.slotOf(a, b, c, d)] as number) - 1;
   }
 
   id(a: number, b: number, c: number, d: number): number {
     const slot = this.slotOf(a, b, c, d);
-    const known = this.ids[slot] as number;
+    const known = this.slots[slot] as number;
     if (known !== 0) return known - 1;
     const id = this.count++;
-    const k = slot * 4;
+    const k = id * 4;
+    if (k + 4 > this.keys.length) this.keys = growInt32(this.keys, k + 4);
     this.keys[k] = a;
     this.keys[k + 1] = b;
     this.keys[k + 2] = c;
     this.keys[k + 3] = d;
-    this.ids[slot] = id + 1;
+    this.slots[slot] = id + 1;
     if (this.count * 2 > this.mask) this.rehash();
     return id;
   }
 
   private rehash(): void {
     const keys = this.keys;
-    const ids = this.ids;
     const size = (this.mask + 1) * 2;
-    this.keys = new Int32Array(size * 4);
-    this.ids = new Int32Array(size);
-    this.mask = size - 1;
-    for (let s = 0; s < ids.length; s++) {
-      const id = ids[s] as number;
-      if (id === 0) continue;
-      const a = keys[s * 4] as number;
-      const b = keys[s * 4 + 1] as number;
-      const c = keys[s * 4 + 2] as number;
-      const d = keys[s * 4 + 3] as number;
-      let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
-      h = Math.imul(h ^ b, FNV_PRIME);
-      h = Math.imul(h ^ c, FNV_PRIME);
-      h = mix(Math.imul(h ^ d, FNV_PRIME));
-      let slot = h & this.mask;
-      while (this.ids[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.keys.set(keys.subarray(s * 4, s * 4 + 4), slot * 4);
-      this.ids[slot] = id;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      const k = id * 4;
+      let slot =
+        quadHash(keys[k] as number, keys[k + 1] as number, keys[k + 2] as number, keys[k + 3] as number) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
     }
+    this.slots = slots;
+    this.mask = mask;
   }
+}
+
+function quadHash(a: number, b: number, c: number, d: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, FNV_PRIME);
+  h = Math.imul(h ^ b, FNV_PRIME);
+  h = Math.imul(h ^ c, FNV_PRIME);
+  return mix(Math.imul(h ^ d, FNV_PRIME));
 }
 
 /** Counts keyed by three non-negative integers. */
