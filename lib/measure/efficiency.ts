@@ -201,7 +201,7 @@ function repeatedRuns(
   const marks = scratch.marks;
   marks.fill(0, 0, tokens);
   const seen = lexicon.counts();
-  const infos = lexicon.infos;
+  const norms = lexicon.norms;
   const tokenIds = store.tokens;
   for (let r = 0; r < runs; r++) {
     const id = ids[r] as number;
@@ -210,10 +210,10 @@ function repeatedRuns(
     const start = starts[r] as number;
     const inSource = source
       ? source.runCount(
-          (infos[tokenIds[start] as number] as TokenInfo).norm,
-          (infos[tokenIds[start + 1] as number] as TokenInfo).norm,
-          (infos[tokenIds[start + 2] as number] as TokenInfo).norm,
-          (infos[tokenIds[start + 3] as number] as TokenInfo).norm,
+          norms[tokenIds[start] as number] as number,
+          norms[tokenIds[start + 1] as number] as number,
+          norms[tokenIds[start + 2] as number] as number,
+          norms[tokenIds[start + 3] as number] as number,
         )
       : 0;
     if (count <= Math.max(inSource, 1)) continue;
@@ -262,17 +262,17 @@ function scratchOf(lexicon: Lexicon): EfficiencyScratch {
 /** Every run of RUN tokens within a line, in order: its id and where it starts in the store. */
 function forEachRun(lexicon: Lexicon, runIds: QuadIds, doc: TextDoc, visit: (id: number, at: number) => void): void {
   const { store } = doc;
-  const infos = lexicon.infos;
+  const norms = lexicon.norms;
   const tokens = store.tokens;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const a = store.lineStart[l] as number;
     const b = store.lineStart[l + 1] as number;
     if (b - a < RUN) continue;
-    let n0 = (infos[tokens[a] as number] as TokenInfo).norm;
-    let n1 = (infos[tokens[a + 1] as number] as TokenInfo).norm;
-    let n2 = (infos[tokens[a + 2] as number] as TokenInfo).norm;
+    let n0 = norms[tokens[a] as number] as number;
+    let n1 = norms[tokens[a + 1] as number] as number;
+    let n2 = norms[tokens[a + 2] as number] as number;
     for (let j = a; j + RUN <= b; j++) {
-      const n3 = (infos[tokens[j + 3] as number] as TokenInfo).norm;
+      const n3 = norms[tokens[j + 3] as number] as number;
       visit(runIds.id(n0, n1, n2, n3), j);
       n0 = n1;
       n1 = n2;

@@ -82,6 +82,12 @@ export class Lexicon {
   /** Sequences of key ids (what a fact needs), of atoms (sentences) and of shapes (templates). */
   readonly seqs = new SeqInterner();
   readonly infos: TokenInfo[] = [];
+  /**
+   * Per token id, its text in lower case: an atom times 2, or a sequence of atoms times 2 plus
+   * 1. What runs of tokens are compared by, read for every token of every content: from one
+   * typed array, not through each token's record.
+   */
+  norms = new Int32Array(1024);
   /** Canonical JSON leaf values (strings trimmed and lower-cased, numbers written out). */
   readonly values = new Interner();
   /** `j:path=value` and `k:path` keys by their parts' ids, and the few keys holding U+0001. */
@@ -397,10 +403,11 @@ export class Lexicon {
     info.atomsTo = this.poolSize;
     // A run compares its tokens' texts: one atom is its own norm (even), several an id of their
     // sequence (odd), so the many one-word tokens take no sequence.
-    if (info.atomsTo - info.atomsFrom === 1) info.norm = (this.pool[info.atomsFrom] as number) * 2;
+    if (info.id >= this.norms.length) this.norms = growInt32(this.norms, info.id + 1);
+    if (info.atomsTo - info.atomsFrom === 1) this.norms[info.id] = (this.pool[info.atomsFrom] as number) * 2;
     else {
       for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
-      info.norm = seqs.take() * 2 + 1;
+      this.norms[info.id] = seqs.take() * 2 + 1;
     }
     if (t.key === "" && t.shape === lower) {
       if (t.kind === "name") {

@@ -10,7 +10,7 @@
 // the development corpus every pass with enough evidence kept at least four times chance;
 // shuffled words keep about chance. The test needs evidence: ORDER_MIN_PAIRS neighbouring tokens
 // the content shares with the source, else it says nothing.
-import type { Lexicon, TokenInfo } from "./lexicon";
+import type { Lexicon } from "./lexicon";
 import { ENDS, INNER } from "./scan";
 import { IdSet, PairMap } from "./tables";
 import type { TextDoc } from "./text";
@@ -85,15 +85,15 @@ export class SourcePairs {
  */
 function forEachNeighbours(lexicon: Lexicon, doc: TextDoc, visit: (a: number, b: number) => void): void {
   const { store } = doc;
-  const infos = lexicon.infos;
+  const norms = lexicon.norms;
   for (let l = doc.firstLine; l < doc.endLine; l++) {
     const a = store.lineStart[l] as number;
     const b = store.lineStart[l + 1] as number;
     for (let k = a; k + 1 < b; k++) {
       // Parts of one raw token ("GNU/Linux") stay together however the words are ordered.
       if (((store.flags[k] as number) & (ENDS | INNER)) !== 0) continue;
-      const x = (infos[store.tokens[k] as number] as TokenInfo).norm;
-      const y = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
+      const x = norms[store.tokens[k] as number] as number;
+      const y = norms[store.tokens[k + 1] as number] as number;
       if (x >= 0 && y >= 0) visit(x, y);
     }
   }
@@ -117,12 +117,12 @@ export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: Source
   const counts = lexicon.counts();
   const tokens: number[] = [];
   const { store } = content;
-  const infos = lexicon.infos;
+  const norms = lexicon.norms;
   let n = 0;
   const from = store.lineStart[content.firstLine] as number;
   const to = store.lineStart[content.endLine] as number;
   for (let k = from; k < to; k++) {
-    const norm = (infos[store.tokens[k] as number] as TokenInfo).norm;
+    const norm = norms[store.tokens[k] as number] as number;
     if (norm < 0 || !source.holds(norm)) continue;
     if (counts.add(norm) === 1) tokens.push(norm);
     n++;
@@ -134,8 +134,8 @@ export function orderEvidence(lexicon: Lexicon, content: TextDoc, source: Source
     const end = (store.lineStart[l + 1] as number) - 1;
     for (let k = store.lineStart[l] as number; k < end; k++) {
       if (((store.flags[k] as number) & (ENDS | INNER)) !== 0) continue;
-      const a = (infos[store.tokens[k] as number] as TokenInfo).norm;
-      const b = (infos[store.tokens[k + 1] as number] as TokenInfo).norm;
+      const a = norms[store.tokens[k] as number] as number;
+      const b = norms[store.tokens[k + 1] as number] as number;
       if (a < 0 || b < 0 || !counts.has(a) || !counts.has(b)) continue;
       shared++;
       if (source.has(a, b)) kept++;

@@ -44,7 +44,8 @@ const LANGUAGE_BITS = LANGUAGE_BIT * 15;
  * key lists live in the lexicon's pools: what a fact needs (`needFrom`..`needTo` of
  * `seqs.pool`), what the token states (`indexFrom`..`indexTo` of `pool`) and the ids of its
  * text in lower case, one per word-like piece (`atomsFrom`..`atomsTo` of `pool`, right after
- * what it states).
+ * what it states). What every token of a content is read for (its norm) is in the lexicon's
+ * typed arrays by id instead.
  */
 export class TokenInfo {
   needSeq = -1;
@@ -53,8 +54,6 @@ export class TokenInfo {
   indexFrom = 0;
   indexTo = 0;
   atomsTo = 0;
-  /** Its text in lower case (an atom times 2, or a sequence of atoms times 2 plus 1): what runs of tokens are compared by. */
-  norm = -1;
   /** UTF-8 bytes of the text, plus one for the space after it. */
   bytes: number;
   /** 1 for a keyword, 2 for a stop word, 0 for a fact. */
