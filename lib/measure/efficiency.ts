@@ -151,9 +151,10 @@ export function textEfficiency(
     let repeatedBytes = 0;
     let hits = false;
     for (let t = segments.from[k] as number; t < (segments.to[k] as number); t++) {
-      const info = infos[store.tokens[t] as number] as TokenInfo;
-      if (repeated !== null && repeated[t - first] === 1) repeatedBytes += info.bytes;
+      const token = store.tokens[t] as number;
+      if (repeated !== null && repeated[t - first] === 1) repeatedBytes += lexicon.bytes[token] as number;
       if (hits || !sourceKeys) continue;
+      const info = infos[token] as TokenInfo;
       if (info.kind === "hash") hits = true;
       for (let n = info.indexFrom; n < info.indexTo; n++) if (sourceKeys.has(lexicon.pool[n] as number)) hits = true;
     }

@@ -8,7 +8,7 @@
 // measurement to the next for the sources measured in it; what contents add lives in a zone
 // after a mark (begin, rollback) that is taken out whole when it grows past its bound or before
 // a new source is analysed, so ids only ever stand for equal strings.
-import { asciiLower } from "./chars";
+import { asciiLower, utf8Length } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
 import { PairMap } from "./tables";
 import {
@@ -88,6 +88,10 @@ export class Lexicon {
    * typed array, not through each token's record.
    */
   norms = new Int32Array(1024);
+  /** Per token id, the UTF-8 bytes of its text plus one for the space after it. */
+  bytes = new Int32Array(1024);
+  /** Per token id, 1 when a join across tokens may open with it (see TokenStore.joinAcross). */
+  opensJoin = new Uint8Array(1024);
   /** Canonical JSON leaf values (strings trimmed and lower-cased, numbers written out). */
   readonly values = new Interner();
   /** `j:path=value` and `k:path` keys by their parts' ids, and the few keys holding U+0001. */
@@ -403,7 +407,12 @@ export class Lexicon {
     info.atomsTo = this.poolSize;
     // A run compares its tokens' texts: one atom is its own norm (even), several an id of their
     // sequence (odd), so the many one-word tokens take no sequence.
-    if (info.id >= this.norms.length) this.norms = growInt32(this.norms, info.id + 1);
+    if (info.id >= this.norms.length) {
+      this.norms = growInt32(this.norms, info.id + 1);
+      this.bytes = growInt32(this.bytes, info.id + 1);
+      this.opensJoin = growUint8(this.opensJoin, info.id + 1);
+    }
+    this.bytes[info.id] = utf8Length(t.text) + 1;
     if (info.atomsTo - info.atomsFrom === 1) this.norms[info.id] = (this.pool[info.atomsFrom] as number) * 2;
     else {
       for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
@@ -437,6 +446,9 @@ export class Lexicon {
       }
       info.num = new NumberFacts(need, raw, bar < 0 ? "" : need.slice(bar + 1), bar < 0 ? raw : null, small);
     }
+    // Every join opens with a month, a currency, a number or a time: most tokens are none.
+    const opens = info.words !== null || info.num !== null || t.kind === "number" || t.kind === "time";
+    this.opensJoin[info.id] = opens ? 1 : 0;
     this.infos.push(info);
     return info.id;
   }

@@ -259,18 +259,18 @@ export class TokenStore {
   private joinAcross(start: number): void {
     const end = this.count;
     const infos = this.lexicon.infos;
+    const opensJoin = this.lexicon.opensJoin;
     const tokens = this.tokens;
     const flags = this.flags;
     let w = start;
     for (let i = start; i < end; i++) {
-      const t = infos[tokens[i] as number] as TokenInfo;
       const f = flags[i] as number;
-      // Every join below opens with a month, a currency, a number or a time: most tokens are none.
-      if (t.words === null && t.num === null && t.kind !== "number" && t.kind !== "time") {
+      if (opensJoin[tokens[i] as number] === 0) {
         tokens[w] = tokens[i] as number;
         flags[w++] = f;
         continue;
       }
+      const t = infos[tokens[i] as number] as TokenInfo;
       const next = i + 1 < end ? (infos[tokens[i + 1] as number] as TokenInfo) : null;
       let joined = -1;
       let span = 1;

@@ -472,7 +472,7 @@ export interface Segments {
 /** Sentences are told apart by ids from `seqs`, an interner of this measurement's own. */
 export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner, into?: Segments): Segments {
   const { store } = doc;
-  const infos = lexicon.infos;
+  const norms = lexicon.norms;
   const out: Segments = into ?? {
     ids: new Int32Array(64),
     bytes: new Int32Array(64),
@@ -500,10 +500,17 @@ export function segmentsOf(doc: TextDoc, lexicon: Lexicon, seqs: SeqInterner, in
     let from = a;
     let bytes = 0;
     for (let k = a; k < b; k++) {
-      const info = infos[store.tokens[k] as number] as TokenInfo;
-      const pool = lexicon.pool;
-      for (let n = info.atomsFrom; n < info.atomsTo; n++) seqs.push(pool[n] as number);
-      bytes += info.bytes;
+      const id = store.tokens[k] as number;
+      // A token's atoms, from its norm (see Lexicon.norms): most tokens are one atom.
+      const norm = norms[id] as number;
+      if ((norm & 1) === 0) seqs.push(norm >> 1);
+      else {
+        const seq = norm >> 1;
+        const pool = lexicon.seqs.pool;
+        for (let n = lexicon.seqs.start[seq] as number; n < (lexicon.seqs.start[seq + 1] as number); n++)
+          seqs.push(pool[n] as number);
+      }
+      bytes += lexicon.bytes[id] as number;
       if (((store.flags[k] as number) & ENDS) !== 0) {
         close(from, k + 1, bytes);
         from = k + 1;

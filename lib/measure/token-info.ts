@@ -1,5 +1,5 @@
 // A classified token with what every later step asks of it, as plain fields (see Lexicon).
-import { asciiLower, utf8Length } from "./chars";
+import { asciiLower } from "./chars";
 import type { TokenKind } from "./tokens";
 import { ATTACHED_ONLY_UNITS, ERROR_LEVELS, ERROR_OPENERS, LOG_LEVELS, MAGNITUDES, MONTHS, UNITS } from "./words";
 
@@ -44,8 +44,8 @@ const LANGUAGE_BITS = LANGUAGE_BIT * 15;
  * key lists live in the lexicon's pools: what a fact needs (`needFrom`..`needTo` of
  * `seqs.pool`), what the token states (`indexFrom`..`indexTo` of `pool`) and the ids of its
  * text in lower case, one per word-like piece (`atomsFrom`..`atomsTo` of `pool`, right after
- * what it states). What every token of a content is read for (its norm) is in the lexicon's
- * typed arrays by id instead.
+ * what it states). What every token of a content is read for (its norm, its bytes, whether a
+ * join opens with it) is in the lexicon's typed arrays by id instead.
  */
 export class TokenInfo {
   needSeq = -1;
@@ -54,8 +54,6 @@ export class TokenInfo {
   indexFrom = 0;
   indexTo = 0;
   atomsTo = 0;
-  /** UTF-8 bytes of the text, plus one for the space after it. */
-  bytes: number;
   /** 1 for a keyword, 2 for a stop word, 0 for a fact. */
   word: number;
   /** Specificity without a source, in halves (an integer, so it is no boxed double): a fact 2, a keyword 1, a stop word 0. */
@@ -82,7 +80,6 @@ export class TokenInfo {
     /** False for a content's token (see Lexicon.add): what only a source's facts ask is left out. */
     full: boolean,
   ) {
-    this.bytes = utf8Length(text) + 1;
     this.word = kind === "keyword" ? KEYWORD : kind === "stop" ? STOP : 0;
     this.specHalves = kind === "stop" ? 0 : kind === "keyword" ? 1 : 2;
     let flags = 0;
