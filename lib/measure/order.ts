@@ -12,6 +12,7 @@
 // the content shares with the source, else it says nothing.
 import type { Lexicon } from "./lexicon";
 import { ENDS, INNER } from "./scan";
+import { growInt32 } from "./intern";
 import { IdSet, PairMap } from "./tables";
 import type { TextDoc } from "./text";
 
@@ -27,8 +28,13 @@ export const ORDER_LIFT = 4;
 export class SourcePairs {
   private readonly pairs = new PairMap();
   private readonly norms = new IdSet();
-  /** Per norm that leads a pair: where its followers start in `followers` (CSR), by a dense index. */
-  private readonly leads = new Map<number, number>();
+  /**
+   * Per norm, its index among the norms that lead a pair plus one (0: it leads none), so that
+   * its followers are `followers[start[i], start[i + 1])` (CSR). A typed array by norm, not a
+   * Map: every content asks it of each token it shares with the source.
+   */
+  private leadOf = new Int32Array(1024);
+  private leads = 0;
   private readonly start: Int32Array;
   private readonly followers: Int32Array;
 
@@ -42,20 +48,20 @@ export class SourcePairs {
       this.pairs.add(a, b, 0);
       as.push(a);
       bs.push(b);
-      if (!this.leads.has(a)) this.leads.set(a, this.leads.size);
+      if (a >= this.leadOf.length) this.leadOf = growInt32(this.leadOf, a + 1);
+      if (this.leadOf[a] === 0) this.leadOf[a] = ++this.leads;
     });
     // Followers of each leading norm, back to back.
-    this.start = new Int32Array(this.leads.size + 1);
+    this.start = new Int32Array(this.leads + 1);
     for (const a of as) {
-      const i = (this.leads.get(a) as number) + 1;
+      const i = this.leadOf[a] as number;
       this.start[i] = (this.start[i] as number) + 1;
     }
-    for (let i = 0; i < this.leads.size; i++)
-      this.start[i + 1] = (this.start[i + 1] as number) + (this.start[i] as number);
-    const at = this.start.slice(0, this.leads.size);
+    for (let i = 0; i < this.leads; i++) this.start[i + 1] = (this.start[i + 1] as number) + (this.start[i] as number);
+    const at = this.start.slice(0, this.leads);
     this.followers = new Int32Array(as.length);
     for (let e = 0; e < as.length; e++) {
-      const i = this.leads.get(as[e] as number) as number;
+      const i = (this.leadOf[as[e] as number] as number) - 1;
       const slot = at[i] as number;
       at[i] = slot + 1;
       this.followers[slot] = bs[e] as number;
@@ -68,8 +74,8 @@ export class SourcePairs {
 
   /** Calls `visit` with each token that follows `a` somewhere in the source. */
   forEachFollower(a: number, visit: (b: number) => void): void {
-    const i = this.leads.get(a);
-    if (i === undefined) return;
+    const i = a < this.leadOf.length ? (this.leadOf[a] as number) - 1 : -1;
+    if (i < 0) return;
     for (let k = this.start[i] as number; k < (this.start[i + 1] as number); k++) visit(this.followers[k] as number);
   }
 
