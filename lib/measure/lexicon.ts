@@ -14,11 +14,14 @@ import { PairMap } from "./tables";
 import {
   CAP_WORD,
   GERMAN_WORD,
+  IS_VALUE,
   LANGUAGE_BIT,
   LETTERS_ONLY,
   LOWER_WORD,
+  NAMED,
   NumberFacts,
   TokenInfo,
+  VALUE_SIGN,
   WORD_LIKE,
 } from "./token-info";
 import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
@@ -92,6 +95,8 @@ export class Lexicon {
   bytes = new Int32Array(1024);
   /** Per token id, 1 when a join across tokens may open with it (see TokenStore.joinAcross). */
   opensJoin = new Uint8Array(1024);
+  /** Per token id, its TokenInfo flags. */
+  flags = new Int32Array(1024);
   /** Canonical JSON leaf values (strings trimmed and lower-cased, numbers written out). */
   readonly values = new Interner();
   /** `j:path=value` and `k:path` keys by their parts' ids, and the few keys holding U+0001. */
@@ -411,6 +416,7 @@ export class Lexicon {
       this.norms = growInt32(this.norms, info.id + 1);
       this.bytes = growInt32(this.bytes, info.id + 1);
       this.opensJoin = growUint8(this.opensJoin, info.id + 1);
+      this.flags = growInt32(this.flags, info.id + 1);
     }
     this.bytes[info.id] = utf8Length(t.text) + 1;
     if (info.atomsTo - info.atomsFrom === 1) this.norms[info.id] = (this.pool[info.atomsFrom] as number) * 2;
@@ -449,6 +455,10 @@ export class Lexicon {
     // Every join opens with a month, a currency, a number or a time: most tokens are none.
     const opens = info.words !== null || info.num !== null || t.kind === "number" || t.kind === "time";
     this.opensJoin[info.id] = opens ? 1 : 0;
+    if (info.valueSign) info.flags |= VALUE_SIGN;
+    if (info.isValue) info.flags |= IS_VALUE;
+    if (info.kind === "name" || info.word !== 0) info.flags |= NAMED;
+    this.flags[info.id] = info.flags;
     this.infos.push(info);
     return info.id;
   }

@@ -11,6 +11,17 @@ import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
 import { ENDS, INNER, OPEN, type TokenStore } from "./scan";
 import { LANGUAGE_WORDS } from "./words";
+import {
+  CAP_WORD,
+  GERMAN_WORD,
+  IS_VALUE,
+  LANGUAGE_BITS,
+  LANGUAGE_SHIFT,
+  LOWER_WORD,
+  NAMED,
+  VALUE_SIGN,
+  WORD_LIKE,
+} from "./token-info";
 
 /** How many leading tokens of a line may hold its time and level. */
 const LEAD = 4;
@@ -45,14 +56,15 @@ const GERMAN_SHARE = 0.15;
 export function readCapitals(store: TokenStore, a: number, b: number): void {
   const lexicon = store.lexicon;
   const infos = lexicon.infos;
+  const flags = lexicon.flags;
   let capitals = 0;
   let lower = 0;
   let german = 0;
   for (let k = a; k < b; k++) {
-    const info = infos[store.tokens[k] as number] as TokenInfo;
-    if (info.capWord) capitals++;
-    if (info.lowerWord) lower++;
-    if (info.germanWord) german++;
+    const f = flags[store.tokens[k] as number] as number;
+    if ((f & CAP_WORD) !== 0) capitals++;
+    if ((f & LOWER_WORD) !== 0) lower++;
+    if ((f & GERMAN_WORD) !== 0) german++;
   }
   const words = capitals + lower;
   if (words < MIN_WORDS || capitals < words * CAPITAL_SHARE || german < lower * GERMAN_SHARE) return;
@@ -75,14 +87,14 @@ const LANGUAGE_SHARE = 0.1;
  */
 export function languageOf(doc: TextDoc): number {
   const { store } = doc;
-  const infos = store.lexicon.infos;
+  const flags = store.lexicon.flags;
   const hits = new Int32Array(LANGUAGE_WORDS.length);
   let words = 0;
   const to = store.lineStart[doc.endLine] as number;
   for (let k = store.lineStart[doc.firstLine] as number; k < to; k++) {
-    const info = infos[store.tokens[k] as number] as TokenInfo;
-    const languages = info.languages;
-    if (info.wordLike || languages !== 0) words++;
+    const f = flags[store.tokens[k] as number] as number;
+    const languages = (f & LANGUAGE_BITS) >> LANGUAGE_SHIFT;
+    if ((f & WORD_LIKE) !== 0 || languages !== 0) words++;
     for (let i = 0; languages !== 0 && i < hits.length; i++)
       if ((languages >> i) & 1) hits[i] = (hits[i] as number) + 1;
   }
@@ -125,7 +137,7 @@ export interface Phrasing {
  */
 export function phrasingOf(doc: TextDoc): Phrasing {
   const { store } = doc;
-  const infos = store.lexicon.infos;
+  const flags = store.lexicon.flags;
   let words = 0;
   let phrased = 0;
   let values = 0;
@@ -138,9 +150,9 @@ export function phrasingOf(doc: TextDoc): Phrasing {
       let count = 0;
       let named = false;
       for (;;) {
-        const info = infos[store.tokens[e] as number] as TokenInfo;
-        if (info.isValue) count++;
-        else if (info.kind === "name" || info.word !== 0) named = true;
+        const t = flags[store.tokens[e] as number] as number;
+        if ((t & IS_VALUE) !== 0) count++;
+        else if ((t & NAMED) !== 0) named = true;
         const f = store.flags[e++] as number;
         if (e >= end || (f & ENDS) !== 0) break;
       }
@@ -157,14 +169,14 @@ export function phrasingOf(doc: TextDoc): Phrasing {
         if (to >= end || ((f & INNER) === 0 && ((f & ENDS) !== 0 || (f & OPEN) === 0))) break;
       }
       for (let k = from; k < to; k++) {
-        const info = infos[store.tokens[k] as number] as TokenInfo;
-        if (!info.wordLike || info.languages !== 0) continue;
+        const t = flags[store.tokens[k] as number] as number;
+        if ((t & WORD_LIKE) === 0 || (t & LANGUAGE_BITS) !== 0) continue;
         words++;
         const a = Math.max(from, k - PHRASE_REACH);
         const b = Math.min(to, k + PHRASE_REACH + 1);
         for (let j = a; j < b; j++) {
-          const near = infos[store.tokens[j] as number] as TokenInfo;
-          if (near.languages !== 0 || near.valueSign) {
+          const near = flags[store.tokens[j] as number] as number;
+          if ((near & (LANGUAGE_BITS | VALUE_SIGN)) !== 0) {
             phrased++;
             break;
           }

@@ -35,9 +35,17 @@ export const WORD_LIKE = 512;
 /** Letters only, in any script, whatever its kind ("zero" is a number). */
 export const LETTERS_ONLY = 16384;
 /** A function word of language i of LANGUAGE_WORDS is bit LANGUAGE_BIT << i (since floorline-facts/4). */
-const LANGUAGE_SHIFT = 10;
+export const LANGUAGE_SHIFT = 10;
 export const LANGUAGE_BIT = 1 << LANGUAGE_SHIFT;
-const LANGUAGE_BITS = LANGUAGE_BIT * 15;
+export const LANGUAGE_BITS = LANGUAGE_BIT * 15;
+// What the getters below tell, as bits too (set once the token is taken in, see Lexicon.add),
+// for the loops that read Lexicon.flags rather than each token's record.
+/** valueSign. */
+export const VALUE_SIGN = 1 << 15;
+/** isValue. */
+export const IS_VALUE = 1 << 16;
+/** A name, a keyword or a stop word: what ties a sentence's values to something. */
+export const NAMED = 1 << 17;
 
 /**
  * A classified token with what every step needs of it. Tokens are ids into `Lexicon.infos`;
