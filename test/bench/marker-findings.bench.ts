@@ -9,7 +9,8 @@
 // 0.9 of the receipts/s without, that is at most 10% added. Runs on the embedded database, and
 // on PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set. BENCH_MARKER_RECEIPTS
 // changes the receipts per round, BENCH_MARKER_ROUNDS the rounds (more, for a steadier ratio on
-// a busy machine).
+// a busy machine). On the embedded database the process's CPU time a round is printed beside:
+// the database runs in this process, so it counts the same work whatever else loads the machine.
 import { performance } from "node:perf_hooks";
 import { closeDb, openDatabase, setHandle, summariesSettled } from "@/db/index";
 import { ingestPasses } from "@/db/ingest/passes";
@@ -76,14 +77,17 @@ function receipts(prefix: string, markersOn: boolean, shape: Shape): PassReceipt
   return out;
 }
 
-async function ingestRound(list: readonly PassReceipt[]): Promise<number> {
+/** A round's wall time and this process's CPU time (its threads included), in ms. */
+async function ingestRound(list: readonly PassReceipt[]): Promise<{ ms: number; cpuMs: number }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < list.length; i += BATCH) await ingestPasses(list.slice(i, i + BATCH));
   await summariesSettled();
-  return performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
-async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]): Promise<void> {
+async function benchOn(label: string, config: Parameters<typeof openDatabase>[0], inProcess: boolean): Promise<void> {
   setHandle(openDatabase(config));
   try {
     for (let i = 0; i < ORIGINALS; i++) await storeOriginal({ original: originalText(i) });
@@ -95,11 +99,20 @@ async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]
       await ingestRound(receipts(`warm-without-${shape}`, false, shape).slice(0, BATCH));
       const withMs: number[] = [];
       const withoutMs: number[] = [];
+      const withCpu: number[] = [];
+      const withoutCpu: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         // Alternating, so that a slower moment of a shared machine falls on both.
-        const a = () => ingestRound(receipts(`with-${shape}-${round}`, true, shape)).then((ms) => withMs.push(ms));
+        const a = () =>
+          ingestRound(receipts(`with-${shape}-${round}`, true, shape)).then((r) => {
+            withMs.push(r.ms);
+            withCpu.push(r.cpuMs);
+          });
         const b = () =>
-          ingestRound(receipts(`without-${shape}-${round}`, false, shape)).then((ms) => withoutMs.push(ms));
+          ingestRound(receipts(`without-${shape}-${round}`, false, shape)).then((r) => {
+            withoutMs.push(r.ms);
+            withoutCpu.push(r.cpuMs);
+          });
         if (round % 2 === 0) {
           await a();
           await b();
@@ -111,20 +124,28 @@ async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]
       const rate = (ms: number) => (RECEIPTS / ms) * 1000;
       const withRate = rate(median(withMs));
       const withoutRate = rate(median(withoutMs));
+      const cpu = (values: number[]) => (inProcess ? [median(values).toFixed(0)] : []);
       rows.push(
-        [`${shape}: markers, with the findings`, formatRate(withRate), median(withMs).toFixed(0)],
-        [`${shape}: markers unrecognised`, formatRate(withoutRate), median(withoutMs).toFixed(0)],
+        [`${shape}: markers, with the findings`, formatRate(withRate), median(withMs).toFixed(0), ...cpu(withCpu)],
+        [`${shape}: markers unrecognised`, formatRate(withoutRate), median(withoutMs).toFixed(0), ...cpu(withoutCpu)],
       );
       ratios.push(
         shape === "carried"
           ? ratioLine("markers carried along each chain, with findings / without", withRate / withoutRate, TARGET)
           : `new markers every pass (worst case), with findings / without: ${(withRate / withoutRate).toFixed(2)}`,
       );
+      if (inProcess)
+        ratios.push(
+          `${shape === "carried" ? "carried" : "new every pass"}, by CPU time, without / with: ${(median(withoutCpu) / median(withCpu)).toFixed(2)}`,
+        );
     }
     console.log(
       `\n${label}: ${RECEIPTS} receipts a round with two markers each, ${ROUNDS} rounds, batches of ${BATCH}`,
     );
-    printTable(["ingest (median of rounds)", "receipts/s", "ms a round"], rows);
+    printTable(
+      ["ingest (median of rounds)", "receipts/s", "ms a round", ...(inProcess ? ["CPU ms a round"] : [])],
+      rows,
+    );
     for (const line of ratios) console.log(line);
   } finally {
     await closeDb();
@@ -132,7 +153,7 @@ async function benchOn(label: string, config: Parameters<typeof openDatabase>[0]
 }
 
 async function main(): Promise<void> {
-  await benchOn("embedded database (PGlite)", { dataDir: "memory://" });
+  await benchOn("embedded database (PGlite)", { dataDir: "memory://" }, true);
   const admin = adminUrlFromEnv();
   if (!admin) {
     console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)");
@@ -145,7 +166,7 @@ async function main(): Promise<void> {
   }
   const db = await createDatabase(admin, "bench_markers");
   try {
-    await benchOn("PostgreSQL", { url: db.url });
+    await benchOn("PostgreSQL", { url: db.url }, false);
   } finally {
     await db.drop();
   }
