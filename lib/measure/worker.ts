@@ -38,7 +38,7 @@ export interface MeasureTaskResult {
 }
 
 /** Where a run has got to, in memory both threads see: the caller's budget reads it. */
-export interface MeasureProgress {
+interface MeasureProgress {
   /** How many of the run's measurements have started: the one under way is the last. */
   started: Int32Array;
   /** When the last started, in ms since the epoch. */
