@@ -8,7 +8,7 @@
 // measurement to the next for the sources measured in it; what contents add lives in a zone
 // after a mark (begin, rollback) that is taken out whole when it grows past its bound or before
 // a new source is analysed, so ids only ever stand for equal strings.
-import { asciiLower, utf8Length } from "./chars";
+import { asciiLower, stem, utf8Length } from "./chars";
 import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
 import { PairMap } from "./tables";
 import {
@@ -24,7 +24,15 @@ import {
   VALUE_SIGN,
   WORD_LIKE,
 } from "./token-info";
-import { classify, isCapitalWord, type Token, type TokenKind, withYearless } from "./tokens";
+import {
+  asciiLettersOnly,
+  classify,
+  isCapitalWord,
+  plainWordKind,
+  type Token,
+  type TokenKind,
+  withYearless,
+} from "./tokens";
 import { readTime, shiftDecimal } from "./values";
 import { GERMAN_WORDS, LANGUAGE_WORDS } from "./words";
 
@@ -333,9 +341,12 @@ export class Lexicon {
     if (raw === before && this.marked !== null) this.broughtByContent(raw, atStart);
     const known = atStart ? (this.groupInitial[raw] as number) : (this.groupOther[raw] as number);
     if (known >= 0) return known;
-    const tokens = classify(this.raws.strings[raw] as string, atStart);
+    const text = this.raws.strings[raw] as string;
+    // Most new tokens of a text are words of ASCII letters alone: taken in without a token.
+    const word = asciiLettersOnly(text) ? this.plainWord(text, atStart) : -1;
     const ids: number[] = [];
-    for (const t of tokens) ids.push(this.add(t, null));
+    if (word >= 0) ids.push(word);
+    else for (const t of classify(text, atStart)) ids.push(this.add(t, null));
     const g = this.membersSize;
     if (g + ids.length + 1 > this.members.length) this.members = growInt32(this.members, g + ids.length + 1);
     this.members[g] = ids.length;
@@ -410,20 +421,6 @@ export class Lexicon {
       for (const p of parts) for (let k = p.atomsFrom; k < p.atomsTo; k++) this.poolPush(this.pool[k] as number);
     } else this.poolPush(atom);
     info.atomsTo = this.poolSize;
-    // A run compares its tokens' texts: one atom is its own norm (even), several an id of their
-    // sequence (odd), so the many one-word tokens take no sequence.
-    if (info.id >= this.norms.length) {
-      this.norms = growInt32(this.norms, info.id + 1);
-      this.bytes = growInt32(this.bytes, info.id + 1);
-      this.opensJoin = growUint8(this.opensJoin, info.id + 1);
-      this.flags = growInt32(this.flags, info.id + 1);
-    }
-    this.bytes[info.id] = utf8Length(t.text) + 1;
-    if (info.atomsTo - info.atomsFrom === 1) this.norms[info.id] = (this.pool[info.atomsFrom] as number) * 2;
-    else {
-      for (let k = info.atomsFrom; k < info.atomsTo; k++) seqs.push(this.pool[k] as number);
-      this.norms[info.id] = seqs.take() * 2 + 1;
-    }
     if (t.key === "" && t.shape === lower) {
       if (t.kind === "name") {
         if (isCapitalWord(t.text)) info.flags |= CAP_WORD;
@@ -452,8 +449,70 @@ export class Lexicon {
       }
       info.num = new NumberFacts(need, raw, bar < 0 ? "" : need.slice(bar + 1), bar < 0 ? raw : null, small);
     }
+    return this.stored(info, utf8Length(t.text) + 1);
+  }
+
+  /**
+   * A word of ASCII letters alone, taken in as `add` takes in the one token `classify` makes of
+   * it, without building that token: its kind and keys are plainWordKind's. -1 for a number
+   * word ("fifteen"), which goes the general way.
+   */
+  private plainWord(text: string, initial: boolean): number {
+    const lower = asciiLower(text);
+    const kind = plainWordKind(text, lower, initial);
+    if (kind === null) return -1;
+    const keys = this.keys;
+    const full = this.marked === null;
+    const atom = this.atoms.range(text, 0, text.length, true);
+    const shapeId = full ? keys.id(lower) : -1;
+    const info = new TokenInfo(this.infos.length, text, lower, kind, shapeId, "", lower, full);
+    info.indexFrom = this.poolSize;
+    if (kind !== "stop") {
+      this.poolPush(keys.id(`w:${stem(lower)}`));
+      this.poolPush(keys.id(`c:${lower}`));
+    }
+    info.indexTo = this.poolSize;
+    if (full) {
+      const seqs = this.seqs;
+      if (kind !== "stop") seqs.push(this.pool[kind === "name" ? info.indexFrom + 1 : info.indexFrom] as number);
+      info.needSeq = seqs.take();
+      info.needFrom = seqs.start[info.needSeq] as number;
+      info.needTo = seqs.start[info.needSeq + 1] as number;
+    }
+    this.poolPush(atom);
+    info.atomsTo = this.poolSize;
+    if (kind === "name") {
+      if (isCapitalWord(text)) info.flags |= CAP_WORD;
+    } else {
+      const c0 = text.charCodeAt(0);
+      if (c0 >= 97 && c0 <= 122) info.flags |= LOWER_WORD;
+      info.flags |= FUNCTION_WORD_FLAGS.get(lower) ?? 0;
+    }
+    info.flags |= kind === "stop" ? LETTERS_ONLY : LETTERS_ONLY | WORD_LIKE;
+    return this.stored(info, text.length + 1);
+  }
+
+  /**
+   * Files a new token's record under its id, with what the loops over every token read by id:
+   * its norm, its UTF-8 `bytes` and flags, whether a join opens with it.
+   */
+  private stored(info: TokenInfo, bytes: number): number {
+    if (info.id >= this.norms.length) {
+      this.norms = growInt32(this.norms, info.id + 1);
+      this.bytes = growInt32(this.bytes, info.id + 1);
+      this.opensJoin = growUint8(this.opensJoin, info.id + 1);
+      this.flags = growInt32(this.flags, info.id + 1);
+    }
+    this.bytes[info.id] = bytes;
+    // A run compares its tokens' texts: one atom is its own norm (even), several an id of their
+    // sequence (odd), so the many one-word tokens take no sequence.
+    if (info.atomsTo - info.atomsFrom === 1) this.norms[info.id] = (this.pool[info.atomsFrom] as number) * 2;
+    else {
+      for (let k = info.atomsFrom; k < info.atomsTo; k++) this.seqs.push(this.pool[k] as number);
+      this.norms[info.id] = this.seqs.take() * 2 + 1;
+    }
     // Every join opens with a month, a currency, a number or a time: most tokens are none.
-    const opens = info.words !== null || info.num !== null || t.kind === "number" || t.kind === "time";
+    const opens = info.words !== null || info.num !== null || info.kind === "number" || info.kind === "time";
     this.opensJoin[info.id] = opens ? 1 : 0;
     if (info.valueSign) info.flags |= VALUE_SIGN;
     if (info.isValue) info.flags |= IS_VALUE;

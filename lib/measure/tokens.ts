@@ -266,6 +266,23 @@ function wordToken(text: string, initial: boolean): Token {
   );
 }
 
+/**
+ * The kind `classify` gives a word of ASCII letters alone (`lower` is its lower case), or null
+ * for a number word ("fifteen"): what the lexicon's path for plain words takes in without
+ * building the token (see Lexicon.plainWord; reference.test.ts holds the two paths equal). Such
+ * a word's keys are wordToken's: `w:` and its stem, then `c:` and itself; a name needs the
+ * second, a keyword the first, a stop word states nothing.
+ */
+export function plainWordKind(text: string, lower: string, initial: boolean): TokenKind | null {
+  if (NUMBER_WORDS.has(lower)) return null;
+  if (STOP_WORDS.has(lower) || lower.length < 2) return "stop";
+  if (isUpper(text.charCodeAt(0))) {
+    const shape = shapeOf(text);
+    if (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2) || (shape & UPPER_INSIDE) !== 0) return "name";
+  }
+  return lower.length < 3 ? "stop" : "keyword";
+}
+
 function hyphenParts(lower: string): string[] | null {
   const parts = lower.split("-").filter((p) => p.length > 0);
   return parts.length > 1 ? parts : null;
@@ -466,7 +483,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   return compound(text, initial);
 }
 
-function asciiLettersOnly(text: string): boolean {
+export function asciiLettersOnly(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
