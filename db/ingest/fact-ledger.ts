@@ -90,9 +90,8 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
 
 /**
  * The ledgers each chain's first pass makes, made together: for a chain whose ledger is missing
- * or of another list (dropped first), from the list its first pass brought. Three statements for
- * the batch instead of three per chain, with the same rows and the same answer as createLedger's
- * (the ledger as stored, `ledgers` updated). Answers the passes whose ledger it made (the rest,
+ * or of another list (dropped first), from the list its first pass brought, by storeLedgers as
+ * createLedger makes one (`ledgers` updated with them as stored). Answers the passes whose ledger it made (the rest,
  * a first pass without its list, go through foldFactLedgers' own steps), and among them those
  * whose ledger row this batch inserted: their fact rows are left to foldRuns, which writes them
  * folded. A ledger another batch made meanwhile keeps its rows.
@@ -114,40 +113,8 @@ async function makeLedgers(
   // Their facts go with them (on delete cascade).
   if (stale.length > 0) await tx.execute(sql`delete from chain_fact_ledgers where chain_id in ${stale}`);
   const lists = firsts.map((p) => ({ chainId: p.chainId, list: p.facts.list as SourceFacts }));
-  const inserted = await queryRows(
-    tx,
-    sql`
-    insert into chain_fact_ledgers (chain_id, digest, in_source)
-    select * from unnest(${textArray(lists, (l) => l.chainId)}::text[], ${textArray(lists, (l) => l.list.digest)}::text[],
-      ${numberArray(lists, (l) => l.list.inSource)}::int[])
-    on conflict (chain_id) do nothing
-    returning chain_id`,
-    { chain_id: col.text },
-  );
-  const created = new Set(inserted.map((l) => l.chain_id));
-  const facts = lists
-    .filter((l) => !created.has(l.chainId))
-    .flatMap(({ chainId, list }) => list.facts.map((f, rank) => ({ ...f, chainId, rank })));
-  if (facts.length > 0)
-    await tx.execute(sql`
-    insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience)
-    select * from unnest(
-      ${textArray(facts, (f) => f.chainId)}::text[], ${numberArray(facts, (f) => f.rank)}::int[],
-      ${textArray(facts, (f) => f.key)}::text[], ${textArray(facts, (f) => f.fact)}::text[],
-      ${textArray(facts, (f) => f.kind)}::text[], ${numberArray(facts, (f) => f.salience)}::float8[]
-    )
-    on conflict (chain_id, rank) do nothing`);
-  const chains = lists.map((l) => l.chainId);
-  const stored = await queryRows(
-    tx,
-    sql`select chain_id, digest, last_pass from chain_fact_ledgers
-        where chain_id in ${chains} order by chain_id for update`,
-    { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
-  );
-  const found = new Set(stored.map((l) => l.chain_id));
-  const missing = chains.find((c) => !found.has(c));
-  if (missing !== undefined) throw new Error(`the facts ledger of ${JSON.stringify(missing)} was not stored`);
-  for (const l of stored) ledgers.set(l.chain_id, { digest: l.digest, lastPass: l.last_pass });
+  const { stored, created } = await storeLedgers(tx, lists, "leave-new-facts");
+  for (const [chainId, ledger] of stored) ledgers.set(chainId, ledger);
   const fresh = new Map(
     firsts.flatMap((p) => (created.has(p.chainId) ? [[p, p.facts.list as SourceFacts] as const] : [])),
   );
@@ -163,28 +130,60 @@ async function createLedger(
   chainId: string,
   list: SourceFacts,
 ): Promise<{ digest: string; lastPass: number | null }> {
-  // The source is stored (measure-context.ts) before any pass of its chain is measured.
-  await tx.execute(sql`
-    insert into chain_fact_ledgers (chain_id, digest, in_source)
-    values (${chainId}, ${list.digest}, ${list.inSource})
-    on conflict (chain_id) do nothing`);
-  const facts = list.facts.map((f, rank) => ({ ...f, rank }));
-  await tx.execute(sql`
-    insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience)
-    select ${chainId}, rank, fact_key, fact, kind, salience
-    from unnest(
-      ${numberArray(facts, (f) => f.rank)}::int[], ${textArray(facts, (f) => f.key)}::text[],
-      ${textArray(facts, (f) => f.fact)}::text[], ${textArray(facts, (f) => f.kind)}::text[],
-      ${numberArray(facts, (f) => f.salience)}::float8[]
-    ) as f(rank, fact_key, fact, kind, salience)
-    on conflict (chain_id, rank) do nothing`);
-  const [stored] = await queryRows(
+  const { stored } = await storeLedgers(tx, [{ chainId, list }], "write-all-facts");
+  return stored.get(chainId) as { digest: string; lastPass: number | null };
+}
+
+/**
+ * Makes the chains' ledgers from their lists in three statements however many they are (the
+ * sources are stored, measure-context.ts, before any pass of their chains is measured), and
+ * answers each ledger as stored, locked, and the chains whose ledger row this call inserted. A
+ * ledger another batch made first (its insert waits for that one's commit) keeps its rows. With
+ * "leave-new-facts" the fact rows of the ledgers inserted here are left to the caller (foldRuns
+ * writes them folded); the facts of the others are written as with "write-all-facts".
+ */
+async function storeLedgers(
+  tx: Executor,
+  lists: readonly { chainId: string; list: SourceFacts }[],
+  facts: "write-all-facts" | "leave-new-facts",
+): Promise<{ stored: Map<string, { digest: string; lastPass: number | null }>; created: Set<string> }> {
+  const inserted = await queryRows(
     tx,
-    sql`select digest, last_pass from chain_fact_ledgers where chain_id = ${chainId} for update`,
-    { digest: col.text, last_pass: col.number.nullable() },
+    sql`
+    insert into chain_fact_ledgers (chain_id, digest, in_source)
+    select * from unnest(${textArray(lists, (l) => l.chainId)}::text[], ${textArray(lists, (l) => l.list.digest)}::text[],
+      ${numberArray(lists, (l) => l.list.inSource)}::int[])
+    on conflict (chain_id) do nothing
+    returning chain_id`,
+    { chain_id: col.text },
   );
-  if (!stored) throw new Error(`the facts ledger of ${JSON.stringify(chainId)} was not stored`);
-  return { digest: stored.digest, lastPass: stored.last_pass };
+  const created = new Set(inserted.map((l) => l.chain_id));
+  const rows = lists
+    .filter((l) => facts === "write-all-facts" || !created.has(l.chainId))
+    .flatMap(({ chainId, list }) => list.facts.map((f, rank) => ({ ...f, chainId, rank })));
+  if (rows.length > 0)
+    await tx.execute(sql`
+    insert into chain_facts (chain_id, rank, fact_key, fact, kind, salience)
+    select * from unnest(
+      ${textArray(rows, (f) => f.chainId)}::text[], ${numberArray(rows, (f) => f.rank)}::int[],
+      ${textArray(rows, (f) => f.key)}::text[], ${textArray(rows, (f) => f.fact)}::text[],
+      ${textArray(rows, (f) => f.kind)}::text[], ${numberArray(rows, (f) => f.salience)}::float8[]
+    )
+    on conflict (chain_id, rank) do nothing`);
+  const chains = lists.map((l) => l.chainId);
+  const stored = await queryRows(
+    tx,
+    sql`select chain_id, digest, last_pass from chain_fact_ledgers
+        where chain_id in ${chains} order by chain_id for update`,
+    { chain_id: col.text, digest: col.text, last_pass: col.number.nullable() },
+  );
+  const found = new Set(stored.map((l) => l.chain_id));
+  const missing = chains.find((c) => !found.has(c));
+  if (missing !== undefined) throw new Error(`the facts ledger of ${JSON.stringify(missing)} was not stored`);
+  return {
+    stored: new Map(stored.map((l) => [l.chain_id, { digest: l.digest, lastPass: l.last_pass }])),
+    created,
+  };
 }
 
 /**
