@@ -1,7 +1,9 @@
 // Judging a batch of pass receipts (the first steps of db/ingest/passes.ts): what judging reads
 // from the database, each receipt's content measured against its chain's source (and again
 // with the originals its CCR markers name), the verdict under the policy in force, the
-// canaries' survival and the markers the content carries. Reads only; the insert is the caller's.
+// canaries' survival and the markers the content carries; and the same measurements made ahead
+// of the transaction (measureAhead). Stores only the sources a batch makes known; the insert is
+// the caller's.
 import "server-only";
 import type { Executor } from "../types";
 import { getPoliciesInForce } from "../queries/policies";
@@ -28,17 +30,19 @@ export interface Judging {
   readable: ReadableOriginals;
 }
 
+/** What judging reads, and stores the sources the batch makes known unless `storeSources` is false. */
 export async function loadJudging(
   tx: Executor,
   receipts: readonly PassReceipt[],
   readsOriginals: boolean,
+  storeSources = true,
 ): Promise<Judging> {
   const policyByClass = await getPoliciesInForce(
     receipts.map((r) => r.content_class),
     tx,
   );
   const readable = readableOriginals(readsOriginals);
-  const inputs = await loadMeasureInputs(tx, receipts, readable);
+  const inputs = await loadMeasureInputs(tx, receipts, readable, storeSources);
   const policyOf = (r: PassReceipt) => {
     const policy = policyByClass.get(r.content_class);
     if (!policy) throw new Error(`no policy in force for content class ${JSON.stringify(r.content_class)}`);
@@ -67,14 +71,66 @@ export interface JudgedBatch {
   markers: Map<string, string[]>;
 }
 
+/**
+ * A batch's measurements by entry and task: measurePasses takes up one made before (ahead of
+ * the transaction, or by an attempt rolled back) when its task is the very same (content,
+ * source, format, required fields, facts asked and the originals its markers name), and
+ * measures only the others.
+ */
+export class BatchMeasurements {
+  private readonly byEntry = new Map<number, { task: MeasureTask; result: MeasureTaskResult | "failed" }[]>();
+
+  take(i: number, task: MeasureTask): MeasureTaskResult | "failed" | undefined {
+    return this.byEntry.get(i)?.find((made) => sameTask(made.task, task))?.result;
+  }
+
+  put(i: number, task: MeasureTask, result: MeasureTaskResult | "failed"): void {
+    const made = this.byEntry.get(i);
+    if (made) made.push({ task, result });
+    else this.byEntry.set(i, [{ task, result }]);
+  }
+}
+
+function sameTask(a: MeasureTask, b: MeasureTask): boolean {
+  if (a.content !== b.content || (a.source ?? null) !== (b.source ?? null) || a.format !== b.format) return false;
+  if (a.facts !== b.facts || !sameList(a.requiredFields ?? [], b.requiredFields ?? [])) return false;
+  const [x, y] = [a.originals ?? new Map<string, string | null>(), b.originals ?? new Map<string, string | null>()];
+  if (x.size !== y.size) return false;
+  for (const [key, text] of x) if (y.get(key) !== text) return false;
+  return true;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, k) => v === b[k]);
+
+/**
+ * Measures a batch's contents before its transaction, from what the database holds now and
+ * storing nothing, into `made`: the transaction then measures again only what changed meanwhile
+ * (a source or a ledger another batch stored, a policy changed), and holds its connection (the
+ * embedded database's only one) and its locks for the writes alone. Only for a batch that
+ * carries content: one that only names contents by hash is rarely measured, and reading twice
+ * would cost every bare batch.
+ */
+export async function measureAhead(
+  db: Executor,
+  entries: readonly BatchEntry<PassReceipt>[],
+  readsOriginals: boolean,
+  made: BatchMeasurements,
+): Promise<void> {
+  const receipts = entries.map(({ item }) => item);
+  if (!receipts.some((r) => r.content != null)) return;
+  const judging = await loadJudging(db, receipts, readsOriginals, false);
+  await measurePasses(db, entries, judging, made);
+}
+
 /** Each entry measured, judged under its policy, told its canaries' survival, and its markers read. */
 export async function judgePasses(
   tx: Executor,
   entries: readonly BatchEntry<PassReceipt>[],
   judging: Judging,
   now: string,
+  made: BatchMeasurements = new BatchMeasurements(),
 ): Promise<JudgedBatch> {
-  const { measured, ledger } = await measurePasses(tx, entries, judging);
+  const { measured, ledger } = await measurePasses(tx, entries, judging, made);
   const rows = entries.map(({ item: r, digest }, i) => {
     // Completed in place: a spread of the judged row costs more than the judging.
     const row = judgeReceipt(r, judging.policyOf(r), {
@@ -120,9 +176,10 @@ async function measurePasses(
   tx: Executor,
   entries: readonly BatchEntry<PassReceipt>[],
   judging: Judging,
+  made: BatchMeasurements,
 ): Promise<{ measured: Map<number, MeasuredContent>; ledger: Map<string, LedgerPass> }> {
   const jobs = await measureJobs(tx, entries, judging);
-  const first = await measureEach(jobs, new Map());
+  const first = await measureEach(jobs, new Map(), made);
   // Measured again, once, for the contents whose markers name an original the lookup found:
   // an original not found changes no measurement, so a caller who may read none is measured once.
   const unknown = new Map<number, string[]>();
@@ -135,7 +192,7 @@ async function measurePasses(
     const found = await judging.readable.byMarker(tx, keys);
     const markerTexts = new Map(keys.map((key) => [key, found.get(key) ?? null]));
     const again = jobs.filter(({ i }) => unknown.get(i)?.some((key) => found.has(key)));
-    results = new Map([...first, ...(await measureEach(again, markerTexts))]);
+    results = new Map([...first, ...(await measureEach(again, markerTexts, made))]);
   }
   const measured = new Map<number, MeasuredContent>();
   const ledger = new Map<string, LedgerPass>();
@@ -169,11 +226,23 @@ async function measureJobs(
   });
 }
 
-/** The jobs measured on the pool, with the originals CCR markers name (by key; null: none, or several). */
+/**
+ * The jobs measured on the pool, with the originals CCR markers name (by key; null: none, or
+ * several), but for those `made` holds already; what is measured goes into `made`.
+ */
 async function measureEach(
   jobs: readonly MeasureJob[],
   markerTexts: ReadonlyMap<string, string | null>,
+  made: BatchMeasurements,
 ): Promise<Map<number, MeasureTaskResult | "failed">> {
-  const results = await measureAllForIngest(jobs.map(({ task }) => ({ ...task, originals: markerTexts })));
+  const tasks = jobs.map(({ task }) => ({ ...task, originals: markerTexts }));
+  const results = tasks.map((task, k) => made.take((jobs[k] as MeasureJob).i, task));
+  const todo = results.flatMap((result, k) => (result === undefined ? [k] : []));
+  const fresh = await measureAllForIngest(todo.map((k) => tasks[k] as MeasureTask));
+  for (const [n, k] of todo.entries()) {
+    const result = fresh[n] as MeasureTaskResult | "failed";
+    made.put((jobs[k] as MeasureJob).i, tasks[k] as MeasureTask, result);
+    results[k] = result;
+  }
   return new Map(jobs.map(({ i }, k) => [i, results[k] as MeasureTaskResult | "failed"]));
 }

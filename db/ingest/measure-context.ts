@@ -1,7 +1,8 @@
 // What measuring a batch of receipts needs from the database (docs/measurement.md, "Measured on
 // ingest"): each chain's source, the content of receipts that name a cached original instead
 // of carrying it, and the cached originals that CCR markers in the content name. Read in the
-// ingest's transaction, so a batch is measured against one moment's store; the store's
+// ingest's transaction, so a batch is measured against one moment's store (a measurement made
+// ahead of it, from an earlier read, is taken up only when its task is the same); the store's
 // retrieval counts and recency are left alone (measuring is not a retrieval). Only the default
 // tenant's originals count: those are the agents' own (another tenant is a cache client's).
 // And only for a caller who may read originals (docs/access.md, "Derived data"): whatever a
@@ -134,13 +135,15 @@ async function originalsByMarker(tx: Executor, keys: readonly string[]): Promise
 /**
  * Loads what measuring `receipts` needs, from the originals `readable` lets the caller's
  * measurements consult, and stores the sources this batch makes known (`chain_sources`, once
- * per chain: a source already stored is kept). Chains with no receipt that has or names
- * content are not looked up at all.
+ * per chain: a source already stored is kept) unless `storeSources` is false (the ingest's
+ * measurements made ahead of its transaction: judge-passes.ts `measureAhead`). Chains with no
+ * receipt that has or names content are not looked up at all.
  */
 export async function loadMeasureInputs(
   tx: Executor,
   receipts: readonly MeasuredReceipt[],
   readable: ReadableOriginals,
+  storeSources = true,
 ): Promise<MeasureInputs> {
   const sources = new Map<string, Source>();
   for (const r of receipts) {
@@ -223,9 +226,9 @@ export async function loadMeasureInputs(
       const text = found.get(hash);
       if (text !== undefined) sources.set(chainId, { text, origin: "original", passId, stored: false, at: 0 });
     }
-    return finish(tx, receipts, sources, readable, found);
+    return finish(tx, receipts, sources, readable, found, storeSources);
   }
-  return finish(tx, receipts, sources, readable, null);
+  return finish(tx, receipts, sources, readable, null, storeSources);
 }
 
 async function finish(
@@ -234,6 +237,7 @@ async function finish(
   sources: Map<string, Source>,
   readable: ReadableOriginals,
   found: Map<string, string> | null,
+  storeSources: boolean,
 ): Promise<MeasureInputs> {
   let contents = found;
   if (contents === null) {
@@ -247,7 +251,7 @@ async function finish(
   // In chain order: two batches storing sources of the same chains take their keys in one order,
   // so they queue rather than deadlock.
   const fresh = [...sources].filter(([, s]) => !s.stored).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (fresh.length > 0) {
+  if (storeSources && fresh.length > 0) {
     const rows = fresh.map(([chain_id, s]) => ({
       chain_id,
       source: s.text,

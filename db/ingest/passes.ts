@@ -15,7 +15,14 @@ import { passes } from "../schema";
 import type { ColumnNames, Executor } from "../types";
 import { requestSummaries } from "./summaries";
 import type { MeasureInputs } from "./measure-context";
-import { type JudgedPass, judgePasses, loadJudging, type NewPass } from "./judge-passes";
+import {
+  BatchMeasurements,
+  type JudgedPass,
+  judgePasses,
+  loadJudging,
+  measureAhead,
+  type NewPass,
+} from "./judge-passes";
 import { foldFactLedgers } from "./fact-ledger";
 import { type MarkedPassRow, recordIngestMarkerFindings } from "../queries/marker-findings";
 import { recordIntegrityFindings } from "@/lib/observability/metrics";
@@ -224,11 +231,15 @@ async function storePasses(
   const readsOriginals = options.readsOriginals === true;
   const names = options.serviceNames?.size ? JSON.stringify(Object.fromEntries(options.serviceNames)) : null;
 
+  // Measured first, outside the transaction; inside it, and in an attempt run again, only
+  // what changed meanwhile is measured (judge-passes.ts BatchMeasurements).
+  const made = new BatchMeasurements();
+  await measureAhead(db, entries, readsOriginals, made);
   // A deadlock or serialisation failure rolls it all back: run it again before answering 503.
   const outcome = await retryTransient(() =>
     db.transaction(async (tx) => {
       const judging = await loadJudging(tx, receipts, readsOriginals);
-      const judged = await judgePasses(tx, entries, judging, now);
+      const judged = await judgePasses(tx, entries, judging, now, made);
       const inserted = await insertPasses(tx, judged.passes, names);
       const stored = await answerIdempotentBatch(
         receipts,
