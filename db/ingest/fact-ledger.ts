@@ -62,8 +62,8 @@ export async function foldFactLedgers(tx: Executor, passes: readonly LedgerPass[
       // makeLedgers did for it what the lines below would have.
       if (!ledger || ledger.digest !== pass.facts.digest) continue;
     } else if (ledger && ledger.digest !== pass.facts.digest) {
-      // Its facts go with it (on delete cascade), and what this batch would have folded in.
-      await tx.execute(sql`delete from chain_fact_ledgers where chain_id = ${pass.chainId}`);
+      // Its facts go with it, and what this batch would have folded in.
+      await deleteLedgers(tx, [pass.chainId]);
       ledgers.delete(pass.chainId);
       runs.delete(pass.chainId);
       ledger = undefined;
@@ -110,8 +110,7 @@ async function makeLedgers(
   }
   if (firsts.length === 0) return { made: new Set(), fresh: new Map() };
   const stale = firsts.filter((p) => ledgers.has(p.chainId)).map((p) => p.chainId);
-  // Their facts go with them (on delete cascade).
-  if (stale.length > 0) await tx.execute(sql`delete from chain_fact_ledgers where chain_id in ${stale}`);
+  if (stale.length > 0) await deleteLedgers(tx, stale);
   const lists = firsts.map((p) => ({ chainId: p.chainId, list: p.facts.list as SourceFacts }));
   const { stored, created } = await storeLedgers(tx, lists, "leave-new-facts");
   for (const [chainId, ledger] of stored) ledgers.set(chainId, ledger);
@@ -119,6 +118,13 @@ async function makeLedgers(
     firsts.flatMap((p) => (created.has(p.chainId) ? [[p, p.facts.list as SourceFacts] as const] : [])),
   );
   return { made: new Set(firsts), fresh };
+}
+
+/** Deletes the chains' ledgers with their facts, which have no foreign key to them (migration 0027). */
+async function deleteLedgers(tx: Executor, chainIds: readonly string[]): Promise<void> {
+  await tx.execute(sql`
+    with ledgers as (delete from chain_fact_ledgers where chain_id in ${chainIds})
+    delete from chain_facts where chain_id in ${chainIds}`);
 }
 
 /**

@@ -78,8 +78,11 @@ async function deleteBatch(db: Db, scope: Scope, batchSize: number): Promise<{ d
           -- A pass's markers have no foreign key to it (writing them at ingest stays cheap):
           -- they go here, uncounted, by pass_markers_pass_original_key.
           m as (delete from pass_markers where chain_id in ${inChains}),
-          -- The chain's source (the input its passes were measured against) goes with it, uncounted.
+          -- The chain's source (the input its passes were measured against) goes with it, uncounted,
+          -- and the source's facts ledger (on delete cascade) with the ledger's facts, which have
+          -- no foreign key to it (writing them at ingest stays cheap).
           s as (delete from chain_sources where chain_id in ${inChains}),
+          lf as (delete from chain_facts where chain_id in ${inChains}),
           b as (delete from boundaries where chain_id in ${inChains} returning 1),
           -- A trace's lineage findings go with it, uncounted (the statements share one snapshot).
           f as (delete from trace_findings where trace_id in (select trace_id from traces where chain_id in ${inChains})),

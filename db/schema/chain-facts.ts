@@ -56,10 +56,8 @@ export const chainFacts = pgTable(
     primaryKey({ name: "chain_facts_pkey", columns: [t.chainId, t.rank] }),
     // A page filtered by fate reads its keyset from here; the fold's restores too.
     index("chain_facts_fate_idx").on(t.chainId, t.fate, t.rank),
-    foreignKey({
-      name: "chain_facts_ledger_fkey",
-      columns: [t.chainId],
-      foreignColumns: [chainFactLedgers.chainId],
-    }).onDelete("cascade"),
+    // No foreign key to the ledger: checking it cost about as much as writing a new ledger's
+    // rows at ingest. Whatever deletes a ledger (the fold, retention with the chain's source)
+    // deletes its facts in the same statement.
   ],
 );
