@@ -5,7 +5,7 @@
 // can see what switching the class to measured density would do on their own data.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { forEachLimited, measureConcurrency, measureForIngest } from "@/lib/measure/pool";
+import { type MeasureTask, type MeasureTaskResult, measureAllForIngest } from "@/lib/measure/pool";
 import { METHOD } from "@/lib/measure/index";
 import { measurableOriginal, readableOriginals } from "../ingest/measure-context";
 import { col, queryRows } from "../sql";
@@ -112,26 +112,34 @@ export async function remeasureClass(
     if (rows.length === 0) break;
     after = rows[rows.length - 1]?.id as number;
     const written: { pass_row_id: number; score: number; components: unknown; facts: unknown; lost: unknown }[] = [];
-    await forEachLimited(rows, measureConcurrency(), async (row) => {
-      const task = {
-        content: row.content,
-        source: row.source,
-        format: policy.format,
-        requiredFields: policy.required_fields,
-      };
-      let result = await measureForIngest({ ...task, originals: new Map() });
-      // Once more with the originals its markers name, as ingest does.
-      if (result !== "failed" && result.unknownMarkers.length > 0) {
-        const found = await readable.byMarker(db, result.unknownMarkers);
-        if (found.size > 0)
-          result = await measureForIngest({
-            ...task,
-            originals: new Map(result.unknownMarkers.map((k) => [k, found.get(k) ?? null])),
-          });
-      }
+    // A page's measurements go to the pool in runs (a chain's source crosses once per run), then
+    // once more, with the originals their markers name, those whose markers the store holds, as
+    // ingest does.
+    const tasks = rows.map((row) => ({
+      content: row.content,
+      source: row.source,
+      format: policy.format,
+      requiredFields: policy.required_fields,
+      originals: new Map<string, string | null>(),
+    }));
+    const measured = await measureAllForIngest(tasks);
+    const unknown = [...new Set(measured.flatMap((m) => (m === "failed" ? [] : m.unknownMarkers)))];
+    const found = unknown.length > 0 ? await readable.byMarker(db, unknown) : new Map<string, string>();
+    const again = measured.flatMap((m, k) =>
+      m !== "failed" && m.unknownMarkers.some((key) => found.has(key)) ? [k] : [],
+    );
+    const remeasured = await measureAllForIngest(
+      again.map((k) => {
+        const keys = (measured[k] as MeasureTaskResult).unknownMarkers;
+        return { ...(tasks[k] as MeasureTask), originals: new Map(keys.map((key) => [key, found.get(key) ?? null])) };
+      }),
+    );
+    for (const [n, k] of again.entries()) measured[k] = remeasured[n] as MeasureTaskResult | "failed";
+    for (const [k, result] of measured.entries()) {
+      const row = rows[k] as (typeof rows)[number];
       if (result === "failed") {
         failed++;
-        return;
+        continue;
       }
       const m = result.measurement;
       written.push({
@@ -148,7 +156,7 @@ export async function remeasureClass(
         before: row.before === null ? null : { score: row.before, method: row.method },
         after: m.semantic_density_score,
       });
-    });
+    }
     if (written.length > 0)
       await db.execute(sql`
         insert into remeasurements (pass_row_id, method, semantic_density_score, components, facts, lost_examples)

@@ -162,29 +162,12 @@ export function measurementBusy(): ApiError {
   });
 }
 
-/** Measurements one caller keeps in flight at once: one per thread, so a batch cannot fill the queue. */
-export function measureConcurrency(): number {
-  return threads();
-}
-
 /**
- * For the ingest: the measurement, or "failed" when it ran past its budget or its memory (the
- * pass is stored unmeasured, saying why). A full queue is the server being busy: 503, retried.
- */
-export async function measureForIngest(task: MeasureTask): Promise<MeasureTaskResult | "failed"> {
-  try {
-    return await measureOffThread(task);
-  } catch (error) {
-    if (!(error instanceof MeasureFailure)) throw error;
-    if (error.reason === "busy") throw measurementBusy();
-    return "failed";
-  }
-}
-
-/**
- * For the ingest, a batch's measurements: each as measureForIngest answers it, in the tasks'
- * order. They go to the threads in runs of neighbouring tasks (a chain's passes share a run,
- * and its source crosses once), a few runs per thread, one run per thread at a time.
+ * For the ingest (and re-measuring), a batch's measurements, in the tasks' order: each its
+ * answer, or "failed" when it ran past its budget or its memory (the pass is stored unmeasured,
+ * saying why); a full queue is the server being busy (503, retried). They go to the threads in
+ * runs of neighbouring tasks (a chain's passes share a run, and its source crosses once), a few
+ * runs per thread, one run per thread at a time.
  */
 export async function measureAllForIngest(tasks: readonly MeasureTask[]): Promise<(MeasureTaskResult | "failed")[]> {
   const perRun = Math.min(RUN_TASKS, Math.ceil(tasks.length / (threads() * RUNS_PER_THREAD)));
@@ -216,7 +199,7 @@ export async function measureAllForIngest(tasks: readonly MeasureTask[]): Promis
 }
 
 /** Runs `work` on every item, at most `limit` at a time; rejects with the first failure. */
-export async function forEachLimited<T>(
+async function forEachLimited<T>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<void>,

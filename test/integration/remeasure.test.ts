@@ -11,6 +11,9 @@ import { getDb } from "@/db/index";
 import { type RemeasureProgress, remeasureClass } from "@/db/queries/remeasure";
 import { METHOD, measure } from "@/lib/measure/index";
 import { col, queryRows } from "@/db/sql";
+import { storeOriginal } from "@/db/queries/originals/store";
+import { sha256Hex } from "@/lib/guard/hash";
+import { formatMarker, markerKey } from "@/lib/originals/marker";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 import { call, contentReceipt, post } from "./api-helpers";
 
@@ -19,6 +22,7 @@ setUpTestDatabase();
 const { chains } = JSON.parse(readFileSync("test/fixtures/measurement/chains.json", "utf8"));
 const notes = chains[0];
 const CLASS = "remeasure-cc";
+const MARKED = "remeasure-marked";
 
 const storedAnswers = async () =>
   queryRows(
@@ -96,6 +100,31 @@ describe("re-measuring a class", () => {
     expect(again.measured).toBe(2);
     const [count] = await queryRows(await getDb(), sql`select count(*) as n from remeasurements`, { n: col.int });
     expect(count?.n).toBe(2);
+  });
+
+  it("measures again with the originals a content's markers name, as ingest does", async () => {
+    // The void pass, and a marker to an original that states what it lost.
+    const original = `${faithful}\n`;
+    await storeOriginal({ original });
+    const marked = `${voided}\n${formatMarker(markerKey(sha256Hex(original)))}`;
+    const stored = await post(postPasses, "/api/v1/passes", {
+      receipts: [
+        contentReceipt("rm-mk", 1, faithful, { content_class: MARKED, cache_original: true, input_content: notes.source }),
+        contentReceipt("rm-mk", 2, marked, { content_class: MARKED, cache_original: true }),
+      ],
+    });
+    expect(stored.status, stored.text).toBe(201);
+    const own = stored.body.results[1].server_checks;
+    expect(own.recoverable_examples.length, "the ingest read the marker's original").toBeGreaterThan(0);
+    await remeasureClass(await getDb(), MARKED);
+    const [row] = await queryRows(
+      await getDb(),
+      sql`select r.semantic_density_score as again, r.facts from passes p
+          join remeasurements r on r.pass_row_id = p.id where p.pass_id = 'rm-mk.p2'`,
+      { again: col.number, facts: col.json },
+    );
+    expect(row).toEqual({ again: own.semantic_density_score, facts: own.facts });
+    expect(row?.again).not.toBe(measure(marked, { source: notes.source, format: "any" }).semantic_density_score);
   });
 
   it("answers a class with nothing to measure under the built-in policy", async () => {
