@@ -2,7 +2,9 @@
 // and the same receipts without it: pass 1 of each chain brings the chain's source as
 // `input_content`, so every pass with content is measured (docs/measurement.md). The texts are
 // log-like lines with the values a fact counts (times, ids, paths, numbers with units, error
-// lines), each pass keeping most of the one before. Seeded, so two runs send the same bytes.
+// lines); each pass is a new log of the source's shape (its request ids, paths and timings new,
+// so most of its tokens are new to the measurement: harder than a pass derived from the source).
+// Seeded, so two runs send the same bytes.
 import { createHash } from "node:crypto";
 import { seededRandom } from "../../support/random";
 
