@@ -253,7 +253,7 @@ function wordToken(text: string, initial: boolean): Token {
   if (parts) for (const part of parts) index.push(...wordIndex(part));
   // A capital word is a name unless it merely opens a sentence; acronyms and inner capitals
   // (CSV, PostgreSQL) are names wherever they stand.
-  if (capital && (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2) || (shape & UPPER_INSIDE) !== 0)) {
+  if ((capital && (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2))) || (shape & UPPER_INSIDE) !== 0) {
     return token(text, "name", partsNeed(parts, "c") ?? [own ? (index[1] as string) : `c:${lower}`], index, lower);
   }
   if (lower.length < 3) return token(text, "stop", [], [], lower);
@@ -276,9 +276,10 @@ function wordToken(text: string, initial: boolean): Token {
 export function plainWordKind(text: string, lower: string, initial: boolean): TokenKind | null {
   if (NUMBER_WORDS.has(lower)) return null;
   if (STOP_WORDS.has(lower) || lower.length < 2) return "stop";
+  const shape = shapeOf(text);
+  if ((shape & UPPER_INSIDE) !== 0) return "name";
   if (isUpper(text.charCodeAt(0))) {
-    const shape = shapeOf(text);
-    if (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2) || (shape & UPPER_INSIDE) !== 0) return "name";
+    if (!initial || ((shape & ALL_UPPER) !== 0 && text.length >= 2)) return "name";
   }
   return lower.length < 3 ? "stop" : "keyword";
 }

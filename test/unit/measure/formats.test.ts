@@ -97,6 +97,19 @@ describe("text facts", () => {
     expect(twice.semantic_density_score).toBeLessThan(0.7);
     expect(padded.semantic_density_score).toBeLessThan(0.8);
   });
+
+  it("reads a word with a capital after a small letter as a name, wherever it stands", () => {
+    for (const word of ["execFileSync", "cliScript", "macOS"])
+      expect(
+        classify(word, true, true).map((t) => t.kind),
+        word,
+      ).toEqual(["name"]);
+    // A name needs itself, not a five-letter stem: execFile does not state execFileSync.
+    const source = "The CLI now runs through promisify(execFile) instead of execFileSync.";
+    const answer = kept("The CLI now runs through execFile.", source, "text");
+    expect(answer.lost_examples).toEqual(["execFileSync"]);
+    expect(answer.facts).toMatchObject({ in_source: 3, retained: 2 });
+  });
 });
 
 describe("logs", () => {

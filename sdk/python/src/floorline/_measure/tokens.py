@@ -228,7 +228,7 @@ def _word_token(text: str, initial: bool) -> Token:
     if parts:
         for part in parts:
             index.extend(_word_index(part))
-    if capital and (not initial or (shape.all_upper and len(text) >= 2) or shape.upper_inside):
+    if (capital and (not initial or (shape.all_upper and len(text) >= 2))) or shape.upper_inside:
         return Token(text, "name", _parts_need(parts, "c") or [f"c:{lower}"], index, lower)
     if len(lower) < 3:
         return Token(text, "stop", [], [], lower)
