@@ -5,7 +5,8 @@ import { QuadIds } from "./tables";
 import type { JsonDoc } from "./json";
 import { Kept, type Lexicon, type TokenInfo } from "./lexicon";
 import { SourcePairs } from "./order";
-import { type Segments, segmentsOf, type TextDoc } from "./text";
+import { SourceRecords } from "./bindings";
+import { incidentalLines, type Segments, segmentsOf, type TextDoc } from "./text";
 
 /**
  * A repeated sentence (or JSON leaf, or run of tokens) costs more than the room it takes:
@@ -66,6 +67,7 @@ export class SourceText {
   private runs: QuadIds | null = null;
   private runCounts = new Int32Array(0);
   private neighbours: SourcePairs | null = null;
+  private recordsOf: SourceRecords | null = null;
 
   constructor(
     private readonly lexicon: Lexicon,
@@ -76,6 +78,12 @@ export class SourceText {
   get pairs(): SourcePairs {
     this.neighbours ??= new SourcePairs(this.lexicon, this.doc);
     return this.neighbours;
+  }
+
+  /** The source's records (see bindings.ts), found when first asked for. */
+  get records(): SourceRecords {
+    this.recordsOf ??= new SourceRecords(this.lexicon, this.doc, incidentalLines(this.doc));
+    return this.recordsOf;
   }
 
   /** How often the source states the sentence `atoms[from, to)`. */
@@ -123,6 +131,7 @@ export function textEfficiency(
   doc: TextDoc,
   source: SourceText | null,
   sourceKeys: KeySet | null,
+  misbound: Uint8Array | null = null,
 ): number {
   // Sentences and runs are this measurement's own: their ids stay out of the kept lexicon.
   const scratch = scratchOf(lexicon);
@@ -160,6 +169,13 @@ export function textEfficiency(
     }
     let waste = repeatedBytes * REPEAT_COST;
     if (sourceKeys && fromSource === 0 && !hits) waste = Math.max(waste, bytes);
+    // A stretch that binds a fact to another record states nothing true of the source.
+    if (misbound !== null) {
+      let falseBytes = 0;
+      for (let t = segments.from[k] as number; t < (segments.to[k] as number); t++)
+        if (misbound[t - first] === 1) falseBytes += lexicon.bytes[store.tokens[t] as number] as number;
+      waste = Math.max(waste, falseBytes);
+    }
     wasted += waste;
   }
   return total === 0 ? 0 : clamp01(1 - wasted / total);

@@ -172,6 +172,17 @@ export class FactTable {
   }
 
   /**
+   * Whether fact `f`, needing one key alone, is bound to a wrong record wherever a content states
+   * it (`keys`: see bindings.ts, 1 for such a key).
+   */
+  misbound(keys: Counts, f: number): boolean {
+    const seqs = this.lexicon.seqs;
+    const need = this.need[f] as number;
+    const from = seqs.start[need] as number;
+    return (seqs.start[need + 1] as number) - from === 1 && keys.get(seqs.pool[from] as number) === 1;
+  }
+
+  /**
    * Whether the index states fact `f`. A JSON fact in JSON content is stated at its path (or its
    * last key) with its value; `byValue` (no field is required of the content) lets the value's
    * own keys state it wherever they are, as in text: a re-keyed or columnar JSON keeps its values.

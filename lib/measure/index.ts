@@ -24,6 +24,7 @@ import {
   specificity,
 } from "./read";
 import { fieldHolds, parseJson } from "./schema";
+import { misbound } from "./bindings";
 import { analyseSource, type SourceAnalysis, SourceCache, sourceStats } from "./source";
 import { languageOf, phrasingOf } from "./text";
 
@@ -107,13 +108,20 @@ export interface DetailedMeasurement extends Measurement {
 }
 
 /** 1 minus the share of the content's bytes that is padding (a repeat) or filler (states nothing of the source). */
-function efficiency(lexicon: Lexicon, doc: Doc, source: SourceAnalysis | null, byValue = false, filler = true): number {
+function efficiency(
+  lexicon: Lexicon,
+  doc: Doc,
+  source: SourceAnalysis | null,
+  byValue = false,
+  filler = true,
+  misbound: Uint8Array | null = null,
+): number {
   if (doc.kind === "json") {
     // Records repeat values as a matter of course; only a source can say how often is too often.
     if (!source) return 1;
     return jsonEfficiency(lexicon, doc.json, source.doc.kind === "json" ? source.doc.json : null, byValue);
   }
-  return textEfficiency(lexicon, doc.text, source?.text ?? null, filler ? (source?.keys ?? null) : null);
+  return textEfficiency(lexicon, doc.text, source?.text ?? null, filler ? (source?.keys ?? null) : null, misbound);
 }
 
 function lookup(originals: Originals | undefined, hash: string): string | undefined {
@@ -292,6 +300,8 @@ function measureWith(
     }
     wordCredit = valueTotal > 0 ? valueKept / valueTotal : 0;
   }
+  // Facts bound to another record of a text source, and the sentences that bind them (since /4).
+  const wrong = doc?.kind === "text" && source.text ? misbound(lexicon, doc.text, source.text.records) : null;
   inspect?.({ source, doc, index, originals, byValue, across: words.across });
   let total = 0;
   let kept = 0;
@@ -315,7 +325,8 @@ function measureWith(
     if (entry) entryTotal += weight;
     if (specific) counts.in_source++;
     const word = facts.word[f] === 1;
-    const stated = index !== null && facts.states(index, f, byValue);
+    const stated =
+      index !== null && facts.states(index, f, byValue) && !(wrong !== null && facts.misbound(wrong.keys, f));
     if (stated || (word && words.across)) {
       const credit = word ? weight * wordCredit : facts.value[f] === 1 ? weight * words.binding : weight;
       kept += credit;
@@ -361,7 +372,7 @@ function measureWith(
       const judged = {
         coverage: kept / total,
         // Across languages no sentence is the source's: only repeats are judged, not filler.
-        efficiency: efficiency(lexicon, doc, source, byValue, !words.across),
+        efficiency: efficiency(lexicon, doc, source, byValue, !words.across, wrong?.tokens ?? null),
       };
       if (salientTotal > 0 && salientTotal < total) {
         // Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest the rest.

@@ -294,7 +294,7 @@ const DIFF_INCIDENTAL = [
  * it, `index` hashes, file modes). What changed (`+` and `-` lines within a hunk) and everything
  * around the diff (a commit's message, its stat) stay facts. Null when the text holds no hunk.
  */
-function incidentalLines(doc: TextDoc): Uint8Array | null {
+export function incidentalLines(doc: TextDoc): Uint8Array | null {
   const { store } = doc;
   let hunk = false;
   for (let l = doc.firstLine; l < doc.endLine && !hunk; l++) hunk = startsWith(store, l, "@@ -");

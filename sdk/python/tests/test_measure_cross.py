@@ -597,6 +597,71 @@ def words() -> list[dict]:
     return cases
 
 
+PACKAGES = [
+    ("08:15:01", "alpha:amd64", "1.4.0-1", "1.4.0-3"),
+    ("08:15:07", "bravo:amd64", "2.0.1-2", "2.0.1-5"),
+    ("08:15:12", "charlie:amd64", "0.9.8-1", "0.9.9-1"),
+    ("08:15:20", "delta:amd64", "5.2.0-4", "5.3.1-1+b2"),
+    ("08:15:20", "echo-utils:all", "1:3.2-1", "1:3.2-4~deb12u1"),
+]
+HOSTS = "host,address,rack,since\nweb-1,10.0.3.17,r4,2026-01-03\nweb-2,10.0.3.18,r4,2026-02-11\ndb-1,10.0.4.2,r7,2025-11-30\ncache-1,10.0.5.9,r2,2026-03-01"
+COMMIT = "commit 5455f286d267074cdc8f927564ac8326e82ae796\nAuthor: Ada Example <ada@example.com>\nDate:   Fri Dec 4 05:24:05 2026 +0000\n\n    Export keys from the CLI"
+
+
+def _package_lines(rows: list[tuple[str, str, str, str]]) -> str:
+    return "\n".join(f"2026-03-02 {t} install {name} {old} {new}" for t, name, old, new in rows)
+
+
+def bindings() -> list[dict]:
+    """A fact counts with the record it belongs to (since floorline-facts/4; bindings.ts): values
+    moved between the items of a list, one swap, a swap across a comma, summaries that aggregate
+    items, facts of lines of other kinds composed, a fact repeated, and the same in base64."""
+    rng = random.Random(20261205)
+    source = _package_lines(PACKAGES)
+    news = [p[3] for p in PACKAGES]
+    variants = [source]
+    for shift in (1, 2):
+        variants.append(_package_lines([(t, n, o, news[(i + shift) % len(news)]) for i, (t, n, o, _) in enumerate(PACKAGES)]))
+    swapped = list(PACKAGES)
+    swapped[0], swapped[1] = (swapped[0][0], swapped[0][1], swapped[0][2], PACKAGES[1][3]), (swapped[1][0], swapped[1][1], swapped[1][2], PACKAGES[0][3])
+    variants.append(_package_lines(swapped))
+    # Times moved, names moved, the lines reordered (each intact), a swap across a comma.
+    variants.append(_package_lines([(PACKAGES[(i + 1) % 5][0], n, o, w) for i, (_, n, o, w) in enumerate(PACKAGES)]))
+    variants.append(_package_lines([(t, PACKAGES[(i + 3) % 5][1], o, w) for i, (t, _, o, w) in enumerate(PACKAGES)]))
+    variants.append("\n".join(rng.sample(source.split("\n"), 5)))
+    variants.append("\n".join(f"{n} {o}, then {news[(i + 1) % 5]}" for i, (_, n, o, _) in enumerate(PACKAGES)))
+    variants.append("On 2026-03-02 between 08:15:01 and 08:15:20 dpkg installed " + ", ".join(f"{n} ({o} to {w})" for _, n, o, w in PACKAGES) + ".")
+    variants.append("dpkg installed " + ", ".join(f"{n} {o} to {news[(i + 1) % 5]}" for i, (_, n, o, _) in enumerate(PACKAGES)) + ".")
+    variants.append("alpha:amd64 and bravo:amd64 went from 1.4.0-1 and 2.0.1-2 to 1.4.0-3 and 2.0.1-5 at 08:15:01; charlie:amd64 0.9.8-1 0.9.8-1 0.9.9-1")
+    variants.append(source.replace("1.4.0-3", "1.4.0-3 1.4.0-3 08:15:07"))
+    cases: list[dict] = []
+    for content in variants:
+        for fmt in ("text", "any"):
+            cases.append({"content": content, "source": source, "format": fmt})
+    cases.append({"content": base64.b64encode(variants[1].encode()).decode(), "source": base64.b64encode(source.encode()).decode(), "format": "base64"})
+    cases.append({"content": json.dumps({"log": variants[1]}), "source": source, "format": "any"})
+    rows = HOSTS.split("\n")
+    cells = [r.split(",") for r in rows[1:]]
+    for shift in (0, 1, 3):
+        moved = [",".join([c[0], cells[(i + shift) % 4][1], c[2], c[3]]) for i, c in enumerate(cells)]
+        for sep in (",", " "):
+            cases.append({"content": "\n".join([rows[0]] + [m.replace(",", sep) for m in moved]), "source": HOSTS, "format": "text"})
+    for content in (
+        "commit 5455f286d267074cdc8f927564ac8326e82ae796 (Fri Dec 4 05:24:05 2026 +0000) by Ada Example: export keys from the CLI",
+        "5455f286d267074cdc8f927564ac8326e82ae796 Dec 4 05:24:05 ada@example.com",
+    ):
+        cases.append({"content": content, "source": COMMIT, "format": "text"})
+    return cases
+
+
+def camel_case() -> list[dict]:
+    """A capital after a small letter makes a name wherever it stands (tokens.ts wordToken and
+    plainWordKind, since floorline-facts/4): execFile is not execFileSync."""
+    source = "The CLI now runs through promisify(execFile) instead of execFileSync; cliScript() and macOS stay. iPhone builds too."
+    contents = ["The CLI now runs through execFile.", "execFileSync, cliScript and macOS.", "Execfile execfilesync cliscript macos iphone", source]
+    return [{"content": c, "source": source, "format": f} for c in contents for f in ("text", "any")]
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -611,7 +676,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words() + bindings() + camel_case()
     return cases, typescript(cases)
 
 

@@ -679,7 +679,12 @@ const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
  * states no key any fact of it needs and names no hash is filler, costing its bytes (or its
  * runs' cost, the larger). Sums run in the content's order.
  */
-function textEfficiency(content: readonly Line[], source: Source | null, filler = true): number {
+function textEfficiency(
+  content: readonly Line[],
+  source: Source | null,
+  filler = true,
+  wrong: ReadonlySet<Tok> = new Set(),
+): number {
   const sourceSentences =
     source?.doc.kind === "text" ? countBy(sentencesOf(source.doc.lines), (s) => s.id) : new Map<string, number>();
   const repeated = repeatedRunTokens(content, source?.doc.kind === "text" ? source.doc.lines : null);
@@ -701,6 +706,11 @@ function textEfficiency(content: readonly Line[], source: Source | null, filler 
       const hits = s.tokens.some((t) => t.kind === "hash" || t.index.some((key) => source.keys.has(key)));
       if (fromSource === 0 && !hits) waste = Math.max(waste, s.bytes);
     }
+    // Bindings: a stretch that binds a fact to the wrong record states nothing true of the source.
+    waste = Math.max(
+      waste,
+      s.tokens.filter((t) => wrong.has(t)).reduce((sum, t) => sum + bytesOf(t), 0),
+    );
     wasted += waste;
   }
   return total === 0 ? 0 : clamp01(1 - wasted / total);
@@ -738,12 +748,18 @@ function jsonEfficiency(content: JsonDoc, source: JsonDoc | null, byValue: boole
 }
 
 /** Without a source, JSON has no repeats (records repeat values by nature) and text no filler. */
-function efficiency(doc: Doc, source: Source | null, byValue: boolean, filler = true): number {
+function efficiency(
+  doc: Doc,
+  source: Source | null,
+  byValue: boolean,
+  filler = true,
+  wrong: ReadonlySet<Tok> = new Set(),
+): number {
   if (doc.kind === "json") {
     if (!source) return 1;
     return jsonEfficiency(doc.json, source.doc.kind === "json" ? source.doc.json : null, byValue);
   }
-  return textEfficiency(doc.lines, source, filler);
+  return textEfficiency(doc.lines, source, filler, wrong);
 }
 
 /**
@@ -813,6 +829,124 @@ function orderFactor(content: readonly Line[], source: readonly Line[]): number 
   const expected = (chance / (n * n)) * shared;
   if (expected <= 0) return 1;
   return Math.min(1, Math.max(0, (kept / expected - 1) / (ORDER_LIFT - 1)));
+}
+
+// ============================================================================================
+// 5b. Bindings ("Density", bindings; version 4)
+// ============================================================================================
+
+/**
+ * A text source's records: each non-empty line (a diff's notation aside) is one; its kind is
+ * the first keys of its keywords written as words of their own (not parts of a raw token such
+ * as `tzdata:all`), in order. For each key a fact token (no keyword, no stop word) needs alone,
+ * the records that state it, unless every record does (with two or more records); the kinds of
+ * those records; the kind of token that first states it; and each record's keys.
+ */
+interface Records {
+  lines: Map<string, number[]>;
+  kinds: Map<string, Set<string>>;
+  kindOf: Map<number, string>;
+  tokenKind: Map<string, string>;
+  keysOf: Map<number, string[]>;
+}
+
+function recordsOf(lines: readonly Line[]): Records {
+  const notation = diffNotation(lines);
+  const out: Records = {
+    lines: new Map(),
+    kinds: new Map(),
+    kindOf: new Map(),
+    tokenKind: new Map(),
+    keysOf: new Map(),
+  };
+  const counted = lines.filter((line, l) => line.tokens.length > 0 && notation?.[l] !== true).length;
+  lines.forEach((line, l) => {
+    if (line.tokens.length === 0 || notation?.[l] === true) return;
+    const kind = line.tokens
+      .filter((t, k) => t.kind === "keyword" && t.need.length > 0 && !t.inner && !line.tokens[k - 1]?.inner)
+      .map((t) => t.need[0])
+      .join("\u0000");
+    out.kindOf.set(l, kind);
+    for (const t of line.tokens) {
+      if (t.kind === "keyword" || t.kind === "stop" || t.need.length !== 1) continue;
+      const key = t.need[0] as string;
+      const at = out.lines.get(key) ?? [];
+      if (!at.includes(l)) at.push(l);
+      out.lines.set(key, at);
+      const kinds = out.kinds.get(key) ?? new Set<string>();
+      kinds.add(kind);
+      out.kinds.set(key, kinds);
+      if (!out.tokenKind.has(key)) out.tokenKind.set(key, t.kind);
+    }
+  });
+  if (counted > 1) for (const [key, at] of out.lines) if (at.length === counted) out.lines.delete(key);
+  for (const [key, at] of out.lines) for (const l of at) out.keysOf.set(l, [...(out.keysOf.get(l) ?? []), key]);
+  return out;
+}
+
+/**
+ * What a text content binds to the wrong record of the source. In each stretch (a line cut after
+ * a sentence's end and after punctuation, within no raw token, as phrases are), its raw tokens
+ * stating record keys, a raw token whose first such key an earlier one of the stretch states
+ * left out. The stretch restates record R when R is the only record that two or more of them
+ * state a key of, one of those keys stated by R alone, and all of them but one state a key of R.
+ * That one is bound to the wrong record when one of its keys is stated on a record of R's kind
+ * and takes the place of a key of R the stretch does not state, first stated by the same kind of
+ * token (a version for a version, a time for a time). Returns the keys bound wrongly by every stretch that states them, and the tokens of the
+ * stretches that bind one.
+ */
+function misbindings(content: readonly Line[], records: Records): { keys: Set<string>; tokens: Set<Tok> } {
+  const linesOf = (key: string) => records.lines.get(key) ?? [];
+  const bound = new Set<string>();
+  const wrong = new Set<string>();
+  const tokens = new Set<Tok>();
+  for (const line of content) {
+    const stretches: Tok[][] = [[]];
+    for (const t of line.tokens) {
+      (stretches[stretches.length - 1] as Tok[]).push(t);
+      if (!t.inner && (t.ends || !t.open)) stretches.push([]);
+    }
+    for (const stretch of stretches) {
+      const raws: string[][] = [];
+      const seen = new Set<string>();
+      const stated = new Set<string>();
+      let keys: string[] = [];
+      for (const t of stretch) {
+        keys.push(...t.index.filter((key) => records.lines.has(key)));
+        for (const key of keys) stated.add(key);
+        if (t.inner) continue;
+        if (keys.length > 0 && !seen.has(keys[0] as string)) {
+          seen.add(keys[0] as string);
+          raws.push(keys);
+        }
+        keys = [];
+      }
+      const named = [...new Set(raws.flat().filter((key) => linesOf(key).length === 1))].map(
+        (key) => linesOf(key)[0] as number,
+      );
+      const states = (raw: string[], l: number) => raw.some((key) => linesOf(key).includes(l));
+      let at = -1;
+      if (raws.length >= 3 && named.length > 0) {
+        const strong = [...new Set(named)].filter((l) => raws.filter((raw) => states(raw, l)).length >= 2);
+        const record = strong[0] as number;
+        if (strong.length === 1 && raws.filter((raw) => states(raw, record)).length === raws.length - 1) {
+          const off = raws.findIndex((raw) => !states(raw, record));
+          const kind = records.kindOf.get(record) as string;
+          // A fact of the record the stretch does not state, of the same kind of token: the one it replaces.
+          const replaces = (key: string) =>
+            (records.keysOf.get(record) ?? []).some(
+              (own) => !stated.has(own) && records.tokenKind.get(own) === records.tokenKind.get(key),
+            );
+          if ((raws[off] as string[]).some((key) => records.kinds.get(key)?.has(kind) && replaces(key))) at = off;
+        }
+      }
+      raws.forEach((raw, r) => {
+        for (const key of raw) (r === at ? wrong : bound).add(key);
+      });
+      if (at >= 0) for (const t of stretch) tokens.add(t);
+    }
+  }
+  return { keys: new Set([...wrong].filter((key) => !bound.has(key))), tokens };
 }
 
 // ============================================================================================
@@ -913,6 +1047,11 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
       wordCredit = Math.min(1, share / ((from.phrased / from.words) * PHRASING_NEED));
     }
   }
+  // Bindings ("Density", bindings): facts a text content binds to the wrong record of a text source.
+  const misbound =
+    doc?.kind === "text" && source.doc.kind === "text"
+      ? misbindings(doc.lines, recordsOf(source.doc.lines))
+      : { keys: new Set<string>(), tokens: new Set<Tok>() };
   // Weights are summed fact by fact in the source's order: the same additions in the same
   // order give the same bits on every platform, which rounding to four decimals can expose.
   let total = 0;
@@ -936,7 +1075,10 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
     if (fact.salient) salientTotal += fact.weight;
     if (entry) entryTotal += fact.weight;
     if (fact.specific) counts.in_source++;
-    const stated = index !== null && states(index, fact, byValue);
+    const stated =
+      index !== null &&
+      states(index, fact, byValue) &&
+      !(fact.need.length === 1 && misbound.keys.has(fact.need[0] as string));
     if (stated || (fact.word && across)) credit(fact.word ? wordCredit : fact.value ? binding : 1);
     if (stated) {
       if (fact.specific) counts.retained++;
@@ -970,7 +1112,10 @@ export function measureDetailed(content: string, options: MeasureOptions = {}): 
   }
   let coverage = kept / total;
   // Across languages no sentence is the source's: repeats are judged, not filler.
-  const components: Record<string, number> = { coverage, efficiency: efficiency(doc, source, byValue, !across) };
+  const components: Record<string, number> = {
+    coverage,
+    efficiency: efficiency(doc, source, byValue, !across, misbound.tokens),
+  };
   if (salientTotal > 0 && salientTotal < total) {
     // Salience: the entries weigh at least SALIENT_SHARE of the coverage (their own share when
     // larger), the rest the rest; and a pass that keeps under SALIENT_NEED of what the entries'

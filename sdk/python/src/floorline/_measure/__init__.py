@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence, Union
 
 from .chars import ascii_lower, from16, to16, utf8_length
 from .json_doc import JsonDoc, add_json_facts, analyse_json, field_holds, index_json, json_specificity, json_units, opens_like_json, parse_json
+from .bindings import SourceRecords, misbound
 from .order import SourcePairs, order_evidence, order_factor
 from .text import Fact, FactIndex, FactSet, TextDoc, add_text_facts, analyse_text, find_markers, index_text, language_of, phrasing_of, states, text_specificity
 
@@ -249,7 +250,7 @@ class _Source:
     JSON unit (and JSON value), sentence and run of tokens. The same for every pass of a chain:
     made once per source (see _source)."""
 
-    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs", "_pairs", "language", "phrasing")
+    __slots__ = ("doc", "facts", "keys", "units", "values", "sentences", "runs", "_pairs", "_records", "language", "phrasing")
 
     def __init__(self, doc: _Doc, facts: tuple[Fact, ...]) -> None:
         self.doc = doc
@@ -263,6 +264,7 @@ class _Source:
         self.sentences: dict[str, int] = {}
         self.runs: dict[tuple[str, ...], int] = {}
         self._pairs: SourcePairs | None = None
+        self._records: SourceRecords | None = None
         # For text: its language and its (words, phrased) (since /4); else 0 and None.
         self.language = language_of(doc.text) if doc.kind == "text" else 0
         self.phrasing: tuple[int, int, int, int] | None = phrasing_of(doc.text) if doc.kind == "text" else None
@@ -285,8 +287,15 @@ class _Source:
             self._pairs = SourcePairs(self.doc.text)
         return self._pairs
 
+    @property
+    def records(self) -> SourceRecords:
+        """A text source's records (bindings.py, since /4), found when first asked for."""
+        if self._records is None:
+            self._records = SourceRecords(self.doc.text)
+        return self._records
 
-def _efficiency(doc: _Doc, source: _Source | None, filler: bool, by_value: bool = False) -> float:
+
+def _efficiency(doc: _Doc, source: _Source | None, filler: bool, by_value: bool = False, wrong: frozenset[int] | set[int] = frozenset()) -> float:
     """`filler`: judge sentences that state no key of the source's facts (with a source that has
     some). `by_value` (no schema): a JSON leaf at a path the source does not have is a repeat when
     its value is stated more often than the source states that value (efficiency.ts jsonEfficiency)."""
@@ -348,6 +357,9 @@ def _efficiency(doc: _Doc, source: _Source | None, filler: bool, by_value: bool 
                     break
             if not hits:
                 waste = max(waste, seg.bytes)
+        # A stretch that binds a fact to the wrong record states nothing true of the source (since /4).
+        if wrong:
+            waste = max(waste, sum(utf8_length(t.text) + 1 for t in seg.tokens if id(t) in wrong))
         wasted += waste
     return 0 if total == 0 else _clamp01(1 - wasted / total)
 
@@ -479,6 +491,11 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
         elif source_words >= PHRASING_MIN_WORDS and source_phrased > 0:
             share = 0 if own_words == 0 else own_phrased / own_words
             word_credit = min(1, share / ((source_phrased / source_words) * PHRASING_NEED))
+    # Facts a text content binds to the wrong record of a text source (bindings.py, since /4).
+    wrong_keys: set[str] = set()
+    wrong_tokens: set[int] = set()
+    if doc is not None and doc.kind == "text" and analysis.doc.kind == "text":
+        wrong_keys, wrong_tokens = misbound(doc.text, analysis.records)
     total: float = 0
     kept: float = 0
     # Of which the facts of error and warning entries, and of those the facts of their tokens (not
@@ -500,7 +517,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             entry_total += fact.weight
         if fact.specific:
             counts["in_source"] += 1
-        stated = index is not None and states(index, fact, by_value)
+        stated = index is not None and states(index, fact, by_value) and not (len(fact.need) == 1 and fact.need[0] in wrong_keys)
         if stated or (fact.word and across):
             credit = fact.weight * word_credit if fact.word else fact.weight * binding if fact.value else fact.weight
             kept += credit
@@ -538,7 +555,7 @@ def measure_detailed(content: str, source: str | None = None, format: str = "any
             density = parts["specificity"] * parts["efficiency"]
         else:
             # Across languages no sentence is the source's: repeats are judged, not filler.
-            parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, not across, by_value)}
+            parts = {"coverage": kept / total, "efficiency": _efficiency(doc, analysis, not across, by_value, wrong_tokens)}
             if 0 < salient_total < total:
                 # Error and warning entries weigh at least SALIENT_SHARE of the coverage, the rest
                 # the rest; a pass keeping under SALIENT_NEED of what their tokens state keeps that
