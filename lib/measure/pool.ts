@@ -199,11 +199,7 @@ export async function measureAllForIngest(tasks: readonly MeasureTask[]): Promis
 }
 
 /** Runs `work` on every item, at most `limit` at a time; rejects with the first failure. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) await work(items[next++] as T);

@@ -109,7 +109,11 @@ describe("re-measuring a class", () => {
     const marked = `${voided}\n${formatMarker(markerKey(sha256Hex(original)))}`;
     const stored = await post(postPasses, "/api/v1/passes", {
       receipts: [
-        contentReceipt("rm-mk", 1, faithful, { content_class: MARKED, cache_original: true, input_content: notes.source }),
+        contentReceipt("rm-mk", 1, faithful, {
+          content_class: MARKED,
+          cache_original: true,
+          input_content: notes.source,
+        }),
         contentReceipt("rm-mk", 2, marked, { content_class: MARKED, cache_original: true }),
       ],
     });
