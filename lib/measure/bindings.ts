@@ -166,7 +166,7 @@ export class SourceRecords {
 }
 
 /** What a content binds to the wrong record. */
-export interface Misbound {
+interface Misbound {
   /** By key of a record: 1 when every stretch stating it binds it to the wrong record, 2 when one does not. */
   keys: Counts;
   /** By token of the content (from its first), 1 in a stretch that binds a fact to the wrong record; null when none does. */
