@@ -2,7 +2,8 @@
 // folded into the chain's ledger, in pass order, from the states the measurement pool's worker
 // gave for each listed fact (lib/measure/fact-ledger.ts). A chain's ledger is made from the list
 // the first such pass brings; every later pass sends only the facts it does not state, and a
-// batch's passes are folded together (a few statements per batch).
+// batch's passes are folded together (a few statements per batch). Long because making, folding
+// and deleting ledgers share their locks and their row shapes, and read best side by side.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { col, queryRows } from "../sql";
