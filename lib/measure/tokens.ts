@@ -7,7 +7,7 @@
 // what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
 import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime, shiftDecimal } from "./values";
-import { NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
+import { ELISIONS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
 
@@ -238,9 +238,18 @@ function numberToken(text: string, value: string, unit: string): Token {
   return token(text, "number", [need], unit ? [plain, need] : [plain], "#num");
 }
 
+/**
+ * A function word elided before another one is one too: "qu'il", "d'une", "c'est", "jusqu'à"
+ * (ELISIONS in words.ts). The tokens keep such a word whole; "l'option" stays a word.
+ */
+function isElidedStop(lower: string): boolean {
+  const quote = lower.indexOf("'");
+  return quote > 0 && ELISIONS.has(lower.slice(0, quote)) && STOP_WORDS.has(lower.slice(quote + 1));
+}
+
 function wordToken(text: string, initial: boolean): Token {
   const lower = asciiLower(text);
-  if (STOP_WORDS.has(lower) || lower.length < 2) return token(text, "stop", [], [], lower);
+  if (STOP_WORDS.has(lower) || lower.length < 2 || isElidedStop(lower)) return token(text, "stop", [], [], lower);
   const shape = shapeOf(text);
   const c0 = text.charCodeAt(0);
   const capital = isUpper(c0);

@@ -14,6 +14,53 @@ export const GERMAN_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * French function words: stop words (articles, prepositions, pronouns, conjunctions, the forms of
+ * être, avoir and the commonest modals). Not "car", "plus" and "non", which are also words of
+ * their own in English and in compounds ("non-free"), nor "mon", "ton" and their kin, which
+ * technical French seldom uses and English dates do ("Mon, 12 Jan").
+ */
+export const FRENCH_WORDS: ReadonlySet<string> = new Set(
+  (
+    "le la les un une des du de au aux ce cet cette ces son sa ses notre nos votre vos leur " +
+    "leurs quel quelle quels quelles chaque tout tous toute toutes aucun aucune " +
+    "quelque quelques plusieurs autre autres m\u00eame m\u00eames \u00e0 en dans sur sous avec sans pour " +
+    "par entre vers chez contre depuis pendant avant apr\u00e8s selon parmi malgr\u00e9 d\u00e8s hors jusque " +
+    "je tu il elle on nous vous ils elles me te se lui eux moi toi soi y qui que quoi dont o\u00f9 " +
+    "lequel laquelle lesquels lesquelles auquel auxquels duquel celui celle ceux celles ceci cela " +
+    "\u00e7a et ou mais donc ni or si comme quand lorsque puisque parce quoique afin ainsi alors puis " +
+    "ne pas aussi tr\u00e8s d\u00e9j\u00e0 encore \u00eatre est sont suis es sommes \u00eates \u00e9tait \u00e9taient " +
+    "\u00e9t\u00e9 \u00e9tant sera seront serait seraient soit soient fut avoir ai as a avons avez ont avait " +
+    "avaient aura auront aurait eu ayant peut peuvent pourra doit doivent"
+  ).split(" "),
+);
+
+/**
+ * Spanish function words: stop words (articles, prepositions, pronouns, conjunctions, the forms of
+ * ser, estar and haber and the commonest modals). Not "era", "sea", "tan" and "todo", which are
+ * also words of their own in English or in code ("TODO").
+ */
+export const SPANISH_WORDS: ReadonlySet<string> = new Set(
+  (
+    "el la los las un una unos unas lo al del este esta estos estas ese esa esos esas aquel aquella " +
+    "aquellos aquellas mi mis tu tus su sus nuestro nuestra nuestros nuestras cada toda todos todas " +
+    "otro otra otros otras mismo misma mismos mismas alg\u00fan alguna algunos algunas ning\u00fan ninguna " +
+    "cualquier varios varias a ante con contra de desde durante en entre hacia hasta mediante para por " +
+    "seg\u00fan sin sobre tras yo t\u00fa \u00e9l ella ello ellos ellas usted ustedes nosotros nosotras me te se " +
+    "nos os le les que qu\u00e9 quien qui\u00e9n quienes cual cu\u00e1l cuales cuyo cuya donde d\u00f3nde cuando " +
+    "esto eso y e o u ni pero sino porque aunque si mientras como pues no s\u00ed ya muy tambi\u00e9n m\u00e1s " +
+    "ser es son eran fue fueron sido siendo ser\u00e1 ser\u00e1n sean estar est\u00e1 est\u00e1n estaba estaban " +
+    "haber ha han hay hab\u00eda hab\u00edan puede pueden debe deben"
+  ).split(" "),
+);
+
+/**
+ * What French elides before a vowel: "qu'il", "d'une", "c'est", "jusqu'à" are one token (an
+ * apostrophe between two letters does not cut one), and such a token is a stop word when what
+ * follows the apostrophe is one (see isElidedStop in tokens.ts). "l'option" stays a word.
+ */
+export const ELISIONS: ReadonlySet<string> = new Set("c d j l m n s t qu jusqu lorsqu puisqu quoiqu".split(" "));
+
+/**
  * The function words of the languages the measurement tells apart (since floorline-facts/4),
  * each list the commonest words of its language that are rarely words of the others. A text's
  * language is the one whose function words it uses (languageOf in text.ts); any of them is
@@ -71,7 +118,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "make makes made get gets got give gives given take takes taken use uses used using"
   )
     .split(" ")
-    .concat([...GERMAN_WORDS]),
+    .concat([...GERMAN_WORDS, ...FRENCH_WORDS, ...SPANISH_WORDS]),
 );
 
 /** Units a number may carry, each spelling mapped to one name, so "4 GB" and "4gb" agree. */

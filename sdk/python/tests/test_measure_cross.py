@@ -662,6 +662,54 @@ def camel_case() -> list[dict]:
     return [{"content": c, "source": source, "format": f} for c in contents for f in ("text", "any")]
 
 
+FRENCH_NOTICE = (
+    "La commande backup-run copie chaque nuit les fichiers du r\u00e9pertoire /srv/data vers le disque /mnt/backup.\n"
+    "Lorsque le disque est plein, elle s'arr\u00eate avant la copie et affiche un message d'erreur dans /var/log/backup.log.\n"
+    "Les anciennes copies sont supprim\u00e9es apr\u00e8s 14 jours, sauf celles qu'on a marqu\u00e9es avec --keep.\n"
+    "Depuis la version 2.3, la commande envoie aussi un courriel \u00e0 l'administrateur dont l'adresse se trouve dans /etc/backup.conf."
+)
+SPANISH_NOTICE = (
+    "El programa backup-run copia cada noche los archivos del directorio /srv/data hacia el disco /mnt/backup.\n"
+    "Cuando el disco est\u00e1 lleno, se detiene antes de la copia y escribe un mensaje de error en /var/log/backup.log.\n"
+    "Las copias antiguas se borran tras 14 d\u00edas, salvo aquellas que se marcaron mediante --keep.\n"
+    "Desde la versi\u00f3n 2.3, el programa tambi\u00e9n env\u00eda un correo al administrador, cuya direcci\u00f3n est\u00e1 en /etc/backup.conf."
+)
+
+
+def function_words() -> list[dict]:
+    """French and Spanish function words are stop words, and so is an elided function word before
+    one ("qu'il", "d'une"; words.ts FRENCH_WORDS, SPANISH_WORDS, ELISIONS, tokens.ts isElidedStop):
+    sources and contents in both languages, their function words swapped, dropped, stuffed,
+    capitalised and elided, and the English words the lists leave out."""
+    rng = random.Random(20261206)
+    fr_swapped = (
+        FRENCH_NOTICE.replace("vers le", "sur le").replace("Lorsque", "Quand").replace("qu'on a marqu", "que l'on a marqu")
+        .replace("Depuis", "D\u00e8s").replace("dont l'adresse se trouve dans", "lequel a son adresse en")
+    )
+    es_swapped = (
+        SPANISH_NOTICE.replace("hacia el", "en el").replace("Cuando", "Si").replace("tras", "despu\u00e9s de")
+        .replace("mediante", "con").replace("cuya direcci\u00f3n est\u00e1 en", "que tiene su direcci\u00f3n en")
+    )
+    elided = "Le service s'arr\u00eate s'il manque la cl\u00e9, jusqu'\u00e0 ce qu'on la fournisse ; c'est le cas d'une cl\u00e9 vide, S'IL le faut, Qu'il dit, l'option D'UNE, c'mon, n'y, aujourd'hui."
+    filler_fr = "Ce texte pr\u00e9sente plusieurs \u00e9l\u00e9ments g\u00e9n\u00e9raux. Il est question de divers th\u00e8mes, dont certains sont tr\u00e8s int\u00e9ressants pour tous les lecteurs."
+    filler_es = "Este texto presenta varios elementos generales. Se trata de diversos temas, algunos de ellos muy interesantes para todos los lectores."
+    english = "Mon, 12 Jan 2026: the archive area non-free holds 2 packages; TODO: era, sea, tan, car, plus. Les Paul, DES keys, EST, CON, Sin."
+    cases: list[dict] = []
+    for source in (FRENCH_NOTICE, SPANISH_NOTICE, elided, english):
+        words = source.split()
+        variants = [
+            fr_swapped, es_swapped, elided, filler_fr, filler_es, english,
+            " ".join(w for w in words if w.lower() not in FUNCTION_WORDS),
+            " ".join(rng.sample(words, len(words))),
+            source.upper(), source.replace("\n", " "),
+        ]
+        for content in variants:
+            cases.append({"content": content, "source": source, "format": "text"})
+        cases.append({"content": source, "source": None, "format": "text"})
+        cases.append({"content": json.dumps({"note": source}), "source": source, "format": "any"})
+    return cases
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -676,7 +724,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words() + bindings() + camel_case()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words() + bindings() + camel_case() + function_words()
     return cases, typescript(cases)
 
 

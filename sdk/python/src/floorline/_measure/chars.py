@@ -332,6 +332,40 @@ GERMAN_WORDS = frozenset(
     ).split(" ")
 )
 
+# French function words, stop words (words.ts FRENCH_WORDS).
+FRENCH_WORDS = frozenset(
+    (
+        "le la les un une des du de au aux ce cet cette ces son sa ses notre nos votre vos leur "
+        "leurs quel quelle quels quelles chaque tout tous toute toutes aucun aucune "
+        "quelque quelques plusieurs autre autres m\u00eame m\u00eames \u00e0 en dans sur sous avec sans pour "
+        "par entre vers chez contre depuis pendant avant apr\u00e8s selon parmi malgr\u00e9 d\u00e8s hors jusque "
+        "je tu il elle on nous vous ils elles me te se lui eux moi toi soi y qui que quoi dont o\u00f9 "
+        "lequel laquelle lesquels lesquelles auquel auxquels duquel celui celle ceux celles ceci cela "
+        "\u00e7a et ou mais donc ni or si comme quand lorsque puisque parce quoique afin ainsi alors puis "
+        "ne pas aussi tr\u00e8s d\u00e9j\u00e0 encore \u00eatre est sont suis es sommes \u00eates \u00e9tait \u00e9taient "
+        "\u00e9t\u00e9 \u00e9tant sera seront serait seraient soit soient fut avoir ai as a avons avez ont avait "
+        "avaient aura auront aurait eu ayant peut peuvent pourra doit doivent"
+    ).split(" ")
+)
+
+# Spanish function words, stop words (words.ts SPANISH_WORDS).
+SPANISH_WORDS = frozenset(
+    (
+        "el la los las un una unos unas lo al del este esta estos estas ese esa esos esas aquel aquella "
+        "aquellos aquellas mi mis tu tus su sus nuestro nuestra nuestros nuestras cada toda todos todas "
+        "otro otra otros otras mismo misma mismos mismas alg\u00fan alguna algunos algunas ning\u00fan ninguna "
+        "cualquier varios varias a ante con contra de desde durante en entre hacia hasta mediante para por "
+        "seg\u00fan sin sobre tras yo t\u00fa \u00e9l ella ello ellos ellas usted ustedes nosotros nosotras me te se "
+        "nos os le les que qu\u00e9 quien qui\u00e9n quienes cual cu\u00e1l cuales cuyo cuya donde d\u00f3nde cuando "
+        "esto eso y e o u ni pero sino porque aunque si mientras como pues no s\u00ed ya muy tambi\u00e9n m\u00e1s "
+        "ser es son eran fue fueron sido siendo ser\u00e1 ser\u00e1n sean estar est\u00e1 est\u00e1n estaba estaban "
+        "haber ha han hay hab\u00eda hab\u00edan puede pueden debe deben"
+    ).split(" ")
+)
+
+# What French elides before a vowel (words.ts ELISIONS): "qu'il", "d'une" are stop words.
+ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu".split(" "))
+
 # The function words of the languages the measurement tells apart (words.ts LANGUAGE_WORDS,
 # since floorline-facts/4): English, German, French, Spanish.
 LANGUAGE_WORDS: tuple[frozenset[str], ...] = (
@@ -378,6 +412,8 @@ STOP_WORDS = frozenset(
         "make makes made get gets got give gives given take takes taken use uses used using"
     ).split(" ")
     + list(GERMAN_WORDS)
+    + list(FRENCH_WORDS)
+    + list(SPANISH_WORDS)
 )
 
 

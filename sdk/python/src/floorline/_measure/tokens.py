@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .chars import (
-    ATTACHED_ONLY_UNITS, MAGNITUDES, MONTHS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
+    ATTACHED_ONLY_UNITS, ELISIONS, MAGNITUDES, MONTHS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
     read_iso_date, read_number, read_time, shift_decimal, stem,
 )
@@ -217,9 +217,15 @@ def _parts_need(parts: list[str] | None, kind: str) -> list[str] | None:
     return need or None
 
 
+def _is_elided_stop(lower: str) -> bool:
+    """A function word elided before another one is one too: "qu'il", "d'une" (tokens.ts isElidedStop)."""
+    quote = lower.find("'")
+    return quote > 0 and lower[:quote] in ELISIONS and lower[quote + 1 :] in STOP_WORDS
+
+
 def _word_token(text: str, initial: bool) -> Token:
     lower = ascii_lower(text)
-    if lower in STOP_WORDS or len(lower) < 2:
+    if lower in STOP_WORDS or len(lower) < 2 or _is_elided_stop(lower):
         return Token(text, "stop", [], [], lower)
     shape = _shape_of(text)
     capital = is_upper(cc(text, 0))
