@@ -89,6 +89,10 @@ export async function seedDemoIfEmpty(): Promise<number> {
         // start-up waits for the seed.
         maxBatchSize: 5_000,
         scheduledDelayMs: 600_000,
+        // The ingest is in this process and always answers: a client that gave up after the
+        // default 5 s without an answer left a chain out of the demo when a busy machine took
+        // longer (the measurement threads' first start, on a CI at load 19).
+        exitTimeoutMs: 300_000,
         onError,
         ...options,
       });
