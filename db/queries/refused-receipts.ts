@@ -30,7 +30,8 @@ export interface RefusedReceipt {
   received_at: string;
 }
 
-const cut = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}...` : s);
+/** At most MAX_TEXT characters, a NUL (which a text column refuses) shown as U+FFFD. */
+const cut = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}...` : s).replaceAll("\u0000", "\ufffd");
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** The receipts of a refused body that name a chain, at most REFUSED_PER_REQUEST, with their path in it. */
@@ -41,7 +42,8 @@ function namedReceipts(body: unknown): { at: string; receipt: Record<string, unk
   for (let i = 0; i < items.length && named.length < REFUSED_PER_REQUEST; i++) {
     const item = items[i];
     if (!isObject(item) || typeof item.chain_id !== "string") continue;
-    if (item.chain_id.length === 0 || item.chain_id.length > 256) continue;
+    // A chain id with a NUL names no chain a page can show.
+    if (item.chain_id.length === 0 || item.chain_id.length > 256 || item.chain_id.includes("\u0000")) continue;
     named.push({ at: batch ? `receipts.${i}` : "", receipt: item });
   }
   return named;

@@ -39,6 +39,15 @@ describe("refused receipts", () => {
     expect(await getChainSummary("refused-typo")).toBeNull();
   });
 
+  it("keeps a receipt refused for a NUL in its pass id, the NUL shown as U+FFFD", async () => {
+    const answer = await send(receipt("refused-nul", "refused\u0000nul.p1"));
+    expect(answer.status).toBe(422);
+    const refused = await listRefusedReceipts("refused-nul");
+    expect(refused.items).toEqual([expect.objectContaining({ pass_id: "refused\ufffdnul.p1", status: 422 })]);
+    // A chain id with a NUL names no chain: nothing is kept for it, and nothing fails.
+    expect((await send(receipt("refused\u0000chain", "p1"))).status).toBe(422);
+  });
+
   it("keeps a conflicting retry's 409 beside the pass that stays as it was", async () => {
     expect((await send(receipt("refused-retry", "refused-retry.p1"))).status).toBe(201);
     const again = await send(receipt("refused-retry", "refused-retry.p1", { current_size_bytes: 900 }));
