@@ -1,12 +1,10 @@
 // The facts ledgers a batch makes (db/ingest/fact-ledger.ts, makeLedgers): on both databases,
 // the ledgers of several chains made by one request, from each chain's first pass, hold the
 // same rows as the same chains sent one request each.
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
-import { getDb } from "@/db/index";
-import { col, queryRows } from "@/db/sql";
 import { contentReceipt, post } from "./api-helpers";
+import { ledgerRows } from "./ledger-rows";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -27,32 +25,6 @@ const receipts = (prefix: string, i: number) =>
   CONTENTS(SOURCES[i] as string).map((content, k) =>
     contentReceipt(`${prefix}-${i}`, k + 1, content, k === 0 ? { input_content: SOURCES[i] } : {}),
   );
-
-async function ledgerRows(chainId: string) {
-  const db = await getDb();
-  const facts = await queryRows(
-    db,
-    sql`select rank, fact_key, fact, kind, salience, fate, first_lost_pass, restored_at_pass, recoverable_from
-        from chain_facts where chain_id = ${chainId} order by rank`,
-    {
-      rank: col.int,
-      fact_key: col.text,
-      fact: col.text,
-      kind: col.text,
-      salience: col.number,
-      fate: col.text,
-      first_lost_pass: col.number.nullable(),
-      restored_at_pass: col.number.nullable(),
-      recoverable_from: col.text.nullable(),
-    },
-  );
-  const ledger = await queryRows(
-    db,
-    sql`select digest, in_source, last_pass, passes_folded from chain_fact_ledgers where chain_id = ${chainId}`,
-    { digest: col.text, in_source: col.int, last_pass: col.number.nullable(), passes_folded: col.int },
-  );
-  return { facts, ledger };
-}
 
 describe("the facts ledgers of a batch", () => {
   it("are made for several chains at once with the rows one request per chain makes", async () => {

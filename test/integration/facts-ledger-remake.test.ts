@@ -2,14 +2,12 @@
 // on both databases, a chain whose passes change list mid-request (their content classes read
 // the source in other formats) keeps the facts rows that the same passes sent one request each
 // leave.
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
-import { getDb } from "@/db/index";
-import { col, queryRows } from "@/db/sql";
 import { listSourceFacts } from "@/lib/measure/fact-ledger";
 import { call, contentReceipt, post } from "./api-helpers";
+import { ledgerRows } from "./ledger-rows";
 import { jsonRequest, params, setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -37,32 +35,6 @@ const receipts = (chainId: string) => [
   contentReceipt(chainId, 5, TEXT),
   contentReceipt(chainId, 6, LOSSY),
 ];
-
-async function ledgerRows(chainId: string) {
-  const db = await getDb();
-  const facts = await queryRows(
-    db,
-    sql`select rank, fact_key, fact, kind, salience, fate, first_lost_pass, restored_at_pass, recoverable_from
-        from chain_facts where chain_id = ${chainId} order by rank`,
-    {
-      rank: col.int,
-      fact_key: col.text,
-      fact: col.text,
-      kind: col.text,
-      salience: col.number,
-      fate: col.text,
-      first_lost_pass: col.number.nullable(),
-      restored_at_pass: col.number.nullable(),
-      recoverable_from: col.text.nullable(),
-    },
-  );
-  const ledger = await queryRows(
-    db,
-    sql`select digest, in_source, last_pass, passes_folded from chain_fact_ledgers where chain_id = ${chainId}`,
-    { digest: col.text, in_source: col.int, last_pass: col.number.nullable(), passes_folded: col.int },
-  );
-  return { facts, ledger };
-}
 
 describe("a facts ledger made again within a batch", () => {
   it("holds the facts rows that one request per pass leaves", async () => {
