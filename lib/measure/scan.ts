@@ -2,6 +2,8 @@
 // is looked up in the lexicon by its characters (no string is cut for a token already seen),
 // and a text's tokens are one array of token ids with a byte of flags each. The rules are those
 // of docs/measurement.md, "Tokens"; `classify` (tokens.ts) still decides what a token is.
+// Long because the scanner, its joins across tokens and the link check that reads a line's
+// characters are one loop's parts, kept together so the hot path reads in one place.
 import { isWideSeparator } from "./chars";
 import { FNV_OFFSET, FNV_PRIME, growInt32, growUint8 } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
@@ -11,19 +13,21 @@ export const ENDS = 1;
 export const OPEN = 2;
 /** Another part of the same raw token follows ("GNU/Linux", "--to=iec-i"; since floorline-facts/4). */
 export const INNER = 4;
+/** A Markdown link's target (since floorline-facts/4): its facts weigh as context. */
+export const LINK = 8;
 
 // Character classes of ASCII, one table lookup per character.
 const BREAK = 1;
-const TRAIL = 2; // . , : = ' trimmed from a token's end
-const LEAD = 4; // , : = ' trimmed from its start
+const TRAIL = 2; // . , : = ' _ trimmed from a token's end
+const LEAD = 4; // , : = ' _ trimmed from its start
 const DIGIT = 8;
 const LETTER = 16;
 const ASCII = new Uint8Array(128);
 for (let c = 0; c <= 32; c++) ASCII[c] = BREAK;
 for (const c of '()[]{}<>"`|;!?*') ASCII[c.charCodeAt(0)] = BREAK;
 ASCII[127] = BREAK;
-for (const c of ".,:='") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | TRAIL;
-for (const c of ",:='") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | LEAD;
+for (const c of ".,:='_") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | TRAIL;
+for (const c of ",:='_") ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | LEAD;
 for (let c = 48; c <= 57; c++) ASCII[c] = DIGIT;
 for (let c = 65; c <= 90; c++) ASCII[c] = LETTER;
 for (let c = 97; c <= 122; c++) ASCII[c] = LETTER;
@@ -99,6 +103,10 @@ export class TokenStore {
   lineFrom = new Int32Array(64);
   lineTo = new Int32Array(64);
   readonly texts: string[] = [];
+  /** The line whose link label was last read (isLinkTarget), and where that label closes (-1: none). */
+  private labelText: string | null = null;
+  private labelFrom = -1;
+  private labelClose = -1;
 
   constructor(readonly lexicon: Lexicon) {}
 
@@ -108,6 +116,7 @@ export class TokenStore {
     this.lines = 0;
     this.lineStart[0] = 0;
     this.texts.length = 0;
+    this.labelText = null;
   }
 
   /** The text of line `l`, as written. */
@@ -239,9 +248,10 @@ export class TokenStore {
         const g = lexicon.group(s, a, b, initial, a === start && b === hashEnd ? hash : undefined);
         const members = lexicon.members;
         const size = members[g] as number;
-        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, k < size ? INNER : 0);
+        const link = start > from && this.isLinkTarget(s, from, to, start) ? LINK : 0;
+        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, (k < size ? INNER : 0) | link);
         previousLast = size > 0 ? this.count - 1 : -1;
-        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0);
+        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | link;
         anyRaw = true;
         initial = ends;
       } else if (ends && anyRaw) {
@@ -250,6 +260,29 @@ export class TokenStore {
       }
     }
     this.joinAcross(lineStart);
+  }
+
+  /**
+   * Whether the raw token at `start` of the line `s[from, to)` is a Markdown link's target: it
+   * follows `](` (`[text](url)`, an image's too), or it is a URL after a link definition's
+   * label (`[label]: https://…`; not a path, which a log line's `[ERROR]: /var/…` would be).
+   * The label ends at the line's first `]`, found once per line: linear in the line.
+   */
+  private isLinkTarget(s: string, from: number, to: number, start: number): boolean {
+    if (start - 2 >= from && s.charCodeAt(start - 1) === 40 && s.charCodeAt(start - 2) === 93) return true;
+    let k = start - 1;
+    while (k >= from && isBlank(s.charCodeAt(k))) k--;
+    if (k === start - 1 || k - 1 <= from || s.charCodeAt(k) !== 58 || s.charCodeAt(k - 1) !== 93) return false;
+    if (this.labelText !== s || this.labelFrom !== from) {
+      this.labelText = s;
+      this.labelFrom = from;
+      let f = from;
+      while (f < to && isBlank(s.charCodeAt(f))) f++;
+      let close = -1;
+      if (s.charCodeAt(f) === 91) for (let i = f + 1; i < to && close < 0; i++) if (s.charCodeAt(i) === 93) close = i;
+      this.labelClose = close;
+    }
+    return k - 1 === this.labelClose && (s.startsWith("http://", start) || s.startsWith("https://", start));
   }
 
   /**
@@ -346,6 +379,8 @@ export class TokenStore {
     this.count = w;
   }
 }
+
+const isBlank = (c: number) => c === 32 || c === 9;
 
 /** A number scales by a magnitude word when it has no unit, or a currency ("$3 billion"). */
 const scalableUnit = (unit: string) => unit === "" || unit === "usd" || unit === "eur" || unit === "gbp";

@@ -9,7 +9,7 @@ import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./word
 import { type Counts, growInt32, SeqInterner } from "./intern";
 import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
-import { ENDS, INNER, OPEN, type TokenStore } from "./scan";
+import { ENDS, INNER, LINK, OPEN, type TokenStore } from "./scan";
 import { LANGUAGE_WORDS } from "./words";
 import {
   CAP_WORD,
@@ -423,6 +423,8 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       if (info.needTo === info.needFrom) continue;
       let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
       if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
+      // A link's address: its text says what it is.
+      if (((store.flags[k] as number) & LINK) !== 0) weight = Math.min(weight, CONTEXT_WEIGHT);
       const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
       into.addText(
         info.needSeq,

@@ -65,6 +65,12 @@ function isHash(s: string): boolean {
   return digit && letter;
 }
 
+/**
+ * A hash's key: its first 7 characters (lower case), so a hash abbreviated as git abbreviates
+ * it (`018a022`, `a4f5856a…`) states the full one (since floorline-facts/4).
+ */
+const hashKey = (lower: string) => `h:${lower.slice(0, 7)}`;
+
 function isUuid(s: string): boolean {
   if (s.length !== 36) return false;
   for (let i = 0; i < 36; i++) {
@@ -392,10 +398,13 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     }
   }
   if (text.indexOf("@") > 0 && isEmail(text)) return [token(text, "email", [`e:${lower}`], [`e:${lower}`], "#email")];
-  if (isUuid(text) || isHash(text)) return [token(text, "hash", [`h:${lower}`], [`h:${lower}`], "#hash")];
+  if (isUuid(text) || isHash(text)) {
+    const h = hashKey(lower);
+    return [token(text, "hash", [h], [h], "#hash")];
+  }
   for (const algo of l0 === 115 || l0 === 109 || l0 === 99 ? HASH_PREFIXES : NONE) {
     if (lower.startsWith(algo) && isHash(text.slice(algo.length))) {
-      const h = `h:${lower.slice(algo.length)}`;
+      const h = hashKey(lower.slice(algo.length));
       return [token(text, "hash", [h], [h], "#hash")];
     }
   }

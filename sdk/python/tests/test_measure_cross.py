@@ -710,6 +710,41 @@ def function_words() -> list[dict]:
     return cases
 
 
+NOTATION_SOURCES = [
+    "Biome formats _JavaScript_, __TypeScript__ and _SCSS_ \u7b49\uff0c\u4e0e _Prettier_ \u7684\u517c\u5bb9\u6027\u8fbe\u5230\u4e86 97%\u3002 _snake_case_ __init__ _ __ a_ _b",
+    "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53 reverts 4f2c9e1 (image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, id 123e4567-e89b-12d3-a456-426614174000)",
+    "\n".join([
+        "See the [benchmark](https://example.com/bench) and ![logo](https://example.com/logo.png) at https://example.com/raw, run 42.",
+        "[ci]: https://ci.example.com/x",
+        "  [c i]:\t https://ci.example.com/y",
+        "[a] b [c]: https://ci.example.com/z",
+        "[ERROR]: /var/log/app.log rotated [x]: https://example.com/w",
+        '](https://example.com/start) [](#anchor) [t](./docs/a.md "title") [u]:https://example.com/tight',
+        "[note](/var/log/app.log) rotated at 10:00 by cron-7, [d]: http://example.com/d",
+    ]),
+]
+NOTATION_CONTENTS = [
+    "Biome \u652f\u6301 JavaScript\u3001TypeScript \u548c SCSS\uff0c\u4e0e Prettier \u517c\u5bb9\u6027 97%\u3002 snake_case init",
+    "018a022 reverts 4f2c9e1d3a; image 9f86d08\u2026, id 123e456",
+    "018a023 reverts 4f2c9e0; image 9f86d09",
+    "See the benchmark and logo at https://example.com/raw, run 42.",
+    "See the benchmark https://example.com/bench and logo https://example.com/logo.png https://ci.example.com/x, run 42.",
+    "rotated at 10:00 by cron-7 [ci]: https://ci.example.com/y [x](https://example.com/w)",
+]
+
+
+def notation() -> list[dict]:
+    """Notation is not a fact (since floorline-facts/4): Markdown's _emphasis_ (scan.ts TRAIL and
+    LEAD), a hash abbreviated as git abbreviates it (tokens.ts hashKey), a link's address
+    (scan.ts isLinkTarget, text.ts addTextFacts); the cases of reference.test.ts."""
+    return [
+        {"content": content, "source": source, "format": fmt}
+        for source in NOTATION_SOURCES
+        for content in NOTATION_CONTENTS + NOTATION_SOURCES
+        for fmt in ("text", "any")
+    ]
+
+
 def typescript(cases: list[dict]) -> list[dict]:
     done = subprocess.run([str(TSX), str(SDK / "tests" / "measure-ts.ts")], input=json.dumps(cases), capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -724,7 +759,7 @@ def python(case: dict) -> dict:
 def compared():
     if not TSX.exists():
         pytest.skip("tsx is not installed (run npm ci at the repo root)")
-    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words() + bindings() + camel_case() + function_words()
+    cases = labelled() + documented() + generated() + nests() + facts4() + diff_headers() + components() + long_tokens() + number_words() + entries() + order() + words() + bindings() + camel_case() + function_words() + notation()
     return cases, typescript(cases)
 
 

@@ -452,6 +452,8 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
       if (t.need.length === 0) return;
       let weight = t.kind === "keyword" ? CONTEXT_WEIGHT : 1;
       if (size > 1 && valueShape(t)) weight = (stating.get(place(template, k, t)) as number) / size;
+      // A link's address: its text says what it is ("Facts").
+      if (t.link) weight = Math.min(weight, CONTEXT_WEIGHT);
       const shown = showToken(t, line.tokens[k + 1]);
       const specific = t.kind !== "keyword";
       const word = wordLike(t);

@@ -44,6 +44,8 @@ export interface Tok {
   open: boolean;
   /** Another part of the same raw token follows ("GNU/Linux"): they stay neighbours in any order of words. */
   inner: boolean;
+  /** A Markdown link's target (since floorline-facts/4): its facts weigh as context ("Facts"). */
+  link: boolean;
 }
 
 /** A line of a text: as written (for an error line's display and a diff's notation) and its tokens. */
@@ -65,6 +67,7 @@ function fromClassified(t: ReturnType<typeof classify>[number]): Tok {
     ends: false,
     open: false,
     inner: false,
+    link: false,
   };
 }
 
@@ -187,6 +190,17 @@ function breaksAt(line: string, i: number): boolean {
   return false;
 }
 
+/**
+ * Whether the raw token at `start` is a Markdown link's target: it follows `](` (`[text](url)`,
+ * an image's too), or it is a URL after a link definition's label (`[label]: https://…`, the
+ * label closing at the line's first `]`; not a path, which a log line's `[ERROR]: /var/…` is).
+ */
+function isLinkTarget(line: string, start: number): boolean {
+  if (line.slice(Math.max(0, start - 2), start) === "](") return true;
+  const definition = /^[ \t]*\[[^\]]*\]:[ \t]+$/.exec(line.slice(0, start));
+  return definition !== null && /^https?:\/\//.test(line.slice(start));
+}
+
 /** The tokens of one line ("Tokens"), with what spans raw tokens joined. */
 export function tokenizeLine(line: string): Tok[] {
   const out: Tok[] = [];
@@ -212,13 +226,15 @@ export function tokenizeLine(line: string): Tok[] {
     let ends = after === 33 || after === 63 || isCjkSentenceEnd(after);
     let a = start;
     let b = i;
-    while (b > a && ".,:='".includes(line[b - 1] as string)) {
+    // Markdown's `_emphasis_` is notation too (since floorline-facts/4).
+    while (b > a && ".,:='_".includes(line[b - 1] as string)) {
       if (line[b - 1] === ".") ends = true;
       b--;
     }
-    while (a < b && ",:='".includes(line[a] as string)) a++;
+    while (a < b && ",:='_".includes(line[a] as string)) a++;
     if (b > a) {
       const tokens = classifyRaw(line.slice(a, b), initial);
+      if (isLinkTarget(line, start)) for (const t of tokens) t.link = true;
       // Only the last token of a raw token knows what follows it.
       previousLast = tokens[tokens.length - 1];
       if (previousLast) {
@@ -253,6 +269,7 @@ function joined(parts: Tok[], kind: TokenKind, need: string, index: string[], sh
     ends: last.ends,
     open: last.open,
     inner: last.inner,
+    link: last.link,
   };
 }
 
@@ -378,7 +395,7 @@ export function readCapitals(tokens: Tok[]): Tok[] {
   return tokens.map((t) => {
     if (!capWord(t)) return t;
     const [initial] = classify(t.text, true, false);
-    return initial ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner } : t;
+    return initial ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner, link: t.link } : t;
   });
 }
 

@@ -112,6 +112,49 @@ describe("text facts", () => {
   });
 });
 
+describe("notation is not a fact (floorline-facts/4)", () => {
+  it("reads Markdown's _emphasis_ as the word it marks, in any script", () => {
+    const source = "Biome formats _JavaScript_, __TypeScript__ and _SCSS_ 等，与 _Prettier_ 的兼容性达到了 97%。";
+    const answer = kept("Biome 支持 JavaScript、TypeScript 和 SCSS，与 Prettier 兼容性 97%。", source, "text");
+    expect(answer.facts).toMatchObject({ lost: 0 });
+    expect(tokenizeLine("_snake_case_ __init__").map((t) => t.text)).toEqual(["snake_case", "init"]);
+  });
+
+  it("reads a hash abbreviated as git abbreviates it as the full hash", () => {
+    const source =
+      "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53 reverts 4f2c9e1 (image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08)";
+    expect(kept("018a022 reverts 4f2c9e1d3a; image 9f86d08…", source, "text").facts).toMatchObject({
+      in_source: 3,
+      lost: 0,
+    });
+    // Another hash with the same first six characters is another hash.
+    const other = kept("018a023 reverts 4f2c9e0; image 9f86d09", source, "text");
+    expect(other.facts).toMatchObject({ retained: 0, lost: 3 });
+  });
+
+  it("weighs a Markdown link's address as context: its text says what it is", () => {
+    const source = [
+      "See the [benchmark](https://example.com/bench) and ![logo](https://example.com/logo.png) at https://example.com/raw, run 42.",
+      "[ci]: https://ci.example.com/x",
+    ].join("\n");
+    const withoutLinks = kept("See the benchmark and logo at https://example.com/raw, run 42.", source, "text");
+    const withoutRaw = kept(
+      "See the benchmark https://example.com/bench and logo https://example.com/logo.png https://ci.example.com/x, run 42.",
+      source,
+      "text",
+    );
+    expect(withoutLinks.facts).toMatchObject({ lost: 3 });
+    expect(withoutRaw.facts).toMatchObject({ lost: 1 });
+    // Three link addresses dropped cost less than one address written out.
+    expect(withoutLinks.semantic_density_score).toBeGreaterThan(withoutRaw.semantic_density_score + 0.1);
+    // A path after a bracketed word and a colon is a log line's, not a link definition's.
+    const logLine = kept("rotated at 10:00 by cron-7", "[note]: /var/log/app.log rotated at 10:00 by cron-7", "text");
+    const linked = kept("rotated at 10:00 by cron-7", "[note](/var/log/app.log) rotated at 10:00 by cron-7", "text");
+    expect(logLine.lost_examples).toEqual(["/var/log/app.log"]);
+    expect(linked.semantic_density_score).toBeGreaterThan(logLine.semantic_density_score + 0.1);
+  });
+});
+
 describe("logs", () => {
   const source = [
     "2026-11-30T10:00:00Z INFO request id=r1 path=/a status=200",

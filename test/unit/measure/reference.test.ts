@@ -148,6 +148,37 @@ function generatedRequests(count: number, seed: number): Request[] {
   return out;
 }
 
+/** Sources and contents where notation meets facts: emphasis, abbreviated hashes, link addresses (since floorline-facts/4). */
+const NOTATION_SOURCES = [
+  "Biome formats _JavaScript_, __TypeScript__ and _SCSS_ 等，与 _Prettier_ 的兼容性达到了 97%。 _snake_case_ __init__ _ __ a_ _b",
+  "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53 reverts 4f2c9e1 (image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, id 123e4567-e89b-12d3-a456-426614174000)",
+  [
+    "See the [benchmark](https://example.com/bench) and ![logo](https://example.com/logo.png) at https://example.com/raw, run 42.",
+    "[ci]: https://ci.example.com/x",
+    "  [c i]:\t https://ci.example.com/y",
+    "[a] b [c]: https://ci.example.com/z",
+    "[ERROR]: /var/log/app.log rotated [x]: https://example.com/w",
+    '](https://example.com/start) [](#anchor) [t](./docs/a.md "title") [u]:https://example.com/tight',
+    "[note](/var/log/app.log) rotated at 10:00 by cron-7, [d]: http://example.com/d",
+  ].join("\n"),
+];
+const NOTATION_CONTENTS = [
+  "Biome 支持 JavaScript、TypeScript 和 SCSS，与 Prettier 兼容性 97%。 snake_case init",
+  "018a022 reverts 4f2c9e1d3a; image 9f86d08…, id 123e456",
+  "018a023 reverts 4f2c9e0; image 9f86d09",
+  "See the benchmark and logo at https://example.com/raw, run 42.",
+  "See the benchmark https://example.com/bench and logo https://example.com/logo.png https://ci.example.com/x, run 42.",
+  "rotated at 10:00 by cron-7 [ci]: https://ci.example.com/y [x](https://example.com/w)",
+];
+
+function notationRequests(): Request[] {
+  const out: Request[] = [];
+  for (const source of NOTATION_SOURCES)
+    for (const content of [...NOTATION_CONTENTS, ...NOTATION_SOURCES])
+      for (const format of ["text", "any"] as const) out.push({ content, source, format });
+  return out;
+}
+
 describe("measure against its reference implementation", () => {
   it("gives the reference's answers on the labelled chains", () => {
     expect(chains.length).toBeGreaterThanOrEqual(20);
@@ -164,6 +195,10 @@ describe("measure against its reference implementation", () => {
     clearMeasureCache();
     expectSame(requests);
   }, 120_000);
+
+  it("gives the reference's answers where notation meets facts", () => {
+    expectSame(notationRequests());
+  });
 
   it("gives the reference's answers on the docs' worked examples", () => {
     expect(examples.length).toBeGreaterThanOrEqual(8);

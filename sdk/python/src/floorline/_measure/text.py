@@ -263,6 +263,7 @@ def _read_capitals(lines: list[list[Token]]) -> None:
                     again.ends = t.ends
                     again.open = t.open
                     again.inner = t.inner
+                    again.link = t.link
                     tokens[k] = again
 
 
@@ -510,6 +511,9 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
             if size > 1 and _is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
+            # A link's address: its text says what it is (text.ts addTextFacts, since /4).
+            if t.link:
+                weight = min(weight, CONTEXT_WEIGHT)
             into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry, word_like(t), is_value(t)))
         if is_error_line(tokens, doc.logs):
             line = js_trim(doc.raw_lines[row])

@@ -26,6 +26,8 @@ class Token:
     open: bool = False
     # Another part of the same raw token follows ("GNU/Linux"; scan.ts INNER, since /4).
     inner: bool = False
+    # A Markdown link's target: its facts weigh as context (scan.ts LINK, since /4).
+    link: bool = False
 
     def __post_init__(self) -> None:
         self.index = with_yearless(self.index)
@@ -56,6 +58,12 @@ def is_hash(s: str) -> bool:
         else:
             letter = True
     return digit and letter
+
+
+def _hash_key(lower: str) -> str:
+    """A hash's key: its first 7 characters, so a hash abbreviated as git abbreviates it states
+    the full one (tokens.ts hashKey, since floorline-facts/4)."""
+    return f"h:{lower[:7]}"
 
 
 def _is_uuid(s: str) -> bool:
@@ -307,10 +315,11 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
     if text.find("@") > 0 and _is_email(text):
         return [Token(text, "email", [f"e:{lower}"], [f"e:{lower}"], "#email")]
     if _is_uuid(text) or is_hash(text):
-        return [Token(text, "hash", [f"h:{lower}"], [f"h:{lower}"], "#hash")]
+        h = _hash_key(lower)
+        return [Token(text, "hash", [h], [h], "#hash")]
     for algo in ("sha256:", "sha1:", "md5:", "sha512:", "ccr:"):
         if lower.startswith(algo) and is_hash(text[len(algo) :]):
-            h = f"h:{lower[len(algo):]}"
+            h = _hash_key(lower[len(algo) :])
             return [Token(text, "hash", [h], [h], "#hash")]
     c0 = cc(text, 0)
     if is_digit(c0):
@@ -426,8 +435,10 @@ def _spelled_number(text: str, value: int) -> Token:
     return _number_token(text, str(value), "")
 
 
-_TRAILING = frozenset((46, 44, 58, 61, 39))
-_LEADING = frozenset((44, 58, 61, 39))
+# . , : = ' _ trimmed from a token's end, , : = ' _ from its start (Markdown's `_emphasis_`
+# is notation, since floorline-facts/4).
+_TRAILING = frozenset((46, 44, 58, 61, 39, 95))
+_LEADING = frozenset((44, 58, 61, 39, 95))
 
 
 def is_cjk(c: float) -> bool:
@@ -481,6 +492,7 @@ def _copy(t: Token) -> Token:
     c = object.__new__(Token)
     c.text, c.kind, c.need, c.index, c.shape, c.key, c.ends, c.open = t.text, t.kind, t.need, t.index, t.shape, t.key, False, False
     c.inner = False
+    c.link = False
     return c
 
 
@@ -495,9 +507,30 @@ def _classified(text: str, initial: bool) -> list[Token]:
     return [_copy(t) for t in known]
 
 
+def _label_close(line: str) -> int:
+    """Where a link definition's label closes: the line's first `]`, when its first character but
+    blanks is `[`; else -1 (scan.ts isLinkTarget)."""
+    lead = len(line) - len(line.lstrip(" \t"))
+    return line.find("]", lead + 1) if line.startswith("[", lead) else -1
+
+
+def _is_link_target(line: str, start: int, label_close: int) -> bool:
+    """Whether the raw token at `start` is a Markdown link's target: after `](`, or a URL after a
+    link definition's label (scan.ts isLinkTarget, since floorline-facts/4)."""
+    if line[max(0, start - 2) : start] == "](":
+        return True
+    k = start - 1
+    while k >= 0 and line[k] in " \t":
+        k -= 1
+    if k == start - 1 or k < 1 or line[k] != ":" or k - 1 != label_close:
+        return False
+    return line.startswith(("http://", "https://"), start)
+
+
 def tokenize_line(line: str) -> list[Token]:
     raw: list[list] = []
     n = len(line)
+    label_close = _label_close(line)
     for match in _RAW_TOKEN.finditer(line):
         a, i = match.span()
         b = i
@@ -511,16 +544,19 @@ def tokenize_line(line: str) -> list[Token]:
             a += 1
         is_open = b == i and (i >= n or after <= 32)
         if b > a:
-            raw.append([line[a:b], ends, is_open])
+            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label_close)])
         elif ends and raw:
             raw[-1][1] = True
     out: list[Token] = []
     initial = True
-    for text, ends, is_open in raw:
+    for text, ends, is_open, link in raw:
         classified = _classified(text, initial)
         if classified:
             for part in classified[:-1]:
                 part.inner = True
+            if link:
+                for part in classified:
+                    part.link = True
             classified[-1].ends = ends
             classified[-1].open = is_open
         out.extend(classified)
@@ -549,6 +585,7 @@ def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
     t.ends = parts[-1].ends
     t.open = parts[-1].open
     t.inner = parts[-1].inner
+    t.link = parts[-1].link
     return t
 
 
@@ -592,6 +629,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.ends = nxt.ends
                 joined.open = nxt.open
                 joined.inner = nxt.inner
+                joined.link = nxt.link
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -609,6 +647,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
                 joined.inner = parts[-1].inner
+                joined.link = parts[-1].link
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -622,6 +661,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     joined.ends = nxt.ends
                     joined.open = nxt.open
                     joined.inner = nxt.inner
+                    joined.link = nxt.link
                     out.append(joined)
                     i += 2
                     continue
@@ -636,6 +676,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
                 joined.inner = parts[-1].inner
+                joined.link = parts[-1].link
                 joined.key = nxt.key
                 joined.shape = nxt.shape
                 out.append(joined)
