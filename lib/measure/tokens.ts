@@ -468,6 +468,8 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
       if (unit && !currency) return [numberToken(text, read.value, unit)];
     }
   }
+  const range = isDigit(c0) ? numberRange(text) : null;
+  if (range) return range;
   if (c0 === 45 && text.length > 1) {
     let bare = lower;
     while (bare.startsWith("-")) bare = bare.slice(1);
@@ -500,6 +502,21 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
   }
   if (plain && !letters && !digit) return [];
   return compound(text, initial);
+}
+
+/**
+ * Two numbers joined by `..` or `-` (`304.68..304.87`, `2.5-3.5`): a range, each end a number of
+ * its own (since floorline-facts/4). Before, a query plan's `cost=304.68..304.87` was read as its
+ * digit runs, four numbers none of which a summary writing `304.68` states.
+ */
+function numberRange(text: string): Token[] | null {
+  const a = readNumber(text, 0);
+  if (!a) return null;
+  const gap = text.startsWith("..", a.end) ? 2 : text.charCodeAt(a.end) === 45 ? 1 : 0;
+  if (gap === 0 || !isDigit(text.charCodeAt(a.end + gap))) return null;
+  const b = readNumber(text, a.end + gap);
+  if (!b || b.end !== text.length) return null;
+  return [numberToken(text.slice(0, a.end), a.value, ""), numberToken(text.slice(a.end + gap), b.value, "")];
 }
 
 export function asciiLettersOnly(text: string): boolean {

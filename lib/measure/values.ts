@@ -175,12 +175,11 @@ export function readTime(s: string, from = 0): [string, number] | null {
     if (sv < 0 || sv > 60) return null;
     sec = pad2(sv);
     i += 3;
+    // A fraction of a second is read and not kept (since floorline-facts/4): `10:33:34.825614`
+    // is the moment `10:33:34` names, and a log's lines within one second are one time.
     if (s.charCodeAt(i) === 46 || s.charCodeAt(i) === 44) {
       let j = i + 1;
       while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-      let frac = s.slice(i + 1, j);
-      while (frac.endsWith("0")) frac = frac.slice(0, -1);
-      if (frac) sec += `.${frac}`;
       i = j;
     }
   }

@@ -1,5 +1,6 @@
 // The method per format on hand-made cases: each test names a rule of docs/measurement.md
-// and fails when that rule breaks.
+// and fails when that rule breaks. Long because it holds a case for every rule, one place to
+// read what each rule does.
 import { describe, expect, it } from "vitest";
 import { measure, measureDetailed } from "@/lib/measure/index";
 import { tokenizeLine } from "@/lib/measure/scan";
@@ -152,6 +153,40 @@ describe("notation is not a fact (floorline-facts/4)", () => {
     const linked = kept("rotated at 10:00 by cron-7", "[note](/var/log/app.log) rotated at 10:00 by cron-7", "text");
     expect(logLine.lost_examples).toEqual(["/var/log/app.log"]);
     expect(linked.semantic_density_score).toBeGreaterThan(logLine.semantic_density_score + 0.1);
+  });
+
+  it("reads two numbers joined by .. or - as a range of two numbers, not their digit runs", () => {
+    expect(tokenizeLine("cost=304.68..304.87 2.5-3.5 10-20 3.7.9-2").map((t) => [t.text, t.need])).toEqual([
+      ["304.68", ["n:304.68"]],
+      ["304.87", ["n:304.87"]],
+      ["2.5", ["n:2.5"]],
+      ["3.5", ["n:3.5"]],
+      ["10", ["n:10"]],
+      ["20", ["n:20"]],
+      ["3.7.9-2", ["v:3.7.9-2"]],
+    ]);
+    const plan = "Sort  (cost=304.68..304.87 rows=79 width=44) (actual time=7.688..7.690 rows=7 loops=1)";
+    expect(
+      kept(
+        "Sort: estimated cost 304.68-304.87 for 79 rows of width 44, actually 7.688-7.690 ms for 7 rows in 1 loop",
+        plan,
+        "text",
+      ).facts,
+    ).toMatchObject({ lost: 0 });
+  });
+
+  it("reads a time to the second: a fraction of a second is notation", () => {
+    const trace = [
+      "10:33:34.825614 git.c:460 trace: built-in: git log",
+      "10:33:34.860709 git.c:460 trace: built-in: git diff",
+    ].join("\n");
+    const answer = kept("At 10:33:34 git log and git diff ran (git.c:460).", trace, "text");
+    expect(answer.facts).toMatchObject({ lost: 0 });
+    expect(tokenizeLine("10:33:34.825614 10:33:34.5 10:00:00.000").map((t) => t.need)).toEqual([
+      ["t:10:33:34"],
+      ["t:10:33:34"],
+      ["t:10:00"],
+    ]);
   });
 });
 

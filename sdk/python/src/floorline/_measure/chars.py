@@ -291,15 +291,11 @@ def read_time(s: str, start: int = 0) -> tuple[str, int] | None:
             return None
         sec = pad2(sv)
         i += 3
+        # A fraction of a second is read and not kept (values.ts readTime, since floorline-facts/4).
         if cc(s, i) == 46 or cc(s, i) == 44:
             j = i + 1
             while j < n and is_digit(ord(s[j])):
                 j += 1
-            frac = s[i + 1 : j]
-            while frac.endswith("0"):
-                frac = frac[:-1]
-            if frac:
-                sec += f".{frac}"
             i = j
     rest = ascii_lower(s[i:])
     if rest in ("am", "a.m", "pm", "p.m"):

@@ -200,6 +200,22 @@ def _number_token(text: str, value: str, unit: str) -> Token:
     return Token(text, "number", [need], [plain, need] if unit else [plain], "#num")
 
 
+def _number_range(text: str) -> list[Token] | None:
+    """Two numbers joined by `..` or `-` (`304.68..304.87`, `2.5-3.5`): a range, each end a number
+    of its own (tokens.ts numberRange, since floorline-facts/4)."""
+    a = read_number(text, 0)
+    if a is None:
+        return None
+    end = a[1]
+    gap = 2 if text.startswith("..", end) else 1 if cc(text, end) == 45 else 0
+    if gap == 0 or not is_digit(cc(text, end + gap)):
+        return None
+    b = read_number(text, end + gap)
+    if b is None or b[1] != len(text):
+        return None
+    return [_number_token(text[:end], a[0], ""), _number_token(text[end + gap :], b[0], "")]
+
+
 def is_capital_word(text: str) -> bool:
     if not is_upper(cc(text, 0)):
         return False
@@ -381,6 +397,9 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
             unit = UNITS.get(suffix)
             if unit and not currency:
                 return [_number_token(text, value, unit)]
+    number_range = _number_range(text) if is_digit(c0) else None
+    if number_range:
+        return number_range
     if c0 == 45 and len(text) > 1:
         bare = lower
         while bare.startswith("-"):
