@@ -281,7 +281,9 @@ describe("retrieving", () => {
     const victim = "evict me " + "v".repeat(2000);
     const keeper = "keep me " + "k".repeat(2000);
     const t0 = new Date();
-    const victimStored = await storeOriginal({ original: victim }, { now: new Date(t0.getTime() - 60_000) });
+    // Stored a day back, so it is the least recent of the file's originals however long the
+    // tests before it took (a minute back was not, on a machine slow enough).
+    const victimStored = await storeOriginal({ original: victim }, { now: new Date(t0.getTime() - 86_400_000) });
     // A budget that holds everything stored so far minus the victim: the victim is the least recent.
     const stats = await getOriginalStats();
     await storeOriginal(
