@@ -180,26 +180,32 @@ describe("measurement off the request thread", () => {
     Array.from({ length: n }, (_, i) => `${prefix}${i} ${i % 7 ? "and" : "Server"}`).join(" ");
 
   it("answers health while measurements run, each in a worker thread", async () => {
-    // About a second of measuring each (1.1 MB of content and as much source: far inside the
-    // budget even on a busy machine): on the request thread they would hold every other request
-    // until they end; in the pool, health answers again and again meanwhile.
-    let settled = 0;
-    const running = [0, 1].map(() =>
-      measureBody({ content: distinctWords(100_000, "w"), source: distinctWords(100_000, "v") }).finally(
-        () => settled++,
-      ),
-    );
-    let answeredMeanwhile = 0;
-    while (settled === 0) {
-      // A turn of the event loop between calls, as between requests on sockets: the pool's
-      // answers arrive as messages, which a loop of promises alone would never let in.
-      await new Promise((resolve) => setImmediate(resolve));
-      const health = await call(healthRoute, jsonRequest("/api/v1/health"));
-      expect(health.status).toBe(200);
-      if (settled === 0) answeredMeanwhile++;
+    // About a second of measuring each (1.1 MB of content and as much source): on the request
+    // thread they would hold every other request until they end; in the pool, health answers
+    // again and again meanwhile. The budget is not under test here: a CI machine at a load
+    // of 18 on 2 cores once took them past their 43 s, so it is raised for this test.
+    process.env.FLOORLINE_MEASURE_BUDGET_MS = "600000";
+    try {
+      let settled = 0;
+      const running = [0, 1].map(() =>
+        measureBody({ content: distinctWords(100_000, "w"), source: distinctWords(100_000, "v") }).finally(
+          () => settled++,
+        ),
+      );
+      let answeredMeanwhile = 0;
+      while (settled === 0) {
+        // A turn of the event loop between calls, as between requests on sockets: the pool's
+        // answers arrive as messages, which a loop of promises alone would never let in.
+        await new Promise((resolve) => setImmediate(resolve));
+        const health = await call(healthRoute, jsonRequest("/api/v1/health"));
+        expect(health.status).toBe(200);
+        if (settled === 0) answeredMeanwhile++;
+      }
+      for (const answer of await Promise.all(running)) expect(answer.status, answer.text).toBe(200);
+      expect(answeredMeanwhile).toBeGreaterThan(20);
+    } finally {
+      delete process.env.FLOORLINE_MEASURE_BUDGET_MS;
     }
-    for (const answer of await Promise.all(running)) expect(answer.status, answer.text).toBe(200);
-    expect(answeredMeanwhile).toBeGreaterThan(20);
   });
 
   it("bounds what a worker keeps between measurements in bytes of its heap", async () => {
