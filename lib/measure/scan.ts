@@ -103,10 +103,6 @@ export class TokenStore {
   lineFrom = new Int32Array(64);
   lineTo = new Int32Array(64);
   readonly texts: string[] = [];
-  /** The line whose link label was last read (isLinkTarget), and where that label closes (-1: none). */
-  private labelText: string | null = null;
-  private labelFrom = -1;
-  private labelClose = -1;
 
   constructor(readonly lexicon: Lexicon) {}
 
@@ -116,7 +112,6 @@ export class TokenStore {
     this.lines = 0;
     this.lineStart[0] = 0;
     this.texts.length = 0;
-    this.labelText = null;
   }
 
   /** The text of line `l`, as written. */
@@ -201,6 +196,8 @@ export class TokenStore {
     let anyRaw = false;
     // The last token of the previous raw token, whose sentence an empty raw token may end.
     let previousLast = -1;
+    // Where a link definition's label closes (the line's first `]`), read when first needed.
+    let labelClose = UNREAD;
     while (i < to) {
       while (i < to && breaksAt(s, i, from, to)) i++;
       if (i >= to) break;
@@ -248,7 +245,14 @@ export class TokenStore {
         const g = lexicon.group(s, a, b, initial, a === start && b === hashEnd ? hash : undefined);
         const members = lexicon.members;
         const size = members[g] as number;
-        const link = start > from && this.isLinkTarget(s, from, to, start) ? LINK : 0;
+        // A Markdown link's target: after `](`, or an http(s) URL after a definition's label.
+        let link = 0;
+        const before = linkBefore(s, from, start);
+        if (before === INLINE_LINK) link = LINK;
+        else if (before >= 0 && (s.startsWith("http://", start) || s.startsWith("https://", start))) {
+          if (labelClose === UNREAD) labelClose = labelCloseOf(s, from, to);
+          if (before === labelClose) link = LINK;
+        }
         for (let k = 1; k <= size; k++) this.push(members[g + k] as number, (k < size ? INNER : 0) | link);
         previousLast = size > 0 ? this.count - 1 : -1;
         if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | link;
@@ -260,29 +264,6 @@ export class TokenStore {
       }
     }
     this.joinAcross(lineStart);
-  }
-
-  /**
-   * Whether the raw token at `start` of the line `s[from, to)` is a Markdown link's target: it
-   * follows `](` (`[text](url)`, an image's too), or it is a URL after a link definition's
-   * label (`[label]: https://…`; not a path, which a log line's `[ERROR]: /var/…` would be).
-   * The label ends at the line's first `]`, found once per line: linear in the line.
-   */
-  private isLinkTarget(s: string, from: number, to: number, start: number): boolean {
-    if (start - 2 >= from && s.charCodeAt(start - 1) === 40 && s.charCodeAt(start - 2) === 93) return true;
-    let k = start - 1;
-    while (k >= from && isBlank(s.charCodeAt(k))) k--;
-    if (k === start - 1 || k - 1 <= from || s.charCodeAt(k) !== 58 || s.charCodeAt(k - 1) !== 93) return false;
-    if (this.labelText !== s || this.labelFrom !== from) {
-      this.labelText = s;
-      this.labelFrom = from;
-      let f = from;
-      while (f < to && isBlank(s.charCodeAt(f))) f++;
-      let close = -1;
-      if (s.charCodeAt(f) === 91) for (let i = f + 1; i < to && close < 0; i++) if (s.charCodeAt(i) === 93) close = i;
-      this.labelClose = close;
-    }
-    return k - 1 === this.labelClose && (s.startsWith("http://", start) || s.startsWith("https://", start));
   }
 
   /**
@@ -381,6 +362,34 @@ export class TokenStore {
 }
 
 const isBlank = (c: number) => c === 32 || c === 9;
+const INLINE_LINK = -2;
+const UNREAD = -2;
+
+/**
+ * What stands before the raw token at `start` of the line `s[from, …)`: INLINE_LINK after `](`
+ * (`[text](url)`, an image's too); after `]:` and blanks (`[label]: url`), the index of that
+ * `]`, the token's place only if it is the line's first (labelCloseOf); else -1.
+ */
+function linkBefore(s: string, from: number, start: number): number {
+  if (start - 2 >= from && s.charCodeAt(start - 1) === 40 && s.charCodeAt(start - 2) === 93) return INLINE_LINK;
+  let k = start - 1;
+  while (k >= from && isBlank(s.charCodeAt(k))) k--;
+  if (k === start - 1 || k - 1 <= from || s.charCodeAt(k) !== 58 || s.charCodeAt(k - 1) !== 93) return -1;
+  return k - 1;
+}
+
+/**
+ * Where a link definition's label closes: the line's first `]`, when its first character but
+ * blanks is `[`; else -1. Read once per line, so the check stays linear in the line (a path
+ * after the label is a log line's `[ERROR]: /var/…`, which is why only URLs count there).
+ */
+function labelCloseOf(s: string, from: number, to: number): number {
+  let f = from;
+  while (f < to && isBlank(s.charCodeAt(f))) f++;
+  if (s.charCodeAt(f) !== 91) return -1;
+  for (let i = f + 1; i < to; i++) if (s.charCodeAt(i) === 93) return i;
+  return -1;
+}
 
 /** A number scales by a magnitude word when it has no unit, or a currency ("$3 billion"). */
 const scalableUnit = (unit: string) => unit === "" || unit === "usd" || unit === "eur" || unit === "gbp";

@@ -1,13 +1,11 @@
 // The facts ledger folds a batch's passes together (db/ingest/fact-ledger.ts, foldRuns): on both
 // databases, a chain's passes sent in one request leave the same rows as the same passes sent
 // one request each, for sequences that lose, restore, lose again and point at an original.
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as postOriginal } from "@/app/api/v1/originals/route";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
-import { getDb } from "@/db/index";
-import { col, queryRows } from "@/db/sql";
 import { contentReceipt, post } from "./api-helpers";
+import { ledgerRows } from "./ledger-rows";
 import { setUpTestDatabase } from "../support/database";
 
 setUpTestDatabase();
@@ -22,28 +20,6 @@ const passes = async (...receipts: unknown[]) => {
   const answer = await post(postPasses, "/api/v1/passes", { receipts });
   expect(answer.status, answer.text).toBe(201);
 };
-
-async function rows(chainId: string) {
-  const db = await getDb();
-  const facts = await queryRows(
-    db,
-    sql`select rank, fate, first_lost_pass, restored_at_pass, recoverable_from
-        from chain_facts where chain_id = ${chainId} order by rank`,
-    {
-      rank: col.int,
-      fate: col.text,
-      first_lost_pass: col.number.nullable(),
-      restored_at_pass: col.number.nullable(),
-      recoverable_from: col.text.nullable(),
-    },
-  );
-  const ledger = await queryRows(
-    db,
-    sql`select last_pass, passes_folded from chain_fact_ledgers where chain_id = ${chainId}`,
-    { last_pass: col.number.nullable(), passes_folded: col.int },
-  );
-  return { facts, ledger };
-}
 
 describe("folding a batch's passes together", () => {
   it("leaves the rows that folding them one by one leaves", async () => {
@@ -69,17 +45,17 @@ describe("folding a batch's passes together", () => {
       for (const receipt of single.slice(sent, upTo)) await passes(receipt);
       await passes(...split.slice(sent, upTo));
       sent = upTo;
-      expect(await rows("fold-split"), `after pass ${upTo}`).toEqual(await rows("fold-one-by-one"));
+      expect(await ledgerRows("fold-split"), `after pass ${upTo}`).toEqual(await ledgerRows("fold-one-by-one"));
     }
     await passes(...receipts("fold-together"));
 
-    const oneByOne = await rows("fold-one-by-one");
-    expect(oneByOne.ledger).toEqual([{ last_pass: contents.length, passes_folded: contents.length }]);
+    const oneByOne = await ledgerRows("fold-one-by-one");
+    expect(oneByOne.ledger).toMatchObject([{ last_pass: contents.length, passes_folded: contents.length }]);
     const fates = new Set(oneByOne.facts.map((f) => f.fate));
     expect(fates.has("restored")).toBe(true);
     expect(fates.has("lost")).toBe(true);
     expect(oneByOne.facts.some((f) => f.restored_at_pass !== null && f.fate === "lost")).toBe(true);
-    expect(await rows("fold-together")).toEqual(oneByOne);
+    expect(await ledgerRows("fold-together")).toEqual(oneByOne);
   });
 
   it("keeps a fact recoverable from the original its last pass names", async () => {
@@ -91,8 +67,8 @@ describe("folding a batch's passes together", () => {
       contents.map((content, i) => contentReceipt(chainId, i + 1, content, i === 0 ? { input_content: SOURCE } : {}));
     for (const receipt of receipts("fold-marker-one")) await passes(receipt);
     await passes(...receipts("fold-marker-together"));
-    const oneByOne = await rows("fold-marker-one");
+    const oneByOne = await ledgerRows("fold-marker-one");
     expect(oneByOne.facts.some((f) => f.fate === "recoverable" && f.recoverable_from === key)).toBe(true);
-    expect(await rows("fold-marker-together")).toEqual(oneByOne);
+    expect(await ledgerRows("fold-marker-together")).toEqual(oneByOne);
   });
 });

@@ -710,40 +710,17 @@ def function_words() -> list[dict]:
     return cases
 
 
-NOTATION_SOURCES = [
-    "Sort  (cost=304.68..304.87 rows=79 width=44) (actual time=7.688..7.690 rows=7 loops=1)\n10:33:34.825614 git.c:460 trace: built-in: git log\n10:33:34,860709 2026-11-30T10:00:07.123456Z 1.2-3 10-20 1..10 1,000..2,000 5-3-1 2.5-3.5GB",
-    "Biome formats _JavaScript_, __TypeScript__ and _SCSS_ \u7b49\uff0c\u4e0e _Prettier_ \u7684\u517c\u5bb9\u6027\u8fbe\u5230\u4e86 97%\u3002 _snake_case_ __init__ _ __ a_ _b",
-    "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53 reverts 4f2c9e1 (image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, id 123e4567-e89b-12d3-a456-426614174000)",
-    "\n".join([
-        "See the [benchmark](https://example.com/bench) and ![logo](https://example.com/logo.png) at https://example.com/raw, run 42.",
-        "[ci]: https://ci.example.com/x",
-        "  [c i]:\t https://ci.example.com/y",
-        "[a] b [c]: https://ci.example.com/z",
-        "[ERROR]: /var/log/app.log rotated [x]: https://example.com/w",
-        '](https://example.com/start) [](#anchor) [t](./docs/a.md "title") [u]:https://example.com/tight',
-        "[note](/var/log/app.log) rotated at 10:00 by cron-7, [d]: http://example.com/d",
-    ]),
-]
-NOTATION_CONTENTS = [
-    "cost 304.68-304.87, 79 rows; actual 7.688..7.690 at 10:33:34 on 2026-11-30 10:00:07 1.2 3 1000 2000",
-    "Biome \u652f\u6301 JavaScript\u3001TypeScript \u548c SCSS\uff0c\u4e0e Prettier \u517c\u5bb9\u6027 97%\u3002 snake_case init",
-    "018a022 reverts 4f2c9e1d3a; image 9f86d08\u2026, id 123e456",
-    "018a023 reverts 4f2c9e0; image 9f86d09",
-    "See the benchmark and logo at https://example.com/raw, run 42.",
-    "See the benchmark https://example.com/bench and logo https://example.com/logo.png https://ci.example.com/x, run 42.",
-    "rotated at 10:00 by cron-7 [ci]: https://ci.example.com/y [x](https://example.com/w)",
-]
-
-
 def notation() -> list[dict]:
     """Notation is not a fact (since floorline-facts/4): Markdown's _emphasis_ (scan.ts TRAIL and
     LEAD), a hash abbreviated as git abbreviates it (tokens.ts hashKey), a link's address
     (scan.ts isLinkTarget, text.ts addTextFacts), a range of two numbers (tokens.ts
-    numberRange), a fraction of a second (values.ts readTime); the cases of reference.test.ts."""
+    numberRange), a fraction of a second (values.ts readTime); the cases of reference.test.ts,
+    from one fixture."""
+    cases = json.loads((REPO / "test" / "fixtures" / "measurement-notation.json").read_text())
     return [
         {"content": content, "source": source, "format": fmt}
-        for source in NOTATION_SOURCES
-        for content in NOTATION_CONTENTS + NOTATION_SOURCES
+        for source in cases["sources"]
+        for content in cases["contents"] + cases["sources"]
         for fmt in ("text", "any")
     ]
 

@@ -148,35 +148,16 @@ function generatedRequests(count: number, seed: number): Request[] {
   return out;
 }
 
-/** Sources and contents where notation meets facts: emphasis, abbreviated hashes, link addresses (since floorline-facts/4). */
-const NOTATION_SOURCES = [
-  "Sort  (cost=304.68..304.87 rows=79 width=44) (actual time=7.688..7.690 rows=7 loops=1)\n10:33:34.825614 git.c:460 trace: built-in: git log\n10:33:34,860709 2026-11-30T10:00:07.123456Z 1.2-3 10-20 1..10 1,000..2,000 5-3-1 2.5-3.5GB",
-  "Biome formats _JavaScript_, __TypeScript__ and _SCSS_ 等，与 _Prettier_ 的兼容性达到了 97%。 _snake_case_ __init__ _ __ a_ _b",
-  "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53 reverts 4f2c9e1 (image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, id 123e4567-e89b-12d3-a456-426614174000)",
-  [
-    "See the [benchmark](https://example.com/bench) and ![logo](https://example.com/logo.png) at https://example.com/raw, run 42.",
-    "[ci]: https://ci.example.com/x",
-    "  [c i]:\t https://ci.example.com/y",
-    "[a] b [c]: https://ci.example.com/z",
-    "[ERROR]: /var/log/app.log rotated [x]: https://example.com/w",
-    '](https://example.com/start) [](#anchor) [t](./docs/a.md "title") [u]:https://example.com/tight',
-    "[note](/var/log/app.log) rotated at 10:00 by cron-7, [d]: http://example.com/d",
-  ].join("\n"),
-];
-const NOTATION_CONTENTS = [
-  "cost 304.68-304.87, 79 rows; actual 7.688..7.690 at 10:33:34 on 2026-11-30 10:00:07 1.2 3 1000 2000",
-  "Biome 支持 JavaScript、TypeScript 和 SCSS，与 Prettier 兼容性 97%。 snake_case init",
-  "018a022 reverts 4f2c9e1d3a; image 9f86d08…, id 123e456",
-  "018a023 reverts 4f2c9e0; image 9f86d09",
-  "See the benchmark and logo at https://example.com/raw, run 42.",
-  "See the benchmark https://example.com/bench and logo https://example.com/logo.png https://ci.example.com/x, run 42.",
-  "rotated at 10:00 by cron-7 [ci]: https://ci.example.com/y [x](https://example.com/w)",
-];
+/** Sources and contents where notation meets facts (since floorline-facts/4), shared with the Python cross test. */
+const notation = JSON.parse(readFileSync("test/fixtures/measurement-notation.json", "utf8")) as {
+  sources: string[];
+  contents: string[];
+};
 
 function notationRequests(): Request[] {
   const out: Request[] = [];
-  for (const source of NOTATION_SOURCES)
-    for (const content of [...NOTATION_CONTENTS, ...NOTATION_SOURCES])
+  for (const source of notation.sources)
+    for (const content of [...notation.contents, ...notation.sources])
       for (const format of ["text", "any"] as const) out.push({ content, source, format });
   return out;
 }

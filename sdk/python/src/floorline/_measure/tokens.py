@@ -528,28 +528,33 @@ def _classified(text: str, initial: bool) -> list[Token]:
 
 def _label_close(line: str) -> int:
     """Where a link definition's label closes: the line's first `]`, when its first character but
-    blanks is `[`; else -1 (scan.ts isLinkTarget)."""
+    blanks is `[`; else -1 (scan.ts labelCloseOf)."""
     lead = len(line) - len(line.lstrip(" \t"))
     return line.find("]", lead + 1) if line.startswith("[", lead) else -1
 
 
-def _is_link_target(line: str, start: int, label_close: int) -> bool:
+def _is_link_target(line: str, start: int, label: list[int]) -> bool:
     """Whether the raw token at `start` is a Markdown link's target: after `](`, or a URL after a
-    link definition's label (scan.ts isLinkTarget, since floorline-facts/4)."""
+    link definition's label (scan.ts linkBefore and labelCloseOf, since floorline-facts/4).
+    `label` holds where the line's label closes once read ([-2] before), so it is read once."""
     if line[max(0, start - 2) : start] == "](":
         return True
     k = start - 1
     while k >= 0 and line[k] in " \t":
         k -= 1
-    if k == start - 1 or k < 1 or line[k] != ":" or k - 1 != label_close:
+    if k == start - 1 or k < 1 or line[k] != ":" or line[k - 1] != "]":
         return False
-    return line.startswith(("http://", "https://"), start)
+    if not line.startswith(("http://", "https://"), start):
+        return False
+    if label[0] == -2:
+        label[0] = _label_close(line)
+    return k - 1 == label[0]
 
 
 def tokenize_line(line: str) -> list[Token]:
     raw: list[list] = []
     n = len(line)
-    label_close = _label_close(line)
+    label = [-2]
     for match in _RAW_TOKEN.finditer(line):
         a, i = match.span()
         b = i
@@ -563,7 +568,7 @@ def tokenize_line(line: str) -> list[Token]:
             a += 1
         is_open = b == i and (i >= n or after <= 32)
         if b > a:
-            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label_close)])
+            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label)])
         elif ends and raw:
             raw[-1][1] = True
     out: list[Token] = []
