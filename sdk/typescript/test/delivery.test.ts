@@ -115,8 +115,9 @@ describe("delivery", () => {
     const fl = client();
     record(fl, "b-7", 5);
     const flushed = fl.flush();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(fl.stats.retried).toBeGreaterThan(0);
+    // Retried at least once while the server is down: waited for, not slept on (a loaded
+    // machine may not have made its first attempt within a fixed sleep).
+    await vi.waitFor(() => expect(fl.stats.retried).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
     // Back on the same port, so the client's next retry reaches it.
     server = await fakeServer(port);
     await flushed;
@@ -150,8 +151,11 @@ describe("delivery", () => {
     chain.recordPass("a ".repeat(50), "b ".repeat(25), { density: 0.9 });
     await fl.flush();
     await chain.ready();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(chain.policy).toMatchObject({ version: 4, min_size_bytes: 20 });
+    // The refetch runs after the answer that named version 4: waited for, not slept on.
+    await vi.waitFor(() => expect(chain.policy).toMatchObject({ version: 4, min_size_bytes: 20 }), {
+      timeout: 30_000,
+      interval: 20,
+    });
     await fl.close();
   });
 
