@@ -146,6 +146,88 @@ function isPath(s: string): boolean {
   return slashes >= 2 || marked;
 }
 
+/**
+ * Extensions of source code files: such a file's name followed by `:line` or `:line:column` is a
+ * position in code (`git.c:460`, `src/a.ts:12:5`). A web host's name (`db.example.com:5432`)
+ * ends in no such extension, so its port stays.
+ */
+const CODE_EXTENSIONS = new Set([
+  "c",
+  "h",
+  "cc",
+  "cpp",
+  "cxx",
+  "hpp",
+  "hh",
+  "go",
+  "rs",
+  "py",
+  "pyx",
+  "js",
+  "mjs",
+  "cjs",
+  "jsx",
+  "ts",
+  "mts",
+  "cts",
+  "tsx",
+  "java",
+  "kt",
+  "kts",
+  "scala",
+  "rb",
+  "php",
+  "cs",
+  "fs",
+  "swift",
+  "lua",
+  "pl",
+  "pm",
+  "sh",
+  "bash",
+  "zig",
+  "ex",
+  "exs",
+  "erl",
+  "hs",
+  "ml",
+  "dart",
+  "vue",
+  "svelte",
+  "sql",
+  "groovy",
+  "clj",
+  "jl",
+  "nim",
+]);
+
+/**
+ * Where a position in code begins in a token: the index of its `:line` or `:line:column` after a
+ * code file's name or a Node module (`node:events:524:28`, `node:internal/timers:594:17`), else
+ * -1. A reader of a trace or a diagnostic needs the file; the line a build numbered is incidental
+ * (since floorline-facts/4), so the token is read as the file alone.
+ */
+export function codePosition(text: string): number {
+  let end = text.length;
+  let at = -1;
+  for (let k = 0; k < 2; k++) {
+    let i = end;
+    while (i > 0 && isDigit(text.charCodeAt(i - 1))) i--;
+    if (i === end || i < 2 || text.charCodeAt(i - 1) !== 58) break;
+    end = i - 1;
+    at = end;
+  }
+  if (at < 0) return -1;
+  if (at > 5 && text.startsWith("node:")) return at;
+  const dot = text.lastIndexOf(".", at);
+  if (
+    dot <= 0 ||
+    (!isLetter(text.charCodeAt(dot - 1)) && !isDigit(text.charCodeAt(dot - 1)) && text.charCodeAt(dot - 1) !== 95)
+  )
+    return -1;
+  return CODE_EXTENSIONS.has(asciiLower(text.slice(dot + 1, at))) ? at : -1;
+}
+
 // A word's shape, as bits of one number (no object per call: every token asks it).
 const LETTERS = 1;
 const DIGIT = 2;
@@ -367,6 +449,8 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     const spelled = numberWord(lower);
     return [spelled === null ? wordToken(text, initial) : spelledNumber(text, spelled)];
   }
+  const position = codePosition(text);
+  if (position > 0) return classify(text.slice(0, position), initial, allowPairs);
   const eq = allowPairs ? text.indexOf("=") : -1;
   if (eq > 0 && eq < text.length - 1 && isLetter(text.charCodeAt(0))) {
     const key = text.slice(0, eq);

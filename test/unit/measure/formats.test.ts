@@ -188,6 +188,34 @@ describe("notation is not a fact (floorline-facts/4)", () => {
       ["t:10:00"],
     ]);
   });
+  it("reads a position in code as its file: the line and column are incidental", () => {
+    expect(
+      tokenizeLine(
+        "git.c:460 ring.c:19:12: src/a.ts:12:5 node:events:524:28 db.example.com:5432 localhost:8080 12:00:01",
+      ).map((t) => [t.text, t.need]),
+    ).toEqual([
+      ["git.c", ["c:git.c"]],
+      ["ring.c", ["c:ring.c"]],
+      ["src/a.ts", ["p:src/a.ts"]],
+      ["node", ["w:node"]],
+      ["events", ["w:event"]],
+      // A host's port is no position: its name ends in no code file's extension.
+      ["db.example.com:5432", ["c:db.example.com:5432"]],
+      ["localhost:8080", ["c:localhost:8080"]],
+      ["12:00:01", ["t:12:00:01"]],
+    ]);
+    const trace = [
+      "10:33:34 trace: git.c:460 built-in: git log -1",
+      "10:33:35 trace: run-command.c:659 exec: git-foo",
+      "10:33:36 fatal: cannot run git-foo at exec-cmd.c:266",
+    ].join("\n");
+    const answer = kept(
+      "At 10:33:34 git log -1 ran (git.c); at 10:33:35 git-foo was exec'd (run-command.c) and at 10:33:36 failed: fatal: cannot run git-foo (exec-cmd.c).",
+      trace,
+      "text",
+    );
+    expect(answer.lost_examples).toEqual([]);
+  });
 });
 
 describe("logs", () => {

@@ -304,10 +304,46 @@ def _small_int(v: str | None, top: int) -> int:
     return value if value >= 0 and 1 <= value <= top else -1
 
 
+# Extensions of source code files: such a file's name then `:line` or `:line:column` is a
+# position in code (`git.c:460`); a host's name (`db.example.com:5432`) keeps its port.
+_CODE_EXTENSIONS = frozenset(
+    "c h cc cpp cxx hpp hh go rs py pyx js mjs cjs jsx ts mts cts tsx java kt kts scala rb php cs fs "
+    "swift lua pl pm sh bash zig ex exs erl hs ml dart vue svelte sql groovy clj jl nim".split()
+)
+
+
+def code_position(text: str) -> int:
+    """Where `:line[:column]` begins after a code file's name or a Node module, else -1 (since /4)."""
+    end = len(text)
+    at = -1
+    for _ in range(2):
+        i = end
+        while i > 0 and is_digit(cc(text, i - 1)):
+            i -= 1
+        if i == end or i < 2 or cc(text, i - 1) != 58:
+            break
+        end = i - 1
+        at = end
+    if at < 0:
+        return -1
+    if at > 5 and text.startswith("node:"):
+        return at
+    dot = text.rfind(".", 0, at + 1)
+    if dot <= 0:
+        return -1
+    before = cc(text, dot - 1)
+    if not is_letter(before) and not is_digit(before) and before != 95:
+        return -1
+    return at if ascii_lower(text[dot + 1 : at]) in _CODE_EXTENSIONS else -1
+
+
 def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
     if text == "%":
         return [Token(text, "stop", [], [], "%")]
     lower = ascii_lower(text)
+    position = code_position(text)
+    if position > 0:
+        return classify(text[:position], initial, allow_pairs)
     eq = text.find("=") if allow_pairs else -1
     if 0 < eq < len(text) - 1 and is_letter(cc(text, 0)):
         key = text[:eq]
