@@ -211,6 +211,32 @@ function isLogText(doc: TextDoc): boolean {
 }
 
 /**
+ * A log's time column: each line's stamp, its first time among its first LEAD tokens (its place
+ * in the line, or -1), and the share of stamped lines whose stamp states the same keys. Stamps
+ * that differ on every line are a sequence, worth one fact together, whatever the lines' words.
+ */
+function logStamps(doc: TextDoc): { at: Int32Array; share: (needSeq: number) => number } {
+  const { store } = doc;
+  const infos = store.lexicon.infos;
+  const at = new Int32Array(doc.endLine - doc.firstLine).fill(-1);
+  const lines = new Map<number, number>();
+  let stamped = 0;
+  for (let l = doc.firstLine; l < doc.endLine; l++) {
+    const a = store.lineStart[l] as number;
+    const lead = Math.min(a + LEAD, store.lineStart[l + 1] as number);
+    for (let k = a; k < lead; k++) {
+      const info = infos[store.tokens[k] as number] as TokenInfo;
+      if (!info.isTime) continue;
+      at[l - doc.firstLine] = k - a;
+      lines.set(info.needSeq, (lines.get(info.needSeq) ?? 0) + 1);
+      stamped++;
+      break;
+    }
+  }
+  return { at, share: (needSeq) => (lines.get(needSeq) ?? 0) / stamped };
+}
+
+/**
  * An error line: it opens like an error report ("Traceback", "TypeError: ..."), or, in logs,
  * one of its first tokens is an error level.
  */
@@ -410,6 +436,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
   const logs = isLogText(doc);
   const incidental = incidentalLines(doc);
   const salient = salientLines(doc, logs);
+  const stamps = logs ? logStamps(doc) : null;
   for (let l = 0; l < lines; l++) {
     const t = templateOf[l] as number;
     if (t < 0 || (incidental !== null && incidental[l] === 1)) continue;
@@ -423,6 +450,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       if (info.needTo === info.needFrom) continue;
       let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
       if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
+      if (stamps !== null && stamps.at[l] === k - a) weight = stamps.share(info.needSeq);
       // A link's address: its text says what it is.
       if (((store.flags[k] as number) & LINK) !== 0) weight = Math.min(weight, CONTEXT_WEIGHT);
       const next = k + 1 < b ? (tokens[k + 1] as number) : -1;

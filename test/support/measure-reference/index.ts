@@ -443,6 +443,17 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
   const logs = isLog(lines);
   const notation = diffNotation(lines);
   const entries = entryLines(lines, logs);
+  // A log's time column: each line's stamp is its first time among its first LEAD tokens, worth
+  // the share of stamped lines whose stamp states the same keys. Stamps that differ on every
+  // line are a sequence, one fact together, whatever the lines' words ("Facts", logs).
+  const stampAt = lines.map((l) => (logs ? l.tokens.slice(0, LEAD).findIndex(isTimeKind) : -1));
+  const stamps = countBy(
+    lines.flatMap((l, i) =>
+      (stampAt[i] as number) >= 0 ? [JSON.stringify((l.tokens[stampAt[i] as number] as Tok).need)] : [],
+    ),
+    (x) => x,
+  );
+  const stamped = stampAt.filter((k) => k >= 0).length;
   lines.forEach((line, l) => {
     const template = templateOf[l] as string | null;
     if (template === null || notation?.[l] === true) return;
@@ -452,6 +463,7 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
       if (t.need.length === 0) return;
       let weight = t.kind === "keyword" ? CONTEXT_WEIGHT : 1;
       if (size > 1 && valueShape(t)) weight = (stating.get(place(template, k, t)) as number) / size;
+      if (stampAt[l] === k) weight = (stamps.get(JSON.stringify(t.need)) as number) / stamped;
       // A link's address: its text says what it is ("Facts").
       if (t.link) weight = Math.min(weight, CONTEXT_WEIGHT);
       const shown = showToken(t, line.tokens[k + 1]);

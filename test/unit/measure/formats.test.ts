@@ -241,6 +241,35 @@ describe("logs", () => {
     expect(summary.semantic_density_score).toBeGreaterThan(0.8);
     expect(noError.semantic_density_score).toBeLessThan(0.5);
   });
+
+  it("weighs a log's time stamps as one column, whatever each line's words", () => {
+    // Four lines of four templates: the stamps are a sequence, one fact together, as a
+    // repeated record's ids are.
+    const varied = [
+      "2026-11-30T10:00:00.120Z INFO worker 3 started on queue exports",
+      "2026-11-30T10:00:04.381Z INFO job 4412 picked up by worker 3",
+      "2026-11-30T10:00:09.902Z WARN job 4412 retried: upstream 502",
+      "2026-11-30T10:00:15.005Z INFO job 4412 done in 14.6 s",
+    ].join("\n");
+    const withoutTimes = measureDetailed(
+      "Worker 3 started on queue exports and picked up job 4412; it was retried (WARN: upstream 502) and done in 14.6 s.",
+      { source: varied },
+    );
+    const withoutDuration = measureDetailed(
+      "2026-11-30T10:00:00.120Z worker 3 started on queue exports; 2026-11-30T10:00:04.381Z it picked up job 4412; 2026-11-30T10:00:09.902Z WARN job 4412 retried: upstream 502; 2026-11-30T10:00:15.005Z done.",
+      { source: varied },
+    );
+    expect(withoutTimes.lost_examples.slice().sort()).toEqual([
+      "2026-11-30T10:00:00.120Z",
+      "2026-11-30T10:00:04.381Z",
+      "2026-11-30T10:00:09.902Z",
+      "2026-11-30T10:00:15.005Z",
+    ]);
+    expect(withoutDuration.lost_examples).toEqual(["14.6"]);
+    // Dropping the four stamps costs what dropping one value of the job does.
+    expect(withoutTimes.semantic_density_score).toBeCloseTo(withoutDuration.semantic_density_score, 1);
+    expect(withoutTimes.semantic_density_score).toBeGreaterThan(0.8);
+  });
 });
 
 describe("JSON", () => {

@@ -478,6 +478,21 @@ def salient_lines(doc: TextDoc) -> list[bool] | None:
     return out
 
 
+def _log_stamps(doc: TextDoc) -> tuple[dict[int, int], dict[str, float]]:
+    """A log's time column (text.ts logStamps): each line's first time among its first _LEAD
+    tokens, by line, and the share of stamped lines whose stamp states the same keys."""
+    at: dict[int, int] = {}
+    lines: dict[str, int] = {}
+    for row, tokens in enumerate(doc.lines):
+        for slot, t in enumerate(tokens[:_LEAD]):
+            if _is_time_kind(t):
+                at[row] = slot
+                need = chr(1).join(t.need)
+                lines[need] = lines.get(need, 0) + 1
+                break
+    return at, {need: count / len(at) for need, count in lines.items()}
+
+
 def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
     templates: dict[str, list[int]] = {}
     for i, tokens in enumerate(doc.lines):
@@ -499,6 +514,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             line_group[row] = group
     incidental = incidental_lines(doc)
     salient = salient_lines(doc)
+    stamp_at, stamp_share = _log_stamps(doc) if doc.logs else ({}, {})
     for row, tokens in enumerate(doc.lines):
         group = line_group.get(row)
         if group is None or (incidental is not None and incidental[row]):
@@ -511,6 +527,8 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
             if size > 1 and _is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
+            if stamp_at.get(row) == slot:
+                weight = stamp_share[chr(1).join(t.need)]
             # A link's address: its text says what it is (text.ts addTextFacts, since /4).
             if t.link:
                 weight = min(weight, CONTEXT_WEIGHT)
