@@ -218,7 +218,9 @@ export function codePosition(text: string): number {
     at = end;
   }
   if (at < 0) return -1;
-  if (at > 5 && text.startsWith("node:")) return at;
+  // A Node module's name holds no colon: `node:1:1:1` is no module, and is read once, not
+  // once per pair of its numbers.
+  if (at > 5 && text.startsWith("node:")) return text.indexOf(":", 5) === at ? at : -1;
   const dot = text.lastIndexOf(".", at);
   if (
     dot <= 0 ||

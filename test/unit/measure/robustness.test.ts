@@ -254,6 +254,15 @@ describe("floorline-facts/4", () => {
     expect(tokenizeLine("1:".repeat(100_000)).length).toBeLessThanOrEqual(64);
   });
 
+  it("reads a position in code once, however many numbers follow it", () => {
+    // A file's position is stripped once; what looks like a Node module with numbers for a name
+    // (`node:1:1:…`) is none, and no token is read again for each pair of its numbers.
+    for (const token of [`node:${"1:".repeat(300_000)}1`, `a.c${":1".repeat(300_000)}`]) {
+      expect(measure(token, { source: token, format: "text" }).semantic_density_score).toBe(1);
+    }
+    expect(tokenizeLine("node:1:2 node:crypto:1:2").map((t) => t.need)).toEqual([["c:node:1:2"], ["w:node"], ["w:crypt"]]);
+  });
+
   it("reads numbers written as words as the numbers, in four languages", () => {
     const source = "exit 0 success; exit 1 denied; exit 2 syntax; exit 15 missing; retries 21; Stufe 12; niveau 15";
     const m = kept(

@@ -327,7 +327,8 @@ def code_position(text: str) -> int:
     if at < 0:
         return -1
     if at > 5 and text.startswith("node:"):
-        return at
+        # A Node module's name holds no colon (`node:1:1:1` is no module): read once.
+        return at if text.find(":", 5) == at else -1
     dot = text.rfind(".", 0, at + 1)
     if dot <= 0:
         return -1
