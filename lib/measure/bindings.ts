@@ -8,19 +8,25 @@
 // it, and the bytes that state it are wasted.
 //
 // Asked of each stretch of a text content measured against a text source (a line, cut after a
-// sentence's end and after punctuation, as phrases are): it restates record R when R is the one
-// record that two or more of its raw tokens state facts of, one of them a fact of R alone, and
+// sentence's end and after punctuation, as phrases are, but not at a comma with no space after
+// it: a CSV row's fields): it restates record R when R is the record that the most of its raw
+// tokens (two or more) state facts of, more than any other, one of them a fact of R alone, and
 // every raw token but one states a fact of R. That one is bound to the wrong record when it states
 // a fact of another item of R's list in the place of a fact of R the stretch leaves out, one the
-// same kind of token states (a version for a version). A summary that aggregates items or adds a
+// same kind of token states (a version for a version), or stands on a line of R's template (a
+// word on one line alone read as a value: a CSV row's codename) at a place where R has a fact the
+// stretch leaves out (another row's codename). A summary that aggregates items or adds a
 // range to one leaves out nothing of the item; one that composes facts of lines of other kinds (a
 // commit's hash with its date, a start with the last uptime) binds nothing within a list; a
 // stretch with values of several other items restates no one item. None of them is judged.
 import { growInt32, SeqInterner, type Counts } from "./intern";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
-import { ENDS, INNER, OPEN } from "./scan";
+import { ENDS, FIELD, INNER, OPEN } from "./scan";
 import { PairMap } from "./tables";
 import type { TextDoc } from "./text";
+
+/** A word's place in a template when the word stands on one line alone: a value of that line. */
+const ONE_LINE_WORD = -2;
 
 /**
  * The records of a text source: for each key a fact token (no keyword, no stop word) needs alone,
@@ -42,6 +48,14 @@ export class SourceRecords {
   /** The record keys of each line, back to back (CSR by line from `first`). */
   private readonly lineStart: Int32Array;
   private readonly lineKeys: Int32Array;
+  /**
+   * Each line's template (its tokens' shapes, a word that stands on one line alone read as a
+   * value of that line: a CSV row's codename), or -1; and the key each of its tokens states
+   * alone (a fact token's only key), or -1, back to back (CSR by line from `first`).
+   */
+  private readonly template: Int32Array;
+  private readonly placeStart: Int32Array;
+  private readonly placeKeys: Int32Array;
 
   constructor(lexicon: Lexicon, doc: TextDoc, skip: Uint8Array | null) {
     const { store } = doc;
@@ -55,6 +69,37 @@ export class SourceRecords {
     const kinds = new SeqInterner();
     this.first = doc.firstLine;
     this.kind = new Int32Array(doc.endLine - doc.firstLine).fill(-1);
+    this.template = new Int32Array(doc.endLine - doc.firstLine).fill(-1);
+    this.placeStart = new Int32Array(doc.endLine - doc.firstLine + 1);
+    const counted = (l: number) =>
+      (store.lineStart[l] as number) < (store.lineStart[l + 1] as number) &&
+      (skip === null || skip[l - doc.firstLine] !== 1);
+    // On how many lines each word's shape stands (values aside).
+    const wordLines = new Map<number, number>();
+    const lastLine = new Map<number, number>();
+    for (let l = doc.firstLine; l < doc.endLine; l++) {
+      if (!counted(l)) continue;
+      for (let k = store.lineStart[l] as number; k < (store.lineStart[l + 1] as number); k++) {
+        const info = infos[store.tokens[k] as number] as TokenInfo;
+        if (info.valueShape || lastLine.get(info.shape) === l) continue;
+        lastLine.set(info.shape, l);
+        wordLines.set(info.shape, (wordLines.get(info.shape) ?? 0) + 1);
+      }
+    }
+    const templates = new SeqInterner();
+    const places: number[] = [];
+    for (let l = doc.firstLine; l < doc.endLine; l++) {
+      if (counted(l)) {
+        for (let k = store.lineStart[l] as number; k < (store.lineStart[l + 1] as number); k++) {
+          const info = infos[store.tokens[k] as number] as TokenInfo;
+          templates.push(info.valueShape || (wordLines.get(info.shape) as number) >= 2 ? info.shape : ONE_LINE_WORD);
+          places.push(info.word !== 0 || info.needTo - info.needFrom !== 1 ? -1 : (seqs.pool[info.needFrom] as number));
+        }
+        this.template[l - doc.firstLine] = templates.take();
+      }
+      this.placeStart[l - doc.firstLine + 1] = places.length;
+    }
+    this.placeKeys = Int32Array.from(places);
     let records = 0;
     for (let l = doc.firstLine; l < doc.endLine; l++) {
       const a = store.lineStart[l] as number;
@@ -128,6 +173,27 @@ export class SourceRecords {
     for (let k = this.lineStart[i] as number; k < (this.lineStart[i + 1] as number); k++) {
       const own = this.lineKeys[k] as number;
       if (!stated.has(own) && this.tokenKinds[this.slotOf(own) - 1] === kind) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether `key` stands on another line of line `l`'s template at a place where line `l` has a
+   * key the stretch does not state (`stated`): the value of that place on another item.
+   */
+  inPlace(key: number, l: number, stated: Counts): boolean {
+    const s = this.slotOf(key);
+    const i = l - this.first;
+    const template = this.template[i] as number;
+    const mine = this.placeStart[i] as number;
+    for (let j = 0; s !== 0 && j < this.size(s); j++) {
+      const other = this.line(s, j) - this.first;
+      if (other === i || this.template[other] !== template) continue;
+      for (let p = this.placeStart[other] as number; p < (this.placeStart[other + 1] as number); p++) {
+        if (this.placeKeys[p] !== key) continue;
+        const own = this.placeKeys[mine + p - (this.placeStart[other] as number)] as number;
+        if (own >= 0 && own !== key && !stated.has(own)) return true;
+      }
     }
     return false;
   }
@@ -242,7 +308,8 @@ export function misbound(lexicon: Lexicon, doc: TextDoc, records: SourceRecords)
             }
           }
         }
-        if (e >= end || (rawEnds && ((f & ENDS) !== 0 || (f & OPEN) === 0))) break;
+        // A comma with no space after it separates a record's fields (CSV): the stretch goes on.
+        if (e >= end || (rawEnds && ((f & ENDS) !== 0 || (f & (OPEN | FIELD)) === 0))) break;
       }
       const at = raws >= 3 && nNamed > 0 ? restated() : -1;
       for (let r = 0; r < raws; r++) {
@@ -274,14 +341,19 @@ export function misbound(lexicon: Lexicon, doc: TextDoc, records: SourceRecords)
         else for (let j = 0; j < nNamed; j++) if (records.holds(key, named[j] as number)) touch(named[j] as number, r);
       }
     }
+    // The named line most raw tokens state (two or more), more than any other.
     let record = -1;
+    let most = 1;
+    let tied = false;
     for (let j = 0; j < nNamed; j++) {
-      const line = named[j] as number;
-      if (hits.get(line) < 2) continue;
-      if (record >= 0) return -1;
-      record = line;
+      const n = hits.get(named[j] as number);
+      if (n > most) {
+        record = named[j] as number;
+        most = n;
+        tied = false;
+      } else if (n === most && record >= 0) tied = true;
     }
-    if (record < 0 || hits.get(record) !== raws - 1) return -1;
+    if (record < 0 || tied || most !== raws - 1) return -1;
     for (let r = 0; r < raws; r++) {
       let touches = false;
       for (let i = rawFrom[r] as number; i < (rawFrom[r + 1] as number) && !touches; i++)
@@ -290,6 +362,7 @@ export function misbound(lexicon: Lexicon, doc: TextDoc, records: SourceRecords)
       for (let i = rawFrom[r] as number; i < (rawFrom[r + 1] as number); i++) {
         const key = stretchKeys[i] as number;
         if (records.sameKind(key, record) && records.replaces(key, record, stated)) return r;
+        if (records.inPlace(key, record, stated)) return r;
       }
       return -1;
     }

@@ -15,6 +15,8 @@ export const OPEN = 2;
 export const INNER = 4;
 /** A Markdown link's target (since floorline-facts/4): its facts weigh as context. */
 export const LINK = 8;
+/** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
+export const FIELD = 16;
 
 // Character classes of ASCII, one table lookup per character.
 const BREAK = 1;
@@ -241,6 +243,7 @@ export class TokenStore {
         a++;
       }
       const open = b === i && (i >= to || after <= 32);
+      const field = b === i && after === 44 && i + 1 < to && s.charCodeAt(i + 1) > 32 ? FIELD : 0;
       if (b > a) {
         const g = lexicon.group(s, a, b, initial, a === start && b === hashEnd ? hash : undefined);
         const members = lexicon.members;
@@ -255,7 +258,7 @@ export class TokenStore {
         }
         for (let k = 1; k <= size; k++) this.push(members[g + k] as number, (k < size ? INNER : 0) | link);
         previousLast = size > 0 ? this.count - 1 : -1;
-        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | link;
+        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | link | field;
         anyRaw = true;
         initial = ends;
       } else if (ends && anyRaw) {

@@ -862,6 +862,14 @@ interface Records {
   kindOf: Map<number, string>;
   tokenKind: Map<string, string>;
   keysOf: Map<number, string[]>;
+  /**
+   * Each record's template (its tokens' shapes, a word that stands on one record alone read as a
+   * value of that record: a CSV row's codename), the key each of its tokens states alone (a fact
+   * token's only key) or null, and for each such key the (record, place) pairs that state it.
+   */
+  templateOf: Map<number, string>;
+  slots: Map<number, (string | null)[]>;
+  at: Map<string, [number, number][]>;
 }
 
 function recordsOf(lines: readonly Line[]): Records {
@@ -872,7 +880,37 @@ function recordsOf(lines: readonly Line[]): Records {
     kindOf: new Map(),
     tokenKind: new Map(),
     keysOf: new Map(),
+    templateOf: new Map(),
+    slots: new Map(),
+    at: new Map(),
   };
+  {
+    const wordLines = countBy(
+      lines.flatMap((line, l) =>
+        line.tokens.length === 0 || notation?.[l] === true
+          ? []
+          : [...new Set(line.tokens.filter((t) => !valueShape(t)).map((t) => t.shape))],
+      ),
+      (w) => w,
+    );
+    lines.forEach((line, l) => {
+      if (line.tokens.length === 0 || notation?.[l] === true) return;
+      out.templateOf.set(
+        l,
+        JSON.stringify(
+          line.tokens.map((t) => (!valueShape(t) && (wordLines.get(t.shape) as number) < 2 ? "#word" : t.shape)),
+        ),
+      );
+      const slots = line.tokens.map((t) =>
+        t.kind === "keyword" || t.kind === "stop" || t.need.length !== 1 ? null : (t.need[0] as string),
+      );
+      out.slots.set(l, slots);
+      slots.forEach((key, k) => {
+        if (key === null) return;
+        out.at.set(key, [...(out.at.get(key) ?? []), [l, k]]);
+      });
+    });
+  }
   const counted = lines.filter((line, l) => line.tokens.length > 0 && notation?.[l] !== true).length;
   lines.forEach((line, l) => {
     if (line.tokens.length === 0 || notation?.[l] === true) return;
@@ -918,7 +956,7 @@ function misbindings(content: readonly Line[], records: Records): { keys: Set<st
     const stretches: Tok[][] = [[]];
     for (const t of line.tokens) {
       (stretches[stretches.length - 1] as Tok[]).push(t);
-      if (!t.inner && (t.ends || !t.open)) stretches.push([]);
+      if (!t.inner && (t.ends || (!t.open && !t.field))) stretches.push([]);
     }
     for (const stretch of stretches) {
       const raws: string[][] = [];
@@ -941,7 +979,12 @@ function misbindings(content: readonly Line[], records: Records): { keys: Set<st
       const states = (raw: string[], l: number) => raw.some((key) => linesOf(key).includes(l));
       let at = -1;
       if (raws.length >= 3 && named.length > 0) {
-        const strong = [...new Set(named)].filter((l) => raws.filter((raw) => states(raw, l)).length >= 2);
+        let strong = [...new Set(named)].filter((l) => raws.filter((raw) => states(raw, l)).length >= 2);
+        // The named record most of them state, more than any other.
+        if (strong.length > 1) {
+          const most = Math.max(...strong.map((l) => raws.filter((raw) => states(raw, l)).length));
+          strong = strong.filter((l) => raws.filter((raw) => states(raw, l)).length === most);
+        }
         const record = strong[0] as number;
         if (strong.length === 1 && raws.filter((raw) => states(raw, record)).length === raws.length - 1) {
           const off = raws.findIndex((raw) => !states(raw, record));
@@ -951,7 +994,19 @@ function misbindings(content: readonly Line[], records: Records): { keys: Set<st
             (records.keysOf.get(record) ?? []).some(
               (own) => !stated.has(own) && records.tokenKind.get(own) === records.tokenKind.get(key),
             );
-          if ((raws[off] as string[]).some((key) => records.kinds.get(key)?.has(kind) && replaces(key))) at = off;
+          const template = records.templateOf.get(record);
+          const mine = records.slots.get(record) ?? [];
+          // Or it stands on another record of R's template at a place where R has a key the
+          // stretch does not state: that place's value on another item (a CSV row's codename).
+          const inPlace = (key: string) =>
+            (records.at.get(key) ?? []).some(([l, k]) => {
+              const own = mine[k];
+              return (
+                l !== record && records.templateOf.get(l) === template && own != null && own !== key && !stated.has(own)
+              );
+            });
+          const old = (raws[off] as string[]).some((key) => records.kinds.get(key)?.has(kind) && replaces(key));
+          if (old || (raws[off] as string[]).some(inPlace)) at = off;
         }
       }
       raws.forEach((raw, r) => {

@@ -46,6 +46,8 @@ export interface Tok {
   inner: boolean;
   /** A Markdown link's target (since floorline-facts/4): its facts weigh as context ("Facts"). */
   link: boolean;
+  /** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
+  field?: boolean;
 }
 
 /** A line of a text: as written (for an error line's display and a diff's notation) and its tokens. */
@@ -240,6 +242,7 @@ export function tokenizeLine(line: string): Tok[] {
       if (previousLast) {
         previousLast.ends = ends;
         previousLast.open = b === i && after <= 32;
+        previousLast.field = b === i && after === 44 && i + 1 < line.length && line.charCodeAt(i + 1) > 32;
       }
       out.push(...tokens);
       anyRaw = true;
@@ -268,6 +271,7 @@ function joined(parts: Tok[], kind: TokenKind, need: string, index: string[], sh
     atoms: parts.flatMap((p) => p.atoms),
     ends: last.ends,
     open: last.open,
+    field: last.field,
     inner: last.inner,
     link: last.link,
   };
@@ -395,7 +399,9 @@ export function readCapitals(tokens: Tok[]): Tok[] {
   return tokens.map((t) => {
     if (!capWord(t)) return t;
     const [initial] = classify(t.text, true, false);
-    return initial ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner, link: t.link } : t;
+    return initial
+      ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner, link: t.link, field: t.field }
+      : t;
   });
 }
 

@@ -87,8 +87,9 @@ describe("bindings: a fact counts with the record it belongs to", () => {
     expect(measured("alpha:amd64 1.4.0-1 with 2.0.1-5").components.efficiency).toBe(0);
   });
 
-  it("restates one item only: a value whose own item the stretch names by two facts too is not judged", () => {
-    // delta and echo share their time: with it, echo's version names echo's line by two facts.
+  it("restates the item most of its facts name: a shared fact does not hide a moved one, a tie is not judged", () => {
+    // delta and echo share their time: with it, echo's version names echo's line by two facts,
+    // delta's by three (its name and old version too). The stretch restates delta.
     const source = [
       "08:15:20 install delta:amd64 5.2.0-4 5.3.1-1",
       "08:15:20 install echo:all 3.2.0-1 3.2.0-4",
@@ -99,7 +100,29 @@ describe("bindings: a fact counts with the record it belongs to", () => {
       "3.2.0-4 08:15:20 install delta:amd64 5.2.0-4",
       "08:15:20 install delta:amd64 5.2.0-4 3.2.0-4",
     ])
-      expect(measured(content, source).components.efficiency, content).toBe(1);
+      expect(measured(content, source).components.efficiency, content).toBe(0);
+    // Two facts name delta and two echo: no one item is restated.
+    expect(measured("08:15:20 install delta:amd64 3.2.0-4", source).components.efficiency).toBe(1);
+  });
+
+  it("reads a table's rows as items: a value in another row's place is moved, commas or not", () => {
+    const source = [
+      "version,codename,series,created,release",
+      "7,Wheezy,wheezy,2011-02-06,2013-05-04",
+      "8,Jessie,jessie,2013-05-04,2015-04-26",
+      "9,Stretch,stretch,2015-04-26,2017-06-17",
+    ].join("\n");
+    // Each codename is a word of its own row alone (a value of it, not its kind): the rows are
+    // items of one list.
+    const moved = measured("7,Jessie,jessie,2011-02-06,2013-05-04\n8,Stretch,stretch,2013-05-04,2015-04-26", source);
+    expect(moved.components.efficiency).toBe(0);
+    expect(moved.lost_examples).toEqual(expect.arrayContaining(["Jessie", "Stretch"]));
+    expect(
+      measured("7,Wheezy,2011-02-06,2013-05-04\n8,Jessie,2013-05-04,2015-04-26", source).components.efficiency,
+    ).toBe(1);
+    // In prose too: a release date in the place of another release's.
+    expect(measured("Debian 7 Wheezy was released on 2015-04-26.", source).components.efficiency).toBe(0);
+    expect(measured("Debian 7 Wheezy was released on 2013-05-04.", source).components.efficiency).toBe(1);
   });
 
   it("composes facts of lines of another kind: a log's start and its last uptime", () => {

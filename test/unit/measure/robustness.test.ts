@@ -260,7 +260,11 @@ describe("floorline-facts/4", () => {
     for (const token of [`node:${"1:".repeat(300_000)}1`, `a.c${":1".repeat(300_000)}`]) {
       expect(measure(token, { source: token, format: "text" }).semantic_density_score).toBe(1);
     }
-    expect(tokenizeLine("node:1:2 node:crypto:1:2").map((t) => t.need)).toEqual([["c:node:1:2"], ["w:node"], ["w:crypt"]]);
+    expect(tokenizeLine("node:1:2 node:crypto:1:2").map((t) => t.need)).toEqual([
+      ["c:node:1:2"],
+      ["w:node"],
+      ["w:crypt"],
+    ]);
   });
 
   it("reads numbers written as words as the numbers, in four languages", () => {

@@ -3,16 +3,17 @@ lib/measure/bindings.ts; docs/measurement.md, "Density", bindings).
 
 A line of a text source is a record, and lines with the same words (keywords written as words
 of their own) in the same order are items of one list. A stretch of a text content (a line cut
-after a sentence's end and after punctuation, as phrases are) restates record R when R is the
-one record that two or more of its raw tokens state facts of, one of them a fact of R alone, and
-every raw token but one states a fact of R. That one is bound to the wrong record when it states
-a fact of another item of R's list in the place of a fact of R the stretch does not state (one
-of the same kind of token): it is not retained from that stretch, and the stretch's bytes are
-wasted."""
+after a sentence's end and after punctuation, as phrases are, but not at a comma with no space
+after it: CSV) restates record R when R is the record that the most of its raw tokens (two or
+more) state facts of, more than any other, one of them a fact of R alone, and every raw token
+but one states a fact of R. That one is bound to the wrong record when it states a fact of
+another item of R's list in the place of a fact of R the stretch does not state (one of the same
+kind of token), or stands on a line of R's template at a place where R has a fact the stretch
+does not state: it is not retained from that stretch, and the stretch's bytes are wasted."""
 
 from __future__ import annotations
 
-from .text import TextDoc, incidental_lines
+from .text import TextDoc, _is_value_shape, incidental_lines
 from .tokens import Token
 
 
@@ -21,10 +22,28 @@ class SourceRecords:
     unless every line does; each line's kind and record keys; and the kind of token that first
     states each key."""
 
-    __slots__ = ("lines", "pairs", "kinds", "kind_of", "token_kind", "keys_of")
+    __slots__ = ("lines", "pairs", "kinds", "kind_of", "token_kind", "keys_of", "template_of", "places", "at")
 
     def __init__(self, doc: TextDoc) -> None:
         skip = incidental_lines(doc)
+        counted = [row for row, tokens in enumerate(doc.lines) if tokens and not (skip is not None and skip[row])]
+        # Each line's template (a word on one line alone read as that line's value: a CSV row's
+        # codename), the key each token states alone, and where (line, place) each key stands.
+        word_lines: dict[str, int] = {}
+        for row in counted:
+            for shape in {t.shape for t in doc.lines[row] if not _is_value_shape(t.shape)}:
+                word_lines[shape] = word_lines.get(shape, 0) + 1
+        self.template_of: dict[int, tuple[str, ...]] = {}
+        self.places: dict[int, list[str | None]] = {}
+        self.at: dict[str, list[tuple[int, int]]] = {}
+        for row in counted:
+            tokens = doc.lines[row]
+            self.template_of[row] = tuple(t.shape if _is_value_shape(t.shape) or word_lines[t.shape] >= 2 else "#word" for t in tokens)
+            places = [None if t.kind in ("keyword", "stop") or len(t.need) != 1 else t.need[0] for t in tokens]
+            self.places[row] = places
+            for k, key in enumerate(places):
+                if key is not None:
+                    self.at.setdefault(key, []).append((row, k))
         self.lines: dict[str, list[int]] = {}
         self.pairs: set[tuple[str, int]] = set()
         self.kinds: dict[str, set[tuple[str, ...]]] = {}
@@ -68,7 +87,8 @@ def misbound(doc: TextDoc, records: SourceRecords) -> tuple[set[str], set[int]]:
         stretches: list[list[Token]] = [[]]
         for t in line:
             stretches[-1].append(t)
-            if not t.inner and (t.ends or not t.open):
+            # A comma with no space after it separates a record's fields (CSV): the stretch goes on.
+            if not t.inner and (t.ends or not (t.open or t.field)):
                 stretches.append([])
         for stretch in stretches:
             raws: list[list[str]] = []
@@ -102,7 +122,12 @@ def _restated(raws: list[list[str]], stated: set[str], records: SourceRecords) -
             at = lines[key]
             if len(at) == 1 and at[0] not in named:
                 named.append(at[0])
-    strong = [row for row in named if sum(1 for raw in raws if any((key, row) in pairs for key in raw)) >= 2]
+    hits = {row: sum(1 for raw in raws if any((key, row) in pairs for key in raw)) for row in named}
+    strong = [row for row in named if hits[row] >= 2]
+    # The named record most of them state, more than any other.
+    if len(strong) > 1:
+        most = max(hits[row] for row in strong)
+        strong = [row for row in strong if hits[row] == most]
     if len(strong) != 1:
         return -1
     record = strong[0]
@@ -115,4 +140,15 @@ def _restated(raws: list[list[str]], stated: set[str], records: SourceRecords) -
     def replaces(key: str) -> bool:
         return any(records.token_kind[o] == records.token_kind[key] for o in own)
 
-    return off[0] if any(kind in records.kinds[key] and replaces(key) for key in raws[off[0]]) else -1
+    template = records.template_of[record]
+    mine = records.places[record]
+
+    def in_place(key: str) -> bool:
+        # It stands on another record of R's template where R has a key the stretch does not state.
+        for row, k in records.at.get(key, []):
+            own = mine[k] if k < len(mine) else None
+            if row != record and records.template_of[row] == template and own is not None and own != key and own not in stated:
+                return True
+        return False
+
+    return off[0] if any((kind in records.kinds[key] and replaces(key)) or in_place(key) for key in raws[off[0]]) else -1

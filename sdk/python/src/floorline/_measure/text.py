@@ -262,6 +262,7 @@ def _read_capitals(lines: list[list[Token]]) -> None:
                     again = read[0]
                     again.ends = t.ends
                     again.open = t.open
+                    again.field = t.field
                     again.inner = t.inner
                     again.link = t.link
                     tokens[k] = again

@@ -24,6 +24,8 @@ class Token:
     key: str = ""
     ends: bool = False
     open: bool = False
+    # A comma with no space after it follows: a field separator (CSV; scan.ts FIELD, since /4).
+    field: bool = False
     # Another part of the same raw token follows ("GNU/Linux"; scan.ts INNER, since /4).
     inner: bool = False
     # A Markdown link's target: its facts weigh as context (scan.ts LINK, since /4).
@@ -549,6 +551,7 @@ def _copy(t: Token) -> Token:
     c.text, c.kind, c.need, c.index, c.shape, c.key, c.ends, c.open = t.text, t.kind, t.need, t.index, t.shape, t.key, False, False
     c.inner = False
     c.link = False
+    c.field = False
     return c
 
 
@@ -604,13 +607,14 @@ def tokenize_line(line: str) -> list[Token]:
         while a < b and ord(line[a]) in _LEADING:
             a += 1
         is_open = b == i and (i >= n or after <= 32)
+        is_field = b == i and after == 44 and i + 1 < n and ord(line[i + 1]) > 32
         if b > a:
-            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label)])
+            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label), is_field])
         elif ends and raw:
             raw[-1][1] = True
     out: list[Token] = []
     initial = True
-    for text, ends, is_open, link in raw:
+    for text, ends, is_open, link, is_field in raw:
         classified = _classified(text, initial)
         if classified:
             for part in classified[:-1]:
@@ -620,6 +624,7 @@ def tokenize_line(line: str) -> list[Token]:
                     part.link = True
             classified[-1].ends = ends
             classified[-1].open = is_open
+            classified[-1].field = is_field
         out.extend(classified)
         initial = ends
     return _join_across(out)
@@ -645,6 +650,7 @@ def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
     t = Token(" ".join(p.text for p in parts), "date", [key], [key], "#date")
     t.ends = parts[-1].ends
     t.open = parts[-1].open
+    t.field = parts[-1].field
     t.inner = parts[-1].inner
     t.link = parts[-1].link
     return t
@@ -689,6 +695,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(f"{t.text} {nxt.text}", value, unit)
                 joined.ends = nxt.ends
                 joined.open = nxt.open
+                joined.field = nxt.field
                 joined.inner = nxt.inner
                 joined.link = nxt.link
                 joined.key = t.key
@@ -707,6 +714,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(" ".join(p.text for p in parts), shift_decimal(raw, power), third_unit if with_unit else raw_unit)
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
+                joined.field = parts[-1].field
                 joined.inner = parts[-1].inner
                 joined.link = parts[-1].link
                 joined.key = t.key
@@ -721,6 +729,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     joined = Token(f"{t.text} {nxt.text}", "time", [time[0]], [time[0]], "#time")
                     joined.ends = nxt.ends
                     joined.open = nxt.open
+                    joined.field = nxt.field
                     joined.inner = nxt.inner
                     joined.link = nxt.link
                     out.append(joined)
@@ -736,6 +745,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined = _number_token(" ".join(p.text for p in parts), shift_decimal(value, power) if power > 0 else value, currency)
                 joined.ends = parts[-1].ends
                 joined.open = parts[-1].open
+                joined.field = parts[-1].field
                 joined.inner = parts[-1].inner
                 joined.link = parts[-1].link
                 joined.key = nxt.key
