@@ -74,32 +74,34 @@ export class SourceRecords {
     const counted = (l: number) =>
       (store.lineStart[l] as number) < (store.lineStart[l + 1] as number) &&
       (skip === null || skip[l - doc.firstLine] !== 1);
-    // On how many lines each word's shape stands (values aside).
-    const wordLines = new Map<number, number>();
-    const lastLine = new Map<number, number>();
+    // On how many lines each word's shape stands (values aside), and the last line it stood on.
+    const wordLines = lexicon.counts();
+    const lastLine = lexicon.counts();
     for (let l = doc.firstLine; l < doc.endLine; l++) {
       if (!counted(l)) continue;
       for (let k = store.lineStart[l] as number; k < (store.lineStart[l + 1] as number); k++) {
         const info = infos[store.tokens[k] as number] as TokenInfo;
-        if (info.valueShape || lastLine.get(info.shape) === l) continue;
-        lastLine.set(info.shape, l);
-        wordLines.set(info.shape, (wordLines.get(info.shape) ?? 0) + 1);
+        if (info.valueShape || lastLine.get(info.shape) === l + 1) continue;
+        lastLine.add(info.shape, l + 1 - lastLine.get(info.shape));
+        wordLines.add(info.shape);
       }
     }
     const templates = new SeqInterner();
-    const places: number[] = [];
+    const base = store.lineStart[doc.firstLine] as number;
+    this.placeKeys = new Int32Array((store.lineStart[doc.endLine] as number) - base).fill(-1);
     for (let l = doc.firstLine; l < doc.endLine; l++) {
-      if (counted(l)) {
-        for (let k = store.lineStart[l] as number; k < (store.lineStart[l + 1] as number); k++) {
-          const info = infos[store.tokens[k] as number] as TokenInfo;
-          templates.push(info.valueShape || (wordLines.get(info.shape) as number) >= 2 ? info.shape : ONE_LINE_WORD);
-          places.push(info.word !== 0 || info.needTo - info.needFrom !== 1 ? -1 : (seqs.pool[info.needFrom] as number));
-        }
-        this.template[l - doc.firstLine] = templates.take();
+      const a = store.lineStart[l] as number;
+      const b = store.lineStart[l + 1] as number;
+      this.placeStart[l - doc.firstLine + 1] = b - base;
+      if (!counted(l)) continue;
+      for (let k = a; k < b; k++) {
+        const info = infos[store.tokens[k] as number] as TokenInfo;
+        templates.push(info.valueShape || wordLines.get(info.shape) >= 2 ? info.shape : ONE_LINE_WORD);
+        if (info.word === 0 && info.needTo - info.needFrom === 1)
+          this.placeKeys[k - base] = seqs.pool[info.needFrom] as number;
       }
-      this.placeStart[l - doc.firstLine + 1] = places.length;
+      this.template[l - doc.firstLine] = templates.take();
     }
-    this.placeKeys = Int32Array.from(places);
     let records = 0;
     for (let l = doc.firstLine; l < doc.endLine; l++) {
       const a = store.lineStart[l] as number;
