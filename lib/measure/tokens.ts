@@ -207,7 +207,7 @@ const CODE_EXTENSIONS = new Set([
  * -1. A reader of a trace or a diagnostic needs the file; the line a build numbered is incidental
  * (since floorline-facts/4), so the token is read as the file alone.
  */
-export function codePosition(text: string): number {
+function codePosition(text: string): number {
   let end = text.length;
   let at = -1;
   for (let k = 0; k < 2; k++) {
