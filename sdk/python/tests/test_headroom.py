@@ -40,7 +40,9 @@ FULL = dict(
 
 
 def backend(server, tenant: str) -> FloorlineCCRBackend:
-    return create_ccr_backend(url=server.base, tenant_prefix=tenant)
+    # Headroom's own calls keep the 3 s default; these tests check what is stored and counted,
+    # not latency, and a loaded CI machine has taken longer than 3 s to answer.
+    return create_ccr_backend(url=server.base, tenant_prefix=tenant, timeout=30.0)
 
 
 def totals(server) -> tuple[int, int]:
@@ -286,7 +288,7 @@ def test_deletes_refused_for_want_of_admin_are_said_once_and_never_raised(caplog
     refused = {"error": {"code": "insufficient_scope", "message": "This needs a key with the admin scope."}}
     server = FakeServer(lambda i, path, body: (403, {}, refused))
     try:
-        b = FloorlineCCRBackend(url=server.base, tenant_prefix="scoped")
+        b = FloorlineCCRBackend(url=server.base, tenant_prefix="scoped", timeout=30.0)
         with caplog.at_level(logging.INFO, logger="floorline.headroom"):
             assert [b.delete("ab" * 12) for _ in range(3)] == [False, False, False]
             b.clear()
