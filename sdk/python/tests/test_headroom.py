@@ -297,3 +297,15 @@ def test_deletes_refused_for_want_of_admin_are_said_once_and_never_raised(caplog
         assert "set FLOORLINE_API_KEY" not in caplog.text
     finally:
         server.close()
+
+
+def test_the_timeout_comes_from_the_argument_then_floorline_ccr_timeout_then_3_s(monkeypatch, caplog):
+    monkeypatch.setenv("FLOORLINE_CCR_TIMEOUT", "12.5")
+    assert FloorlineCCRBackend(url="http://127.0.0.1:9")._http.timeout == 12.5
+    assert FloorlineCCRBackend(url="http://127.0.0.1:9", timeout=1.0)._http.timeout == 1.0
+    for wrong in ("abc", "0", "-4", "nan", "1e9"):
+        monkeypatch.setenv("FLOORLINE_CCR_TIMEOUT", wrong)
+        assert FloorlineCCRBackend(url="http://127.0.0.1:9")._http.timeout == 3.0
+    assert "FLOORLINE_CCR_TIMEOUT='1e9' is not a number of seconds" in caplog.text
+    monkeypatch.delenv("FLOORLINE_CCR_TIMEOUT")
+    assert FloorlineCCRBackend(url="http://127.0.0.1:9")._http.timeout == 3.0

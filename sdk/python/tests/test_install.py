@@ -81,6 +81,10 @@ def test_headroom_selects_floorline_with_its_environment_variables(installed, se
             "tenant": store._backend.tenant_prefix,
             "original": entry.original_content[:40],
             "extensions": [type(e).__name__ for e in discover_pipeline_extensions()],
+            "timeout": store._backend._http.timeout,
         }))
-    """, {"HEADROOM_CCR_BACKEND": "floorline", "HEADROOM_REDIS_URL": "", "HEADROOM_CCR_TENANT_PREFIX": "proxy-1", "FLOORLINE_URL": server.base})
-    assert got == {"backend": "FloorlineCCRBackend", "tenant": "proxy-1", "original": "kept in Floorline by a Headroom proxy ke", "extensions": ["FloorlineExtension"]}
+    """, {"HEADROOM_CCR_BACKEND": "floorline", "HEADROOM_REDIS_URL": "", "HEADROOM_CCR_TENANT_PREFIX": "proxy-1", "FLOORLINE_URL": server.base,
+          # Headroom's entry point passes no timeout: the variable is how an operator sets it (and a
+          # loaded CI machine has taken over the 3 s default to answer).
+          "FLOORLINE_CCR_TIMEOUT": "30"})
+    assert got == {"backend": "FloorlineCCRBackend", "tenant": "proxy-1", "original": "kept in Floorline by a Headroom proxy ke", "extensions": ["FloorlineExtension"], "timeout": 30.0}

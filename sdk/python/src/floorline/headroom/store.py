@@ -38,6 +38,8 @@ NO_TTL = 100 * 365 * 24 * 3600
 #: After a failed call the server is not asked again for this long: Headroom's request must
 #: not wait on an outage once per entry.
 OUTAGE_PAUSE_SECONDS = 5.0
+#: How long a call waits for Floorline unless told otherwise (FLOORLINE_CCR_TIMEOUT).
+DEFAULT_TIMEOUT_SECONDS = 3.0
 #: The server keeps at most 16 KiB of metadata per entry; Headroom's free text is cut to fit.
 METADATA_BUDGET = 15 * 1024
 #: Entries read in this process whose write-back would be a retrieval (Headroom's retrieve()
@@ -108,12 +110,29 @@ def metadata_of(key: str, entry: Any) -> dict[str, Any]:
     return meta
 
 
+def _timeout(given: float | None) -> float:
+    """Seconds a call waits: the argument, else FLOORLINE_CCR_TIMEOUT (Headroom's entry point passes
+    no timeout, so a proxy far from its Floorline sets it there), else 3. Every call of Headroom's
+    waits on it, so it stays short unless an operator says otherwise."""
+    if given is not None:
+        return given
+    raw = os.environ.get("FLOORLINE_CCR_TIMEOUT", "")
+    try:
+        value = float(raw) if raw else DEFAULT_TIMEOUT_SECONDS
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 600:
+        log.warning("floorline: FLOORLINE_CCR_TIMEOUT=%r is not a number of seconds in (0, 600]; using %s", raw, DEFAULT_TIMEOUT_SECONDS)
+        return DEFAULT_TIMEOUT_SECONDS
+    return value
+
+
 class FloorlineCCRBackend:
     """Thread-safe; every call answers, none raises into Headroom."""
 
     backend_type = "floorline"
 
-    def __init__(self, url: str = "", tenant_prefix: str = "", api_key: str | None = None, timeout: float = 3.0) -> None:
+    def __init__(self, url: str = "", tenant_prefix: str = "", api_key: str | None = None, timeout: float | None = None) -> None:
         if url and not url.startswith(("http://", "https://")):
             # Headroom hands over HEADROOM_REDIS_URL, which is a redis:// URL when one is set for
             # its other backends; Floorline is found from FLOORLINE_URL then.
@@ -122,7 +141,7 @@ class FloorlineCCRBackend:
         self.url = url or os.environ.get("FLOORLINE_URL") or "http://127.0.0.1:3000"
         self.tenant_prefix = tenant_prefix or ""
         self.tenant = f"{TENANT}:{self.tenant_prefix}"[:128] if self.tenant_prefix else TENANT
-        self._http = Transport(self.url, api_key if api_key is not None else os.environ.get("FLOORLINE_API_KEY") or None, timeout)
+        self._http = Transport(self.url, api_key if api_key is not None else os.environ.get("FLOORLINE_API_KEY") or None, _timeout(timeout))
         self._lock = threading.Lock()
         self._read: OrderedDict[str, tuple[float, int]] = OrderedDict()
         self._listing: dict[str, Any] | None = None
