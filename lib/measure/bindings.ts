@@ -27,6 +27,12 @@ import type { TextDoc } from "./text";
 
 /** A word's place in a template when the word stands on one line alone: a value of that line. */
 const ONE_LINE_WORD = -2;
+/**
+ * A key that stands at more than this many places of the lines of one template is no field of
+ * their items (a value repeated along a row), and moves no value by place: part of the method,
+ * which keeps the question of a stretch's odd fact as short as its record's line.
+ */
+const MAX_PLACES = 4;
 
 /**
  * The records of a text source: for each key a fact token (no keyword, no stop word) needs alone,
@@ -56,6 +62,10 @@ export class SourceRecords {
   private readonly template: Int32Array;
   private readonly placeStart: Int32Array;
   private readonly placeKeys: Int32Array;
+  /** By (key, template): an entry of `places`, which holds its places (at most MAX_PLACES). */
+  private readonly placed = new PairMap();
+  private places = new Int32Array(64);
+  private placeCount: number[] = [];
 
   constructor(lexicon: Lexicon, doc: TextDoc, skip: Uint8Array | null) {
     const { store } = doc;
@@ -100,7 +110,12 @@ export class SourceRecords {
         if (info.word === 0 && info.needTo - info.needFrom === 1)
           this.placeKeys[k - base] = seqs.pool[info.needFrom] as number;
       }
-      this.template[l - doc.firstLine] = templates.take();
+      const template = templates.take();
+      this.template[l - doc.firstLine] = template;
+      for (let k = a; k < b; k++) {
+        const key = this.placeKeys[k - base] as number;
+        if (key >= 0) this.place(key, template, k - a);
+      }
     }
     let records = 0;
     for (let l = doc.firstLine; l < doc.endLine; l++) {
@@ -184,20 +199,35 @@ export class SourceRecords {
    * key the stretch does not state (`stated`): the value of that place on another item.
    */
   inPlace(key: number, l: number, stated: Counts): boolean {
-    const s = this.slotOf(key);
     const i = l - this.first;
-    const template = this.template[i] as number;
+    const e = this.placed.get(key, this.template[i] as number);
+    if (e < 0 || (this.placeCount[e] as number) > MAX_PLACES) return false;
     const mine = this.placeStart[i] as number;
-    for (let j = 0; s !== 0 && j < this.size(s); j++) {
-      const other = this.line(s, j) - this.first;
-      if (other === i || this.template[other] !== template) continue;
-      for (let p = this.placeStart[other] as number; p < (this.placeStart[other + 1] as number); p++) {
-        if (this.placeKeys[p] !== key) continue;
-        const own = this.placeKeys[mine + p - (this.placeStart[other] as number)] as number;
-        if (own >= 0 && own !== key && !stated.has(own)) return true;
-      }
+    for (let n = 0; n < (this.placeCount[e] as number); n++) {
+      // Line l's own key there (if line l states `key` there itself, it is no other item's).
+      const own = this.placeKeys[mine + (this.places[e * MAX_PLACES + n] as number)] as number;
+      if (own >= 0 && own !== key && !stated.has(own)) return true;
     }
     return false;
+  }
+
+  /** Notes that `key` stands at place `p` of a line of `template`. */
+  private place(key: number, template: number, p: number): void {
+    let e = this.placed.get(key, template);
+    if (e < 0) {
+      e = this.placeCount.length;
+      this.placed.add(key, template, e);
+      this.placeCount.push(0);
+      this.places = growInt32(this.places, (e + 1) * MAX_PLACES);
+    }
+    const count = this.placeCount[e] as number;
+    if (count > MAX_PLACES) return;
+    for (let n = 0; n < count; n++) if (this.places[e * MAX_PLACES + n] === p) return;
+    if (count === MAX_PLACES) this.placeCount[e] = MAX_PLACES + 1;
+    else {
+      this.places[e * MAX_PLACES + count] = p;
+      this.placeCount[e] = count + 1;
+    }
   }
 
   /** The index plus one of `key` among the record keys, or 0. */

@@ -872,6 +872,9 @@ interface Records {
   at: Map<string, [number, number][]>;
 }
 
+/** A key at more than this many places of the lines of one template moves no value by place. */
+const MAX_PLACES = 4;
+
 function recordsOf(lines: readonly Line[]): Records {
   const notation = diffNotation(lines);
   const out: Records = {
@@ -998,13 +1001,15 @@ function misbindings(content: readonly Line[], records: Records): { keys: Set<st
           const mine = records.slots.get(record) ?? [];
           // Or it stands on another record of R's template at a place where R has a key the
           // stretch does not state: that place's value on another item (a CSV row's codename).
-          const inPlace = (key: string) =>
-            (records.at.get(key) ?? []).some(([l, k]) => {
+          // A key at more than MAX_PLACES places of one template's lines is no field of theirs.
+          const inPlace = (key: string) => {
+            const at = (records.at.get(key) ?? []).filter(([l]) => records.templateOf.get(l) === template);
+            if (new Set(at.map(([, k]) => k)).size > MAX_PLACES) return false;
+            return at.some(([l, k]) => {
               const own = mine[k];
-              return (
-                l !== record && records.templateOf.get(l) === template && own != null && own !== key && !stated.has(own)
-              );
+              return l !== record && own != null && own !== key && !stated.has(own);
             });
+          };
           const old = (raws[off] as string[]).some((key) => records.kinds.get(key)?.has(kind) && replaces(key));
           if (old || (raws[off] as string[]).some(inPlace)) at = off;
         }

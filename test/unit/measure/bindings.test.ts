@@ -105,6 +105,15 @@ describe("bindings: a fact counts with the record it belongs to", () => {
     expect(measured("08:15:20 install delta:amd64 3.2.0-4", source).components.efficiency).toBe(1);
   });
 
+  it("moves no value by a place it holds more than four times along its row", () => {
+    // alpha and bravo make each row a kind of its own; the rows share a template.
+    const source = ["a1 b1 alpha 5 5 5 5 5 9", "a2 b2 bravo 7 7 7 7 7 8", "a3 b3 charlie 6 6 4 4 6 3"].join("\n");
+    // 8 stands at one place of bravo's row, where alpha's row has its 9: moved.
+    expect(measured("a1 b1 alpha 5 8", source).components.efficiency).toBe(0);
+    // 7 stands at five places of bravo's row: a value repeated along a row is no field of it.
+    expect(measured("a1 b1 alpha 9 7", source).components.efficiency).toBe(1);
+  });
+
   it("reads a table's rows as items: a value in another row's place is moved, commas or not", () => {
     const source = [
       "version,codename,series,created,release",

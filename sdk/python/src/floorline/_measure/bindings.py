@@ -17,6 +17,10 @@ from .text import TextDoc, _is_value_shape, incidental_lines
 from .tokens import Token
 
 
+#: A key at more than this many places of the lines of one template moves no value by place.
+_MAX_PLACES = 4
+
+
 class SourceRecords:
     """For each key a fact token (no keyword, no stop word) needs alone, the lines that state it,
     unless every line does; each line's kind and record keys; and the kind of token that first
@@ -144,7 +148,10 @@ def _restated(raws: list[list[str]], stated: set[str], records: SourceRecords) -
     mine = records.places[record]
 
     def in_place(key: str) -> bool:
-        # It stands on another record of R's template where R has a key the stretch does not state.
+        # It stands on another record of R's template where R has a key the stretch does not state
+        # (a key at more than _MAX_PLACES places of one template's lines is no field of theirs).
+        if len({k for row, k in records.at.get(key, []) if records.template_of[row] == template}) > _MAX_PLACES:
+            return False
         for row, k in records.at.get(key, []):
             own = mine[k] if k < len(mine) else None
             if row != record and records.template_of[row] == template and own is not None and own != key and own not in stated:
