@@ -6,6 +6,8 @@
 // but puts in it a value of another item ("… 2025b-0+deb12u1 3.7.9-2+deb12u6", another package's
 // version) keeps every token and states something false: the moved value is not retained from
 // it, and the bytes that state it are wasted.
+// Long because a source's records (their kinds, templates and places) and the question asked of
+// each stretch of a content are one rule's two halves, read together.
 //
 // Asked of each stretch of a text content measured against a text source (a line, cut after a
 // sentence's end and after punctuation, as phrases are, but not at a comma with no space after

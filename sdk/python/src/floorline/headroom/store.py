@@ -1,4 +1,5 @@
 """Floorline as Headroom's CCR store: the `CompressionStoreBackend` protocol on cached originals.
+Long because the protocol is one class of many small calls, each mapping an entry both ways.
 
 How Headroom's entry maps onto the store (docs/headroom.md):
 - the key stays Headroom's own (24 or 12 hex of a SHA-256, or an MD5 / BLAKE3 key), sent as
