@@ -242,7 +242,9 @@ describe("passReceiptDigest", () => {
       }),
       { numRuns: 5_000 },
     );
-    expect(compared).toBeGreaterThan(20);
+    // Not vacuous: the schema answers some of the generated receipts (24 to 43 of 5,000 in six
+    // runs, 19 in one CI run: the bound is a floor, not an expected count).
+    expect(compared).toBeGreaterThanOrEqual(5);
   });
 
   it("is bodyDigest of objects built in code: extra fields, nulls, undefined", () => {
