@@ -46,7 +46,7 @@ function running(pid) {
   }
 }
 for (const name of readdirSync(here)) {
-  const pid = Number(/^dist\.building-(\d+)$/.exec(name)?.[1]);
+  const pid = Number(/^dist\.(?:building|old)-(\d+)$/.exec(name)?.[1]);
   if (pid && !running(pid)) rmSync(path.join(here, name), { recursive: true, force: true });
 }
 const next = path.join(here, `dist.building-${process.pid}`);
@@ -57,5 +57,9 @@ try {
   rmSync(next, { recursive: true, force: true });
   throw error;
 }
-rmSync(dist, { recursive: true, force: true });
+// Two renames, then the old build's removal: dist/ is missing for the moment between the
+// renames only, not for the whole removal (a test importing it meanwhile found it gone).
+const old = path.join(here, `dist.old-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
+rmSync(old, { recursive: true, force: true });

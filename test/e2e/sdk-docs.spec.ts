@@ -16,7 +16,10 @@ const PAGE = "docs/from-an-agent.md";
 let project = "";
 
 test.beforeAll(() => {
-  execFileSync(process.execPath, [path.resolve("sdk/typescript/build.mjs")], { stdio: "inherit" });
+  // `npm test` builds the SDK once for every stage (FLOORLINE_TEST_BUILT): building it again
+  // here swapped dist/ while the integration stages beside e2e imported it.
+  if (process.env.FLOORLINE_TEST_BUILT !== "1")
+    execFileSync(process.execPath, [path.resolve("sdk/typescript/build.mjs")], { stdio: "inherit" });
   // An agent's project with the package installed from the checkout, as `npm install
   // <checkout>/sdk/typescript` links it.
   project = mkdtempSync(path.join(tmpdir(), "floorline-sdk-docs-"));
