@@ -123,7 +123,7 @@ export class SourceRecords {
     for (let l = doc.firstLine; l < doc.endLine; l++) {
       const a = store.lineStart[l] as number;
       const b = store.lineStart[l + 1] as number;
-      if (a === b || (skip !== null && skip[l - doc.firstLine] === 1)) continue;
+      if (!counted(l)) continue;
       records++;
       for (let k = a; k < b; k++) {
         const info = infos[store.tokens[k] as number] as TokenInfo;

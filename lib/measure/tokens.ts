@@ -151,55 +151,12 @@ function isPath(s: string): boolean {
  * position in code (`git.c:460`, `src/a.ts:12:5`). A web host's name (`db.example.com:5432`)
  * ends in no such extension, so its port stays.
  */
-const CODE_EXTENSIONS = new Set([
-  "c",
-  "h",
-  "cc",
-  "cpp",
-  "cxx",
-  "hpp",
-  "hh",
-  "go",
-  "rs",
-  "py",
-  "pyx",
-  "js",
-  "mjs",
-  "cjs",
-  "jsx",
-  "ts",
-  "mts",
-  "cts",
-  "tsx",
-  "java",
-  "kt",
-  "kts",
-  "scala",
-  "rb",
-  "php",
-  "cs",
-  "fs",
-  "swift",
-  "lua",
-  "pl",
-  "pm",
-  "sh",
-  "bash",
-  "zig",
-  "ex",
-  "exs",
-  "erl",
-  "hs",
-  "ml",
-  "dart",
-  "vue",
-  "svelte",
-  "sql",
-  "groovy",
-  "clj",
-  "jl",
-  "nim",
-]);
+const CODE_EXTENSIONS: ReadonlySet<string> = new Set(
+  (
+    "c h cc cpp cxx hpp hh go rs py pyx js mjs cjs jsx ts mts cts tsx java kt kts scala rb php cs fs " +
+    "swift lua pl pm sh bash zig ex exs erl hs ml dart vue svelte sql groovy clj jl nim"
+  ).split(" "),
+);
 
 /**
  * Where a position in code begins in a token: the index of its `:line` or `:line:column` after a
@@ -222,11 +179,7 @@ function codePosition(text: string): number {
   // once per pair of its numbers.
   if (at > 5 && text.startsWith("node:")) return text.indexOf(":", 5) === at ? at : -1;
   const dot = text.lastIndexOf(".", at);
-  if (
-    dot <= 0 ||
-    (!isLetter(text.charCodeAt(dot - 1)) && !isDigit(text.charCodeAt(dot - 1)) && text.charCodeAt(dot - 1) !== 95)
-  )
-    return -1;
+  if (dot <= 0 || (!isAlnum(text.charCodeAt(dot - 1)) && text.charCodeAt(dot - 1) !== 95)) return -1;
   return CODE_EXTENSIONS.has(asciiLower(text.slice(dot + 1, at))) ? at : -1;
 }
 

@@ -13,7 +13,7 @@ does not state: it is not retained from that stretch, and the stretch's bytes ar
 
 from __future__ import annotations
 
-from .text import TextDoc, _is_value_shape, incidental_lines
+from .text import TextDoc, incidental_lines, is_value_shape
 from .tokens import Token
 
 
@@ -26,7 +26,7 @@ class SourceRecords:
     unless every line does; each line's kind and record keys; and the kind of token that first
     states each key."""
 
-    __slots__ = ("lines", "pairs", "kinds", "kind_of", "token_kind", "keys_of", "template_of", "places", "at")
+    __slots__ = ("lines", "pairs", "kinds", "kind_of", "token_kind", "keys_of", "template_of", "places", "placed")
 
     def __init__(self, doc: TextDoc) -> None:
         skip = incidental_lines(doc)
@@ -35,19 +35,20 @@ class SourceRecords:
         # codename), the key each token states alone, and where (line, place) each key stands.
         word_lines: dict[str, int] = {}
         for row in counted:
-            for shape in {t.shape for t in doc.lines[row] if not _is_value_shape(t.shape)}:
+            for shape in {t.shape for t in doc.lines[row] if not is_value_shape(t.shape)}:
                 word_lines[shape] = word_lines.get(shape, 0) + 1
         self.template_of: dict[int, tuple[str, ...]] = {}
         self.places: dict[int, list[str | None]] = {}
-        self.at: dict[str, list[tuple[int, int]]] = {}
+        # The places where each key stands on the lines of each template (bindings.ts `place`).
+        self.placed: dict[tuple[str, tuple[str, ...]], set[int]] = {}
         for row in counted:
             tokens = doc.lines[row]
-            self.template_of[row] = tuple(t.shape if _is_value_shape(t.shape) or word_lines[t.shape] >= 2 else "#word" for t in tokens)
+            self.template_of[row] = tuple(t.shape if is_value_shape(t.shape) or word_lines[t.shape] >= 2 else "#word" for t in tokens)
             places = [None if t.kind in ("keyword", "stop") or len(t.need) != 1 else t.need[0] for t in tokens]
             self.places[row] = places
             for k, key in enumerate(places):
                 if key is not None:
-                    self.at.setdefault(key, []).append((row, k))
+                    self.placed.setdefault((key, self.template_of[row]), set()).add(k)
         self.lines: dict[str, list[int]] = {}
         self.pairs: set[tuple[str, int]] = set()
         self.kinds: dict[str, set[tuple[str, ...]]] = {}
@@ -148,14 +149,12 @@ def _restated(raws: list[list[str]], stated: set[str], records: SourceRecords) -
     mine = records.places[record]
 
     def in_place(key: str) -> bool:
-        # It stands on another record of R's template where R has a key the stretch does not state
-        # (a key at more than _MAX_PLACES places of one template's lines is no field of theirs).
-        if len({k for row, k in records.at.get(key, []) if records.template_of[row] == template}) > _MAX_PLACES:
+        # It stands on a record of R's template where R has a key the stretch does not state (R's
+        # own place holding `key` is no other item's); a key at more than _MAX_PLACES places of
+        # one template's lines is no field of theirs.
+        at = records.placed.get((key, template), set())
+        if len(at) > _MAX_PLACES:
             return False
-        for row, k in records.at.get(key, []):
-            own = mine[k] if k < len(mine) else None
-            if row != record and records.template_of[row] == template and own is not None and own != key and own not in stated:
-                return True
-        return False
+        return any((own := mine[k]) is not None and own != key and own not in stated for k in at)
 
     return off[0] if any((kind in records.kinds[key] and replaces(key)) or in_place(key) for key in raws[off[0]]) else -1

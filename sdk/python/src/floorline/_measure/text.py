@@ -368,7 +368,7 @@ def analyse_text(text: str) -> TextDoc:
     return TextDoc(lines, raw_lines, is_log_text(lines), segments)
 
 
-def _is_value_shape(shape: str) -> bool:
+def is_value_shape(shape: str) -> bool:
     return shape[:1] == "#" or "=#" in shape
 
 
@@ -506,7 +506,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
         if len(rows) > 1:
             for row in rows:
                 for slot, t in enumerate(doc.lines[row]):
-                    if not _is_value_shape(t.shape):
+                    if not is_value_shape(t.shape):
                         continue
                     ident = f"{slot}\u0002{chr(1).join(t.need)}"
                     counts[ident] = counts.get(ident, 0) + 1
@@ -526,7 +526,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
             if not t.need:
                 continue
             weight: float = CONTEXT_WEIGHT if t.kind == "keyword" else 1
-            if size > 1 and _is_value_shape(t.shape):
+            if size > 1 and is_value_shape(t.shape):
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
             if stamp_at.get(row) == slot:
                 weight = stamp_share[chr(1).join(t.need)]
