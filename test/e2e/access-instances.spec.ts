@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { type AppServer, startApp } from "../support/app-server";
+import { dropScratchDatabase } from "../support/scratch-database";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 test.skip(!adminUrl, "needs TEST_DATABASE_URL");
@@ -39,9 +40,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   for (const app of apps) await app.stop();
   rmSync(dir, { recursive: true, force: true });
-  const admin = postgres(adminUrl!, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  if (adminUrl) await dropScratchDatabase(adminUrl, name);
 });
 
 test("200 guesses at one name, half to each instance, get at most five checks in all", async () => {

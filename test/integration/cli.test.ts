@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import { forgetCredentialsCache } from "@/db/queries/access";
 import { driver } from "../support/database";
+import { dropScratchDatabase } from "../support/scratch-database";
 import { bearer, callRoute, setUpCleanAccessState } from "./access-helpers";
 import * as sessionRoute from "@/app/api/v1/session/route";
 import { secretOf } from "../support/keys";
@@ -33,11 +34,7 @@ beforeAll(async () => {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.toString();
-    cleanup = async () => {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
+    cleanup = () => dropScratchDatabase(adminUrl, name);
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), "floorline-cli-"));
     env.FLOORLINE_DATA_DIR = path.join(dir, "data");

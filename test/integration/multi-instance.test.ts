@@ -12,6 +12,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../support/app-server";
 import { cliScript } from "../support/scripts";
+import { dropScratchDatabase } from "../support/scratch-database";
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? "";
 // `npm test` builds the app before this stage; run by hand on changed sources, the first
@@ -80,11 +81,7 @@ describe.skipIf(!adminUrl)("several app instances on one PostgreSQL", () => {
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    dropDatabase = async () => {
-      const d = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await d.unsafe(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
+    dropDatabase = () => dropScratchDatabase(adminUrl, name);
     databaseUrl = url.toString();
     const env = { DATABASE_URL: databaseUrl, FLOORLINE_DEMO: "0", NODE_ENV: "production" };
     // Data folders the instances leave unused (the database is PostgreSQL's).

@@ -14,6 +14,7 @@ import { retrieveOriginal } from "@/db/queries/originals/retrieve";
 import { storeOriginal } from "@/db/queries/originals/store";
 import { ApiError } from "@/lib/errors";
 import { driver } from "../support/database";
+import { dropScratchDatabase } from "../support/scratch-database";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -32,11 +33,7 @@ async function durableConfig(): Promise<DatabaseConfig> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   await admin.end();
-  cleanups.push(async () => {
-    const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await a.unsafe(`drop database if exists ${name} with (force)`);
-    await a.end();
-  });
+  cleanups.push(() => dropScratchDatabase(adminUrl, name));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString() };

@@ -12,6 +12,7 @@ import { getOverviewFigures } from "@/db/queries/overview";
 import { POST as postPasses } from "@/app/api/v1/passes/route";
 import { PUT as putPolicy } from "@/app/api/v1/policies/[content_class]/route";
 import { jsonRequest, params } from "../support/database";
+import { dropScratchDatabase } from "../support/scratch-database";
 
 const primaryAdmin = process.env.TEST_DATABASE_URL ?? "";
 const replicaAdmin = process.env.TEST_REPLICA_URL ?? "";
@@ -71,9 +72,7 @@ describe.skipIf(!primaryAdmin || !replicaAdmin)("reads from a streaming replica"
     await replicaControl?.end();
     await replicaDb?.end();
     await closeDb();
-    const admin = postgres(primaryAdmin, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await dropScratchDatabase(primaryAdmin, name);
   });
 
   it("serves dashboard reads from the replica and decides verdicts on the primary", async () => {

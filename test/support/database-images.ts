@@ -19,6 +19,7 @@ import { seedDemoIfEmpty } from "@/demo/seed";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import { migratePglite, migratePostgres } from "@/db/migrations";
 import { makeDataFolderTemplate } from "./data-folders";
+import { dropScratchDatabase } from "./scratch-database";
 
 export type DatabaseImages =
   | { driver: "pglite"; migrated: string; demo: string }
@@ -90,12 +91,7 @@ async function postgresImages(adminUrl: string): Promise<{ images: DatabaseImage
   return {
     images: { driver: "postgres", migrated, demo },
     remove: async () => {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        for (const name of [demo, migrated]) await a.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await a.end();
-      }
+      for (const name of [demo, migrated]) await dropScratchDatabase(adminUrl, name);
     },
   };
 }

@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { closeDb, openDatabase, setHandle } from "@/db/index";
 import { databaseUrl } from "./database-images";
+import { dropScratchDatabase } from "./scratch-database";
 
 export const driver: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
@@ -36,27 +37,7 @@ export function setUpTestDatabase(options: TestDatabaseOptions = {}): void {
       await admin.end();
     }
     setHandle(openDatabase({ url: databaseUrl(adminUrl, name) }));
-    dropDatabase = async () => {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        // A throw-away database: a session the test role may not end (a superuser's, an
-        // autovacuum worker's) can hold it for a moment, and that is no failure of the tests.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await a.unsafe(`drop database if exists ${name} with (force)`);
-            return;
-          } catch (error) {
-            if (attempt >= 5) {
-              console.warn(`[test] could not drop ${name}; leaving it:`, (error as Error).message);
-              return;
-            }
-            await new Promise((r) => setTimeout(r, 1_000 * attempt));
-          }
-        }
-      } finally {
-        await a.end();
-      }
-    };
+    dropDatabase = () => dropScratchDatabase(adminUrl, name);
   });
   afterAll(async () => {
     await closeDb();
