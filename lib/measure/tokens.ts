@@ -6,7 +6,15 @@
 // prose; the order of the tests below is part of them. Splitting text into tokens, and joining
 // what spans tokens ("May 2, 2026", "4 GB"), is scan.ts's.
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
-import { digitsAt, readDottedOrSlashedDate, readIsoDate, readNumber, readTime, shiftDecimal } from "./values";
+import {
+  digitsAt,
+  readDottedOrSlashedDate,
+  readEpoch,
+  readIsoDate,
+  readNumber,
+  readTime,
+  shiftDecimal,
+} from "./values";
 import { ELISIONS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS } from "./words";
 
 export { asciiLower, stem, utf8Length } from "./chars";
@@ -392,7 +400,8 @@ function compound(text: string, initial: boolean): Token[] {
 
 /**
  * Classifies one token. Order matters and is part of the method: key=value, URL, e-mail,
- * UUID, hash, IPv4, ISO date(time), other dates, time range, time, version, #ref, number,
+ * UUID, hash, IPv4, ISO date(time), other dates, time range, time, Unix time, version, #ref,
+ * number,
  * flag, path, identifier, word; anything else is split into its alphanumeric runs.
  */
 export function classify(text: string, initial: boolean, allowPairs = true): Token[] {
@@ -479,6 +488,8 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     }
     const time = readTime(text);
     if (time && time[1] === text.length) return [token(text, "time", [time[0]], [time[0]], "#time")];
+    const epoch = readEpoch(text);
+    if (epoch) return [token(text, "datetime", [epoch[0], epoch[1]], [epoch[0], epoch[1]], "#datetime")];
   }
   const version = readVersion(text);
   if (version) return [token(text, "version", [version], [version, `n:${version.slice(2)}`], "#version")];

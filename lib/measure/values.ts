@@ -156,6 +156,32 @@ export function readDottedOrSlashedDate(s: string): string | null {
   return validDate(c, month, day) ? dateKey(c, month, day) : null;
 }
 
+/** Unix times read as moments: from 2001-09-09 (10^9 s, 10^12 ms) to the start of 2100. */
+const EPOCH_FROM_S = 1e9;
+const EPOCH_TO_S = 4_102_444_800;
+
+/**
+ * A Unix time as a structured logger writes it (since floorline-facts/4): 13 digits of
+ * milliseconds (pino, `Date.now()`) or 10 digits of seconds with a fraction (zap, Python's
+ * `time.time()`), the whole token. Its [date key, time key] in UTC, the keys `2024-12-05T09:20:07Z`
+ * has; null otherwise. Ten digits alone are too often something else (a phone number, an id).
+ */
+export function readEpoch(s: string): [string, string] | null {
+  let seconds: number;
+  if (s.length === 13) {
+    if (digitsAt(s, 0, 13) < 0) return null;
+    seconds = Math.floor(Number(s) / 1000);
+  } else if (s.length >= 12 && s.length <= 20 && s.charCodeAt(10) === 46) {
+    if (digitsAt(s, 0, 10) < 0 || digitsAt(s, 11, s.length - 11) < 0) return null;
+    seconds = Number(s.slice(0, 10));
+  } else return null;
+  if (seconds < EPOCH_FROM_S || seconds >= EPOCH_TO_S) return null;
+  const moment = new Date(seconds * 1000);
+  const time = readTime(moment.toISOString().slice(11, 19));
+  if (time === null) return null;
+  return [dateKey(moment.getUTCFullYear(), moment.getUTCMonth() + 1, moment.getUTCDate()), time[0]];
+}
+
 /**
  * H:MM, HH:MM:SS, HH:MM:SS.fff with an optional Z, UTC offset or am/pm, from the start of
  * `s`: [key, length]. Seconds of 00 are dropped, so "10:00" and "10:00:00" agree.

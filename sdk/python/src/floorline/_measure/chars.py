@@ -9,6 +9,7 @@ A read past the end answers NaN, as charCodeAt does, so every comparison with it
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 import re
 
@@ -269,6 +270,32 @@ def read_dotted_or_slashed_date(s: str) -> str | None:
         day = a
         month = b
     return date_key(c, month, day) if valid_date(c, month, day) else None
+
+
+# Unix times read as moments: from 2001-09-09 (10^9 s, 10^12 ms) to the start of 2100.
+EPOCH_FROM_S = 1_000_000_000
+EPOCH_TO_S = 4_102_444_800
+
+
+def read_epoch(s: str) -> tuple[str, str] | None:
+    """values.ts readEpoch: 13 digits of milliseconds or 10 digits of seconds with a fraction."""
+    if len(s) == 13:
+        if digits_at(s, 0, 13) < 0:
+            return None
+        seconds = int(s) // 1000
+    elif 12 <= len(s) <= 20 and cc(s, 10) == 46:
+        if digits_at(s, 0, 10) < 0 or digits_at(s, 11, len(s) - 11) < 0:
+            return None
+        seconds = int(s[:10])
+    else:
+        return None
+    if seconds < EPOCH_FROM_S or seconds >= EPOCH_TO_S:
+        return None
+    moment = _dt.datetime.fromtimestamp(seconds, tz=_dt.timezone.utc)
+    time = read_time(f"{pad2(moment.hour)}:{pad2(moment.minute)}:{pad2(moment.second)}")
+    if time is None:
+        return None
+    return date_key(moment.year, moment.month, moment.day), time[0]
 
 
 def read_time(s: str, start: int = 0) -> tuple[str, int] | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .chars import (
     ATTACHED_ONLY_UNITS, ELISIONS, MAGNITUDES, MONTHS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
-    read_iso_date, read_number, read_time, shift_decimal, stem,
+    read_epoch, read_iso_date, read_number, read_time, shift_decimal, stem,
 )
 
 
@@ -406,6 +406,9 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         time = read_time(text)
         if time and time[1] == len(text):
             return [Token(text, "time", [time[0]], [time[0]], "#time")]
+        epoch = read_epoch(text)
+        if epoch:
+            return [Token(text, "datetime", [epoch[0], epoch[1]], [epoch[0], epoch[1]], "#datetime")]
     version = _read_version(text)
     if version:
         return [Token(text, "version", [version], [version, f"n:{version[2:]}"], "#version")]
