@@ -13,8 +13,12 @@ export const ENDS = 1;
 export const OPEN = 2;
 /** Another part of the same raw token follows ("GNU/Linux", "--to=iec-i"; since floorline-facts/4). */
 export const INNER = 4;
-/** A Markdown link's target (since floorline-facts/4): its facts weigh as context. */
-export const LINK = 8;
+/**
+ * A token set aside by where it stands (since floorline-facts/4): its facts weigh as context. A
+ * Markdown link's target (its text says what it is), or a key written as JSON writes one in a
+ * text (`"statusCode":`), as a JSON document's key paths are.
+ */
+export const ASIDE = 8;
 /** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
 export const FIELD = 16;
 
@@ -248,17 +252,19 @@ export class TokenStore {
         const g = lexicon.group(s, a, b, initial, a === start && b === hashEnd ? hash : undefined);
         const members = lexicon.members;
         const size = members[g] as number;
-        // A Markdown link's target: after `](`, or an http(s) URL after a definition's label.
-        let link = 0;
+        // A Markdown link's target: after `](`, or an http(s) URL after a definition's label;
+        // a quoted key: `"` before, `":` after.
+        let aside = 0;
         const before = linkBefore(s, from, start);
-        if (before === INLINE_LINK) link = LINK;
+        if (before === INLINE_LINK) aside = ASIDE;
+        else if (quotedKey(s, from, to, start, i)) aside = ASIDE;
         else if (before >= 0 && (s.startsWith("http://", start) || s.startsWith("https://", start))) {
           if (labelClose === UNREAD) labelClose = labelCloseOf(s, from, to);
-          if (before === labelClose) link = LINK;
+          if (before === labelClose) aside = ASIDE;
         }
-        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, (k < size ? INNER : 0) | link);
+        for (let k = 1; k <= size; k++) this.push(members[g + k] as number, (k < size ? INNER : 0) | aside);
         previousLast = size > 0 ? this.count - 1 : -1;
-        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | link | field;
+        if (previousLast >= 0) this.flags[previousLast] = (ends ? ENDS : 0) | (open ? OPEN : 0) | aside | field;
         anyRaw = true;
         initial = ends;
       } else if (ends && anyRaw) {
@@ -366,6 +372,17 @@ export class TokenStore {
 
 const isBlank = (c: number) => c === 32 || c === 9;
 const INLINE_LINK = -2;
+
+/** Whether the raw token at `[start, end)` of the line `s[from, to)` is quoted as JSON quotes a key: `"statusCode":`. */
+function quotedKey(s: string, from: number, to: number, start: number, end: number): boolean {
+  return (
+    start > from &&
+    s.charCodeAt(start - 1) === 34 &&
+    end + 1 < to &&
+    s.charCodeAt(end) === 34 &&
+    s.charCodeAt(end + 1) === 58
+  );
+}
 const UNREAD = -2;
 
 /**

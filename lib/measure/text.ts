@@ -9,7 +9,7 @@ import { DETAIL_LEVELS, ERROR_LEVELS, LEVEL_WORDS, WARNING_LEVELS } from "./word
 import { type Counts, growInt32, SeqInterner } from "./intern";
 import { TripleCounter } from "./tables";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
-import { ENDS, INNER, LINK, OPEN, type TokenStore } from "./scan";
+import { ASIDE, ENDS, INNER, OPEN, type TokenStore } from "./scan";
 import { LANGUAGE_WORDS } from "./words";
 import {
   CAP_WORD,
@@ -451,8 +451,8 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
       if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
       if (stamps !== null && stamps.at[l] === k - a) weight = stamps.share(info.needSeq);
-      // A link's address: its text says what it is.
-      if (((store.flags[k] as number) & LINK) !== 0) weight = Math.min(weight, CONTEXT_WEIGHT);
+      // A link's address (its text says what it is), a quoted key: context where they stand.
+      if (((store.flags[k] as number) & ASIDE) !== 0) weight = Math.min(weight, CONTEXT_WEIGHT);
       const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
       into.addText(
         info.needSeq,

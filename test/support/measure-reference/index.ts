@@ -464,8 +464,8 @@ function addTextFacts(lines: readonly Line[], facts: Facts, scale = 1): void {
       let weight = t.kind === "keyword" ? CONTEXT_WEIGHT : 1;
       if (size > 1 && valueShape(t)) weight = (stating.get(place(template, k, t)) as number) / size;
       if (stampAt[l] === k) weight = (stamps.get(JSON.stringify(t.need)) as number) / stamped;
-      // A link's address: its text says what it is ("Facts").
-      if (t.link) weight = Math.min(weight, CONTEXT_WEIGHT);
+      // A link's address (its text says what it is), a quoted key: context where they stand ("Facts").
+      if (t.aside) weight = Math.min(weight, CONTEXT_WEIGHT);
       const shown = showToken(t, line.tokens[k + 1]);
       const specific = t.kind !== "keyword";
       const word = wordLike(t);

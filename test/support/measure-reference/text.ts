@@ -44,8 +44,11 @@ export interface Tok {
   open: boolean;
   /** Another part of the same raw token follows ("GNU/Linux"): they stay neighbours in any order of words. */
   inner: boolean;
-  /** A Markdown link's target (since floorline-facts/4): its facts weigh as context ("Facts"). */
-  link: boolean;
+  /**
+   * Set aside by where it stands (since floorline-facts/4): a Markdown link's target, or a key
+   * quoted as JSON quotes it (`"statusCode":`); its facts weigh as context ("Facts").
+   */
+  aside: boolean;
   /** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
   field?: boolean;
 }
@@ -69,7 +72,7 @@ function fromClassified(t: ReturnType<typeof classify>[number]): Tok {
     ends: false,
     open: false,
     inner: false,
-    link: false,
+    aside: false,
   };
 }
 
@@ -203,6 +206,11 @@ function isLinkTarget(line: string, start: number): boolean {
   return definition !== null && /^https?:\/\//.test(line.slice(start));
 }
 
+/** Whether the raw token at `[start, end)` is a key quoted as JSON quotes one: `"statusCode":`. */
+function isQuotedKey(line: string, start: number, end: number): boolean {
+  return line[start - 1] === '"' && line.slice(end, end + 2) === '":';
+}
+
 /** The tokens of one line ("Tokens"), with what spans raw tokens joined. */
 export function tokenizeLine(line: string): Tok[] {
   const out: Tok[] = [];
@@ -236,7 +244,7 @@ export function tokenizeLine(line: string): Tok[] {
     while (a < b && ",:='_".includes(line[a] as string)) a++;
     if (b > a) {
       const tokens = classifyRaw(line.slice(a, b), initial);
-      if (isLinkTarget(line, start)) for (const t of tokens) t.link = true;
+      if (isLinkTarget(line, start) || isQuotedKey(line, start, i)) for (const t of tokens) t.aside = true;
       // Only the last token of a raw token knows what follows it.
       previousLast = tokens[tokens.length - 1];
       if (previousLast) {
@@ -273,7 +281,7 @@ function joined(parts: Tok[], kind: TokenKind, need: string, index: string[], sh
     open: last.open,
     field: last.field,
     inner: last.inner,
-    link: last.link,
+    aside: last.aside,
   };
 }
 
@@ -400,7 +408,7 @@ export function readCapitals(tokens: Tok[]): Tok[] {
     if (!capWord(t)) return t;
     const [initial] = classify(t.text, true, false);
     return initial
-      ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner, link: t.link, field: t.field }
+      ? { ...fromClassified(initial), ends: t.ends, open: t.open, inner: t.inner, aside: t.aside, field: t.field }
       : t;
   });
 }

@@ -155,6 +155,25 @@ describe("notation is not a fact (floorline-facts/4)", () => {
     expect(linked.semantic_density_score).toBeGreaterThan(logLine.semantic_density_score + 0.1);
   });
 
+  it("weighs a key quoted as JSON quotes it as context, in a text as in JSON", () => {
+    // A structured logger's line is text with JSON in it: its keys name what the values are,
+    // as a JSON document's key paths do.
+    const source = [
+      '{"level":30,"msg":"request completed","res":{"statusCode":200},"responseTime":12}',
+      '{"level":30,"msg":"slow query on table orders","durationMs":1840}',
+    ].join("\n");
+    const summary = measureDetailed("level 30: request completed 200 in 12 ms; slow query on table orders, 1840 ms.", {
+      source,
+    });
+    expect(summary.lost_examples).toEqual(expect.arrayContaining(["statusCode", "responseTime", "durationMs"]));
+    expect(summary.semantic_density_score).toBeGreaterThan(0.8);
+    // The same word anywhere else is a name, a fact.
+    const prose = measureDetailed("request completed, 12 ms", { source: "statusCode 200 and responseTime 12 ms" });
+    expect(prose.facts?.lost).toBeGreaterThanOrEqual(2);
+    expect(prose.semantic_density_score).toBeLessThan(0.6);
+    expect(tokenizeLine('"a": "statusCode", x"y":').length).toBe(4);
+  });
+
   it("reads two numbers joined by .. or - as a range of two numbers, not their digit runs", () => {
     expect(tokenizeLine("cost=304.68..304.87 2.5-3.5 10-20 3.7.9-2").map((t) => [t.text, t.need])).toEqual([
       ["304.68", ["n:304.68"]],

@@ -28,8 +28,9 @@ class Token:
     field: bool = False
     # Another part of the same raw token follows ("GNU/Linux"; scan.ts INNER, since /4).
     inner: bool = False
-    # A Markdown link's target: its facts weigh as context (scan.ts LINK, since /4).
-    link: bool = False
+    # Set aside by where it stands: a Markdown link's target, or a key quoted as JSON quotes one
+    # (`"statusCode":`); its facts weigh as context (scan.ts ASIDE, since /4).
+    aside: bool = False
 
     def __post_init__(self) -> None:
         self.index = with_yearless(self.index)
@@ -553,7 +554,7 @@ def _copy(t: Token) -> Token:
     c = object.__new__(Token)
     c.text, c.kind, c.need, c.index, c.shape, c.key, c.ends, c.open = t.text, t.kind, t.need, t.index, t.shape, t.key, False, False
     c.inner = False
-    c.link = False
+    c.aside = False
     c.field = False
     return c
 
@@ -574,6 +575,11 @@ def _label_close(line: str) -> int:
     blanks is `[`; else -1 (scan.ts labelCloseOf)."""
     lead = len(line) - len(line.lstrip(" \t"))
     return line.find("]", lead + 1) if line.startswith("[", lead) else -1
+
+
+def _is_quoted_key(line: str, start: int, end: int) -> bool:
+    """Whether the raw token at [start, end) is a key quoted as JSON quotes one: `"statusCode":`."""
+    return start > 0 and line[start - 1] == '"' and line[end : end + 2] == '":'
 
 
 def _is_link_target(line: str, start: int, label: list[int]) -> bool:
@@ -612,19 +618,19 @@ def tokenize_line(line: str) -> list[Token]:
         is_open = b == i and (i >= n or after <= 32)
         is_field = b == i and after == 44 and i + 1 < n and ord(line[i + 1]) > 32
         if b > a:
-            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label), is_field])
+            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label) or _is_quoted_key(line, match.start(), i), is_field])
         elif ends and raw:
             raw[-1][1] = True
     out: list[Token] = []
     initial = True
-    for text, ends, is_open, link, is_field in raw:
+    for text, ends, is_open, aside, is_field in raw:
         classified = _classified(text, initial)
         if classified:
             for part in classified[:-1]:
                 part.inner = True
-            if link:
+            if aside:
                 for part in classified:
-                    part.link = True
+                    part.aside = True
             classified[-1].ends = ends
             classified[-1].open = is_open
             classified[-1].field = is_field
@@ -655,7 +661,7 @@ def _date_token(parts: list[Token], y: int, m: int, d: int) -> Token:
     t.open = parts[-1].open
     t.field = parts[-1].field
     t.inner = parts[-1].inner
-    t.link = parts[-1].link
+    t.aside = parts[-1].aside
     return t
 
 
@@ -700,7 +706,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.open = nxt.open
                 joined.field = nxt.field
                 joined.inner = nxt.inner
-                joined.link = nxt.link
+                joined.aside = nxt.aside
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -719,7 +725,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.open = parts[-1].open
                 joined.field = parts[-1].field
                 joined.inner = parts[-1].inner
-                joined.link = parts[-1].link
+                joined.aside = parts[-1].aside
                 joined.key = t.key
                 joined.shape = t.shape
                 out.append(joined)
@@ -734,7 +740,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                     joined.open = nxt.open
                     joined.field = nxt.field
                     joined.inner = nxt.inner
-                    joined.link = nxt.link
+                    joined.aside = nxt.aside
                     out.append(joined)
                     i += 2
                     continue
@@ -750,7 +756,7 @@ def _join_across(tokens: list[Token]) -> list[Token]:
                 joined.open = parts[-1].open
                 joined.field = parts[-1].field
                 joined.inner = parts[-1].inner
-                joined.link = parts[-1].link
+                joined.aside = parts[-1].aside
                 joined.key = nxt.key
                 joined.shape = nxt.shape
                 out.append(joined)
