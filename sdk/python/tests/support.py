@@ -41,8 +41,10 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
-    def start(self, timeout: float = 300.0) -> None:
-        # The start script builds first when the build is stale, hence the long first wait.
+    def start(self, timeout: float = 600.0) -> None:
+        # The start script builds first when the build is stale, hence the long first wait. On a
+        # CI machine running every stage at once a start took 216 s, and then its event loop
+        # answered health after 2-11 s: each check waits long enough to be answered.
         env = {**os.environ, "HOST": "127.0.0.1", "FLOORLINE_DATA_DIR": str(self.data_dir), "FLOORLINE_DEMO": "0", "DATABASE_URL": "", "NEXT_TELEMETRY_DISABLED": "1", **self.env}
         out = open(self.log, "ab")
         self.process = subprocess.Popen([*start_command(), "--port", str(self.port)], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -51,7 +53,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited:\n{self.log.read_text(errors='replace')[-4000:]}")
             try:
-                with urllib.request.urlopen(f"{self.base}/api/v1/health", timeout=2) as r:
+                with urllib.request.urlopen(f"{self.base}/api/v1/health", timeout=15) as r:
                     if r.status == 200:
                         return
             except OSError:
