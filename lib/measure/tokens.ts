@@ -9,8 +9,10 @@ import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, 
 import {
   digitsAt,
   readDottedOrSlashedDate,
+  isUtcOffset,
   readEpoch,
   readIsoDate,
+  readLogDate,
   readNumber,
   readTime,
   shiftDecimal,
@@ -469,6 +471,11 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     }
     const dated = readDottedOrSlashedDate(text);
     if (dated) return [token(text, "date", [dated], [dated], "#date")];
+    const logged = readLogDate(text);
+    if (logged) {
+      const kind = logged.length === 2 ? "datetime" : "date";
+      return [token(text, kind, logged, [...logged], `#${kind}`)];
+    }
     // A month of a year: 2026-04.
     const month = text.length === 7 && text.charCodeAt(4) === 45 ? digitsAt(text, 5, 2) : -1;
     if (month >= 1 && month <= 12 && digitsAt(text, 0, 4) >= 1000) {
@@ -497,6 +504,7 @@ export function classify(text: string, initial: boolean, allowPairs = true): Tok
     const read = readNumber(text, 1);
     if (read) return [token(text, "number", [`n:${read.value}`], [`n:${read.value}`], "#num")];
   }
+  if (isUtcOffset(text)) return [token(text, "stop", [], [], "#zone")];
   const currency = c0 === 36 ? "usd" : c0 === 0x20ac ? "eur" : c0 === 0xa3 ? "gbp" : "";
   const numberAt = currency ? 1 : 0;
   const second = text.charCodeAt(numberAt + 1);

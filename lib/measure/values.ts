@@ -1,6 +1,7 @@
 // Readers of the values that have several spellings: numbers, dates and times, each to one
 // canonical key, so that "10,000" and "10000", "May 2, 2026" and "2026-05-02" agree.
-import { asciiLower, isDigit } from "./chars";
+import { asciiLower, isDigit, isLetter } from "./chars";
+import { MONTHS } from "./words";
 
 // --- numbers, dates, times ---
 
@@ -154,6 +155,45 @@ export function readDottedOrSlashedDate(s: string): string | null {
     month = b;
   }
   return validDate(c, month, day) ? dateKey(c, month, day) : null;
+}
+
+/**
+ * A date as web servers log it (the Common Log Format's `10/Oct/2000`, Python's http.server
+ * `05/Dec/2026`), with `:13:55:36` after it its time (since floorline-facts/4): the whole
+ * token's [date key] or [date key, time key]; null otherwise.
+ */
+export function readLogDate(s: string): string[] | null {
+  const first = s.indexOf("/");
+  if (first < 1 || first > 2) return null;
+  const day = digitsAt(s, 0, first);
+  let m = first + 1;
+  while (m < s.length && isLetter(s.charCodeAt(m))) m++;
+  const month = MONTHS.get(asciiLower(s.slice(first + 1, m))) ?? 0;
+  if (month === 0 || s.charCodeAt(m) !== 47) return null;
+  const year = digitsAt(s, m + 1, 4);
+  if (!validDate(year, month, day) || (m + 5 < s.length && isDigit(s.charCodeAt(m + 5)))) return null;
+  const date = dateKey(year, month, day);
+  if (m + 5 === s.length) return [date];
+  if (s.charCodeAt(m + 5) !== 58) return null;
+  const time = readTime(s, m + 6);
+  return time && m + 6 + time[1] === s.length ? [date, time[0]] : null;
+}
+
+/**
+ * A UTC offset written apart from its time (`09:28:11 +0000`, `[…:13:55:36 -0700]`, `+05:30`):
+ * a sign, hours to 14 and minutes of 00, 15, 30 or 45, four digits only with a leading zero
+ * (`+1000` may be a number; `+10:00` is not). A time is read without its zone (readTime drops an
+ * attached one), so the offset is notation, not a number (since floorline-facts/4).
+ */
+export function isUtcOffset(s: string): boolean {
+  const sign = s.charCodeAt(0);
+  if (sign !== 43 && sign !== 45) return false;
+  const colon = s.length === 6 && s.charCodeAt(3) === 58;
+  if (s.length !== 5 && !colon) return false;
+  if (!colon && s.charCodeAt(1) !== 48) return false;
+  const hours = digitsAt(s, 1, 2);
+  const minutes = digitsAt(s, colon ? 4 : 3, 2);
+  return hours >= 0 && hours <= 14 && (minutes === 0 || minutes === 15 || minutes === 30 || minutes === 45);
 }
 
 /** Unix times read as moments: from 2001-09-09 (10^9 s, 10^12 ms) to the start of 2100. */

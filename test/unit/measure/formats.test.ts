@@ -290,6 +290,30 @@ describe("logs", () => {
     expect(withoutTimes.semantic_density_score).toBeGreaterThan(0.8);
   });
 
+  it("reads a web server's dates and a UTC offset written apart as a log's time", () => {
+    // The Common Log Format's stamp is a datetime, its zone notation of the time, as an
+    // attached zone is: neither a path nor a number.
+    expect(classify("10/Oct/2000:13:55:36", false)[0]).toMatchObject({
+      kind: "datetime",
+      need: ["d:2000-10-10", "t:13:55:36"],
+    });
+    expect(classify("05/Dec/2026", false)[0]).toMatchObject({ kind: "date", need: ["d:2026-12-05"] });
+    for (const zone of ["+0000", "-0700", "+05:30", "-10:00"]) expect(classify(zone, false)[0]?.kind).toBe("stop");
+    // Four digits with no leading zero may be a number; a month that is none makes no date.
+    for (const n of ["+1000", "-0710"]) expect(classify(n, false)[0]?.kind).toBe("number");
+    expect(classify("1/Foo/2020", false)[0]?.kind).toBe("path");
+    const access = [
+      '203.0.113.7 - - [10/Oct/2026:13:55:36 -0700] "GET /api/orders HTTP/1.1" 200 2326',
+      '203.0.113.7 - - [10/Oct/2026:13:55:41 -0700] "GET /api/orders/4412 HTTP/1.1" 404 153',
+      '198.51.100.2 - - [10/Oct/2026:13:56:02 -0700] "POST /api/checkout HTTP/1.1" 502 87',
+    ].join("\n");
+    const summary = measureDetailed(
+      "HTTP/1.1 on 2026-10-10: 13:55:36 203.0.113.7 GET /api/orders 200 (2326 bytes); 13:55:41 GET /api/orders/4412 404 (153 bytes); 13:56:02 198.51.100.2 POST /api/checkout 502 (87 bytes).",
+      { source: access },
+    );
+    expect(summary.facts?.lost).toBe(0);
+  });
+
   it("reads a structured logger's Unix times as the moments they are", () => {
     // pino writes milliseconds, zap seconds with a fraction: each is its UTC datetime.
     expect(classify("1733390407123", false)[0]).toMatchObject({

@@ -272,6 +272,45 @@ def read_dotted_or_slashed_date(s: str) -> str | None:
     return date_key(c, month, day) if valid_date(c, month, day) else None
 
 
+def read_log_date(s: str) -> list[str] | None:
+    """values.ts readLogDate: `10/Oct/2000` as web servers log it, `:13:55:36` after it its time."""
+    first = s.find("/")
+    if first < 1 or first > 2:
+        return None
+    day = digits_at(s, 0, first)
+    m = first + 1
+    while m < len(s) and is_letter(ord(s[m])):
+        m += 1
+    month = MONTHS.get(ascii_lower(s[first + 1 : m]), 0)
+    if month == 0 or cc(s, m) != 47:
+        return None
+    year = digits_at(s, m + 1, 4)
+    if not valid_date(year, month, day) or (m + 5 < len(s) and is_digit(cc(s, m + 5))):
+        return None
+    date = date_key(year, month, day)
+    if m + 5 == len(s):
+        return [date]
+    if cc(s, m + 5) != 58:
+        return None
+    time = read_time(s, m + 6)
+    return [date, time[0]] if time and m + 6 + time[1] == len(s) else None
+
+
+def is_utc_offset(s: str) -> bool:
+    """values.ts isUtcOffset: `+0000`, `-0700`, `+05:30` written apart from a time."""
+    sign = cc(s, 0)
+    if sign != 43 and sign != 45:
+        return False
+    colon = len(s) == 6 and cc(s, 3) == 58
+    if len(s) != 5 and not colon:
+        return False
+    if not colon and cc(s, 1) != 48:
+        return False
+    hours = digits_at(s, 1, 2)
+    minutes = digits_at(s, 4 if colon else 3, 2)
+    return 0 <= hours <= 14 and minutes in (0, 15, 30, 45)
+
+
 # Unix times read as moments: from 2001-09-09 (10^9 s, 10^12 ms) to the start of 2100.
 EPOCH_FROM_S = 1_000_000_000
 EPOCH_TO_S = 4_102_444_800

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .chars import (
     ATTACHED_ONLY_UNITS, ELISIONS, MAGNITUDES, MONTHS, NUMBER_WORDS, ORDINAL_SUFFIXES, STOP_WORDS, UNITS, ascii_lower, cc, date_key, digits_at,
     is_alnum, is_break, is_digit, is_hex_letter, is_letter, is_lower, is_upper, pad2, read_dotted_or_slashed_date,
-    read_epoch, read_iso_date, read_number, read_time, shift_decimal, stem,
+    is_utc_offset, read_epoch, read_iso_date, read_log_date, read_number, read_time, shift_decimal, stem,
 )
 
 
@@ -391,6 +391,10 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         dated = read_dotted_or_slashed_date(text)
         if dated:
             return [Token(text, "date", [dated], [dated], "#date")]
+        logged = read_log_date(text)
+        if logged:
+            kind = "datetime" if len(logged) == 2 else "date"
+            return [Token(text, kind, logged, list(logged), f"#{kind}")]
         month = digits_at(text, 5, 2) if len(text) == 7 and cc(text, 4) == 45 else -1
         if 1 <= month <= 12 and digits_at(text, 0, 4) >= 1000:
             key = f"d:{text[:7]}"
@@ -417,6 +421,8 @@ def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
         read = read_number(text, 1)
         if read:
             return [Token(text, "number", [f"n:{read[0]}"], [f"n:{read[0]}"], "#num")]
+    if is_utc_offset(text):
+        return [Token(text, "stop", [], [], "#zone")]
     currency = "usd" if c0 == 36 else "eur" if c0 == 0x20AC else "gbp" if c0 == 0xA3 else ""
     number_at = 1 if currency else 0
     second = cc(text, number_at + 1)
