@@ -237,8 +237,9 @@ function token(text: string, kind: TokenKind, need: string[], index: string[], s
 }
 
 /**
- * A full date also states its day of the year and its month: "2026-02-24" says what
- * "February 24" and "February 2026" say.
+ * A full date also states its day of the year, its month and its year: "2026-02-24" says what
+ * "February 24", "February 2026" and the number 2026 say (the year since floorline-facts/4: git's
+ * `Sat Dec 5 09:28:11 2026` writes it apart).
  * Applied to every token's index keys as the token is taken in.
  */
 export function withYearless(index: string[]): string[] {
@@ -246,7 +247,7 @@ export function withYearless(index: string[]): string[] {
   for (const key of index) {
     if (key.length === 12 && key.startsWith("d:") && isDigit(key.charCodeAt(2))) {
       if (out === index) out = [...index];
-      out.push(`d:--${key.slice(7)}`, key.slice(0, 9));
+      out.push(`d:--${key.slice(7)}`, key.slice(0, 9), `n:${Number(key.slice(2, 6))}`);
     }
   }
   return out;

@@ -290,6 +290,20 @@ describe("logs", () => {
     expect(withoutTimes.semantic_density_score).toBeGreaterThan(0.8);
   });
 
+  it("reads a full date as stating its day, its month and its year", () => {
+    // git writes a commit's date with the year apart, after the time.
+    const source =
+      "commit 018a0225a7adf5d0d4cb9167d2c49c5018a3ab53\nDate:   Sat Dec 5 09:28:11 2026 +0000\n\n    pool: a worker over budget fails alone";
+    const iso = measureDetailed("018a022 (2026-12-05 09:28:11, Sat): pool: a worker over budget fails alone.", {
+      source,
+    });
+    expect(iso.facts?.lost).toBe(0);
+    expect(
+      measureDetailed("018a022 (2025-12-05 09:28:11, Sat): pool: a worker over budget fails alone.", { source })
+        .lost_examples,
+    ).toEqual(["2026"]);
+  });
+
   it("reads a web server's dates and a UTC offset written apart as a log's time", () => {
     // The Common Log Format's stamp is a datetime, its zone notation of the time, as an
     // attached zone is: neither a path nor a number.

@@ -37,13 +37,13 @@ class Token:
 
 
 def with_yearless(index: list[str]) -> list[str]:
-    """A full date also states its day of the year and its month (tokens.ts withYearless)."""
+    """A full date also states its day of the year, its month and its year (tokens.ts withYearless)."""
     out = index
     for key in index:
         if len(key) == 12 and key.startswith("d:") and is_digit(ord(key[2])):
             if out is index:
                 out = list(index)
-            out.extend([f"d:--{key[7:]}", key[:9]])
+            out.extend([f"d:--{key[7:]}", key[:9], f"n:{int(key[2:6])}"])
     return out
 
 
