@@ -21,6 +21,8 @@ export interface FakeServer {
   seen: Seen[];
   script: Reply[];
   fallback: (seen: Seen) => Reply;
+  /** How long each answer takes, after the request is seen (a slow server); 0 by default. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function fakeServer(port = 0): Promise<FakeServer> {
     seen: [],
     script: [],
     fallback: storeAll,
+    delayMs: 0,
     close: async () => undefined,
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -58,8 +61,12 @@ export async function fakeServer(port = 0): Promise<FakeServer> {
       };
       state.seen.push(seen);
       const reply = state.script.shift() ?? state.fallback(seen);
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(JSON.stringify(reply.body ?? {}));
+      const answer = () => {
+        res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+        res.end(JSON.stringify(reply.body ?? {}));
+      };
+      if (state.delayMs > 0) setTimeout(answer, state.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

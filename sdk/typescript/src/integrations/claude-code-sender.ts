@@ -40,7 +40,13 @@ interface SessionState {
   pending: Pending | null;
 }
 
-const REQUEST_TIMEOUT_MS = 5_000;
+/**
+ * How long a request may take before the outbox keeps it for the next hook call's sender. This
+ * process runs detached, so waiting costs Claude Code nothing, while a receipt given up on waits
+ * for a next hook call that may not come (the session's last compaction). A server that was
+ * measuring a batch at a load of 20 on 2 cores took over 5 s, the bound before.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 function readJson(file: string): unknown {
   try {

@@ -257,6 +257,37 @@ describe("floorline-hook claude-code", () => {
     }
   }, 180_000);
 
+  it("waits for a slow server's answer rather than leaving the pass for a next hook call", async () => {
+    // A session's last compaction has no next hook call to send what the outbox keeps.
+    const server = await fakeServer();
+    server.delayMs = 7_000;
+    const spool = path.join(work, "spool-5");
+    const file = path.join(work, "s-5.jsonl");
+    transcript(file);
+    const env = { FLOORLINE_URL: server.url, FLOORLINE_SPOOL: spool };
+    const base = { session_id: "s-5", transcript_path: file, cwd: "/repo" };
+    try {
+      const pre: PreCompactHookInput = {
+        ...base,
+        hook_event_name: "PreCompact",
+        trigger: "auto",
+        custom_instructions: null,
+      };
+      expect((await hook(pre, [], env)).code).toBe(0);
+      const post: PostCompactHookInput = {
+        ...base,
+        hook_event_name: "PostCompact",
+        trigger: "auto",
+        compact_summary: SUMMARY,
+      };
+      expect((await hook(post, [], env)).code).toBe(0);
+      await until(() => receiptsIn(server.seen).length === 1 && senderDone(spool)(), 90_000);
+      expect(readdirSync(path.join(spool, "outbox"))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
   it("exits 0 silently on input it cannot read, and without a server", async () => {
     const env = { FLOORLINE_URL: "http://127.0.0.1:9", FLOORLINE_SPOOL: path.join(work, "spool-3") };
     for (const input of ["not json", "[]", JSON.stringify({ hook_event_name: "PreCompact" }), ""]) {
