@@ -7,7 +7,7 @@
 import { isWideSeparator } from "./chars";
 import { FNV_OFFSET, FNV_PRIME, growInt32, growUint8 } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
-import type { TokenKind } from "./tokens";
+import { bracketedPosition, isCodeFile, type TokenKind } from "./tokens";
 
 export const ENDS = 1;
 export const OPEN = 2;
@@ -270,6 +270,12 @@ export class TokenStore {
       } else if (ends && anyRaw) {
         if (previousLast >= 0) this.flags[previousLast] = (this.flags[previousLast] as number) | ENDS;
         initial = true;
+      }
+      // A position in code in brackets after its file (`orders.ts(8,57)`) is read past: the
+      // file is the fact, as `orders.ts:8:57` reads as its file (tokens.ts codePosition).
+      if (b === i && b > a && s.charCodeAt(i) === 40) {
+        const end = bracketedPosition(s, i, to);
+        if (end > 0 && isCodeFile(s.slice(a, b))) i = end;
       }
     }
     this.joinAcross(lineStart);

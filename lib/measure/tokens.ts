@@ -168,6 +168,32 @@ const CODE_EXTENSIONS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** Whether a token names a source code file: a name, a dot and a code extension (`orders.ts`). */
+export function isCodeFile(text: string): boolean {
+  const dot = text.lastIndexOf(".");
+  if (dot <= 0 || (!isAlnum(text.charCodeAt(dot - 1)) && text.charCodeAt(dot - 1) !== 95)) return false;
+  return CODE_EXTENSIONS.has(asciiLower(text.slice(dot + 1)));
+}
+
+/**
+ * The end of a position in code written in brackets right after its file, as tsc and MSBuild
+ * write it (`orders.ts(8,57)`, `Program.cs(12,5)`, `a.c(7)`): the index after `)` of
+ * `(line)` or `(line,column)` at `i` of `s`, before `to`; -1 when there is none.
+ */
+export function bracketedPosition(s: string, i: number, to: number): number {
+  if (s.charCodeAt(i) !== 40) return -1;
+  let k = i + 1;
+  for (let part = 0; part < 2; part++) {
+    const digits = k;
+    while (k < to && isDigit(s.charCodeAt(k))) k++;
+    if (k === digits || k >= to) return -1;
+    if (s.charCodeAt(k) === 41) return k + 1;
+    if (part > 0 || s.charCodeAt(k) !== 44) return -1;
+    k++;
+  }
+  return -1;
+}
+
 /**
  * Where a position in code begins in a token: the index of its `:line` or `:line:column` after a
  * code file's name or a Node module (`node:events:524:28`, `node:internal/timers:594:17`), else

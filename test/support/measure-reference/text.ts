@@ -3,13 +3,13 @@
 // The reference implementation of floorline-facts/4, part one: a text read into lines of
 // tokens (docs/measurement.md, "Tokens"). Part two, index.ts, measures with them.
 //
-// From lib/measure this imports only what defines a token: `classify` and `withYearless`
-// (tokens.ts: what one raw token is, in the order of the docs' table), the character classes
+// From lib/measure this imports only what defines a token: `classify`, `withYearless` and
+// `isCodeFile` (tokens.ts: what one raw token is, in the order of the docs' table), the character classes
 // (chars.ts), the readers of times and decimals (values.ts) and the closed word lists
 // (words.ts). How a text is cut into raw tokens, what spans raw tokens ("May 2, 2026", "4 GB")
 // and German capitals are written out here, plainly: strings and arrays, no ids, no caches.
 import { asciiLower, isWideSeparator, utf8Length } from "@/lib/measure/chars";
-import { classify, isCapitalWord, type TokenKind, withYearless } from "@/lib/measure/tokens";
+import { classify, isCapitalWord, isCodeFile, type TokenKind, withYearless } from "@/lib/measure/tokens";
 import { readTime, shiftDecimal } from "@/lib/measure/values";
 import {
   ATTACHED_ONLY_UNITS,
@@ -260,6 +260,10 @@ export function tokenizeLine(line: string): Tok[] {
       if (previousLast) previousLast.ends = true;
       initial = true;
     }
+    // A position in code in brackets right after its file (`orders.ts(8,57)`, as tsc writes
+    // it) is read past: the file is the fact.
+    const position = /^\(\d+(,\d+)?\)/.exec(line.slice(i));
+    if (position && b === i && b > a && isCodeFile(line.slice(a, b))) i += position[0].length;
   }
   return joinAcross(out);
 }

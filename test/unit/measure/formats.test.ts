@@ -235,6 +235,38 @@ describe("notation is not a fact (floorline-facts/4)", () => {
     );
     expect(answer.lost_examples).toEqual([]);
   });
+
+  it("reads a position in brackets after its file, as tsc writes it, as the file", () => {
+    expect(
+      tokenizeLine("orders.ts(8,57): error TS2339 a.c(7) f(1,2) x.md(3,4) b.ts (5) c.ts(1,2,3)").map((t) => t.text),
+    ).toEqual([
+      "orders.ts",
+      "error",
+      "TS2339",
+      "a.c",
+      "f",
+      "1",
+      "2",
+      "x.md",
+      "3",
+      "4",
+      "b.ts",
+      "5",
+      "c.ts",
+      "1",
+      "2",
+      "3",
+    ]);
+    const errors = [
+      "orders.ts(8,57): error TS2339: Property 'price' does not exist on type 'Order'.",
+      "orders.ts(14,29): error TS2367: This comparison appears to be unintentional.",
+    ].join("\n");
+    const answer = measureDetailed(
+      "orders.ts: error TS2339: Property 'price' does not exist on type 'Order'. error TS2367: This comparison appears to be unintentional.",
+      { source: errors, format: "text" },
+    );
+    expect(answer.facts?.lost).toBe(0);
+  });
 });
 
 describe("logs", () => {

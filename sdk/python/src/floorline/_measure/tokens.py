@@ -341,6 +341,18 @@ def code_position(text: str) -> int:
     return at if ascii_lower(text[dot + 1 : at]) in _CODE_EXTENSIONS else -1
 
 
+def is_code_file(text: str) -> bool:
+    """tokens.ts isCodeFile: a name, a dot and a code extension (`orders.ts`)."""
+    dot = text.rfind(".")
+    if dot <= 0 or (not is_alnum(ord(text[dot - 1])) and text[dot - 1] != "_"):
+        return False
+    return ascii_lower(text[dot + 1 :]) in _CODE_EXTENSIONS
+
+
+# tokens.ts bracketedPosition: `(line)` or `(line,column)` right after a code file.
+_BRACKETED_POSITION = re.compile(r"\(\d+(?:,\d+)?\)", re.ASCII)
+
+
 def classify(text: str, initial: bool, allow_pairs: bool = True) -> list[Token]:
     if text == "%":
         return [Token(text, "stop", [], [], "%")]
@@ -610,8 +622,12 @@ def tokenize_line(line: str) -> list[Token]:
     raw: list[list] = []
     n = len(line)
     label = [-2]
+    # Where a position in code in brackets after its file ends: raw tokens before it are read past.
+    skip_to = 0
     for match in _RAW_TOKEN.finditer(line):
         a, i = match.span()
+        if a < skip_to:
+            continue
         b = i
         after = ord(line[i]) if i < n else -1
         ends = after == 33 or after == 63 or after in _CJK_SENTENCE_ENDS
@@ -627,6 +643,10 @@ def tokenize_line(line: str) -> list[Token]:
             raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label) or _is_quoted_key(line, match.start(), i), is_field])
         elif ends and raw:
             raw[-1][1] = True
+        # scan.ts: `orders.ts(8,57)`, as tsc writes it, reads as its file.
+        position = _BRACKETED_POSITION.match(line, i)
+        if position and b == i and b > a and is_code_file(line[a:b]):
+            skip_to = position.end()
     out: list[Token] = []
     initial = True
     for text, ends, is_open, aside, is_field in raw:
