@@ -15,8 +15,9 @@ export const OPEN = 2;
 export const INNER = 4;
 /**
  * A token set aside by where it stands (since floorline-facts/4): its facts weigh as context. A
- * Markdown link's target (its text says what it is), or a key written as JSON writes one in a
- * text (`"statusCode":`), as a JSON document's key paths are.
+ * Markdown link's target (its text says what it is), or a key: written as JSON writes one in a
+ * text (`"statusCode":`), or a setting's (`port = 5432` at a line's start), as a JSON
+ * document's key paths are.
  */
 export const ASIDE = 8;
 /** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
@@ -257,7 +258,7 @@ export class TokenStore {
         let aside = 0;
         const before = linkBefore(s, from, start);
         if (before === INLINE_LINK) aside = ASIDE;
-        else if (quotedKey(s, from, to, start, i)) aside = ASIDE;
+        else if (quotedKey(s, from, to, start, i) || (!anyRaw && settingKey(s, b, to))) aside = ASIDE;
         else if (before >= 0 && (s.startsWith("http://", start) || s.startsWith("https://", start))) {
           if (labelClose === UNREAD) labelClose = labelCloseOf(s, from, to);
           if (before === labelClose) aside = ASIDE;
@@ -378,6 +379,16 @@ export class TokenStore {
 
 const isBlank = (c: number) => c === 32 || c === 9;
 const INLINE_LINK = -2;
+
+/**
+ * Whether a line's first token, ending at `end` of `s[…, to)`, is a setting's key: `=` follows it
+ * (after spaces, not `==`), as in `port = 5432` (postgresql.conf, INI, TOML).
+ */
+function settingKey(s: string, end: number, to: number): boolean {
+  let k = end;
+  while (k < to && (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9)) k++;
+  return k < to && s.charCodeAt(k) === 61 && s.charCodeAt(k + 1) !== 61;
+}
 
 /** Whether the raw token at `[start, end)` of the line `s[from, to)` is quoted as JSON quotes a key: `"statusCode":`. */
 function quotedKey(s: string, from: number, to: number, start: number, end: number): boolean {

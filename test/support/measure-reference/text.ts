@@ -46,7 +46,8 @@ export interface Tok {
   inner: boolean;
   /**
    * Set aside by where it stands (since floorline-facts/4): a Markdown link's target, or a key
-   * quoted as JSON quotes it (`"statusCode":`); its facts weigh as context ("Facts").
+   * quoted as JSON quotes it (`"statusCode":`) or a setting's (`port = 5432`); its facts weigh
+   * as context ("Facts").
    */
   aside: boolean;
   /** A comma with no space after it follows: a field separator (CSV; since floorline-facts/4). */
@@ -206,7 +207,10 @@ function isLinkTarget(line: string, start: number): boolean {
   return definition !== null && /^https?:\/\//.test(line.slice(start));
 }
 
-/** Whether the raw token at `[start, end)` is a key quoted as JSON quotes one: `"statusCode":`. */
+/**
+ * Whether the raw token at `[start, end)` is a key quoted as JSON quotes one: `"statusCode":`.
+ * (A line's first token with `=` after it, `port = 5432`, is a setting's key: tokenizeLine.)
+ */
 function isQuotedKey(line: string, start: number, end: number): boolean {
   return line[start - 1] === '"' && line.slice(end, end + 2) === '":';
 }
@@ -244,7 +248,8 @@ export function tokenizeLine(line: string): Tok[] {
     while (a < b && ",:='_".includes(line[a] as string)) a++;
     if (b > a) {
       const tokens = classifyRaw(line.slice(a, b), initial);
-      if (isLinkTarget(line, start) || isQuotedKey(line, start, i)) for (const t of tokens) t.aside = true;
+      const key = isQuotedKey(line, start, i) || (!anyRaw && /^[ \t]*=(?!=)/.test(line.slice(b)));
+      if (isLinkTarget(line, start) || key) for (const t of tokens) t.aside = true;
       // Only the last token of a raw token knows what follows it.
       previousLast = tokens[tokens.length - 1];
       if (previousLast) {

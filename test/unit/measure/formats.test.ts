@@ -236,6 +236,30 @@ describe("notation is not a fact (floorline-facts/4)", () => {
     expect(answer.lost_examples).toEqual([]);
   });
 
+  it("weighs a setting's key as context, as a JSON document's keys are", () => {
+    const conf = [
+      "data_directory = '/var/lib/postgresql/15/main'\t\t# use data in another directory",
+      "max_connections = 100\t\t\t# (change requires restart)",
+      "max_wal_size = 1GB",
+      "min_wal_size = 80MB",
+    ].join("\n");
+    const summary = measureDetailed(
+      "Data in /var/lib/postgresql/15/main; 100 connections at most; WAL between 80MB and 1GB.",
+      {
+        source: conf,
+      },
+    );
+    expect(summary.lost_examples).toEqual(expect.arrayContaining(["data_directory", "max_wal_size"]));
+    // Four values kept, four keys (context) lost.
+    expect(summary.semantic_density_score).toBeGreaterThan(0.65);
+    // The same identifiers in a sentence, or after `==`, are facts.
+    const prose = measureDetailed("Data in /var/lib/postgresql/15/main.", {
+      source: "Set data_directory to /var/lib/postgresql/15/main\ndata_directory == '/var/lib/postgresql/15/main'",
+    });
+    expect(prose.lost_examples).toEqual(["data_directory"]);
+    expect(prose.semantic_density_score).toBeLessThan(0.7);
+  });
+
   it("reads a position in brackets after its file, as tsc writes it, as the file", () => {
     expect(
       tokenizeLine("orders.ts(8,57): error TS2339 a.c(7) f(1,2) x.md(3,4) b.ts (5) c.ts(1,2,3)").map((t) => t.text),

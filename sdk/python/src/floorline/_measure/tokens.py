@@ -29,7 +29,7 @@ class Token:
     # Another part of the same raw token follows ("GNU/Linux"; scan.ts INNER, since /4).
     inner: bool = False
     # Set aside by where it stands: a Markdown link's target, or a key quoted as JSON quotes one
-    # (`"statusCode":`); its facts weigh as context (scan.ts ASIDE, since /4).
+    # (`"statusCode":`) or a setting's (`port = 5432`); its facts weigh as context (scan.ts ASIDE).
     aside: bool = False
 
     def __post_init__(self) -> None:
@@ -595,6 +595,10 @@ def _label_close(line: str) -> int:
     return line.find("]", lead + 1) if line.startswith("[", lead) else -1
 
 
+# scan.ts settingKey: a line's first token with `=` after it (not `==`): `port = 5432`.
+_SETTING_KEY = re.compile(r"[ \t]*=(?!=)")
+
+
 def _is_quoted_key(line: str, start: int, end: int) -> bool:
     """Whether the raw token at [start, end) is a key quoted as JSON quotes one: `"statusCode":`."""
     return start > 0 and line[start - 1] == '"' and line[end : end + 2] == '":'
@@ -640,7 +644,8 @@ def tokenize_line(line: str) -> list[Token]:
         is_open = b == i and (i >= n or after <= 32)
         is_field = b == i and after == 44 and i + 1 < n and ord(line[i + 1]) > 32
         if b > a:
-            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label) or _is_quoted_key(line, match.start(), i), is_field])
+            key = _is_quoted_key(line, match.start(), i) or (not raw and _SETTING_KEY.match(line, b) is not None)
+            raw.append([line[a:b], ends, is_open, _is_link_target(line, match.start(), label) or key, is_field])
         elif ends and raw:
             raw[-1][1] = True
         # scan.ts: `orders.ts(8,57)`, as tsc writes it, reads as its file.
