@@ -254,7 +254,7 @@ export class TokenStore {
         const members = lexicon.members;
         const size = members[g] as number;
         // A Markdown link's target: after `](`, or an http(s) URL after a definition's label;
-        // a quoted key: `"` before, `":` after.
+        // a key: quoted (`"` before, `":` after), or a line's first token with `=` after it.
         let aside = 0;
         const before = linkBefore(s, from, start);
         if (before === INLINE_LINK) aside = ASIDE;
@@ -379,6 +379,7 @@ export class TokenStore {
 
 const isBlank = (c: number) => c === 32 || c === 9;
 const INLINE_LINK = -2;
+const UNREAD = -2;
 
 /**
  * Whether a line's first token, ending at `end` of `s[…, to)`, is a setting's key: `=` follows it
@@ -386,11 +387,14 @@ const INLINE_LINK = -2;
  */
 function settingKey(s: string, end: number, to: number): boolean {
   let k = end;
-  while (k < to && (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9)) k++;
+  while (k < to && isBlank(s.charCodeAt(k))) k++;
   return k < to && s.charCodeAt(k) === 61 && s.charCodeAt(k + 1) !== 61;
 }
 
-/** Whether the raw token at `[start, end)` of the line `s[from, to)` is quoted as JSON quotes a key: `"statusCode":`. */
+/**
+ * Whether the raw token at `[start, end)` of the line `s[from, to)` is quoted as JSON quotes a
+ * key: `"statusCode":`.
+ */
 function quotedKey(s: string, from: number, to: number, start: number, end: number): boolean {
   return (
     start > from &&
@@ -400,7 +404,6 @@ function quotedKey(s: string, from: number, to: number, start: number, end: numb
     s.charCodeAt(end + 1) === 58
   );
 }
-const UNREAD = -2;
 
 /**
  * What stands before the raw token at `start` of the line `s[from, …)`: INLINE_LINK after `](`

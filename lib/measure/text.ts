@@ -451,7 +451,7 @@ export function addTextFacts(doc: TextDoc, into: FactTable, scale = 1): void {
       let weight = info.word === KEYWORD ? CONTEXT_WEIGHT : 1;
       if (size > 1 && info.valueShape) weight = counts.get(t, k - a, info.needSeq) / size;
       if (stamps !== null && stamps.at[l] === k - a) weight = stamps.share(info.needSeq);
-      // A link's address (its text says what it is), a quoted key: context where they stand.
+      // A link's address (its text says what it is), a key: context where they stand.
       if (((store.flags[k] as number) & ASIDE) !== 0) weight = Math.min(weight, CONTEXT_WEIGHT);
       const next = k + 1 < b ? (tokens[k + 1] as number) : -1;
       into.addText(

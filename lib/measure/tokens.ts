@@ -8,8 +8,8 @@
 import { asciiLower, isAlnum, isDigit, isHexLetter, isLetter, isLower, isUpper, stem } from "./chars";
 import {
   digitsAt,
-  readDottedOrSlashedDate,
   isUtcOffset,
+  readDottedOrSlashedDate,
   readEpoch,
   readIsoDate,
   readLogDate,
@@ -430,8 +430,8 @@ function compound(text: string, initial: boolean): Token[] {
 /**
  * Classifies one token. Order matters and is part of the method: key=value, URL, e-mail,
  * UUID, hash, IPv4, ISO date(time), other dates, time range, time, Unix time, version, #ref,
- * number,
- * flag, path, identifier, word; anything else is split into its alphanumeric runs.
+ * UTC offset, number, flag, path, identifier, word; anything else is split into its
+ * alphanumeric runs.
  */
 export function classify(text: string, initial: boolean, allowPairs = true): Token[] {
   // A percent sign written apart from its number ("38 %") is read as the number's unit.
