@@ -530,7 +530,7 @@ def add_text_facts(doc: TextDoc, into: FactSet, scale: float = 1) -> None:
                 weight = counts.get(f"{slot}\u0002{chr(1).join(t.need)}", 0) / size
             if stamp_at.get(row) == slot:
                 weight = stamp_share[chr(1).join(t.need)]
-            # A link's address (its text says what it is), a quoted key: context (text.ts, since /4).
+            # A link's address (its text says what it is), a key: context (text.ts, since /4).
             if t.aside:
                 weight = min(weight, CONTEXT_WEIGHT)
             into.add(Fact(t.kind, weight * scale, t.kind != "keyword", _display(t, tokens[slot + 1] if slot + 1 < len(tokens) else None), t.need, None, in_entry, word_like(t), is_value(t)))
