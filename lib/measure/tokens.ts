@@ -214,9 +214,7 @@ function codePosition(text: string): number {
   // A Node module's name holds no colon: `node:1:1:1` is no module, and is read once, not
   // once per pair of its numbers.
   if (at > 5 && text.startsWith("node:")) return text.indexOf(":", 5) === at ? at : -1;
-  const dot = text.lastIndexOf(".", at);
-  if (dot <= 0 || (!isAlnum(text.charCodeAt(dot - 1)) && text.charCodeAt(dot - 1) !== 95)) return -1;
-  return CODE_EXTENSIONS.has(asciiLower(text.slice(dot + 1, at))) ? at : -1;
+  return isCodeFile(text.slice(0, at)) ? at : -1;
 }
 
 // A word's shape, as bits of one number (no object per call: every token asks it).

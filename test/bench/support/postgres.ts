@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
+import { dropScratchDatabase } from "../../support/scratch-database";
 
 export interface BenchDatabase {
   name: string;
@@ -25,7 +26,7 @@ export async function unreachableReason(adminUrl: string): Promise<string | null
   }
 }
 
-/** A fresh, empty database on the admin URL's server; `drop()` removes it even if connections linger. */
+/** A fresh, empty database on the admin URL's server; `drop()` removes it even if connections linger (test/support/scratch-database.ts). */
 export async function createDatabase(adminUrl: string, prefix: string): Promise<BenchDatabase> {
   const name = `${prefix}_${randomBytes(5).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -39,24 +40,7 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
   return {
     name,
     url: url.toString(),
-    drop: async () => {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        // An autovacuum worker on the fresh database can make `with (force)` fail for a
-        // non-superuser; it finishes within moments, or tens of seconds after a million rows.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await a.unsafe(`drop database if exists ${name} with (force)`);
-            return;
-          } catch (error) {
-            if (attempt >= 120) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 500));
-          }
-        }
-      } finally {
-        await a.end();
-      }
-    },
+    drop: () => dropScratchDatabase(adminUrl, name),
   };
 }
 

@@ -332,13 +332,7 @@ def code_position(text: str) -> int:
     if at > 5 and text.startswith("node:"):
         # A Node module's name holds no colon (`node:1:1:1` is no module): read once.
         return at if text.find(":", 5) == at else -1
-    dot = text.rfind(".", 0, at + 1)
-    if dot <= 0:
-        return -1
-    before = cc(text, dot - 1)
-    if not is_letter(before) and not is_digit(before) and before != 95:
-        return -1
-    return at if ascii_lower(text[dot + 1 : at]) in _CODE_EXTENSIONS else -1
+    return at if is_code_file(text[:at]) else -1
 
 
 def is_code_file(text: str) -> bool:
@@ -649,9 +643,10 @@ def tokenize_line(line: str) -> list[Token]:
         elif ends and raw:
             raw[-1][1] = True
         # scan.ts: `orders.ts(8,57)`, as tsc writes it, reads as its file.
-        position = _BRACKETED_POSITION.match(line, i)
-        if position and b == i and b > a and is_code_file(line[a:b]):
-            skip_to = position.end()
+        if b == i and b > a and i < n and line[i] == "(":
+            position = _BRACKETED_POSITION.match(line, i)
+            if position and is_code_file(line[a:b]):
+                skip_to = position.end()
     out: list[Token] = []
     initial = True
     for text, ends, is_open, aside, is_field in raw:
