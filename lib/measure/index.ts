@@ -25,7 +25,7 @@ import {
 } from "./read";
 import { fieldHolds, parseJson } from "./schema";
 import { misbound } from "./bindings";
-import { analyseSource, type SourceAnalysis, SourceCache, sourceStats } from "./source";
+import { analyseSource, knownLines, type SourceAnalysis, SourceCache, sourceStats } from "./source";
 import { languageOf, phrasingOf } from "./text";
 
 /** The method's name and version; any change to a number it gives needs a new version. */
@@ -255,6 +255,8 @@ function measureWith(
   const format = options.format ?? "any";
   const required = options.requiredFields ?? [];
   const store = contentStore(lexicon);
+  // Lines the source states as they are take its tokens (the same as scanning them again).
+  store.known = source ? knownLines(source) : null;
   const decoded = decode(lexicon, content, format, store);
   const doc = decoded.doc;
 

@@ -113,7 +113,7 @@ export class JsonDoc {
     this.store.addText(s, from, to);
     const a = this.tok0[n] as number;
     const b = this.store.count;
-    readCapitals(this.store, a, b);
+    if (readCapitals(this.store, a, b)) this.store.rewritten(this.line0[n] as number, this.store.lines);
     this.spec[n] = b === a ? 0 : specificitySum(this.store, a, b) / (b - a);
     this.end(n, canonicalString(this.lexicon, s, from, to));
   }

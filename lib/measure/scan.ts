@@ -109,7 +109,14 @@ export class TokenStore {
   lineText = new Int32Array(64);
   lineFrom = new Int32Array(64);
   lineTo = new Int32Array(64);
+  /** 1 where line `l`'s tokens are what scanning its characters alone gives (see KnownLines). */
+  scanned = new Uint8Array(64);
   readonly texts: string[] = [];
+  /**
+   * The lines of the source measured against, while a content is read: a line of the content
+   * that is one of them takes its tokens from there instead of being scanned again.
+   */
+  known: KnownLines | null = null;
 
   constructor(readonly lexicon: Lexicon) {}
 
@@ -119,6 +126,7 @@ export class TokenStore {
     this.lines = 0;
     this.lineStart[0] = 0;
     this.texts.length = 0;
+    this.known = null;
   }
 
   /** The text of line `l`, as written. */
@@ -149,11 +157,18 @@ export class TokenStore {
       this.lineText = growInt32(this.lineText, l + 2);
       this.lineFrom = growInt32(this.lineFrom, l + 2);
       this.lineTo = growInt32(this.lineTo, l + 2);
+      this.scanned = growUint8(this.scanned, l + 2);
     }
     this.lineStart[l] = this.count;
     this.lineText[l] = text;
     this.lineFrom[l] = from;
     this.lineTo[l] = to;
+    this.scanned[l] = 0;
+  }
+
+  /** Lines `[from, to)` were changed after their scan (readCapitals): no content may take them as scanned. */
+  rewritten(from: number, to: number): void {
+    this.scanned.fill(0, from, to);
   }
 
   private endLine(): void {
@@ -177,12 +192,32 @@ export class TokenStore {
         while (nl < to && s.charCodeAt(nl) !== 10) nl++;
       }
       this.beginLine(text, at, nl);
-      this.scanLine(s, at, nl);
+      const known = this.known === null ? -1 : this.known.find(s, at, nl);
+      if (known < 0) this.scanLine(s, at, nl);
+      else this.copyLine(this.known as KnownLines, known);
+      this.scanned[this.lines] = 1;
       this.endLine();
       if (nl >= to) break;
       at = nl + 1;
     }
     return first;
+  }
+
+  /** Adds the tokens and flags of the known store's line `l`, as scanning the same characters would. */
+  private copyLine(known: KnownLines, l: number): void {
+    const from = known.store.lineStart[l] as number;
+    const n = (known.store.lineStart[l + 1] as number) - from;
+    if (this.count + n > this.tokens.length) {
+      this.tokens = growInt32(this.tokens, this.count + n);
+      this.flags = growUint8(this.flags, this.count + n);
+    }
+    const tokens = known.store.tokens;
+    const flags = known.store.flags;
+    for (let k = 0; k < n; k++) {
+      this.tokens[this.count + k] = tokens[from + k] as number;
+      this.flags[this.count + k] = flags[from + k] as number;
+    }
+    this.count += n;
   }
 
   /** Adds one line of the tokens of group `g` of the lexicon (a JSON number, already classified). */
@@ -462,4 +497,70 @@ export function tokenizeLine(
     });
   }
   return out;
+}
+
+/**
+ * The scanned lines of a store, found by their characters. A line's tokens and flags are a
+ * function of its characters alone (scanLine reads nothing outside the line and starts each
+ * line afresh) and of the lexicon, whose ids for a source's tokens stay while the source's
+ * analysis is kept (a source is read outside the lexicon's zone). So a content's line that a
+ * source states as it is (a summary keeps many lines, a JSON pass many strings, verbatim) takes
+ * the source's tokens: the answer is the same, the scan is not paid twice.
+ */
+export class KnownLines {
+  /** Per slot, a line's hash and its number plus one (0: empty), side by side. */
+  private readonly table: Int32Array;
+  private readonly mask: number;
+
+  constructor(readonly store: TokenStore) {
+    let lines = 0;
+    for (let l = 0; l < store.lines; l++)
+      if (store.scanned[l] === 1 && (store.lineTo[l] as number) > (store.lineFrom[l] as number)) lines++;
+    // At most half full: about as many bytes as the store keeps per line itself.
+    let size = 16;
+    while (size < lines * 2) size *= 2;
+    this.mask = size - 1;
+    this.table = new Int32Array(size * 2);
+    for (let l = 0; l < store.lines; l++) {
+      const from = store.lineFrom[l] as number;
+      const to = store.lineTo[l] as number;
+      if (store.scanned[l] !== 1 || to === from) continue;
+      // The same characters already known: the first line that states them serves.
+      const s = store.texts[store.lineText[l] as number] as string;
+      const h = lineHash(s, from, to);
+      const slot = this.slotOf(h, s, from, to);
+      if (this.table[slot + 1] !== 0) continue;
+      this.table[slot] = h;
+      this.table[slot + 1] = l + 1;
+    }
+  }
+
+  /** The store's line whose characters are `s[from, to)`, or -1. */
+  find(s: string, from: number, to: number): number {
+    if (to === from) return -1;
+    return (this.table[this.slotOf(lineHash(s, from, to), s, from, to) + 1] as number) - 1;
+  }
+
+  /** The slot of the line with hash `h` and characters `s[from, to)`, or the empty slot it would take. */
+  private slotOf(h: number, s: string, from: number, to: number): number {
+    const { table, store } = this;
+    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
+      const slot = i * 2;
+      const line = (table[slot + 1] as number) - 1;
+      if (line < 0) return slot;
+      if (table[slot] !== h) continue;
+      const a = store.lineFrom[line] as number;
+      if ((store.lineTo[line] as number) - a !== to - from) continue;
+      const t = store.texts[store.lineText[line] as number] as string;
+      let k = 0;
+      while (k < to - from && t.charCodeAt(a + k) === s.charCodeAt(from + k)) k++;
+      if (k === to - from) return slot;
+    }
+  }
+}
+
+function lineHash(s: string, from: number, to: number): number {
+  let h = FNV_OFFSET ^ (to - from);
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
 }

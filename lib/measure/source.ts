@@ -5,6 +5,7 @@ import { FactTable } from "./facts";
 import { addJsonFacts } from "./json";
 import type { Lexicon } from "./lexicon";
 import { type Doc, readDoc } from "./read";
+import { KnownLines } from "./scan";
 import { IdSet } from "./tables";
 import { addTextFacts, languageOf, type Phrasing, phrasingOf } from "./text";
 
@@ -22,6 +23,14 @@ export interface SourceAnalysis {
   /** For text: its language (languageOf) and its words in phrases (phrasingOf); else 0 and null. */
   language: number;
   phrasing: Phrasing | null;
+  /** Its lines by their characters, for the contents read against it (see knownLines). */
+  lines?: KnownLines;
+}
+
+/** The source's scanned lines, found when first asked for (see KnownLines). */
+export function knownLines(source: SourceAnalysis): KnownLines {
+  source.lines ??= new KnownLines(source.doc.kind === "text" ? source.doc.text.store : source.doc.json.store);
+  return source.lines;
 }
 
 export function analyseSource(lexicon: Lexicon, text: string): SourceAnalysis {

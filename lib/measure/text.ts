@@ -36,7 +36,8 @@ export interface TextDoc {
 export function analyseText(store: TokenStore, s: string, from = 0, to = s.length): TextDoc {
   const firstLine = store.addText(s, from, to);
   const doc = { store, firstLine, endLine: store.lines };
-  readCapitals(store, store.lineStart[firstLine] as number, store.count);
+  // Read as German, its lines' tokens are no longer what scanning each line alone gives.
+  if (readCapitals(store, store.lineStart[firstLine] as number, store.count)) store.rewritten(firstLine, store.lines);
   return doc;
 }
 
@@ -51,9 +52,10 @@ const GERMAN_SHARE = 0.15;
  * German capitalises its nouns, so there a capital is no sign of a name: in a German text (a
  * sixth or more of its lower-case words German function words) that capitalises a quarter or
  * more of its words mid-sentence, such words read as keywords, as at a sentence's start.
- * English capitalises names, even in a list of them, and keeps them as facts.
+ * English capitalises names, even in a list of them, and keeps them as facts. Whether it read
+ * tokens `[a, b)` so.
  */
-export function readCapitals(store: TokenStore, a: number, b: number): void {
+export function readCapitals(store: TokenStore, a: number, b: number): boolean {
   const lexicon = store.lexicon;
   const infos = lexicon.infos;
   const flags = lexicon.flags;
@@ -67,11 +69,12 @@ export function readCapitals(store: TokenStore, a: number, b: number): void {
     if ((f & GERMAN_WORD) !== 0) german++;
   }
   const words = capitals + lower;
-  if (words < MIN_WORDS || capitals < words * CAPITAL_SHARE || german < lower * GERMAN_SHARE) return;
+  if (words < MIN_WORDS || capitals < words * CAPITAL_SHARE || german < lower * GERMAN_SHARE) return false;
   for (let k = a; k < b; k++) {
     const info = infos[store.tokens[k] as number] as TokenInfo;
     if (info.capWord) store.tokens[k] = lexicon.asInitial(info);
   }
+  return true;
 }
 
 /** Function words of one language a text must use before it is said to be in that language. */

@@ -3,6 +3,9 @@
 // bounded, and emptied before a new source is analysed. The answers themselves are held to the reference implementation (reference.test.ts).
 import { describe, expect, it } from "vitest";
 import { clearMeasureCache, measure, measureDetailed, measureStats, ZONE_LIMIT } from "@/lib/measure/index";
+import { Lexicon } from "@/lib/measure/lexicon";
+import { readDoc } from "@/lib/measure/read";
+import { KnownLines, TokenStore } from "@/lib/measure/scan";
 import * as reference from "../../support/measure-reference/index";
 
 const logLine = (pass: number, i: number) =>
@@ -129,5 +132,64 @@ describe("the source's analysis", () => {
     expect(measureDetailed(log(9), { source, format: "text" })).toStrictEqual(
       reference.measureDetailed(log(9), { source, format: "text" }),
     );
+  });
+});
+
+describe("a content's lines that its source states as they are", () => {
+  // They take the source's tokens (scan.ts KnownLines) instead of being scanned again: the same
+  // tokens and flags as the scan gives, or the answers would change.
+  const german = [
+    "Der Server startet den Dienst und die Verbindung wird mit dem Netzwerk hergestellt.",
+    "Die Konfiguration der Datenbank liegt in der Datei und wird beim Start gelesen.",
+    "Wenn der Speicher voll ist, wird die Anwendung mit einem Fehler beendet.",
+  ];
+  const english = [
+    "The server starts the service and then connects to the network of the cluster in Frankfurt, as it should.",
+    german[1] as string,
+    "When the memory of the machine runs out, the application stops with an error that says so.",
+    "It is restarted by the supervisor after a minute, and the operator gets a page about it.",
+  ];
+  /** Each line's tokens and flags, as the store holds them. */
+  const linesOf = (store: TokenStore) =>
+    Array.from({ length: store.lines }, (_, l) => {
+      const from = store.lineStart[l] as number;
+      const to = store.lineStart[l + 1] as number;
+      return [store.lineString(l), [...store.tokens.subarray(from, to)], [...store.flags.subarray(from, to)]];
+    });
+
+  it.each([
+    ["an English source's lines, one of them German", english.join("\n"), english.join("\n")],
+    ["a line of a source read as German (its capitals keywords)", english.join("\n"), german.join("\n")],
+    [
+      "an English source's line in a text read as German",
+      german.concat(english[0] as string).join("\n"),
+      english.join("\n"),
+    ],
+    ["JSON strings, a source's lines", JSON.stringify({ notes: english }), english.join("\n")],
+    ["a JSON source's string read as German", english.join("\n"), JSON.stringify({ notes: german })],
+  ])("take the tokens scanning gives: %s", (_, content, source) => {
+    const lexicon = new Lexicon();
+    const sourceStore = new TokenStore(lexicon);
+    readDoc(lexicon, source, false, sourceStore);
+    const known = new KnownLines(sourceStore);
+    // A content is read in the lexicon's zone, as a measurement reads it.
+    lexicon.begin();
+    const scanned = new TokenStore(lexicon);
+    readDoc(lexicon, content, false, scanned);
+    const taking = new TokenStore(lexicon);
+    taking.known = known;
+    readDoc(lexicon, content, false, taking);
+    expect(linesOf(taking)).toStrictEqual(linesOf(scanned));
+  });
+
+  it("are found, and only with the same characters", () => {
+    const lexicon = new Lexicon();
+    const store = new TokenStore(lexicon);
+    readDoc(lexicon, english.join("\n"), false, store);
+    const known = new KnownLines(store);
+    const line = english[2] as string;
+    expect(known.find(`x${line}x`, 1, line.length + 1)).toBe(2);
+    expect(known.find(line.toUpperCase(), 0, line.length)).toBe(-1);
+    expect(known.find(line.slice(0, -1), 0, line.length - 1)).toBe(-1);
   });
 });
