@@ -5,7 +5,7 @@
 // Long because the scanner, its joins across tokens and the link check that reads a line's
 // characters are one loop's parts, kept together so the hot path reads in one place.
 import { isWideSeparator } from "./chars";
-import { FNV_OFFSET, FNV_PRIME, growInt32, growUint8 } from "./intern";
+import { FNV_OFFSET, growInt32, growUint8, STRING_MULTIPLIER } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { bracketedPosition, isCodeFile, type TokenKind } from "./tokens";
 
@@ -258,7 +258,7 @@ export class TokenStore {
           if (cjk || ((ASCII[c] as number) & BREAK) !== 0) break;
           if ((c === 44 || c === 39) && breaksAt(s, i, from, to)) break;
         } else if (isWideSeparator(c) || isCjkPunctuation(c) || isCjk(c) !== cjk) break;
-        h = Math.imul(h ^ c, FNV_PRIME);
+        h = Math.imul(h ^ c, STRING_MULTIPLIER);
         i++;
         if (c >= 128 || ((ASCII[c] as number) & TRAIL) === 0) {
           hash = h;
@@ -561,6 +561,6 @@ export class KnownLines {
 
 function lineHash(s: string, from: number, to: number): number {
   let h = FNV_OFFSET ^ (to - from);
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), STRING_MULTIPLIER);
   return h;
 }
