@@ -5,7 +5,7 @@
 // Long because the scanner, its joins across tokens and the link check that reads a line's
 // characters are one loop's parts, kept together so the hot path reads in one place.
 import { isWideSeparator } from "./chars";
-import { FNV_OFFSET, growInt32, growUint8, STRING_MULTIPLIER } from "./intern";
+import { FNV_OFFSET, growInt32, growUint8, mix, STRING_MULTIPLIER } from "./intern";
 import { Lexicon, type TokenInfo } from "./lexicon";
 import { bracketedPosition, isCodeFile, type TokenKind } from "./tokens";
 
@@ -559,8 +559,9 @@ export class KnownLines {
   }
 }
 
+/** A line's hash, mixed as the interner's are: a product's low bits see only the characters' low bits. */
 function lineHash(s: string, from: number, to: number): number {
   let h = FNV_OFFSET ^ (to - from);
   for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), STRING_MULTIPLIER);
-  return h;
+  return mix(h);
 }
