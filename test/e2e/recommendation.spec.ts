@@ -92,6 +92,9 @@ test("choose a recommended floor, see it in the what-if, save it with a note", a
   await history.locator('tr[data-version="1"]').getByRole("button", { name: "Revert to v1…" }).click();
   const revert = page.getByTestId("floor-change-dialog");
   await expect(revert.getByTestId("floor-change-diff")).toContainText("700");
+  // The effect arrives after the dialog opens and pushes the buttons down: a click before it
+  // lands may hit what was under the pointer (a fresh-clone CI run lost the confirm that way).
+  await expect(revert.getByTestId("floor-change-effect")).toContainText("Failures caught");
   await revert.getByTestId("floor-change-note").fill("Back to v1 while we watch a week of traffic.");
   await revert.getByRole("button", { name: /Confirm: save as version 3/ }).click();
   await expect(revert.getByTestId("floor-change-status")).toContainText("Saved as version 3");
