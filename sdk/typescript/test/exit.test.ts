@@ -74,10 +74,12 @@ const recorded = performance.now();
 
   it("holds the process no longer than exitTimeoutMs and names the server and what it did not get", async () => {
     const url = await closedPort();
-    process.env.WAIT = "600";
+    // 1.5 s: the reason ("cannot reach") is known once a first attempt failed, and on CI's loaded
+    // machine a process's first fetch (undici loading) took longer than the 0.6 s this once gave.
+    process.env.WAIT = "1500";
     const result = await agent(UNREACHABLE, url).finally(() => delete process.env.WAIT);
     expect(result.code).toBe(0);
-    expect(took(result.output)).toBeLessThan(3_000);
+    expect(took(result.output)).toBeLessThan(3_500);
     expect(result.output).toContain(`cannot reach ${url}`);
     expect(result.output).toMatch(new RegExp(`0 of 3 items delivered to ${url}.*3 undelivered`));
   });
