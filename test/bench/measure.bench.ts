@@ -23,6 +23,7 @@ import { gunzipSync } from "node:zlib";
 import { sha256Hex } from "@/lib/guard/hash";
 import { clearMeasureCache, measure } from "@/lib/measure/index";
 import { utf8Length } from "@/lib/measure/tokens";
+import { collidingTokens } from "../support/fnv-collisions";
 import { printTable } from "./support/report";
 
 const KiB = 1024;
@@ -293,50 +294,6 @@ for (const [name, make, format] of [
 // brackets, one-character words. Each measured alone and against a source of text, first sight.
 const MiB = 1024 * KiB;
 
-/**
- * Tokens of letters that all share FNV-1a's hash for its published constants: blocks of five
- * letters that leave it in the same state (the birthday bound), chained, each choice of one block
- * of a pair per place a token. What a sender can make against a table hashed with fixed constants.
- */
-function fnvCollisions(bytes: number): string {
-  const prime = 16777619;
-  const step = (h: number, s: string) => {
-    let x = h;
-    for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), prime);
-    return x;
-  };
-  const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  let seed = 12345;
-  const letter = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return letters[(seed >>> 16) % 52] as string;
-  };
-  const pairs: [string, string][] = [];
-  let state = 0x811c9dc5 | 0;
-  while (pairs.length < 16) {
-    const seen = new Map<number, string>();
-    for (;;) {
-      const block = Array.from({ length: 5 }, letter).join("");
-      const after = step(state, block);
-      const other = seen.get(after);
-      if (other !== undefined && other !== block) {
-        pairs.push([other, block]);
-        state = after;
-        break;
-      }
-      seen.set(after, block);
-    }
-  }
-  const words: string[] = [];
-  let size = 0;
-  for (let m = 0; size < bytes; m++) {
-    const word = pairs.map((pair, b) => pair[(m >> b) & 1]).join("");
-    words.push(word);
-    size += word.length + 1;
-  }
-  return words.join(" ");
-}
-
 const pathological: [string, string][] = [
   ["1:1:1:... (one token)", "1:".repeat(2 * MiB)],
   ["a=a=a=... (one token)", "a=".repeat(2 * MiB)],
@@ -349,7 +306,13 @@ const pathological: [string, string][] = [
   ],
   ["[[[... (brackets)", "[".repeat(4 * MiB)],
   ['{"a":{"a":... (nested keys)', '{"a":'.repeat(Math.floor((4 * MiB) / 5))],
-  ["tokens crafted to share FNV-1a's hash", fnvCollisions(4 * MiB)],
+  // 16 places, 81 letters a token: about 5 MB, cut at 4 MiB.
+  [
+    "tokens crafted to share FNV-1a's hash",
+    collidingTokens(16, 12345)
+      .join(" ")
+      .slice(0, 4 * MiB),
+  ],
 ];
 const pathologicalRows: string[][] = [];
 const base = textPerByte.get(4 * MiB) ?? 1;

@@ -184,6 +184,24 @@ describe("a content's lines that its source states as they are", () => {
     expect(linesOf(taking)).toStrictEqual(linesOf(scanned));
   });
 
+  it("take their tokens from the source's store rather than scanning them", () => {
+    const lexicon = new Lexicon();
+    const sourceStore = new TokenStore(lexicon);
+    readDoc(lexicon, english.join("\n"), false, sourceStore);
+    const known = new KnownLines(sourceStore);
+    // Line 2's first token made another in the source's store: a content that takes the line
+    // from there has it, a content that scans the line does not.
+    const at = sourceStore.lineStart[2] as number;
+    const other = sourceStore.tokens[sourceStore.lineStart[0] as number] as number;
+    expect(sourceStore.tokens[at]).not.toBe(other);
+    sourceStore.tokens[at] = other;
+    lexicon.begin();
+    const taking = new TokenStore(lexicon);
+    taking.known = known;
+    readDoc(lexicon, `${english[2]}\nnot a line of the source`, false, taking);
+    expect(taking.tokens[0]).toBe(other);
+  });
+
   it("are found, and only with the same characters", () => {
     const lexicon = new Lexicon();
     const store = new TokenStore(lexicon);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { measure } from "@/lib/measure/index";
 import { Interner } from "@/lib/measure/intern";
 import { tokenizeLine } from "@/lib/measure/scan";
+import { collidingTokens, fnv1a } from "../../support/fnv-collisions";
 
 const kept = (content: string, source: string, format: "text" | "json" | "any" | "base64" = "text") =>
   measure(content, { source, format });
@@ -350,38 +351,9 @@ describe("floorline-facts/4", () => {
 
 describe("strings made to share a hash", () => {
   it("do not share it in the measurement's tables: its basis and multiplier are drawn per process", () => {
-    // Blocks of five letters that leave plain FNV-1a (basis 0x811c9dc5) in the same state, found
-    // by the birthday bound; any choice of one block of each pair makes a string of that hash.
-    const PRIME = 16777619;
-    const step = (h: number, s: string) => {
-      let x = h;
-      for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), PRIME);
-      return x;
-    };
-    const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    let seed = 7;
-    const letter = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return letters[(seed >>> 16) % 52] as string;
-    };
-    const pairs: [string, string][] = [];
-    let state = 0x811c9dc5 | 0;
-    while (pairs.length < 10) {
-      const seen = new Map<number, string>();
-      for (;;) {
-        const block = Array.from({ length: 5 }, letter).join("");
-        const after = step(state, block);
-        const other = seen.get(after);
-        if (other !== undefined && other !== block) {
-          pairs.push([other, block]);
-          state = after;
-          break;
-        }
-        seen.set(after, block);
-      }
-    }
-    const words = Array.from({ length: 1024 }, (_, m) => pairs.map((pair, b) => pair[(m >> b) & 1]).join(""));
-    expect(new Set(words.map((w) => step(0x811c9dc5 | 0, w))).size).toBe(1);
+    // Tokens that all share plain FNV-1a's hash (test/support/fnv-collisions.ts).
+    const words = collidingTokens(10);
+    expect(new Set(words.map((w) => fnv1a(w))).size).toBe(1);
     const interner = new Interner();
     for (const w of words) interner.id(w);
     const hashes = new Set(words.map((_, id) => interner.hashOf(id)));
