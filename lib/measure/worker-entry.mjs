@@ -1,6 +1,6 @@
 // The file the measurement pool's worker threads load (lib/measure/pool.ts): the task is
-// TypeScript, compiled on load by tsx (cached on disk), as `npm start` runs the server itself.
-import { tsImport } from "tsx/esm/api";
+// TypeScript, bundled into one module and kept until a file of it changes (bundle.mjs).
+import { importBundled } from "./bundle.mjs";
 
-const task = await tsImport("./worker.ts", import.meta.url);
+const task = await importBundled("lib/measure/worker.ts");
 export default task.default;
