@@ -24,7 +24,7 @@
 import { growInt32, SeqInterner, type Counts } from "./intern";
 import { KEYWORD, type Lexicon, type TokenInfo } from "./lexicon";
 import { ENDS, FIELD, INNER, OPEN } from "./scan";
-import { PairMap } from "./tables";
+import { IdMap, PairMap } from "./tables";
 import type { TextDoc } from "./text";
 
 /** A word's place in a template when the word stands on one line alone: a value of that line. */
@@ -43,8 +43,8 @@ const MAX_PLACES = 4;
  * keys. `skip` marks lines that state no facts (a diff's notation). Built once per source.
  */
 export class SourceRecords {
-  /** By key id: the key's index among the record keys plus one, or 0. */
-  private slots = new Int32Array(64);
+  /** By key id: the key's index among the record keys plus one (absent: 0). */
+  private readonly slots = new IdMap();
   private readonly start: Int32Array;
   private readonly lines: Int32Array;
   /** (key, kind) for each kind of line stating a key. */
@@ -155,8 +155,7 @@ export class SourceRecords {
       if (records > 1 && n === records) continue;
       sizes.push(n);
       this.tokenKinds.push(kindOf.get(key) as string);
-      this.slots = growInt32(this.slots, key + 1);
-      this.slots[key] = sizes.length;
+      this.slots.set(key, sizes.length);
     }
     this.start = new Int32Array(sizes.length + 1);
     for (let i = 0; i < sizes.length; i++) this.start[i + 1] = (this.start[i] as number) + (sizes[i] as number);
@@ -234,7 +233,7 @@ export class SourceRecords {
 
   /** The index plus one of `key` among the record keys, or 0. */
   slotOf(key: number): number {
-    return key < this.slots.length ? (this.slots[key] as number) : 0;
+    return Math.max(0, this.slots.get(key));
   }
   /** How many lines state the record key of slot `s`. */
   size(s: number): number {

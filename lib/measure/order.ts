@@ -12,8 +12,7 @@
 // the content shares with the source, else it says nothing.
 import type { Lexicon } from "./lexicon";
 import { ENDS, INNER } from "./scan";
-import { growInt32 } from "./intern";
-import { IdSet, PairMap } from "./tables";
+import { IdMap, IdSet, PairMap } from "./tables";
 import type { TextDoc } from "./text";
 
 /** Neighbouring tokens shared with the source a content must have for the test to judge it. */
@@ -29,11 +28,12 @@ export class SourcePairs {
   private readonly pairs = new PairMap();
   private readonly norms = new IdSet();
   /**
-   * Per norm, its index among the norms that lead a pair plus one (0: it leads none), so that
-   * its followers are `followers[start[i], start[i + 1])` (CSR). A typed array by norm, not a
-   * Map: every content asks it of each token it shares with the source.
+   * Per norm, its index among the norms that lead a pair plus one (absent: it leads none), so
+   * that its followers are `followers[start[i], start[i + 1])` (CSR). A table of typed arrays,
+   * not a Map (every content asks it of each token it shares with the source), nor an array by
+   * norm, which grew with the lexicon's ids and made each kept analysis as large.
    */
-  private leadOf = new Int32Array(1024);
+  private readonly leadOf = new IdMap();
   private leads = 0;
   private readonly start: Int32Array;
   private readonly followers: Int32Array;
@@ -48,20 +48,19 @@ export class SourcePairs {
       this.pairs.add(a, b, 0);
       as.push(a);
       bs.push(b);
-      if (a >= this.leadOf.length) this.leadOf = growInt32(this.leadOf, a + 1);
-      if (this.leadOf[a] === 0) this.leadOf[a] = ++this.leads;
+      if (this.leadOf.get(a) < 0) this.leadOf.set(a, ++this.leads);
     });
     // Followers of each leading norm, back to back.
     this.start = new Int32Array(this.leads + 1);
     for (const a of as) {
-      const i = this.leadOf[a] as number;
+      const i = this.leadOf.get(a);
       this.start[i] = (this.start[i] as number) + 1;
     }
     for (let i = 0; i < this.leads; i++) this.start[i + 1] = (this.start[i + 1] as number) + (this.start[i] as number);
     const at = this.start.slice(0, this.leads);
     this.followers = new Int32Array(as.length);
     for (let e = 0; e < as.length; e++) {
-      const i = (this.leadOf[as[e] as number] as number) - 1;
+      const i = this.leadOf.get(as[e] as number) - 1;
       const slot = at[i] as number;
       at[i] = slot + 1;
       this.followers[slot] = bs[e] as number;
@@ -74,8 +73,9 @@ export class SourcePairs {
 
   /** Calls `visit` with each token that follows `a` somewhere in the source. */
   forEachFollower(a: number, visit: (b: number) => void): void {
-    const i = a < this.leadOf.length ? (this.leadOf[a] as number) - 1 : -1;
-    if (i < 0) return;
+    const lead = this.leadOf.get(a);
+    if (lead < 0) return;
+    const i = lead - 1;
     for (let k = this.start[i] as number; k < (this.start[i + 1] as number); k++) visit(this.followers[k] as number);
   }
 

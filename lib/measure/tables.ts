@@ -242,3 +242,50 @@ export class IdSet {
     }
   }
 }
+
+/**
+ * A map from non-negative integers to non-negative integers: for what a source's analysis keeps
+ * by id, which must cost in proportion to the source, not to the ids the lexicon has given out
+ * (an array indexed by id grows with the lexicon, and every kept analysis held one).
+ */
+export class IdMap {
+  /** Each slot's id plus one, or 0 when empty. */
+  private ids = new Int32Array(64);
+  private values = new Int32Array(64);
+  private mask = 63;
+  private size = 0;
+
+  /** The value stored for `id`, or -1. */
+  get(id: number): number {
+    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
+    for (;;) {
+      const entry = this.ids[slot] as number;
+      if (entry === 0) return -1;
+      if (entry === id + 1) return this.values[slot] as number;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  set(id: number, value: number): void {
+    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
+    for (;;) {
+      const entry = this.ids[slot] as number;
+      if (entry === id + 1) {
+        this.values[slot] = value;
+        return;
+      }
+      if (entry === 0) break;
+      slot = (slot + 1) & this.mask;
+    }
+    this.ids[slot] = id + 1;
+    this.values[slot] = value;
+    if (++this.size * 2 > this.mask) {
+      const [ids, values] = [this.ids, this.values];
+      this.ids = new Int32Array(ids.length * 2);
+      this.values = new Int32Array(ids.length * 2);
+      this.mask = this.ids.length - 1;
+      this.size = 0;
+      for (let s = 0; s < ids.length; s++) if (ids[s] !== 0) this.set((ids[s] as number) - 1, values[s] as number);
+    }
+  }
+}
