@@ -58,6 +58,28 @@ export interface MeasureRun {
   progress: SharedArrayBuffer;
 }
 
+/** What the thread had in use when it last dropped what it keeps, or 0 since it fell below the bound. */
+let droppedAt = 0;
+
+/**
+ * Whether what the thread keeps should be dropped: its heap in use and its ArrayBuffers (the
+ * typed arrays of the lexicon and the analyses live outside the heap) are past `keep`. Both count
+ * garbage not yet collected, so a drop may come early, never late; and after a drop, the next
+ * waits until they have grown by half the bound again, rather than dropping after every
+ * measurement until V8 collects.
+ */
+function overKept(keep: number): boolean {
+  const heap = getHeapStatistics();
+  const inUse = heap.used_heap_size + heap.external_memory;
+  if (inUse <= keep) {
+    droppedAt = 0;
+    return false;
+  }
+  if (inUse <= droppedAt + keep / 2) return false;
+  droppedAt = inUse;
+  return true;
+}
+
 export default function measureRun(run: MeasureRun): MeasureTaskResult[] {
   const { started, startedAt } = progressOf(run.progress);
   return run.tasks.map((task, i) => {
@@ -91,10 +113,7 @@ function measureTask(task: MeasureTask): MeasureTaskResult {
     measurement = measured.measurement;
     facts = { ...measured.facts, ...(task.facts === "list" ? { list: listSourceFacts(source, task.format) } : {}) };
   } else measurement = measureDetailed(task.content, options);
-  // Heap in use includes garbage not yet collected: a drop may come early, never late.
-  const cacheDropped = task.keepHeapBytes !== undefined && getHeapStatistics().used_heap_size > task.keepHeapBytes;
-  if (cacheDropped) {
-    clearMeasureCache();
-  }
+  const cacheDropped = task.keepHeapBytes !== undefined && overKept(task.keepHeapBytes);
+  if (cacheDropped) clearMeasureCache();
   return { measurement, unknownMarkers: [...unknown], cacheDropped, ...(facts ? { facts } : {}) };
 }

@@ -3,12 +3,15 @@
 // every page and list in a loop, and keeps live event streams open (reconnecting them now
 // and then, as browsers do); the resident memory of the server's processes is sampled every
 // second and printed, with start, peak, end and the slope over the last three minutes (or
-// the last 60% of a shorter run). PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL
+// the last 60% of a shorter run). Beside that load, receipts with 4 KiB of content each, on new
+// chains whose first pass brings the source, are measured on ingest all along (the measurement
+// threads and what they keep are in the server's memory: docs/measurement.md). PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL
 // is set, and the embedded database. SOAK_ONLY=postgres|pglite runs one of them.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { adminUrlFromEnv, createDatabase, unreachableReason, type BenchDatabase } from "./support/postgres";
+import { contentBatches } from "./support/content-receipts";
 import { printTable } from "./support/report";
 import { chainIdOf, PASSES_PER_CHAIN, SCALE_POLICIES, scaleChain, scaleOriginal } from "./support/scale-data";
 import { findFreePort, type RunningApp, serverNodeFlags, startApp } from "./support/server";
@@ -23,6 +26,8 @@ const STREAMS = 6;
 const STREAM_LIFETIME_MS = 20_000;
 const CHAINS_PER_BATCH = 200;
 const HEAP_EVERY_MS = 5_000;
+/** Measured receipts: a batch of this many new chains, five passes each, about once a second. */
+const MEASURED_CHAINS = 20;
 
 /** Every process under `pid` (the start script, next start and anything it forked). */
 function processTree(pid: number): number[] {
@@ -112,6 +117,7 @@ interface Counts {
   streams: number;
   events: number;
   originals: number;
+  measured: number;
 }
 
 /** The mixed load, until `deadline`. */
@@ -137,6 +143,24 @@ async function load(app: RunningApp, deadline: number, counts: Counts): Promise<
       if (stored.items[0]) await send(app, "POST", "/api/v1/retrieve", { hash: stored.items[0].hash });
       counts.originals++;
       await sleep(200);
+    }
+  };
+  // Every chain new, so sources keep coming and what the threads keep must stay bounded.
+  const measured = async () => {
+    for (let batch = 0; Date.now() < deadline; batch++) {
+      const [receipts] = contentBatches({
+        prefix: `soak-measured-${batch}`,
+        chains: MEASURED_CHAINS,
+        passesPerBatch: 5,
+        batches: 1,
+        contentBytes: 4096,
+        contentClass: "default",
+        withContent: true,
+        seed: batch,
+      });
+      await send(app, "POST", "/api/v1/passes", { receipts });
+      counts.measured += receipts?.length ?? 0;
+      await sleep(1_000);
     }
   };
   const pages = [
@@ -181,7 +205,7 @@ async function load(app: RunningApp, deadline: number, counts: Counts): Promise<
       }
     }
   };
-  await Promise.all([ingest(), read(), read(), ...Array.from({ length: STREAMS }, (_, k) => stream(k))]);
+  await Promise.all([ingest(), measured(), read(), read(), ...Array.from({ length: STREAMS }, (_, k) => stream(k))]);
 }
 
 async function soak(name: string, appEnv: Record<string, string>): Promise<string[]> {
@@ -204,7 +228,7 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
     };
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
-    const counts: Counts = { receipts: 0, reads: 0, streams: 0, events: 0, originals: 0 };
+    const counts: Counts = { receipts: 0, reads: 0, streams: 0, events: 0, originals: 0, measured: 0 };
     sample();
     const sampler = setInterval(sample, 1000);
     const heaps: { at: number; heap: HeapSample }[] = [];
@@ -256,7 +280,7 @@ async function soak(name: string, appEnv: Record<string, string>): Promise<strin
     const perMinute = slope(trend) * 60;
     const peak = Math.max(...samples);
     console.log(
-      `[${name}] ${counts.receipts.toLocaleString("en-US")} receipts, ${counts.reads.toLocaleString("en-US")} page/list reads, ` +
+      `[${name}] ${counts.receipts.toLocaleString("en-US")} receipts and ${counts.measured.toLocaleString("en-US")} measured ones, ${counts.reads.toLocaleString("en-US")} page/list reads, ` +
         `${counts.originals} originals stored and retrieved, ${counts.streams} event streams opened (${counts.events} events)`,
     );
     return [
