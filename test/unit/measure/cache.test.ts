@@ -225,7 +225,9 @@ describe("a kept analysis", () => {
     const before = process.memoryUsage().arrayBuffers;
     // Small sources and contents of new tokens: each analysis keeps its records and pairs.
     for (let s = 0; s < 300; s++) {
-      const source = Array.from({ length: 8 }, (_, i) => `item ${s}-${i} code=c${s}x${i} owner=o${s}y${i} w${i}x`).join("\n");
+      const source = Array.from({ length: 8 }, (_, i) => `item ${s}-${i} code=c${s}x${i} owner=o${s}y${i} w${i}x`).join(
+        "\n",
+      );
       measure(`item ${s}-1 code=c${s}x1 owner=o${s}y1`, { source, format: "text" });
     }
     const grown = (process.memoryUsage().arrayBuffers - before) / 1e6;
