@@ -208,6 +208,19 @@ export class TripleCounter {
   }
 }
 
+/**
+ * Where `id` is in a table of ids plus one (0: empty slot), by linear probing: its slot, or the
+ * empty slot where it would go. IdSet's and IdMap's one lookup.
+ */
+function idSlot(table: Int32Array, mask: number, id: number): number {
+  let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & mask;
+  for (;;) {
+    const entry = table[slot] as number;
+    if (entry === 0 || entry === id + 1) return slot;
+    slot = (slot + 1) & mask;
+  }
+}
+
 /** A set of non-negative integers. */
 export class IdSet {
   private table = new Int32Array(64);
@@ -215,23 +228,12 @@ export class IdSet {
   private size = 0;
 
   has(id: number): boolean {
-    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
-    for (;;) {
-      const entry = this.table[slot] as number;
-      if (entry === 0) return false;
-      if (entry === id + 1) return true;
-      slot = (slot + 1) & this.mask;
-    }
+    return this.table[idSlot(this.table, this.mask, id)] !== 0;
   }
 
   add(id: number): void {
-    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
-    for (;;) {
-      const entry = this.table[slot] as number;
-      if (entry === id + 1) return;
-      if (entry === 0) break;
-      slot = (slot + 1) & this.mask;
-    }
+    const slot = idSlot(this.table, this.mask, id);
+    if (this.table[slot] !== 0) return;
     this.table[slot] = id + 1;
     if (++this.size * 2 > this.mask) {
       const old = this.table;
@@ -257,28 +259,15 @@ export class IdMap {
 
   /** The value stored for `id`, or -1. */
   get(id: number): number {
-    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
-    for (;;) {
-      const entry = this.ids[slot] as number;
-      if (entry === 0) return -1;
-      if (entry === id + 1) return this.values[slot] as number;
-      slot = (slot + 1) & this.mask;
-    }
+    const slot = idSlot(this.ids, this.mask, id);
+    return this.ids[slot] === 0 ? -1 : (this.values[slot] as number);
   }
 
   set(id: number, value: number): void {
-    let slot = mix(Math.imul(id ^ 0x9e3779b9, FNV_PRIME)) & this.mask;
-    for (;;) {
-      const entry = this.ids[slot] as number;
-      if (entry === id + 1) {
-        this.values[slot] = value;
-        return;
-      }
-      if (entry === 0) break;
-      slot = (slot + 1) & this.mask;
-    }
-    this.ids[slot] = id + 1;
+    const slot = idSlot(this.ids, this.mask, id);
     this.values[slot] = value;
+    if (this.ids[slot] !== 0) return;
+    this.ids[slot] = id + 1;
     if (++this.size * 2 > this.mask) {
       const [ids, values] = [this.ids, this.values];
       this.ids = new Int32Array(ids.length * 2);
