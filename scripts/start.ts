@@ -395,10 +395,15 @@ const server = http.createServer((req, res) => {
       else res.destroy();
     });
 });
-// Longer than the idle timeout of Node's own keep-alive clients (5 s, http.globalAgent), so
-// they close an idle connection before the server does: at 5 s both closed it at once, and a
-// request sent in that instant was reset (a GET of the e2e suite failed so in CI).
-server.keepAliveTimeout = 10_000;
+// An idle kept-alive connection is closed after 65 s. A client that sends on it in the instant
+// the server closes it is reset (ECONNRESET), and clients whose agents keep idle sockets without
+// a timeout of their own (OpenTelemetry's exporter, Playwright's request context) send at any
+// gap: the longer the timeout, the rarer that instant. At 5 s Node's own clients (5 s idle)
+// met it, at 10 s e2e requests made 10 s apart did (twice in CI). 65 s is also longer than the
+// usual idle timeout of a load balancer in front (60 s), so the balancer closes first; the
+// headers timeout stays above it, as Node asks.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 
 /** An error answer written straight to a socket that never became a request. */
 function socketError(socket: Socket, reason: string, error: ApiError, headers = "") {

@@ -236,7 +236,17 @@ export function FloorChangeDialog({
             </table>
           </ScrollBox>
         )}
-        <Effect preview={preview} />
+        {/* The effect arrives after the dialog opens. Its slot keeps the height of the table it will
+            show from the start, so the note and the buttons below never move under the pointer. */}
+        <div className="floor-change-effect-slot">
+          <EffectTable
+            caption="On the 000 recorded chain(s): 000 failing, 000 guarded, 000 healthy"
+            rows={EFFECT_LABELS.map((label) => [label, "00.0%", "00.0%"])}
+            whatIf="no chain's collapse point moves."
+            placeholder
+          />
+          <Effect preview={preview} />
+        </div>
         <label>
           Change note <span className="muted">(why; kept in the version history)</span>
           <textarea name="note" rows={2} required maxLength={2048} data-testid="floor-change-note" />
@@ -269,6 +279,14 @@ export function FloorChangeDialog({
   );
 }
 
+// The placeholder's rows: the longest label each row can have.
+const EFFECT_LABELS = [
+  "Failures caught",
+  "Failures missed",
+  "Healthy or guarded chains halted early",
+  "Compression kept",
+];
+
 function Effect({ preview }: { preview: FloorPreview | null }) {
   if (preview === null) return <p className="muted">Replaying the recorded chains under the new floor…</p>;
   if (!preview.ok) return <p className="warn-text">{preview.message}</p>;
@@ -287,37 +305,63 @@ function Effect({ preview }: { preview: FloorPreview | null }) {
     (m) => preview.movements[m] > 0,
   );
   return (
-    <div data-testid="floor-change-effect">
-      <ScrollBox label="Effect on the recorded chains">
-        <table className="data">
-          <caption className="muted small">
-            On the {preview.chains} recorded chain(s): {preview.failures} failing, {preview.guarded} guarded,{" "}
-            {preview.healthy} healthy
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col" />
-              <th scope="col">In force</th>
-              <th scope="col">New</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(([label, now, next]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td>{now}</td>
-                <td>{now === next ? next : <strong>{next}</strong>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
-      <p className="muted small">
-        What-if:{" "}
-        {moved.length === 0
+    <EffectTable
+      caption={`On the ${preview.chains} recorded chain(s): ${preview.failures} failing, ${preview.guarded} guarded, ${preview.healthy} healthy`}
+      rows={rows}
+      whatIf={
+        moved.length === 0
           ? "no chain's collapse point moves."
-          : moved.map((m) => `${MOVEMENT_LABEL[m].toLowerCase()}: ${preview.movements[m]}`).join(" · ")}
-      </p>
+          : moved.map((m) => `${MOVEMENT_LABEL[m].toLowerCase()}: ${preview.movements[m]}`).join(" · ")
+      }
+    />
+  );
+}
+
+/** The effect's table; with `placeholder`, an invisible one that holds its place while it loads. */
+function EffectTable({
+  caption,
+  rows,
+  whatIf,
+  placeholder = false,
+}: {
+  caption: string;
+  rows: [string, string, string][];
+  whatIf: string;
+  placeholder?: boolean;
+}) {
+  const table = (
+    <table className="data">
+      <caption className="muted small">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" />
+          <th scope="col">In force</th>
+          <th scope="col">New</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, now, next]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td>{now}</td>
+            <td>{now === next ? next : <strong>{next}</strong>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  if (placeholder) {
+    return (
+      <div className="floor-change-effect-placeholder" aria-hidden>
+        {table}
+        <p className="muted small">What-if: {whatIf}</p>
+      </div>
+    );
+  }
+  return (
+    <div data-testid="floor-change-effect">
+      <ScrollBox label="Effect on the recorded chains">{table}</ScrollBox>
+      <p className="muted small">What-if: {whatIf}</p>
     </div>
   );
 }

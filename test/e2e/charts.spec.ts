@@ -120,7 +120,7 @@ test("a long chain gets a zoom brush that narrows the pass axis", async ({ page,
     content_class: "summary",
   }));
   // Not kept alive: the next post comes after the zoom, which under load takes about the server's
-  // 10 s keep-alive, and a socket the server closes as the client reuses it is reset (ECONNRESET).
+  // keep-alive timeout (10 s then), and a socket the server closes as the client reuses it is reset.
   const first = await request.post("/api/v1/passes", { data: { receipts }, headers: { connection: "close" } });
   expect(first.status()).toBe(201);
   await page.goto(`/chains/${chainId}`);
