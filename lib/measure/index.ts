@@ -175,6 +175,15 @@ export function clearMeasureCache(): void {
 }
 
 /**
+ * Whether the analysis of `source` (as read in `format`) is kept: a measurement against it
+ * analyses nothing. A worker past its kept heap drops what it keeps only before a source that is
+ * not, so a large source stays for all the passes measured against it.
+ */
+export function keepsSource(source: string, format: MeasureFormat = "any"): boolean {
+  return shared?.has(sourceText(source, format)) ?? false;
+}
+
+/**
  * The measurement with its details; `inspect`, when given, is shown what a measurement against
  * a source read (MeasureView) before it returns.
  */

@@ -31,9 +31,11 @@ export class MeasureFailure extends Error {
 const WORKER_HEAP_MB = 1024;
 /**
  * What a worker keeps between measurements (the lexicon, source analyses), bounded in bytes:
- * after a measurement that leaves more of its heap in use, the kept part is dropped.
+ * past it, the kept part is dropped before a measurement against a source it does not hold.
+ * One source's analysis may take more (about 150 MB of the thread's heap for a 4 MiB log) and
+ * stays while its passes come; many small chains share the bound.
  */
-const KEEP_HEAP_MB = 192;
+const KEEP_HEAP_MB = 96;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
 const QUEUE_PER_THREAD = 64;
 const MIB = 1024 * 1024;

@@ -5,7 +5,7 @@
 // thread as a map, not a function: a key the map does not answer is reported back, and the
 // caller looks it up and asks again (the ingest reads the store only for markers a content names).
 import { getHeapStatistics } from "node:v8";
-import { clearMeasureCache, type DetailedMeasurement, type MeasureFormat, measureDetailed } from "./index";
+import { clearMeasureCache, type DetailedMeasurement, keepsSource, type MeasureFormat, measureDetailed } from "./index";
 import { type FactStates, listSourceFacts, measureWithFacts, type SourceFacts } from "./fact-ledger";
 
 export interface MeasureTask {
@@ -18,9 +18,10 @@ export interface MeasureTask {
   /** An original a marker names by any prefix of its hash (the originals page's diff). */
   prefixOf?: { hash: string; text: string };
   /**
-   * The thread's heap a measurement may leave in use: past it, the lexicon and source analyses
-   * kept for the next measurements are dropped (what is kept is bounded in bytes, not only in
-   * entries). Absent: nothing is dropped for it.
+   * The thread's heap (and ArrayBuffers) in use past which the lexicon and source analyses kept
+   * from earlier measurements are dropped before this one, unless they hold its source's
+   * analysis (what is kept is bounded in bytes, not only in entries). Absent: nothing is
+   * dropped for it.
    */
   keepHeapBytes?: number;
   /** For the facts ledger (fact-ledger.ts): each listed fact's state, with the list itself when "list". */
@@ -31,7 +32,7 @@ export interface MeasureTaskResult {
   measurement: DetailedMeasurement;
   /** Marker keys the content names that `originals` did not answer: look them up and ask again. */
   unknownMarkers: string[];
-  /** The kept lexicon and analyses were dropped after this measurement (see keepHeapBytes). */
+  /** The kept lexicon and analyses were dropped before this measurement (see keepHeapBytes). */
   cacheDropped: boolean;
   /** What `facts` asked for, when the task had a source. */
   facts?: FactStates & { list?: SourceFacts };
@@ -62,20 +63,34 @@ export interface MeasureRun {
 let droppedAt = 0;
 
 /**
- * Whether what the thread keeps should be dropped: its heap in use and its ArrayBuffers (the
- * typed arrays of the lexicon and the analyses live outside the heap) are past `keep`. Both count
- * garbage not yet collected, so a drop may come early, never late; and after a drop, the next
- * waits until they have grown by half the bound again, rather than dropping after every
+ * The bytes in use when what the thread keeps is past `keep`, else null: its heap in use and its
+ * ArrayBuffers (the typed arrays of the lexicon and the analyses live outside the heap). Both
+ * count garbage not yet collected, so a drop may come early, never late; and after a drop, the
+ * next waits until they have grown by half the bound again, rather than dropping before every
  * measurement until V8 collects.
  */
-function overKept(keep: number): boolean {
+function overKept(keep: number): number | null {
   const heap = getHeapStatistics();
   const inUse = heap.used_heap_size + heap.external_memory;
   if (inUse <= keep) {
     droppedAt = 0;
-    return false;
+    return null;
   }
-  if (inUse <= droppedAt + keep / 2) return false;
+  return inUse > droppedAt + keep / 2 ? inUse : null;
+}
+
+/**
+ * Drops what the thread keeps when it is past `keep`, unless it holds the analysis of the
+ * source this measurement needs: checked before a measurement, so that one source larger than
+ * the bound (a 4 MiB log's analysis takes more than 100 MB) is analysed once for all its passes,
+ * not after each. What is kept is then at most the bound and one source's analysis.
+ */
+function dropIfOverKept(keep: number, source: string | null | undefined, format: MeasureFormat | undefined): boolean {
+  // A measurement without a source adds nothing that stays (its tokens go to the zone).
+  if (source == null) return false;
+  const inUse = overKept(keep);
+  if (inUse === null || keepsSource(source, format)) return false;
+  clearMeasureCache();
   droppedAt = inUse;
   return true;
 }
@@ -105,6 +120,7 @@ function measureTask(task: MeasureTask): MeasureTaskResult {
     },
   };
   const source = task.source;
+  const cacheDropped = task.keepHeapBytes !== undefined && dropIfOverKept(task.keepHeapBytes, source, task.format);
   let measurement: DetailedMeasurement;
   let facts: (FactStates & { list?: SourceFacts }) | undefined;
   if (task.facts && source != null) {
@@ -113,7 +129,5 @@ function measureTask(task: MeasureTask): MeasureTaskResult {
     measurement = measured.measurement;
     facts = { ...measured.facts, ...(task.facts === "list" ? { list: listSourceFacts(source, task.format) } : {}) };
   } else measurement = measureDetailed(task.content, options);
-  const cacheDropped = task.keepHeapBytes !== undefined && overKept(task.keepHeapBytes);
-  if (cacheDropped) clearMeasureCache();
   return { measurement, unknownMarkers: [...unknown], cacheDropped, ...(facts ? { facts } : {}) };
 }

@@ -212,10 +212,12 @@ describe("measurement off the request thread", () => {
     const task = { content: notes.passes[0].content, source: notes.source, format: "text" as const };
     // The pool's own bound leaves a small measurement's lexicon and analysis in place ...
     expect((await measureOffThread(task)).cacheDropped).toBe(false);
-    // ... and a worker whose heap in use passes the bound drops them, answering all the same.
-    const dropped = await measureOffThread({ ...task, keepHeapBytes: 1 });
+    // ... and a worker whose heap in use passes the bound drops them before a source it does not
+    // hold (no thread has seen this one), answering all the same.
+    const source = `${notes.source}\nA line no other test sends.`;
+    const dropped = await measureOffThread({ ...task, source, keepHeapBytes: 1 });
     expect(dropped.cacheDropped).toBe(true);
-    expect(dropped.measurement).toEqual(measureDetailed(task.content, { source: task.source, format: "text" }));
+    expect(dropped.measurement).toEqual(measureDetailed(task.content, { source, format: "text" }));
   });
 
   it("fails a measurement past its budget alone with 422 measurement_failed; the next one is measured", async () => {

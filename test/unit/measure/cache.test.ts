@@ -6,6 +6,7 @@ import { clearMeasureCache, measure, measureDetailed, measureStats, ZONE_LIMIT }
 import { Lexicon } from "@/lib/measure/lexicon";
 import { readDoc } from "@/lib/measure/read";
 import { KnownLines, TokenStore } from "@/lib/measure/scan";
+import measureRun from "@/lib/measure/worker";
 import * as reference from "../../support/measure-reference/index";
 
 const logLine = (pass: number, i: number) =>
@@ -235,5 +236,28 @@ describe("a kept analysis", () => {
     // with the lexicon near its limit); in proportion to their sources, all of them hold a few
     // MB, with garbage not yet collected (30 MB seen).
     expect(grown).toBeLessThan(100);
+  });
+});
+
+describe("a worker past its kept bound", () => {
+  const run = (source: string, content: string) =>
+    measureRun({
+      sources: [source],
+      // A bound of one byte: every check finds the thread past it.
+      tasks: [{ content, source: 0, format: "text", keepHeapBytes: 1 }],
+      progress: new SharedArrayBuffer(16),
+    })[0]!;
+
+  it("drops what it keeps before a source it does not hold, never the one the measurement needs", () => {
+    clearMeasureCache();
+    const source = log(900);
+    const first = run(source, log(901));
+    expect(first.cacheDropped).toBe(true);
+    const analysed = measureStats().sourcesAnalysed;
+    // The next passes of the same chain: past the bound all the same, the source's analysis stays.
+    const later = [902, 903, 904].map((pass) => run(source, log(pass)));
+    expect(later.map((r) => r.cacheDropped)).toEqual([false, false, false]);
+    expect(measureStats().sourcesAnalysed).toBe(analysed);
+    expect(later[2]!.measurement).toEqual(measureDetailed(log(904), { source, format: "text" }));
   });
 });
