@@ -83,7 +83,7 @@ function overKept(keep: number): number | null {
  * Drops what the thread keeps when it is past `keep`, unless it holds the analysis of the
  * source this measurement needs: checked before a measurement, so that one source larger than
  * the bound (a 4 MiB log's analysis takes more than 100 MB) is analysed once for all its passes,
- * not after each. What is kept is then at most the bound and one source's analysis.
+ * not after each. What is kept is then at most 1.5 times the bound and one source's analysis.
  */
 function dropIfOverKept(keep: number, source: string | null | undefined, format: MeasureFormat | undefined): boolean {
   // A measurement without a source adds nothing that stays (its tokens go to the zone).
