@@ -206,7 +206,9 @@ describe("quickPassReceipt", () => {
       { numRuns: 5_000 },
     );
     // Mostly invalid by construction; enough valid ones that the comparison means something.
-    expect(accepted).toBeGreaterThan(20);
+    // Fifteen runs of 5,000 (each with its own seed) accepted 20 to 45: "more than 20" failed
+    // in CI at 18. Five or fewer would mean the generator stopped making valid receipts.
+    expect(accepted).toBeGreaterThan(5);
   });
 
   it("checks timestamps exactly as the schema does", () => {
