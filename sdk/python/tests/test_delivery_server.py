@@ -88,7 +88,8 @@ def test_boundaries_traces_and_originals_reach_the_server(server):
             trace_id="floor-walk-trace",
             chain_id="floor-walk",
         )
-        assert fl.flush(30)
+        # Two minutes: beside CI's other stages this server answered a batch in 4 to 10 s.
+        assert fl.flush(120)
         assert fl.stats["failed"] == 0
         first = chain.passes[0].original_key
         got = fl.retrieve(first)
