@@ -15,6 +15,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { allowedHostsOf } from "../lib/auth/access";
 import { ENV_SCHEMA, env, envRecord } from "../lib/env";
 import { ensureBuilt } from "./build";
+import { releaseLoadedChunks } from "./loaded-chunks";
 import { applyDataDirFlag } from "./data-dir";
 import { accessFront, accessSettingsRefusal } from "./start-access";
 import { ApiError, type ErrorCode } from "../lib/errors";
@@ -112,6 +113,8 @@ const { logger, errorFields, requestContext } = await import("../lib/observabili
 const lifecycle = await import("../db/lifecycle");
 
 const SHUTDOWN_TIMEOUT_MS = env("FLOORLINE_SHUTDOWN_TIMEOUT_MS") ?? 10_000;
+/** How often the server chunks Node's cache holds are dropped (a sweep takes about 0.3 ms). */
+const RELEASE_CHUNKS_EVERY_MS = 5_000;
 
 // The embedded database's folder (as db/config.ts finds it, from the project folder); none with DATABASE_URL.
 const dataDir = env("DATABASE_URL") ? null : (env("FLOORLINE_DATA_DIR") ?? path.join(root, ".floorline", "data"));
@@ -217,6 +220,11 @@ const prepared = (async () => {
   // Before the first answer: whoever saw this server serve finds the CLI's way to it too.
   if (dataDir) published = await publishForCli(dataDir, await listening);
   handle = app.getRequestHandler();
+  // Next.js loads every route in the background from its start, and a route can load chunks
+  // of its own later: the chunks Node's cache holds are dropped now and then (loaded-chunks.ts).
+  const serverDir = path.join(root, distDir, "server");
+  releaseLoadedChunks(serverDir);
+  setInterval(() => releaseLoadedChunks(serverDir), RELEASE_CHUNKS_EVERY_MS).unref();
 })();
 
 /**
