@@ -33,7 +33,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "node --import tsx/esm scripts/start.ts",
+    command: "node scripts/server.mjs",
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 240_000,

@@ -1,4 +1,4 @@
-// The server `npm start` runs (under scripts/supervise.ts, which restarts it if it dies): the
+// The server `npm start` runs (under scripts/supervise.mjs, which restarts it if it dies): the
 // HTTP server in front of Next.js, in one process. It builds when there is
 // no current build, refuses to start on an embedded data folder another process owns, answers
 // what Next.js would answer with a plain-text 500 (unknown methods, undecodable paths), gives
@@ -32,7 +32,7 @@ process.setSourceMapsEnabled(
   /--enable-source-maps\b/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`),
 );
 
-const HELP = `Usage: npm start -- [options]    (or: node --import tsx/esm scripts/start.ts [options])
+const HELP = `Usage: npm start -- [options]    (or, without the supervisor: node scripts/server.mjs [options])
 
 Serves the Floorline dashboard and API; builds first when there is no current build.
 
@@ -453,7 +453,7 @@ try {
 }
 lifecycle.setStartupPhase(null);
 logger.info("ready");
-// Under `npm start` (scripts/supervise.ts): a server that became ready is restarted if it dies.
+// Under `npm start` (scripts/supervise.mjs): a server that became ready is restarted if it dies.
 process.send?.({ floorline: "ready" });
 server.on("error", (error) => {
   logger.fatal({ err: errorFields(error) }, `cannot listen on ${host}:${port}`);

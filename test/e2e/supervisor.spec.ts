@@ -1,6 +1,6 @@
 // `npm start` as a user runs it, through npm: SIGTERM to the npm process stops the server and
 // frees the data folder; a server that dies is started again, saying why; a start that is
-// refused is not retried (scripts/supervise.ts, docs/operations.md).
+// refused is not retried (scripts/supervise.mjs, docs/operations.md).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";

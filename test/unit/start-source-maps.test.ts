@@ -9,8 +9,10 @@ import { startScript } from "../support/scripts";
 // script's top has run.
 const PROBE = `data:text/javascript,process.on("exit",()=>process.stderr.write("source maps: "+process.sourceMapsEnabled+"\\n"))`;
 
-function sourceMapsAtExit(extraArgs: string[], nodeOptions?: string): string {
-  const result = spawnSync(process.execPath, [...extraArgs, "--import", PROBE, ...startScript(), "--help"], {
+const UNDER_TSX = ["--import", "tsx/esm", "scripts/start.ts"];
+
+function sourceMapsAtExit(extraArgs: string[], nodeOptions?: string, script = startScript()): string {
+  const result = spawnSync(process.execPath, [...extraArgs, "--import", PROBE, ...script, "--help"], {
     env: { ...process.env, NODE_OPTIONS: nodeOptions ?? "" },
     encoding: "utf8",
   });
@@ -19,12 +21,15 @@ function sourceMapsAtExit(extraArgs: string[], nodeOptions?: string): string {
 }
 
 describe("scripts/start.ts and source maps", () => {
-  it("turns off the source maps tsx turned on", () => {
+  it("turns off the source maps tsx turned on, and leaves them off bundled", () => {
+    expect(sourceMapsAtExit([], undefined, UNDER_TSX)).toBe("false");
     expect(sourceMapsAtExit([])).toBe("false");
   });
 
   it("keeps them when asked for on the command line or in NODE_OPTIONS", () => {
-    expect(sourceMapsAtExit(["--enable-source-maps"])).toBe("true");
-    expect(sourceMapsAtExit([], "--enable-source-maps")).toBe("true");
+    for (const script of [UNDER_TSX, startScript()]) {
+      expect(sourceMapsAtExit(["--enable-source-maps"], undefined, script)).toBe("true");
+      expect(sourceMapsAtExit([], "--enable-source-maps", script)).toBe("true");
+    }
   });
 });

@@ -1,12 +1,14 @@
 // The measurement threads load the measurement as one bundled module kept on disk
-// (lib/measure/bundle.mjs): a kept bundle must never outlive a change to a file it was made
-// from, or a server would measure with code that is no longer in its files.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// (lib/bundle.mjs), and the server its start script (scripts/server.mjs): a kept bundle must
+// never outlive a change to a file it was made from, or a server would run code that is no
+// longer in its files; and the bundled code must see the paths and packages its files see.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { importBundled } from "@/lib/measure/bundle.mjs";
+import { importBundled } from "@/lib/bundle.mjs";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "floorline");
 // A folder of the repository's own (bundle.mjs takes entries relative to its root), removed after.
 const FOLDER = `test/.bundle-${process.pid}`;
@@ -62,5 +64,39 @@ describe("importBundled", () => {
     rmSync(path.join(ROOT, FOLDER, "dep.ts"));
     write("entry.ts", 'import { value } from "./other";\nexport const answer = () => value;\n');
     expect(((await importBundled(`${FOLDER}/entry.ts`)) as { answer: () => number }).answer()).toBe(4);
+  });
+
+  it("reads import.meta.url as the entry's and leaves packages as imports of the repository's", async () => {
+    write(
+      "entry.ts",
+      [
+        'import { z } from "zod";',
+        'import { readFileSync } from "node:fs";',
+        'import { ok } from "./dep";',
+        "export const url = import.meta.url;",
+        'export const sibling = readFileSync(new URL("./dep.ts", import.meta.url), "utf8");',
+        "export const parse = (v: unknown) => z.number().parse(v);",
+        "export { ok };",
+        "",
+      ].join("\n"),
+    );
+    write("dep.ts", "export const ok = () => true;\n");
+    const bundled = (await importBundled(`${FOLDER}/entry.ts`)) as {
+      url: string;
+      sibling: string;
+      parse: (v: unknown) => number;
+      ok: () => boolean;
+    };
+    expect(bundled.url).toBe(pathToFileURL(path.join(ROOT, FOLDER, "entry.ts")).href);
+    expect(bundled.sibling).toContain("export const ok");
+    expect(bundled.parse(3)).toBe(3);
+    expect(bundled.ok()).toBe(true);
+    const [kept] = keptBundles();
+    const text = readFileSync(path.join(CACHE, kept as string), "utf8");
+    // zod is imported from where Node finds it from the repository, not copied in.
+    expect(text).toContain(JSON.stringify(import.meta.resolve("zod")));
+    expect(text).not.toContain("class ZodError");
+    const record = JSON.parse(readFileSync(path.join(CACHE, `${NAME}.json`), "utf8")) as { packages: string[] };
+    expect(record.packages).toEqual(["zod"]);
   });
 });

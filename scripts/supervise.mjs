@@ -1,36 +1,46 @@
-// `npm start`: runs the server (scripts/start.ts) as a child process and keeps it running. A
-// server that dies after it was ready (a crash, an abort, an out-of-memory kill) is started
-// again after a pause that doubles from 1 s to 30 s, with a log line saying how it ended; a
-// server that ran a minute before dying starts the pause afresh. A server that never became ready
-// (a refused setting, the data folder locked, a failed build, --help) is not restarted: its
-// exit code is this process's. SIGTERM and SIGINT go to the server, and this process exits
-// when it has stopped: the data folder's lock is released by then. docs/operations.md.
-import { type ChildProcess, spawn } from "node:child_process";
+// `npm start`: runs the server (scripts/start.ts, by way of scripts/server.mjs) as a child
+// process and keeps it running. A server that dies after it was ready (a crash, an abort, an
+// out-of-memory kill) is started again after a pause that doubles from 1 s to 30 s, with a log
+// line saying how it ended; a server that ran a minute before dying starts the pause afresh. A
+// server that never became ready (a refused setting, the data folder locked, a failed build,
+// --help) is not restarted: its exit code is this process's. SIGTERM and SIGINT go to the
+// server, and this process exits when it has stopped: the data folder's lock is released by
+// then. Plain JavaScript: neither this process nor the server carries a TypeScript loader.
+// docs/operations.md.
+import { spawn } from "node:child_process";
 import path from "node:path";
 
-const START = path.join(path.dirname(new URL(import.meta.url).pathname), "start.ts");
+const SERVER = path.join(path.dirname(new URL(import.meta.url).pathname), "server.mjs");
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 30_000;
 /** A server that ran this long before it died is restarted after the first pause again. */
 const STEADY_MS = 60_000;
 
-/** One JSON line on stderr, as the server's own log lines read (pino's level numbers). */
-function log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown> = {}): void {
+/**
+ * One JSON line on stderr, as the server's own log lines read (pino's level numbers).
+ * @param {"info" | "warn" | "error"} level
+ * @param {string} msg
+ * @param {Record<string, unknown>} fields
+ */
+function log(level, msg, fields = {}) {
   const levels = { info: 30, warn: 40, error: 50 };
   process.stderr.write(
     `${JSON.stringify({ level: levels[level], time: Date.now(), pid: process.pid, ...fields, msg })}\n`,
   );
 }
 
-let server: ChildProcess | null = null;
-let stopping: NodeJS.Signals | null = null;
+/** @type {import("node:child_process").ChildProcess | null} */
+let server = null;
+/** @type {NodeJS.Signals | null} */
+let stopping = null;
 let pause = FIRST_PAUSE_MS;
-let waiting: NodeJS.Timeout | null = null;
+/** @type {NodeJS.Timeout | null} */
+let waiting = null;
 
-function run(): void {
+function run() {
   const startedAt = Date.now();
   let ready = false;
-  const child = spawn(process.execPath, [...process.execArgv, START, ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, [...process.execArgv, SERVER, ...process.argv.slice(2)], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
     // A group of its own: Ctrl-C at a terminal reaches this process alone, which passes it on
     // once (the server reads a second signal as "stop waiting for requests").
@@ -38,7 +48,7 @@ function run(): void {
   });
   server = child;
   child.on("message", (message) => {
-    if ((message as { floorline?: string } | null)?.floorline === "ready") ready = true;
+    if (message?.floorline === "ready") ready = true;
   });
   child.once("exit", (code, signal) => {
     server = null;
@@ -63,7 +73,7 @@ function run(): void {
   });
 }
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
+for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT"])) {
   process.on(signal, () => {
     stopping = signal;
     if (waiting) {
