@@ -33,9 +33,13 @@ const WORKER_HEAP_MB = 1024;
  * What a worker keeps between measurements (the lexicon, source analyses), bounded in bytes:
  * past it, the kept part is dropped before a measurement against a source it does not hold.
  * One source's analysis may take more (about 150 MB of the thread's heap for a 4 MiB log) and
- * stays while its passes come; many small chains share the bound.
+ * stays while its passes come; many small chains share the bound, and analysing a small
+ * source again costs little (a 4 KiB one about a millisecond). 96 MB cost the soak about 170 MB
+ * more with two threads, with no difference in bench:ingest beyond its noise (docs/benchmarks.md).
  */
-const KEEP_HEAP_MB = 96;
+const KEEP_HEAP_MB = 32;
+/** A worker's young generation: V8's default let each thread hold tens of MB more of garbage. */
+const YOUNG_HEAP_MB = 8;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
 const QUEUE_PER_THREAD = 64;
 const MIB = 1024 * 1024;
@@ -64,7 +68,7 @@ const pool = () =>
       // An idle pool holds no thread (and no analysis cache) for long.
       idleTimeout: 30_000,
       maxQueue: maxThreads * QUEUE_PER_THREAD,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_HEAP_MB },
     });
   });
 

@@ -5,8 +5,9 @@
 // second and printed, with start, peak, end and the slope over the last three minutes (or
 // the last 60% of a shorter run). Beside that load, receipts with 4 KiB of content each, on new
 // chains whose first pass brings the source, are measured on ingest all along (the measurement
-// threads and what they keep are in the server's memory: docs/measurement.md). PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL
-// is set, and the embedded database. SOAK_ONLY=postgres|pglite runs one of them.
+// threads and what they keep are in the server's memory: docs/measurement.md); SOAK_MEASURED=0
+// leaves them out (the mix issue 40's target was set on). PostgreSQL when BENCH_DATABASE_URL or
+// TEST_DATABASE_URL is set, and the embedded database. SOAK_ONLY=postgres|pglite runs one of them.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,6 +29,7 @@ const CHAINS_PER_BATCH = 200;
 const HEAP_EVERY_MS = 5_000;
 /** Measured receipts: a batch of this many new chains, five passes each, about once a second. */
 const MEASURED_CHAINS = 20;
+const MEASURED = env.SOAK_MEASURED !== "0";
 
 /** Every process under `pid` (the start script, next start and anything it forked). */
 function processTree(pid: number): number[] {
@@ -147,7 +149,7 @@ async function load(app: RunningApp, deadline: number, counts: Counts): Promise<
   };
   // Every chain new, so sources keep coming and what the threads keep must stay bounded.
   const measured = async () => {
-    for (let batch = 0; Date.now() < deadline; batch++) {
+    for (let batch = 0; MEASURED && Date.now() < deadline; batch++) {
       const [receipts] = contentBatches({
         prefix: `soak-measured-${batch}`,
         chains: MEASURED_CHAINS,
@@ -314,7 +316,7 @@ async function dropSoon(db: BenchDatabase | undefined): Promise<void> {
 async function main(): Promise<void> {
   console.log(
     `bench:soak, ${SECONDS} s per database on ${os.cpus().length} CPUs (load average ${(os.loadavg()[0] ?? 0).toFixed(1)}); ` +
-      `${STREAMS} event streams, 2 readers, 1 writer; server node flags: ${serverNodeFlags().join(" ") || "none"}` +
+      `${STREAMS} event streams, 2 readers, 1 writer, ${MEASURED ? `${MEASURED_CHAINS} new measured chains a second` : "no measured receipts"}; server node flags: ${serverNodeFlags().join(" ") || "none"}` +
       `${env.NODE_OPTIONS ? `, NODE_OPTIONS=${env.NODE_OPTIONS}` : ""}`,
   );
   const rows: string[][] = [];
