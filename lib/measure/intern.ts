@@ -71,11 +71,17 @@ export function growUint8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<
 }
 
 /** A table of twice `mask + 1` slots holding ids 0..count-1 by their hashes (linear probing). */
-function rehashed(hashes: Int32Array, count: number, mask: number): Int32Array<ArrayBuffer> {
+function rehashed(
+  hashes: Int32Array,
+  count: number,
+  mask: number,
+  unlisted: Uint8Array | null = null,
+): Int32Array<ArrayBuffer> {
   const size = (mask + 1) * 2;
   const table = new Int32Array(size);
   const grownMask = size - 1;
   for (let id = 0; id < count; id++) {
+    if (unlisted !== null && unlisted[id] === 1) continue;
     let slot = (hashes[id] as number) & grownMask;
     while (table[slot] !== 0) slot = (slot + 1) & grownMask;
     table[slot] = id + 1;
@@ -89,6 +95,8 @@ export class Interner {
   private hashes = new Int32Array(256);
   private table = new Int32Array(512);
   private mask = 511;
+  /** 1 for an id of `fresh`, which is in no slot of the table. */
+  private unlisted = new Uint8Array(256);
 
   get size(): number {
     return this.strings.length;
@@ -144,8 +152,20 @@ export class Interner {
    */
   rollback(size: number): void {
     for (let id = this.strings.length - 1; id >= size; id--)
-      clearSlot(this.table, this.mask, this.hashes[id] as number, id);
+      if (this.unlisted[id] === 1) this.unlisted[id] = 0;
+      else clearSlot(this.table, this.mask, this.hashes[id] as number, id);
     this.strings.length = size;
+  }
+
+  /** A new id that no string will ever be given: for keys known by their parts (see jsonKey). */
+  fresh(): number {
+    const id = this.strings.length;
+    this.strings.push("");
+    this.hashes = grownInt32(this.hashes, id + 1);
+    this.hashes[id] = 0;
+    this.unlisted = growUint8(this.unlisted, id + 1);
+    this.unlisted[id] = 1;
+    return id;
   }
 
   private insert(text: string, h: number, slot: number): number {
@@ -159,7 +179,7 @@ export class Interner {
   }
 
   private rehash(): void {
-    this.table = rehashed(this.hashes, this.strings.length, this.mask);
+    this.table = rehashed(this.hashes, this.strings.length, this.mask, this.unlisted);
     this.mask = this.table.length - 1;
   }
 }
@@ -191,55 +211,6 @@ function lowerAscii(s: string): string {
     }
   }
   return from === 0 ? s : out + s.slice(from);
-}
-
-/**
- * Strings to ids through the engine's own string hashing: for strings that exist anyway (keys
- * built while classifying a token), which a Map hashes faster than a loop over their characters.
- */
-export class StringIds {
-  readonly strings: string[] = [];
-  private readonly ids = new Map<string, number>();
-
-  get size(): number {
-    return this.strings.length;
-  }
-
-  id(s: string): number {
-    let id = this.ids.get(s);
-    if (id !== undefined) return id;
-    id = this.strings.length;
-    this.strings.push(s);
-    this.ids.set(s, id);
-    return id;
-  }
-
-  /**
-   * Forgets every id given since the size was `size`. One map for all ids (one lookup per key,
-   * where a map of its own for the ids after a mark cost two for every new key); taking them
-   * out walks only those ids.
-   */
-  rollback(size: number): void {
-    const { strings, ids } = this;
-    for (let id = strings.length - 1; id >= size; id--) {
-      const s = strings[id] as string;
-      // A fresh id's "" is in the map only if "" itself was given an id, maybe before `size`.
-      if (ids.get(s) === id) ids.delete(s);
-    }
-    strings.length = size;
-  }
-
-  /** A new id that no string will ever be given: for keys known by their parts (see jsonKey). */
-  fresh(): number {
-    this.strings.push("");
-    return this.strings.length - 1;
-  }
-
-  /** The id of `s[from, to)`, ASCII lower-cased when `lower`. */
-  range(s: string, from: number, to: number, lower: boolean): number {
-    const text = from === 0 && to === s.length ? s : s.slice(from, to);
-    return this.id(lower ? lowerAscii(text) : text);
-  }
 }
 
 function seqHash(values: Int32Array, from: number, to: number): number {

@@ -9,7 +9,7 @@
 // after a mark (begin, rollback) that is taken out whole when it grows past its bound or before
 // a new source is analysed, so ids only ever stand for equal strings.
 import { asciiLower, stem, utf8Length } from "./chars";
-import { Counts, growInt32, growUint8, Interner, SeqInterner, StringIds } from "./intern";
+import { Counts, growInt32, growUint8, Interner, SeqInterner } from "./intern";
 import { PairMap } from "./tables";
 import {
   CAP_WORD,
@@ -80,7 +80,7 @@ const FUNCTION_WORD_FLAGS: ReadonlyMap<string, number> = (() => {
 
 export class Lexicon {
   /** Keys, shapes, JSON paths and values: every string the method compares but texts. */
-  readonly keys = new StringIds();
+  readonly keys = new Interner();
   /** Texts of tokens in lower case (what sentences and runs are compared by), interned by their characters. */
   readonly atoms = new Interner();
   /**

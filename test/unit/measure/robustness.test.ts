@@ -360,3 +360,30 @@ describe("strings made to share a hash", () => {
     expect(hashes.size).toBeGreaterThan(1000);
   });
 });
+
+describe("an interner's fresh ids (keys known by their parts, json.ts jsonKey)", () => {
+  it("are given to no string, through growth and rollback, and leave the other ids exact", () => {
+    const interner = new Interner();
+    interner.id("");
+    const fresh = [interner.fresh(), interner.fresh()];
+    // Enough strings after them that the table is laid out again several times.
+    const words = Array.from({ length: 5000 }, (_, i) => `j:$.items[${i}].name`);
+    const ids = words.map((w) => interner.id(w));
+    expect(interner.id("")).toBe(0);
+    expect(fresh).toEqual([1, 2]);
+    expect(words.map((w) => interner.id(w))).toEqual(ids);
+    expect(new Set([...fresh, ...ids]).size).toBe(fresh.length + ids.length);
+
+    // Taken out with the strings after a size, then given again in the same order.
+    const size = interner.size;
+    const later = interner.fresh();
+    const added = words.map((w) => interner.id(`${w}=x`));
+    interner.rollback(size);
+    expect(interner.size).toBe(size);
+    expect(interner.id(`${words[0]}=x`)).toBe(later);
+    expect(interner.fresh()).toBe(later + 1);
+    expect(interner.id(`${words[1]}=x`)).toBe(later + 2);
+    expect(words.map((w) => interner.id(w))).toEqual(ids);
+    expect(added.length).toBe(words.length);
+  });
+});
