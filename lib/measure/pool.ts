@@ -40,6 +40,16 @@ const WORKER_HEAP_MB = 1024;
 const KEEP_HEAP_MB = 32;
 /** A worker's young generation: V8's default let each thread hold tens of MB more of garbage. */
 const YOUNG_HEAP_MB = 8;
+/**
+ * How much lower than the server's a measurement thread's scheduling priority is: its nice
+ * value, raised by Piscina (through @napi-rs/nice) as the thread starts. A thread measuring then
+ * takes the CPU the request thread and the database leave, instead of contending with them for
+ * it: with every core measuring at the server's priority, health answers waited up to 160-225
+ * ms at p99 on 2 cores (bench:measure-stall; 75-87 ms at 19, 85-113 at 10), and measured ingest
+ * went no slower. Linux only, where a nice value is a thread's own; elsewhere `nice` would lower
+ * the whole server.
+ */
+const MEASURE_NICE = process.platform === "linux" ? 19 : 0;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
 const QUEUE_PER_THREAD = 64;
 const MIB = 1024 * 1024;
@@ -69,6 +79,7 @@ const pool = () =>
       idleTimeout: 30_000,
       maxQueue: maxThreads * QUEUE_PER_THREAD,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_HEAP_MB },
+      niceIncrement: MEASURE_NICE,
     });
   });
 

@@ -1,10 +1,11 @@
 // The measurement pool's runs (lib/measure/pool.ts measureAllForIngest): a batch's measurements
 // cross to the worker threads several to a task, each still with a budget of its own, so one
 // that runs past it fails alone and the others of its run are answered as if measured apart.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { measureDetailed } from "@/lib/measure/index";
-import { measureAllForIngest, type MeasureTask } from "@/lib/measure/pool";
+import { measureAllForIngest, measureOffThread, type MeasureTask } from "@/lib/measure/pool";
 
 const { chains } = JSON.parse(readFileSync("test/fixtures/measurement/chains.json", "utf8"));
 const notes = chains[0] as { source: string; passes: { content: string }[] };
@@ -54,5 +55,24 @@ describe("measureAllForIngest", () => {
       if (result === "failed" || result === undefined) throw new Error(`task ${i} failed`);
       expect(result.measurement).toEqual(measureDetailed(task.content, { source: task.source, format: "text" }));
     }
+  });
+});
+
+/** The nice value of each thread of this process (Linux: the 19th field of its stat). */
+function threadNices(): number[] {
+  return readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // After "pid (name) ": the state is field 3, so field 19 is the 17th.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
+
+describe("the measurement threads", () => {
+  it.runIf(process.platform === "linux")("run at the lowest priority, the caller's thread at its own", async () => {
+    const own = getPriority();
+    await measureOffThread({ content: "disk 91% full on db-1", source: "db-1 disk at 91%", format: "text" });
+    // The pool keeps its threads for a while after a measurement: they are among this process's.
+    expect(threadNices()).toContain(Math.min(19, own + 19));
+    expect(getPriority()).toBe(own);
   });
 });
