@@ -10,7 +10,15 @@ import { Piscina } from "piscina";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { processSingleton } from "../process-singleton";
-import { type MeasureRun, type MeasureTask, type MeasureTaskResult, progressOf } from "./worker";
+import { openSync, closeSync } from "node:fs";
+import {
+  type MeasureRun,
+  type MeasureTask,
+  type MeasureTaskResult,
+  PROGRESS_BYTES,
+  progressOf,
+  threadCpuNs,
+} from "./worker";
 
 export type { MeasureTask, MeasureTaskResult } from "./worker";
 
@@ -46,8 +54,8 @@ const YOUNG_HEAP_MB = 8;
  * takes the CPU the request thread and the database leave, instead of contending with them for
  * it: with every core measuring at the server's priority, health answers waited up to 160-225
  * ms at p99 on 2 cores (bench:measure-stall; 75-87 ms at 19, 85-113 at 10), and measured ingest
- * went no slower. Linux only, where a nice value is a thread's own; elsewhere `nice` would lower
- * the whole server.
+ * went no slower. Its budget counts only its CPU time, so a wait for the CPU fails nothing. Linux
+ * only, where a nice value is a thread's own; elsewhere `nice` would lower the whole server.
  */
 const MEASURE_NICE = process.platform === "linux" ? 19 : 0;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
@@ -56,7 +64,10 @@ const MIB = 1024 * 1024;
 
 /**
  * How long one measurement may run: FLOORLINE_MEASURE_BUDGET_MS for a content of up to 1 MiB
- * (source included), and as much again per further MiB, so a budget is per byte.
+ * (source included), and as much again per further MiB, so a budget is per byte. It is of the
+ * thread's CPU time where the system tells it (Linux), else of the time since the thread took
+ * the measurement: a thread measuring at a low priority may wait for the CPU while the machine
+ * is busy, and a wait is no work.
  */
 function measureBudgetMs(bytes: number): number {
   const base = env("FLOORLINE_MEASURE_BUDGET_MS") ?? 20_000;
@@ -113,19 +124,26 @@ async function measureRun(tasks: readonly MeasureTask[]): Promise<(MeasureTaskRe
       }
       return { keepHeapBytes: KEEP_HEAP_MB * MIB, ...task, source: index };
     }),
-    progress: new SharedArrayBuffer(16),
+    progress: new SharedArrayBuffer(PROGRESS_BYTES),
   };
-  const { started, startedAt } = progressOf(run.progress);
+  const { started, startedAt, thread, cpuAt } = progressOf(run.progress);
   const abort = new AbortController();
   let over = -1;
   let timer: NodeJS.Timeout | undefined;
   // Wakes once per budget at most, not per measurement: the worker tells none of its progress.
+  // A measurement past its budget in time is then asked its CPU time, which it cannot have
+  // spent faster: what is left of the budget there is the least time it may still need.
   const watch = (ms: number) => {
     timer = setTimeout(() => {
       const count = Atomics.load(started, 0);
       if (count === 0) return watch(budgets[0] as number);
-      const left = (budgets[count - 1] as number) - (Date.now() - Number(Atomics.load(startedAt, 0)));
+      const budget = budgets[count - 1] as number;
+      const left = budget - (Date.now() - Number(Atomics.load(startedAt, 0)));
       if (left > 0) return watch(left);
+      const cpuLeft = budget - cpuSpentMs(Atomics.load(thread, 0), Number(Atomics.load(cpuAt, 0)));
+      // Read again: the measurement may have ended, and the next begun, while its time was read.
+      if (Atomics.load(started, 0) !== count) return watch(0);
+      if (cpuLeft > 0) return watch(Math.max(cpuLeft, MIN_RECHECK_MS));
       over = count - 1;
       abort.abort();
     }, ms);
@@ -157,6 +175,29 @@ export async function measureOffThread(task: MeasureTask): Promise<MeasureTaskRe
   const [outcome] = await measureRun([task]);
   if (outcome instanceof MeasureFailure || outcome === undefined) throw outcome;
   return outcome;
+}
+
+/** The least wait before a measurement's CPU time is asked again. */
+const MIN_RECHECK_MS = 10;
+
+/**
+ * The CPU time thread `id` of this process has spent since it had spent `fromNs`, in ms; where
+ * it cannot be read (no /proc, the thread gone), Infinity: the budget then runs as time does.
+ */
+function cpuSpentMs(id: number, fromNs: number): number {
+  if (id <= 0 || fromNs < 0) return Number.POSITIVE_INFINITY;
+  let fd: number;
+  try {
+    fd = openSync(`/proc/self/task/${id}/schedstat`, "r");
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  try {
+    const now = threadCpuNs(fd);
+    return now < 0 ? Number.POSITIVE_INFINITY : (now - fromNs) / 1e6;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function failureOf(error: unknown, budget: number): unknown {

@@ -4,6 +4,7 @@
 // machine costs more than the measurement. The originals a content's markers name cross the
 // thread as a map, not a function: a key the map does not answer is reported back, and the
 // caller looks it up and asks again (the ingest reads the store only for markers a content names).
+import { openSync, readlinkSync, readSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
 import { clearMeasureCache, type DetailedMeasurement, keepsSource, type MeasureFormat, measureDetailed } from "./index";
 import { type FactStates, listSourceFacts, measureWithFacts, type SourceFacts } from "./fact-ledger";
@@ -44,11 +45,53 @@ interface MeasureProgress {
   started: Int32Array;
   /** When the last started, in ms since the epoch. */
   startedAt: BigInt64Array;
+  /** The thread's id in the system (Linux), for the caller to read its CPU time; 0 unknown. */
+  thread: Int32Array;
+  /** The thread's CPU time, in ns, when the last started; -1 unknown. */
+  cpuAt: BigInt64Array;
 }
 
-/** Views of a run's progress: `buffer` is made by the caller (16 bytes, zeroed) and shared with the worker. */
+/** Bytes of a run's progress (see progressOf). */
+export const PROGRESS_BYTES = 24;
+
+/** Views of a run's progress: `buffer` is made by the caller (PROGRESS_BYTES, zeroed) and shared with the worker. */
 export function progressOf(buffer: SharedArrayBuffer): MeasureProgress {
-  return { startedAt: new BigInt64Array(buffer, 0, 1), started: new Int32Array(buffer, 8, 1) };
+  return {
+    startedAt: new BigInt64Array(buffer, 0, 1),
+    started: new Int32Array(buffer, 8, 1),
+    thread: new Int32Array(buffer, 12, 1),
+    cpuAt: new BigInt64Array(buffer, 16, 1),
+  };
+}
+
+/**
+ * The CPU time a thread has run, in ns, from its schedstat in /proc (Linux: the first field),
+ * or -1 where there is none. A measurement's budget is of this time: a thread at a low priority
+ * (pool.ts) may wait for the CPU on a busy machine, and that wait is no work of its own.
+ */
+export function threadCpuNs(fd: number, bytes = Buffer.alloc(64)): number {
+  try {
+    const n = readSync(fd, bytes, 0, bytes.length, 0);
+    const ns = Number.parseInt(bytes.toString("latin1", 0, n), 10);
+    return Number.isFinite(ns) ? ns : -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** This thread's id and its schedstat, opened at its first run (in the worker, not in the pool's thread); null off Linux. */
+let ownClock: { id: number; fd: number; bytes: Buffer<ArrayBuffer> } | null | undefined;
+
+function clock(): { id: number; fd: number; bytes: Buffer<ArrayBuffer> } | null {
+  if (ownClock !== undefined) return ownClock;
+  try {
+    const id = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    const fd = openSync("/proc/thread-self/schedstat", "r");
+    ownClock = Number.isInteger(id) && id > 0 && threadCpuNs(fd) >= 0 ? { id, fd, bytes: Buffer.alloc(64) } : null;
+  } catch {
+    ownClock = null;
+  }
+  return ownClock;
 }
 
 /** A run of measurements; each task's `source` is an index into `sources`, so a chain's source crosses once. */
@@ -96,10 +139,13 @@ function dropIfOverKept(keep: number, source: string | null | undefined, format:
 }
 
 export default function measureRun(run: MeasureRun): MeasureTaskResult[] {
-  const { started, startedAt } = progressOf(run.progress);
+  const { started, startedAt, thread, cpuAt } = progressOf(run.progress);
+  const own = clock();
+  Atomics.store(thread, 0, own?.id ?? 0);
   return run.tasks.map((task, i) => {
-    // The time first: a reader that sees this count reads this start or a later one.
+    // The times first: a reader that sees this count reads this start or a later one.
     Atomics.store(startedAt, 0, BigInt(Date.now()));
+    Atomics.store(cpuAt, 0, BigInt(own ? threadCpuNs(own.fd, own.bytes) : -1));
     Atomics.store(started, 0, i + 1);
     return measureTask({ ...task, source: task.source === null ? null : run.sources[task.source] });
   });

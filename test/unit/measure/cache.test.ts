@@ -6,7 +6,8 @@ import { clearMeasureCache, measure, measureDetailed, measureStats, ZONE_LIMIT }
 import { Lexicon } from "@/lib/measure/lexicon";
 import { readDoc } from "@/lib/measure/read";
 import { KnownLines, TokenStore } from "@/lib/measure/scan";
-import measureRun from "@/lib/measure/worker";
+import { openSync, closeSync } from "node:fs";
+import measureRun, { PROGRESS_BYTES, progressOf, threadCpuNs } from "@/lib/measure/worker";
 import * as reference from "../../support/measure-reference/index";
 
 const logLine = (pass: number, i: number) =>
@@ -245,7 +246,7 @@ describe("a worker past its kept bound", () => {
       sources: [source],
       // A bound of one byte: every check finds the thread past it.
       tasks: [{ content, source: 0, format: "text", keepHeapBytes: 1 }],
-      progress: new SharedArrayBuffer(16),
+      progress: new SharedArrayBuffer(PROGRESS_BYTES),
     })[0]!;
 
   it("drops what it keeps before a source it does not hold, never the one the measurement needs", () => {
@@ -260,4 +261,46 @@ describe("a worker past its kept bound", () => {
     expect(measureStats().sourcesAnalysed).toBe(analysed);
     expect(later[2]!.measurement).toEqual(measureDetailed(log(904), { source, format: "text" }));
   });
+});
+
+describe("a measurement's budget (lib/measure/pool.ts)", () => {
+  it.runIf(process.platform === "linux")("is of the thread's CPU time: a wait does not count", async () => {
+    const fd = openSync("/proc/thread-self/schedstat", "r");
+    try {
+      const ms = () => threadCpuNs(fd) / 1e6;
+      const start = ms();
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+      const spun = ms() - start;
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      const waited = ms() - start - spun;
+      // Spinning for 60 ms spends about 60 ms of the thread's CPU (less when the machine is
+      // busy); waiting 120 ms spends next to none.
+      expect(spun).toBeGreaterThan(5);
+      expect(spun).toBeLessThan(200);
+      expect(waited).toBeLessThan(spun);
+      expect(waited).toBeLessThan(30);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it.runIf(process.platform === "linux")(
+    "tells the pool the thread and its CPU time as each measurement starts",
+    () => {
+      const progress = new SharedArrayBuffer(PROGRESS_BYTES);
+      measureRun({ sources: [], tasks: [{ content: "disk 91% full", source: null, format: "text" }], progress });
+      const { started, thread, cpuAt } = progressOf(progress);
+      expect(started[0]).toBe(1);
+      expect(thread[0]).toBeGreaterThan(0);
+      const fd = openSync(`/proc/self/task/${thread[0]}/schedstat`, "r");
+      try {
+        const at = Number(cpuAt[0]);
+        expect(at).toBeGreaterThan(0);
+        expect(threadCpuNs(fd)).toBeGreaterThanOrEqual(at);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  );
 });
