@@ -52,10 +52,10 @@ const YOUNG_HEAP_MB = 8;
  * How much lower than the server's a measurement thread's scheduling priority is: its nice
  * value, raised by Piscina (through @napi-rs/nice) as the thread starts. A thread measuring then
  * takes the CPU the request thread and the database leave, instead of contending with them for
- * it: with every core measuring at the server's priority, health answers waited up to 160-225
- * ms at p99 on 2 cores (bench:measure-stall; 75-87 ms at 19, 85-113 at 10), and measured ingest
- * went no slower. Its budget counts only its CPU time, so a wait for the CPU fails nothing. Linux
- * only, where a nice value is a thread's own; elsewhere `nice` would lower the whole server.
+ * it: with every core measuring at the server's priority, health answers waited past their
+ * target (bench:measure-stall; figures on docs/benchmarks.md). Its budget counts only its CPU
+ * time, so a wait for the CPU fails nothing. Linux only, where a nice value is a thread's own;
+ * elsewhere `nice` would lower the whole server.
  */
 const MEASURE_NICE = process.platform === "linux" ? 19 : 0;
 /** Tasks waiting beyond the running ones; past it a request is told the server is busy. */
